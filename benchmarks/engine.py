@@ -1,0 +1,133 @@
+"""Engine speed benchmark: random full games per second and the cost of the hot paths.
+
+Run:  python benchmarks/engine.py [--seconds 3] [--json out.json]
+
+Prints, per player count and mixed over 2-5 players, random full games per
+second and decisions per second on one core (the loop is
+``game.apply(rng.choice(game.legal_actions()))`` from ``ra.Game(...)`` to the
+end), then microseconds per ``clone()``, ``legal_actions()`` and ``apply()``
+measured separately on positions sampled from random games.  Targets (engine
+issue): at least 1,500 games/s mixed, clone under 5 us.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import platform
+import random
+import sys
+import time
+from typing import Any
+
+import ra
+
+
+def random_games(players: list[int], seconds: float, seed: int = 0) -> tuple[float, float, int]:
+    """Play random games round-robin over ``players`` for ``seconds``; (games/s, decisions/s, games)."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    games = decisions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    i = 0
+    while True:
+        game = ra.Game(players=players[i % len(players)], seed=i)
+        while not game.is_over():
+            game.apply(choice(game.legal_actions()))
+        games += 1
+        decisions += game.num_decisions
+        i += 1
+        if games % 20 == 0 and time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed, games
+
+
+def sample_positions(count: int, seed: int = 1) -> list[tuple[ra.Game, ra.Action]]:
+    """Positions met in random games (all player counts), each with a random legal action."""
+    rng = random.Random(seed)
+    out: list[tuple[ra.Game, ra.Action]] = []
+    i = 0
+    while len(out) < count:
+        game = ra.Game(players=2 + i % 4, seed=10_000 + i)
+        i += 1
+        while not game.is_over():
+            action = rng.choice(game.legal_actions())
+            if rng.random() < 0.2:
+                out.append((game.clone(), action))
+            game.apply(action)
+    return out[:count]
+
+
+def per_call_us(positions: list[tuple[ra.Game, ra.Action]], repeats: int = 5) -> dict[str, float]:
+    """Best-of-``repeats`` microseconds per clone(), legal_actions() and apply()."""
+    games = [g for g, _ in positions]
+    n = len(games)
+    best = {"clone": float("inf"), "legal_actions": float("inf"), "apply": float("inf")}
+    for _ in range(repeats):
+        gc.disable()
+        t = time.perf_counter()
+        for g in games:
+            g.clone()
+        best["clone"] = min(best["clone"], (time.perf_counter() - t) / n * 1e6)
+        t = time.perf_counter()
+        for g in games:
+            g.legal_actions()
+        best["legal_actions"] = min(best["legal_actions"], (time.perf_counter() - t) / n * 1e6)
+        fresh = [(g.clone(), a) for g, a in positions]
+        t = time.perf_counter()
+        for g, a in fresh:
+            g.apply(a)
+        best["apply"] = min(best["apply"], (time.perf_counter() - t) / n * 1e6)
+        t = time.perf_counter()
+        for i in range(1000):
+            ra.Game(players=2 + i % 4, seed=i)
+        best["Game()"] = min(best.get("Game()", float("inf")), (time.perf_counter() - t) / 1000 * 1e6)
+        gc.enable()
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
+    parser.add_argument("--positions", type=int, default=20_000, help="positions for the per-call timings")
+    parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
+    args = parser.parse_args(argv)
+
+    results: dict[str, Any] = {
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "machine": platform.machine(),
+        "games": {},
+    }
+    print(f"ra {ra.__version__} on {platform.python_implementation()} {results['python']}, one core")
+    print(f"{'players':>8} {'games/s':>10} {'decisions/s':>12} {'decisions/game':>15}")
+    for label, players in [("2", [2]), ("3", [3]), ("4", [4]), ("5", [5]), ("mixed", [2, 3, 4, 5])]:
+        gps, dps, games = random_games(players, args.seconds)
+        results["games"][label] = {"games_per_s": round(gps), "decisions_per_s": round(dps), "games": games}
+        print(f"{label:>8} {gps:>10,.0f} {dps:>12,.0f} {dps / gps:>15.1f}")
+
+    positions = sample_positions(args.positions)
+    calls = per_call_us(positions)
+    results["us_per_call"] = {k: round(v, 3) for k, v in calls.items()}
+    print(f"\nmicroseconds per call (best of 5 over {len(positions):,} sampled positions):")
+    for name, us in calls.items():
+        print(f"  {name + ('()' if name != 'Game()' else ''):<16} {us:7.2f} us")
+
+    mixed = results["games"]["mixed"]["games_per_s"]
+    ok_games = mixed >= 1500
+    ok_clone = calls["clone"] < 5.0
+    print(
+        f"\ntargets: mixed games/s >= 1,500: {'met' if ok_games else 'NOT met'} ({mixed:,}); "
+        f"clone < 5 us: {'met' if ok_clone else 'NOT met'} ({calls['clone']:.2f} us)"
+    )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

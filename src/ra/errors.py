@@ -1,0 +1,27 @@
+"""Exceptions raised by the library."""
+
+from __future__ import annotations
+
+
+class RaError(Exception):
+    """Base class of the library's own errors."""
+
+
+class IllegalActionError(RaError, ValueError):
+    """An action that the rules do not allow now.  The message cites the rule; the game is unchanged."""
+
+
+class NotationError(RaError, ValueError):
+    """Text that is not an action in the notation (``draw``, ``ra``, ``god <tile>``, ``bid <sun>`` …)."""
+
+
+class RecordError(RaError, ValueError):
+    """A game record that cannot be loaded.
+
+    ``index`` is the 1-based number of the offending decision, or ``None`` when
+    the record's setup (not a decision) is at fault.
+    """
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index

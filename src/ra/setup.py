@@ -1,0 +1,295 @@
+"""Setup and variants (R2): sun groups, seating, the seeded bag.
+
+A :class:`Setup` is everything that fixes a game before the first decision:
+player names, variant, the sun groups dealt to each seat, the tiles stacked on
+top of the bag and the seed.  With the sequence of decisions it determines the
+whole game (R9.2).
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from ra.tiles import BAG_SIZE, TILE_COUNTS, Tile
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 5
+
+# R2.2 — sun groups by player count.
+SUN_GROUPS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
+    2: ((9, 6, 5, 2), (8, 7, 4, 3)),
+    3: ((13, 8, 5, 2), (12, 9, 6, 3), (11, 10, 7, 4)),
+    4: ((13, 6, 2), (12, 7, 3), (11, 8, 4), (10, 9, 5)),
+    5: ((16, 7, 2), (15, 8, 3), (14, 9, 4), (13, 10, 5), (12, 11, 6)),
+}
+# R2.2 — Ra tiles that fill the Ra track and end an epoch.
+RA_TRACK_LENGTH: Final[dict[int, int]] = {2: 6, 3: 8, 4: 9, 5: 10}
+# R2.3 — the two-player long game, by suns per player.
+LONG_2P_GROUPS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
+    4: ((9, 6, 4, 2), (8, 7, 5, 3)),
+    5: ((11, 8, 6, 4, 2), (10, 9, 7, 5, 3)),
+    6: ((13, 10, 8, 6, 4, 2), (12, 11, 9, 7, 5, 3)),
+    7: ((15, 12, 10, 8, 6, 4, 2), (14, 13, 11, 9, 7, 5, 3)),
+}
+VARIANTS: Final[tuple[str, ...]] = ("standard", "long-2p")
+CENTER_SUN: Final = 1  # R1.3
+STARTING_SCORE: Final = 10  # R2.1
+MAX_SUN: Final = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What fixes a game before its first decision (R9.2)."""
+
+    names: tuple[str, ...]
+    seed: int
+    suns: tuple[tuple[int, ...], ...]
+    """The sun group of each seat, highest first."""
+    variant: str = "standard"
+    suns_per_player: int | None = None
+    """Only for the ``long-2p`` variant (R2.3)."""
+    bag: tuple[int, ...] = ()
+    """Tiles (:class:`Tile` values) stacked on top of the bag: the first tiles drawn, in order."""
+    hidden_scores: bool = False
+    """The optional rule of R9.1."""
+    bag_counts: tuple[int, ...] | None = None
+    """The bag's whole content by :class:`Tile` when it is not the 180 tiles of R1.1
+    (``exact_bag`` scenarios); ``None`` for a real game."""
+
+    @property
+    def contents(self) -> tuple[int, ...]:
+        """How many tiles of each kind the bag holds at the start (R1.1 unless a scenario)."""
+        return self.bag_counts if self.bag_counts is not None else TILE_COUNTS
+
+    @property
+    def bag_size(self) -> int:
+        return sum(self.bag_counts) if self.bag_counts is not None else BAG_SIZE
+
+    @property
+    def num_players(self) -> int:
+        return len(self.names)
+
+    @property
+    def ra_track_length(self) -> int:
+        """How many Ra tiles end an epoch (R2.2; 6 in the long two-player game, R2.3)."""
+        return RA_TRACK_LENGTH[len(self.names)]
+
+
+def new_seed() -> int:
+    """A fresh random seed (63 bits), recorded so the game can be replayed."""
+    return secrets.randbits(63)
+
+
+def make_setup(
+    players: int | Sequence[str] = 3,
+    *,
+    seed: int | None = None,
+    variant: str = "standard",
+    suns_per_player: int | None = None,
+    bag: Iterable[str | Tile] | None = None,
+    suns: Sequence[Sequence[int]] | None = None,
+    hidden_scores: bool = False,
+    exact_bag: bool = False,
+    bag_counts: Sequence[int] | None = None,
+) -> Setup:
+    """Check the arguments of a new game and deal the suns (R2).  Raises ``ValueError``.
+
+    ``exact_bag=True`` makes ``bag`` the whole bag rather than its top: a scenario
+    device (for instance to empty the bag, R6.5), not a legal Ra setup.
+    ``bag_counts`` gives the whole bag's content by kind directly.
+    """
+    names = _player_names(players)
+    n = len(names)
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; variants are: {', '.join(VARIANTS)}")
+    if variant == "long-2p":
+        if n != 2:
+            raise ValueError(f"the long-2p variant is for 2 players, not {n} (R2.3)")
+        if suns_per_player is None:
+            suns_per_player = 6
+        if suns_per_player not in LONG_2P_GROUPS:
+            raise ValueError(
+                f"the long-2p variant gives each player 4, 5, 6 or 7 suns, not {suns_per_player!r} (R2.3)"
+            )
+        groups = LONG_2P_GROUPS[suns_per_player]
+    else:
+        groups = SUN_GROUPS[n]
+        if suns_per_player is not None and suns_per_player != len(groups[0]):
+            raise ValueError(
+                f"with {n} players each player has {len(groups[0])} suns (R2.2); "
+                "other numbers need variant='long-2p' (R2.3)"
+            )
+    if seed is None:
+        seed = new_seed()
+    else:
+        try:
+            seed = operator.index(seed)
+        except TypeError:
+            raise ValueError(f"seed must be an integer, got {seed!r}") from None
+        if isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if suns is None:
+        # The deal draws on its own hash of the seed, so a given seed gives the same
+        # bag whether or not the suns are chosen explicitly (R9.2).
+        perms = _PERMUTATIONS[n]
+        order = perms[_mix64(seed) % len(perms)]
+        dealt = tuple(groups[i] for i in order)
+    else:
+        dealt = _check_suns(suns, n)
+    contents: tuple[int, ...] | None = None
+    if bag_counts is not None:
+        contents = tuple(bag_counts)
+        if len(contents) != len(TILE_COUNTS) or any(
+            isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in contents
+        ):
+            raise ValueError(f"bag_counts must be {len(TILE_COUNTS)} non-negative counts, got {bag_counts!r}")
+    stacked = _check_bag(bag, contents or TILE_COUNTS) if bag is not None else ()
+    if exact_bag:
+        if contents is not None:
+            raise ValueError("give exact_bag or bag_counts, not both")
+        counts = [0] * len(TILE_COUNTS)
+        for t in stacked:
+            counts[t] += 1
+        contents = tuple(counts)
+    if contents == TILE_COUNTS:
+        contents = None
+    return Setup(
+        names=names,
+        seed=seed,
+        suns=dealt,
+        variant=variant,
+        suns_per_player=suns_per_player if variant == "long-2p" else None,
+        bag=stacked,
+        hidden_scores=bool(hidden_scores),
+        bag_counts=contents,
+    )
+
+
+def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    if isinstance(players, bool):
+        raise ValueError(f"players must be a count or a list of names, got {players!r}")
+    if isinstance(players, int):
+        n = players
+        names = tuple(f"Player {i + 1}" for i in range(max(n, 0)))
+    elif isinstance(players, str):
+        raise ValueError("players must be a count or a list of names, not one string")
+    else:
+        names = tuple(players)
+        n = len(names)
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise ValueError(f"player names must be non-empty strings, got {name!r}")
+        if len(set(names)) != n:
+            raise ValueError(f"player names must differ, got {list(names)}")
+        names = tuple(name.strip() for name in names)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ValueError(f"Ra is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n} (R2.1)")
+    return names
+
+
+def _check_suns(suns: Sequence[Sequence[int]], n: int) -> tuple[tuple[int, ...], ...]:
+    if len(suns) != n:
+        raise ValueError(f"suns must give one sun group per player: {n} groups, got {suns!r}")
+    seen: set[int] = set()
+    out = []
+    for seat, group in enumerate(suns):
+        if isinstance(group, str | int):
+            raise ValueError(f"the sun group of seat {seat} must be a list of sun numbers, got {group!r}")
+        numbers = []
+        for s in group:
+            if isinstance(s, bool) or not isinstance(s, int):
+                raise ValueError(f"sun {s!r} in the group of seat {seat} is not a number")
+            if s == CENTER_SUN:
+                raise ValueError(f"sun 1 starts in the centre and cannot be dealt (R1.3); seat {seat} has it")
+            if not 2 <= s <= MAX_SUN:
+                raise ValueError(f"there is no sun {s} (suns are 1-{MAX_SUN}, R1.3); seat {seat} has it")
+            if s in seen:
+                raise ValueError(f"sun {s} is dealt twice (seat {seat} and another)")
+            seen.add(s)
+            numbers.append(s)
+        if not numbers:
+            raise ValueError(f"seat {seat} has no suns; every player needs at least one (R2.2)")
+        out.append(tuple(sorted(numbers, reverse=True)))
+    return tuple(out)
+
+
+def _check_bag(bag: Iterable[str | Tile], contents: Sequence[int]) -> tuple[Tile, ...]:
+    if isinstance(bag, str):
+        raise ValueError("bag must be a list of tile names, not one string")
+    stacked = []
+    counts = [0] * len(contents)
+    for i, name in enumerate(bag):
+        try:
+            tile = Tile.parse(name)
+        except ValueError as err:
+            raise ValueError(f"bag[{i}]: {err}") from None
+        counts[tile] += 1
+        if counts[tile] > contents[tile]:
+            raise ValueError(f"bag[{i}]: the bag holds only {contents[tile]} {tile.id} tiles (R1.1)")
+        stacked.append(tile)
+    return tuple(stacked)
+
+
+class Bag:
+    """The order in which tiles leave the bag, fixed by a seed but revealed lazily.
+
+    Position ``k`` is decided the first time any game sharing this bag draws its
+    ``k``-th tile, by a uniform pick from the tiles not yet placed; so the order
+    is a function of the seed alone (R9.2) while setup stays cheap.  Clones and
+    undo share one ``Bag``: a game only keeps how many tiles it has drawn.
+    """
+
+    __slots__ = ("order", "_pool", "_random")
+
+    def __init__(self, stacked: Sequence[int], pool: list[int], rng: random.Random) -> None:
+        self.order: list[int] = list(stacked)
+        self._pool = pool
+        self._random = rng.random
+
+    @classmethod
+    def for_setup(cls, setup: Setup) -> Bag:
+        """The bag of a new game: the stacked tiles, then the rest in seeded random order."""
+        if not setup.bag and setup.bag_counts is None:
+            pool = list(_FULL_BAG)
+        else:
+            counts = list(setup.contents)
+            for t in setup.bag:
+                counts[t] -= 1
+            pool = [t for t in range(len(counts)) for _ in range(counts[t])]
+        return cls(setup.bag, pool, random.Random(setup.seed))
+
+    def tile(self, k: int) -> int:
+        """The ``k``-th tile drawn (0-based), deciding positions up to ``k`` if needed."""
+        order = self.order
+        pool = self._pool
+        rand = self._random
+        while len(order) <= k:
+            if not pool:
+                raise IndexError("the bag is empty")
+            j = int(rand() * len(pool))
+            order.append(pool[j])
+            pool[j] = pool[-1]
+            pool.pop()
+        return order[k]
+
+
+_FULL_BAG: Final[tuple[int, ...]] = tuple(t for t in range(len(TILE_COUNTS)) for _ in range(TILE_COUNTS[t]))
+assert len(_FULL_BAG) == BAG_SIZE
+_PERMUTATIONS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
+    n: tuple(itertools.permutations(range(n))) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+}
+_M64: Final = (1 << 64) - 1
+
+
+def _mix64(seed: int) -> int:
+    """SplitMix64's finaliser: a well-spread 64-bit hash of the seed, for the sun deal."""
+    z = (seed + 0x9E3779B97F4A7C15) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)

@@ -1,0 +1,158 @@
+"""The 180 tiles of Ra (R1.1): kinds, identifiers, categories and edition names.
+
+Tiles are small ints (``Tile`` is an ``IntEnum``) so the engine can keep a
+player's display as one list of counts indexed by tile.  The public API speaks
+in lower-case identifiers ("pharaoh", "step_pyramid"); display names per
+edition are cosmetic (R1.2) and never used by the rules.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Final
+
+
+class Tile(IntEnum):
+    """One kind of tile.  The value indexes count lists; ``tile.id`` is its identifier."""
+
+    RA = 0
+    GOD = 1
+    GOLD = 2
+    PHARAOH = 3
+    NILE = 4
+    FLOOD = 5
+    ASTRONOMY = 6
+    AGRICULTURE = 7
+    WRITING = 8
+    RELIGION = 9
+    ART = 10
+    FORTRESS = 11
+    OBELISK = 12
+    PALACE = 13
+    PYRAMID = 14
+    SPHINX = 15
+    STATUE = 16
+    STEP_PYRAMID = 17
+    TEMPLE = 18
+    FUNERAL = 19
+    DROUGHT = 20
+    UNREST = 21
+    EARTHQUAKE = 22
+
+    @property
+    def id(self) -> str:
+        """The notation identifier, e.g. ``"step_pyramid"``."""
+        return TILE_IDS[self]
+
+    @classmethod
+    def parse(cls, name: str | Tile) -> Tile:
+        """The tile named by an identifier (case-insensitive; ``-`` or a space may stand for ``_``)."""
+        if isinstance(name, Tile):
+            return name
+        key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
+        try:
+            return _BY_ID[key]
+        except KeyError:
+            raise ValueError(f"unknown tile {name!r}; tiles are: {', '.join(TILE_IDS)}") from None
+
+    def __str__(self) -> str:
+        return TILE_IDS[self]
+
+
+NUM_KINDS: Final = len(Tile)
+TILE_IDS: Final[tuple[str, ...]] = tuple(t.name.lower() for t in Tile)
+_BY_ID: Final[dict[str, Tile]] = {t.name.lower(): t for t in Tile}
+
+# R1.1 — how many of each kind the bag holds.
+TILE_COUNTS: Final[tuple[int, ...]] = (
+    30,  # ra
+    8,  # god
+    5,  # gold
+    25,  # pharaoh
+    25,  # nile
+    12,  # flood
+    5, 5, 5, 5, 5,  # civilizations
+    5, 5, 5, 5, 5, 5, 5, 5,  # monuments
+    2, 2, 4, 2,  # funeral, drought, unrest, earthquake
+)  # fmt: skip
+BAG_SIZE: Final = sum(TILE_COUNTS)
+assert BAG_SIZE == 180
+
+CIVILIZATIONS: Final[tuple[Tile, ...]] = (
+    Tile.ASTRONOMY,
+    Tile.AGRICULTURE,
+    Tile.WRITING,
+    Tile.RELIGION,
+    Tile.ART,
+)
+MONUMENTS: Final[tuple[Tile, ...]] = (
+    Tile.FORTRESS,
+    Tile.OBELISK,
+    Tile.PALACE,
+    Tile.PYRAMID,
+    Tile.SPHINX,
+    Tile.STATUE,
+    Tile.STEP_PYRAMID,
+    Tile.TEMPLE,
+)
+DISASTERS: Final[tuple[Tile, ...]] = (
+    Tile.FUNERAL,
+    Tile.DROUGHT,
+    Tile.UNREST,
+    Tile.EARTHQUAKE,
+)
+# R6.3 — kinds removed from displays after every epoch's scoring.
+DISCARDED_AFTER_EPOCH: Final[tuple[Tile, ...]] = (
+    Tile.GOD,
+    Tile.GOLD,
+    Tile.FLOOD,
+    *CIVILIZATIONS,
+)
+# R6.3 — kinds that stay for the whole game.
+KEPT: Final[tuple[Tile, ...]] = (Tile.PHARAOH, Tile.NILE, *MONUMENTS)
+
+# Kinds that can sit in a player's display (everything but Ra and the disasters).
+DISPLAY_KINDS: Final[tuple[Tile, ...]] = tuple(t for t in Tile if t is not Tile.RA and t not in DISASTERS)
+
+
+def category(tile: Tile) -> str:
+    """The row of the display a tile belongs to (as the rulebook lays it out)."""
+    if tile is Tile.RA:
+        return "ra"
+    if tile is Tile.GOD:
+        return "god"
+    if tile is Tile.GOLD:
+        return "gold"
+    if tile is Tile.PHARAOH:
+        return "pharaoh"
+    if tile in (Tile.NILE, Tile.FLOOD):
+        return "river"
+    if tile in CIVILIZATIONS:
+        return "civilization"
+    if tile in MONUMENTS:
+        return "monument"
+    return "disaster"
+
+
+# R1.2 — display names by edition.  Cosmetic only.
+EDITIONS: Final[tuple[str, ...]] = ("original", "2016", "2023")
+_BASE_NAMES: Final[dict[Tile, str]] = {t: t.name.replace("_", " ").title() for t in Tile}
+_BASE_NAMES[Tile.RA] = "Ra"
+_EDITION_NAMES: Final[dict[str, dict[Tile, str]]] = {
+    "original": {},
+    "2016": {Tile.UNREST: "War"},
+    # The 2023 edition renames Unrest and two monuments (Sanctuary, Mausoleum).
+    # Which of its art replaces which original monument is not stated; we pair them
+    # by name order.  The rules never depend on it (R1.2).
+    "2023": {Tile.UNREST: "War", Tile.FORTRESS: "Sanctuary", Tile.PALACE: "Mausoleum"},
+}
+
+
+def display_name(tile: Tile | str, edition: str = "original") -> str:
+    """The printed name of a tile in an edition, e.g. ``display_name("unrest", "2016") == "War"``."""
+    t = Tile.parse(tile)
+    try:
+        names = _EDITION_NAMES[edition]
+    except KeyError:
+        raise ValueError(f"unknown edition {edition!r}; editions are: {', '.join(EDITIONS)}") from None
+    return names.get(t, _BASE_NAMES[t])

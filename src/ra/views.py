@@ -1,0 +1,149 @@
+"""A player's view (R9): the game as one seat may see it.
+
+Everything in Ra is public except the order of the tiles in the bag (R9.1);
+under the optional hidden-scores rule a player also sees only their own score
+until the game ends.  Bots are given only a :class:`PlayerView`; one that
+searches calls :meth:`PlayerView.determinize` to sample a bag order from the
+tiles not yet seen (R9.3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+from ra.engine import Game, _legal_actions
+from ra.setup import Bag, new_seed
+from ra.state import OVER, State, history
+from ra.tiles import TILE_IDS
+
+HIDDEN_SEED = -1
+"""The seed as a view shows it: the real one would reveal the bag order."""
+
+
+class PlayerView(State):
+    """What ``seat`` may see: every public field of the game, no bag order, no seed.
+
+    It offers the read API of :class:`ra.Game` (``phase``, ``to_move``,
+    ``players``, ``auction_track``, ``legal_actions()`` …) but cannot apply
+    actions: a draw would need the bag.  Use :meth:`determinize` for a playable
+    game consistent with this view.
+    """
+
+    __slots__ = ("_seat", "_drawn_order", "_hide_scores", "_known_scores")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        if not 0 <= seat < game._n:
+            raise IndexError(f"no seat {seat}: seats are 0-{game._n - 1}")
+        game._copy_to(self)
+        assert game._bag is not None
+        self._seat = seat
+        self._drawn_order = tuple(game._bag.order[: game._drawn])
+        self._bag = None
+        self._setup = dataclasses.replace(game._setup, seed=HIDDEN_SEED, bag=())
+        self._hide_scores = game._setup.hidden_scores and game._phase != OVER
+        self._known_scores: list[int] | None = None
+        if self._hide_scores:
+            # R9.1: other players' tablets are face down.
+            self._scores = [s if i == seat else -1 for i, s in enumerate(game._scores)]
+            chain: tuple[Any, Any] | None = None
+            for entry in history(game._log):
+                if entry[0] == "score" and entry[1] != seat:
+                    entry = (*entry[:6], None)
+                chain = (chain, entry)
+            self._log = chain
+
+    legal_actions = _legal_actions
+
+    @property
+    def seat(self) -> int:
+        """The seat this view belongs to."""
+        return self._seat
+
+    def _visible_score(self, seat: int) -> int | None:
+        if self._hide_scores and seat != self._seat:
+            return None
+        return self._scores[seat]
+
+    @property
+    def drawn_tiles(self) -> list[str]:
+        """Every tile drawn so far, in order (all were shown to everyone)."""
+        return [TILE_IDS[t] for t in self._drawn_order]
+
+    @property
+    def unseen(self) -> Counter[str]:
+        """The tiles still in the bag, by kind (public; their order is not)."""
+        return Counter({TILE_IDS[t]: c for t, c in enumerate(self._unseen) if c})
+
+    def determinize(self, seed: int | None = None) -> Game:
+        """A playable :class:`ra.Game` matching this view, with the unseen tiles in
+        a random order drawn from ``seed`` (R9.3: never the real order).
+
+        Under hidden scores the other players' scores are recomputed from the
+        public history, which fixes them: epoch scoring depends only on public tiles.
+        """
+        if seed is None:
+            seed = new_seed()
+        setup = dataclasses.replace(self._setup, seed=seed, bag=self._drawn_order)
+        game = Game.__new__(Game)
+        self._copy_to(game)
+        game._setup = setup
+        game._bag = Bag.for_setup(setup)
+        if self._hide_scores:
+            game._scores = self._replayed_scores()
+        return game
+
+    def _replayed_scores(self) -> list[int]:
+        if self._known_scores is None:
+            setup = dataclasses.replace(self._setup, seed=0, bag=self._drawn_order)
+            replay = Game.from_setup(setup)
+            for a in history(self._decisions):
+                replay.apply(a)
+            self._known_scores = replay._scores[:]
+        return self._known_scores[:]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerView):
+            return NotImplemented
+        return (
+            self._seat == other._seat
+            and self._setup == other._setup
+            and self._drawn_order == other._drawn_order
+            and self._key() == other._key()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return super().__repr__().replace("<PlayerView", f"<PlayerView of seat {self._seat}:", 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON-able data (for web clients and external agents)."""
+        return {
+            "seat": self._seat,
+            "players": [
+                {
+                    "name": p.name,
+                    "suns": list(p.suns),
+                    "used_suns": list(p.used_suns),
+                    "tiles": dict(p.tiles),
+                    "score": p.score,
+                }
+                for p in self.players
+            ],
+            "variant": self._setup.variant,
+            "hidden_scores": self._setup.hidden_scores,
+            "epoch": self.epoch,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "center_sun": self.center_sun,
+            "ra_track": self.ra_track,
+            "ra_track_length": self.ra_track_length,
+            "auction_track": self.auction_track,
+            "auction": dataclasses.asdict(self.auction) if self.auction else None,
+            "tiles_in_bag": self.tiles_in_bag,
+            "unseen": dict(self.unseen),
+            "legal_actions": [str(a) for a in self.legal_actions()],
+            "decisions": [str(a) for a in self.decisions],
+        }

@@ -1,0 +1,51 @@
+"""Shared helpers for scenario tests: stacked bags, chosen suns, scripted decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pytest
+
+import ra
+
+
+def make_game(
+    players: int | Sequence[str] = 3,
+    bag: Iterable[str] = (),
+    suns: Sequence[Sequence[int]] | None = None,
+    seed: int = 0,
+    **kwargs: object,
+) -> ra.Game:
+    """A game with the given top of the bag and sun groups (seat order)."""
+    return ra.Game(players=players, seed=seed, bag=list(bag), suns=suns, **kwargs)  # type: ignore[arg-type]
+
+
+def play(game: ra.Game, *moves: str) -> ra.Game:
+    """Apply decisions in notation; on failure say which one and where the game stood."""
+    for i, m in enumerate(moves):
+        try:
+            game.apply(m)
+        except ra.RaError as err:
+            raise AssertionError(f"move {i} {m!r} failed: {err}; game: {game!r}") from err
+    return game
+
+
+def kinds(game: ra.Game) -> list[str]:
+    return [e.kind for e in game.events]
+
+
+def last(game: ra.Game, kind: str) -> ra.Event:
+    for e in game.events[::-1]:
+        if e.kind == kind:
+            return e
+    raise AssertionError(f"no {kind!r} event in {kinds(game)}")
+
+
+def tiles(game: ra.Game, seat: int) -> dict[str, int]:
+    return dict(game.players[seat].tiles)
+
+
+@pytest.fixture
+def two_single_suns() -> list[list[int]]:
+    """Two players with one sun each: seat 0 holds 3 (plays first), seat 1 holds 2."""
+    return [[3], [2]]
