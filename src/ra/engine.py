@@ -224,7 +224,7 @@ class Game(State):
 
     def clone(self) -> Game:
         """An independent copy (sharing only the immutable history and the seeded bag)."""
-        new = Game.__new__(Game)
+        new = self.__class__.__new__(self.__class__)
         self._copy_to(new)
         return new
 
@@ -240,6 +240,14 @@ class Game(State):
     # --- legal actions ---------------------------------------------------------
 
     legal_actions = _legal_actions
+
+    @property
+    def last_draw(self) -> int | None:
+        """The :class:`Tile` value of the last tile drawn from the bag (``None`` before any)."""
+        if not self._drawn:
+            return None
+        assert self._bag is not None
+        return self._bag.order[self._drawn - 1]
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` may be applied now."""

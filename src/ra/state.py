@@ -299,6 +299,10 @@ class State:
             return 0
         return self._unrest_left or self._quake_left
 
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to move may take now (see :mod:`ra.engine`)."""
+        raise NotImplementedError
+
     # --- players ---------------------------------------------------------------
 
     def _visible_score(self, seat: int) -> int | None:
@@ -339,6 +343,20 @@ class State:
     def used_sun_mask(self, seat: int) -> int:
         """Fast access: the seat's face-down suns as a bitmask."""
         return self._used[seat]
+
+    def track_tiles(self) -> tuple[int, ...]:
+        """Fast access: the auction track as :class:`Tile` values."""
+        return tuple(self._track)
+
+    @property
+    def high_bid(self) -> int:
+        """Fast access: the highest bid of the auction under way (0 if none)."""
+        return self._high if self._phase == BIDDING else 0
+
+    @property
+    def ra_player(self) -> int | None:
+        """The Ra player of the auction under way, or ``None``."""
+        return self._ra_player if self._phase == BIDDING else None
 
     def unseen_counts(self) -> tuple[int, ...]:
         """Counts by :class:`Tile` of the tiles still in the bag (public, R9.1)."""

@@ -10,6 +10,7 @@ tiles not yet seen (R9.3).
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections import Counter
 from typing import Any
 
@@ -76,20 +77,26 @@ class PlayerView(State):
         """The tiles still in the bag, by kind (public; their order is not)."""
         return Counter({TILE_IDS[t]: c for t, c in enumerate(self._unseen) if c})
 
-    def determinize(self, seed: int | None = None) -> Game:
+    def determinize(self, seed: int | None = None, rng: random.Random | None = None) -> Game:
         """A playable :class:`ra.Game` matching this view, with the unseen tiles in
         a random order drawn from ``seed`` (R9.3: never the real order).
 
-        Under hidden scores the other players' scores are recomputed from the
-        public history, which fixes them: epoch scoring depends only on public tiles.
+        Searching bots that sample many bags can pass their own ``rng`` instead:
+        the bag then draws from it lazily (no seeding cost).  Under hidden scores
+        the other players' scores are recomputed from the public history, which
+        fixes them: epoch scoring depends only on public tiles.
         """
         if seed is None:
-            seed = new_seed()
+            seed = new_seed() if rng is None else rng.getrandbits(63)
         setup = dataclasses.replace(self._setup, seed=seed, bag=self._drawn_order)
         game = Game.__new__(Game)
         self._copy_to(game)
         game._setup = setup
-        game._bag = Bag.for_setup(setup)
+        if rng is None:
+            game._bag = Bag.for_setup(setup)
+        else:
+            pool = [t for t, c in enumerate(self._unseen) for _ in range(c)]
+            game._bag = Bag(self._drawn_order, pool, rng)
         if self._hide_scores:
             game._scores = self._replayed_scores()
         return game

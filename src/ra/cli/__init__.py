@@ -93,6 +93,11 @@ def demo(
         console.print(f"Record saved to {save}")
 
 
+from ra.cli.arena import arena_command  # noqa: E402
+
+app.command("arena")(arena_command)
+
+
 def main() -> None:
     """Entry point of the ``ra`` console script."""
     app()

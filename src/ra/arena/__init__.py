@@ -1,0 +1,175 @@
+"""The arena: many games between bots, in parallel processes, measured honestly.
+
+>>> from ra import arena
+>>> specs = arena.schedule(["greedy", "random"], players=3, games=6, seed=1)
+>>> results, interrupted = arena.run_games(specs, jobs=2)
+>>> table = arena.summarize(results)
+
+``ra arena`` is the command-line front end (progress bar, table, files).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ra.arena.runner import GameResult, GameSpec, play_game, schedule, seat_names
+from ra.arena.stats import BotSummary, summarize, wilson_interval
+
+
+def _ignore_sigint() -> None:
+    # Workers leave Ctrl-C to the parent, which stops them cleanly.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_games(
+    specs: Sequence[GameSpec],
+    jobs: int = 1,
+    keep_records: bool = False,
+    on_result: Callable[[GameResult], None] | None = None,
+) -> tuple[list[GameResult], bool]:
+    """Play the games (in ``jobs`` processes); returns the results and whether Ctrl-C stopped it.
+
+    Results arrive in completion order; an interrupted run returns every game that
+    finished.
+    """
+    results: list[GameResult] = []
+    interrupted = False
+    play = partial(play_game, keep_record=keep_records)
+
+    def collect(r: GameResult) -> None:
+        results.append(r)
+        if on_result is not None:
+            on_result(r)
+
+    if jobs <= 1:
+        try:
+            for spec in specs:
+                collect(play(spec))
+        except KeyboardInterrupt:
+            interrupted = True
+        return results, interrupted
+    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = ctx.Pool(processes=jobs, initializer=_ignore_sigint)
+    try:
+        for r in pool.imap_unordered(play, specs):
+            collect(r)
+        pool.close()
+    except KeyboardInterrupt:
+        interrupted = True
+        pool.terminate()
+    finally:
+        pool.join()
+    return results, interrupted
+
+
+def results_document(
+    config: dict[str, Any], results: Sequence[GameResult], interrupted: bool = False
+) -> dict[str, Any]:
+    """Everything about a run as one JSON-able document."""
+    ordered = sorted(results, key=lambda r: r.index)
+    return {
+        "config": config,
+        "interrupted": interrupted,
+        "games_played": len(ordered),
+        "summary": [b.to_dict() for b in summarize(ordered)],
+        "games": [r.to_dict() for r in ordered],
+    }
+
+
+def write_json(path: str | os.PathLike[str], document: dict[str, Any]) -> None:
+    """Write the run's document atomically."""
+    tmp = f"{os.fspath(path)}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(document, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+CSV_COLUMNS = (
+    "game",
+    "seed",
+    "rotation",
+    "seat",
+    "bot",
+    "score",
+    "margin",
+    "won",
+    "decisions",
+    "ms_per_decision",
+)
+
+
+def write_csv(path: str | os.PathLike[str], results: Sequence[GameResult]) -> None:
+    """One row per game and seat: the shape most analysis tools want."""
+    tmp = f"{os.fspath(path)}.tmp"
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(
+            [
+                "game",
+                "seed",
+                "rotation",
+                "seat",
+                "bot",
+                "score",
+                "margin",
+                "won",
+                "decisions",
+                "ms_per_decision",
+            ]
+        )
+        for r in sorted(results, key=lambda r: r.index):
+            for seat, bot in enumerate(r.seats):
+                n = r.decisions[seat]
+                w.writerow(
+                    [
+                        r.index,
+                        r.seed,
+                        r.rotation,
+                        seat,
+                        bot,
+                        r.scores[seat],
+                        r.margins[seat],
+                        int(seat == r.winner),
+                        n,
+                        round(1000 * r.seconds[seat] / n, 3) if n else "",
+                    ]
+                )
+    os.replace(tmp, path)
+
+
+def save_records(directory: str | os.PathLike[str], results: Sequence[GameResult]) -> int:
+    """Save each game's record (replayable with ``ra replay``) as ``game-NNNNN.json``."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for r in results:
+        if r.record is not None:
+            (folder / f"game-{r.index:05d}.json").write_text(json.dumps(r.record, indent=1) + "\n")
+            count += 1
+    return count
+
+
+__all__ = [
+    "BotSummary",
+    "GameResult",
+    "GameSpec",
+    "play_game",
+    "results_document",
+    "run_games",
+    "save_records",
+    "schedule",
+    "seat_names",
+    "summarize",
+    "wilson_interval",
+    "write_csv",
+    "write_json",
+]

@@ -1,0 +1,107 @@
+"""The greedy bot: a fast heuristic player built on :mod:`ra.bots.valuation`.
+
+* Bidding: bid the smallest sun whose net worth (lot + sun swap − the sun's
+  opportunity cost) is positive; pass otherwise (or bid the best sun when the
+  rules force a bid, R4.3).
+* Turn: use a God tile when the best tile is worth more than the God's own
+  points; invoke Ra when the lot is worth enough to it and at least about as
+  much as to its best rival, or when the epoch is about to end; otherwise draw.
+* Disasters: discard the tile whose loss costs least.
+"""
+
+from __future__ import annotations
+
+from ra.actions import (
+    DISCARD,
+    DONE_ACTION,
+    DRAW_ACTION,
+    GOD,
+    INVOKE_ACTION,
+    PASS_ACTION,
+    Action,
+)
+from ra.bots.base import SeededBot
+from ra.bots.valuation import DEFAULT_WEIGHTS, Valuation, Weights
+from ra.state import State
+
+
+class GreedyBot(SeededBot):
+    """A fast one-ply heuristic player (see the module doc)."""
+
+    name = "greedy"
+
+    def __init__(
+        self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS, epsilon: float = 0.0
+    ) -> None:
+        super().__init__(seed)
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be between 0 and 1, got {epsilon}")
+        self.weights = weights
+        self.epsilon = epsilon
+        """Chance of a uniformly random legal action instead (for an easier opponent)."""
+
+    def choose(self, view: State) -> Action:
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return self.rng.choice(view.legal_actions())
+        return greedy_action(view, self.weights)
+
+
+def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
+    """The greedy choice in ``state`` for the player to move (works on games and views)."""
+    legal = state.legal_actions()
+    seat = state.to_move
+    assert seat is not None and legal, "no decision to take"
+    phase = state.phase
+    track = state.track_tiles()
+    if phase == "action" and not track:
+        return DRAW_ACTION if DRAW_ACTION in legal else INVOKE_ACTION
+    val = Valuation(state, weights)
+    if phase == "bid":
+        best: Action | None = None
+        best_value = -1e9
+        for a in legal:  # bids in ascending suns, then pass
+            if a.sun is None:
+                continue
+            v = val.bid_value(seat, track, a.sun)
+            if v > weights.min_gain:
+                return a
+            if v > best_value:
+                best, best_value = a, v
+        if PASS_ACTION in legal:
+            return PASS_ACTION
+        assert best is not None
+        return best
+    if phase == "discard":
+        kinds = [a.arg for a in legal if a.code == DISCARD]
+        keep = val.cheapest(seat, val.displays[seat][:], kinds)
+        return next(a for a in legal if a.arg == keep)
+    # Turn actions: "action" (draw / ra / god) or "god" (god / done).
+    gods = [a for a in legal if a.code == GOD]
+    if gods:
+        gains = [(val.lot_gain(seat, (a.arg,)), a) for a in gods]
+        gain, best_god = max(gains, key=lambda ga: ga[0])
+        if gain - val.god_worth > weights.god_margin:
+            return best_god
+    if phase == "god":
+        return DONE_ACTION
+    if DRAW_ACTION not in legal:
+        return INVOKE_ACTION
+    if _worth_invoking(state, val, seat, track, weights):
+        return INVOKE_ACTION
+    return DRAW_ACTION
+
+
+def _worth_invoking(state: State, val: Valuation, seat: int, track: tuple[int, ...], w: Weights) -> bool:
+    mine = val.lot_gain(seat, track) + val.sun_gain(seat, _lowest_sun(val.suns[seat])) - val.sun_cost(seat)
+    rivals = [val.lot_gain(i, track) for i in range(val.n) if i != seat and val.suns[i]]
+    best_rival = max(rivals, default=0.0)
+    ra_left = state.ra_track_length - state.ra_track
+    if ra_left <= 1 and mine > w.min_gain:
+        return True  # the next Ra tile would end the epoch and lose the lot (R6.2)
+    if len(track) >= 6 and mine > w.min_gain and mine >= best_rival * w.invoke_lead:
+        return True
+    return mine >= w.invoke_gain and mine >= best_rival * w.invoke_lead
+
+
+def _lowest_sun(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1

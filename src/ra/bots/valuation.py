@@ -1,0 +1,204 @@
+"""What tiles and suns are worth to a player, in points, at a moment of the game.
+
+A heuristic projection used by the greedy bot (and by the MCTS bot to judge
+positions it does not search to the end).  It values a display as the points it
+scores this epoch if the epoch ended now (R7.2), plus what the tiles that stay
+(Pharaohs, Niles, Monuments, R6.3) are likely to bring later, plus a little for
+chances not yet taken.  Every weight lives in :class:`Weights`, to be tuned
+with the arena.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ra.scoring import majority_points
+from ra.state import State, sun_list
+from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
+
+GOD = int(Tile.GOD)
+GOLD = int(Tile.GOLD)
+PHARAOH = int(Tile.PHARAOH)
+NILE = int(Tile.NILE)
+FLOOD = int(Tile.FLOOD)
+FUNERAL = int(Tile.FUNERAL)
+DROUGHT = int(Tile.DROUGHT)
+UNREST = int(Tile.UNREST)
+EARTHQUAKE = int(Tile.EARTHQUAKE)
+CIVS = tuple(int(t) for t in CIVILIZATIONS)
+MONS = tuple(int(t) for t in MONUMENTS)
+DISASTER_MIN = FUNERAL
+
+_CIV_POINTS = (-5, 0, 0, 5, 10, 15)  # R7.2
+_KINDS_POINTS = (0, 1, 2, 3, 4, 5, 6, 10, 15)  # R7.3, different monument types
+_SET_POINTS = (0, 0, 0, 5, 10, 15)  # R7.3, identical monuments
+# Potential of n identical monuments toward the 3/4/5 sets of R7.3 (beyond their points).
+_SET_POTENTIAL = (0.0, 0.4, 1.6, 1.2, 1.0, 0.0)
+# Potential of k different monument types toward 7 and 8 types (beyond their points).
+_KINDS_POTENTIAL = (0.0, 0.2, 0.4, 0.7, 1.2, 2.0, 3.0, 2.5, 0.0)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Tunable weights of the valuation (points unless said otherwise)."""
+
+    pharaoh_future: float = 0.55
+    """How much of this epoch's Pharaoh standing is expected to hold per later epoch."""
+    nile_future: float = 0.45
+    """Expected points per Nile per later epoch (a Flood is needed then)."""
+    flood_chance: float = 0.5
+    """Chance, at the start of an epoch, of still finding a Flood for one's Niles."""
+    civ_chance: float = 0.45
+    """Chance, at the start of an epoch, of still finding a first Civilization."""
+    monument_potential: float = 1.0
+    god_option: float = 0.5
+    """Worth of a God tile beyond its 2 points: it can take a tile later."""
+    sun_step: float = 0.35
+    """Epochs 1-2: points per step of sun number gained for the next epoch."""
+    sun_cost: float = 5.0
+    """Points of opportunity lost by using one's only sun at the start of an epoch."""
+    min_gain: float = 0.5
+    """Least net gain worth a bid."""
+    invoke_gain: float = 4.0
+    """Least gain of a lot worth invoking Ra for."""
+    invoke_lead: float = 0.9
+    """Invoke only if the lot is worth at least this share of its worth to the best rival."""
+    god_margin: float = 1.0
+    """Least gain beyond the God's own points worth taking a tile with it."""
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+class Valuation:
+    """Values for every player of one position.  Build one per decision (cheap)."""
+
+    def __init__(self, state: State, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.w = weights
+        n = state.num_players
+        self.n = n
+        self.epoch = state.epoch
+        self.future = 3 - state.epoch  # epochs still to come after this one
+        self.progress = state.ra_track / state.ra_track_length  # 0 early .. 1 at the end
+        self.remaining = 1.0 - self.progress
+        self.displays = [list(state.tile_counts(i)) for i in range(n)]
+        pharaohs = [d[PHARAOH] for d in self.displays]
+        # The most and fewest Pharaohs among each seat's rivals (R7.2).
+        self._rivals_pharaohs = [
+            (max(pharaohs[j] for j in range(n) if j != i), min(pharaohs[j] for j in range(n) if j != i))
+            for i in range(n)
+        ]
+        self.suns = [state.sun_mask(i) for i in range(n)]
+        self.used = [state.used_sun_mask(i) for i in range(n)]
+        self.center = state.center_sun
+        self._pharaoh_weight = 1.0 + weights.pharaoh_future * self.future
+        self._monument_weight = weights.monument_potential * (self.future + self.remaining) / 3.0
+        self.god_worth = 2.0 + weights.god_option
+        self._base: list[float | None] = [None] * n
+
+    # --- displays -------------------------------------------------------------
+
+    def base(self, seat: int) -> float:
+        """The value of ``seat``'s display as it is."""
+        b = self._base[seat]
+        if b is None:
+            b = self._base[seat] = self.display_value(seat, self.displays[seat])
+        return b
+
+    def display_value(self, seat: int, d: Sequence[int]) -> float:
+        """Projected points of holding display ``d`` (this epoch and beyond)."""
+        w = self.w
+        v = self.god_worth * d[GOD] + 3.0 * d[GOLD]
+        mine = d[PHARAOH]
+        most, fewest = self._rivals_pharaohs[seat]
+        if mine > most or (mine == most and fewest < most):
+            v += 5.0 * self._pharaoh_weight
+        elif mine < fewest or (mine == fewest and fewest < most):
+            v -= 2.0 * self._pharaoh_weight
+        floods = d[FLOOD]
+        niles = d[NILE]
+        if floods:
+            v += floods + niles
+        else:
+            v += niles * w.flood_chance * self.remaining
+        v += niles * w.nile_future * self.future
+        kinds = 0
+        for t in CIVS:
+            if d[t]:
+                kinds += 1
+        v += _CIV_POINTS[kinds] if kinds else -5.0 * (1.0 - w.civ_chance * self.remaining)
+        kinds = 0
+        sets = 0
+        potential = 0.0
+        for t in MONS:
+            c = d[t]
+            if c:
+                kinds += 1
+                sets += _SET_POINTS[c]
+                potential += _SET_POTENTIAL[c]
+        v += _KINDS_POINTS[kinds] + sets + (potential + _KINDS_POTENTIAL[kinds]) * self._monument_weight
+        return v
+
+    def after_lot(self, seat: int, tiles: Iterable[int]) -> list[int]:
+        """The display of ``seat`` after taking ``tiles`` and resolving their disasters (R5)."""
+        d = self.displays[seat][:]
+        disasters = []
+        for t in tiles:
+            if t >= DISASTER_MIN:
+                disasters.append(t)
+            else:
+                d[t] += 1
+        for t in sorted(disasters):
+            if t == FUNERAL:
+                d[PHARAOH] -= min(2, d[PHARAOH])
+            elif t == DROUGHT:
+                f = min(2, d[FLOOD])
+                d[FLOOD] -= f
+                d[NILE] -= min(2 - f, d[NILE])
+            else:
+                kinds = CIVS if t == UNREST else MONS
+                for _ in range(2):
+                    held = [k for k in kinds if d[k]]
+                    if not held:
+                        break
+                    d[self.cheapest(seat, d, held)] -= 1
+        return d
+
+    def cheapest(self, seat: int, d: list[int], kinds: Sequence[int]) -> int:
+        """The kind whose loss costs ``seat`` least (for disaster discards)."""
+        best = kinds[0]
+        best_value = -1e9
+        for k in kinds:
+            d[k] -= 1
+            v = self.display_value(seat, d)
+            d[k] += 1
+            if v > best_value:
+                best, best_value = k, v
+        return best
+
+    def lot_gain(self, seat: int, tiles: Iterable[int]) -> float:
+        """Points ``seat`` gains by taking ``tiles`` (disasters included)."""
+        return self.display_value(seat, self.after_lot(seat, tiles)) - self.base(seat)
+
+    # --- suns -----------------------------------------------------------------
+
+    def sun_gain(self, seat: int, bid: int) -> float:
+        """Worth of giving sun ``bid`` for the centre sun (R4.4), beyond this epoch."""
+        if self.epoch < 3:
+            return self.w.sun_step * (self.center - bid)
+        totals = [sum(sun_list(self.suns[i] | self.used[i])) for i in range(self.n)]
+        before = majority_points(totals, 5, -5)[seat]
+        totals[seat] += self.center - bid
+        return majority_points(totals, 5, -5)[seat] - before
+
+    def sun_cost(self, seat: int) -> float:
+        """Opportunity lost this epoch by spending one of ``seat``'s face-up suns."""
+        k = bin(self.suns[seat]).count("1")
+        if k == 0:
+            return 0.0
+        return self.w.sun_cost * self.remaining / k
+
+    def bid_value(self, seat: int, tiles: Iterable[int], bid: int) -> float:
+        """Net points of winning ``tiles`` with sun ``bid``."""
+        return self.lot_gain(seat, tiles) + self.sun_gain(seat, bid) - self.sun_cost(seat)

@@ -1,0 +1,182 @@
+"""``ra arena``: many games between bots, in parallel, with a table of results."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+import ra
+from ra import arena, bots
+from ra.arena.runner import GameResult
+from ra.setup import VARIANTS
+
+
+def summary_table(summary: list[arena.BotSummary], players: int) -> Table:
+    table = Table(title=f"Results ({players} players; chance = {100 / players:.0f}% wins)", pad_edge=False)
+    table.add_column("bot", overflow="fold")
+    for name in ("games", "wins", "win%", "95% CI", "score", "margin", "ms/dec", "rating"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for b in summary:
+        table.add_row(
+            b.bot,
+            str(b.games),
+            f"{b.wins:g}",
+            f"{100 * b.win_rate:.1f}",
+            f"{100 * b.ci_low:.0f}-{100 * b.ci_high:.0f}",
+            f"{b.mean_score:.1f}",
+            f"{b.mean_margin:+.1f}",
+            f"{b.ms_per_decision:.1f}",
+            f"{b.rating_mu:.1f}±{b.rating_sigma:.1f}",
+        )
+    return table
+
+
+def fail(message: str) -> typer.Exit:
+    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
+    return typer.Exit(code=2)
+
+
+def arena_command(
+    bots_list: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="Comma-separated bot specs, one per seat (repeated if fewer than the seats): "
+            "random, greedy, mcts, easy, medium, hard; options as mcts:hard or mcts:iterations=300.",
+        ),
+    ] = "greedy,random",
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5).")] = 3,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 100,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Parallel processes (default: all cores).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run: deals and bots.")] = 1,
+    duplicate: Annotated[
+        bool, typer.Option(help="Play every deal once per seat rotation, to cut luck out.")
+    ] = False,
+    out: Annotated[Path | None, typer.Option(help="Write all results (JSON) here.")] = None,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help="Write one row per game and seat.")] = None,
+    records: Annotated[Path | None, typer.Option(help="Save every game's record in this folder.")] = None,
+    variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(VARIANTS)}.")] = "standard",
+    suns_per_player: Annotated[int | None, typer.Option(help="Suns per player (long-2p: 4-7).")] = None,
+    hidden_scores: Annotated[bool, typer.Option(help="Play with hidden scores (R9.1).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Pit bots against each other and measure them: win rates with 95% confidence
+    intervals, scores, margins, time per decision and OpenSkill ratings.
+
+    Seats rotate so every bot plays every seat equally.  Ctrl-C stops cleanly and
+    still prints and saves the games that finished.
+    """
+    console = Console()
+    if not 2 <= players <= 5:
+        raise fail(f"Ra is for 2 to 5 players, not {players}")
+    specs_text = [s.strip() for s in bots_list.split(",") if s.strip()]
+    if not specs_text:
+        raise fail("--bots needs at least one bot")
+    if len(specs_text) > players:
+        raise fail(
+            f"{len(specs_text)} bots for {players} seats: give at most one bot per seat (or more --players)"
+        )
+    for spec in specs_text:
+        try:
+            bots.from_spec(spec, seed=0)
+        except ValueError as err:
+            raise fail(str(err)) from None
+    if games < 1:
+        raise fail("--games must be at least 1")
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise fail("--jobs must be at least 1")
+    try:
+        ra.Game(players=players, seed=0, variant=variant, suns_per_player=suns_per_player)
+    except ValueError as err:
+        raise fail(str(err)) from None
+    for path in (out, csv_path):
+        if path is not None and not path.parent.exists():
+            raise fail(f"folder {path.parent} does not exist (for {path})")
+
+    specs = arena.schedule(
+        specs_text,
+        players,
+        games,
+        seed,
+        duplicate=duplicate,
+        variant=variant,
+        suns_per_player=suns_per_player,
+        hidden_scores=hidden_scores,
+    )
+    config = {
+        "bots": specs_text,
+        "players": players,
+        "games": len(specs),
+        "jobs": jobs,
+        "seed": seed,
+        "duplicate": duplicate,
+        "variant": variant,
+        "suns_per_player": suns_per_player,
+        "hidden_scores": hidden_scores,
+    }
+    start = time.perf_counter()
+    errors: list[str] = []
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+        transient=False,
+    ) as progress:
+        task = progress.add_task("games", total=len(specs))
+
+        def advance(r: GameResult) -> None:
+            if r.error:
+                errors.append(f"game {r.index}: {r.error}")
+            progress.advance(task)
+
+        results, interrupted = arena.run_games(
+            specs, jobs=jobs, keep_records=records is not None, on_result=advance
+        )
+    elapsed = time.perf_counter() - start
+    if interrupted:
+        console.print(f"[yellow]Interrupted:[/yellow] {len(results)} of {len(specs)} games finished.")
+    for e in errors:
+        console.print(f"[red]{e}[/red]", highlight=False)
+    summary = arena.summarize(results)
+    if summary:
+        console.print(summary_table(summary, players))
+    console.print(f"{len(results)} games in {elapsed:.1f} s with {jobs} job(s).")
+    if out is not None:
+        arena.write_json(out, arena.results_document(config, results, interrupted))
+        console.print(f"Results written to {out}")
+    if csv_path is not None:
+        arena.write_csv(csv_path, results)
+        console.print(f"Per-seat rows written to {csv_path}")
+    if records is not None:
+        saved = arena.save_records(records, results)
+        console.print(f"{saved} game records saved in {records}/")
+    if interrupted:
+        raise typer.Exit(code=130)
+    if errors:
+        raise typer.Exit(code=1)
