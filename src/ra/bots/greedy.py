@@ -59,10 +59,11 @@ def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
     if phase == "bid":
         best: Action | None = None
         best_value = -1e9
+        gain = val.lot_gain(seat, track)
         for a in legal:  # bids in ascending suns, then pass
             if a.sun is None:
                 continue
-            v = val.bid_value(seat, track, a.sun)
+            v = val.bid_value(seat, track, a.sun, gain)
             if v > weights.min_gain:
                 return a
             if v > best_value:
@@ -73,7 +74,7 @@ def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
         return best
     if phase == "discard":
         kinds = [a.arg for a in legal if a.code == DISCARD]
-        keep = val.cheapest(seat, val.displays[seat][:], kinds)
+        keep = val.cheapest(seat, list(val.displays[seat]), kinds)
         return next(a for a in legal if a.arg == keep)
     # Turn actions: "action" (draw / ra / god) or "god" (god / done).
     gods = [a for a in legal if a.code == GOD]
@@ -92,15 +93,15 @@ def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
 
 
 def _worth_invoking(state: State, val: Valuation, seat: int, track: tuple[int, ...], w: Weights) -> bool:
-    mine = val.lot_gain(seat, track) + val.sun_gain(seat, _lowest_sun(val.suns[seat])) - val.sun_cost(seat)
-    rivals = [val.lot_gain(i, track) for i in range(val.n) if i != seat and val.suns[i]]
-    best_rival = max(rivals, default=0.0)
-    ra_left = state.ra_track_length - state.ra_track
-    if ra_left <= 1 and mine > w.min_gain:
-        return True  # the next Ra tile would end the epoch and lose the lot (R6.2)
-    if len(track) >= 6 and mine > w.min_gain and mine >= best_rival * w.invoke_lead:
-        return True
-    return mine >= w.invoke_gain and mine >= best_rival * w.invoke_lead
+    mine = val.bid_value(seat, track, _lowest_sun(val.suns[seat]))
+    if state.ra_track_length - state.ra_track <= 1:
+        return mine > w.min_gain  # the next Ra tile would end the epoch and lose the lot (R6.2)
+    if mine <= w.min_gain or (len(track) < 6 and mine < w.invoke_gain):
+        return False
+    rivals = [
+        val.bid_value(i, track, _lowest_sun(val.suns[i])) for i in range(val.n) if i != seat and val.suns[i]
+    ]
+    return mine >= max(rivals, default=0.0) * w.invoke_lead
 
 
 def _lowest_sun(mask: int) -> int:

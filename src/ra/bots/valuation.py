@@ -82,13 +82,10 @@ class Valuation:
         self.future = 3 - state.epoch  # epochs still to come after this one
         self.progress = state.ra_track / state.ra_track_length  # 0 early .. 1 at the end
         self.remaining = 1.0 - self.progress
-        self.displays = [list(state.tile_counts(i)) for i in range(n)]
-        pharaohs = [d[PHARAOH] for d in self.displays]
+        self.displays = [state.tile_counts(i) for i in range(n)]
         # The most and fewest Pharaohs among each seat's rivals (R7.2).
-        self._rivals_pharaohs = [
-            (max(pharaohs[j] for j in range(n) if j != i), min(pharaohs[j] for j in range(n) if j != i))
-            for i in range(n)
-        ]
+        pharaohs = [d[PHARAOH] for d in self.displays]
+        self._rivals_pharaohs = [_extremes(pharaohs[:i] + pharaohs[i + 1 :]) for i in range(n)]
         self.suns = [state.sun_mask(i) for i in range(n)]
         self.used = [state.used_sun_mask(i) for i in range(n)]
         self.center = state.center_sun
@@ -142,7 +139,7 @@ class Valuation:
 
     def after_lot(self, seat: int, tiles: Iterable[int]) -> list[int]:
         """The display of ``seat`` after taking ``tiles`` and resolving their disasters (R5)."""
-        d = self.displays[seat][:]
+        d = list(self.displays[seat])
         disasters = []
         for t in tiles:
             if t >= DISASTER_MIN:
@@ -166,7 +163,7 @@ class Valuation:
         return d
 
     def cheapest(self, seat: int, d: list[int], kinds: Sequence[int]) -> int:
-        """The kind whose loss costs ``seat`` least (for disaster discards)."""
+        """The kind whose loss costs ``seat`` least (for disaster discards); ``d`` is restored."""
         best = kinds[0]
         best_value = -1e9
         for k in kinds:
@@ -199,6 +196,12 @@ class Valuation:
             return 0.0
         return self.w.sun_cost * self.remaining / k
 
-    def bid_value(self, seat: int, tiles: Iterable[int], bid: int) -> float:
-        """Net points of winning ``tiles`` with sun ``bid``."""
-        return self.lot_gain(seat, tiles) + self.sun_gain(seat, bid) - self.sun_cost(seat)
+    def bid_value(self, seat: int, tiles: Iterable[int], bid: int, lot_gain: float | None = None) -> float:
+        """Net points of winning ``tiles`` with sun ``bid`` (``lot_gain`` if already known)."""
+        if lot_gain is None:
+            lot_gain = self.lot_gain(seat, tiles)
+        return lot_gain + self.sun_gain(seat, bid) - self.sun_cost(seat)
+
+
+def _extremes(values: list[int]) -> tuple[int, int]:
+    return (max(values), min(values))

@@ -1,0 +1,108 @@
+"""``ra replay``: step through a saved or finished game."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer, RichLog, Static
+
+import ra
+from ra.tui import render
+from ra.tui.app import BASE_CSS
+
+
+class ReplayApp(App[None]):
+    """Step through a game's decisions; everything is shown (the game is over or paused)."""
+
+    TITLE = "Ra replay"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = BASE_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,space,n", "next", "Next", priority=True),
+        Binding("left,b", "previous", "Back", priority=True),
+        Binding("rbracket", "next_epoch", "Next epoch", priority=True),
+        Binding("home", "start", "Start", priority=True),
+        Binding("end", "end", "End", priority=True),
+        Binding("q,escape,ctrl+c", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, game: ra.Game, edition: str = "original") -> None:
+        super().__init__()
+        self.decisions = game.decisions
+        self.start = ra.Game.from_setup(game.setup)
+        self.position = 0
+        self.game = self.start.clone()
+        self.edition = edition
+        # Who took each decision, for the status line.
+        probe = self.start.clone()
+        self.movers: list[int] = []
+        for action in self.decisions:
+            assert probe.to_move is not None
+            self.movers.append(probe.to_move)
+            probe.apply(action)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="board")
+        yield Static(id="auction")
+        yield Static(id="players")
+        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).can_focus = False  # keys belong to the game
+        self.show()
+
+    def go(self, position: int) -> None:
+        position = max(0, min(position, len(self.decisions)))
+        if position < self.position:
+            self.game = self.start.clone()
+            self.position = 0
+        while self.position < position:
+            self.game.apply(self.decisions[self.position])
+            self.position += 1
+        self.show()
+
+    def show(self) -> None:
+        game = self.game
+        self.query_one("#board", Static).update(render.board_line(game))
+        self.query_one("#auction", Static).update(render.auction_line(game, self.edition))
+        self.query_one("#players", Static).update(render.players_table(game))
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for event in game.events:
+            style = "bold" if event.kind in ("epoch", "epoch_end", "game_over") else ""
+            log.write(Text(event.text(game.names, self.edition), style=style))
+        status = Text(f"Decision {self.position}/{len(self.decisions)}", style="bold")
+        if self.position:
+            who = game.names[self.movers[self.position - 1]]
+            status.append(f" — {who}: {self.decisions[self.position - 1]}")
+        if game.is_over():
+            status.append("  " + render.final_line(game, game.names), style="bold green")
+        elif self.position == len(self.decisions):
+            status.append("  (the record ends here)", style="dim")
+        self.query_one("#status", Static).update(status)
+
+    def action_next(self) -> None:
+        self.go(self.position + 1)
+
+    def action_previous(self) -> None:
+        self.go(self.position - 1)
+
+    def action_start(self) -> None:
+        self.go(0)
+
+    def action_end(self) -> None:
+        self.go(len(self.decisions))
+
+    def action_next_epoch(self) -> None:
+        epoch = self.game.epoch
+        target = self.position
+        probe = self.game.clone()
+        while target < len(self.decisions) and probe.epoch == epoch and not probe.is_over():
+            probe.apply(self.decisions[target])
+            target += 1
+        self.go(target)

@@ -1,0 +1,205 @@
+"""Bots: legal choices only, no hidden information, reproducible, sensible heuristics."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ra
+from ra import bots
+from tests.conftest import make_game, play
+
+STANDARD_2P = [[9, 6, 5, 2], [8, 7, 4, 3]]
+
+
+def play_bots(players: int, specs: list[str], seed: int) -> ra.Game:
+    game = ra.Game(players=players, seed=seed)
+    seated = [bots.from_spec(specs[i % len(specs)], seed=seed * 10 + i) for i in range(players)]
+    while not game.is_over():
+        seat = game.to_move
+        assert seat is not None
+        view = game.view(seat)
+        action = seated[seat].choose(view)
+        assert action in view.legal_actions(), f"{specs} returned an illegal {action}"
+        game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_and_greedy_bots_only_return_legal_actions(players: int) -> None:
+    for seed in range(250):
+        game = play_bots(players, ["greedy", "random", "easy"], seed)
+        assert game.is_over()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_mcts_only_returns_legal_actions(players: int) -> None:
+    for seed in range(2):
+        play_bots(players, ["mcts:iterations=8", "greedy"], seed)
+        play_bots(players, ["mcts:iterations=6:rollout=random:paired_root=false", "random"], seed)
+
+
+def test_bots_play_the_long_game_and_hidden_scores() -> None:
+    game = ra.Game(players=2, variant="long-2p", suns_per_player=7, hidden_scores=True, seed=3)
+    seated = [bots.make("mcts", seed=1, iterations=6), bots.make("greedy")]
+    while not game.is_over():
+        seat = game.to_move
+        assert seat is not None
+        game.apply(seated[seat].choose(game.view(seat)))
+
+
+def twin_games() -> tuple[ra.Game, ra.Game]:
+    """Two games with the same public history and different bags from now on."""
+    stacked = ["gold", "nile", "pharaoh", "ra", "temple", "flood", "god", "art"]
+    suns = [[13, 8, 5, 2], [12, 9, 6, 3], [11, 10, 7, 4]]
+    a = make_game(3, bag=stacked, suns=suns, seed=1)
+    b = make_game(3, bag=stacked, suns=suns, seed=2)
+    moves = ["draw", "draw", "draw", "draw", "pass", "pass", "pass", "draw", "draw", "draw"]
+    play(a, *moves)
+    play(b, *moves)
+    assert a._bag is not None and b._bag is not None
+    assert [a._bag.tile(k) for k in range(9, 60)] != [b._bag.tile(k) for k in range(9, 60)]
+    return a, b
+
+
+@pytest.mark.parametrize(
+    "spec", ["random", "greedy", "easy", "mcts:iterations=30", "mcts:iterations=30:paired_root=false"]
+)
+def test_a_bot_never_reads_the_bag_order(spec: str) -> None:
+    a, b = twin_games()
+    seat = a.to_move
+    assert seat is not None and seat == b.to_move
+    assert a.view(seat) == b.view(seat)
+    choice_a = bots.from_spec(spec, seed=5).choose(a.view(seat))
+    choice_b = bots.from_spec(spec, seed=5).choose(b.view(seat))
+    assert choice_a is choice_b
+
+
+@pytest.mark.parametrize("spec", ["random", "easy", "mcts:iterations=20"])
+def test_seeded_bots_reproduce_the_same_game(spec: str) -> None:
+    first = play_bots(3, [spec, "greedy"], seed=4)
+    second = play_bots(3, [spec, "greedy"], seed=4)
+    assert first.decisions == second.decisions
+    assert first.scores == second.scores
+
+
+def test_make_by_name_level_and_spec() -> None:
+    assert isinstance(bots.make("random", seed=1), bots.RandomBot)
+    assert isinstance(bots.make("greedy"), bots.GreedyBot)
+    hard = bots.make("mcts", seed=1, level="hard")
+    assert isinstance(hard, bots.MCTSBot) and hard.config.iterations == bots.MCTS_ITERATIONS["hard"]
+    assert isinstance(bots.make("hard"), bots.MCTSBot)
+    easy = bots.make("easy")
+    assert isinstance(easy, bots.GreedyBot) and easy.epsilon > 0
+    spec = bots.from_spec("mcts:medium:exploration=0.9:rollout=random")
+    assert isinstance(spec, bots.MCTSBot)
+    assert (spec.config.iterations, spec.config.exploration, spec.config.rollout) == (150, 0.9, "random")
+    assert isinstance(bots.make("greedy"), bots.Bot)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("alphago", "unknown bot 'alphago'"),
+        ("mcts:impossible", "bad part 'impossible'"),
+        ("mcts:depth=3", r"unknown MCTS setting\(s\) \['depth'\]"),
+        ("mcts:rollout=smart", "unknown rollout policy"),
+        ("mcts:iterations=0", "at least 1"),
+        ("greedy:epsilon=2", "epsilon must be between 0 and 1"),
+        ("random:speed=3", "bad option in bot spec"),
+        ("hard:easy", "already a level"),
+        (":hard", "empty bot name"),
+    ],
+)
+def test_bad_bot_specs_say_why(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        bots.from_spec(spec)
+
+
+def test_mcts_is_deterministic_for_a_seed_and_budget() -> None:
+    game = ra.Game(players=3, seed=9)
+    rng = random.Random(9)
+    for _ in range(12):
+        game.apply(rng.choice(game.legal_actions()))
+    view = game.view(game.to_move or 0)
+    picks = {bots.make("mcts", seed=7, iterations=40).choose(view) for _ in range(3)}
+    assert len(picks) == 1
+    bot = bots.make("mcts", seed=7, iterations=40)
+    bot.choose(view)
+    assert isinstance(bot, bots.MCTSBot) and bot.last_iterations >= 40
+
+
+def test_mcts_time_budget_stops_in_time() -> None:
+    import time
+
+    game = ra.Game(players=3, seed=9)
+    game.apply("draw")
+    bot = bots.make("mcts", seed=1, seconds=0.2)
+    start = time.perf_counter()
+    bot.choose(game.view(game.to_move or 0))
+    assert time.perf_counter() - start < 1.0
+    assert isinstance(bot, bots.MCTSBot) and bot.last_iterations > 0
+
+
+# --- the greedy heuristics -------------------------------------------------------
+
+
+def greedy_choice(game: ra.Game) -> str:
+    seat = game.to_move
+    assert seat is not None
+    return str(bots.make("greedy").choose(game.view(seat)))
+
+
+def test_greedy_bids_its_smallest_sun_on_a_rich_lot() -> None:
+    game = make_game(2, bag=["gold", "gold", "god", "gold"], suns=STANDARD_2P)
+    play(game, "draw", "draw", "draw", "draw", "ra")
+    assert game.to_move == 1
+    assert greedy_choice(game) == "bid 3"
+
+
+def test_greedy_passes_on_a_lot_of_disasters() -> None:
+    game = make_game(2, bag=["pharaoh", "pharaoh", "funeral", "earthquake"], suns=STANDARD_2P)
+    play(game, "draw", "draw", "ra", "pass", "bid 2")  # seat 0 wins two Pharaohs
+    play(game, "draw", "draw", "ra")  # seat 1 draws the Funeral, seat 0 the Earthquake; seat 1 invokes
+    assert game.to_move == 0
+    assert greedy_choice(game) == "pass"  # the lot would cost seat 0 both Pharaohs
+
+
+def test_greedy_invokes_ra_for_a_valuable_lot_and_draws_otherwise() -> None:
+    game = make_game(2, bag=["gold", "gold", "gold"], suns=STANDARD_2P)
+    assert greedy_choice(game) == "draw"  # nothing to win yet
+    play(game, "draw", "draw", "draw")
+    assert greedy_choice(game) == "ra"
+
+
+def test_greedy_discards_what_costs_it_least() -> None:
+    # Four Pyramids (+10 as a set) with a Temple and an Obelisk, then an Earthquake:
+    # losing a Pyramid costs 5, losing the Temple or the Obelisk only 1 (R7.3).
+    lot = ["pyramid", "pyramid", "pyramid", "pyramid", "temple", "obelisk", "earthquake"]
+    game = make_game(2, bag=lot, suns=STANDARD_2P)
+    play(game, *["draw"] * 7, "ra", "bid 2", "pass")
+    assert game.phase == "discard"
+    first = greedy_choice(game)
+    assert first in ("discard temple", "discard obelisk")
+    play(game, first)
+    assert game.phase == "discard"  # one more to lose, still a choice (R5.4)
+    second = greedy_choice(game)
+    assert second in ("discard temple", "discard obelisk") and second != first
+    play(game, second)
+    assert dict(game.players[0].tiles) == {"pyramid": 4}
+
+
+def test_greedy_uses_a_god_when_the_take_is_worth_it() -> None:
+    # Seat 0 holds six Niles and a God; a Flood makes the Niles score (R7.2).
+    game = make_game(2, bag=["god", *["nile"] * 6, "flood", "gold"], suns=STANDARD_2P)
+    play(game, *["draw"] * 7, "ra", "bid 2", "pass")
+    assert dict(game.players[0].tiles) == {"god": 1, "nile": 6}
+    play(game, "draw", "draw")  # seat 0 draws the Flood, seat 1 the Gold
+    assert game.to_move == 0
+    assert greedy_choice(game) == "god flood"
+    # Without the Niles a God is not worth spending on the Flood.
+    game = make_game(2, bag=["god", "flood", "gold"], suns=STANDARD_2P)
+    play(game, "draw", "ra", "bid 2", "pass", "draw", "draw")
+    assert game.to_move == 0
+    assert not greedy_choice(game).startswith("god")

@@ -1,0 +1,311 @@
+"""The terminal game, driven headless with Textual's pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from typer.testing import CliRunner
+
+import ra
+from ra.cli import app as cli
+from ra.tui import PlayApp, ReplayApp, Session, plan_seats
+from ra.tui.app import TextScreen
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+SIZE = (80, 24)
+
+
+def screen_text(app: PlayApp | ReplayApp) -> str:
+    """The screen as plain text, rendered by Textual's compositor (like its SVG screenshots)."""
+    console = Console(
+        width=app.size.width,
+        height=app.size.height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def run(app: PlayApp | ReplayApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def session(tmp_path: Path, players: int, bots: list[str], seed: int = 3, **kw: object) -> Session:
+    seats = plan_seats(players, [], bots, "Ann")
+    return Session.new(seats, seed=seed, save_path=tmp_path / "save.json", **kw)  # type: ignore[arg-type]
+
+
+async def type_text(pilot: Pilot[None], text: str) -> None:
+    """Focus the command line and type ``text`` (spaces included), then Enter."""
+    await pilot.press("slash")
+    await pilot.press(*("space" if c == " " else c for c in text))
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def settle(pilot: Pilot[None], app: PlayApp) -> None:
+    """Wait until a person must act, a modal is open, or the game is over."""
+    for _ in range(2000):
+        if isinstance(app.screen, TextScreen):
+            return
+        if app.session.game.is_over() and not app._thinking:
+            return
+        if app.session.human_to_move() and not app._thinking and app._keys:
+            return
+        await pilot.pause(0.005)
+    raise AssertionError("the app did not settle")
+
+
+async def play_to_the_end(pilot: Pilot[None], app: PlayApp) -> int:
+    """A scripted person: always the first offered action, by its key."""
+    modals = 0
+    for _ in range(3000):
+        await settle(pilot, app)
+        if isinstance(app.screen, TextScreen):
+            modals += 1
+            await pilot.press("enter")
+            await pilot.pause()
+            continue
+        if app.session.game.is_over():
+            return modals
+        key = next(iter(app._keys))
+        await pilot.press(key)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(("players", "bots"), [(2, ["greedy"]), (5, ["greedy", "random", "easy", "greedy"])])
+def test_a_complete_game_against_bots(tmp_path: Path, players: int, bots: list[str]) -> None:
+    s = session(tmp_path, players, bots)
+    app = PlayApp(s, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        modals = await play_to_the_end(pilot, app)
+        assert modals == 3  # one scoring table per epoch
+        assert "Game over" in screen_text(app)
+
+    run(app, script)
+    game = s.game
+    assert game.is_over()
+    assert any(s.seats[m].human for m in s.movers)
+    assert len(s.movers) == game.num_decisions
+    # Quitting saved the game; the save replays to the same game.
+    assert ra.Game.from_record(json.loads((tmp_path / "save.json").read_text())) == game
+
+
+def test_hot_seat_shows_each_persons_view(tmp_path: Path) -> None:
+    seats = plan_seats(None, ["Ann", "Bob"], ["greedy"])
+    s = Session.new(seats, seed=5, save_path=tmp_path / "s.json", hidden_scores=True)
+    app = PlayApp(s, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        seat = s.game.to_move
+        assert seat in (0, 1) and s.perspective() == seat
+        await play_to_the_end(pilot, app)
+
+    run(app, script)
+    assert s.game.is_over()
+
+
+def test_main_screen_snapshot(tmp_path: Path) -> None:
+    s = session(tmp_path, 3, ["greedy", "greedy"], seed=3)
+    app = PlayApp(s, delay=0)
+    captured: list[str] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await settle(pilot, app)
+        captured.append(screen_text(app))
+
+    run(app, script)
+    text = captured[0]
+    snapshot = SNAPSHOTS / "main_screen.txt"
+    if os.environ.get("RA_UPDATE_SNAPSHOTS") or not snapshot.exists():
+        snapshot.write_text(text, encoding="utf-8")
+    assert text == snapshot.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    for needle in ("Epoch 1/3", "Ra track", "Centre sun", "Auction", "suns", "Ann", "Greedy bot"):
+        assert needle in text
+
+
+def test_undo_takes_back_your_last_decision_and_the_bots_after_it(tmp_path: Path) -> None:
+    s = session(tmp_path, 3, ["greedy", "greedy"], seed=3)
+    app = PlayApp(s, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        before = s.game.num_decisions
+        key_before = s.game._key()
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert s.game.num_decisions > before + 1  # the bots moved too
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert s.game._key() == key_before
+        assert app.session.human_to_move()
+
+    run(app, script)
+
+
+def test_save_and_resume(tmp_path: Path) -> None:
+    s = session(tmp_path, 4, ["easy", "medium:iterations=4", "greedy"], seed=8)
+    app = PlayApp(s, delay=0)
+    path = tmp_path / "save.json"
+
+    async def script(pilot: Pilot[None]) -> None:
+        for _ in range(3):
+            await settle(pilot, app)
+            await pilot.press(next(iter(app._keys)))
+        await settle(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert path.exists()
+
+    run(app, script)
+    saved = json.loads(path.read_text())
+    assert saved["session"]["seats"][1]["bot"] == "easy"
+    resumed = Session.load(path)
+    assert resumed.game == s.game
+    assert [seat.bot for seat in resumed.seats] == [seat.bot for seat in s.seats]
+    assert resumed.movers == s.movers
+    # The resumed game plays on.
+    app2 = PlayApp(resumed, delay=0)
+
+    async def more(pilot: Pilot[None]) -> None:
+        await settle(pilot, app2)
+        n = resumed.game.num_decisions
+        await pilot.press(next(iter(app2._keys)))
+        await settle(pilot, app2)
+        assert resumed.game.num_decisions > n
+
+    run(app2, more)
+
+
+def test_ctrl_c_saves_and_quits(tmp_path: Path) -> None:
+    s = session(tmp_path, 2, ["greedy"], seed=1)
+    app = PlayApp(s, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        await pilot.press("d")
+        await settle(pilot, app)
+        await pilot.press("ctrl+c")
+
+    run(app, script)
+    assert app.saved_to == str(tmp_path / "save.json")
+    assert Session.load(tmp_path / "save.json").game == s.game
+
+
+def test_wrong_input_gets_a_message_never_a_crash(tmp_path: Path) -> None:
+    s = session(tmp_path, 3, ["greedy", "greedy"], seed=3)
+    app = PlayApp(s, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        key = s.game._key()
+        for text in ("fly away", "bid 99", "god gold", "discard art", "pass"):
+            await type_text(pilot, text)
+            assert s.game._key() == key
+        messages = [n.message for n in app._notifications]
+        assert any("unknown action" in m for m in messages)
+        assert any("no sun 99" in m for m in messages)
+        assert any("R3.2" in m or "R4" in m or "not possible" in m for m in messages)
+        await pilot.press("escape")
+        for k in ("x", "7", "z"):
+            await pilot.press(k)  # keys that mean nothing now
+        await pilot.pause()
+        assert s.game._key() == key
+        await type_text(pilot, "draw")
+        await settle(pilot, app)
+        assert s.game.num_decisions > 0
+
+    run(app, script)
+
+
+def test_help_screen_opens_and_closes(tmp_path: Path) -> None:
+    app = PlayApp(session(tmp_path, 2, ["greedy"]), delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        assert "Ra — how to play" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, TextScreen)
+
+    run(app, script)
+
+
+def test_replay_steps_to_the_end(tmp_path: Path) -> None:
+    game = ra.Game(players=3, seed=12)
+    import random
+
+    rng = random.Random(12)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_actions()))
+    app = ReplayApp(game)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert app.position == 0
+        for _ in range(5):
+            await pilot.press("right")
+        assert app.position == 5 and app.game == _prefix(game, 5)
+        await pilot.press("left")
+        assert app.position == 4 and app.game == _prefix(game, 4)
+        await pilot.press("rbracket")
+        assert app.game.epoch == 2 or app.game.is_over()
+        await pilot.press("end")
+        await pilot.pause()
+        assert app.position == game.num_decisions and app.game == game
+        assert "Game over" in screen_text(app)
+        await pilot.press("home")
+        assert app.position == 0
+
+    run(app, script)
+
+
+def _prefix(game: ra.Game, n: int) -> ra.Game:
+    g = ra.Game.from_setup(game.setup)
+    for a in game.decisions[:n]:
+        g.apply(a)
+    return g
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--players", "7"], "2 to 5 players, not 7"),
+        (["play", "--bots", "wizard"], "unknown bot 'wizard'"),
+        (["play", "--players", "2", "--bots", "hard,hard"], "2 bots but only 1 seat"),
+        (["play", "--load", "/no/such/file.json"], "cannot read"),
+        (["play", "--load", "x.json", "--players", "3"], "--load resumes a saved game"),
+        (["play", "--edition", "1066"], "unknown edition"),
+        (["replay", "/no/such/file.json"], "cannot read"),
+    ],
+)
+def test_play_cli_errors(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
