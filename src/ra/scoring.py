@@ -17,6 +17,16 @@ CATEGORIES: Final[tuple[str, ...]] = (
     "monuments",
     "suns",
 )
+# Short column labels for tables (terminal game, command line).
+CATEGORY_LABELS: Final[dict[str, str]] = {
+    "gods": "god",
+    "gold": "gold",
+    "pharaohs": "phar",
+    "nile_flood": "nile",
+    "civilization": "civ",
+    "monuments": "mon",
+    "suns": "sun",
+}
 
 _GOD: Final = int(Tile.GOD)
 _GOLD: Final = int(Tile.GOLD)

@@ -111,37 +111,25 @@ def write_csv(path: str | os.PathLike[str], results: Sequence[GameResult]) -> No
     """One row per game and seat: the shape most analysis tools want."""
     tmp = f"{os.fspath(path)}.tmp"
     with open(tmp, "w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(
-            [
-                "game",
-                "seed",
-                "rotation",
-                "seat",
-                "bot",
-                "score",
-                "margin",
-                "won",
-                "decisions",
-                "ms_per_decision",
-            ]
-        )
+        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
+        w.writeheader()
         for r in sorted(results, key=lambda r: r.index):
+            margins = r.margins
             for seat, bot in enumerate(r.seats):
                 n = r.decisions[seat]
                 w.writerow(
-                    [
-                        r.index,
-                        r.seed,
-                        r.rotation,
-                        seat,
-                        bot,
-                        r.scores[seat],
-                        r.margins[seat],
-                        int(seat == r.winner),
-                        n,
-                        round(1000 * r.seconds[seat] / n, 3) if n else "",
-                    ]
+                    {
+                        "game": r.index,
+                        "seed": r.seed,
+                        "rotation": r.rotation,
+                        "seat": seat,
+                        "bot": bot,
+                        "score": r.scores[seat],
+                        "margin": margins[seat],
+                        "won": int(seat == r.winner),
+                        "decisions": n,
+                        "ms_per_decision": round(1000 * r.seconds[seat] / n, 3) if n else "",
+                    }
                 )
     os.replace(tmp, path)
 

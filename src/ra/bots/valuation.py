@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ra.scoring import majority_points
+from ra.scoring import civilization_points, majority_points, monument_points
 from ra.state import State, sun_list
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
 
@@ -30,9 +30,6 @@ CIVS = tuple(int(t) for t in CIVILIZATIONS)
 MONS = tuple(int(t) for t in MONUMENTS)
 DISASTER_MIN = FUNERAL
 
-_CIV_POINTS = (-5, 0, 0, 5, 10, 15)  # R7.2
-_KINDS_POINTS = (0, 1, 2, 3, 4, 5, 6, 10, 15)  # R7.3, different monument types
-_SET_POINTS = (0, 0, 0, 5, 10, 15)  # R7.3, identical monuments
 # Potential of n identical monuments toward the 3/4/5 sets of R7.3 (beyond their points).
 _SET_POTENTIAL = (0.0, 0.4, 1.6, 1.2, 1.0, 0.0)
 # Potential of k different monument types toward 7 and 8 types (beyond their points).
@@ -120,21 +117,17 @@ class Valuation:
         else:
             v += niles * w.flood_chance * self.remaining
         v += niles * w.nile_future * self.future
+        civ = civilization_points(d)
+        # Without a Civilization there is still a chance to find one this epoch.
+        v += civ if civ != -5 else -5.0 * (1.0 - w.civ_chance * self.remaining)
         kinds = 0
-        for t in CIVS:
-            if d[t]:
-                kinds += 1
-        v += _CIV_POINTS[kinds] if kinds else -5.0 * (1.0 - w.civ_chance * self.remaining)
-        kinds = 0
-        sets = 0
         potential = 0.0
         for t in MONS:
             c = d[t]
             if c:
                 kinds += 1
-                sets += _SET_POINTS[c]
                 potential += _SET_POTENTIAL[c]
-        v += _KINDS_POINTS[kinds] + sets + (potential + _KINDS_POTENTIAL[kinds]) * self._monument_weight
+        v += monument_points(d) + (potential + _KINDS_POTENTIAL[kinds]) * self._monument_weight
         return v
 
     def after_lot(self, seat: int, tiles: Iterable[int]) -> list[int]:

@@ -12,7 +12,7 @@ from rich.table import Table
 
 import ra
 from ra import records
-from ra.scoring import CATEGORIES
+from ra.scoring import CATEGORIES, CATEGORY_LABELS
 
 app = typer.Typer(
     name="ra",
@@ -33,24 +33,13 @@ def _root(
         raise typer.Exit()
 
 
-SHORT_LABELS = {
-    "gods": "god",
-    "gold": "gold",
-    "pharaohs": "phar",
-    "nile_flood": "nile",
-    "civilization": "civ",
-    "monuments": "mon",
-    "suns": "sun",
-}
-
-
 def score_table(game: ra.Game) -> Table:
     """Per player and category: every finished epoch's scoring, and the totals."""
     table = Table(title="Scores by epoch and category (R7)", show_lines=False, pad_edge=False)
     table.add_column("ep", justify="right")
     table.add_column("player", overflow="ellipsis", max_width=14)
     for c in CATEGORIES:
-        table.add_column(SHORT_LABELS[c], justify="right")
+        table.add_column(CATEGORY_LABELS[c], justify="right")
     table.add_column("total", justify="right")
     table.add_column("score", justify="right", style="bold")
     for epoch in game.epoch_scores:

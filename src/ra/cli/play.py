@@ -16,6 +16,11 @@ from ra.tiles import EDITIONS
 EDITION_HELP = f"Tile names of an edition: {', '.join(EDITIONS)}."
 
 
+def _check_edition(edition: str) -> None:
+    if edition not in EDITIONS:
+        raise fail(f"unknown edition {edition!r}; editions are: {', '.join(EDITIONS)}")
+
+
 def play_command(
     players: Annotated[int | None, typer.Option("--players", "-p", help="Players (2-5); default 3.")] = None,
     bots_list: Annotated[
@@ -42,8 +47,7 @@ def play_command(
     """Play Ra in the terminal: you against bots (default: two hard bots), or friends at one keyboard."""
     from ra.tui import PlayApp, Session, plan_seats
 
-    if edition not in EDITIONS:
-        raise fail(f"unknown edition {edition!r}; editions are: {', '.join(EDITIONS)}")
+    _check_edition(edition)
     if delay < 0:
         raise fail("--delay cannot be negative")
     if load is not None:
@@ -96,8 +100,7 @@ def replay_command(
     from ra.records import load as load_record
     from ra.tui import ReplayApp
 
-    if edition not in EDITIONS:
-        raise fail(f"unknown edition {edition!r}; editions are: {', '.join(EDITIONS)}")
+    _check_edition(edition)
     try:
         game = load_record(path)
     except ra.RecordError as err:

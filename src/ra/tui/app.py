@@ -35,6 +35,18 @@ Screen { layout: vertical; }
 """
 
 
+def board_widgets() -> ComposeResult:
+    """The widgets shared by the game and the replay: board line, auction track,
+    players, log and status line (filled by :mod:`ra.tui.render`)."""
+    yield Static(id="board")
+    yield Static(id="auction")
+    yield Static(id="players")
+    log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
+    log.can_focus = False  # keys belong to the game; the mouse wheel scrolls
+    yield log
+    yield Static(id="status")
+
+
 class TextScreen(ModalScreen[None]):
     """A modal page (help, epoch scoring): any of Escape, Enter, q closes it."""
 
@@ -72,6 +84,7 @@ class PlayApp(App[None]):
 
     TITLE = "Ra"
     ENABLE_COMMAND_PALETTE = False
+    AUTO_FOCUS = None  # keys go to the game; "/" focuses the command line
     CSS = BASE_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", "Help"),
@@ -102,17 +115,12 @@ class PlayApp(App[None]):
     # --- layout --------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="board")
-        yield Static(id="auction")
-        yield Static(id="players")
-        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-        yield Static(id="status")
+        yield from board_widgets()
         yield Horizontal(id="actions")
         yield Input(placeholder="/ to type an action (e.g. bid 9), Enter to play", id="command")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#log", RichLog).can_focus = False  # keys belong to the game
         self.refresh_screen(rebuild_log=True)
         self.call_later(self.step)
 

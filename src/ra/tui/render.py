@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 import ra
-from ra.scoring import CATEGORIES, ScoreBreakdown
+from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown
 from ra.state import State
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
 
@@ -213,17 +213,8 @@ def scoring_table(breakdowns: list[ScoreBreakdown | None], names: tuple[str, ...
     """An epoch's scoring per player and category (R7)."""
     table = Table(title=f"Epoch {epoch} scoring", pad_edge=False)
     table.add_column("player", no_wrap=True, max_width=14, overflow="ellipsis")
-    labels = {
-        "gods": "god",
-        "gold": "gold",
-        "pharaohs": "phar",
-        "nile_flood": "nile",
-        "civilization": "civ",
-        "monuments": "mon",
-        "suns": "sun",
-    }
     for c in CATEGORIES:
-        table.add_column(labels[c], justify="right")
+        table.add_column(CATEGORY_LABELS[c], justify="right")
     table.add_column("total", justify="right")
     table.add_column("score", justify="right", style="bold")
     for seat, b in enumerate(breakdowns):

@@ -11,7 +11,7 @@ from textual.widgets import Footer, RichLog, Static
 
 import ra
 from ra.tui import render
-from ra.tui.app import BASE_CSS
+from ra.tui.app import BASE_CSS, board_widgets
 
 
 class ReplayApp(App[None]):
@@ -45,15 +45,10 @@ class ReplayApp(App[None]):
             probe.apply(action)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="board")
-        yield Static(id="auction")
-        yield Static(id="players")
-        yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-        yield Static(id="status")
+        yield from board_widgets()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#log", RichLog).can_focus = False  # keys belong to the game
         self.show()
 
     def go(self, position: int) -> None:
