@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import os
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -309,3 +310,24 @@ def test_play_cli_errors(args: list[str], message: str) -> None:
     assert result.exit_code == 2, result.output
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_hidden_scores_stay_hidden_on_screen_until_the_end(tmp_path: Path) -> None:
+    s = session(tmp_path, 2, ["greedy"], seed=6, hidden_scores=True)
+    app = PlayApp(s, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        while not isinstance(app.screen, TextScreen):
+            await settle(pilot, app)
+            if not isinstance(app.screen, TextScreen):
+                await pilot.press(next(iter(app._keys)))
+        text = screen_text(app)
+        modal_rows = [line for line in text.splitlines() if "│Greedy bot" in line]
+        assert modal_rows and all("?" in line for line in modal_rows), text
+        assert re.search(r"Greedy bot\s+\?", text), "the players table hides the bot's score"
+        assert all("?" not in line for line in text.splitlines() if "│Ann" in line)
+        await play_to_the_end(pilot, app)
+        final = screen_text(app)
+        assert not re.search(r"Greedy bot\s+\?", final), "scores are shown once the game is over"
+
+    run(app, script)

@@ -223,7 +223,7 @@ class PlayApp(App[None]):
             self._modal = True
             hint = "Enter to continue" if not game.is_over() else "Enter to close; q quits"
             self.push_screen(
-                TextScreen(render.epoch_summary(game, finished), hint=hint), callback=self._after_modal
+                TextScreen(render.epoch_summary(self.view(), finished), hint=hint), callback=self._after_modal
             )
             return
         if self.session.human_to_move() or game.is_over():
