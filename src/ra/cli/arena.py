@@ -40,7 +40,7 @@ def summary_table(summary: list[arena.BotSummary], players: int) -> Table:
             f"{100 * b.ci_low:.0f}-{100 * b.ci_high:.0f}",
             f"{b.mean_score:.1f}",
             f"{b.mean_margin:+.1f}",
-            f"{b.ms_per_decision:.1f}",
+            f"{b.ms_per_decision:.1f}" if b.ms_per_decision >= 10 else f"{b.ms_per_decision:.2f}",
             f"{b.rating_mu:.1f}±{b.rating_sigma:.1f}",
         )
     return table
