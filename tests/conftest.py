@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import pytest
-
 import ra
 
 
@@ -43,9 +41,3 @@ def last(game: ra.Game, kind: str) -> ra.Event:
 
 def tiles(game: ra.Game, seat: int) -> dict[str, int]:
     return dict(game.players[seat].tiles)
-
-
-@pytest.fixture
-def two_single_suns() -> list[list[int]]:
-    """Two players with one sun each: seat 0 holds 3 (plays first), seat 1 holds 2."""
-    return [[3], [2]]

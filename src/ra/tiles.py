@@ -108,11 +108,6 @@ DISCARDED_AFTER_EPOCH: Final[tuple[Tile, ...]] = (
     Tile.FLOOD,
     *CIVILIZATIONS,
 )
-# R6.3 — kinds that stay for the whole game.
-KEPT: Final[tuple[Tile, ...]] = (Tile.PHARAOH, Tile.NILE, *MONUMENTS)
-
-# Kinds that can sit in a player's display (everything but Ra and the disasters).
-DISPLAY_KINDS: Final[tuple[Tile, ...]] = tuple(t for t in Tile if t is not Tile.RA and t not in DISASTERS)
 
 
 def category(tile: Tile) -> str:

@@ -97,6 +97,7 @@ class MCTSBot(SeededBot):
         if self.config.iterations < 1:
             raise ValueError("iterations must be at least 1")
         self.weights = weights
+        self._policy = _policy(self.config.rollout, self.rng, weights)
         self.last_iterations = 0
         """Rollouts made for the last decision."""
 
@@ -195,7 +196,7 @@ class MCTSBot(SeededBot):
     # --- playouts --------------------------------------------------------------
 
     def _rollout(self, game: Game, stop_epoch: int) -> list[float]:
-        policy = _policy(self.config.rollout, self.rng, self.weights)
+        policy = self._policy
         while not game.is_over() and game.epoch <= stop_epoch:
             game.apply(policy(game))
         return self._rewards(game)
