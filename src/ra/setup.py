@@ -261,8 +261,13 @@ class Bag:
             counts = list(setup.contents)
             for t in setup.bag:
                 counts[t] -= 1
-            pool = [t for t in range(len(counts)) for _ in range(counts[t])]
+            pool = cls.pool(counts)
         return cls(setup.bag, pool, random.Random(setup.seed))
+
+    @staticmethod
+    def pool(counts: Sequence[int]) -> list[int]:
+        """The tiles described by counts by kind, as a list to draw from."""
+        return [t for t, c in enumerate(counts) for _ in range(c)]
 
     def tile(self, k: int) -> int:
         """The ``k``-th tile drawn (0-based), deciding positions up to ``k`` if needed."""

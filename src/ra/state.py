@@ -348,16 +348,6 @@ class State:
         """Fast access: the auction track as :class:`Tile` values."""
         return tuple(self._track)
 
-    @property
-    def high_bid(self) -> int:
-        """Fast access: the highest bid of the auction under way (0 if none)."""
-        return self._high if self._phase == BIDDING else 0
-
-    @property
-    def ra_player(self) -> int | None:
-        """The Ra player of the auction under way, or ``None``."""
-        return self._ra_player if self._phase == BIDDING else None
-
     def unseen_counts(self) -> tuple[int, ...]:
         """Counts by :class:`Tile` of the tiles still in the bag (public, R9.1)."""
         return tuple(self._unseen)

@@ -95,8 +95,7 @@ class PlayerView(State):
         if rng is None:
             game._bag = Bag.for_setup(setup)
         else:
-            pool = [t for t, c in enumerate(self._unseen) for _ in range(c)]
-            game._bag = Bag(self._drawn_order, pool, rng)
+            game._bag = Bag(self._drawn_order, Bag.pool(self._unseen), rng)
         if self._hide_scores:
             game._scores = self._replayed_scores()
         return game

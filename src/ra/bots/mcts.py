@@ -134,8 +134,7 @@ class MCTSBot(SeededBot):
 
     def _descend(self, root: _Node, index: int, game: Game, stop_epoch: int, mover: int) -> None:
         """One iteration below a root action already applied to ``game``."""
-        action = ALL_ACTIONS[index]
-        key = (index, game.last_draw) if action.code == DRAW else index
+        key = _edge_key(ALL_ACTIONS[index], game)
         child = root.children.get(key)
         path = [(root, index, mover)]
         if child is None:
@@ -163,7 +162,7 @@ class MCTSBot(SeededBot):
             action = ALL_ACTIONS[index]
             game.apply(action)
             path.append((node, index, mover))
-            key = (index, game.last_draw) if action.code == DRAW else index
+            key = _edge_key(action, game)
             child = node.children.get(key)
             if child is None:
                 node.children[key] = _Node()
@@ -216,6 +215,11 @@ class MCTSBot(SeededBot):
                 r = (1.0 - cfg.win_weight) * r + cfg.win_weight * (i == winner)
             out.append(r)
         return out
+
+
+def _edge_key(action: Action, game: Game) -> object:
+    """A child's key: the action, plus the tile that came out for a draw (a chance event)."""
+    return (action.index, game.last_draw) if action.code == DRAW else action.index
 
 
 def _policy(name: str, rng: random.Random, weights: Weights) -> Callable[[Game], Action]:

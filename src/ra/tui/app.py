@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -131,8 +130,8 @@ class PlayApp(App[None]):
 
     def refresh_screen(self, rebuild_log: bool = False) -> None:
         session = self.session
-        seat = session.perspective()
-        view = session.game.view(seat)
+        view = self.view()
+        seat = view.seat
         self.query_one("#board", Static).update(render.board_line(view))
         self.query_one("#auction", Static).update(render.auction_line(view, self.edition))
         self.query_one("#players", Static).update(render.players_table(view, seat))
@@ -147,10 +146,7 @@ class PlayApp(App[None]):
             self._logged = 0
             self._log_seat = seat
         for event in events[self._logged :]:
-            if event.kind in ("epoch", "epoch_end", "game_over"):
-                log.write(Text(event.text(view.names, self.edition), style="bold"))
-            else:
-                log.write(event.text(view.names, self.edition))
+            log.write(render.log_line(event, view.names, self.edition))
         self._logged = len(events)
         self.show_actions()
 

@@ -234,6 +234,12 @@ def epoch_summary(view: State, epoch: int) -> Group:
     return Group(table)
 
 
+def log_line(event: ra.Event, names: tuple[str, ...], edition: str = "original") -> Text:
+    """One line of the game log; the epochs' beginnings and ends stand out."""
+    style = "bold" if event.kind in ("epoch", "epoch_end", "game_over") else ""
+    return Text(event.text(names, edition), style=style)
+
+
 def action_label(action: ra.Action, edition: str = "original") -> str:
     """A button label for an action."""
     if action.kind == "draw":

@@ -69,8 +69,7 @@ class ReplayApp(App[None]):
         log = self.query_one("#log", RichLog)
         log.clear()
         for event in game.events:
-            style = "bold" if event.kind in ("epoch", "epoch_end", "game_over") else ""
-            log.write(Text(event.text(game.names, self.edition), style=style))
+            log.write(render.log_line(event, game.names, self.edition))
         status = Text(f"Decision {self.position}/{len(self.decisions)}", style="bold")
         if self.position:
             who = game.names[self.movers[self.position - 1]]
