@@ -1,0 +1,202 @@
+// Rendering a game position (a seat's View) as the table: tracks, centre sun, displays,
+// game log, scoring tables and the final result. Shared by the table and the replay viewer.
+import { t, tileName, eventText, SCORE_CATEGORIES, CIVS, MONUMENTS, currentLang } from "./i18n.js";
+import { tileSVG, sunSVG, esc } from "./tiles.js";
+
+const GROUPS = [
+  ["gods", ["god"]],
+  ["pharaohs", ["pharaoh"]],
+  ["river", ["nile", "flood"]],
+  ["civ", [...CIVS, "gold"]],
+  ["monuments", MONUMENTS],
+];
+
+export function names(view) { return view.players.map((p) => p.name); }
+
+export function highestSun(p) {
+  return Math.max(0, ...(p.suns || []), ...(p.used_suns || []));
+}
+
+// The Ra track, the centre sun and the auction track.
+// opts: {edition, godTakes: Set of tile kinds takeable now, fresh: Set of auction indexes to highlight}
+export function renderBoard(view, opts = {}) {
+  const edition = opts.edition || "original";
+  const len = view.ra_track_length;
+  let ra = "";
+  for (let i = 0; i < len; i++) {
+    const filled = i < view.ra_track;
+    const last = i === len - 1;
+    ra += `<li class="ra-slot${filled ? " filled" : ""}${last ? " last" : ""}${filled && opts.freshRa && i === view.ra_track - 1 ? " fresh" : ""}">` +
+      (filled ? tileSVG("ra", { edition, label: false }) : `<span class="slot-num">${i + 1}</span>`) + `</li>`;
+  }
+  let auction = "";
+  const takes = opts.godTakes || new Set();
+  for (let i = 0; i < 8; i++) {
+    const kind = view.auction_track[i];
+    if (kind) {
+      const can = takes.has(kind);
+      const fresh = opts.fresh && opts.fresh.has(i) ? " fresh" : "";
+      const inner = tileSVG(kind, { edition }) ;
+      auction += can
+        ? `<li class="au-slot filled pickable${fresh}"><button type="button" class="tile-btn" data-act="god ${kind}" title="${esc(t("table.god", { tile: tileName(kind, edition) }))}" aria-label="${esc(t("table.god", { tile: tileName(kind, edition) }))}">${inner}</button></li>`
+        : `<li class="au-slot filled${fresh}" data-tile="${kind}">${inner}</li>`;
+    } else {
+      auction += `<li class="au-slot"><span class="slot-num">${i + 1}</span></li>`;
+    }
+  }
+  const a = view.auction;
+  let auctionInfo = "";
+  if (a) {
+    const ns = names(view);
+    auctionInfo = `<div class="auction-info"><strong>${esc(t("st.auction"))}:</strong> ${esc(t("st.raPlayer"))} ${esc(ns[a.ra_player])}` +
+      (a.high_bid ? ` · ${esc(t("st.high", { sun: a.high_bid, name: ns[a.high_bidder] }))}` : ` · ${esc(t("st.noHigh"))}`) + `</div>`;
+  }
+  return `<div class="board">` +
+    `<div class="board-row ra-row"><div class="track-label"><span>${esc(t("table.raTrack"))}</span><small>${esc(t("table.raTrackCount", { n: view.ra_track, m: len }))}</small></div>` +
+    `<ol class="ra-track" style="--slots:${len}">${ra}</ol></div>` +
+    `<div class="board-mid"><div class="center-sun"><span class="lbl">${esc(t("table.centerSun"))}</span>${sunSVG(view.center_sun)}</div>` +
+    `<div class="board-facts"><div class="epoch-badge">${esc(t("table.epoch", { n: view.epoch }))}</div>` +
+    `<div class="bag-count">${esc(t("table.bag", { n: view.tiles_in_bag }))}</div></div></div>` +
+    `<div class="board-row au-row"><div class="track-label"><span>${esc(t("table.auctionTrack"))}</span><small>${esc(t("table.auctionCount", { n: view.auction_track.length }))}</small></div>` +
+    `<ol class="auction-track">${auction}</ol></div>${auctionInfo}</div>`;
+}
+
+// One player's display. opts: {me, toMove, connected, kind, discards: Set, fresh, lost: [kinds], edition}
+export function renderPlayer(view, seat, opts = {}) {
+  const p = view.players[seat];
+  const edition = opts.edition || "original";
+  const tiles = p.tiles || {};
+  const isMe = opts.me === seat;
+  const toMove = view.phase !== "over" && view.to_move === seat;
+  const score = p.score === null || p.score === undefined
+    ? `<span class="score hidden-score" title="${esc(t("table.scoreHidden"))}" aria-label="${esc(t("table.scoreHidden"))}">?</span>`
+    : `<span class="score">${p.score}</span>`;
+  let conn = "";
+  if (opts.kind === "bot") conn = `<span class="conn bot">⚙ ${esc(t("table.bot"))}</span>`;
+  else if (opts.connected === true) conn = `<span class="conn on">● ${esc(t("table.online"))}</span>`;
+  else if (opts.connected === false) conn = `<span class="conn off">○ ${esc(t("table.offline"))}</span>`;
+  const suns = [...(p.suns || [])].sort((x, y) => y - x).map((n) => `<span class="sun up">${sunSVG(n)}</span>`).join("") +
+    [...(p.used_suns || [])].sort((x, y) => y - x).map((n) => `<span class="sun down">${sunSVG(n, true)}</span>`).join("");
+  const discards = opts.discards || new Set();
+  const groups = GROUPS.map(([g, kinds]) => {
+    const chips = kinds.filter((k) => tiles[k]).map((k) => {
+      const cnt = tiles[k] > 1 ? `<span class="cnt">×${tiles[k]}</span>` : "";
+      const fresh = opts.fresh && opts.fresh.has(k) ? " fresh" : "";
+      if (discards.has(k)) {
+        const lbl = t("table.discard", { tile: tileName(k, edition) });
+        return `<button type="button" class="chip pickable${fresh}" data-act="discard ${k}" title="${esc(lbl)}" aria-label="${esc(lbl)}">${tileSVG(k, { edition })}${cnt}</button>`;
+      }
+      return `<span class="chip${fresh}" data-tile="${k}">${tileSVG(k, { edition })}${cnt}</span>`;
+    }).join("");
+    return `<div class="group g-${g}"><h4>${esc(t("table.group." + g))}</h4><div class="chips">${chips || '<span class="none">—</span>'}</div></div>`;
+  }).join("");
+  const lost = opts.lost && opts.lost.length
+    ? `<div class="lost-strip">${esc(t("table.tilesLost"))}: ${opts.lost.map((k) => `<span class="chip lost">${tileSVG(k, { edition })}</span>`).join("")}</div>` : "";
+  return `<section class="player${isMe ? " me" : ""}${toMove ? " to-move" : ""}${opts.flash ? " flash" : ""}" data-seat="${seat}" aria-label="${esc(p.name)}">` +
+    `<header class="phead"><div class="pwho"><span class="pname">${toMove ? `<span class="turn-arrow" aria-hidden="true">▶</span>` : ""}${esc(p.name)}</span>` +
+    (isMe ? `<span class="badge you">${esc(t("table.you"))}</span>` : "") +
+    (toMove ? `<span class="badge move">${esc(t("table.toMove"))}</span>` : "") + conn +
+    `</div><span class="pscore"><span class="lbl">${esc(t("table.score"))}</span> ${score}</span></header>` +
+    `<div class="suns-row"><span class="lbl">${esc(t("table.suns"))}</span><span class="suns">${suns || `<span class="none">${esc(t("table.noSuns"))}</span>`}</span></div>` +
+    `<div class="groups">${groups}</div>${lost}</section>`;
+}
+
+// The game log (newest last).
+export function renderLog(events, ns, edition) {
+  const lang = currentLang();
+  return events.map((ev) => {
+    const cls = ev.kind === "epoch" || ev.kind === "epoch_end" || ev.kind === "game_over" ? " big" : "";
+    const dis = ev.kind === "disaster" || ev.kind === "discard" ? " bad" : ev.kind === "win" ? " good" : "";
+    let text;
+    if (lang === "en" && ev.text && ev.kind !== "score") text = ev.text;
+    else text = eventText(ev, ns, edition, lang);
+    return `<li class="ev ev-${ev.kind}${cls}${dis}">${esc(text)}</li>`;
+  }).join("");
+}
+
+// Score events grouped by epoch: [{epoch, rows: [{seat, detail}]}].
+export function scoringByEpoch(events, nPlayers) {
+  const out = [];
+  let epoch = 1;
+  let cur = null;
+  for (const ev of events) {
+    if (ev.kind === "epoch_end") { epoch = (ev.detail && ev.detail[0]) || epoch; cur = null; }
+    if (ev.kind === "score") {
+      const ep = (ev.detail && ev.detail.epoch) || epoch;
+      if (!cur || cur.epoch !== ep) { cur = { epoch: ep, rows: Array(nPlayers).fill(null) }; out.push(cur); }
+      cur.rows[ev.seat] = ev.detail || "hidden";
+    }
+  }
+  return out;
+}
+
+export function renderScoring(events, view) {
+  const ns = names(view);
+  const tables = scoringByEpoch(events, ns.length);
+  if (!tables.length) return `<p class="muted">${esc(t("sc.none"))}</p>`;
+  const cats = (ep) => SCORE_CATEGORIES.filter((c) => ep === 3 || (c !== "monuments" && c !== "suns"));
+  return tables.map(({ epoch, rows }) => {
+    const cs = cats(epoch);
+    const head = `<tr><th scope="col">${esc(t("sc.player"))}</th>${cs.map((c) => `<th scope="col">${esc(t("sc." + c))}</th>`).join("")}<th scope="col">${esc(t("sc.total"))}</th><th scope="col">${esc(t("sc.score"))}</th></tr>`;
+    const body = rows.map((d, seat) => {
+      if (d === null) return "";
+      if (d === "hidden") {
+        return `<tr class="hidden-row"><th scope="row">${esc(ns[seat])}</th>${cs.map(() => `<td>?</td>`).join("")}<td>?</td><td>? <small>(${esc(t("sc.hidden"))})</small></td></tr>`;
+      }
+      const sg = (x) => (x > 0 ? `+${x}` : String(x));
+      return `<tr><th scope="row">${esc(ns[seat])}</th>${cs.map((c) => `<td class="${d[c] > 0 ? "pos" : d[c] < 0 ? "neg" : "zero"}">${sg(d[c])}</td>`).join("")}` +
+        `<td class="tot">${sg(d.total)}</td><td>${d.before} → <strong>${d.after}</strong></td></tr>`;
+    }).join("");
+    return `<div class="score-table-wrap"><h4>${esc(t("sc.title", { n: epoch }))}</h4><table class="score-table"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
+  }).join("");
+}
+
+// The final result with the tie-break explained (R8.1).
+export function renderFinal(view, events, me) {
+  if (view.phase !== "over") return "";
+  const ns = names(view);
+  const over = [...events].reverse().find((e) => e.kind === "game_over");
+  const ranking = view.players.map((p, i) => ({ i, name: p.name, score: p.score ?? 0, sun: highestSun(p) }))
+    .sort((a, b) => b.score - a.score || b.sun - a.sun);
+  const winner = over ? over.seat : ranking[0].i;
+  const w = ranking.find((r) => r.i === winner) || ranking[0];
+  let headline;
+  if (over && over.detail) headline = t("fin.tie", { score: w.score, name: ns[winner], sun: w.sun });
+  else headline = winner === me ? t("fin.youWin", { score: w.score }) : t("fin.wins", { name: ns[winner], score: w.score });
+  const rows = ranking.map((r, k) => `<tr class="${r.i === winner ? "winner" : ""}"><td>${k + 1}</td><th scope="row">${r.i === winner ? "★ " : ""}${esc(r.name)}${r.i === me ? ` <span class="badge you">${esc(t("table.you"))}</span>` : ""}</th><td class="num">${r.score}</td><td class="num">${r.sun}</td></tr>`).join("");
+  return `<div class="final" role="status"><h3>${esc(t("fin.title"))}</h3><p class="final-headline">${esc(headline)}</p>` +
+    `<table class="final-table"><thead><tr><th>${esc(t("fin.place"))}</th><th>${esc(t("sc.player"))}</th><th>${esc(t("sc.score"))}</th><th>${esc(t("fin.highSun"))}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+// Whose turn and why, in words.
+export function statusLine(view, me, edition) {
+  const ns = names(view);
+  const who = view.to_move;
+  const mine = who === me && me !== null && me !== undefined;
+  const name = who !== null && who !== undefined ? ns[who] : "";
+  switch (view.phase) {
+    case "over": return t("st.over");
+    case "action": {
+      if (!mine) return t("st.action", { name });
+      const meP = view.players[me];
+      const hasGod = (meP.tiles || {}).god > 0 && view.auction_track.some((k) => k !== "god");
+      if (view.auction_track.length >= 8 && !hasGod) return t("st.yourActionRaOnly");
+      return hasGod ? t("st.yourActionGod") : t("st.yourAction");
+    }
+    case "bid": {
+      const a = view.auction || {};
+      if (mine && a.must_bid) return t("st.yourBidMust");
+      const ra = a.ra_player === me ? (currentLang() === "ru" ? "вы" : "you") : ns[a.ra_player];
+      let why = t("st.why." + (a.kind || "voluntary"), { ra });
+      if (a.ra_player === me && currentLang() === "ru") why = why.replace("(а)", "и").replace("вызвал", "вызвали");
+      const high = a.high_bid ? t("st.high", { sun: a.high_bid, name: ns[a.high_bidder] }) : t("st.noHigh");
+      return mine ? t("st.yourBid", { why, high }) : t("st.bid", { name, why, high });
+    }
+    case "god": return mine ? t("st.yourGod") : t("st.god", { name });
+    case "discard": {
+      const dis = tileName(view.pending_disaster || "unrest", edition);
+      return mine ? t("st.yourDiscard", { disaster: dis, n: view.discards_left || 1 }) : t("st.discard", { name, disaster: dis });
+    }
+    default: return "";
+  }
+}

@@ -1,0 +1,127 @@
+// Shared helpers of every page: the top bar, the language switch, the HTTP API,
+// seat tokens in localStorage, toasts.
+import { t, currentLang, setLang, applyI18n, LANGS } from "./i18n.js";
+import { esc } from "./tiles.js";
+
+export { esc };
+
+export function $(sel, root = document) { return root.querySelector(sel); }
+export function $$(sel, root = document) { return [...root.querySelectorAll(sel)]; }
+
+// The top bar with brand, navigation and the language switch. onLang re-renders the page.
+export function mountHeader(onLang, extra = "") {
+  const header = document.createElement("header");
+  header.className = "topbar";
+  const lang = currentLang();
+  header.innerHTML =
+    `<a class="brand" href="/"><span class="brand-sun" aria-hidden="true"></span><span data-i18n="app.title"></span></a>` +
+    `<nav class="topnav"><a href="/" data-i18n="nav.lobby"></a><a href="/rules" data-i18n="nav.rules"></a>${extra}` +
+    `<span class="lang-switch" role="group" data-i18n-aria="nav.lang">` +
+    LANGS.map((l) => `<button type="button" class="lang-btn${l === lang ? " on" : ""}" data-lang="${l}" aria-pressed="${l === lang}">${l.toUpperCase()}</button>`).join("") +
+    `</span></nav>`;
+  document.body.prepend(header);
+  header.querySelectorAll(".lang-btn").forEach((b) => b.addEventListener("click", () => {
+    setLang(b.dataset.lang);
+    header.querySelectorAll(".lang-btn").forEach((x) => {
+      x.classList.toggle("on", x.dataset.lang === b.dataset.lang);
+      x.setAttribute("aria-pressed", String(x.dataset.lang === b.dataset.lang));
+    });
+    applyI18n();
+    if (onLang) onLang();
+  }));
+  applyI18n();
+  return header;
+}
+
+export async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const err = new Error((data && (data.message || data.error)) || `HTTP ${res.status}`);
+    err.status = res.status;
+    err.code = data && data.error;
+    throw err;
+  }
+  return data;
+}
+
+// ---- seats kept in this browser -------------------------------------------
+
+const SEATS_KEY = "ra.seats";
+
+export function allSeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}") || {}; } catch (e) { return {}; }
+}
+export function getSeat(gameId) { return allSeats()[gameId] || null; }
+export function saveSeat(gameId, seat, token, name) {
+  const all = allSeats();
+  all[gameId] = { seat: Number(seat), token, name: name || null, saved: Date.now() };
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch (e) { /* ignore */ }
+}
+export function forgetSeat(gameId) {
+  const all = allSeats();
+  delete all[gameId];
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch (e) { /* ignore */ }
+}
+export function savedName() {
+  try { return localStorage.getItem("ra.name") || ""; } catch (e) { return ""; }
+}
+export function saveName(name) {
+  try { localStorage.setItem("ra.name", name); } catch (e) { /* ignore */ }
+}
+
+export function absLink(path) { return new URL(path, location.origin).href; }
+
+export function gameIdFromPath(prefix) {
+  const parts = location.pathname.split("/").filter(Boolean);
+  const i = parts.indexOf(prefix);
+  if (i >= 0 && parts[i + 1]) return decodeURIComponent(parts[i + 1]);
+  return new URLSearchParams(location.search).get("id");
+}
+
+// ---- toasts ------------------------------------------------------------------
+
+export function toast(text, kind = "info", ms = 3500) {
+  let box = $("#toasts");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "toasts";
+    box.setAttribute("aria-live", "polite");
+    document.body.appendChild(box);
+  }
+  const el = document.createElement("div");
+  el.className = `toast ${kind}`;
+  el.textContent = text;
+  box.appendChild(el);
+  setTimeout(() => el.remove(), ms);
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (e) {
+    const ta = document.createElement("textarea");
+    ta.value = text;
+    document.body.appendChild(ta);
+    ta.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch (e2) { ok = false; }
+    ta.remove();
+    return ok;
+  }
+}
+
+export function fmtDate(iso) {
+  try {
+    return new Date(iso).toLocaleString(currentLang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+  } catch (e) { return iso; }
+}
+
+export { t };

@@ -1,0 +1,213 @@
+// The lobby: create a game, invite friends, join, watch, rejoin.
+import { t, tileName } from "./i18n.js";
+import { tileSVG } from "./tiles.js";
+import {
+  $, esc, mountHeader, api, allSeats, saveSeat, forgetSeat, savedName, saveName, absLink, toast, copyText, fmtDate,
+} from "./common.js";
+
+const seats = [
+  { kind: "human" },
+  { kind: "bot", level: "hard" },
+  { kind: "bot", level: "hard" },
+];
+let lists = { open: [], running: [], finished: [] };
+let yours = [];
+let created = null;
+
+function renderSeats() {
+  const box = $("#seat-rows");
+  let firstHuman = seats.findIndex((s) => s.kind === "human");
+  box.innerHTML = seats.map((s, i) => {
+    const you = i === firstHuman ? ` <span class="badge you">${esc(t("lobby.you"))}</span>` : "";
+    const levels = ["easy", "medium", "hard"].map((l) => `<option value="${l}"${s.level === l ? " selected" : ""}>${esc(t("lobby.level." + l))}</option>`).join("");
+    return `<div class="seat-row" data-i="${i}"><span class="seat-n">${esc(t("lobby.seat", { n: i + 1 }))}${you}</span>` +
+      `<span class="seg" role="radiogroup" aria-label="${esc(t("lobby.seat", { n: i + 1 }))}">` +
+      `<input type="radio" name="kind${i}" id="k${i}h" value="human"${s.kind === "human" ? " checked" : ""}><label for="k${i}h">${esc(t("lobby.human"))}</label>` +
+      `<input type="radio" name="kind${i}" id="k${i}b" value="bot"${s.kind === "bot" ? " checked" : ""}><label for="k${i}b">⚙ ${esc(t("lobby.bot"))}</label></span>` +
+      (s.kind === "bot" ? `<select class="level" aria-label="${esc(t("lobby.level"))}">${levels}</select>` : "") +
+      (seats.length > 2 ? `<button type="button" class="btn small remove" aria-label="${esc(t("lobby.removeSeat"))} ${i + 1}">✕ ${esc(t("lobby.removeSeat"))}</button>` : "") +
+      `</div>`;
+  }).join("");
+  box.querySelectorAll(".seat-row").forEach((row) => {
+    const i = Number(row.dataset.i);
+    row.querySelectorAll("input[type=radio]").forEach((r) => r.addEventListener("change", () => {
+      seats[i] = r.value === "bot" ? { kind: "bot", level: seats[i].level || "hard" } : { kind: "human" };
+      renderSeats();
+    }));
+    const lv = row.querySelector(".level");
+    if (lv) lv.addEventListener("change", () => { seats[i].level = lv.value; });
+    const rm = row.querySelector(".remove");
+    if (rm) rm.addEventListener("click", () => { seats.splice(i, 1); renderSeats(); });
+  });
+  const add = $("#add-seat");
+  add.textContent = `+ ${t("lobby.addSeat")}`;
+  add.disabled = seats.length >= 5;
+  syncVariant();
+}
+
+function syncVariant() {
+  const v = $("#variant");
+  const long = v.querySelector('option[value="long-2p"]');
+  long.disabled = seats.length !== 2;
+  if (seats.length !== 2 && v.value === "long-2p") v.value = "standard";
+  $("#suns-label").hidden = v.value !== "long-2p";
+}
+
+async function create(e) {
+  e.preventDefault();
+  const err = $("#form-error");
+  err.textContent = "";
+  const name = $("#name").value.trim();
+  const humans = seats.filter((s) => s.kind === "human").length;
+  if (seats.length < 2 || seats.length > 5) { err.textContent = t("lobby.tooManySeats"); return; }
+  if (humans && !name) { err.textContent = t("lobby.needName"); $("#name").focus(); return; }
+  if (name) saveName(name);
+  const variant = $("#variant").value;
+  const body = {
+    seats: seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level || "hard" } : { kind: "human" })),
+    variant,
+    suns_per_player: variant === "long-2p" ? Number($("#suns").value) : null,
+    hidden_scores: $("#hidden-scores").checked,
+    edition: $("#edition").value,
+    bot_delay: Number($("#pace").value),
+    name: name || null,
+    join: humans > 0,
+  };
+  const btn = $("#create-btn");
+  btn.disabled = true;
+  try {
+    const r = await api("POST", "/api/games", body);
+    const id = r.game.id;
+    if (r.token !== undefined && r.token !== null) saveSeat(id, r.seat, r.token, name);
+    created = { id, humans };
+    if (humans <= 1) { location.href = `/g/${encodeURIComponent(id)}`; return; }
+    renderCreated();
+    loadLists();
+  } catch (ex) {
+    err.textContent = ex.message;
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function renderCreated() {
+  const box = $("#created");
+  if (!created) { box.hidden = true; return; }
+  const link = absLink(`/g/${created.id}`);
+  box.hidden = false;
+  box.innerHTML = `<p><strong>${esc(t("lobby.created"))}</strong></p>` +
+    `<div class="share"><input class="share-input" id="share-link" readonly value="${esc(link)}" aria-label="${esc(t("lobby.share"))}">` +
+    `<button type="button" class="btn" id="copy-btn">${esc(t("lobby.copy"))}</button></div>` +
+    `<a class="btn primary" href="/g/${encodeURIComponent(created.id)}">${esc(t("lobby.goTable"))} →</a>`;
+  $("#copy-btn").addEventListener("click", async () => {
+    if (await copyText(link)) { toast(t("lobby.copied"), "ok"); $("#copy-btn").textContent = `✓ ${t("lobby.copied")}`; }
+  });
+}
+
+function describe(g) {
+  const o = g.options || {};
+  const ed = o.edition && o.edition !== "original" ? ` · ${t("lobby.edition." + o.edition)}` : "";
+  const v = o.variant === "long-2p" ? ` · ${t("lobby.variant.long")} (${o.suns_per_player})` : "";
+  const hid = o.hidden_scores ? ` · ${t("lobby.hidden")}` : "";
+  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${hid}${ed}`;
+}
+
+function seatNames(g) {
+  return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${s.name || t("lobby.bot")}` : s.taken ? s.name || "?" : `(${t("table.free")})`)).join(", ");
+}
+
+function item(g, mine) {
+  const id = encodeURIComponent(g.id);
+  const free = g.seats.filter((s) => s.kind === "human" && !s.taken).length;
+  let acts = "";
+  if (mine && g.status !== "finished") acts += `<a class="btn small primary" href="/g/${id}">↩ ${esc(t("lobby.rejoin"))}</a>`;
+  if (!mine && g.status === "open" && free) {
+    acts += `<button type="button" class="btn small primary join-btn" data-id="${esc(g.id)}">${esc(t("lobby.join"))}</button>`;
+  }
+  if (g.status !== "finished") acts += `<a class="btn small" href="/g/${id}">${esc(t("lobby.spectate"))}</a>`;
+  else acts += `<a class="btn small" href="/g/${id}">${esc(t("fin.title"))}</a><a class="btn small" href="/replay/${id}">▶ ${esc(t("lobby.replay"))}</a>`;
+  if (mine) acts += `<button type="button" class="btn small forget-btn" data-id="${esc(g.id)}">${esc(t("lobby.forget"))}</button>`;
+  let meta = `${describe(g)} · ${fmtDate(g.created)}`;
+  if (g.status === "open") meta += ` · ${t("lobby.freeSeats", { n: free })}`;
+  if (g.status === "running") meta += ` · ${t("table.epoch", { n: g.epoch })} · ${t("lobby.decisions", { n: g.decisions })}`;
+  if (g.status === "finished" && g.winner !== null && g.winner !== undefined) meta += ` · ${t("lobby.winner", { name: g.seats[g.winner] ? g.seats[g.winner].name : "?" })}`;
+  if (mine) meta += ` · ${t("lobby.seatAs", { n: mine.seat + 1 })}`;
+  return `<li class="game-item"><div class="gi-main"><div class="gi-title">${esc(seatNames(g))} <span class="status-pill ${g.status}">${esc(t("lobby.status." + g.status))}</span></div>` +
+    `<div class="gi-meta">#${esc(g.id)} · ${esc(meta)}</div></div><div class="gi-acts">${acts}</div></li>`;
+}
+
+function renderLists() {
+  const mine = allSeats();
+  const put = (sel, games) => {
+    $(sel).innerHTML = games.length ? games.map((g) => item(g, mine[g.id])).join("") : `<li class="muted">${esc(t("lobby.none"))}</li>`;
+  };
+  const ids = new Set(yours.map((g) => g.id));
+  $("#yours-card").hidden = yours.length === 0;
+  put("#list-yours", yours);
+  put("#list-open", lists.open.filter((g) => !ids.has(g.id)));
+  put("#list-running", lists.running.filter((g) => !ids.has(g.id)));
+  put("#list-finished", lists.finished.slice(0, 30));
+  document.querySelectorAll(".join-btn").forEach((b) => b.addEventListener("click", () => join(b.dataset.id)));
+  document.querySelectorAll(".forget-btn").forEach((b) => b.addEventListener("click", () => {
+    forgetSeat(b.dataset.id);
+    yours = yours.filter((g) => g.id !== b.dataset.id);
+    renderLists();
+  }));
+}
+
+async function join(id) {
+  const name = $("#name").value.trim();
+  if (!name) { toast(t("lobby.needName"), "bad"); $("#name").focus(); return; }
+  saveName(name);
+  try {
+    const r = await api("POST", `/api/games/${encodeURIComponent(id)}/join`, { name });
+    saveSeat(id, r.seat, r.token, name);
+    location.href = `/g/${encodeURIComponent(id)}`;
+  } catch (ex) { toast(ex.message, "bad"); loadLists(); }
+}
+
+async function loadLists() {
+  const get = async (status) => {
+    try { return (await api("GET", `/api/games?status=${status}`)).games || []; } catch (e) { return []; }
+  };
+  const [open, running, finished] = await Promise.all([get("open"), get("running"), get("finished")]);
+  lists = { open, running, finished };
+  const mineIds = Object.entries(allSeats()).sort((a, b) => (b[1].saved || 0) - (a[1].saved || 0)).map(([id]) => id).slice(0, 20);
+  const known = new Map([...open, ...running, ...finished].map((g) => [g.id, g]));
+  yours = (await Promise.all(mineIds.map(async (id) => {
+    if (known.has(id)) return known.get(id);
+    try { return await api("GET", `/api/games/${encodeURIComponent(id)}`); } catch (e) {
+      if (e.status === 404) forgetSeat(id);
+      return null;
+    }
+  }))).filter(Boolean);
+  renderLists();
+}
+
+async function importRecord(file) {
+  try {
+    const text = await file.text();
+    const r = await api("POST", "/api/records", JSON.parse(text));
+    location.href = `/replay/${encodeURIComponent(r.game.id)}`;
+  } catch (ex) { toast(ex.message, "bad"); }
+}
+
+function renderAll() {
+  renderSeats();
+  renderCreated();
+  renderLists();
+  $("#hero-tiles").innerHTML = ["ra", "god", "pharaoh", "nile", "astronomy", "pyramid", "earthquake"].map((k) => tileSVG(k, { label: false })).join("");
+  document.title = `${t("app.title")} — ${t("lobby.new")}`;
+}
+
+mountHeader(renderAll);
+$("#name").value = savedName();
+$("#add-seat").addEventListener("click", () => { if (seats.length < 5) { seats.push({ kind: "bot", level: "medium" }); renderSeats(); } });
+$("#variant").addEventListener("change", syncVariant);
+$("#create-form").addEventListener("submit", create);
+$("#refresh").addEventListener("click", loadLists);
+$("#import-file").addEventListener("change", (e) => { if (e.target.files[0]) importRecord(e.target.files[0]); });
+renderAll();
+loadLists();
+setInterval(loadLists, 15000);
+void tileName;

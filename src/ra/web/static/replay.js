@@ -1,0 +1,107 @@
+// The replay viewer: step through a finished (or imported) game from any seat's view.
+import { t } from "./i18n.js";
+import { $, esc, mountHeader, api, gameIdFromPath, toast } from "./common.js";
+import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names } from "./board.js";
+
+const gameId = gameIdFromPath("replay");
+const R = { n: 0, total: 0, seat: 0, data: null, epochs: [], game: null, playing: null, cache: new Map(), busy: false };
+window.__replay = R;
+
+function edition() { return (R.game && R.game.options && R.game.options.edition) || "original"; }
+
+async function load(n, seat = R.seat) {
+  n = Math.max(0, Math.min(n, R.total || n));
+  const key = `${n}|${seat}`;
+  let data = R.cache.get(key);
+  if (!data) {
+    R.busy = true;
+    try {
+      data = await api("GET", `/api/games/${encodeURIComponent(gameId)}/replay?n=${n}&seat=${seat}`);
+    } catch (e) {
+      R.busy = false;
+      $("#status").textContent = e.status === 404 ? t("table.notFound") : `${t("rp.notReady")} (${e.message})`;
+      stop();
+      return;
+    }
+    R.busy = false;
+    R.cache.set(key, data);
+  }
+  R.data = data;
+  R.n = data.n;
+  R.total = data.total;
+  R.seat = seat;
+  R.epochs = data.epochs || R.epochs;
+  render();
+}
+
+function render() {
+  const d = R.data;
+  const range = $("#rp-range");
+  range.max = String(R.total);
+  range.value = String(R.n);
+  $("#rp-pos").textContent = t("rp.decision", { n: R.n, m: R.total });
+  $("#rp-play").textContent = R.playing ? `❚❚ ${t("rp.pause")}` : `▶ ${t("rp.play")}`;
+  $("#rp-id").textContent = `#${gameId}`;
+  $("#rp-download").href = `/api/games/${encodeURIComponent(gameId)}/record`;
+  $("#rp-download").setAttribute("download", `ra-${gameId}.json`);
+  if (!d) return;
+  const v = d.view;
+  const ns = names(v);
+  const sel = $("#rp-seat");
+  sel.innerHTML = ns.map((nm, i) => `<option value="${i}"${i === R.seat ? " selected" : ""}>${esc(nm)}</option>`).join("");
+  $("#rp-epochs").innerHTML = R.epochs.map(([ep, first]) => `<button type="button" class="btn small epoch-jump" data-n="${first}">${esc(t("rp.epoch", { n: ep }))}</button>`).join("");
+  $("#status").textContent = statusLine(v, null, edition());
+  const last = [...d.events].reverse().find((e) => e.kind !== "score");
+  $("#last-event").textContent = last ? t("table.lastMove", { text: renderLog([last], ns, edition()).replace(/<[^>]+>/g, "").replace(/&amp;/g, "&") }) : "";
+  $("#board-area").innerHTML = renderBoard(v, { edition: edition() });
+  const n = v.players.length;
+  $("#players").className = `players n${n}`;
+  $("#players").innerHTML = v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human" })).join("");
+  const log = $("#log");
+  log.innerHTML = renderLog(d.events, ns, edition());
+  log.scrollTop = log.scrollHeight;
+  $("#scoring").innerHTML = renderScoring(d.events, v);
+  const fin = $("#final-area");
+  if (v.phase === "over") { fin.hidden = false; fin.innerHTML = `<div class="card final-card">${renderFinal(v, d.events, null)}</div>`; }
+  else fin.hidden = true;
+}
+
+function stop() { if (R.playing) { clearInterval(R.playing); R.playing = null; render(); } }
+function step(k) { if (!R.busy) load(R.n + k); }
+
+async function start() {
+  mountHeader(render);
+  if (!gameId) { $("#status").textContent = t("table.notFound"); return; }
+  try { R.game = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); } catch (e) { toast(e.message, "bad"); }
+  $("#rp-first").addEventListener("click", () => { stop(); load(0); });
+  $("#rp-back").addEventListener("click", () => { stop(); step(-1); });
+  $("#rp-step").addEventListener("click", () => { stop(); step(1); });
+  $("#rp-last").addEventListener("click", () => { stop(); load(R.total); });
+  $("#rp-play").addEventListener("click", () => {
+    if (R.playing) { stop(); return; }
+    R.playing = setInterval(() => { if (R.n >= R.total) stop(); else step(1); }, 600);
+    render();
+  });
+  $("#rp-range").addEventListener("change", (e) => { stop(); load(Number(e.target.value)); });
+  $("#rp-seat").addEventListener("change", (e) => load(R.n, Number(e.target.value)));
+  $("#rp-epochs").addEventListener("click", (e) => {
+    const b = e.target.closest(".epoch-jump");
+    if (b) { stop(); load(Number(b.dataset.n)); }
+  });
+  document.addEventListener("keydown", (e) => {
+    const tag = (e.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "ArrowRight") { stop(); step(1); }
+    else if (e.key === "ArrowLeft") { stop(); step(-1); }
+    else if (e.key === "Home") { stop(); load(0); }
+    else if (e.key === "End") { stop(); load(R.total); }
+    else if (/^[1-3]$/.test(e.key)) {
+      const ep = R.epochs.find(([x]) => x === Number(e.key));
+      if (ep) { stop(); load(ep[1]); }
+    }
+  });
+  document.title = `${t("rp.title")} — Ra`;
+  await load(0);
+}
+
+start();

@@ -1,0 +1,530 @@
+// The table: one WebSocket to the server, the position rendered from this seat's view,
+// only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
+import { t, tileName, currentLang, eventText } from "./i18n.js";
+import { sunSVG, esc } from "./tiles.js";
+import {
+  $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
+  gameIdFromPath, toast, copyText,
+} from "./common.js";
+import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, scoringByEpoch } from "./board.js";
+
+const gameId = gameIdFromPath("g");
+
+// Seat link: store the token, then drop it from the address bar.
+{
+  const q = new URLSearchParams(location.search);
+  if (q.get("token") && q.get("seat") !== null && gameId) {
+    saveSeat(gameId, q.get("seat"), q.get("token"), null);
+    history.replaceState(null, "", `/g/${encodeURIComponent(gameId)}`);
+    setTimeout(() => toast(t("table.seatLinkSaved"), "ok"), 300);
+  }
+}
+
+const S = {
+  game: null, seat: null, n: 0, view: null, legal: [], canUndo: false, events: [],
+  connected: null, ws: null, retry: 0, retryTimer: null, everConnected: false, lostShown: false,
+  sending: false, myTurn: false, fresh: null, rematch: null, seenScoreEpochs: new Set(), initial: true,
+  summaryEpoch: null, digitBuf: "", digitTimer: null, pingTimer: null,
+};
+
+let soundOn = false;
+try { soundOn = localStorage.getItem("ra.sound") === "1"; } catch (e) { /* ignore */ }
+
+function soundButton() {
+  return `<button type="button" id="sound-btn" class="nav-btn" aria-pressed="${soundOn}">${soundOn ? "♪" : "♪"} ${esc(t(soundOn ? "table.soundOn" : "table.soundOff"))}</button>` +
+    `<button type="button" id="help-btn" class="nav-btn" aria-keyshortcuts="?">? ${esc(t("nav.help"))}</button>`;
+}
+
+function mountTop() {
+  const old = document.querySelector("header.topbar");
+  if (old) old.remove();
+  const h = mountHeader(() => { mountTop(); render(); }, soundButton());
+  $("#sound-btn", h).addEventListener("click", () => {
+    soundOn = !soundOn;
+    try { localStorage.setItem("ra.sound", soundOn ? "1" : "0"); } catch (e) { /* ignore */ }
+    if (soundOn) beep();
+    mountTop();
+  });
+  $("#help-btn", h).addEventListener("click", () => $("#help-dlg").showModal());
+}
+
+let audioCtx = null;
+function beep() {
+  if (!soundOn) return;
+  try {
+    audioCtx = audioCtx || new (window.AudioContext || window.webkitAudioContext)();
+    const o = audioCtx.createOscillator(), g = audioCtx.createGain();
+    o.type = "sine";
+    o.frequency.value = 740;
+    g.gain.setValueAtTime(0.0001, audioCtx.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.12, audioCtx.currentTime + 0.02);
+    g.gain.exponentialRampToValueAtTime(0.0001, audioCtx.currentTime + 0.35);
+    o.connect(g).connect(audioCtx.destination);
+    o.start();
+    o.stop(audioCtx.currentTime + 0.4);
+  } catch (e) { /* no audio */ }
+}
+
+// ---- connection --------------------------------------------------------------
+
+function wsUrl() {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/games/${encodeURIComponent(gameId)}`;
+}
+
+function banner(text, kind) {
+  const b = $("#conn-banner");
+  if (!text) { b.hidden = true; return; }
+  b.textContent = text;
+  b.className = `conn-banner ${kind || ""}`;
+  b.hidden = false;
+}
+
+function connect() {
+  clearTimeout(S.retryTimer);
+  let ws;
+  try { ws = new WebSocket(wsUrl()); } catch (e) { scheduleReconnect(); return; }
+  S.ws = ws;
+  ws.onopen = () => {
+    const mine = getSeat(gameId);
+    ws.send(JSON.stringify({ type: "hello", token: mine ? mine.token : null, since: S.events.length ? S.events.length : null }));
+    if (S.lostShown) {
+      banner(t("conn.restored"), "ok");
+      setTimeout(() => { if (S.connected) banner(null); }, 2500);
+    }
+    S.lostShown = false;
+    S.retry = 0;
+    S.connected = true;
+    S.everConnected = true;
+    clearInterval(S.pingTimer);
+    S.pingTimer = setInterval(() => { if (ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
+  };
+  ws.onmessage = (m) => {
+    let msg;
+    try { msg = JSON.parse(m.data); } catch (e) { return; }
+    onMessage(msg);
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    S.connected = false;
+    S.sending = false;
+    clearInterval(S.pingTimer);
+    if (S.fatal) { banner(null); return; }
+    scheduleReconnect();
+    render();
+  };
+  ws.onerror = () => { /* onclose follows */ };
+}
+
+function scheduleReconnect() {
+  const delays = [1, 2, 4, 8, 15, 30];
+  let s = delays[Math.min(S.retry, delays.length - 1)];
+  S.retry += 1;
+  S.lostShown = true;
+  const tick = () => {
+    if (s <= 0) { banner(t("conn.connecting"), "warn"); connect(); return; }
+    banner(t("conn.lost", { s }), "warn");
+    s -= 1;
+    S.retryTimer = setTimeout(tick, 1000);
+  };
+  tick();
+}
+
+function send(obj) {
+  if (!S.ws || S.ws.readyState !== 1) return false;
+  S.ws.send(JSON.stringify(obj));
+  return true;
+}
+
+function act(action) {
+  if (S.sending || !S.legal.includes(action)) return;
+  if (send({ type: "action", action, n: S.n })) {
+    S.sending = true;
+    renderActions();
+  }
+}
+
+function undo() {
+  if (S.sending || !S.canUndo) return;
+  if (send({ type: "undo", n: S.n })) { S.sending = true; renderActions(); }
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "state": return onState(msg);
+    case "presence":
+      if (S.game && Array.isArray(msg.connected)) {
+        msg.connected.forEach((c, i) => { if (S.game.seats[i]) S.game.seats[i].connected = c; });
+        renderPlayers();
+        renderWaiting();
+      }
+      return undefined;
+    case "error": {
+      S.sending = false;
+      const key = `err.${msg.code}`;
+      const txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
+      toast(txt, msg.code === "stale" ? "info" : "bad");
+      if (msg.code === "bad_token") forgetSeat(gameId);
+      if (msg.code === "not_found") { S.fatal = true; $("#status").textContent = t("table.notFound"); }
+      renderActions();
+      return undefined;
+    }
+    case "rematch":
+      S.rematch = msg.game;
+      renderRematch();
+      return undefined;
+    case "shutdown":
+      banner(t("conn.shutdown"), "warn");
+      return undefined;
+    default: return undefined;
+  }
+}
+
+// What just changed, from the new events: tiles drawn, lots won, tiles destroyed.
+function freshFrom(newEvents, view) {
+  const f = { auction: new Set(), ra: false, tiles: {}, lost: {}, flash: new Set(), last: null };
+  let draws = 0;
+  for (const ev of newEvents) {
+    if (ev.kind === "draw") { if (ev.tile === "ra") f.ra = true; else draws += 1; }
+    if (ev.kind === "win" || ev.kind === "god") {
+      f.flash.add(ev.seat);
+      const set = (f.tiles[ev.seat] = f.tiles[ev.seat] || new Set());
+      (ev.tiles && ev.tiles.length ? ev.tiles : [ev.tile]).forEach((k) => k && set.add(k));
+    }
+    if (ev.kind === "discard") (f.lost[ev.seat] = f.lost[ev.seat] || []).push(ev.tile);
+    if (ev.kind === "epoch" || ev.kind === "win" || ev.kind === "no_bid") { draws = 0; f.ra = ev.kind === "epoch" ? false : f.ra; }
+  }
+  const len = view ? view.auction_track.length : 0;
+  for (let i = Math.max(0, len - draws); i < len; i++) f.auction.add(i);
+  return f;
+}
+
+function onState(msg) {
+  const oldLen = S.events.length;
+  const from = msg.events_from || 0;
+  const incoming = msg.events || [];
+  S.events = S.events.slice(0, from).concat(incoming);
+  const newEvents = from >= oldLen ? S.events.slice(oldLen) : incoming;
+  S.game = msg.game;
+  S.seat = msg.seat ?? null;
+  S.n = msg.n;
+  S.view = msg.view || null;
+  S.legal = msg.legal || [];
+  S.canUndo = !!msg.can_undo;
+  S.sending = false;
+  if (S.game && S.game.rematch) S.rematch = S.game.rematch;
+  if (S.seat === null && getSeat(gameId) && S.game && S.game.status !== "open") {
+    // A token the server did not take: we watch.
+  }
+  if (!S.initial && newEvents.length) {
+    S.fresh = freshFrom(newEvents, S.view);
+    const lost = newEvents.filter((e) => e.kind === "discard" && e.seat === S.seat);
+    if (lost.length) toast(lost.map((e) => eventText(e, names(S.view), edition())).join(" "), "bad", 5000);
+  } else if (S.initial) {
+    S.fresh = null;
+  }
+  // Epoch scoring summary: show the newest epoch's table when it arrives.
+  if (S.view) {
+    const tables = scoringByEpoch(S.events, S.view.players.length);
+    const latest = tables.length ? tables[tables.length - 1].epoch : null;
+    if (latest !== null && !S.seenScoreEpochs.has(latest)) {
+      S.seenScoreEpochs.add(latest);
+      if (!S.initial && S.view.phase !== "over") S.summaryEpoch = latest;
+    }
+    if (S.initial) tables.forEach((x) => S.seenScoreEpochs.add(x.epoch));
+  }
+  const myTurn = S.legal.length > 0;
+  if (myTurn && !S.myTurn) beep();
+  S.myTurn = myTurn;
+  document.title = myTurn ? t("table.yourTurnTitle") : `${t("app.title")} — ${gameId}`;
+  S.initial = false;
+  render();
+}
+
+function edition() { return (S.game && S.game.options && S.game.options.edition) || "original"; }
+
+// ---- rendering ---------------------------------------------------------------
+
+function render() {
+  renderStatus();
+  renderWaiting();
+  renderRematch();
+  renderFinalArea();
+  renderSummary();
+  renderBoardArea();
+  renderActions();
+  renderPlayers();
+  renderLogArea();
+  renderLinks();
+}
+
+function renderStatus() {
+  const st = $("#status");
+  const last = $("#last-event");
+  if (!S.game) { st.textContent = t("table.loading"); last.textContent = ""; return; }
+  const bar = $("#status-bar");
+  if (S.game.status === "open") {
+    st.textContent = t("table.waitingRoom");
+    last.textContent = "";
+    bar.classList.remove("mine");
+    return;
+  }
+  if (!S.view) return;
+  let text = statusLine(S.view, S.seat, edition());
+  if (S.seat === null) text = `${text} ${t("table.spectating")}`;
+  st.textContent = text;
+  bar.classList.toggle("mine", S.legal.length > 0);
+  const lastEv = [...S.events].reverse().find((e) => e.kind !== "score");
+  last.textContent = lastEv ? t("table.lastMove", { text: eventLine(lastEv) }) : "";
+}
+
+function eventLine(ev) {
+  if (currentLang() === "en" && ev.text) return ev.text;
+  return eventText(ev, names(S.view), edition());
+}
+
+function renderWaiting() {
+  const box = $("#waiting");
+  if (!S.game || S.game.status !== "open") { box.hidden = true; return; }
+  box.hidden = false;
+  const mine = getSeat(gameId);
+  const link = absLink(`/g/${gameId}`);
+  const freeHuman = S.game.seats.filter((s) => s.kind === "human" && !s.taken);
+  const seats = S.game.seats.map((s) => {
+    const who = s.kind === "bot" ? `⚙ ${esc(s.name || t("table.bot"))}` : s.taken ? esc(s.name || "?") : `<em>${esc(t("table.free"))}</em>`;
+    const conn = s.kind === "human" && s.taken ? (s.connected ? ` <span class="conn on">● ${esc(t("table.online"))}</span>` : ` <span class="conn off">○ ${esc(t("table.offline"))}</span>`) : "";
+    return `<li>${esc(t("lobby.seat", { n: s.seat + 1 }))}: ${who}${conn}${mine && mine.seat === s.seat ? ` <span class="badge you">${esc(t("table.you"))}</span>` : ""}</li>`;
+  }).join("");
+  const join = !mine && freeHuman.length
+    ? `<form id="join-form" class="inline-form"><label>${esc(t("lobby.name"))} <input id="join-name" required maxlength="24" value="${esc(savedName())}" placeholder="${esc(t("lobby.namePh"))}"></label>` +
+      `<button class="btn primary" type="submit">${esc(t("table.joinAs"))}</button></form>` : "";
+  const leave = mine ? `<button type="button" class="btn" id="leave-btn">${esc(t("table.leave"))}</button>` : "";
+  box.innerHTML = `<h2>${esc(t("table.waitingRoom"))}</h2><p>${esc(t("table.waitingHelp"))}</p>` +
+    `<div class="share"><input class="share-input" readonly value="${esc(link)}" aria-label="${esc(t("table.shareLink"))}"><button type="button" class="btn" id="copy-link">${esc(t("lobby.copy"))}</button></div>` +
+    `<ul class="seat-list">${seats}</ul>${join}${leave}`;
+  $("#copy-link", box).addEventListener("click", async () => { if (await copyText(link)) toast(t("lobby.copied"), "ok"); });
+  const jf = $("#join-form", box);
+  if (jf) jf.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = $("#join-name", box).value.trim();
+    if (!name) return;
+    saveName(name);
+    try {
+      const r = await api("POST", `/api/games/${gameId}/join`, { name });
+      saveSeat(gameId, r.seat, r.token, name);
+      reconnectNow();
+    } catch (err) { toast(err.message, "bad"); }
+  });
+  const lb = $("#leave-btn", box);
+  if (lb) lb.addEventListener("click", async () => {
+    try { await api("POST", `/api/games/${gameId}/leave`, { token: mine.token }); } catch (err) { toast(err.message, "bad"); }
+    forgetSeat(gameId);
+    reconnectNow();
+  });
+}
+
+function reconnectNow() {
+  if (S.ws) { const w = S.ws; S.ws = null; w.close(); }
+  S.events = [];
+  S.initial = true;
+  connect();
+}
+
+function renderRematch() {
+  const box = $("#rematch");
+  if (!S.rematch) { box.hidden = true; return; }
+  box.hidden = false;
+  const mine = getSeat(gameId);
+  const already = getSeat(S.rematch);
+  box.innerHTML = `<p>${esc(t("table.rematchReady"))}</p>` +
+    (mine && !already ? `<button type="button" class="btn primary" id="rematch-join">${esc(t("table.again"))}</button>`
+      : `<a class="btn primary" href="/g/${encodeURIComponent(S.rematch)}">${esc(t("table.goRematch"))}</a>`);
+  const b = $("#rematch-join", box);
+  if (b) b.addEventListener("click", playAgain);
+}
+
+async function playAgain() {
+  const mine = getSeat(gameId);
+  if (!mine) return;
+  try {
+    const r = await api("POST", `/api/games/${gameId}/again`, { token: mine.token });
+    saveSeat(r.game.id, r.seat, r.token, mine.name);
+    location.href = `/g/${encodeURIComponent(r.game.id)}`;
+  } catch (err) { toast(err.message, "bad"); }
+}
+
+function renderFinalArea() {
+  const box = $("#final-area");
+  if (!S.view || S.view.phase !== "over") { box.hidden = true; return; }
+  box.hidden = false;
+  const mine = getSeat(gameId);
+  const again = mine && S.seat !== null ? `<button type="button" class="btn primary" id="again-btn">↻ ${esc(t("table.again"))}</button>` : "";
+  box.innerHTML = `<div class="card final-card">${renderFinal(S.view, S.events, S.seat)}` +
+    `<div class="final-actions">${again}<a class="btn" href="/replay/${encodeURIComponent(gameId)}">▶ ${esc(t("table.replay"))}</a>` +
+    `<a class="btn" href="/api/games/${encodeURIComponent(gameId)}/record" download="ra-${esc(gameId)}.json">↓ ${esc(t("table.record"))}</a></div>` +
+    `<div class="final-scoring">${renderScoring(S.events, S.view)}</div></div>`;
+  const b = $("#again-btn", box);
+  if (b) b.addEventListener("click", playAgain);
+}
+
+function renderSummary() {
+  const box = $("#epoch-summary");
+  if (!S.view || S.summaryEpoch === null || S.view.phase === "over") { box.hidden = true; return; }
+  const tables = scoringByEpoch(S.events, S.view.players.length).filter((x) => x.epoch === S.summaryEpoch);
+  if (!tables.length) { box.hidden = true; return; }
+  box.hidden = false;
+  const onlyThis = S.events.filter((e) => e.kind !== "score" || (e.detail ? e.detail.epoch === S.summaryEpoch : true));
+  const html = renderScoring(onlyThis, S.view);
+  // Keep only this epoch's table.
+  const wrap = document.createElement("div");
+  wrap.innerHTML = html;
+  const mine = [...wrap.querySelectorAll(".score-table-wrap")].find((el) => el.querySelector("h4").textContent === t("sc.title", { n: S.summaryEpoch }));
+  box.innerHTML = `<div class="summary-head"><button type="button" class="btn small" id="summary-close">✕ ${esc(t("table.close"))}</button></div>` + (mine ? mine.outerHTML : html);
+  $("#summary-close", box).addEventListener("click", () => { S.summaryEpoch = null; renderSummary(); });
+}
+
+function godTakes() {
+  return new Set(S.legal.filter((a) => a.startsWith("god ")).map((a) => a.slice(4)));
+}
+
+function renderBoardArea() {
+  const box = $("#board-area");
+  if (!S.view) { box.innerHTML = ""; return; }
+  box.innerHTML = renderBoard(S.view, { edition: edition(), godTakes: godTakes(), fresh: S.fresh && S.fresh.auction, freshRa: S.fresh && S.fresh.ra });
+}
+
+function renderActions() {
+  const box = $("#actions");
+  if (!S.view || (S.game && S.game.status === "open")) { box.innerHTML = ""; box.hidden = true; return; }
+  box.hidden = false;
+  const ed = edition();
+  const dis = S.sending ? " disabled" : "";
+  const L = S.legal;
+  const parts = [];
+  const key = (k) => `<kbd aria-hidden="true">${k}</kbd>`;
+  if (L.includes("draw")) parts.push(`<button type="button" class="btn act primary" data-act="draw" aria-keyshortcuts="d"${dis}>${key("d")} ${esc(t("table.draw"))}</button>`);
+  if (L.includes("ra")) parts.push(`<button type="button" class="btn act ra" data-act="ra" aria-keyshortcuts="r"${dis}>${key("r")} ☀ ${esc(t("table.ra"))}</button>`);
+  const bids = L.filter((a) => a.startsWith("bid ")).map((a) => Number(a.slice(4))).sort((a, b) => a - b);
+  if (bids.length) {
+    parts.push(`<span class="bid-group"><span class="lbl">${esc(t("table.bidTitle"))}</span>` + bids.map((n) =>
+      `<button type="button" class="btn act bid" data-act="bid ${n}" aria-label="${esc(t("table.bid", { n }))}" aria-keyshortcuts="${n}"${dis}>${sunSVG(n)}<span>${esc(t("table.bid", { n }))}</span></button>`).join("") + `</span>`);
+  }
+  if (L.includes("pass")) parts.push(`<button type="button" class="btn act" data-act="pass" aria-keyshortcuts="p"${dis}>${key("p")} ${esc(t("table.pass"))}</button>`);
+  const gods = L.filter((a) => a.startsWith("god "));
+  if (gods.length) {
+    parts.push(`<span class="hint">${esc(t("table.godHint"))}</span>`);
+    gods.forEach((a) => parts.push(`<button type="button" class="btn act god" data-act="${esc(a)}"${dis}>☥ ${esc(t("table.god", { tile: tileName(a.slice(4), ed) }))}</button>`));
+  }
+  if (L.includes("done")) parts.push(`<button type="button" class="btn act" data-act="done" aria-keyshortcuts="n"${dis}>${key("n")} ${esc(t("table.done"))}</button>`);
+  const discards = L.filter((a) => a.startsWith("discard "));
+  if (discards.length) {
+    parts.push(`<span class="hint">${esc(t("table.discardHint"))}</span>`);
+    discards.forEach((a) => parts.push(`<button type="button" class="btn act bad" data-act="${esc(a)}"${dis}>✕ ${esc(t("table.discard", { tile: tileName(a.slice(8), ed) }))}</button>`));
+  }
+  if (S.canUndo) parts.push(`<button type="button" class="btn undo" data-undo="1" aria-keyshortcuts="u"${dis}>${key("u")} ↶ ${esc(t("table.undo"))}</button>`);
+  if (!parts.length) {
+    let msg = "";
+    if (S.seat === null) msg = t("table.spectating");
+    else if (S.view.phase !== "over" && S.view.to_move !== null && S.view.to_move !== undefined) msg = t("table.waiting", { name: S.view.players[S.view.to_move].name });
+    box.innerHTML = msg ? `<p class="waiting-msg">${esc(msg)}</p>` : "";
+    box.classList.remove("mine");
+    if (!msg) box.hidden = true;
+    return;
+  }
+  box.classList.toggle("mine", L.length > 0);
+  box.innerHTML = `<h3 class="sr-only">${esc(t("table.actions"))}</h3>${parts.join("")}`;
+}
+
+function renderPlayers() {
+  const box = $("#players");
+  if (!S.view) { box.innerHTML = ""; return; }
+  const discards = new Set(S.legal.filter((a) => a.startsWith("discard ")).map((a) => a.slice(8)));
+  const n = S.view.players.length;
+  // My display first, then the others in seating order after me.
+  const order = [];
+  const start = S.seat ?? 0;
+  for (let k = 0; k < n; k++) order.push((start + k) % n);
+  box.className = `players n${n}`;
+  box.innerHTML = order.map((seat) => {
+    const s = S.game && S.game.seats ? S.game.seats[seat] : null;
+    return renderPlayer(S.view, seat, {
+      me: S.seat, edition: edition(), kind: s ? s.kind : "human", connected: s ? s.connected : null,
+      discards: seat === S.seat ? discards : new Set(),
+      fresh: S.fresh && S.fresh.tiles[seat], lost: S.fresh && S.fresh.lost[seat], flash: S.fresh && S.fresh.flash.has(seat),
+    });
+  }).join("");
+}
+
+function renderLogArea() {
+  const box = $("#log");
+  if (!S.view) { box.innerHTML = ""; return; }
+  box.innerHTML = renderLog(S.events, names(S.view), edition());
+  box.scrollTop = box.scrollHeight;
+  $("#scoring").innerHTML = renderScoring(S.events, S.view);
+}
+
+function renderLinks() {
+  const box = $("#links-card");
+  if (!S.game) { box.innerHTML = ""; return; }
+  const mine = getSeat(gameId);
+  let html = `<div class="share"><input class="share-input" readonly value="${esc(absLink(`/g/${gameId}`))}" aria-label="${esc(t("table.shareLink"))}"><button type="button" class="btn small" id="copy-share">${esc(t("lobby.copy"))}</button></div>`;
+  if (mine) {
+    const seatLink = absLink(`/g/${gameId}?seat=${mine.seat}&token=${encodeURIComponent(mine.token)}`);
+    html += `<details class="seat-link"><summary>${esc(t("table.seatLink"))}</summary><div class="share"><input class="share-input" readonly value="${esc(seatLink)}"><button type="button" class="btn small" id="copy-seat">${esc(t("lobby.copy"))}</button></div></details>`;
+  }
+  box.innerHTML = `<h3>${esc(t("table.shareLink"))}</h3>${html}`;
+  $("#copy-share", box).addEventListener("click", async () => { if (await copyText(absLink(`/g/${gameId}`))) toast(t("lobby.copied"), "ok"); });
+  const cs = $("#copy-seat", box);
+  if (cs) cs.addEventListener("click", async () => { if (await copyText($("input", cs.parentElement).value)) toast(t("lobby.copied"), "ok"); });
+}
+
+// ---- input -------------------------------------------------------------------
+
+document.addEventListener("click", (e) => {
+  const b = e.target.closest("[data-act]");
+  if (b && !b.disabled) { act(b.dataset.act); return; }
+  const u = e.target.closest("[data-undo]");
+  if (u && !u.disabled) undo();
+});
+
+function flushDigits() {
+  clearTimeout(S.digitTimer);
+  const buf = S.digitBuf;
+  S.digitBuf = "";
+  if (buf && S.legal.includes(`bid ${Number(buf)}`)) act(`bid ${Number(buf)}`);
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = (e.target.tagName || "").toLowerCase();
+  if (tag === "input" || tag === "textarea" || tag === "select") return;
+  if ($("#help-dlg").open && e.key !== "?") return;
+  const k = e.key;
+  if (k === "?") { e.preventDefault(); const d = $("#help-dlg"); if (d.open) d.close(); else d.showModal(); return; }
+  if (k === "d") return act("draw");
+  if (k === "r") return act("ra");
+  if (k === "p") return act("pass");
+  if (k === "n") return act("done");
+  if (k === "u") return undo();
+  if (/^[0-9]$/.test(k)) {
+    const bids = S.legal.filter((a) => a.startsWith("bid ")).map((a) => a.slice(4));
+    if (!bids.length) return undefined;
+    S.digitBuf += k;
+    clearTimeout(S.digitTimer);
+    const buf = S.digitBuf;
+    const longer = bids.some((b) => b.length > buf.length && b.startsWith(buf));
+    if (!longer || buf.length >= 2) flushDigits();
+    else S.digitTimer = setTimeout(flushDigits, 900);
+  }
+  return undefined;
+});
+
+// ---- start ---------------------------------------------------------------------
+
+mountTop();
+if (!gameId) {
+  $("#status").textContent = t("table.notFound");
+} else {
+  document.title = `${t("app.title")} — ${gameId}`;
+  connect();
+}
+window.__ra = S; // for tests and debugging
