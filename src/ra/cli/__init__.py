@@ -84,10 +84,12 @@ def demo(
 
 from ra.cli.arena import arena_command  # noqa: E402
 from ra.cli.play import play_command, replay_command  # noqa: E402
+from ra.cli.serve import serve_command  # noqa: E402
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)
 app.command("arena")(arena_command)
+app.command("serve")(serve_command)
 
 
 def main() -> None:

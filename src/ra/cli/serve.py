@@ -1,0 +1,86 @@
+"""``ra serve``: the game server for playing Ra in the browser with friends."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def default_db() -> str:
+    """A SQLite file in the user's data folder (nothing to install)."""
+    from platformdirs import user_data_dir
+
+    return f"sqlite:///{Path(user_data_dir('ra', appauthor=False)) / 'ra.db'}"
+
+
+def serve_command(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///path/ra.db or postgresql+psycopg://user@host/name. "
+            "Default: a SQLite file in your data folder."
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Server processes (more than one needs PostgreSQL).")
+    ] = 1,
+    bot_processes: Annotated[
+        int, typer.Option(min=1, max=64, help="Processes per worker for the search bots' thinking.")
+    ] = 1,
+    log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
+) -> None:
+    """Serve the lobby and the game tables: play Ra in the browser with friends and bots."""
+    try:
+        import uvicorn
+
+        from ra.web import db as database
+    except ImportError as err:
+        typer.echo(
+            f"ra serve needs the web extra: pip install 'ra-boardgame[web]' ({err.name} is missing)", err=True
+        )
+        raise typer.Exit(2) from None
+    url = db or default_db()
+    try:
+        database.check_url(url)
+    except ValueError as err:
+        typer.echo(f"ra serve: {err}", err=True)
+        raise typer.Exit(2) from None
+    if workers > 1 and database.is_sqlite(url):
+        typer.echo("ra serve: --workers above 1 needs PostgreSQL (--db postgresql+psycopg://...)", err=True)
+        raise typer.Exit(2)
+    if log_level not in ("critical", "error", "warning", "info", "debug"):
+        typer.echo(f"ra serve: unknown log level {log_level!r}", err=True)
+        raise typer.Exit(2)
+    try:
+        database.upgrade(url)
+    except Exception as err:
+        typer.echo(f"ra serve: cannot open the database {_safe(url)}: {type(err).__name__}: {err}", err=True)
+        raise typer.Exit(2) from None
+    os.environ["RA_DB_URL"] = url
+    os.environ["RA_BOT_PROCESSES"] = str(bot_processes)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    typer.echo(f"Ra is served at http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+    uvicorn.run(
+        "ra.web.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
+        ws_max_size=16 * 1024,
+        timeout_graceful_shutdown=3,
+        access_log=log_level == "debug",
+    )
+
+
+def _safe(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)

@@ -1,0 +1,131 @@
+"""The server's storage: a game is its setup plus its decisions, one row per decision (R9.2).
+
+Plain SQLAlchemy Core tables (no ORM: the server reads and writes a handful of
+rows per decision).  The schema is created and upgraded by the Alembic
+migrations in ``ra/web/migrations``, applied when the server starts.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import make_url
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),  # open | running | finished
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("variant", sa.String(16), nullable=False),
+    sa.Column("suns_per_player", sa.Integer, nullable=True),
+    sa.Column("hidden_scores", sa.Boolean, nullable=False),
+    sa.Column("edition", sa.String(16), nullable=False),
+    sa.Column("bot_delay", sa.Float, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("record", sa.JSON, nullable=True),  # an imported game's record (its setup)
+    sa.Column("creator_addr", sa.String(64), nullable=True, index=True),
+    sa.Column("num_decisions", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("to_move", sa.Integer, nullable=True),
+    sa.Column("to_move_bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("epoch", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("scores", sa.JSON, nullable=True),
+    sa.Column("rematch_id", sa.String(16), nullable=True),
+    sa.Column("bot_claim_n", sa.Integer, nullable=True),
+    sa.Column("bot_claim_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # human | bot
+    sa.Column("level", sa.String(16), nullable=True),  # a bot's level
+    sa.Column("name", sa.String(40), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+)
+
+decisions = sa.Table(
+    "decisions",
+    metadata,
+    sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    # The decision number (0-based): the unique key that makes a race for one decision
+    # end with exactly one row.
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def sync_url(url: str) -> str:
+    """The URL for synchronous use (migrations): the async drivers swapped for sync ones."""
+    u = make_url(url)
+    if u.drivername in ("sqlite", "sqlite+aiosqlite"):
+        return u.set(drivername="sqlite").render_as_string(hide_password=False)
+    if u.drivername.startswith("postgresql"):
+        return u.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return url
+
+
+def async_url(url: str) -> str:
+    """The URL for the server's async engine (aiosqlite, psycopg 3)."""
+    u = make_url(url)
+    if u.drivername in ("sqlite", "sqlite+aiosqlite"):
+        return u.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False)
+    if u.drivername.startswith("postgresql"):
+        return u.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return url
+
+
+def check_url(url: str) -> str:
+    """``url`` if it names a database this server supports; ``ValueError`` naming the problem."""
+    try:
+        u = make_url(url)
+    except Exception:
+        raise ValueError(f"not a database URL: {url!r} (e.g. sqlite:///ra.db)") from None
+    if u.drivername.split("+")[0] not in ("sqlite", "postgresql"):
+        raise ValueError(
+            f"unsupported database {u.drivername!r}: use sqlite:///FILE or postgresql+psycopg://..."
+        )
+    if u.drivername.startswith("sqlite"):
+        if not u.database or u.database == ":memory:":
+            raise ValueError("a SQLite database needs a file: sqlite:///path/to/ra.db")
+        folder = Path(u.database).expanduser().resolve().parent
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK):
+            raise ValueError(f"cannot write the database folder {folder}")
+    return url
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).drivername.startswith("sqlite")
+
+
+def alembic_config(url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", sync_url(url).replace("%", "%%"))
+    return cfg
+
+
+def upgrade(url: str, revision: str = "head") -> None:
+    """Apply the migrations up to ``revision`` (the server does this on start)."""
+    command.upgrade(alembic_config(url), revision)
+
+
+def downgrade(url: str, revision: str) -> None:
+    """Take the migrations back down to ``revision`` (``base`` empties the database)."""
+    command.downgrade(alembic_config(url), revision)

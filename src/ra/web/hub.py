@@ -1,0 +1,622 @@
+"""Live games: one :class:`Room` per game in play, its clients, its bots.
+
+A room holds the engine's :class:`ra.Game` rebuilt from the stored decisions.
+A decision is validated by the engine, committed to the database, and only
+then sent to the clients.  With several workers, a commit is announced through
+PostgreSQL ``LISTEN``/``NOTIFY``; every worker with clients on that game reads
+the new decisions and tells its own clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ra import bots
+from ra.actions import Action
+from ra.engine import Game
+from ra.errors import IllegalActionError, NotationError
+from ra.web.protocol import seat_payload
+from ra.web.store import ConflictError, GameRow, Store
+
+log = logging.getLogger("ra.web")
+
+BOT_LEVELS = ("easy", "medium", "hard", "random", "greedy")
+"""What a bot seat may be: the user interfaces' levels, plus the plain bots (load tests)."""
+_INLINE_BOTS = ("easy", "random", "greedy")  # fast enough to run on the event loop
+BOT_CLAIM_STALE = 20.0  # seconds after which another worker may take over a bot's turn
+SWEEP_EVERY = 5.0
+
+
+@dataclass
+class Settings:
+    """What a server is started with (``ra serve`` options)."""
+
+    db_url: str
+    bot_processes: int = 1
+    max_open_games_per_addr: int = 20
+    messages_per_second: float = 20.0
+    message_burst: float = 40.0
+    fixed_seed: int | None = None
+    """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
+    worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")
+
+
+class ClientError(Exception):
+    """A request the server refuses; ``code`` and the words go to that client only."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def bot_seed(game_seed: int, n: int) -> int:
+    """A bot's seed for one decision: the same after a restart, so a game replays exactly.
+
+    Drawn from the game's seed by a hash: the bot still sees only its seat's view.
+    """
+    return int.from_bytes(hashlib.sha256(f"{game_seed}:{n}".encode()).digest()[:8], "big") >> 1
+
+
+def choose_for(record: dict[str, Any], seat: int, level: str, seed: int) -> str:
+    """The bot's decision for ``seat`` (runs in a worker process for the search bots)."""
+    game = Game.from_record(record)
+    bot = bots.make(level, seed=seed)
+    return str(bot.choose(game.view(seat)))
+
+
+def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
+    """The game of a stored row after ``decisions``."""
+    if row.record is not None:
+        game = Game.from_record({**row.record, "decisions": [], "result": None})
+    else:
+        game = Game(
+            players=[s.name or f"Seat {s.seat + 1}" for s in row.seats],
+            seed=row.seed,
+            variant=row.variant,
+            suns_per_player=row.suns_per_player,
+            hidden_scores=row.hidden_scores,
+        )
+    for d in decisions:
+        game.apply(d)
+    return game
+
+
+def game_state(game: Game, row: GameRow) -> dict[str, Any]:
+    """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper)."""
+    over = game.is_over()
+    to_move = None if over else game.to_move
+    return {
+        "status": "finished" if over else "running",
+        "to_move": to_move,
+        "to_move_bot": to_move is not None and row.seats[to_move].kind == "bot",
+        "epoch": game.epoch,
+        "winner": game.winner if over else None,
+        "scores": list(game.scores) if over else None,
+    }
+
+
+class Client:
+    """One WebSocket connection: its seat (``None`` for a spectator) and its send queue."""
+
+    def __init__(self, seat: int | None, send: Any, settings: Settings) -> None:
+        self.seat = seat
+        self.events_sent = 0
+        self.revealed = False
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=256)
+        self._send = send
+        self._rate = settings.messages_per_second
+        self._burst = settings.message_burst
+        self._allowance = settings.message_burst
+        self._last = time.monotonic()
+        self.closed = False
+
+    def allow(self) -> bool:
+        """Token bucket: False when the client sends faster than the limit."""
+        t = time.monotonic()
+        self._allowance = min(self._burst, self._allowance + (t - self._last) * self._rate)
+        self._last = t
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+    def put(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            # A client this far behind resyncs from scratch when it reconnects.
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    async def run_sender(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            await self._send(message)
+
+
+class Room:
+    """A game being played or watched on this worker."""
+
+    def __init__(self, hub: Hub, row: GameRow, game: Game | None, seats_of: list[int]) -> None:
+        self.hub = hub
+        self.row = row
+        self.game = game
+        self.decision_seats = seats_of
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self.remote_presence: dict[str, list[bool]] = {}
+        self.bot_task: asyncio.Task[None] | None = None
+        self.bot_task_n = -1
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    # --- presence --------------------------------------------------------------
+
+    def local_presence(self) -> list[bool]:
+        here = [False] * self.row.players
+        for c in self.clients:
+            if c.seat is not None:
+                here[c.seat] = True
+        return here
+
+    def presence(self) -> list[bool]:
+        out = self.local_presence()
+        for other in self.remote_presence.values():
+            out = [a or b for a, b in zip(out, other, strict=False)]
+        for s in self.row.seats:
+            if s.kind == "bot":
+                out[s.seat] = True
+        return out
+
+    # --- state messages --------------------------------------------------------
+
+    def can_undo(self, seat: int | None) -> bool:
+        return self._undo_point(seat) is not None
+
+    def _undo_point(self, seat: int | None) -> int | None:
+        """How many decisions remain if ``seat`` takes back its last one, or None if it may not.
+
+        Allowed while nothing was revealed since (no tile drawn, the decision itself
+        not a draw) and no other human decided since; the bots' replies go with it.
+        """
+        game = self.game
+        if seat is None or game is None or game.is_over() or self.row.record is not None:
+            return None
+        seats_of = self.decision_seats
+        kinds = self.row.seats
+        for i in range(len(seats_of) - 1, -1, -1):
+            who = seats_of[i]
+            if who == seat:
+                later = game.decisions[i:]
+                if any(str(a) == "draw" for a in later):
+                    return None
+                return i
+            if kinds[who].kind == "human":
+                return None
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        return self.hub.summary(self.row, self.presence())
+
+    def broadcast(self, floor: int | None = None) -> None:
+        """Send every client its state (the log from what it has, or from ``floor`` after an undo)."""
+        game = self.game
+        summary = self.summary()
+        by_seat: dict[int | None, list[Client]] = {}
+        reveal = game is not None and game.is_over() and game.hidden_scores
+        for c in self.clients:
+            if floor is not None:
+                c.events_sent = min(c.events_sent, floor)
+            if reveal and not c.revealed:
+                # At the end hidden scores are revealed (R9.1): resend the log with them.
+                c.events_sent = 0
+                c.revealed = True
+            by_seat.setdefault(c.seat, []).append(c)
+        for seat, clients in by_seat.items():
+            if game is None:
+                for c in clients:
+                    c.put(
+                        {
+                            "type": "state",
+                            "game": summary,
+                            "seat": seat,
+                            "n": 0,
+                            "view": None,
+                            "legal": [],
+                            "can_undo": False,
+                            "events_from": 0,
+                            "events": [],
+                        }
+                    )
+                continue
+            start = min(c.events_sent for c in clients)
+            payload = seat_payload(game, seat, self.row.edition, start)
+            can_undo = self.can_undo(seat)
+            for c in clients:
+                skip = c.events_sent - payload["events_from"]
+                c.put(
+                    {
+                        "type": "state",
+                        "game": summary,
+                        "seat": seat,
+                        "n": game.num_decisions,
+                        "view": payload["view"],
+                        "legal": payload["legal"],
+                        "can_undo": can_undo,
+                        "events_from": c.events_sent,
+                        "events": payload["events"][skip:],
+                    }
+                )
+                c.events_sent = payload["num_events"]
+
+    def send_state(self, client: Client) -> None:
+        clients, self.clients = self.clients, {client}
+        try:
+            self.broadcast()
+        finally:
+            self.clients = clients
+
+    def send_presence(self) -> None:
+        msg = {"type": "presence", "connected": self.presence()}
+        for c in self.clients:
+            c.put(msg)
+
+    # --- decisions -------------------------------------------------------------
+
+    async def act(self, seat: int, text: str, n: int, by_bot: bool = False) -> None:
+        """Apply ``text`` for ``seat`` at decision ``n``: validate, commit, then tell everyone."""
+        async with self.lock:
+            game = self.game
+            if game is None:
+                raise ClientError("not_allowed", "the game has not started: every seat must be taken")
+            if game.is_over():
+                raise ClientError("over", "the game is over")
+            if n != game.num_decisions:
+                raise ClientError("stale", f"already decided: the game is at decision {game.num_decisions}")
+            if game.to_move != seat:
+                who = game.names[game.to_move] if game.to_move is not None else "nobody"
+                raise ClientError("not_your_turn", f"it is {who}'s turn, not yours")
+            try:
+                action = Action.parse(text)
+            except NotationError as err:
+                raise ClientError("illegal", str(err)) from None
+            new = game.clone()
+            try:
+                new.apply(action)
+            except IllegalActionError as err:
+                raise ClientError("illegal", str(err)) from None
+            try:
+                await self.hub.store.append(self.id, n, seat, str(action), game_state(new, self.row))
+            except ConflictError:
+                await self._resync()
+                self.broadcast()
+                raise ClientError("stale", "already decided: another move was made first") from None
+            self.game = new
+            self.decision_seats.append(seat)
+            self._mirror(new)
+            self.broadcast()
+            self.schedule_bot()
+
+    async def undo(self, seat: int, n: int) -> None:
+        """Take back ``seat``'s last decision (and the bots' replies after it)."""
+        async with self.lock:
+            game = self.game
+            if game is None or n != game.num_decisions:
+                raise ClientError("stale", "the game has moved on")
+            keep = self._undo_point(seat)
+            if keep is None:
+                raise ClientError(
+                    "not_allowed",
+                    "nothing to take back: only your own last decision, while no tile was drawn "
+                    "and no other player decided since",
+                )
+            new = build_game(self.row, [str(a) for a in game.decisions[:keep]])
+            try:
+                await self.hub.store.truncate(self.id, n, keep, game_state(new, self.row))
+            except ConflictError:
+                await self._resync()
+                self.broadcast()
+                raise ClientError("stale", "the game has moved on") from None
+            self.game = new
+            del self.decision_seats[keep:]
+            self._mirror(new)
+            self.broadcast(floor=len(new.events))
+            self.schedule_bot()
+
+    def _mirror(self, game: Game) -> None:
+        self.row.num_decisions = game.num_decisions
+        state = game_state(game, self.row)
+        self.row.status = state["status"]
+        self.row.to_move = state["to_move"]
+        self.row.epoch = state["epoch"]
+        self.row.winner = state["winner"]
+        self.row.scores = state["scores"]
+
+    async def resync(self) -> None:
+        """Catch up with the database (another worker changed the game)."""
+        async with self.lock:
+            floor = await self._resync()
+            self.broadcast(floor=floor)
+            self.schedule_bot(remote=True)
+
+    async def _resync(self) -> int | None:
+        row = await self.hub.store.game(self.id)
+        if row is None:
+            return None
+        stored = await self.hub.store.decisions(self.id)
+        self.row = row
+        if row.status == "open":
+            self.game = None
+            self.decision_seats = []
+            return 0
+        mine = [str(a) for a in self.game.decisions] if self.game is not None else None
+        texts = [a for _, a in stored]
+        if mine is not None and texts[: len(mine)] == mine:
+            for t in texts[len(mine) :]:
+                assert self.game is not None
+                self.game.apply(t)
+            floor = None
+        else:
+            self.game = build_game(row, texts)
+            common = 0
+            if mine is not None:
+                while common < min(len(mine), len(texts)) and mine[common] == texts[common]:
+                    common += 1
+            floor = len(build_game(row, texts[:common]).events) if common else 0
+        self.decision_seats = [s for s, _ in stored]
+        return floor
+
+    # --- bots ------------------------------------------------------------------
+
+    def schedule_bot(self, remote: bool = False) -> None:
+        """Start the bot's turn if a bot is to move (the worker that committed does this)."""
+        game = self.game
+        if game is None or game.is_over() or self.row.record is not None:
+            return
+        seat = game.to_move
+        if seat is None or self.row.seats[seat].kind != "bot":
+            return
+        n = game.num_decisions
+        if self.bot_task is not None and not self.bot_task.done() and self.bot_task_n == n:
+            return
+        if remote:
+            return  # the committing worker plays it; the sweeper covers a dead worker
+        self.bot_task_n = n
+        self.bot_task = asyncio.create_task(self._bot_turn(seat, n))
+
+    async def _bot_turn(self, seat: int, n: int) -> None:
+        try:
+            await asyncio.sleep(self.row.bot_delay)
+            game = self.game
+            if game is None or game.num_decisions != n:
+                return
+            if not await self.hub.store.claim_bot_turn(self.id, n, BOT_CLAIM_STALE):
+                return
+            level = self.row.seats[seat].level or "easy"
+            seed = bot_seed(self.row.seed, n)
+            if level in _INLINE_BOTS:
+                action = str(bots.make(level, seed=seed).choose(game.view(seat)))
+            else:
+                action = await self.hub.think(game.to_record(), seat, level, seed)
+            await self.act(seat, action, n, by_bot=True)
+        except ClientError as err:
+            log.debug("bot move at %s:%d dropped: %s", self.id, n, err.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot move failed in game %s at decision %d", self.id, n)
+
+
+class Hub:
+    """All rooms of this worker, the bot processes, and the link to the other workers."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._pool: ProcessPoolExecutor | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.closing = False
+
+    async def start(self) -> None:
+        if self.store.sqlite:
+            await self._clear_claims()
+        self._tasks.append(asyncio.create_task(self._sweeper()))
+        if not self.store.sqlite:
+            self._tasks.append(asyncio.create_task(self._listen()))
+
+    async def stop(self) -> None:
+        self.closing = True
+        for t in self._tasks:
+            t.cancel()
+        for room in self.rooms.values():
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+            for c in room.clients:
+                c.put({"type": "shutdown", "message": "the server is restarting; reconnecting…"})
+                c.put(None)
+        await asyncio.sleep(0.05)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _clear_claims(self) -> None:
+        import sqlalchemy as sa
+
+        from ra.web.db import games
+
+        async with self.store.engine.begin() as conn:
+            await conn.execute(sa.update(games).values(bot_claim_n=None, bot_claim_at=None))
+
+    # --- rooms -----------------------------------------------------------------
+
+    async def room(self, game_id: str) -> Room | None:
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                return room
+            row = await self.store.game(game_id)
+            if row is None:
+                return None
+            game = None
+            seats_of: list[int] = []
+            if row.record is not None:
+                game = Game.from_record(row.record)
+                seats_of = []
+            elif row.status != "open":
+                stored = await self.store.decisions(game_id)
+                game = build_game(row, [a for _, a in stored])
+                seats_of = [s for s, _ in stored]
+            room = Room(self, row, game, seats_of)
+            self.rooms[game_id] = room
+            room.schedule_bot()
+            return room
+
+    def release(self, room: Room) -> None:
+        """Forget a room nobody watches and no bot plays (it is rebuilt from the database)."""
+        if room.clients or (room.bot_task is not None and not room.bot_task.done()):
+            return
+        self.rooms.pop(room.id, None)
+
+    async def changed(self, game_id: str) -> None:
+        """The game changed in the database (lobby action here, or another worker)."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            await room.resync()
+
+    def summary(self, row: GameRow, connected: list[bool] | None = None) -> dict[str, Any]:
+        if connected is None:
+            room = self.rooms.get(row.id)
+            connected = room.presence() if room is not None else [s.kind == "bot" for s in row.seats]
+        finished = row.status == "finished"
+        return {
+            "id": row.id,
+            "status": row.status,
+            "created": _iso(row.created_at),
+            "options": {
+                "players": row.players,
+                "variant": row.variant,
+                "suns_per_player": row.suns_per_player,
+                "hidden_scores": row.hidden_scores,
+                "edition": row.edition,
+                "bot_delay": row.bot_delay,
+            },
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "name": s.name,
+                    "taken": s.kind == "bot" or s.token_hash is not None,
+                    "connected": bool(connected[s.seat]) if s.seat < len(connected) else False,
+                }
+                for s in row.seats
+            ],
+            "decisions": row.num_decisions,
+            "epoch": row.epoch,
+            "to_move": row.to_move if row.status == "running" else None,
+            "winner": row.winner if finished else None,
+            "scores": row.scores if finished else None,
+            "imported": row.imported,
+            "rematch": row.rematch_id,
+        }
+
+    # --- bots ------------------------------------------------------------------
+
+    async def think(self, record: dict[str, Any], seat: int, level: str, seed: int) -> str:
+        """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop)."""
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_processes), mp_context=ctx)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, choose_for, record, seat, level, seed)
+
+    async def _sweeper(self) -> None:
+        """Resume bots' turns after a restart, or after a worker died mid-thought."""
+        first = True
+        while not self.closing:
+            try:
+                stale = 0.0 if first else BOT_CLAIM_STALE
+                for gid in await self.store.games_waiting_for_bots(stale):
+                    room = await self.room(gid)
+                    if room is not None:
+                        room.schedule_bot()
+                first = False
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bot sweep failed")
+            await asyncio.sleep(SWEEP_EVERY)
+
+    async def _listen(self) -> None:
+        """Follow the other workers' commits (PostgreSQL LISTEN/NOTIFY)."""
+        import psycopg
+
+        from ra.web.db import sync_url
+        from ra.web.store import NOTIFY_CHANNEL
+
+        url = sync_url(self.settings.db_url).replace("postgresql+psycopg://", "postgresql://", 1)
+        while not self.closing:
+            try:
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    # Anything missed while not listening: catch up every room.
+                    for room in list(self.rooms.values()):
+                        await room.resync()
+                    async for note in conn.notifies():
+                        await self._on_note(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lost the notification link; reconnecting")
+                await asyncio.sleep(1.0)
+
+    async def _on_note(self, payload: str) -> None:
+        kind, _, rest = payload.partition(":")
+        if kind == "g":
+            gid, _, worker = rest.partition(":")
+            if worker != self.settings.worker_id:
+                await self.changed(gid)
+        elif kind == "p":
+            gid, worker, mask = rest.split(":")
+            room = self.rooms.get(gid)
+            if room is not None and worker != self.settings.worker_id:
+                room.remote_presence[worker] = [c == "1" for c in mask]
+                room.send_presence()
+
+    async def presence_changed(self, room: Room) -> None:
+        room.send_presence()
+        if not self.store.sqlite:
+            mask = "".join("1" if x else "0" for x in room.local_presence())
+            with contextlib.suppress(Exception):
+                await self.store.notify(f"p:{room.id}:{self.settings.worker_id}:{mask}")
+
+
+def _iso(t: datetime) -> str:
+    """UTC time as ISO 8601 with a Z (SQLite hands back naive datetimes, all UTC here)."""
+    if t.tzinfo is not None:
+        t = t.astimezone(UTC).replace(tzinfo=None)
+    return t.isoformat(timespec="seconds") + "Z"

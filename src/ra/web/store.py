@@ -1,0 +1,334 @@
+"""Reading and writing games in the database (async SQLAlchemy Core).
+
+Every write that changes a game is a compare-and-set on ``games.num_decisions``
+in the same transaction as the decision rows, so two workers racing for one
+decision end with exactly one of them applied (the primary key of
+``decisions`` is the second guard).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from ra.web.db import async_url, decisions, games, is_sqlite, seats
+
+NOTIFY_CHANNEL = "ra_games"
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    """A short random game id (unguessable enough to keep private games private)."""
+    return secrets.token_urlsafe(8)[:10].replace("-", "x").replace("_", "y")
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are stored hashed: a leaked database does not let anyone act."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    level: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass
+class GameRow:
+    """One ``games`` row with its seats."""
+
+    id: str
+    created_at: datetime
+    status: str
+    players: int
+    variant: str
+    suns_per_player: int | None
+    hidden_scores: bool
+    edition: str
+    bot_delay: float
+    seed: int
+    record: dict[str, Any] | None
+    num_decisions: int
+    to_move: int | None
+    epoch: int
+    winner: int | None
+    scores: list[int] | None
+    rematch_id: str | None
+    seats: list[SeatRow] = field(default_factory=list)
+
+    @property
+    def imported(self) -> bool:
+        return self.record is not None
+
+
+class ConflictError(Exception):
+    """The game changed under us (another worker or client decided first)."""
+
+
+class Store:
+    """The database behind the server."""
+
+    def __init__(self, url: str, worker_id: str = "") -> None:
+        self.worker_id = worker_id
+        self.sqlite = is_sqlite(url)
+        kwargs: dict[str, Any] = {}
+        if self.sqlite:
+            kwargs["connect_args"] = {"timeout": 30}
+        else:
+            kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+        self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
+        if self.sqlite:
+
+            @sa.event.listens_for(self.engine.sync_engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def ping(self) -> None:
+        async with self.engine.connect() as conn:
+            await conn.execute(sa.text("SELECT 1"))
+
+    # --- reading ---------------------------------------------------------------
+
+    async def game(self, game_id: str) -> GameRow | None:
+        async with self.engine.connect() as conn:
+            return await self._game(conn, game_id)
+
+    async def _game(self, conn: AsyncConnection, game_id: str) -> GameRow | None:
+        row = (await conn.execute(sa.select(games).where(games.c.id == game_id))).mappings().first()
+        if row is None:
+            return None
+        seat_rows = (
+            await conn.execute(sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
+        ).mappings()
+        g = _game_row(row)
+        g.seats = [SeatRow(r["seat"], r["kind"], r["level"], r["name"], r["token_hash"]) for r in seat_rows]
+        return g
+
+    async def list_games(self, status: str | None, limit: int = 100) -> list[GameRow]:
+        async with self.engine.connect() as conn:
+            q = sa.select(games.c.id).order_by(games.c.created_at.desc()).limit(limit)
+            if status is not None:
+                q = q.where(games.c.status == status)
+            ids = [r[0] for r in await conn.execute(q)]
+            out = []
+            for gid in ids:
+                g = await self._game(conn, gid)
+                if g is not None:
+                    out.append(g)
+            return out
+
+    async def decisions(self, game_id: str) -> list[tuple[int, str]]:
+        """The accepted decisions of a game, in order, as (seat, notation)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                sa.select(decisions.c.seat, decisions.c.action)
+                .where(decisions.c.game_id == game_id)
+                .order_by(decisions.c.n)
+            )
+            return [(r[0], r[1]) for r in rows]
+
+    async def seat_for_token(self, game_id: str, token: str) -> int | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(seats.c.seat).where(
+                        seats.c.game_id == game_id, seats.c.token_hash == hash_token(token)
+                    )
+                )
+            ).first()
+            return None if row is None else int(row[0])
+
+    async def open_games_from(self, addr: str) -> int:
+        async with self.engine.connect() as conn:
+            q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.status == "open")
+            return int((await conn.execute(q)).scalar_one())
+
+    async def games_waiting_for_bots(self, stale_after: float) -> list[str]:
+        """Running games whose mover is a bot and no worker is (still) thinking for it."""
+        cutoff = now() - timedelta(seconds=stale_after)
+        async with self.engine.connect() as conn:
+            q = sa.select(games.c.id).where(
+                games.c.status == "running",
+                games.c.to_move_bot.is_(True),
+                sa.or_(
+                    games.c.bot_claim_n.is_(None),
+                    games.c.bot_claim_n != games.c.num_decisions,
+                    games.c.bot_claim_at < cutoff,
+                ),
+            )
+            return [r[0] for r in await conn.execute(q)]
+
+    # --- writing ---------------------------------------------------------------
+
+    async def create_game(self, values: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> str:
+        game_id = new_id()
+        t = now()
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                sa.insert(games).values(id=game_id, created_at=t, updated_at=t, **{"num_decisions": 0, **values})
+            )
+            await conn.execute(sa.insert(seats), [{"game_id": game_id, **s} for s in seat_rows])
+        return game_id
+
+    async def take_seat(self, game_id: str, seat: int, name: str, token: str) -> bool:
+        """Give a free human seat a name and a token; False if it was taken meanwhile."""
+        async with self.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.kind == "human",
+                    seats.c.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=hash_token(token))
+            )
+            return res.rowcount == 1
+
+    async def free_seat(self, game_id: str, seat: int) -> bool:
+        async with self.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .values(name=None, token_hash=None)
+            )
+            return res.rowcount == 1
+
+    async def start(self, game_id: str, to_move: int | None, to_move_bot: bool) -> bool:
+        """Mark an open game running once every seat is taken (once: a compare-and-set)."""
+        async with self.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(games)
+                .where(games.c.id == game_id, games.c.status == "open")
+                .values(status="running", to_move=to_move, to_move_bot=to_move_bot, updated_at=now())
+            )
+            await self._notify(conn, game_id)
+            return res.rowcount == 1
+
+    async def set_rematch(self, game_id: str, rematch_id: str) -> bool:
+        async with self.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(games)
+                .where(games.c.id == game_id, games.c.rematch_id.is_(None))
+                .values(rematch_id=rematch_id)
+            )
+            return res.rowcount == 1
+
+    async def append(
+        self,
+        game_id: str,
+        n: int,
+        seat: int,
+        action: str,
+        state: dict[str, Any],
+    ) -> None:
+        """Store decision ``n``; :class:`ConflictError` if the game is no longer at ``n`` decisions."""
+        try:
+            async with self.engine.begin() as conn:
+                res = await conn.execute(
+                    sa.update(games)
+                    .where(games.c.id == game_id, games.c.num_decisions == n)
+                    .values(num_decisions=n + 1, updated_at=now(), **state)
+                )
+                if res.rowcount != 1:
+                    raise ConflictError(game_id)
+                await conn.execute(
+                    sa.insert(decisions).values(
+                        game_id=game_id, n=n, seat=seat, action=action, created_at=now()
+                    )
+                )
+                await self._notify(conn, game_id)
+        except IntegrityError:
+            raise ConflictError(game_id) from None
+
+    async def truncate(self, game_id: str, n: int, keep: int, state: dict[str, Any]) -> None:
+        """Take decisions ``keep``.. back (undo); :class:`ConflictError` if the game moved on."""
+        async with self.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(games)
+                .where(games.c.id == game_id, games.c.num_decisions == n)
+                .values(num_decisions=keep, updated_at=now(), bot_claim_n=None, **state)
+            )
+            if res.rowcount != 1:
+                raise ConflictError(game_id)
+            await conn.execute(
+                sa.delete(decisions).where(decisions.c.game_id == game_id, decisions.c.n >= keep)
+            )
+            await self._notify(conn, game_id)
+
+    async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
+        """Claim the bot's turn at decision ``n`` for this worker (rarely computed twice)."""
+        t = now()
+        async with self.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(games)
+                .where(
+                    games.c.id == game_id,
+                    games.c.num_decisions == n,
+                    sa.or_(
+                        games.c.bot_claim_n.is_(None),
+                        games.c.bot_claim_n != n,
+                        games.c.bot_claim_at < t - timedelta(seconds=stale_after),
+                    ),
+                )
+                .values(bot_claim_n=n, bot_claim_at=t)
+            )
+            return res.rowcount == 1
+
+    async def notify(self, payload: str) -> None:
+        if self.sqlite:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
+
+    async def _notify(self, conn: AsyncConnection, game_id: str) -> None:
+        # Delivered by PostgreSQL when the transaction commits, never before.
+        if not self.sqlite:
+            await conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"g:{game_id}:{self.worker_id}")))
+
+
+def _game_row(r: Any) -> GameRow:
+    return GameRow(
+        id=r["id"],
+        created_at=r["created_at"],
+        status=r["status"],
+        players=r["players"],
+        variant=r["variant"],
+        suns_per_player=r["suns_per_player"],
+        hidden_scores=bool(r["hidden_scores"]),
+        edition=r["edition"],
+        bot_delay=float(r["bot_delay"]),
+        seed=int(r["seed"]),
+        record=r["record"],
+        num_decisions=r["num_decisions"],
+        to_move=r["to_move"],
+        epoch=r["epoch"],
+        winner=r["winner"],
+        scores=r["scores"],
+        rematch_id=r["rematch_id"],
+    )
