@@ -1,0 +1,358 @@
+"""The browser client against a real ``ra serve``, driven in Debian's Chromium with Playwright.
+
+Issue 9 (play Ra online, part 2): games are played only by clicking the buttons the table offers,
+a reload or a seat link on another device continues the game, hidden scores stay hidden per
+viewer, spectators cannot act, Russian works, the replay viewer steps to the end, and no page
+scrolls sideways on a laptop (1366×768) or a phone (390×844). Screenshots go to
+``tests/web/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"
+)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+Browser = Any  # playwright.sync_api.Browser (imported lazily so the module skips cleanly)
+Page = Any  # playwright.sync_api.Page
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(__file__).parent / "screenshots"
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+ACTIONS = "main [data-act]:not([disabled])"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP, locale: str = "en-US") -> Page:
+    ctx = browser.new_context(viewport=viewport, locale=locale)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors  # checked by no_js_errors()
+    return page
+
+
+def no_js_errors(page: Page) -> None:
+    assert page.js_errors == [], page.js_errors
+
+
+def create_game(base: str, seats: list[dict[str, str]], **options: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"seats": seats, "bot_delay": 0, "name": "Ann", "join": True}
+    body.update(options)
+    r = httpx.post(base + "/api/games", json=body, timeout=10)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def click_legal(page: Page, rng: random.Random) -> str | None:
+    """Click one of the legal actions the page offers (buttons, tiles); None when there is none."""
+    buttons = page.locator(ACTIONS)
+    n = buttons.count()
+    if n == 0:
+        return None
+    b = buttons.nth(rng.randrange(n))
+    try:
+        act = b.get_attribute("data-act", timeout=1000)
+        b.click(timeout=2000)
+    except sync_api.Error:
+        return None  # the table moved on under the pointer: look again
+    return str(act)
+
+
+def is_over(page: Page) -> bool:
+    return bool(page.locator("#final-area:not([hidden]) .final-headline").count())
+
+
+def play(page: Page, rng: random.Random, clicks: int | None = None, timeout: float = 90) -> int:
+    """Click legal actions until the game ends (or ``clicks`` were made); returns the clicks made."""
+    made = 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if is_over(page) or (clicks is not None and made >= clicks):
+            return made
+        if click_legal(page, rng) is None:
+            page.wait_for_timeout(40)
+        else:
+            made += 1
+    raise AssertionError(f"the game did not end in {timeout} s ({made} clicks)")
+
+
+def decisions(page: Page) -> int:
+    return int(page.evaluate("window.__ra.n"))
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    inner = page.evaluate("innerWidth")
+    assert width <= inner, f"{page.url} scrolls horizontally: {width} > {inner}"
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+# --- tests ------------------------------------------------------------------------------
+
+
+def test_lobby_create_and_play_to_the_end_by_clicking(browser: Browser, live_server: str) -> None:
+    page = new_page(browser)
+    page.goto(live_server + "/")
+    page.fill("#name", "Ann")
+    page.select_option("#pace", "0")
+    levels = page.locator("select.level")
+    for i in range(levels.count()):
+        levels.nth(i).select_option("easy")
+    assert page.locator("#hidden-scores").is_checked()  # the rulebooks' default (R9.1)
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r"/g/\w+$"))
+    page.wait_for_selector(ACTIONS)
+    played = play(page, random.Random(1))
+    assert played > 5
+    headline = page.locator(".final-headline").inner_text()
+    assert re.search(r"wins|win", headline), headline
+    assert page.locator(".final-table tbody tr").count() == 3
+    assert page.locator(".final-scoring .score-table").count() == 3  # one table per epoch
+    assert page.locator("#again-btn").is_visible()
+    assert page.locator(ACTIONS).count() == 0
+    no_sideways_scroll(page)
+    shot(page, "table-final-1366-en")
+    no_js_errors(page)
+
+    # The replay viewer steps through the finished game to its end.
+    game_id = page.url.rsplit("/", 1)[1]
+    page.goto(f"{live_server}/replay/{game_id}")
+    page.wait_for_selector("#rp-pos:has-text('Decision 0')")
+    page.click("#rp-step")
+    page.wait_for_selector("#rp-pos:has-text('Decision 1 of')")
+    page.click("#rp-back")
+    page.wait_for_selector("#rp-pos:has-text('Decision 0 of')")
+    assert page.locator(".epoch-jump").count() == 3
+    page.locator(".epoch-jump").nth(1).click()
+    page.wait_for_selector(".epoch-badge:has-text('Epoch 2')")
+    page.click("#rp-last")
+    page.wait_for_selector("#final-area:not([hidden]) .final-headline")
+    pos = page.locator("#rp-pos").inner_text()
+    n, total = map(int, re.findall(r"\d+", pos))
+    assert n == total > 0
+    assert page.locator("#rp-download").get_attribute("href") == f"/api/games/{game_id}/record"
+    page.select_option("#rp-seat", "1")
+    page.wait_for_selector(".player.me[data-seat='1']")
+    no_sideways_scroll(page)
+    shot(page, "replay-1366-en")
+    no_js_errors(page)
+
+    # Play again: a rematch with the same table, and we hold a seat in it.
+    page.goto(f"{live_server}/g/{game_id}")
+    page.wait_for_selector("#again-btn")
+    page.click("#again-btn")
+    page.wait_for_url(lambda url: game_id not in url)
+    page.wait_for_selector(".player.me")
+    page.context.close()
+
+
+def test_reload_and_seat_link_on_another_device(browser: Browser, live_server: str) -> None:
+    made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    game_id = made["game"]["id"]
+    page = new_page(browser)
+    page.goto(live_server + made["link"])
+    page.wait_for_selector(ACTIONS)
+    assert page.url.endswith(f"/g/{game_id}")  # the token left the address bar
+    rng = random.Random(2)
+    play(page, rng, clicks=6)
+    page.wait_for_function("window.__ra && !window.__ra.sending")
+    before = decisions(page)
+    assert before > 0
+    log_before = page.locator("#log li").count()
+
+    page.reload()  # the token is kept in this browser
+    page.wait_for_selector(".player.me[data-seat='0']")
+    page.wait_for_function(f"window.__ra.n >= {before}")
+    assert page.locator("#log li").count() >= log_before
+    play(page, rng, clicks=6)
+    page.wait_for_function("window.__ra && !window.__ra.sending")
+    mid = decisions(page)
+    assert mid > before
+
+    # Another device: a fresh browser context opens the seat link and carries on.
+    other = new_page(browser, PHONE)
+    other.goto(live_server + made["link"])
+    other.wait_for_selector(".player.me[data-seat='0']")
+    other.wait_for_function(f"window.__ra.n >= {mid}")
+    assert "token" not in other.url
+    play(other, rng)
+    assert is_over(other)
+    no_sideways_scroll(other)
+    # The first device sees the same end.
+    page.wait_for_selector("#final-area:not([hidden]) .final-headline")
+    no_js_errors(page)
+    no_js_errors(other)
+    page.context.close()
+    other.context.close()
+
+
+def shown_scores(page: Page) -> tuple[str | None, dict[int, str]]:
+    """The phase and the score each player panel shows, read at one instant."""
+    phase, scores = page.evaluate(
+        """() => [window.__ra.view && window.__ra.view.phase,
+                  [...document.querySelectorAll('#players .player')].map(
+                      (p) => [Number(p.dataset.seat), p.querySelector('.score').textContent.trim()])]"""
+    )
+    return phase, {int(seat): str(text) for seat, text in scores}
+
+
+def test_two_humans_hidden_scores_and_a_spectator(browser: Browser, live_server: str) -> None:
+    made = create_game(
+        live_server,
+        [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}],
+        hidden_scores=True,
+    )
+    game_id = made["game"]["id"]
+    ann = new_page(browser)
+    ann.goto(f"{live_server}/g/{game_id}?seat={made['seat']}&token={made['token']}")
+    ann.wait_for_selector("#waiting:not([hidden])")  # one human seat is still free
+    assert ann.locator("#waiting .share-input").input_value().endswith(f"/g/{game_id}")
+
+    # Bob joins from the table page in his own browser.
+    bob = new_page(browser)
+    bob.goto(f"{live_server}/g/{game_id}")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join-form button[type=submit]")
+    bob.wait_for_selector(".player.me[data-seat='1']")
+    ann.wait_for_selector(".player.me[data-seat='0']")
+
+    spectator = new_page(browser, PHONE)
+    spectator.goto(f"{live_server}/g/{game_id}")
+    spectator.wait_for_selector(".player[data-seat='2']")
+
+    rng = random.Random(3)
+    deadline = time.monotonic() + 90
+    seen_scoring = False
+    while time.monotonic() < deadline and not is_over(ann):
+        # Only the player whose turn it is has actions; the spectator never has any.
+        turns = [p for p in (ann, bob) if p.locator(ACTIONS).count()]
+        assert len(turns) <= 1
+        assert spectator.locator(ACTIONS).count() == 0
+        for page, me in ((ann, 0), (bob, 1)):
+            phase, scores = shown_scores(page)
+            if phase != "over":
+                assert scores[me].isdigit(), scores
+                assert [scores[s] for s in range(3) if s != me] == ["?", "?"], scores
+        if not seen_scoring and ann.locator("#scoring .score-table").count():
+            seen_scoring = True
+            rows = ann.locator("#scoring .score-table").first.locator("tbody tr")
+            html = ann.locator("#scoring").inner_html()
+            assert rows.nth(1).locator("td").first.text_content() == "?", html  # Bob's epoch hidden from Ann
+            phase, scores = shown_scores(spectator)
+            assert phase == "over" or list(scores.values()) == ["?", "?", "?"], scores
+        if not turns:
+            ann.wait_for_timeout(40)
+            continue
+        page = turns[0]
+        seat = 0 if page is ann else 1
+        assert page.evaluate("window.__ra.view.to_move") == seat
+        click_legal(page, rng)
+    assert seen_scoring and is_over(ann)
+    bob.wait_for_selector("#final-area:not([hidden])")
+    spectator.wait_for_selector("#final-area:not([hidden])")
+    # At the end every score is shown (R9.1).
+    assert all(s.isdigit() for s in spectator.locator(".player .score").all_inner_texts())
+    assert spectator.locator("#again-btn").count() == 0
+    for p in (ann, bob, spectator):
+        no_js_errors(p)
+        p.context.close()
+
+
+def test_russian_table_and_rules(browser: Browser, live_server: str) -> None:
+    made = create_game(
+        live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot"}], edition="2023"
+    )
+    page = new_page(browser)
+    page.goto(live_server + made["link"])
+    page.wait_for_selector(ACTIONS)
+    page.click(".lang-btn[data-lang='ru']")
+    page.wait_for_selector(".track-label:has-text('Трек Ра')")
+    assert page.locator(".track-label", has_text="Трек аукциона").count() == 1
+    assert "Ваш ход" in page.locator("#status").inner_text()
+    assert page.locator("[data-act='draw']").inner_text().strip().endswith("Тянуть тайл")
+    assert page.locator("[data-act='ra']").inner_text().strip().endswith("Призвать Ра")
+    assert page.locator(".group h4", has_text="Фараоны").count() == 3
+    assert page.locator(".log-card h3").inner_text() == "Журнал игры"
+    page.click("[data-act='draw']")
+    page.wait_for_function("document.querySelector('#log').innerText.includes('тянет')")
+    page.reload()  # the choice is remembered
+    page.wait_for_selector(".track-label:has-text('Трек Ра')")
+    page.goto(live_server + "/rules")
+    for sec in [f"R{i}" for i in range(1, 10)]:
+        assert page.locator(f"section#{sec} h2").count() == 1
+    assert page.locator("h1").inner_text().startswith("Правила")
+    assert page.locator("#tile-unrest .names").inner_text() == "Смута · Война"
+    assert page.locator("#tile-fortress .names").inner_text() == "Крепость · Святилище"
+    no_sideways_scroll(page)
+    no_js_errors(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize(("size", "viewport"), [("1366", LAPTOP), ("390", PHONE)])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_screenshots_and_no_sideways_scrolling(
+    browser: Browser, live_server: str, size: str, viewport: dict[str, int], lang: str
+) -> None:
+    page = new_page(browser, viewport, locale="ru-RU" if lang == "ru" else "en-US")
+    page.goto(live_server + "/")
+    page.wait_for_selector(".seat-row")
+    assert page.evaluate("document.documentElement.lang") == lang  # chosen from the browser
+    no_sideways_scroll(page)
+    shot(page, f"lobby-{size}-{lang}")
+
+    made = create_game(
+        live_server,
+        [
+            {"kind": "human"},
+            {"kind": "bot", "level": "easy"},
+            {"kind": "bot", "level": "easy"},
+            {"kind": "bot", "level": "easy"},
+        ],
+    )
+    page.goto(live_server + made["link"])
+    page.wait_for_selector(ACTIONS)
+    play(page, random.Random(4), clicks=14)
+    page.wait_for_function("window.__ra && !window.__ra.sending")
+    no_sideways_scroll(page)
+    shot(page, f"table-{size}-{lang}")
+    page.goto(live_server + "/rules")
+    page.wait_for_selector("#R9")
+    no_sideways_scroll(page)
+    if size == "390":
+        shot(page, f"rules-{size}-{lang}")
+    no_js_errors(page)
+    page.context.close()
