@@ -72,7 +72,8 @@ const EN = {
   "lobby.status.finished": "finished",
   "lobby.seatAs": "seat {n}",
   "lobby.winner": "won by {name}",
-  "lobby.importRecord": "Watch a saved game (record file)",
+  "lobby.importRecord": "Watch a saved game",
+  "lobby.importFile": "Open a record file…",
   "lobby.import": "Open replay",
 
   // Table
@@ -310,7 +311,8 @@ const RU = {
   "lobby.status.finished": "закончена",
   "lobby.seatAs": "место {n}",
   "lobby.winner": "победа: {name}",
-  "lobby.importRecord": "Посмотреть сохранённую игру (файл записи)",
+  "lobby.importRecord": "Посмотреть сохранённую игру",
+  "lobby.importFile": "Открыть файл записи…",
   "lobby.import": "Открыть повтор",
 
   "table.loading": "Подключаемся к столу…",
@@ -664,7 +666,9 @@ export function eventText(ev, names, edition = "original", lang = currentLang())
         const why = m ? `нет солнца выше ${m[1]}` : "нет открытых солнц";
         return `${p} пасует (${why}).`;
       }
-      case "win": return `${p} выигрывает солнцем ${ev.sun}: берёт ${tileList(ev.tiles, edition, lang)} и солнце ${d} (лицом вниз).`;
+      case "win": return ev.tiles && ev.tiles.length
+        ? `${p} выигрывает солнцем ${ev.sun}: берёт ${tileList(ev.tiles, edition, lang)} и солнце ${d} (лицом вниз).`
+        : `${p} выигрывает солнцем ${ev.sun}: тайлов нет, берёт солнце ${d} (лицом вниз).`;
       case "no_bid": return d === "removed"
         ? `Никто не поставил; ${ev.tiles.length} ${ruPlural(ev.tiles.length, "тайл уходит", "тайла уходят", "тайлов уходят")} из игры с полного трека.`
         : "Никто не поставил; тайлы остаются на треке.";
