@@ -11,7 +11,9 @@ import httpx
 import websockets
 
 
-def create(base: str, seats: list[dict[str, Any]], name: str | None = "Ann", **options: Any) -> dict[str, Any]:
+def create(
+    base: str, seats: list[dict[str, Any]], name: str | None = "Ann", **options: Any
+) -> dict[str, Any]:
     body = {"seats": seats, "name": name, "bot_delay": 0, **options}
     if name is None:
         body["join"] = False

@@ -4,81 +4,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed")
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """``ra serve`` in a subprocess: start, kill -9, start again on the same database."""
-
-    def __init__(
-        self, db_url: str, log_path: Path, workers: int = 1, env: dict[str, str] | None = None
-    ) -> None:
-        # Scripted clients act much faster than people: the rate limit has its own test.
-        self.env = {**os.environ, "RA_MESSAGE_RATE": "1000", **(env or {})}
-        self.db_url = db_url
-        self.port = free_port()
-        self.workers = workers
-        self.log_path = log_path
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self) -> Server:
-        cmd = [sys.executable, "-c", "from ra.cli import main; main()", "serve", "--port", str(self.port),
-               "--db", self.db_url, "--workers", str(self.workers), "--log-level", "warning"]
-        log = open(self.log_path, "ab")  # noqa: SIM115 - the child keeps it
-        self.proc = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=self.env
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"ra serve exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("ra serve did not answer /health within 60 s")
-
-    def kill9(self) -> None:
-        """Kill the server and all its processes at once, as a crash would."""
-        assert self.proc is not None
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+from ra.web.testing import Server
 
 
 @pytest.fixture
@@ -86,6 +20,12 @@ def server_factory(tmp_path: Path) -> Iterator[type[Server]]:
     started: list[Server] = []
 
     class Tracked(Server):
+        def __init__(
+            self, db_url: str, log_path: Path, workers: int = 1, env: dict[str, str] | None = None
+        ) -> None:
+            # Scripted clients act much faster than people: the rate limit has its own test.
+            super().__init__(db_url, log_path, workers, {"RA_MESSAGE_RATE": "1000", **(env or {})})
+
         def start(self) -> Server:
             started.append(self)
             return super().start()

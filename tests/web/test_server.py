@@ -15,8 +15,8 @@ import websockets
 
 import ra
 from ra.web.protocol import seat_payload
+from ra.web.testing import Server
 from tests.web.client import Player, create, join, over
-from tests.web.conftest import Server
 
 Pred = Callable[[dict[str, Any]], bool]
 
@@ -97,7 +97,9 @@ def test_lobby_create_join_leave_and_errors(server: Server) -> None:
     assert r.status_code == 422 and "name" in r.json()["message"]
     r = httpx.post(base + "/api/games", json={"seats": [{"kind": "human"}], "name": "X"})
     assert r.status_code == 422 and "seats" in r.json()["message"]
-    r = httpx.post(base + "/api/games", json={"seats": [{"kind": "bot", "level": "genius"}] * 2, "join": False})
+    r = httpx.post(
+        base + "/api/games", json={"seats": [{"kind": "bot", "level": "genius"}] * 2, "join": False}
+    )
     assert r.status_code == 422 and "genius" in r.json()["message"]
     r = httpx.post(
         base + "/api/games",
@@ -119,7 +121,9 @@ def test_lobby_create_join_leave_and_errors(server: Server) -> None:
     assert r.status_code == 409 and r.json()["error"] == "not_open"
 
 
-def test_open_games_per_address_are_limited(server_factory: type[Server], sqlite_url: str, tmp_path: Path) -> None:
+def test_open_games_per_address_are_limited(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
     import os
 
     os.environ["RA_MAX_OPEN_GAMES"] = "3"
@@ -138,7 +142,9 @@ def test_open_games_per_address_are_limited(server_factory: type[Server], sqlite
 
 def test_two_humans_and_a_bot_play_to_the_end_with_a_spectator(server: Server) -> None:
     base = server.url
-    made = create(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}], hidden_scores=True)
+    made = create(
+        base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}], hidden_scores=True
+    )
     gid = made["game"]["id"]
     bob = join(base, gid, "Bob")
 
@@ -324,7 +330,11 @@ def simulate(seed: int, stop: Pred | None, names: list[str]) -> tuple[ra.Game, i
     stop_at = None
     while not game.is_over():
         n = game.num_decisions
-        if stop_at is None and stop is not None and stop({"n": n, "view": {"phase": game.phase, "to_move": game.to_move}}):
+        if (
+            stop_at is None
+            and stop is not None
+            and stop({"n": n, "view": {"phase": game.phase, "to_move": game.to_move}})
+        ):
             stop_at = n
         seat = game.to_move
         assert seat is not None
@@ -441,7 +451,12 @@ def test_records_replay_api_import_and_rematch(server: Server) -> None:
     imported = httpx.post(base + "/api/records", content=json.dumps(record)).json()["game"]
     assert imported["imported"] and imported["scores"] == list(game.scores)
     # Bad records: one clear error each.
-    for body in (b"\xff\xfe", b"[" * 100_000, b'{"players": 3}', json.dumps({**record, "decisions": ["bid 77"]})):
+    for body in (
+        b"\xff\xfe",
+        b"[" * 100_000,
+        b'{"players": 3}',
+        json.dumps({**record, "decisions": ["bid 77"]}),
+    ):
         r = httpx.post(base + "/api/records", content=body)
         assert r.status_code in (413, 422) and r.json()["error"] in ("bad_record", "too_large"), r.text
 
@@ -449,7 +464,9 @@ def test_records_replay_api_import_and_rematch(server: Server) -> None:
 # --- PostgreSQL, several workers -----------------------------------------------------------
 
 
-def test_postgresql_two_servers_share_games(server_factory: type[Server], pg_url: str, tmp_path: Path) -> None:
+def test_postgresql_two_servers_share_games(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
     a = server_factory(pg_url, tmp_path / "a.log", workers=2).start()
     b = server_factory(pg_url, tmp_path / "b.log").start()
     made = create(a.url, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "random"}])
@@ -494,3 +511,59 @@ def test_migrations_upgrade_downgrade_and_match_the_tables(sqlite_url: str) -> N
         diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
     assert diff == []
     engine.dispose()
+
+
+# --- limits and shutdown -----------------------------------------------------------------------
+
+
+def test_message_rate_is_limited_per_connection(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
+    srv = server_factory(sqlite_url, tmp_path / "s.log", env={"RA_MESSAGE_RATE": "20"}).start()
+    made = create(srv.url, [{"kind": "human"}, {"kind": "human"}])
+
+    async def main() -> None:
+        p = Player(srv.ws, made["game"]["id"], made["token"])
+        await connect(p)
+        for _ in range(100):
+            await p.send({"type": "ping"})
+        await asyncio.sleep(1.0)
+        await p.state_now()
+        limited = [e for e in p.errors if e["code"] == "rate_limited"]
+        pongs = [m for m in p.messages if m["type"] == "pong"]
+        assert limited and len(pongs) + len(limited) == 100 and 30 <= len(pongs) < 100
+        await p.send({"type": "ping"})  # the connection is still served after a pause
+        assert (await p.until(lambda m: m["type"] in ("pong", "error")))["type"] == "pong"
+        await p.close()
+
+    asyncio.run(main())
+
+
+def test_graceful_shutdown_tells_clients_and_they_resume(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
+    srv = server_factory(sqlite_url, tmp_path / "s.log").start()
+    made = create(srv.url, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    gid = made["game"]["id"]
+
+    async def main() -> None:
+        ann = Player(srv.ws, gid, made["token"], seed=4)
+        await connect(ann)
+        await play([ann], stop=lambda m: bool(m["n"] >= 10 and m["legal"]))
+        n = (await ann.state_now())["n"]
+        assert srv.proc is not None
+        srv.stop()  # SIGTERM: a clean stop
+        assert srv.proc.returncode in (0, -15)  # uvicorn re-raises SIGTERM after its clean stop
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            for _ in range(10_000):
+                await ann.recv(timeout=5)
+        code = closed.value.rcvd.code if closed.value.rcvd is not None else None
+        assert code in (1001, 1012), code  # going away / service restart: reconnect
+        srv.start()
+        ann.url = f"{srv.ws}/ws/games/{gid}"
+        await connect(ann)
+        assert ann.state is not None and ann.state["n"] == n
+        await play([ann])
+        await ann.close()
+
+    asyncio.run(main())

@@ -8,6 +8,7 @@ import json
 import logging
 import os
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -25,7 +26,7 @@ from ra.setup import LONG_2P_GROUPS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, new_see
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Client, ClientError, Hub, Settings, build_game, game_state
 from ra.web.protocol import MAX_MESSAGE_BYTES, seat_payload
-from ra.web.store import GameRow, Store, new_token
+from ra.web.store import GameRow, Store, new_token, now
 
 log = logging.getLogger("ra.web")
 STATIC = Path(str(files("ra.web") / "static"))
@@ -67,6 +68,7 @@ class NewGame(BaseModel):
     hidden_scores: bool = True
     edition: str = "original"
     bot_delay: float = Field(default=1.0, ge=0.0, le=5.0)
+    start_in: float = Field(default=0.0, ge=0.0, le=3600.0)
     name: str | None = None
     join: bool = True
 
@@ -289,6 +291,7 @@ def create_app(settings: Settings) -> FastAPI:
                 "bot_delay": body.bot_delay,
                 "seed": settings.fixed_seed if settings.fixed_seed is not None else new_seed(),
                 "creator_addr": addr,
+                "starts_at": now() + timedelta(seconds=body.start_in) if body.start_in else None,
             },
             seat_rows,
         )
@@ -484,7 +487,7 @@ def create_app(settings: Settings) -> FastAPI:
                 await refuse("bad_token", "the token is not valid for this game", 4401)
                 return
 
-        client = Client(seat, ws.send_json, settings)
+        client = Client(seat, ws.send_text, settings)
         room.clients.add(client)
         sender = asyncio.create_task(client.run_sender())
         try:
@@ -513,7 +516,7 @@ def create_app(settings: Settings) -> FastAPI:
             pass
         finally:
             room.clients.discard(client)
-            client.put(None)
+            client.finish()
             sender.cancel()
             if not hub.closing:
                 with contextlib.suppress(Exception):

@@ -42,6 +42,7 @@ games = sa.Table(
     sa.Column("rematch_id", sa.String(16), nullable=True),
     sa.Column("bot_claim_n", sa.Integer, nullable=True),
     sa.Column("bot_claim_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("starts_at", sa.DateTime(timezone=True), nullable=True),  # bots wait until then
 )
 
 seats = sa.Table(

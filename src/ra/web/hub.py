@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import multiprocessing
 import os
@@ -114,7 +115,7 @@ class Client:
         self.seat = seat
         self.events_sent = 0
         self.revealed = False
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=256)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=256)
         self._send = send
         self._rate = settings.messages_per_second
         self._burst = settings.message_burst
@@ -132,16 +133,23 @@ class Client:
         self._allowance -= 1
         return True
 
-    def put(self, message: dict[str, Any]) -> None:
+    def put(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or its JSON text already encoded)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
         except asyncio.QueueFull:
             # A client this far behind resyncs from scratch when it reconnects.
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
+
+    def finish(self) -> None:
+        """Stop sending once what is queued has gone out."""
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
 
     async def run_sender(self) -> None:
         while True:
@@ -164,6 +172,7 @@ class Room:
         self.remote_presence: dict[str, list[bool]] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.bot_task_n = -1
+        self.decided_at: float | None = None
 
     @property
     def id(self) -> str:
@@ -251,21 +260,27 @@ class Room:
             start = min(c.events_sent for c in clients)
             payload = seat_payload(game, seat, self.row.edition, start)
             can_undo = self.can_undo(seat)
+            encoded: dict[int, str] = {}  # clients of one seat mostly share one message
             for c in clients:
-                skip = c.events_sent - payload["events_from"]
-                c.put(
-                    {
-                        "type": "state",
-                        "game": summary,
-                        "seat": seat,
-                        "n": game.num_decisions,
-                        "view": payload["view"],
-                        "legal": payload["legal"],
-                        "can_undo": can_undo,
-                        "events_from": c.events_sent,
-                        "events": payload["events"][skip:],
-                    }
-                )
+                text = encoded.get(c.events_sent)
+                if text is None:
+                    skip = c.events_sent - payload["events_from"]
+                    text = encoded[c.events_sent] = json.dumps(
+                        {
+                            "type": "state",
+                            "game": summary,
+                            "seat": seat,
+                            "n": game.num_decisions,
+                            "view": payload["view"],
+                            "legal": payload["legal"],
+                            "can_undo": can_undo,
+                            "events_from": c.events_sent,
+                            "events": payload["events"][skip:],
+                            "t": self.decided_at,
+                        },
+                        separators=(",", ":"),
+                    )
+                c.put(text)
                 c.events_sent = payload["num_events"]
 
     def send_state(self, client: Client) -> None:
@@ -284,6 +299,7 @@ class Room:
 
     async def act(self, seat: int, text: str, n: int, by_bot: bool = False) -> None:
         """Apply ``text`` for ``seat`` at decision ``n``: validate, commit, then tell everyone."""
+        submitted = time.time()
         async with self.lock:
             game = self.game
             if game is None:
@@ -310,8 +326,12 @@ class Room:
                 await self._resync()
                 self.broadcast()
                 raise ClientError("stale", "already decided: another move was made first") from None
+            except Exception:
+                log.exception("storing decision %d of game %s failed", n, self.id)
+                raise ClientError("server_error", "the server could not store your move; try again") from None
             self.game = new
             self.decision_seats.append(seat)
+            self.decided_at = submitted
             self._mirror(new)
             self.broadcast()
             self.schedule_bot()
@@ -405,7 +425,10 @@ class Room:
 
     async def _bot_turn(self, seat: int, n: int) -> None:
         try:
-            await asyncio.sleep(self.row.bot_delay)
+            delay = self.row.bot_delay
+            if self.row.starts_at is not None:
+                delay = max(delay, (self.row.starts_at - datetime.now(UTC)).total_seconds())
+            await asyncio.sleep(delay)
             game = self.game
             if game is None or game.num_decisions != n:
                 return
@@ -454,7 +477,7 @@ class Hub:
                 room.bot_task.cancel()
             for c in room.clients:
                 c.put({"type": "shutdown", "message": "the server is restarting; reconnecting…"})
-                c.put(None)
+                c.finish()
         await asyncio.sleep(0.05)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

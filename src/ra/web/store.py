@@ -8,18 +8,21 @@ decision end with exactly one of them applied (the primary key of
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from ra.web.db import async_url, decisions, games, is_sqlite, seats
+from ra.web.db import async_url, decisions, games, is_sqlite, seats, sync_url
 
 NOTIFY_CHANNEL = "ra_games"
 
@@ -72,6 +75,7 @@ class GameRow:
     winner: int | None
     scores: list[int] | None
     rematch_id: str | None
+    starts_at: datetime | None = None
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -91,21 +95,19 @@ class Store:
         self.sqlite = is_sqlite(url)
         kwargs: dict[str, Any] = {}
         if self.sqlite:
-            kwargs["connect_args"] = {"timeout": 30}
+            # Decisions are written by the BatchWriter; these connections serve reads and the lobby.
+            kwargs.update(connect_args={"timeout": 30}, pool_size=2, max_overflow=2, pool_timeout=60)
         else:
             kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
+        self._writer: BatchWriter | None = None
         if self.sqlite:
-
-            @sa.event.listens_for(self.engine.sync_engine, "connect")
-            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-                cur = dbapi_conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=NORMAL")
-                cur.execute("PRAGMA foreign_keys=ON")
-                cur.close()
+            sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            self._writer = BatchWriter(url)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            await self._writer.close()
         await self.engine.dispose()
 
     async def ping(self) -> None:
@@ -190,7 +192,9 @@ class Store:
         t = now()
         async with self.engine.begin() as conn:
             await conn.execute(
-                sa.insert(games).values(id=game_id, created_at=t, updated_at=t, **{"num_decisions": 0, **values})
+                sa.insert(games).values(
+                    id=game_id, created_at=t, updated_at=t, **{"num_decisions": 0, **values}
+                )
             )
             await conn.execute(sa.insert(seats), [{"game_id": game_id, **s} for s in seat_rows])
         return game_id
@@ -239,50 +243,32 @@ class Store:
             )
             return res.rowcount == 1
 
-    async def append(
-        self,
-        game_id: str,
-        n: int,
-        seat: int,
-        action: str,
-        state: dict[str, Any],
-    ) -> None:
+    async def append(self, game_id: str, n: int, seat: int, action: str, state: dict[str, Any]) -> None:
         """Store decision ``n``; :class:`ConflictError` if the game is no longer at ``n`` decisions."""
-        try:
-            async with self.engine.begin() as conn:
-                res = await conn.execute(
-                    sa.update(games)
-                    .where(games.c.id == game_id, games.c.num_decisions == n)
-                    .values(num_decisions=n + 1, updated_at=now(), **state)
-                )
-                if res.rowcount != 1:
-                    raise ConflictError(game_id)
-                await conn.execute(
-                    sa.insert(decisions).values(
-                        game_id=game_id, n=n, seat=seat, action=action, created_at=now()
-                    )
-                )
-                await self._notify(conn, game_id)
-        except IntegrityError:
-            raise ConflictError(game_id) from None
+        await self._write(_append, game_id, n, seat, action, state)
 
     async def truncate(self, game_id: str, n: int, keep: int, state: dict[str, Any]) -> None:
         """Take decisions ``keep``.. back (undo); :class:`ConflictError` if the game moved on."""
-        async with self.engine.begin() as conn:
-            res = await conn.execute(
-                sa.update(games)
-                .where(games.c.id == game_id, games.c.num_decisions == n)
-                .values(num_decisions=keep, updated_at=now(), bot_claim_n=None, **state)
-            )
-            if res.rowcount != 1:
-                raise ConflictError(game_id)
-            await conn.execute(
-                sa.delete(decisions).where(decisions.c.game_id == game_id, decisions.c.n >= keep)
-            )
-            await self._notify(conn, game_id)
+        await self._write(_truncate, game_id, n, keep, state)
+
+    async def _write(self, fn: Any, *args: Any) -> None:
+        if self._writer is not None:
+            await self._writer.submit(fn, args)
+            return
+        try:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(fn, *args)
+                await self._notify(conn, args[0])
+        except IntegrityError:
+            raise ConflictError(args[0]) from None
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
-        """Claim the bot's turn at decision ``n`` for this worker (rarely computed twice)."""
+        """Claim the bot's turn at decision ``n`` for this worker (rarely computed twice).
+
+        SQLite serves one process, which knows its own bots: nothing to claim.
+        """
+        if self.sqlite:
+            return True
         t = now()
         async with self.engine.begin() as conn:
             res = await conn.execute(
@@ -312,6 +298,117 @@ class Store:
             await conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"g:{game_id}:{self.worker_id}")))
 
 
+def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, state: dict[str, Any]) -> None:
+    res = conn.execute(
+        sa.update(games)
+        .where(games.c.id == game_id, games.c.num_decisions == n)
+        .values(num_decisions=n + 1, updated_at=now(), **state)
+    )
+    if res.rowcount != 1:
+        raise ConflictError(game_id)
+    conn.execute(
+        sa.insert(decisions).values(game_id=game_id, n=n, seat=seat, action=action, created_at=now())
+    )
+
+
+def _truncate(conn: Connection, game_id: str, n: int, keep: int, state: dict[str, Any]) -> None:
+    res = conn.execute(
+        sa.update(games)
+        .where(games.c.id == game_id, games.c.num_decisions == n)
+        .values(num_decisions=keep, updated_at=now(), bot_claim_n=None, **state)
+    )
+    if res.rowcount != 1:
+        raise ConflictError(game_id)
+    conn.execute(sa.delete(decisions).where(decisions.c.game_id == game_id, decisions.c.n >= keep))
+
+
+class BatchWriter:
+    """SQLite's group commit: every decision waiting to be stored goes in one transaction.
+
+    SQLite has one writer at a time; one thread that commits whatever is queued
+    (one hop between threads per batch, not per statement) keeps the latency flat
+    under load.  A compare-and-set failure fails only its own write.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.engine = sa.create_engine(
+            sync_url(url), connect_args={"timeout": 30}, poolclass=sa.pool.NullPool
+        )
+        sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ra-sqlite-writer")
+        self._queue: asyncio.Queue[tuple[Any, tuple[Any, ...], asyncio.Future[None]]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._conn: Connection | None = None
+
+    async def submit(self, fn: Any, args: tuple[Any, ...]) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run())
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._queue.put((fn, args, done))
+        await done
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                results = await loop.run_in_executor(
+                    self._thread, self._commit, [(f, a) for f, a, _ in batch]
+                )
+            except Exception as err:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_exception(
+                            ConflictError(str(err)) if isinstance(err, IntegrityError) else err
+                        )
+                continue
+            for (_, _, done), result in zip(batch, results, strict=True):
+                if done.done():
+                    continue
+                if result is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(result)
+
+    def _commit(self, batch: list[tuple[Any, tuple[Any, ...]]]) -> list[Exception | None]:
+        if self._conn is None:
+            self._conn = self.engine.connect()
+        conn = self._conn
+        results: list[Exception | None] = []
+        try:
+            with conn.begin():
+                for fn, args in batch:
+                    try:
+                        fn(conn, *args)
+                        results.append(None)
+                    except ConflictError as err:  # raised before the write changed anything
+                        results.append(err)
+        except Exception:
+            conn.close()
+            self._conn = None
+            raise
+        return results
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, conn.close)
+        self._thread.shutdown(wait=False)
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
 def _game_row(r: Any) -> GameRow:
     return GameRow(
         id=r["id"],
@@ -331,4 +428,10 @@ def _game_row(r: Any) -> GameRow:
         winner=r["winner"],
         scores=r["scores"],
         rematch_id=r["rematch_id"],
+        starts_at=_utc(r["starts_at"]),
     )
+
+
+def _utc(t: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; every time stored here is UTC."""
+    return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t

@@ -1,0 +1,91 @@
+"""Run ``ra serve`` in a subprocess on loopback: for integration tests and load benchmarks.
+
+>>> server = Server("sqlite:////tmp/ra-test.db", Path("/tmp/ra-test.log")).start()  # doctest: +SKIP
+>>> server.kill9(); server.start()  # a crash, then the same database again  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``ra serve`` in a subprocess: start, kill -9, start again on the same database."""
+
+    def __init__(
+        self, db_url: str, log_path: Path, workers: int = 1, env: dict[str, str] | None = None
+    ) -> None:
+        self.env = {**os.environ, **(env or {})}
+        self.db_url = db_url
+        self.port = free_port()
+        self.workers = workers
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        cmd = [
+            sys.executable,
+            "-c",
+            "from ra.cli import main; main()",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--workers",
+            str(self.workers),
+            "--log-level",
+            "warning",
+        ]
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the child keeps it
+        self.proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=self.env
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"ra serve exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("ra serve did not answer /health within 60 s")
+
+    def kill9(self) -> None:
+        """Kill the server and all its processes at once, as a crash would."""
+        assert self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
