@@ -56,25 +56,45 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
     until the game ends (R9.1).
     """
     view = game.view(0 if seat is None else seat)
-    data = view.to_dict()
-    del data["decisions"]
-    legal = data.pop("legal_actions")
     over = game.is_over()
     hide_all = seat is None and game.hidden_scores and not over
-    if hide_all:
-        for p in data["players"]:
-            p["score"] = None
-    data["seat"] = seat
-    data["pending_disaster"] = view.pending_disaster
-    data["discards_left"] = view.discards_left
-    data["num_decisions"] = game.num_decisions
-    data["winner"] = game.winner if over else None
+    auction = view.auction
+    data = {
+        "seat": seat,
+        "players": [
+            {
+                "name": p.name,
+                "suns": list(p.suns),
+                "used_suns": list(p.used_suns),
+                "tiles": dict(p.tiles),
+                "score": None if hide_all else p.score,
+            }
+            for p in view.players
+        ],
+        "variant": game.setup.variant,
+        "hidden_scores": game.hidden_scores,
+        "epoch": view.epoch,
+        "phase": view.phase,
+        "to_move": view.to_move,
+        "center_sun": view.center_sun,
+        "ra_track": view.ra_track,
+        "ra_track_length": view.ra_track_length,
+        "auction_track": view.auction_track,
+        "auction": dataclasses.asdict(auction) if auction is not None else None,
+        "tiles_in_bag": view.tiles_in_bag,
+        "unseen": dict(view.unseen),
+        "pending_disaster": view.pending_disaster,
+        "discards_left": view.discards_left,
+        "num_decisions": game.num_decisions,
+        "winner": game.winner if over else None,
+    }
+    legal = [str(a) for a in view.legal_actions()] if seat is not None and view.to_move == seat else []
     events = view.events
     names = game.names
     start = max(0, min(events_from, len(events)))
     return {
         "view": data,
-        "legal": legal if seat is not None and game.to_move == seat and not over else [],
+        "legal": legal if not over else [],
         "events_from": start,
         "events": [event_dict(i, events[i], names, edition, hide_all) for i in range(start, len(events))],
         "num_events": len(events),
