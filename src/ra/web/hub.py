@@ -371,6 +371,26 @@ class Room:
         self.row.winner = state["winner"]
         self.row.scores = state["scores"]
 
+    async def remote_change(self, change: str) -> None:
+        """Another worker committed: read just the new decision when we are one behind."""
+        async with self.lock:
+            game = self.game
+            if change.startswith("a") and game is not None and game.num_decisions == int(change[1:]):
+                rows = await self.hub.store.decisions(self.id, since=game.num_decisions)
+                if rows:
+                    new = game.clone()
+                    for _, text in rows:
+                        new.apply(text)
+                    self.game = new
+                    self.decision_seats.extend(s for s, _ in rows)
+                    self.decided_at = None
+                    self._mirror(new)
+                    self.broadcast()
+                return
+            floor = await self._resync()
+            self.broadcast(floor=floor)
+            self.schedule_bot(remote=True)
+
     async def resync(self) -> None:
         """Catch up with the database (another worker changed the game)."""
         async with self.lock:
@@ -620,9 +640,10 @@ class Hub:
     async def _on_note(self, payload: str) -> None:
         kind, _, rest = payload.partition(":")
         if kind == "g":
-            gid, _, worker = rest.partition(":")
-            if worker != self.settings.worker_id:
-                await self.changed(gid)
+            gid, worker, change = [*rest.split(":"), "", ""][:3]
+            room = self.rooms.get(gid)
+            if room is not None and worker != self.settings.worker_id:
+                await room.remote_change(change)
         elif kind == "p":
             gid, worker, mask = rest.split(":")
             room = self.rooms.get(gid)

@@ -144,12 +144,12 @@ class Store:
                     out.append(g)
             return out
 
-    async def decisions(self, game_id: str) -> list[tuple[int, str]]:
-        """The accepted decisions of a game, in order, as (seat, notation)."""
+    async def decisions(self, game_id: str, since: int = 0) -> list[tuple[int, str]]:
+        """The accepted decisions of a game from number ``since`` on, in order, as (seat, notation)."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 sa.select(decisions.c.seat, decisions.c.action)
-                .where(decisions.c.game_id == game_id)
+                .where(decisions.c.game_id == game_id, decisions.c.n >= since)
                 .order_by(decisions.c.n)
             )
             return [(r[0], r[1]) for r in rows]
@@ -212,6 +212,7 @@ class Store:
                 )
                 .values(name=name, token_hash=hash_token(token))
             )
+            await self._notify(conn, game_id)
             return res.rowcount == 1
 
     async def free_seat(self, game_id: str, seat: int) -> bool:
@@ -221,6 +222,7 @@ class Store:
                 .where(seats.c.game_id == game_id, seats.c.seat == seat)
                 .values(name=None, token_hash=None)
             )
+            await self._notify(conn, game_id)
             return res.rowcount == 1
 
     async def start(self, game_id: str, to_move: int | None, to_move_bot: bool) -> bool:
@@ -241,24 +243,25 @@ class Store:
                 .where(games.c.id == game_id, games.c.rematch_id.is_(None))
                 .values(rematch_id=rematch_id)
             )
+            await self._notify(conn, game_id)
             return res.rowcount == 1
 
     async def append(self, game_id: str, n: int, seat: int, action: str, state: dict[str, Any]) -> None:
         """Store decision ``n``; :class:`ConflictError` if the game is no longer at ``n`` decisions."""
-        await self._write(_append, game_id, n, seat, action, state)
+        await self._write(f"a{n}", _append, game_id, n, seat, action, state)
 
     async def truncate(self, game_id: str, n: int, keep: int, state: dict[str, Any]) -> None:
         """Take decisions ``keep``.. back (undo); :class:`ConflictError` if the game moved on."""
-        await self._write(_truncate, game_id, n, keep, state)
+        await self._write("", _truncate, game_id, n, keep, state)
 
-    async def _write(self, fn: Any, *args: Any) -> None:
+    async def _write(self, change: str, fn: Any, *args: Any) -> None:
         if self._writer is not None:
             await self._writer.submit(fn, args)
             return
         try:
             async with self.engine.begin() as conn:
                 await conn.run_sync(fn, *args)
-                await self._notify(conn, args[0])
+                await self._notify(conn, args[0], change)
         except IntegrityError:
             raise ConflictError(args[0]) from None
 
@@ -292,10 +295,14 @@ class Store:
         async with self.engine.begin() as conn:
             await conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
 
-    async def _notify(self, conn: AsyncConnection, game_id: str) -> None:
-        # Delivered by PostgreSQL when the transaction commits, never before.
+    async def _notify(self, conn: AsyncConnection, game_id: str, change: str = "") -> None:
+        """Tell the other workers (PostgreSQL delivers it when the transaction commits, in order).
+
+        ``change`` is ``a<n>`` when decision ``n`` was appended (they read just that row).
+        """
         if not self.sqlite:
-            await conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"g:{game_id}:{self.worker_id}")))
+            payload = f"g:{game_id}:{self.worker_id}:{change}"
+            await conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
 
 
 def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, state: dict[str, Any]) -> None:
