@@ -1,6 +1,6 @@
 // Rendering a game position (a seat's View) as the table: tracks, centre sun, displays,
 // game log, scoring tables and the final result. Shared by the table and the replay viewer.
-import { t, tileName, eventText, SCORE_CATEGORIES, CIVS, MONUMENTS, currentLang } from "./i18n.js";
+import { t, tileName, eventText, SCORE_CATEGORIES, CIVS, MONUMENTS, currentLang, playerName } from "./i18n.js";
 import { tileSVG, sunSVG, esc } from "./tiles.js";
 
 const GROUPS = [
@@ -11,7 +11,7 @@ const GROUPS = [
   ["monuments", MONUMENTS],
 ];
 
-export function names(view) { return view.players.map((p) => p.name); }
+export function names(view) { return view.players.map((p) => playerName(p.name)); }
 
 export function highestSun(p) {
   return Math.max(0, ...(p.suns || []), ...(p.used_suns || []));
@@ -64,6 +64,7 @@ export function renderBoard(view, opts = {}) {
 // One player's display. opts: {me, toMove, connected, kind, discards: Set, fresh, lost: [kinds], edition}
 export function renderPlayer(view, seat, opts = {}) {
   const p = view.players[seat];
+  const pn = playerName(p.name);
   const edition = opts.edition || "original";
   const tiles = p.tiles || {};
   const isMe = opts.me === seat;
@@ -92,8 +93,8 @@ export function renderPlayer(view, seat, opts = {}) {
   }).join("");
   const lost = opts.lost && opts.lost.length
     ? `<div class="lost-strip">${esc(t("table.tilesLost"))}: ${opts.lost.map((k) => `<span class="chip lost">${tileSVG(k, { edition })}</span>`).join("")}</div>` : "";
-  return `<section class="player${isMe ? " me" : ""}${toMove ? " to-move" : ""}${opts.flash ? " flash" : ""}" data-seat="${seat}" aria-label="${esc(p.name)}">` +
-    `<header class="phead"><div class="pwho"><span class="pname">${toMove ? `<span class="turn-arrow" aria-hidden="true">▶</span>` : ""}${esc(p.name)}</span>` +
+  return `<section class="player${isMe ? " me" : ""}${toMove ? " to-move" : ""}${opts.flash ? " flash" : ""}" data-seat="${seat}" aria-label="${esc(pn)}">` +
+    `<header class="phead"><div class="pwho"><span class="pname">${toMove ? `<span class="turn-arrow" aria-hidden="true">▶</span>` : ""}${esc(pn)}</span>` +
     (isMe ? `<span class="badge you">${esc(t("table.you"))}</span>` : "") +
     (toMove ? `<span class="badge move">${esc(t("table.toMove"))}</span>` : "") + conn +
     `</div><span class="pscore"><span class="lbl">${esc(t("table.score"))}</span> ${score}</span></header>` +
@@ -156,7 +157,7 @@ export function renderFinal(view, events, me) {
   if (view.phase !== "over") return "";
   const ns = names(view);
   const over = [...events].reverse().find((e) => e.kind === "game_over");
-  const ranking = view.players.map((p, i) => ({ i, name: p.name, score: p.score ?? 0, sun: highestSun(p) }))
+  const ranking = view.players.map((p, i) => ({ i, name: playerName(p.name), score: p.score ?? 0, sun: highestSun(p) }))
     .sort((a, b) => b.score - a.score || b.sun - a.sun);
   const winner = over ? over.seat : ranking[0].i;
   const w = ranking.find((r) => r.i === winner) || ranking[0];

@@ -576,6 +576,16 @@ const TILE_HELP = {
   },
 };
 
+// The server names bots "Easy bot", "Hard bot 2"…; show them in the page's language.
+const BOT_NAMES = { ru: { Easy: "Лёгкий бот", Medium: "Средний бот", Hard: "Сильный бот" } };
+export function playerName(name, lang = currentLang()) {
+  if (name === null || name === undefined) return "?";
+  const m = /^(Easy|Medium|Hard) bot(?: (\d+))?$/.exec(name);
+  const table = BOT_NAMES[lang];
+  if (!m || !table) return name;
+  return table[m[1]] + (m[2] ? ` ${m[2]}` : "");
+}
+
 export function tileHelp(kind, lang = currentLang()) {
   const h = TILE_HELP[lang] || TILE_HELP.en;
   return h[kind] || h[tileCategory(kind)] || "";

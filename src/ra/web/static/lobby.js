@@ -1,5 +1,5 @@
 // The lobby: create a game, invite friends, join, watch, rejoin.
-import { t, tileName } from "./i18n.js";
+import { t, playerName } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 import {
   $, esc, mountHeader, api, allSeats, saveSeat, forgetSeat, savedName, saveName, absLink, toast, copyText, fmtDate,
@@ -113,7 +113,7 @@ function describe(g) {
 }
 
 function seatNames(g) {
-  return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${s.name || t("lobby.bot")}` : s.taken ? s.name || "?" : `(${t("table.free")})`)).join(", ");
+  return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${playerName(s.name) || t("lobby.bot")}` : s.taken ? s.name || "?" : `(${t("table.free")})`)).join(", ");
 }
 
 function item(g, mine) {
@@ -130,7 +130,7 @@ function item(g, mine) {
   let meta = `${describe(g)} · ${fmtDate(g.created)}`;
   if (g.status === "open") meta += ` · ${t("lobby.freeSeats", { n: free })}`;
   if (g.status === "running") meta += ` · ${t("table.epoch", { n: g.epoch })} · ${t("lobby.decisions", { n: g.decisions })}`;
-  if (g.status === "finished" && g.winner !== null && g.winner !== undefined) meta += ` · ${t("lobby.winner", { name: g.seats[g.winner] ? g.seats[g.winner].name : "?" })}`;
+  if (g.status === "finished" && g.winner !== null && g.winner !== undefined) meta += ` · ${t("lobby.winner", { name: g.seats[g.winner] ? playerName(g.seats[g.winner].name) : "?" })}`;
   if (mine) meta += ` · ${t("lobby.seatAs", { n: mine.seat + 1 })}`;
   return `<li class="game-item"><div class="gi-main"><div class="gi-title">${esc(seatNames(g))} <span class="status-pill ${g.status}">${esc(t("lobby.status." + g.status))}</span></div>` +
     `<div class="gi-meta">#${esc(g.id)} · ${esc(meta)}</div></div><div class="gi-acts">${acts}</div></li>`;
@@ -210,4 +210,3 @@ $("#import-file").addEventListener("change", (e) => { if (e.target.files[0]) imp
 renderAll();
 loadLists();
 setInterval(loadLists, 15000);
-void tileName;

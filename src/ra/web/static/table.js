@@ -1,6 +1,6 @@
 // The table: one WebSocket to the server, the position rendered from this seat's view,
 // only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
-import { t, tileName, currentLang, eventText } from "./i18n.js";
+import { t, tileName, currentLang, eventText, playerName } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
@@ -290,7 +290,7 @@ function renderWaiting() {
   const link = absLink(`/g/${gameId}`);
   const freeHuman = S.game.seats.filter((s) => s.kind === "human" && !s.taken);
   const seats = S.game.seats.map((s) => {
-    const who = s.kind === "bot" ? `⚙ ${esc(s.name || t("table.bot"))}` : s.taken ? esc(s.name || "?") : `<em>${esc(t("table.free"))}</em>`;
+    const who = s.kind === "bot" ? `⚙ ${esc(playerName(s.name) || t("table.bot"))}` : s.taken ? esc(s.name || "?") : `<em>${esc(t("table.free"))}</em>`;
     const conn = s.kind === "human" && s.taken ? (s.connected ? ` <span class="conn on">● ${esc(t("table.online"))}</span>` : ` <span class="conn off">○ ${esc(t("table.offline"))}</span>`) : "";
     return `<li>${esc(t("lobby.seat", { n: s.seat + 1 }))}: ${who}${conn}${mine && mine.seat === s.seat ? ` <span class="badge you">${esc(t("table.you"))}</span>` : ""}</li>`;
   }).join("");
@@ -424,7 +424,7 @@ function renderActions() {
   if (!parts.length) {
     let msg = "";
     if (S.seat === null) msg = t("table.spectating");
-    else if (S.view.phase !== "over" && S.view.to_move !== null && S.view.to_move !== undefined) msg = t("table.waiting", { name: S.view.players[S.view.to_move].name });
+    else if (S.view.phase !== "over" && S.view.to_move !== null && S.view.to_move !== undefined) msg = t("table.waiting", { name: playerName(S.view.players[S.view.to_move].name) });
     box.innerHTML = msg ? `<p class="waiting-msg">${esc(msg)}</p>` : "";
     box.classList.remove("mine");
     if (!msg) box.hidden = true;
