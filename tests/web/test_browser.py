@@ -232,22 +232,29 @@ def shown_scores(page: Page) -> tuple[str | None, dict[int, str]]:
 
 
 def test_two_humans_hidden_scores_and_a_spectator(browser: Browser, live_server: str) -> None:
-    made = create_game(
-        live_server,
-        [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}],
-        hidden_scores=True,
-    )
-    game_id = made["game"]["id"]
+    # Ann creates the table in the lobby: herself, a second human seat and a bot; hidden scores.
     ann = new_page(browser)
-    ann.goto(f"{live_server}/g/{game_id}?seat={made['seat']}&token={made['token']}")
+    ann.goto(live_server + "/")
+    ann.fill("#name", "Ann")
+    ann.select_option("#pace", "0")
+    ann.locator(".seat-row").nth(1).locator("label", has_text="Human").click()
+    ann.locator(".seat-row").nth(2).locator("select.level").select_option("easy")
+    assert ann.locator("#hidden-scores").is_checked()
+    ann.click("#create-btn")
+    link = ann.locator("#share-link").input_value()
+    game_id = link.rsplit("/", 1)[1]
+    assert link == f"{live_server}/g/{game_id}"
+    ann.click("#copy-btn")
+    ann.locator("#created a.btn").click()
     ann.wait_for_selector("#waiting:not([hidden])")  # one human seat is still free
-    assert ann.locator("#waiting .share-input").input_value().endswith(f"/g/{game_id}")
+    assert ann.locator("#waiting .share-input").input_value() == link
 
-    # Bob joins from the table page in his own browser.
+    # Bob finds the open game in the lobby and joins it from his own browser.
     bob = new_page(browser)
-    bob.goto(f"{live_server}/g/{game_id}")
-    bob.fill("#join-name", "Bob")
-    bob.click("#join-form button[type=submit]")
+    bob.goto(live_server + "/")
+    bob.fill("#name", "Bob")
+    bob.locator(f".join-btn[data-id='{game_id}']").click()
+    bob.wait_for_url(re.compile(f"/g/{game_id}$"))
     bob.wait_for_selector(".player.me[data-seat='1']")
     ann.wait_for_selector(".player.me[data-seat='0']")
 
