@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -399,18 +400,25 @@ def test_kill_9_mid_game_loses_nothing(
 
 def test_bots_resume_after_a_restart(server_factory: type[Server], sqlite_url: str, tmp_path: Path) -> None:
     srv = server_factory(sqlite_url, tmp_path / "s.log").start()
-    made = create(srv.url, [{"kind": "bot", "level": "random"}] * 3, name=None)
+    made = create(srv.url, [{"kind": "bot", "level": "random"}] * 3, name=None, bot_delay=0.02)
     gid = made["game"]["id"]
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{srv.url}/api/games/{gid}").json()["decisions"] < 5 and time.monotonic() < deadline:
+        time.sleep(0.05)
     srv.kill9()
     srv.start()
+    before = httpx.get(f"{srv.url}/api/games/{gid}").json()
+    assert before["status"] == "running" and before["decisions"] >= 5
 
     async def main() -> None:
         spectator = Player(srv.ws, gid, None)
         await connect(spectator)
-        await spectator.until(over, timeout=60)
+        if not over(spectator.state or {"type": ""}):
+            await spectator.until(over, timeout=120)
 
     asyncio.run(main())
-    assert httpx.get(f"{srv.url}/api/games/{gid}").json()["status"] == "finished"
+    after = httpx.get(f"{srv.url}/api/games/{gid}").json()
+    assert after["status"] == "finished" and after["decisions"] > before["decisions"]
 
 
 # --- records, replays, rematch -----------------------------------------------------------
