@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -34,16 +35,36 @@ from ra.web.protocol import seat_payload
 from ra.web.testing import Server
 
 
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process and its children, in MiB (from /proc)."""
+def family(pid: int) -> list[int]:
+    """A process and all its descendants (the server's workers and bot processes)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            pass
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the server's processes so far (steadier than wall time)."""
     total = 0
-    pids = [pid]
-    try:
-        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-            pids.append(int(child))
-    except OSError:
-        pass
-    for p in pids:
+    for p in family(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of the server's processes, in MiB (from /proc)."""
+    total = 0
+    for p in family(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -128,6 +149,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(start_at - time.time())
             started.set()
             t0 = time.monotonic()
+            assert server.proc is not None
+            cpu0 = cpu_seconds(server.proc.pid)
             peak = 0.0
             assert server.proc is not None
             done = asyncio.gather(*tasks, return_exceptions=True)
@@ -135,6 +158,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 peak = max(peak, rss_mb(server.proc.pid))
                 await asyncio.wait([done], timeout=0.5)
             elapsed = time.monotonic() - t0
+            cpu = cpu_seconds(server.proc.pid) - cpu0
             failures = [r for r in done.result() if isinstance(r, BaseException)]
             errors.extend(type(f).__name__ for f in failures)
             lost = 0
@@ -164,6 +188,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "latency_ms_p95": round(pct(0.95), 1),
         "latency_ms_p99": round(pct(0.99), 1),
         "latency_ms_mean": round(statistics.fmean(latencies), 1) if latencies else None,
+        "server_cpu_ms_per_decision": round(1000 * cpu / max(1, total_decisions), 3),
         "errors": len(errors),
         "spectator_logs_differing_from_the_record": lost,
         "server_peak_rss_mb": round(peak, 1),
