@@ -117,7 +117,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             lead = 5.0 + 0.03 * args.games * (1 + args.spectators)
             start_at = time.time() + lead
             game_ids = []
-            for i in range(args.games):
+            for _ in range(args.games):
                 r = await http.post(
                     "/api/games",
                     json={

@@ -103,26 +103,27 @@ function connect() {
     try { msg = JSON.parse(m.data); } catch (e) { return; }
     onMessage(msg);
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     if (S.ws !== ws) return;
     S.connected = false;
     S.sending = false;
     clearInterval(S.pingTimer);
     if (S.fatal) { banner(null); return; }
-    scheduleReconnect();
+    // 1012: the server restarts; 1001: it is going away. Either way: reconnect with backoff.
+    scheduleReconnect(ev && (ev.code === 1012 || ev.code === 1001));
     render();
   };
   ws.onerror = () => { /* onclose follows */ };
 }
 
-function scheduleReconnect() {
+function scheduleReconnect(restarting = false) {
   const delays = [1, 2, 4, 8, 15, 30];
   let s = delays[Math.min(S.retry, delays.length - 1)];
   S.retry += 1;
   S.lostShown = true;
   const tick = () => {
     if (s <= 0) { banner(t("conn.connecting"), "warn"); connect(); return; }
-    banner(t("conn.lost", { s }), "warn");
+    banner(restarting ? `${t("conn.shutdown")} (${s} s)` : t("conn.lost", { s }), "warn");
     s -= 1;
     S.retryTimer = setTimeout(tick, 1000);
   };
@@ -202,8 +203,10 @@ function onState(msg) {
   const oldLen = S.events.length;
   const from = msg.events_from || 0;
   const incoming = msg.events || [];
+  // A full resend (events_from 0, e.g. after a reconnect) replaces the log; only the entries
+  // beyond what we had are new (an undo shortens the log: nothing new).
   S.events = S.events.slice(0, from).concat(incoming);
-  const newEvents = from >= oldLen ? S.events.slice(oldLen) : incoming;
+  const newEvents = S.events.length > oldLen ? S.events.slice(oldLen) : [];
   S.game = msg.game;
   S.seat = msg.seat ?? null;
   S.n = msg.n;
