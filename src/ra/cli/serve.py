@@ -58,10 +58,15 @@ def serve_command(
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         typer.echo(f"ra serve: unknown log level {log_level!r}", err=True)
         raise typer.Exit(2)
+    problem = _port_problem(host, port)
+    if problem:
+        typer.echo(f"ra serve: cannot listen on {host}:{port}: {problem}; choose another --port", err=True)
+        raise typer.Exit(2)
     try:
         database.upgrade(url)
     except Exception as err:
-        typer.echo(f"ra serve: cannot open the database {_safe(url)}: {type(err).__name__}: {err}", err=True)
+        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+        typer.echo(f"ra serve: cannot open the database {_safe(url)}: {reason}", err=True)
         raise typer.Exit(2) from None
     os.environ["RA_DB_URL"] = url
     os.environ["RA_BOT_PROCESSES"] = str(bot_processes)
@@ -84,3 +89,21 @@ def _safe(url: str) -> str:
     from sqlalchemy.engine import make_url
 
     return make_url(url).render_as_string(hide_password=True)
+
+
+def _port_problem(host: str, port: int) -> str | None:
+    """Why the address cannot be listened on (in use, no such address), or None."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as err:
+        return f"unknown host ({err.strerror})"
+    family, _, _, _, address = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(address)
+        except OSError as err:
+            return "the port is in use (another ra serve?)" if err.errno == 98 else str(err.strerror)
+    return None

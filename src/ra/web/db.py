@@ -105,7 +105,10 @@ def check_url(url: str) -> str:
         if not u.database or u.database == ":memory:":
             raise ValueError("a SQLite database needs a file: sqlite:///path/to/ra.db")
         folder = Path(u.database).expanduser().resolve().parent
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ValueError(f"cannot make the database folder {folder}: {err.strerror}") from None
         if not os.access(folder, os.W_OK):
             raise ValueError(f"cannot write the database folder {folder}")
     return url
