@@ -523,6 +523,7 @@ class Hub:
                 return room
             row = await self.store.game(game_id)
             if row is None:
+                self._loading.pop(game_id, None)
                 return None
             game = None
             seats_of: list[int] = []
@@ -535,6 +536,7 @@ class Hub:
                 seats_of = [s for s, _ in stored]
             room = Room(self, row, game, seats_of)
             self.rooms[game_id] = room
+            self._loading.pop(game_id, None)
             room.schedule_bot()
             return room
 
