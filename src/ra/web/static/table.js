@@ -160,7 +160,8 @@ function onMessage(msg) {
       }
       return undefined;
     case "error": {
-      S.sending = false;
+      // After "stale" the server sends the new state: keep the old buttons disabled until then.
+      if (msg.code !== "stale") S.sending = false;
       const key = `err.${msg.code}`;
       const txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
       toast(txt, msg.code === "stale" ? "info" : "bad");
