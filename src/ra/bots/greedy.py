@@ -34,11 +34,19 @@ class GreedyBot(SeededBot):
         self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS, epsilon: float = 0.0
     ) -> None:
         super().__init__(seed)
-        if not 0.0 <= epsilon <= 1.0:
-            raise ValueError(f"epsilon must be between 0 and 1, got {epsilon}")
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be a number from 0 to 1, got {epsilon!r}")
+        if not isinstance(weights, Weights):
+            raise ValueError(f"weights must be a Weights, got {type(weights).__name__}")
         self.weights = weights
-        self.epsilon = epsilon
+        self.epsilon = float(epsilon)
         """Chance of a uniformly random legal action instead (for an easier opponent)."""
+
+    def settings(self) -> dict[str, object]:
+        out: dict[str, object] = {"epsilon": self.epsilon}
+        if self.weights != DEFAULT_WEIGHTS:
+            out["weights"] = self.weights
+        return out
 
     def choose(self, view: State) -> Action:
         if self.epsilon and self.rng.random() < self.epsilon:
