@@ -6,8 +6,9 @@ Prints, per player count and mixed over 2-5 players, random full games per
 second and decisions per second on one core (the loop is
 ``game.apply(rng.choice(game.legal_actions()))`` from ``ra.Game(...)`` to the
 end), then microseconds per ``clone()``, ``legal_actions()`` and ``apply()``
-measured separately on positions sampled from random games.  Targets (engine
-issue): at least 1,500 games/s mixed, clone under 5 us.
+measured separately on positions sampled from random games, and ``undo()`` at
+decisions 10, 100 and 300 of a long game.  Targets (engine issue): at least
+1,500 games/s mixed, clone under 5 us.
 """
 
 from __future__ import annotations
@@ -89,6 +90,39 @@ def per_call_us(positions: list[tuple[ra.Game, ra.Action]], repeats: int = 5) ->
     return best
 
 
+def long_game(decisions: int) -> ra.Game:
+    """A 5-player game of at least ``decisions`` decisions (bids and draws preferred, fixed seeds)."""
+    for seed in range(10_000):
+        game = ra.Game(players=5, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            legal = game.legal_actions()
+            eager = [a for a in legal if a.kind in ("bid", "draw", "god")]
+            game.apply(rng.choice(eager if eager and rng.random() < 0.8 else legal))
+        if game.num_decisions >= decisions:
+            return game
+    raise RuntimeError(f"no game of {decisions} decisions found")
+
+
+def undo_us(at: tuple[int, ...] = (10, 100, 300), repeats: int = 200) -> dict[int, float]:
+    """Median microseconds of one ``undo()`` on a game that has taken ``n`` decisions."""
+    full = long_game(max(at))
+    out = {}
+    for n in at:
+        game = ra.Game(players=5, seed=full.setup.seed)
+        for action in full.decisions[:n]:
+            game.apply(action)
+        times = []
+        for _ in range(repeats):
+            trial = game.clone()
+            t = time.perf_counter()
+            trial.undo()
+            times.append(time.perf_counter() - t)
+        times.sort()
+        out[n] = times[len(times) // 2] * 1e6
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
@@ -115,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nmicroseconds per call (best of 5 over {len(positions):,} sampled positions):")
     for name, us in calls.items():
         print(f"  {name + ('()' if name != 'Game()' else ''):<16} {us:7.2f} us")
+
+    undo = undo_us()
+    results["undo_us"] = {str(k): round(v, 1) for k, v in undo.items()}
+    print("\nmicroseconds per undo() (median), by decisions already taken:")
+    for n, us in undo.items():
+        print(f"  at decision {n:<4} {us:9.1f} us")
 
     mixed = results["games"]["mixed"]["games_per_s"]
     ok_games = mixed >= 1500

@@ -307,7 +307,7 @@ def test_determinize_never_reads_the_real_bag() -> None:
         ({"players": ["Ann", "Ann "]}, "player names must differ"),
         ({"players": ["Ann", "Bob\n"]}, None),
         ({"players": ["Ann", "B\x00b"]}, "printable"),
-        ({"players": ["Ann", "x" * 65]}, "at most 64"),
+        ({"players": ["Ann", "x" * 201]}, "at most 200"),
         ({"players": 2, "bag": 5}, "bag must be a list of tile names"),
         ({"players": 2, "bag": [1]}, r"bag\[0\] must be a tile name"),
         ({"players": 2, "suns": [None, None]}, "must be a list of sun numbers"),
@@ -445,3 +445,39 @@ def test_apply_rejects_non_actions_with_notation_error() -> None:
 def test_from_setup_rejects_non_setups() -> None:
     with pytest.raises(ValueError, match="expected a Setup"):
         ra.Game.from_setup({"players": 2})  # type: ignore[arg-type]
+
+
+# --- layering ---------------------------------------------------------------------------------
+
+LAYERS = [
+    "errors",
+    "tiles",
+    "actions",
+    "scoring",
+    "setup",
+    "events",
+    "state",
+    "views",
+    "record_format",
+    "engine",
+    "records",
+]
+
+
+def test_engine_modules_import_only_the_layers_below_them() -> None:
+    import ast
+
+    src = Path(ra.__file__).parent
+    for i, name in enumerate(LAYERS):
+        tree = ast.parse((src / f"{name}.py").read_text(encoding="utf-8"))
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ra."):
+                if not any(  # imports for type checking only are not dependencies
+                    isinstance(parent, ast.If) and "TYPE_CHECKING" in ast.unparse(parent.test)
+                    for parent in ast.walk(tree)
+                    if node in ast.walk(parent) and parent is not node
+                ):
+                    imported.add(node.module.split(".")[1])
+        allowed = set(LAYERS[:i])
+        assert imported <= allowed, f"ra.{name} imports {sorted(imported - allowed)} (a layer above it)"

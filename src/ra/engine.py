@@ -49,6 +49,7 @@ from ra.record_format import build_record, check_result, parse_record
 from ra.scoring import drought_losses, epoch_points, funeral_losses
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, STARTING_SCORE, Bag, Setup, make_setup
 from ra.state import (
+    ABOVE,
     DRAWN,
     FORCED,
     PHASE_ACTION,
@@ -180,8 +181,6 @@ class Game(State):
         self._num_decisions = 0
         self._breakdowns = ()
         self._marks = None
-        self._log_cache = None
-        self._decisions_cache = None
         self._begin_epoch()
 
     # --- cloning ---------------------------------------------------------------
@@ -227,93 +226,75 @@ class Game(State):
         p = self._to_move
         prev = self._decisions
         count = self._num_decisions
-        try:
-            # Validate first with the predicates of ra.state (no mutation), then act.
-            if phase == PHASE_BID:
-                if code == BID:
-                    sun = action.arg
-                    if not (self._bid_mask(p) >> sun) & 1:
-                        raise self._illegal(action)
-                    self._push(action)
-                    self._high = sun
-                    self._high_bidder = p
-                    self._log = (self._log, (e_bid, p, sun))
-                    if p == self._ra_player:
-                        self._resolve_auction()
-                    else:
-                        self._next_bidder(p)
-                    return
-                if code == PASS and not self._must_bid:
-                    self._push(action)
-                    self._log = (self._log, (e_passed, p))
-                    if p == self._ra_player:
-                        self._resolve_auction()
-                    else:
-                        self._next_bidder(p)
-                    return
-            elif phase == PHASE_ACTION:
-                if code == DRAW:
-                    if not self._can_draw():
-                        raise self._illegal(action)
-                    self._push(action)
-                    self._draw(p)
-                    return
-                if code == INVOKE:
-                    self._push(action)
-                    self._invoke(p, False)
-                    return
-                if code == GOD:
-                    if not self._can_take(p, action.arg):
-                        raise self._illegal(action)
-                    self._push(action)
-                    self._god_take(p, action.arg)
-                    return
-            elif phase == PHASE_GOD:
-                if code == GOD:
-                    if not self._can_take(p, action.arg):
-                        raise self._illegal(action)
-                    self._push(action)
-                    self._god_take(p, action.arg)
-                    return
-                if code == DONE:
-                    self._push(action)
-                    self._log = (self._log, (e_done, p))
-                    self._begin_turn((p + 1) % self._n)
-                    return
-            elif phase == PHASE_DISCARD:
-                if code == DISCARD:
-                    t = action.arg
-                    d = self._displays[p]
-                    if t not in self._discard_kinds() or not d[t]:
-                        raise self._illegal(action)
-                    self._push(action)
-                    d[t] -= 1
-                    self._box[t] += 1
-                    self._log = (self._log, (e_discard, p, t, False))
-                    if self._unrest_left:
-                        self._unrest_left -= 1
-                    else:
-                        self._quake_left -= 1
-                    if not self._settle_discards(p):
-                        self._after_disasters(p)
-                    return
+        # Validate with the predicates of ra.state (no change yet) ...
+        if phase == PHASE_BID:
+            if code == BID:
+                ok = (self._suns[p] & ABOVE[self._high]) >> action.arg & 1  # _bid_mask, inlined
+            else:
+                ok = code == PASS and not self._must_bid
+        elif phase == PHASE_ACTION:
+            if code == DRAW:
+                ok = self._can_draw()
+            elif code == GOD:
+                ok = self._can_take(p, action.arg)
+            else:
+                ok = code == INVOKE
+        elif phase == PHASE_GOD:
+            ok = code == DONE or (code == GOD and self._can_take(p, action.arg))
+        elif phase == PHASE_DISCARD:
+            ok = code == DISCARD and action.arg in self._discard_kinds() and self._displays[p][action.arg]
+        else:
+            ok = False
+        if not ok:
             raise self._illegal(action)
-        except IllegalActionError:
-            raise  # raised before any change
+        # ... record the decision (with an undo checkpoint every MARK_EVERY) ...
+        if not count & _MARK_MASK and count:
+            self._marks = (self._marks, count, self.clone())
+        self._decisions = (prev, action)
+        self._num_decisions = count + 1
+        # ... then act: all or nothing.
+        try:
+            if code == BID:
+                sun = action.arg
+                self._high = sun
+                self._high_bidder = p
+                self._log = (self._log, (e_bid, p, sun))
+                if p == self._ra_player:
+                    self._resolve_auction()
+                else:
+                    self._next_bidder(p)
+            elif code == PASS:
+                self._log = (self._log, (e_passed, p))
+                if p == self._ra_player:
+                    self._resolve_auction()
+                else:
+                    self._next_bidder(p)
+            elif code == DRAW:
+                self._draw(p)
+            elif code == INVOKE:
+                self._invoke(p, False)
+            elif code == GOD:
+                self._god_take(p, action.arg)
+            elif code == DONE:
+                self._log = (self._log, (e_done, p))
+                self._begin_turn((p + 1) % self._n)
+            else:
+                t = action.arg
+                self._displays[p][t] -= 1
+                self._box[t] += 1
+                self._log = (self._log, (e_discard, p, t, False))
+                if self._unrest_left:
+                    self._unrest_left -= 1
+                else:
+                    self._quake_left -= 1
+                if not self._settle_discards(p):
+                    self._after_disasters(p)
         except BaseException:
             self._rewind(prev, count)
             raise
 
     push = apply
     """python-chess style alias of :meth:`apply` (undo is cheap: see :meth:`undo`)."""
-
-    def _push(self, action: Action) -> None:
-        count = self._num_decisions
-        if not count & _MARK_MASK and count:
-            # An undo checkpoint: the position before this decision (nothing changed yet).
-            self._marks = (self._marks, count, self.clone())
-        self._decisions = (self._decisions, action)
-        self._num_decisions = count + 1
 
     # --- the flow of play ------------------------------------------------------
 

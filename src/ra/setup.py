@@ -24,7 +24,7 @@ AUCTION_TRACK_SIZE: Final = 8  # R3.2
 EPOCHS: Final = 3  # R8.1
 MAX_SEED: Final = (1 << 64) - 1
 """Seeds are 0 .. 2**64 - 1 (new games get 63 random bits)."""
-MAX_NAME_LENGTH: Final = 64
+MAX_NAME_LENGTH: Final = 200
 
 # R2.2 — sun groups by player count.
 SUN_GROUPS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {

@@ -33,7 +33,7 @@ from ra.errors import IllegalActionError
 from ra.events import AUCTION_KINDS, Event, materialize
 from ra.scoring import ScoreBreakdown
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
-from ra.tiles import T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, Tile
+from ra.tiles import MAX_SUN, T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, Tile
 
 Phase = Literal["action", "bid", "god", "discard", "over"]
 """What the player to move decides: a turn action, a bid, a God-tile take, a disaster discard."""
@@ -120,6 +120,12 @@ def _extend(
         return tuple(new)
     return cache[1] + tuple(new)
 
+
+_copy_list: Final = list.copy
+
+ABOVE: Final[tuple[int, ...]] = tuple(~((2 << high) - 1) for high in range(MAX_SUN + 1))
+"""R4.2: ``ABOVE[high]`` is the bitmask of the suns a bid must come from when the
+current bid is ``high`` (0 before any bid): every sun strictly higher."""
 
 # Cached bid lists, keyed by the bitmask of the bidder's suns above the current bid.
 _BIDS_AND_PASS: dict[int, tuple[Action, ...]] = {}
@@ -247,8 +253,8 @@ class State:
     _breakdowns: tuple[tuple[tuple[int, int, tuple[int, ...], int, int] | None, ...], ...]
     """Per finished epoch, per seat: (epoch, seat, points by category, before, after)."""
     _marks: tuple[Any, ...] | None
-    _log_cache: tuple[Any, tuple[Event, ...]] | None
-    _decisions_cache: tuple[Any, tuple[Action, ...]] | None
+    _log_cache: tuple[Any, tuple[Event, ...]] | None  # may be unset (see events)
+    _decisions_cache: tuple[Any, tuple[Action, ...]] | None  # may be unset
 
     def _copy_to(self, new: State) -> None:
         """Copy every field into ``new`` (lists copied, history shared)."""
@@ -256,7 +262,7 @@ class State:
         new._bag = self._bag
         new._n = self._n
         new._ra_end = self._ra_end
-        new._displays = [d[:] for d in self._displays]
+        new._displays = [*map(_copy_list, self._displays)]
         new._suns = self._suns[:]
         new._used = self._used[:]
         new._scores = self._scores[:]
@@ -283,8 +289,7 @@ class State:
         new._num_decisions = self._num_decisions
         new._breakdowns = self._breakdowns
         new._marks = self._marks
-        new._log_cache = self._log_cache
-        new._decisions_cache = self._decisions_cache
+        # The history caches are not copied (a clone rebuilds them on first read).
 
     # --- pickling and deep copies (the linked histories would recurse) -------------
 
@@ -432,8 +437,7 @@ class State:
 
     def _bid_mask(self, p: int) -> int:
         """R4.2: the face-up suns of ``p`` strictly higher than the current bid, as a bitmask."""
-        shift = self._high + 1
-        return self._suns[p] >> shift << shift
+        return self._suns[p] & ABOVE[self._high]
 
     def _discard_kinds(self) -> tuple[int, ...]:
         """R5.2: the kinds the disaster being resolved destroys (Unrest before Earthquake)."""
@@ -447,7 +451,7 @@ class State:
         """Every action the player to move may take now (empty once the game is over)."""
         phase = self._phase
         if phase == PHASE_BID:
-            mask = self._bid_mask(self._to_move)
+            mask = self._suns[self._to_move] & ABOVE[self._high]  # _bid_mask, inlined
             if self._must_bid:
                 return list(_BIDS_ONLY.get(mask) or _bid_actions(mask, False))
             return list(_BIDS_AND_PASS.get(mask) or _bid_actions(mask, True))
@@ -615,7 +619,7 @@ class State:
         Cached: reading it again after a few more decisions costs only the new events.
         """
         log = self._log
-        cache = self._log_cache
+        cache: tuple[Any, tuple[Event, ...]] | None = getattr(self, "_log_cache", None)
         if cache is not None and cache[0] is log:
             return cache[1]
         out = _extend(log, cache, events=True)
@@ -626,7 +630,7 @@ class State:
     def decisions(self) -> tuple[Action, ...]:
         """The decisions taken so far, in order (the ``move_stack``; cached like :attr:`events`)."""
         chain = self._decisions
-        cache = self._decisions_cache
+        cache: tuple[Any, tuple[Action, ...]] | None = getattr(self, "_decisions_cache", None)
         if cache is not None and cache[0] is chain:
             return cache[1]
         out = _extend(chain, cache)
