@@ -120,7 +120,7 @@ def test_editions_rename_tiles_in_the_log() -> None:
 
 
 def test_an_unknown_kind_renders_without_recursion() -> None:
-    event = Event("mystery", 0)
+    event = Event("mystery", 0)  # type: ignore[arg-type]
     assert str(event).startswith("mystery: ('mystery', 0")
     assert event.text(["Ann"]).startswith("mystery:")
 

@@ -37,6 +37,7 @@ def test_golden_game_replays_identically(path: Path) -> None:
         game.apply(text)
     assert game.is_over()
     assert [event_data(e) for e in game.events] == data["events"]
+    assert [e.to_dict() for e in game.events] == data["events"]  # the public JSON form is this schema
     assert [[b.as_dict() if b else None for b in ep] for ep in game.epoch_scores] == data["epoch_scores"]
     assert list(game.scores) == data["scores"]
     assert game.winner == data["winner"]

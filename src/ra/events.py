@@ -77,7 +77,7 @@ class Event(NamedTuple):
     :attr:`tie_break`).
     """
 
-    kind: str
+    kind: EventKind
     seat: int | None = None
     tile: Tile | None = None
     sun: int | None = None
@@ -365,7 +365,7 @@ def describe(event: Event, names: Sequence[str] | None = None, edition: str = "o
     else:
         name = f"Player {seat + 1}"
     p = _Who(name)
-    k = event.kind
+    k: str = event.kind  # a str: an Event made by hand may carry an unknown kind
     d = event.detail
     if k == "epoch":
         return f"Epoch {d} begins; {p.does('plays', 'play', start=False)} first."

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal, cast, get_args
 
 from ra.actions import (
     BID_BY_SUN,
@@ -30,7 +30,7 @@ from ra.actions import (
     Action,
 )
 from ra.errors import IllegalActionError
-from ra.events import AUCTION_KINDS, Event, materialize
+from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize
 from ra.scoring import ScoreBreakdown
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
 from ra.tiles import MAX_SUN, T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, Tile
@@ -165,8 +165,8 @@ class PlayerState:
 class AuctionState:
     """The auction under way (R4)."""
 
-    kind: str
-    """"drawn", "voluntary" or "forced" (R3.3, R3.4), see :data:`ra.events.AuctionKind`."""
+    kind: AuctionKind
+    """"drawn", "voluntary" or "forced" (R3.3, R3.4)."""
     ra_player: int
     high_bid: int | None
     high_bidder: int | None
@@ -342,9 +342,9 @@ class State:
         return self._epoch
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """ "action", "bid", "god", "discard" or "over" (see :data:`Phase`)."""
-        return PHASES[self._phase]
+        return cast("Phase", PHASES[self._phase])
 
     @property
     def to_move(self) -> int | None:
@@ -395,7 +395,7 @@ class State:
         if self._phase != PHASE_BID:
             return None
         return AuctionState(
-            kind=AUCTION_KINDS[self._auction_kind],
+            kind=cast("AuctionKind", AUCTION_KINDS[self._auction_kind]),
             ra_player=self._ra_player,
             high_bid=self._high or None,
             high_bidder=self._high_bidder if self._high_bidder >= 0 else None,

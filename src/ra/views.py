@@ -48,6 +48,8 @@ class PlayerView(State):
         self._setup = dataclasses.replace(game._setup, seed=HIDDEN_SEED, bag=())
         self._hide_scores = game._setup.hidden_scores and game._phase != PHASE_OVER
         self._known: Game | None = None
+        self._decisions_cache = getattr(game, "_decisions_cache", None)
+        self._log_cache = getattr(game, "_log_cache", None)
         if self._hide_scores:
             # R9.1: other players' tablets are face down.
             self._scores = [s if i == seat else -1 for i, s in enumerate(game._scores)]
