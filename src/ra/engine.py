@@ -53,6 +53,7 @@ from ra.state import (
     DRAWN,
     FORCED,
     PHASE_ACTION,
+    PHASE_ACTION_NO_DRAW,
     PHASE_BID,
     PHASE_DISCARD,
     PHASE_GOD,
@@ -232,10 +233,13 @@ class Game(State):
                 ok = (self._suns[p] & ABOVE[self._high]) >> action.arg & 1  # _bid_mask, inlined
             else:
                 ok = code == PASS and not self._must_bid
-        elif phase == PHASE_ACTION:
-            if code == DRAW:
-                ok = self._can_draw()
-            elif code == GOD:
+        elif phase == PHASE_ACTION:  # R3.2: _can_draw() held when the turn began
+            if code == GOD:
+                ok = self._can_take(p, action.arg)
+            else:
+                ok = code in (DRAW, INVOKE)
+        elif phase == PHASE_ACTION_NO_DRAW:
+            if code == GOD:
                 ok = self._can_take(p, action.arg)
             else:
                 ok = code == INVOKE
@@ -312,8 +316,11 @@ class Game(State):
         while not suns[p]:
             p = (p + 1) % n
         self._to_move = p
-        if self._can_draw() or self._can_use_god(p):
+        if self._can_draw():
             self._phase = PHASE_ACTION
+            return
+        if self._can_use_god(p):
+            self._phase = PHASE_ACTION_NO_DRAW
             return
         # Invoking Ra is the only legal action (R3.2): the engine takes it.
         self._invoke(p, True)

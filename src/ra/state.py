@@ -39,12 +39,16 @@ Phase = Literal["action", "bid", "god", "discard", "over"]
 """What the player to move decides: a turn action, a bid, a God-tile take, a disaster discard."""
 PHASES: Final[tuple[str, ...]] = get_args(Phase)
 
-# The engine's integer phase codes (``PHASES[code]`` is the name).
+# The engine's integer phase codes (``PHASE_NAMES[code]`` is the name).  Whether the
+# player may draw (R3.2) is decided once, when the turn begins: PHASE_ACTION allows
+# it, PHASE_ACTION_NO_DRAW does not (both are the "action" phase).
 PHASE_ACTION: Final = 0
 PHASE_BID: Final = 1
 PHASE_GOD: Final = 2
 PHASE_DISCARD: Final = 3
 PHASE_OVER: Final = 4
+PHASE_ACTION_NO_DRAW: Final = 5
+PHASE_NAMES: Final[tuple[str, ...]] = (*PHASES, "action")
 
 # The engine's integer auction codes (``AUCTION_KINDS[code]`` is the name, R3.3, R3.4).
 DRAWN: Final = 0
@@ -344,7 +348,7 @@ class State:
     @property
     def phase(self) -> Phase:
         """ "action", "bid", "god", "discard" or "over" (see :data:`Phase`)."""
-        return cast("Phase", PHASES[self._phase])
+        return cast("Phase", PHASE_NAMES[self._phase])
 
     @property
     def to_move(self) -> int | None:
@@ -455,19 +459,23 @@ class State:
             if self._must_bid:
                 return list(_BIDS_ONLY.get(mask) or _bid_actions(mask, False))
             return list(_BIDS_AND_PASS.get(mask) or _bid_actions(mask, True))
+        # R3.2: whether the player may draw (_can_draw) was settled when the turn began.
         if phase == PHASE_ACTION:
-            out = [DRAW_ACTION, INVOKE_ACTION] if self._can_draw() else [INVOKE_ACTION]
-            if self._displays[self._to_move][T_GOD]:
-                out += self._god_takes()
-            return out
-        if phase == PHASE_GOD:
+            out = [DRAW_ACTION, INVOKE_ACTION]
+        elif phase == PHASE_ACTION_NO_DRAW:
+            out = [INVOKE_ACTION]
+        elif phase == PHASE_GOD:
             out = self._god_takes()
             out.append(DONE_ACTION)
             return out
-        if phase == PHASE_DISCARD:
+        elif phase == PHASE_DISCARD:
             d = self._displays[self._to_move]
             return [DISCARD_BY_TILE[t] for t in self._discard_kinds() if d[t]]
-        return []
+        else:
+            return []
+        if self._displays[self._to_move][T_GOD]:
+            out += self._god_takes()
+        return out
 
     def is_legal(self, action: Action | str) -> bool:
         """Whether ``action`` (an :class:`Action` or its notation) may be applied now."""
@@ -494,7 +502,7 @@ class State:
             return f"the game is over (R8.1): no more decisions, {action} included"
         p = self._to_move
         who = self._name(p)
-        if phase == PHASE_ACTION:
+        if phase in (PHASE_ACTION, PHASE_ACTION_NO_DRAW):
             if kind == "draw":
                 if len(self._track) >= AUCTION_TRACK_SIZE:
                     return "draw is not allowed: the auction track is full (8 tiles) (R3.2)"
@@ -660,7 +668,7 @@ class State:
         return max(range(self._n), key=lambda i: (scores[i], (suns[i] | used[i]).bit_length()))
 
     def __repr__(self) -> str:
-        who = "over" if self._phase == PHASE_OVER else f"seat {self._to_move} to {PHASES[self._phase]}"
+        who = "over" if self._phase == PHASE_OVER else f"seat {self._to_move} to {PHASE_NAMES[self._phase]}"
         return (
             f"<{type(self).__name__} {self._n}p epoch {self._epoch}, {who}, "
             f"ra {self._ra}/{self._ra_end}, track {self.auction_track}, "
