@@ -481,3 +481,11 @@ def test_engine_modules_import_only_the_layers_below_them() -> None:
                     imported.add(node.module.split(".")[1])
         allowed = set(LAYERS[:i])
         assert imported <= allowed, f"ra.{name} imports {sorted(imported - allowed)} (a layer above it)"
+
+
+def test_deprecated_names_still_answer() -> None:
+    game = random_game(3, 6, stop=25)
+    assert game.ra_track == game.ra_count
+    assert game.view(0).to_dict()["ra_track"] == game.ra_count
+    assert game.auction_track == [t.id for t in game.auction_tiles]
+    assert isinstance(game.last_draw, ra.Tile)

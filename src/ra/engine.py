@@ -11,6 +11,10 @@ offers a single option.
 The hot paths (``legal_actions``, ``apply``, ``clone``) avoid allocation: the
 actions are shared objects, bid lists are cached by the set of suns that can
 beat the current bid, and the state is a few flat lists (see :mod:`ra.state`).
+``apply`` validates with the legality predicates of :class:`ra.state.State`
+(one definition for ``legal_actions``, ``is_legal``, ``why_illegal`` and
+``apply``), then acts; it is all-or-nothing.  ``undo`` restores the nearest
+checkpoint (one every :data:`MARK_EVERY` decisions) and replays the rest.
 """
 
 from __future__ import annotations

@@ -7,10 +7,13 @@ Layout (chosen for fast ``clone()``, see ``shared/ENGINE-NOTES.md``):
   "highest sun" and "can beat the bid" are single integer operations;
 * the event log and the decision list are persistent linked tuples
   ``(previous, entry)``: appending is one small tuple and a clone shares the
-  whole history for free.
+  whole history for free; ``events`` and ``decisions`` flatten them once and
+  cache the result (pickling and deep copies store them flat).
 
-:class:`State` holds the fields and the read API shared by :class:`ra.Game`
-and :class:`ra.PlayerView`; the rules live in :mod:`ra.engine`.
+:class:`State` holds the fields, the read API and the legality rules shared by
+:class:`ra.Game` and :class:`ra.PlayerView` (``legal_actions``, ``is_legal``,
+``why_illegal`` and the predicates ``apply`` checks); what happens when a
+decision is applied lives in :mod:`ra.engine`.
 """
 
 from __future__ import annotations

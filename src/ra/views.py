@@ -153,7 +153,8 @@ class PlayerView(State):
             "phase": self.phase,
             "to_move": self.to_move,
             "center_sun": self.center_sun,
-            "ra_track": self.ra_track,
+            "ra_count": self.ra_count,
+            "ra_track": self.ra_count,  # deprecated key, the same number as ra_count
             "ra_track_length": self.ra_track_length,
             "auction_track": self.auction_track,
             "auction": dataclasses.asdict(self.auction) if self.auction else None,

@@ -102,7 +102,7 @@ def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
 
 def _worth_invoking(state: State, val: Valuation, seat: int, track: tuple[int, ...], w: Weights) -> bool:
     mine = val.bid_value(seat, track, _lowest_sun(val.suns[seat]))
-    if state.ra_track_length - state.ra_track <= 1:
+    if state.ra_track_length - state.ra_count <= 1:
         return mine > w.min_gain  # the next Ra tile would end the epoch and lose the lot (R6.2)
     if mine <= w.min_gain or (len(track) < 6 and mine < w.invoke_gain):
         return False
