@@ -46,8 +46,8 @@ SAMPLES: list[tuple[Event, str, str | None]] = [
     ),
     (
         ev.won(0, 9, [], 1),
-        "Ann wins with sun 9: no tiles, only sun 1 (face down).",
-        "You win with sun 9: no tiles, only sun 1 (face down).",
+        "Ann wins with sun 9: takes no tiles, only sun 1 (face down).",
+        "You win with sun 9: take no tiles, only sun 1 (face down).",
     ),
     (
         ev.no_bid(0, [Tile.GOLD] * 8, removed=True),

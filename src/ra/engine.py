@@ -81,6 +81,7 @@ from ra.tiles import (
     T_PHARAOH,
     T_RA,
     T_UNREST,
+    TILES,
     Tile,
 )
 from ra.views import PlayerView
@@ -211,7 +212,7 @@ class Game(State):
         if not self._drawn:
             return None
         assert self._bag is not None
-        return Tile(self._bag.order[self._drawn - 1])
+        return TILES[self._bag.order[self._drawn - 1]]
 
     # --- applying decisions ----------------------------------------------------
 

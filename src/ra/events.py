@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, Literal, NamedTuple, cast, get_args
 
 from ra.scoring import CATEGORIES, ScoreBreakdown
+from ra.tiles import TILES as _TILES
 from ra.tiles import Tile, display_name
 
 EventKind = Literal[
@@ -64,7 +65,6 @@ AUCTION_KIND_LABELS: Final[dict[str, str]] = {
 
 EpochEndReason = Literal["ra_track", "no_suns"]
 
-_TILES: Final[tuple[Tile, ...]] = tuple(Tile)
 _new = tuple.__new__
 
 
@@ -391,7 +391,7 @@ def describe(event: Event, names: Sequence[str] | None = None, edition: str = "o
         lot = tile_list(event.tiles, edition)
         take = "take" if p.you else "takes"
         if not event.tiles:
-            return f"{p.does('wins', 'win')} with sun {event.sun}: no tiles, only sun {d} (face down)."
+            return f"{p.does('wins', 'win')} with sun {event.sun}: {take} no tiles, only sun {d} (face down)."
         return f"{p.does('wins', 'win')} with sun {event.sun}: {take} {lot}, and sun {d} (face down)."
     if k == "no_bid":
         n = len(event.tiles)

@@ -36,7 +36,7 @@ from ra.errors import IllegalActionError
 from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize
 from ra.scoring import ScoreBreakdown
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
-from ra.tiles import MAX_SUN, T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, Tile
+from ra.tiles import MAX_SUN, T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, TILES, Tile
 
 Phase = Literal["action", "bid", "god", "discard", "over"]
 """What the player to move decides: a turn action, a bid, a God-tile take, a disaster discard."""
@@ -389,7 +389,7 @@ class State:
     @property
     def auction_tiles(self) -> tuple[Tile, ...]:
         """The tiles on the auction track as :class:`Tile` values, oldest first."""
-        return tuple(Tile(t) for t in self._track)
+        return tuple([TILES[t] for t in self._track])
 
     @property
     def tiles_in_bag(self) -> int:

@@ -60,6 +60,8 @@ class Tile(IntEnum):
 
 
 NUM_KINDS: Final = len(Tile)
+TILES: Final[tuple[Tile, ...]] = tuple(Tile)
+"""Every kind, indexed by value: ``TILES[t]`` turns an engine int into a :class:`Tile` fast."""
 TILE_IDS: Final[tuple[str, ...]] = tuple(t.name.lower() for t in Tile)
 _BY_ID: Final[dict[str, Tile]] = {t.name.lower(): t for t in Tile}
 
