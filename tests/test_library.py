@@ -7,6 +7,7 @@ errors only, state unchanged after a rejected action, records that round-trip).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import pickle
 import random
@@ -442,9 +443,16 @@ def test_apply_rejects_non_actions_with_notation_error() -> None:
     assert game.num_decisions == 0
 
 
-def test_from_setup_rejects_non_setups() -> None:
+def test_from_setup_rejects_non_setups_and_bad_setups() -> None:
     with pytest.raises(ValueError, match="expected a Setup"):
         ra.Game.from_setup({"players": 2})  # type: ignore[arg-type]
+    good = ra.Game(players=2, seed=1).setup
+    assert ra.Game.from_setup(good) == ra.Game(players=2, seed=1)
+    temples = tuple(6 if t is ra.Tile.TEMPLE else 0 for t in ra.Tile)  # R1.1: only 5 Temples
+    with pytest.raises(ValueError, match=r"bag_counts\[18\] \(temple\) must be a count from 0 to 5"):
+        ra.Game.from_setup(dataclasses.replace(good, bag_counts=temples))
+    with pytest.raises(ValueError, match="sun 1 starts in the centre"):
+        ra.Game.from_setup(dataclasses.replace(good, suns=((9, 6, 5, 1), (8, 7, 4, 3))))
 
 
 # --- layering ---------------------------------------------------------------------------------

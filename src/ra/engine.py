@@ -141,9 +141,28 @@ class Game(State):
 
     @classmethod
     def from_setup(cls, setup: Setup) -> Game:
-        """A new game from a :class:`Setup` (as kept by :attr:`setup`)."""
+        """A new game from a :class:`Setup` (as kept by :attr:`setup`).
+
+        A hand-made ``Setup`` is checked like the arguments of ``Game(...)``
+        (``ValueError`` naming what is wrong, e.g. a bag above R1.1's counts).
+        """
         if not isinstance(setup, Setup):
             raise ValueError(f"expected a Setup, got {type(setup).__name__}")
+        try:
+            checked = make_setup(
+                list(setup.names),
+                seed=setup.seed,
+                variant=setup.variant,
+                suns_per_player=setup.suns_per_player,
+                bag=[TILES[t] for t in setup.bag],
+                suns=[list(g) for g in setup.suns],
+                hidden_scores=setup.hidden_scores,
+                bag_counts=setup.bag_counts,
+            )
+        except (TypeError, IndexError) as err:
+            raise ValueError(f"not a valid Setup: {err}") from None
+        if checked != setup:
+            raise ValueError(f"not a valid Setup (its fields disagree): {setup!r}")
         game = cls.__new__(cls)
         game._start(setup, Bag.for_setup(setup))
         return game
