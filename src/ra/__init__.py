@@ -12,7 +12,14 @@ of the project's RULES.md.
 
 from ra.actions import ALL_ACTIONS, KINDS, NUM_ACTIONS, Action, ActionKind
 from ra.engine import Game
-from ra.errors import IllegalActionError, NotationError, RaError, RecordError
+from ra.errors import (
+    IllegalActionError,
+    NotationError,
+    NothingToUndoError,
+    RaError,
+    RecordError,
+    SeatError,
+)
 from ra.events import AUCTION_KIND_LABELS, AUCTION_KINDS, EVENT_KINDS, AuctionKind, Event, EventKind
 from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown, score_table_rows
 from ra.setup import (
@@ -64,12 +71,14 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "NotationError",
+    "NothingToUndoError",
     "Phase",
     "PlayerState",
     "PlayerView",
     "RaError",
     "RecordError",
     "ScoreBreakdown",
+    "SeatError",
     "Setup",
     "Tile",
     "__version__",

@@ -32,7 +32,7 @@ from ra.actions import (
     PASS,
     Action,
 )
-from ra.errors import IllegalActionError, RaError, RecordError
+from ra.errors import NothingToUndoError, RaError, RecordError
 from ra.events import auction as e_auction
 from ra.events import auto_pass as e_auto_pass
 from ra.events import bid as e_bid
@@ -614,12 +614,12 @@ class Game(State):
 
         Cheap at any point of the game: the position is rebuilt from the nearest
         checkpoint (one every :data:`MARK_EVERY` decisions) by replaying at most
-        that many decisions.  Raises :class:`IllegalActionError` on a game with no
-        decision to undo.
+        that many decisions.  Raises :class:`ra.NothingToUndoError` (an ``IndexError``)
+        on a game with no decision to undo.
         """
         chain = self._decisions
         if chain is None:
-            raise IllegalActionError("no decision to undo: the game is at its start")
+            raise NothingToUndoError("no decision to undo: the game is at its start")
         self._rewind(chain[0], self._num_decisions - 1)
         last: Action = chain[1]
         return last
@@ -658,7 +658,7 @@ class Game(State):
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see (R9): everything but the bag order, and under
         hidden scores (R9.1) no other player's score until the game ends.
-        ``ValueError`` for a seat that does not exist."""
+        :class:`ra.SeatError` (a ``ValueError``) for a seat that does not exist."""
         return PlayerView(self, self._check_seat(seat))
 
     def to_record(self) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from ra.actions import (
     PASS_ACTION,
     Action,
 )
-from ra.errors import IllegalActionError
+from ra.errors import IllegalActionError, SeatError
 from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize
 from ra.scoring import ScoreBreakdown
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
@@ -569,9 +569,9 @@ class State:
 
     def _check_seat(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise ValueError(f"a seat is an integer 0-{self._n - 1}, got {seat!r}")
+            raise SeatError(f"a seat is an integer 0-{self._n - 1}, got {str(seat)[:20]!r}")
         if not 0 <= seat < self._n:
-            raise ValueError(f"no seat {seat}: seats are 0-{self._n - 1}")
+            raise SeatError(f"no seat {seat}: seats are 0-{self._n - 1}")
         return seat
 
     @property
@@ -580,7 +580,7 @@ class State:
         return [self._visible_score(i) for i in range(self._n)]
 
     def player(self, seat: int) -> PlayerState:
-        """A snapshot of one seat (``ValueError`` for a seat that does not exist)."""
+        """A snapshot of one seat (:class:`ra.SeatError`, a ``ValueError``, for a seat that is not one)."""
         seat = self._check_seat(seat)
         d = self._displays[seat]
         return PlayerState(
