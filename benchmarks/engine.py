@@ -1,13 +1,14 @@
 """Engine speed benchmark: random full games per second and the cost of the hot paths.
 
-Run:  python benchmarks/engine.py [--seconds 3] [--json out.json]
+Run:  python benchmarks/engine.py [--seconds 3] [--json out.json] [--cpu]
 
 Prints, per player count and mixed over 2-5 players, random full games per
 second and decisions per second on one core (the loop is
 ``game.apply(rng.choice(game.legal_actions()))`` from ``ra.Game(...)`` to the
 end), then microseconds per ``clone()``, ``legal_actions()`` and ``apply()``
-measured separately on positions sampled from random games.  Targets (engine
-issue): at least 1,500 games/s mixed, clone under 5 us.
+measured separately on positions sampled from random games, and ``undo()`` at
+decisions 10, 100 and 300 of a long game.  Targets (engine issue): at least
+1,500 games/s mixed, clone under 5 us.
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ from typing import Any
 
 import ra
 
+clock = time.perf_counter
+"""The timer of every measurement (``--cpu`` switches to process CPU time)."""
+
 
 def random_games(players: list[int], seconds: float, seed: int = 0) -> tuple[float, float, int]:
     """Play random games round-robin over ``players`` for ``seconds``; (games/s, decisions/s, games)."""
     rng = random.Random(seed)
     choice = rng.choice
     games = decisions = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     i = 0
     while True:
@@ -39,9 +43,9 @@ def random_games(players: list[int], seconds: float, seed: int = 0) -> tuple[flo
         games += 1
         decisions += game.num_decisions
         i += 1
-        if games % 20 == 0 and time.perf_counter() >= deadline:
+        if games % 20 == 0 and clock() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return games / elapsed, decisions / elapsed, games
 
 
@@ -68,25 +72,58 @@ def per_call_us(positions: list[tuple[ra.Game, ra.Action]], repeats: int = 5) ->
     best = {"clone": float("inf"), "legal_actions": float("inf"), "apply": float("inf")}
     for _ in range(repeats):
         gc.disable()
-        t = time.perf_counter()
+        t = clock()
         for g in games:
             g.clone()
-        best["clone"] = min(best["clone"], (time.perf_counter() - t) / n * 1e6)
-        t = time.perf_counter()
+        best["clone"] = min(best["clone"], (clock() - t) / n * 1e6)
+        t = clock()
         for g in games:
             g.legal_actions()
-        best["legal_actions"] = min(best["legal_actions"], (time.perf_counter() - t) / n * 1e6)
+        best["legal_actions"] = min(best["legal_actions"], (clock() - t) / n * 1e6)
         fresh = [(g.clone(), a) for g, a in positions]
-        t = time.perf_counter()
+        t = clock()
         for g, a in fresh:
             g.apply(a)
-        best["apply"] = min(best["apply"], (time.perf_counter() - t) / n * 1e6)
-        t = time.perf_counter()
+        best["apply"] = min(best["apply"], (clock() - t) / n * 1e6)
+        t = clock()
         for i in range(1000):
             ra.Game(players=2 + i % 4, seed=i)
-        best["Game()"] = min(best.get("Game()", float("inf")), (time.perf_counter() - t) / 1000 * 1e6)
+        best["Game()"] = min(best.get("Game()", float("inf")), (clock() - t) / 1000 * 1e6)
         gc.enable()
     return best
+
+
+def long_game(decisions: int) -> ra.Game:
+    """A 5-player game of at least ``decisions`` decisions (bids and draws preferred, fixed seeds)."""
+    for seed in range(10_000):
+        game = ra.Game(players=5, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            legal = game.legal_actions()
+            eager = [a for a in legal if a.kind in ("bid", "draw", "god")]
+            game.apply(rng.choice(eager if eager and rng.random() < 0.8 else legal))
+        if game.num_decisions >= decisions:
+            return game
+    raise RuntimeError(f"no game of {decisions} decisions found")
+
+
+def undo_us(at: tuple[int, ...] = (10, 100, 300), repeats: int = 200) -> dict[int, float]:
+    """Median microseconds of one ``undo()`` on a game that has taken ``n`` decisions."""
+    full = long_game(max(at))
+    out = {}
+    for n in at:
+        game = ra.Game(players=5, seed=full.setup.seed)
+        for action in full.decisions[:n]:
+            game.apply(action)
+        times = []
+        for _ in range(repeats):
+            trial = game.clone()
+            t = clock()
+            trial.undo()
+            times.append(clock() - t)
+        times.sort()
+        out[n] = times[len(times) // 2] * 1e6
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +131,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
     parser.add_argument("--positions", type=int, default=20_000, help="positions for the per-call timings")
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
+    parser.add_argument(
+        "--cpu", action="store_true", help="time with process CPU time (steadier on a shared, loaded machine)"
+    )
     args = parser.parse_args(argv)
+    global clock  # noqa: PLW0603 - one switch for every measurement
+    if args.cpu:
+        clock = time.process_time
 
     results: dict[str, Any] = {
         "python": sys.version.split()[0],
@@ -102,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         "machine": platform.machine(),
         "games": {},
     }
-    print(f"ra {ra.__version__} on {platform.python_implementation()} {results['python']}, one core")
+    timer = "process CPU time" if args.cpu else "wall clock"
+    print(f"ra {ra.__version__} on {platform.python_implementation()} {results['python']}, one core, {timer}")
     print(f"{'players':>8} {'games/s':>10} {'decisions/s':>12} {'decisions/game':>15}")
     for label, players in [("2", [2]), ("3", [3]), ("4", [4]), ("5", [5]), ("mixed", [2, 3, 4, 5])]:
         gps, dps, games = random_games(players, args.seconds)
@@ -115,6 +159,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nmicroseconds per call (best of 5 over {len(positions):,} sampled positions):")
     for name, us in calls.items():
         print(f"  {name + ('()' if name != 'Game()' else ''):<16} {us:7.2f} us")
+
+    undo = undo_us()
+    results["undo_us"] = {str(k): round(v, 1) for k, v in undo.items()}
+    print("\nmicroseconds per undo() (median), by decisions already taken:")
+    for n, us in undo.items():
+        print(f"  at decision {n:<4} {us:9.1f} us")
 
     mixed = results["games"]["mixed"]["games_per_s"]
     ok_games = mixed >= 1500

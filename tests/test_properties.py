@@ -48,7 +48,7 @@ def check_invariants(game: ra.Game, initial_suns: int) -> None:
     assert owned == initial_suns
     # Scores never negative.
     assert all(s is not None and s >= 0 for s in game.scores)
-    assert 0 <= game.ra_track < game.ra_track_length
+    assert 0 <= game.ra_count < game.ra_track_length
     assert len(game.auction_track) <= 8
     legal = game.legal_actions()
     if game.is_over():

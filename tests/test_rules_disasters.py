@@ -162,5 +162,5 @@ def test_r5_4_each_choice_is_one_decision() -> None:
     assert game.phase == "discard"
     play(game, "discard palace")
     assert game.num_decisions == n + 2
-    assert game.decisions[-2:] == [ra.Action.parse("discard obelisk"), ra.Action.parse("discard palace")]
+    assert game.decisions[-2:] == (ra.Action.parse("discard obelisk"), ra.Action.parse("discard palace"))
     assert tiles(game, 0) == {"fortress": 1}

@@ -77,7 +77,7 @@ def test_r6_2_tracks_are_cleared_and_the_centre_sun_stays() -> None:
     while game.epoch == 1:
         play(game, "draw" if game.phase == "action" else "pass")
     assert game.center_sun == 1
-    assert (game.ra_track, game.auction_track) == (0, [])
+    assert (game.ra_count, game.auction_track) == (0, [])
     removed = game.removed_counts()
     assert (removed[ra.Tile.RA], removed[ra.Tile.GOLD], removed[ra.Tile.PHARAOH]) == (6, 1, 1)
     end = last(game, "epoch_end")

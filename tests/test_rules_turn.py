@@ -90,7 +90,7 @@ def test_r3_3_a_drawn_tile_goes_on_the_auction_track_and_the_turn_ends() -> None
 def test_r3_3_a_drawn_ra_tile_starts_a_drawn_auction() -> None:
     game = make_game(3, bag=["gold", "ra"], suns=STANDARD_3P)
     play(game, "draw", "draw")
-    assert game.ra_track == 1
+    assert game.ra_count == 1
     assert game.auction_track == ["gold"]
     auction = game.auction
     assert auction is not None
@@ -99,13 +99,13 @@ def test_r3_3_a_drawn_ra_tile_starts_a_drawn_auction() -> None:
 
 def test_r3_3_the_ra_tile_that_fills_the_track_ends_the_epoch_without_auction() -> None:
     game = make_game(2, bag=["ra"] * 5 + ["gold", "ra"], suns=STANDARD_2P)
-    while not (game.ra_track == 5 and game.phase == "action"):
+    while not (game.ra_count == 5 and game.phase == "action"):
         play(game, "draw" if game.phase == "action" else "pass")
     play(game, "draw")  # gold
     assert game.auction_track == ["gold"]
     play(game, "draw")  # the sixth Ra tile
     assert game.epoch == 2
-    assert game.ra_track == 0
+    assert game.ra_count == 0
     assert game.auction_track == []
     tail = kinds(game)[kinds(game).index("epoch_end") - 1 :]
     assert "auction" not in tail

@@ -112,7 +112,7 @@ def test_a_view_cannot_be_played_and_rejects_bad_seats() -> None:
     game = ra.Game(players=2, seed=1)
     view = game.view(0)
     assert not hasattr(view, "apply")
-    with pytest.raises(IndexError, match="no seat 2"):
+    with pytest.raises(ra.SeatError, match="no seat 2"):
         game.view(2)
 
 

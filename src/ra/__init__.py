@@ -10,42 +10,78 @@ See the README for a tour.  Rule references like (R4.3) point to the sections
 of the project's RULES.md.
 """
 
-from ra.actions import ALL_ACTIONS, NUM_ACTIONS, Action
+from ra.actions import ALL_ACTIONS, KINDS, NUM_ACTIONS, Action, ActionKind
 from ra.engine import Game
-from ra.errors import IllegalActionError, NotationError, RaError, RecordError
-from ra.events import Event
-from ra.scoring import CATEGORIES, ScoreBreakdown
-from ra.setup import LONG_2P_GROUPS, RA_TRACK_LENGTH, SUN_GROUPS, VARIANTS, Setup
-from ra.state import AuctionState, PlayerState
-from ra.tiles import EDITIONS, TILE_COUNTS, TILE_IDS, Tile, display_name
+from ra.errors import (
+    IllegalActionError,
+    NotationError,
+    NothingToUndoError,
+    RaError,
+    RecordError,
+    SeatError,
+)
+from ra.events import AUCTION_KIND_LABELS, AUCTION_KINDS, EVENT_KINDS, AuctionKind, Event, EventKind
+from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown, score_table_rows
+from ra.setup import (
+    AUCTION_TRACK_SIZE,
+    EPOCHS,
+    LONG_2P_GROUPS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RA_TRACK_LENGTH,
+    SUN_GROUPS,
+    VARIANTS,
+    Setup,
+)
+from ra.state import PHASES, AuctionState, Phase, PlayerState
+from ra.tiles import CENTER_SUN, EDITIONS, MAX_SUN, TILE_COUNTS, TILE_IDS, Tile, display_name
 from ra.views import PlayerView
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ALL_ACTIONS",
+    "AUCTION_KINDS",
+    "AUCTION_KIND_LABELS",
+    "AUCTION_TRACK_SIZE",
     "CATEGORIES",
+    "CATEGORY_LABELS",
+    "CENTER_SUN",
     "EDITIONS",
+    "EPOCHS",
+    "EVENT_KINDS",
+    "KINDS",
     "LONG_2P_GROUPS",
+    "MAX_PLAYERS",
+    "MAX_SUN",
+    "MIN_PLAYERS",
     "NUM_ACTIONS",
+    "PHASES",
     "RA_TRACK_LENGTH",
     "SUN_GROUPS",
     "TILE_COUNTS",
     "TILE_IDS",
     "VARIANTS",
     "Action",
+    "ActionKind",
+    "AuctionKind",
     "AuctionState",
     "Event",
+    "EventKind",
     "Game",
     "IllegalActionError",
     "NotationError",
+    "NothingToUndoError",
+    "Phase",
     "PlayerState",
     "PlayerView",
     "RaError",
     "RecordError",
     "ScoreBreakdown",
+    "SeatError",
     "Setup",
     "Tile",
     "__version__",
     "display_name",
+    "score_table_rows",
 ]

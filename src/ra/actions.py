@@ -21,10 +21,10 @@ handy as a policy-vector position for learning agents.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from typing import Any, Final, Literal, cast, get_args
 
 from ra.errors import NotationError
-from ra.tiles import CIVILIZATIONS, MONUMENTS, TILE_IDS, Tile
+from ra.tiles import CIVILIZATIONS, MAX_SUN, MONUMENTS, TILE_IDS, Tile
 
 # Integer codes of the kinds, used by the engine's dispatch.
 DRAW: Final = 0
@@ -35,10 +35,10 @@ BID: Final = 4
 PASS: Final = 5
 DISCARD: Final = 6
 
-KINDS: Final[tuple[str, ...]] = ("draw", "ra", "god", "done", "bid", "pass", "discard")
+ActionKind = Literal["draw", "ra", "god", "done", "bid", "pass", "discard"]
+"""The kinds of decisions (``KINDS[code]`` is the kind of an action's integer ``code``)."""
+KINDS: Final[tuple[str, ...]] = get_args(ActionKind)
 _CODE_OF_KIND: Final[dict[str, int]] = {k: i for i, k in enumerate(KINDS)}
-
-MAX_SUN: Final = 16
 # A God tile may take any tile of the auction track but another God (R3.5); Ra
 # tiles never lie on the auction track.
 GOD_TARGETS: Final[tuple[Tile, ...]] = tuple(t for t in Tile if t not in (Tile.RA, Tile.GOD))
@@ -78,10 +78,11 @@ class Action:
         if code == BID:
             if isinstance(arg, bool) or not isinstance(arg, int | str):
                 raise NotationError(f"bid needs a sun number, got {arg!r}")
-            try:
-                sun = int(arg)
-            except ValueError:
-                raise NotationError(f"bid needs a sun number, got {arg!r}") from None
+            if isinstance(arg, str):
+                # Plain ASCII digits only: int() would also take "+9", "1_0" or "९".
+                if not (arg.isascii() and arg.isdigit()) or len(arg) > 3:
+                    raise NotationError(f"bid needs a sun number (digits 1-{MAX_SUN}), got {arg!r}")
+            sun = int(arg)
             if not 1 <= sun <= MAX_SUN:
                 raise NotationError(f"there is no sun {sun}: suns are numbered 1-{MAX_SUN} (R1.3)")
             return _BIDS[sun]
@@ -123,12 +124,23 @@ class Action:
         rest = "_".join(words[1:]) if len(words) > 1 else None
         return cls(kind, rest)
 
+    @classmethod
+    def coerce(cls, action: Action | str) -> Action:
+        """``action`` itself, or the action its notation names (:class:`ra.NotationError` otherwise)."""
+        if type(action) is Action:
+            return action
+        if isinstance(action, str):
+            return cls.parse(action)
+        raise NotationError(f"expected an Action or its notation, got {type(action).__name__}")
+
     @staticmethod
     def from_index(index: int) -> Action:
         """The action whose ``index`` is ``index``."""
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise ValueError(f"no action has index {index!r} (0..{NUM_ACTIONS - 1})")
         try:
             return ALL_ACTIONS[index]
-        except (IndexError, TypeError):
+        except IndexError:
             raise ValueError(f"no action has index {index!r} (0..{len(ALL_ACTIONS) - 1})") from None
 
     def __str__(self) -> str:
@@ -158,15 +170,15 @@ def _make(code: int, arg: int, tile: Tile | None, sun: int | None, text: str) ->
         ("sun", sun),
         ("code", code),
         ("arg", arg),
-        ("index", len(ALL_ACTIONS)),
+        ("index", len(_ALL)),
         ("_text", text),
     ):
         object.__setattr__(action, name, value)
-    ALL_ACTIONS.append(action)
+    _ALL.append(action)
     return action
 
 
-ALL_ACTIONS: Final[list[Action]] = []
+_ALL: list[Action] = []
 _SIMPLE: Final[dict[int, Action]] = {
     code: _make(code, -1, None, None, KINDS[code]) for code in (DRAW, INVOKE, DONE, PASS)
 }
@@ -175,6 +187,10 @@ _BIDS: Final[dict[int, Action]] = {s: _make(BID, s, None, s, f"bid {s}") for s i
 _DISCARDS: Final[dict[Tile, Action]] = {
     t: _make(DISCARD, t, t, None, f"discard {t.id}") for t in DISCARD_TARGETS
 }
+ALL_ACTIONS: Final[tuple[Action, ...]] = tuple(_ALL)
+"""Every possible action, ``ALL_ACTIONS[a.index] is a``: draw, ra, done, pass, the 21
+God takes (by tile), the 16 bids (by sun), the 13 discards (by tile).  The order is
+pinned by a test: learning agents may rely on it."""
 NUM_ACTIONS: Final = len(ALL_ACTIONS)
 _BY_TEXT: Final[dict[str, Action]] = {a._text: a for a in ALL_ACTIONS}
 

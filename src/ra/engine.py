@@ -11,125 +11,88 @@ offers a single option.
 The hot paths (``legal_actions``, ``apply``, ``clone``) avoid allocation: the
 actions are shared objects, bid lists are cached by the set of suns that can
 beat the current bid, and the state is a few flat lists (see :mod:`ra.state`).
+``apply`` validates with the legality predicates of :class:`ra.state.State`
+(one definition for ``legal_actions``, ``is_legal``, ``why_illegal`` and
+``apply``), then acts; it is all-or-nothing.  ``undo`` restores the nearest
+checkpoint (one every :data:`MARK_EVERY` decisions) and replays the rest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ra.actions import (
     BID,
-    BID_BY_SUN,
     DISCARD,
-    DISCARD_BY_TILE,
     DONE,
-    DONE_ACTION,
     DRAW,
-    DRAW_ACTION,
     GOD,
-    GOD_BY_TILE,
     INVOKE,
-    INVOKE_ACTION,
     PASS,
-    PASS_ACTION,
     Action,
 )
-from ra.errors import IllegalActionError, NotationError
-from ra.scoring import ScoreBreakdown, epoch_points
-from ra.setup import CENTER_SUN, STARTING_SCORE, Bag, Setup, make_setup
+from ra.errors import NothingToUndoError, RaError, RecordError
+from ra.events import auction as e_auction
+from ra.events import auto_pass as e_auto_pass
+from ra.events import bid as e_bid
+from ra.events import disaster as e_disaster
+from ra.events import discard as e_discard
+from ra.events import done as e_done
+from ra.events import draw as e_draw
+from ra.events import epoch_ended as e_epoch_ended
+from ra.events import epoch_started as e_epoch_started
+from ra.events import game_over as e_game_over
+from ra.events import god as e_god
+from ra.events import invoke as e_invoke
+from ra.events import no_bid as e_no_bid
+from ra.events import passed as e_passed
+from ra.events import score as e_score
+from ra.events import won as e_won
+from ra.record_format import build_record, check_result, parse_record
+from ra.scoring import drought_losses, epoch_points, funeral_losses
+from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, STARTING_SCORE, Bag, Setup, make_setup
 from ra.state import (
-    ACTION,
-    AUCTION_KINDS,
-    AUCTION_TRACK_SIZE,
-    BIDDING,
-    DISCARDING,
+    ABOVE,
     DRAWN,
-    EPOCHS,
     FORCED,
-    GODS,
-    OVER,
+    PHASE_ACTION,
+    PHASE_ACTION_NO_DRAW,
+    PHASE_BID,
+    PHASE_DISCARD,
+    PHASE_GOD,
+    PHASE_OVER,
     VOLUNTARY,
     State,
-    sun_list,
+    sun_total,
 )
 from ra.tiles import (
-    CIVILIZATIONS,
-    DISCARDED_AFTER_EPOCH,
-    MONUMENTS,
+    CENTER_SUN,
     NUM_KINDS,
+    T_CIVS,
+    T_DROUGHT,
+    T_EPOCH_DISCARDS,
+    T_FIRST_DISASTER,
+    T_FLOOD,
+    T_FUNERAL,
+    T_GOD,
+    T_MONUMENTS,
+    T_NILE,
+    T_PHARAOH,
+    T_RA,
+    T_UNREST,
+    TILES,
     Tile,
 )
-
-if TYPE_CHECKING:
-    from ra.views import PlayerView
-
-_RA: Final = int(Tile.RA)
-_GOD: Final = int(Tile.GOD)
-_PHARAOH: Final = int(Tile.PHARAOH)
-_NILE: Final = int(Tile.NILE)
-_FLOOD: Final = int(Tile.FLOOD)
-_FUNERAL: Final = int(Tile.FUNERAL)
-_DROUGHT: Final = int(Tile.DROUGHT)
-_UNREST: Final = int(Tile.UNREST)
-_EARTHQUAKE: Final = int(Tile.EARTHQUAKE)
-_FIRST_DISASTER: Final = _FUNERAL  # disasters are the highest tile values
-_CIVS: Final = tuple(int(t) for t in CIVILIZATIONS)
-_MONUMENTS: Final = tuple(int(t) for t in MONUMENTS)
-_EPOCH_DISCARDS: Final = tuple(int(t) for t in DISCARDED_AFTER_EPOCH)
+from ra.views import PlayerView
 
 # What to do once a disaster's discards are settled.
 _AFTER_AUCTION: Final = 0
 _AFTER_GOD: Final = 1
 
-# Cached bid lists, keyed by the bitmask of the bidder's suns above the current bid.
-_BIDS_AND_PASS: dict[int, tuple[Action, ...]] = {}
-_BIDS_ONLY: dict[int, tuple[Action, ...]] = {}
-
-
-def _bid_actions(mask: int, with_pass: bool) -> tuple[Action, ...]:
-    bids = tuple(BID_BY_SUN[s] for s in sun_list(mask))
-    out = (*bids, PASS_ACTION) if with_pass else bids
-    (_BIDS_AND_PASS if with_pass else _BIDS_ONLY)[mask] = out
-    return out
-
-
-def _sum_suns(mask: int) -> int:
-    return sum(sun_list(mask))
-
-
-def _legal_actions(self: State) -> list[Action]:
-    """Every action the player to move may take now (empty once the game is over)."""
-    phase = self._phase
-    if phase == BIDDING:
-        high = self._high
-        mask = self._suns[self._to_move] >> (high + 1) << (high + 1)
-        if self._must_bid:
-            return list(_BIDS_ONLY.get(mask) or _bid_actions(mask, False))
-        return list(_BIDS_AND_PASS.get(mask) or _bid_actions(mask, True))
-    if phase == ACTION:
-        track = self._track
-        if len(track) < AUCTION_TRACK_SIZE and self._drawn < self._bag_size:
-            out = [DRAW_ACTION, INVOKE_ACTION]
-        else:
-            out = [INVOKE_ACTION]
-        if self._displays[self._to_move][_GOD]:
-            out += _god_takes(self._track)
-        return out
-    if phase == GODS:
-        out = _god_takes(self._track)
-        out.append(DONE_ACTION)
-        return out
-    if phase == DISCARDING:
-        d = self._displays[self._to_move]
-        kinds = _CIVS if self._unrest_left else _MONUMENTS
-        return [DISCARD_BY_TILE[t] for t in kinds if d[t]]
-    return []
-
-
-def _god_takes(track: list[int]) -> list[Action]:
-    # R3.5: one God tile takes any non-God tile of the auction track.
-    return [GOD_BY_TILE[t] for t in sorted(set(track)) if t != _GOD]
+MARK_EVERY: Final = 32
+"""Undo checkpoints: a snapshot of the position every this many decisions (a power of two)."""
+_MARK_MASK: Final = MARK_EVERY - 1
 
 
 class Game(State):
@@ -137,15 +100,17 @@ class Game(State):
 
     >>> game = Game(players=3, seed=7)
     >>> game.apply("draw")
-    >>> game.legal_actions()  # doctest: +SKIP
+    >>> game.num_decisions
+    1
 
     ``players`` is a count (2-5) or a list of names.  ``variant="long-2p"`` with
     ``suns_per_player`` 4-7 is the long two-player game (R2.3).  ``bag`` stacks
     the first tiles drawn and ``suns`` chooses each seat's sun group, for
     scenarios and tests (``exact_bag=True`` makes ``bag`` the whole bag, e.g. to
     empty it, R6.5).  ``hidden_scores`` is the optional rule of R9.1.
-    A ``seed`` fixes the sun deal and the bag order (R9.2); without one a random
-    seed is chosen (and kept in :attr:`setup`, so records replay).
+    A ``seed`` (0 to 2**64 - 1) fixes the sun deal and the bag order (R9.2);
+    without one a random seed is chosen (and kept in :attr:`setup`, so records
+    replay).  Bad arguments raise ``ValueError`` naming what is wrong.
     """
 
     __slots__ = ()
@@ -176,7 +141,28 @@ class Game(State):
 
     @classmethod
     def from_setup(cls, setup: Setup) -> Game:
-        """A new game from a :class:`Setup` (as kept by :attr:`setup`)."""
+        """A new game from a :class:`Setup` (as kept by :attr:`setup`).
+
+        A hand-made ``Setup`` is checked like the arguments of ``Game(...)``
+        (``ValueError`` naming what is wrong, e.g. a bag above R1.1's counts).
+        """
+        if not isinstance(setup, Setup):
+            raise ValueError(f"expected a Setup, got {type(setup).__name__}")
+        try:
+            checked = make_setup(
+                list(setup.names),
+                seed=setup.seed,
+                variant=setup.variant,
+                suns_per_player=setup.suns_per_player,
+                bag=[TILES[t] for t in setup.bag],
+                suns=[list(g) for g in setup.suns],
+                hidden_scores=setup.hidden_scores,
+                bag_counts=setup.bag_counts,
+            )
+        except (TypeError, IndexError) as err:
+            raise ValueError(f"not a valid Setup: {err}") from None
+        if checked != setup:
+            raise ValueError(f"not a valid Setup (its fields disagree): {setup!r}")
         game = cls.__new__(cls)
         game._start(setup, Bag.for_setup(setup))
         return game
@@ -205,7 +191,7 @@ class Game(State):
         self._bag_size = setup.bag_size
         self._box = [0] * NUM_KINDS
         self._epoch = 1
-        self._phase = ACTION
+        self._phase = PHASE_ACTION
         self._to_move = 0
         self._ra_player = -1
         self._auction_kind = DRAWN
@@ -218,6 +204,8 @@ class Game(State):
         self._log = None
         self._decisions = None
         self._num_decisions = 0
+        self._breakdowns = ()
+        self._marks = None
         self._begin_epoch()
 
     # --- cloning ---------------------------------------------------------------
@@ -237,25 +225,13 @@ class Game(State):
 
     __hash__ = None  # type: ignore[assignment]
 
-    # --- legal actions ---------------------------------------------------------
-
-    legal_actions = _legal_actions
-
     @property
-    def last_draw(self) -> int | None:
-        """The :class:`Tile` value of the last tile drawn from the bag (``None`` before any)."""
+    def last_draw(self) -> Tile | None:
+        """The last tile drawn from the bag (``None`` before any draw)."""
         if not self._drawn:
             return None
         assert self._bag is not None
-        return self._bag.order[self._drawn - 1]
-
-    def is_legal(self, action: Action | str) -> bool:
-        """Whether ``action`` may be applied now."""
-        try:
-            action = _coerce(action)
-        except NotationError:
-            return False
-        return self._why_illegal(action) is None
+        return TILES[self._bag.order[self._drawn - 1]]
 
     # --- applying decisions ----------------------------------------------------
 
@@ -263,162 +239,90 @@ class Game(State):
         """Apply the decision of the player to move, then everything automatic that follows.
 
         ``action`` is an :class:`Action` or its notation (``"bid 9"``).  An illegal
-        action raises :class:`IllegalActionError` (citing the rule) and changes
-        nothing; bad notation raises :class:`NotationError`.
+        action raises :class:`IllegalActionError` (citing the rule, see
+        :meth:`why_illegal`) and changes nothing; bad notation raises
+        :class:`NotationError`.  The call is all-or-nothing: should anything fail
+        half-way, the position is restored before the error propagates.
         """
         if type(action) is not Action:
-            action = _coerce(action)
+            action = Action.coerce(action)
         code = action.code
         phase = self._phase
         p = self._to_move
-        # Validate first (cheap checks, no mutation), then act.
-        if phase == BIDDING:
+        prev = self._decisions
+        count = self._num_decisions
+        # Validate with the predicates of ra.state (no change yet) ...
+        if phase == PHASE_BID:
+            if code == BID:
+                ok = (self._suns[p] & ABOVE[self._high]) >> action.arg & 1  # _bid_mask, inlined
+            else:
+                ok = code == PASS and not self._must_bid
+        elif phase == PHASE_ACTION:  # R3.2: _can_draw() held when the turn began
+            if code == GOD:
+                ok = self._can_take(p, action.arg)
+            else:
+                ok = code in (DRAW, INVOKE)
+        elif phase == PHASE_ACTION_NO_DRAW:
+            if code == GOD:
+                ok = self._can_take(p, action.arg)
+            else:
+                ok = code == INVOKE
+        elif phase == PHASE_GOD:
+            ok = code == DONE or (code == GOD and self._can_take(p, action.arg))
+        elif phase == PHASE_DISCARD:
+            ok = code == DISCARD and action.arg in self._discard_kinds() and self._displays[p][action.arg]
+        else:
+            ok = False
+        if not ok:
+            raise self._illegal(action)
+        # ... record the decision (with an undo checkpoint every MARK_EVERY) ...
+        if not count & _MARK_MASK and count:
+            self._marks = (self._marks, count, self.clone())
+        self._decisions = (prev, action)
+        self._num_decisions = count + 1
+        # ... then act: all or nothing.
+        try:
             if code == BID:
                 sun = action.arg
-                if not (self._suns[p] >> sun) & 1 or sun <= self._high:
-                    raise IllegalActionError(self._why_illegal(action) or "illegal bid")
-                self._push(action)
                 self._high = sun
                 self._high_bidder = p
-                self._log = (self._log, ("bid", p, None, sun, (), False, None))
+                self._log = (self._log, (e_bid, p, sun))
                 if p == self._ra_player:
                     self._resolve_auction()
                 else:
                     self._next_bidder(p)
-                return
-            if code == PASS and not self._must_bid:
-                self._push(action)
-                self._log = (self._log, ("pass", p, None, None, (), False, None))
+            elif code == PASS:
+                self._log = (self._log, (e_passed, p))
                 if p == self._ra_player:
                     self._resolve_auction()
                 else:
                     self._next_bidder(p)
-                return
-        elif phase == ACTION:
-            if code == DRAW:
-                if len(self._track) >= AUCTION_TRACK_SIZE or self._drawn >= self._bag_size:
-                    raise IllegalActionError(self._why_illegal(action) or "cannot draw")
-                self._push(action)
+            elif code == DRAW:
                 self._draw(p)
-                return
-            if code == INVOKE:
-                self._push(action)
+            elif code == INVOKE:
                 self._invoke(p, False)
-                return
-            if code == GOD:
-                self._check_god(action)
-                self._push(action)
+            elif code == GOD:
                 self._god_take(p, action.arg)
-                return
-        elif phase == GODS:
-            if code == GOD:
-                self._check_god(action)
-                self._push(action)
-                self._god_take(p, action.arg)
-                return
-            if code == DONE:
-                self._push(action)
-                self._log = (self._log, ("done", p, None, None, (), False, None))
+            elif code == DONE:
+                self._log = (self._log, (e_done, p))
                 self._begin_turn((p + 1) % self._n)
-                return
-        elif phase == DISCARDING:
-            if code == DISCARD:
+            else:
                 t = action.arg
-                d = self._displays[p]
-                kinds = _CIVS if self._unrest_left else _MONUMENTS
-                if t not in kinds or not d[t]:
-                    raise IllegalActionError(self._why_illegal(action) or "illegal discard")
-                self._push(action)
-                d[t] -= 1
+                self._displays[p][t] -= 1
                 self._box[t] += 1
-                self._log = (self._log, ("discard", p, t, None, (), False, None))
+                self._log = (self._log, (e_discard, p, t, False))
                 if self._unrest_left:
                     self._unrest_left -= 1
                 else:
                     self._quake_left -= 1
                 if not self._settle_discards(p):
                     self._after_disasters(p)
-                return
-        raise IllegalActionError(self._why_illegal(action) or f"{action} is not possible now")
+        except BaseException:
+            self._rewind(prev, count)
+            raise
 
-    push = apply  # python-chess style alias
-
-    def _push(self, action: Action) -> None:
-        self._decisions = (self._decisions, action)
-        self._num_decisions += 1
-
-    def _check_god(self, action: Action) -> None:
-        if not self._displays[self._to_move][_GOD] or action.arg not in self._track:
-            raise IllegalActionError(self._why_illegal(action) or "illegal God take")
-
-    # --- why an action is illegal (only on the error path) ---------------------
-
-    def _name(self, seat: int) -> str:
-        return self._setup.names[seat]
-
-    def _why_illegal(self, action: Action) -> str | None:
-        """A sentence citing the rule that forbids ``action`` now, or ``None`` if it is legal."""
-        phase = self._phase
-        code = action.code
-        if phase == OVER:
-            return f"the game is over (R8.1): no more decisions, {action} included"
-        p = self._to_move
-        who = self._name(p)
-        if phase == ACTION:
-            if code == DRAW:
-                if len(self._track) >= AUCTION_TRACK_SIZE:
-                    return "draw is not allowed: the auction track is full (8 tiles) (R3.2)"
-                if self._drawn >= self._bag_size:
-                    return "draw is not allowed: the bag is empty (R3.2, R6.5)"
-                return None
-            if code == INVOKE:
-                return None
-            if code == GOD:
-                return self._why_not_god(action)
-            return (
-                f"{action} is not possible now: {who} must take a turn action (draw, ra or god <tile>) (R3.2)"
-            )
-        if phase == GODS:
-            if code == GOD:
-                return self._why_not_god(action)
-            if code == DONE:
-                return None
-            return f"{action} is not possible now: {who} is using God tiles (god <tile> or done) (R3.5)"
-        if phase == BIDDING:
-            if code == BID:
-                sun = action.arg
-                if not (self._suns[p] >> sun) & 1:
-                    if (self._used[p] >> sun) & 1:
-                        return f"sun {sun} of {who} is face down until the next epoch (R4.4)"
-                    return f"{who} has no face-up sun {sun} (R4.2)"
-                if sun <= self._high:
-                    return f"bid {sun} is not higher than the current bid {self._high} (R4.2)"
-                return None
-            if code == PASS:
-                if self._must_bid:
-                    return f"{who} invoked Ra and every other player passed: {who} must bid (R4.3)"
-                return None
-            return f"{action} is not possible now: it is {who}'s turn to bid or pass (R4.1)"
-        if phase == DISCARDING:
-            kinds = _CIVS if self._unrest_left else _MONUMENTS
-            what = "civilization tile (Unrest)" if self._unrest_left else "monument (Earthquake)"
-            if code == DISCARD:
-                t = action.arg
-                if t not in kinds:
-                    return f"{who} must discard a {what}, not {action.tile} (R5.2)"
-                if not self._displays[p][t]:
-                    return f"{who} holds no {action.tile} to discard (R5.2)"
-                return None
-            return f"{action} is not possible now: {who} must discard a {what} (R5.2, R5.4)"
-        return f"{action} is not possible now"
-
-    def _why_not_god(self, action: Action) -> str | None:
-        who = self._name(self._to_move)
-        if not self._displays[self._to_move][_GOD]:
-            return f"{who} holds no God tile (R3.2)"
-        if action.arg not in self._track:
-            return f"there is no {action.tile} on the auction track (R3.5)"
-        return None
+    push = apply
+    """python-chess style alias of :meth:`apply` (undo is cheap: see :meth:`undo`)."""
 
     # --- the flow of play ------------------------------------------------------
 
@@ -426,7 +330,7 @@ class Game(State):
         # R6.4 / R2.4: the player holding the highest sun starts the epoch.
         suns = self._suns
         first = max(range(self._n), key=lambda i: suns[i].bit_length())
-        self._log = (self._log, ("epoch", first, None, None, (), False, self._epoch))
+        self._log = (self._log, (e_epoch_started, self._epoch, first))
         self._begin_turn(first)
 
     def _begin_turn(self, p: int) -> None:
@@ -436,15 +340,12 @@ class Game(State):
         while not suns[p]:
             p = (p + 1) % n
         self._to_move = p
-        track = self._track
-        if len(track) < AUCTION_TRACK_SIZE and self._drawn < self._bag_size:
-            self._phase = ACTION
+        if self._can_draw():
+            self._phase = PHASE_ACTION
             return
-        if self._displays[p][_GOD]:
-            for t in track:
-                if t != _GOD:
-                    self._phase = ACTION
-                    return
+        if self._can_use_god(p):
+            self._phase = PHASE_ACTION_NO_DRAW
+            return
         # Invoking Ra is the only legal action (R3.2): the engine takes it.
         self._invoke(p, True)
 
@@ -457,21 +358,21 @@ class Game(State):
         t = order[k] if k < len(order) else bag.tile(k)
         self._drawn = k + 1
         self._unseen[t] -= 1
-        if t == _RA:
+        if t == T_RA:
             self._ra += 1
-            self._log = (self._log, ("draw", p, t, None, (), False, self._ra))
+            self._log = (self._log, (e_draw, p, t, self._ra))
             if self._ra >= self._ra_end:
                 self._end_epoch("ra_track")  # R6.1(a): no auction
             else:
                 self._start_auction(p, DRAWN)
         else:
             self._track.append(t)
-            self._log = (self._log, ("draw", p, t, None, (), False, None))
+            self._log = (self._log, (e_draw, p, t))
             self._begin_turn((p + 1) % self._n)
 
     def _invoke(self, p: int, auto: bool) -> None:
         # R3.4
-        self._log = (self._log, ("invoke", p, None, None, (), auto, None))
+        self._log = (self._log, (e_invoke, p, auto))
         self._start_auction(p, FORCED if len(self._track) >= AUCTION_TRACK_SIZE else VOLUNTARY)
 
     def _start_auction(self, ra_player: int, kind: int) -> None:
@@ -479,7 +380,7 @@ class Game(State):
         self._auction_kind = kind
         self._high = 0
         self._high_bidder = -1
-        self._log = (self._log, ("auction", ra_player, None, None, (), False, AUCTION_KINDS[kind]))
+        self._log = (self._log, (e_auction, ra_player, kind))
         self._next_bidder(ra_player)
 
     def _next_bidder(self, prev: int) -> None:
@@ -494,8 +395,7 @@ class Game(State):
             above = suns[b] >> (high + 1)
             if not above:
                 # R4.2: no face-up sun, or none higher than the bid: automatic pass.
-                reason = f"no sun higher than {high}" if suns[b] else "no face-up sun"
-                self._log = (self._log, ("pass", b, None, None, (), True, reason))
+                self._log = (self._log, (e_auto_pass, b, high, suns[b] != 0))
                 if b == rp:
                     self._resolve_auction()
                     return
@@ -506,10 +406,10 @@ class Game(State):
                 sun = high + above.bit_length()
                 self._high = sun
                 self._high_bidder = b
-                self._log = (self._log, ("bid", b, None, sun, (), True, None))
+                self._log = (self._log, (e_bid, b, sun, True))
                 self._resolve_auction()
                 return
-            self._phase = BIDDING
+            self._phase = PHASE_BID
             self._to_move = b
             self._must_bid = must
             return
@@ -526,7 +426,7 @@ class Game(State):
             d = self._displays[w]
             disasters = None
             for t in won:
-                if t >= _FIRST_DISASTER:
+                if t >= T_FIRST_DISASTER:
                     if disasters is None:
                         disasters = [t]
                     else:
@@ -537,7 +437,7 @@ class Game(State):
             self._suns[w] &= ~(1 << sun)
             self._used[w] |= 1 << center
             self._center = sun
-            self._log = (self._log, ("win", w, None, sun, tuple(won), False, center))
+            self._log = (self._log, (e_won, w, sun, won, center))
             if disasters is not None:
                 if self._resolve_disasters(w, disasters, _AFTER_AUCTION):
                     return
@@ -546,10 +446,10 @@ class Game(State):
             box = self._box
             for t in self._track:
                 box[t] += 1
-            self._log = (self._log, ("no_bid", rp, None, None, tuple(self._track), False, "removed"))
+            self._log = (self._log, (e_no_bid, rp, self._track, True))
             self._track = []
         else:
-            self._log = (self._log, ("no_bid", rp, None, None, tuple(self._track), False, "kept"))
+            self._log = (self._log, (e_no_bid, rp, tuple(self._track), False))
         self._after_auction()
 
     def _after_auction(self) -> None:
@@ -563,11 +463,11 @@ class Game(State):
     def _god_take(self, p: int, t: int) -> None:
         # R3.5
         d = self._displays[p]
-        d[_GOD] -= 1
-        self._box[_GOD] += 1
+        d[T_GOD] -= 1
+        self._box[T_GOD] += 1
         self._track.remove(t)
-        self._log = (self._log, ("god", p, t, None, (), False, None))
-        if t >= _FIRST_DISASTER:
+        self._log = (self._log, (e_god, p, t))
+        if t >= T_FIRST_DISASTER:
             if self._resolve_disasters(p, [t], _AFTER_GOD):
                 return
         else:
@@ -575,13 +475,11 @@ class Game(State):
         self._after_god(p)
 
     def _after_god(self, p: int) -> None:
-        if self._displays[p][_GOD]:
-            for t in self._track:
-                if t != _GOD:
-                    self._phase = GODS
-                    self._to_move = p
-                    return
-        self._log = (self._log, ("done", p, None, None, (), True, None))
+        if self._can_use_god(p):
+            self._phase = PHASE_GOD
+            self._to_move = p
+            return
+        self._log = (self._log, (e_done, p, True))
         self._begin_turn((p + 1) % self._n)
 
     def _after_disasters(self, p: int) -> None:
@@ -602,31 +500,30 @@ class Game(State):
         # ones first; Unrest and Earthquake may leave a choice (R5.4), settled after.
         for t in sorted(disasters):
             box[t] += 1
-            if t == _FUNERAL:
-                lose = min(2, d[_PHARAOH])
-                log = (log, ("disaster", p, t, None, (), True, lose))
+            if t == T_FUNERAL:
+                lose = funeral_losses(d)
+                log = (log, (e_disaster, p, t, lose))
                 for _ in range(lose):
-                    log = (log, ("discard", p, _PHARAOH, None, (), True, None))
-                d[_PHARAOH] -= lose
-                box[_PHARAOH] += lose
-            elif t == _DROUGHT:
-                floods = min(2, d[_FLOOD])
-                niles = min(2 - floods, d[_NILE])
-                log = (log, ("disaster", p, t, None, (), True, floods + niles))
+                    log = (log, (e_discard, p, T_PHARAOH, True))
+                d[T_PHARAOH] -= lose
+                box[T_PHARAOH] += lose
+            elif t == T_DROUGHT:
+                floods, niles = drought_losses(d)
+                log = (log, (e_disaster, p, t, floods + niles))
                 for _ in range(floods):
-                    log = (log, ("discard", p, _FLOOD, None, (), True, None))
+                    log = (log, (e_discard, p, T_FLOOD, True))
                 for _ in range(niles):
-                    log = (log, ("discard", p, _NILE, None, (), True, None))
-                d[_FLOOD] -= floods
-                d[_NILE] -= niles
-                box[_FLOOD] += floods
-                box[_NILE] += niles
+                    log = (log, (e_discard, p, T_NILE, True))
+                d[T_FLOOD] -= floods
+                d[T_NILE] -= niles
+                box[T_FLOOD] += floods
+                box[T_NILE] += niles
             else:
-                kinds = _CIVS if t == _UNREST else _MONUMENTS
-                held = sum(d[k] for k in kinds) - (unrest if t == _UNREST else quake)
+                kinds = T_CIVS if t == T_UNREST else T_MONUMENTS
+                held = sum(d[k] for k in kinds) - (unrest if t == T_UNREST else quake)
                 lose = min(2, held)
-                log = (log, ("disaster", p, t, None, (), True, lose))
-                if t == _UNREST:
+                log = (log, (e_disaster, p, t, lose))
+                if t == T_UNREST:
                     unrest += lose
                 else:
                     quake += lose
@@ -640,16 +537,11 @@ class Game(State):
         """Apply forced discards (R5.4); True if ``p`` must now choose one."""
         d = self._displays[p]
         while self._unrest_left or self._quake_left:
-            if self._unrest_left:
-                kinds = _CIVS
-                left = self._unrest_left
-            else:
-                kinds = _MONUMENTS
-                left = self._quake_left
-            held = [k for k in kinds if d[k]]
+            left = self._unrest_left or self._quake_left
+            held = [k for k in self._discard_kinds() if d[k]]
             total = sum(d[k] for k in held)
             if total > left and len(held) > 1:
-                self._phase = DISCARDING
+                self._phase = PHASE_DISCARD
                 self._to_move = p
                 return True
             # No real choice: one kind only, or everything goes.
@@ -659,7 +551,7 @@ class Game(State):
                 self._box[k] += lose
                 left -= lose
                 for _ in range(lose):
-                    self._log = (self._log, ("discard", p, k, None, (), True, None))
+                    self._log = (self._log, (e_discard, p, k, True))
             if self._unrest_left:
                 self._unrest_left = 0
             else:
@@ -672,26 +564,30 @@ class Game(State):
         n = self._n
         box = self._box
         # R6.2
-        box[_RA] += self._ra
-        removed = tuple(self._track)
+        box[T_RA] += self._ra
+        removed = self._track
         for t in removed:
             box[t] += 1
         self._track = []
         self._ra = 0
-        self._log = (self._log, ("epoch_end", None, None, None, removed, False, (self._epoch, reason)))
+        self._log = (self._log, (e_epoch_ended, self._epoch, reason, removed))
         # R6.3 / R7
         final = self._epoch == EPOCHS
         displays = self._displays
-        totals = [_sum_suns(self._suns[i] | self._used[i]) for i in range(n)] if final else None
+        totals = [sun_total(self._suns[i] | self._used[i]) for i in range(n)] if final else None
         points = epoch_points(displays, totals)
+        epoch = self._epoch
+        raw = []
         for i in range(n):
             before = self._scores[i]
             after = max(0, before + sum(points[i]))  # R7.1
             self._scores[i] = after
-            breakdown = ScoreBreakdown(self._epoch, i, *points[i], before=before, after=after)
-            self._log = (self._log, ("score", i, None, None, (), False, breakdown))
+            # ScoreBreakdown objects are made when read (epoch_scores, events).
+            raw.append((epoch, i, points[i], before, after))
+            self._log = (self._log, (e_score, epoch, i, points[i], before, after))
+        self._breakdowns = (*self._breakdowns, tuple(raw))
         for d in displays:
-            for t in _EPOCH_DISCARDS:
+            for t in T_EPOCH_DISCARDS:
                 if d[t]:
                     box[t] += d[t]
                     d[t] = 0
@@ -700,13 +596,13 @@ class Game(State):
             self._suns[i] |= self._used[i]
             self._used[i] = 0
         if final:
-            self._phase = OVER
+            self._phase = PHASE_OVER
             self._to_move = -1
             winner = self.winner
             assert winner is not None
             scores = self._scores
             tie = scores.count(scores[winner]) > 1
-            self._log = (self._log, ("game_over", winner, None, None, (), False, tie))
+            self._log = (self._log, (e_game_over, winner, tie))
             return
         self._epoch += 1
         self._begin_epoch()
@@ -716,22 +612,43 @@ class Game(State):
     def undo(self) -> Action:
         """Take back the last decision (and what the engine did after it); return it.
 
-        The position is rebuilt by replaying the earlier decisions from the setup,
-        so undo costs a replay rather than a snapshot on every apply.
+        Cheap at any point of the game: the position is rebuilt from the nearest
+        checkpoint (one every :data:`MARK_EVERY` decisions) by replaying at most
+        that many decisions.  Raises :class:`ra.NothingToUndoError` (an ``IndexError``)
+        on a game with no decision to undo.
         """
-        if self._num_decisions == 0:
-            raise IndexError("no decision to undo")
-        decisions = self.decisions
-        last = decisions.pop()
-        assert self._bag is not None
-        game = Game.__new__(Game)
-        game._start(self._setup, self._bag)
-        for a in decisions:
-            game.apply(a)
-        game._copy_to(self)
+        chain = self._decisions
+        if chain is None:
+            raise NothingToUndoError("no decision to undo: the game is at its start")
+        self._rewind(chain[0], self._num_decisions - 1)
+        last: Action = chain[1]
         return last
 
-    pop = undo  # python-chess style alias
+    pop = undo
+    """python-chess style alias of :meth:`undo`."""
+
+    def _rewind(self, chain: tuple[Any, Any] | None, count: int) -> None:
+        """Rebuild the position after the ``count`` decisions of ``chain`` (from a checkpoint)."""
+        marks = self._marks
+        while marks is not None and marks[1] > count:
+            marks = marks[0]
+        if marks is None:
+            assert self._bag is not None
+            base = Game.__new__(Game)
+            base._start(self._setup, self._bag)
+            done = 0
+        else:
+            base = marks[2].clone()
+            done = marks[1]
+        todo = []
+        for _ in range(count - done):
+            assert chain is not None
+            chain, action = chain
+            todo.append(action)
+        todo.reverse()
+        for action in todo:
+            base.apply(action)
+        base._copy_to(self)
 
     def replay(self, decisions: Iterable[Action | str]) -> None:
         """Apply several decisions in order."""
@@ -740,27 +657,32 @@ class Game(State):
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see (R9): everything but the bag order, and under
-        hidden scores (R9.1) no other player's score until the game ends."""
-        from ra.views import PlayerView
-
-        return PlayerView(self, seat)
+        hidden scores (R9.1) no other player's score until the game ends.
+        :class:`ra.SeatError` (a ``ValueError``) for a seat that does not exist."""
+        return PlayerView(self, self._check_seat(seat))
 
     def to_record(self) -> dict[str, Any]:
-        """A JSON-able record: setup and decisions (see :mod:`ra.records`)."""
-        from ra.records import game_to_record
-
-        return game_to_record(self)
+        """A JSON-able record: setup and decisions (see :mod:`ra.record_format`)."""
+        return build_record(self._setup, self.decisions, self.is_over(), self._scores, self.winner)
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any] | str) -> Game:
         """Replay a record made by :meth:`to_record` (a dict or its JSON text).
 
-        Raises :class:`ra.RecordError`; for an illegal decision its ``index`` is
-        the decision's 1-based number.
+        Raises :class:`ra.RecordError` (and nothing else) for anything that is not a
+        valid record; for an illegal decision its ``index`` is the decision's 1-based number.
         """
-        from ra.records import game_from_record
-
-        return game_from_record(record)
+        parsed = parse_record(record)
+        game = cls.from_setup(parsed.setup)
+        for i, text in enumerate(parsed.decisions, 1):
+            if game.is_over():
+                raise RecordError(f"decision {i} ({text[:40]!r}): the game is already over (R8.1)", index=i)
+            try:
+                game.apply(text)
+            except RaError as err:
+                raise RecordError(f"decision {i} ({text[:40]!r}): {err}", index=i) from None
+        check_result(parsed.result, game._scores, game.winner)
+        return game
 
     # --- invariants (for tests and debugging) ------------------------------------
 
@@ -775,7 +697,7 @@ class Game(State):
         census = [0] * NUM_KINDS
         for k in range(self._drawn, self._bag_size):
             census[bag.tile(k)] += 1
-        census[_RA] += self._ra
+        census[T_RA] += self._ra
         for t in self._track:
             census[t] += 1
         for d in self._displays:
@@ -784,11 +706,3 @@ class Game(State):
         for t in range(NUM_KINDS):
             census[t] += self._box[t]
         return census
-
-
-def _coerce(action: Action | str) -> Action:
-    if type(action) is Action:
-        return action
-    if isinstance(action, str):
-        return Action.parse(action)
-    raise NotationError(f"expected an Action or its notation, got {type(action).__name__}")

@@ -15,6 +15,17 @@ class NotationError(RaError, ValueError):
     """Text that is not an action in the notation (``draw``, ``ra``, ``god <tile>``, ``bid <sun>`` …)."""
 
 
+class SeatError(RaError, ValueError, IndexError):
+    """A seat that is not an integer from 0 to the number of players - 1 (``view``, ``player``).
+
+    A ``ValueError``; also an ``IndexError`` for code written against earlier versions.
+    """
+
+
+class NothingToUndoError(RaError, IndexError):
+    """``undo()`` on a game with no decision to take back (an ``IndexError``, like python-chess's ``pop``)."""
+
+
 class RecordError(RaError, ValueError):
     """A game record that cannot be loaded.
 

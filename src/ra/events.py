@@ -1,40 +1,83 @@
 """The game log: what happened, in order, with a plain-words text for each event.
 
-The engine appends plain tuples (cheap on the hot path); :class:`Event` objects
-are made only when the log is read.
+This module owns the log's schema.  An :class:`Event` is a small named tuple
+``(kind, seat, tile, sun, tiles, auto, detail)``; events are made only by the
+per-kind constructors below (``draw(seat, tile)``, ``bid(seat, sun)`` …), and
+readers use the typed accessors (``event.breakdown``, ``event.epoch_number`` …)
+rather than the catch-all ``detail``.
+
+On the engine's hot path a log entry is a *deferred* event: the constructor and
+its arguments, ``(bid, seat, sun)``, one small tuple; :func:`materialize` makes
+the :class:`Event` when the log is read (``game.events`` caches them).
+
+>>> e = bid(0, 9)
+>>> e.kind, e.seat, e.sun
+('bid', 0, 9)
+>>> e.text(["Ann", "Bob"])
+'Ann bids sun 9.'
+>>> e.text(["You", "Bob"])
+'You bid sun 9.'
+>>> epoch_started(2, 1).text(["Ann", "You"])
+'Epoch 2 begins; you play first.'
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Literal, NamedTuple, cast, get_args
 
 from ra.scoring import CATEGORIES, ScoreBreakdown
+from ra.tiles import TILES as _TILES
 from ra.tiles import Tile, display_name
 
-EVENT_KINDS = (
-    "epoch",  # an epoch begins; seat = first player, detail = epoch number
-    "draw",  # seat drew tile; for Ra, detail = Ra tiles now on the Ra track
-    "invoke",  # seat invoked Ra (auto: it was the only legal action)
-    "auction",  # an auction begins; seat = Ra player, detail = "drawn" | "voluntary" | "forced"
-    "bid",  # seat bid sun (auto: the only legal action)
-    "pass",  # seat passed; auto passes carry the reason in detail
-    "win",  # seat won the auction with sun; tiles = lot, detail = centre sun taken face down
-    "no_bid",  # nobody bid; seat = Ra player, tiles = the lot; detail = "removed" (forced) | "kept"
-    "god",  # seat used a God tile to take tile
-    "done",  # seat stopped using God tiles (auto: nothing more could be taken)
-    "disaster",  # seat resolves disaster tile; detail = how many tiles it destroys
-    "discard",  # seat lost tile to a disaster (auto: no choice)
-    "epoch_end",  # detail = (epoch, "ra_track" | "no_suns"); tiles = tiles removed from the tracks
-    "score",  # seat's scoring; detail = ScoreBreakdown (None when hidden from the viewer, R9.1)
-    "game_over",  # seat = winner; detail = True when the tie-break of R8.1 decided
-)
+EventKind = Literal[
+    "epoch",
+    "draw",
+    "invoke",
+    "auction",
+    "bid",
+    "pass",
+    "win",
+    "no_bid",
+    "god",
+    "done",
+    "disaster",
+    "discard",
+    "epoch_end",
+    "score",
+    "game_over",
+]
+"""The kinds of events, in the order they are documented in :data:`EVENT_KINDS`."""
+
+EVENT_KINDS: Final[tuple[str, ...]] = get_args(EventKind)
+"""Every event kind (see the constructors below for what each one carries)."""
+
+AuctionKind = Literal["drawn", "voluntary", "forced"]
+AUCTION_KINDS: Final[tuple[str, ...]] = get_args(AuctionKind)
+"""The kinds of auction (R3.3, R3.4), indexed by the engine's auction code."""
+
+AUCTION_KIND_LABELS: Final[dict[str, str]] = {
+    "drawn": "a drawn Ra tile",
+    "voluntary": "Ra invoked",
+    "forced": "Ra invoked on a full track",
+}
+"""Why an auction takes place, in words (for logs and status lines)."""
+
+EpochEndReason = Literal["ra_track", "no_suns"]
+
+_new = tuple.__new__
 
 
 class Event(NamedTuple):
-    """One thing that happened.  Fields not used by a kind are ``None`` / ``()`` / ``False``."""
+    """One thing that happened.  Fields not used by a kind are ``None`` / ``()`` / ``False``.
 
-    kind: str
+    ``detail`` holds the kind's extra datum; prefer the typed accessors
+    (:attr:`epoch_number`, :attr:`ra_count`, :attr:`auction_kind`, :attr:`reason`,
+    :attr:`face_down_sun`, :attr:`removed`, :attr:`lost`, :attr:`breakdown`,
+    :attr:`tie_break`).
+    """
+
+    kind: EventKind
     seat: int | None = None
     tile: Tile | None = None
     sun: int | None = None
@@ -43,39 +86,266 @@ class Event(NamedTuple):
     detail: Any = None
 
     def text(self, names: Sequence[str] | None = None, edition: str = "original") -> str:
-        """The event in plain words, e.g. ``"Ann bids sun 9."``."""
+        """The event in plain words, e.g. ``"Ann bids sun 9."`` (second person for a seat named "You")."""
         return describe(self, names, edition)
 
     def __str__(self) -> str:
         return describe(self)
 
+    # --- typed accessors ---------------------------------------------------------
 
-def event_from_entry(entry: tuple[Any, ...]) -> Event:
-    """Turn a raw log tuple into an :class:`Event` (tiles become :class:`Tile`)."""
-    kind, seat, tile, sun, tiles, auto, detail = entry
-    return Event(
-        kind,
-        seat,
-        Tile(tile) if tile is not None else None,
-        sun,
-        tuple(Tile(t) for t in tiles),
-        auto,
-        detail,
-    )
+    @property
+    def epoch_number(self) -> int | None:
+        """For ``epoch`` and ``epoch_end``: which epoch (1-3)."""
+        if self.kind == "epoch":
+            return cast(int, self.detail)
+        if self.kind == "epoch_end":
+            return cast(int, self.detail[0])
+        return None
+
+    @property
+    def reason(self) -> str | None:
+        """For ``epoch_end``: ``"ra_track"`` or ``"no_suns"`` (R6.1); for an automatic pass, why (R4.2)."""
+        if self.kind == "epoch_end":
+            return cast(str, self.detail[1])
+        if self.kind == "pass":
+            return cast("str | None", self.detail)
+        return None
+
+    @property
+    def ra_count(self) -> int | None:
+        """For the draw of a Ra tile: how many Ra tiles are now on the Ra track."""
+        return cast(int, self.detail) if self.kind == "draw" else None
+
+    @property
+    def auction_kind(self) -> str | None:
+        """For ``auction``: ``"drawn"``, ``"voluntary"`` or ``"forced"``."""
+        return cast(str, self.detail) if self.kind == "auction" else None
+
+    @property
+    def face_down_sun(self) -> int | None:
+        """For ``win``: the centre sun the winner takes face down (R4.4)."""
+        return cast(int, self.detail) if self.kind == "win" else None
+
+    @property
+    def removed(self) -> bool | None:
+        """For ``no_bid``: whether the tiles left the game (forced auction, R4.5)."""
+        return self.detail == "removed" if self.kind == "no_bid" else None
+
+    @property
+    def lost(self) -> int | None:
+        """For ``disaster``: how many tiles it destroys (R5.2)."""
+        return cast(int, self.detail) if self.kind == "disaster" else None
+
+    @property
+    def breakdown(self) -> ScoreBreakdown | None:
+        """For ``score``: the breakdown (``None`` when hidden from the viewer, R9.1)."""
+        return cast("ScoreBreakdown | None", self.detail) if self.kind == "score" else None
+
+    @property
+    def tie_break(self) -> bool | None:
+        """For ``game_over``: whether the tie-break of R8.1 decided."""
+        return cast(bool, self.detail) if self.kind == "game_over" else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-able data (tiles by identifier, a breakdown by its fields)."""
+        detail = self.detail
+        if isinstance(detail, ScoreBreakdown):
+            detail = {"epoch": detail.epoch, "seat": detail.seat, **detail.as_dict()}
+        elif isinstance(detail, tuple):
+            detail = list(detail)
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "tile": self.tile.id if self.tile is not None else None,
+            "sun": self.sun,
+            "tiles": [t.id for t in self.tiles],
+            "auto": self.auto,
+            "detail": detail,
+        }
+
+
+# --- constructors (the only way the engine makes events) -------------------------
+
+
+def epoch_started(epoch: int, first: int) -> Event:
+    """An epoch begins; ``first`` plays first (R6.4, R2.4)."""
+    return _new(Event, ("epoch", first, None, None, (), False, epoch))
+
+
+def draw(seat: int, tile: int, ra_count: int | None = None) -> Event:
+    """``seat`` drew ``tile`` (R3.3); for a Ra tile, ``ra_count`` is the Ra track's new count."""
+    return _new(Event, ("draw", seat, _TILES[tile], None, (), False, ra_count))
+
+
+def invoke(seat: int, auto: bool = False) -> Event:
+    """``seat`` invoked Ra (R3.4); ``auto`` when it was the only legal action."""
+    return _new(Event, ("invoke", seat, None, None, (), auto, None))
+
+
+def auction(ra_player: int, kind: str | int) -> Event:
+    """An auction of ``kind`` (a name, or its index in :data:`AUCTION_KINDS`) begins with
+    ``ra_player`` as the Ra player (R4.1)."""
+    name = AUCTION_KINDS[kind] if isinstance(kind, int) else kind
+    return _new(Event, ("auction", ra_player, None, None, (), False, name))
+
+
+def bid(seat: int, sun: int, auto: bool = False) -> Event:
+    """``seat`` bid ``sun`` (R4.2); ``auto`` when the bid was forced (R4.3)."""
+    return _new(Event, ("bid", seat, None, sun, (), auto, None))
+
+
+def passed(seat: int, reason: str | None = None) -> Event:
+    """``seat`` passed; an automatic pass (R4.2) carries its ``reason``."""
+    return _new(Event, ("pass", seat, None, None, (), reason is not None, reason))
+
+
+def auto_pass(seat: int, high: int, has_suns: bool) -> Event:
+    """``seat`` passed automatically (R4.2): no face-up sun, or none higher than ``high``."""
+    return passed(seat, f"no sun higher than {high}" if has_suns else "no face-up sun")
+
+
+def won(seat: int, sun: int, lot: Sequence[int], face_down: int) -> Event:
+    """``seat`` won the auction with ``sun``, taking ``lot`` and the centre sun ``face_down`` (R4.4)."""
+    return _new(Event, ("win", seat, None, sun, tuple([_TILES[t] for t in lot]), False, face_down))
+
+
+def no_bid(ra_player: int, lot: Sequence[int], removed: bool) -> Event:
+    """Nobody bid (R4.5); ``removed`` when the full track's tiles left the game."""
+    tiles = tuple([_TILES[t] for t in lot])
+    return _new(Event, ("no_bid", ra_player, None, None, tiles, False, "removed" if removed else "kept"))
+
+
+def god(seat: int, tile: int) -> Event:
+    """``seat`` used a God tile to take ``tile`` (R3.5)."""
+    return _new(Event, ("god", seat, _TILES[tile], None, (), False, None))
+
+
+def done(seat: int, auto: bool = False) -> Event:
+    """``seat`` stopped using God tiles (``auto``: nothing more could be taken)."""
+    return _new(Event, ("done", seat, None, None, (), auto, None))
+
+
+def disaster(seat: int, tile: int, lost: int) -> Event:
+    """Disaster ``tile`` strikes ``seat``, destroying ``lost`` tiles (R5.2)."""
+    return _new(Event, ("disaster", seat, _TILES[tile], None, (), True, lost))
+
+
+def discard(seat: int, tile: int, auto: bool) -> Event:
+    """``seat`` lost one ``tile`` to a disaster; ``auto`` when there was no choice (R5.4)."""
+    return _new(Event, ("discard", seat, _TILES[tile], None, (), auto, None))
+
+
+def epoch_ended(epoch: int, reason: str, removed: Sequence[int]) -> Event:
+    """The epoch ended for ``reason`` (R6.1); ``removed`` left the tracks (R6.2)."""
+    tiles = tuple([_TILES[t] for t in removed])
+    return _new(Event, ("epoch_end", None, None, None, tiles, False, (epoch, reason)))
+
+
+def scored(breakdown: ScoreBreakdown | None, seat: int) -> Event:
+    """``seat``'s epoch scoring (R7); ``None`` where hidden from a viewer (R9.1)."""
+    return _new(Event, ("score", seat, None, None, (), False, breakdown))
+
+
+def score(epoch: int, seat: int, points: Sequence[int], before: int, after: int) -> Event:
+    """``seat``'s epoch scoring from its points by category (in ``CATEGORIES`` order, R7)."""
+    return scored(ScoreBreakdown.from_points(epoch, seat, points, before, after), seat)
+
+
+def game_over(winner: int, tie_break: bool) -> Event:
+    """The game ended; ``tie_break`` when R8.1's tie-break decided."""
+    return _new(Event, ("game_over", winner, None, None, (), False, tie_break))
+
+
+LogEntry = Event | tuple[Any, ...]
+"""An entry of the engine's log: an :class:`Event`, or ``(constructor, *arguments)``."""
+
+
+def materialize(entry: LogEntry) -> Event:
+    """The :class:`Event` of a log entry (see the module doc)."""
+    if type(entry) is Event:
+        return entry
+    make = cast("Callable[..., Event]", entry[0])
+    return make(*entry[1:])
+
+
+# --- plain words -------------------------------------------------------------------
+
+_UNCOUNTABLE: Final = frozenset(
+    {"Ra", "God", "Gold", "Astronomy", "Agriculture", "Writing", "Religion", "Art", "Unrest"}
+)
+
+
+def plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, in the plural unless ``count`` is 1.
+
+    >>> plural(1, "tile"), plural(2, "tile"), plural(0, "decision")
+    ('1 tile', '2 tiles', '0 decisions')
+    """
+    return f"{count} {noun if count == 1 else plural_noun(noun)}"
+
+
+def plural_noun(noun: str) -> str:
+    """The plural of a noun or tile name (``Flood`` -> ``Floods``, ``Sphinx`` -> ``Sphinxes``,
+    ``Gold`` -> ``Gold tiles``)."""
+    if noun in _UNCOUNTABLE:
+        return f"{noun} tiles"
+    if noun.endswith(("s", "x", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def is_you(name: str) -> bool:
+    """Whether a player's name addresses the reader ("You"): the log then uses the second person."""
+    return name.strip().casefold() == "you"
+
+
+class _Who:
+    """A player as the subject or object of a sentence."""
+
+    __slots__ = ("name", "you")
+
+    def __init__(self, name: str) -> None:
+        self.you = is_you(name)
+        self.name = name
+
+    def does(self, third: str, second: str, start: bool = True) -> str:
+        """Subject and verb: ``Ann draws`` / ``You draw`` (``you draw`` inside a sentence)."""
+        if self.you:
+            return f"{'You' if start else 'you'} {second}"
+        return f"{self.name} {third}"
+
+    @property
+    def obj(self) -> str:
+        return "you" if self.you else self.name
+
+
+def auction_cause(kind: str, ra_player_name: str) -> str:
+    """Why an auction takes place, with its Ra player: ``"Ann drew a Ra tile"``,
+    ``"you invoked Ra on a full track"`` (for status lines)."""
+    who = "you" if is_you(ra_player_name) else ra_player_name
+    if kind == "drawn":
+        return f"{who} drew a Ra tile"
+    if kind == "forced":
+        return f"{who} invoked Ra on a full track"
+    return f"{who} invoked Ra"
 
 
 def _tile(t: Tile | None, edition: str) -> str:
     return display_name(t, edition) if t is not None else "?"
 
 
-def _tile_list(tiles: Sequence[Tile], edition: str) -> str:
+def tile_list(tiles: Sequence[Tile], edition: str = "original") -> str:
+    """Tiles in words, grouped by kind: ``"Pharaoh, 2 Floods and Gold"``."""
     if not tiles:
         return "no tiles"
     counts: dict[Tile, int] = {}
     for t in tiles:
         counts[t] = counts.get(t, 0) + 1
     parts = [
-        f"{c} {display_name(t, edition)}" if c > 1 else display_name(t, edition)
+        plural(c, display_name(t, edition)) if c > 1 else display_name(t, edition)
         for t, c in sorted(counts.items())
     ]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
@@ -87,58 +357,78 @@ def _signed(x: int) -> str:
 
 def describe(event: Event, names: Sequence[str] | None = None, edition: str = "original") -> str:
     """Plain-words text of an event; ``names`` are the players' names by seat."""
-
-    def who(seat: int | None) -> str:
-        if seat is None:
-            return "?"
-        return names[seat] if names is not None else f"Player {seat + 1}"
-
-    k = event.kind
-    p = who(event.seat)
+    seat = event.seat
+    if seat is None:
+        name = "?"
+    elif names is not None:
+        name = names[seat]
+    else:
+        name = f"Player {seat + 1}"
+    p = _Who(name)
+    k: str = event.kind  # a str: an Event made by hand may carry an unknown kind
+    d = event.detail
     if k == "epoch":
-        return f"Epoch {event.detail} begins; {p} plays first."
+        return f"Epoch {d} begins; {p.does('plays', 'play', start=False)} first."
     if k == "draw":
         if event.tile is Tile.RA:
-            return f"{p} draws Ra ({event.detail} on the Ra track)."
-        return f"{p} draws {_tile(event.tile, edition)}."
+            return f"{p.does('draws', 'draw')} Ra ({d} on the Ra track)."
+        return f"{p.does('draws', 'draw')} {_tile(event.tile, edition)}."
     if k == "invoke":
-        return f"{p} invokes Ra" + (" (the only possible action)." if event.auto else ".")
+        return p.does("invokes", "invoke") + " Ra" + (" (the only possible action)." if event.auto else ".")
     if k == "auction":
-        how = {"drawn": "a drawn Ra tile", "voluntary": "Ra invoked", "forced": "Ra invoked on a full track"}
-        return f"Auction ({how.get(event.detail, event.detail)}); {p} is the Ra player and bids last."
+        how = AUCTION_KIND_LABELS.get(d, str(d))
+        bids = "bid" if p.you else "bids"
+        return f"Auction ({how}); {p.does('is', 'are', start=False)} the Ra player and {bids} last."
     if k == "bid":
-        return f"{p} bids sun {event.sun}" + (" (must bid, the only sun)." if event.auto else ".")
+        return f"{p.does('bids', 'bid')} sun {event.sun}" + (
+            " (must bid, the only sun)." if event.auto else "."
+        )
     if k == "pass":
         if event.auto:
-            return f"{p} passes ({event.detail})."
-        return f"{p} passes."
+            return f"{p.does('passes', 'pass')} ({d})."
+        return f"{p.does('passes', 'pass')}."
     if k == "win":
-        lot = _tile_list(event.tiles, edition)
-        return f"{p} wins with sun {event.sun}: takes {lot} and sun {event.detail} (face down)."
+        lot = tile_list(event.tiles, edition)
+        take = "take" if p.you else "takes"
+        if not event.tiles:
+            return f"{p.does('wins', 'win')} with sun {event.sun}: {take} no tiles, only sun {d} (face down)."
+        return f"{p.does('wins', 'win')} with sun {event.sun}: {take} {lot}, and sun {d} (face down)."
     if k == "no_bid":
-        if event.detail == "removed":
-            return f"Nobody bids; the {len(event.tiles)} tiles on the full auction track leave the game."
+        n = len(event.tiles)
+        if d == "removed":
+            return f"Nobody bids; the {plural(n, 'tile')} on the full auction track leave the game."
+        if n == 0:
+            return "Nobody bids."
+        if n == 1:
+            return "Nobody bids; the tile stays on the auction track."
         return "Nobody bids; the tiles stay on the auction track."
     if k == "god":
-        return f"{p} uses a God tile to take {_tile(event.tile, edition)}."
+        return f"{p.does('uses', 'use')} a God tile to take {_tile(event.tile, edition)}."
     if k == "done":
-        return f"{p} stops using God tiles."
+        return f"{p.does('stops', 'stop')} using God tiles."
     if k == "disaster":
-        return f"{_tile(event.tile, edition)} strikes {p}: {event.detail} tile(s) lost."
+        what = f"{plural(d, 'tile')} lost" if d else "nothing to lose"
+        return f"{_tile(event.tile, edition)} strikes {p.obj}: {what}."
     if k == "discard":
-        return f"{p} loses {_tile(event.tile, edition)}" + ("." if event.auto else " (chosen).")
+        return f"{p.does('loses', 'lose')} {_tile(event.tile, edition)}" + (
+            "." if event.auto else " (chosen)."
+        )
     if k == "epoch_end":
-        epoch, reason = event.detail
+        epoch, reason = d
         why = "the Ra track is full" if reason == "ra_track" else "no player has a face-up sun"
         return f"Epoch {epoch} ends: {why}."
     if k == "score":
-        b: ScoreBreakdown | None = event.detail
+        b: ScoreBreakdown | None = d
         if b is None:
-            return f"{p} scores (hidden)."
+            return f"{p.does('scores', 'score')} (hidden)."
         parts = ", ".join(
             f"{c.replace('_', '/')} {_signed(getattr(b, c))}" for c in CATEGORIES if getattr(b, c)
         )
-        return f"{p} scores {_signed(b.total)} ({parts or 'nothing'}): {b.before} -> {b.after}."
+        return (
+            f"{p.does('scores', 'score')} {_signed(b.total)} ({parts or 'nothing'}): {b.before} -> {b.after}."
+        )
     if k == "game_over":
-        return f"Game over: {p} wins" + (" on the tie-break (highest sun, R8.1)." if event.detail else ".")
-    return f"{k} {event}"
+        win = p.does("wins", "win", start=False)
+        return f"Game over: {win}" + (" on the tie-break (highest sun, R8.1)." if d else ".")
+    # An unknown kind (never made by the engine): show the raw fields, never str(event).
+    return f"{k}: {tuple(event)!r}"

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
+from ra.tiles import T_CIVS, T_FLOOD, T_GOD, T_GOLD, T_MONUMENTS, T_NILE, T_PHARAOH
 
 CATEGORIES: Final[tuple[str, ...]] = (
     "gods",
@@ -28,13 +28,6 @@ CATEGORY_LABELS: Final[dict[str, str]] = {
     "suns": "sun",
 }
 
-_GOD: Final = int(Tile.GOD)
-_GOLD: Final = int(Tile.GOLD)
-_PHARAOH: Final = int(Tile.PHARAOH)
-_NILE: Final = int(Tile.NILE)
-_FLOOD: Final = int(Tile.FLOOD)
-_CIVS: Final = tuple(int(t) for t in CIVILIZATIONS)
-_MONUMENTS: Final = tuple(int(t) for t in MONUMENTS)
 _CIV_POINTS: Final = (-5, 0, 0, 5, 10, 15)  # R7.2, by number of different types
 _MONUMENT_KINDS_POINTS: Final = (0, 1, 2, 3, 4, 5, 6, 10, 15)  # R7.3, by different types
 _MONUMENT_SET_POINTS: Final = (0, 0, 0, 5, 10, 15)  # R7.3, by identical tiles of one type
@@ -59,6 +52,16 @@ class ScoreBreakdown:
     suns: int
     before: int
     after: int
+
+    @classmethod
+    def from_points(
+        cls, epoch: int, seat: int, points: Sequence[int], before: int, after: int
+    ) -> ScoreBreakdown:
+        """A breakdown from the points by category (in ``CATEGORIES`` order)."""
+        gods, gold, pharaohs, nile_flood, civilization, monuments, suns = points
+        return cls(
+            epoch, seat, gods, gold, pharaohs, nile_flood, civilization, monuments, suns, before, after
+        )
 
     @property
     def total(self) -> int:
@@ -93,7 +96,7 @@ def majority_points(values: Sequence[int], most: int, fewest: int) -> list[int]:
 def civilization_points(display: Sequence[int]) -> int:
     """R7.2: −5 without any civilization; 3/4/5 different types give 5/10/15."""
     kinds = 0
-    for t in _CIVS:
+    for t in T_CIVS:
         if display[t]:
             kinds += 1
     return _CIV_POINTS[kinds]
@@ -101,15 +104,15 @@ def civilization_points(display: Sequence[int]) -> int:
 
 def nile_flood_points(display: Sequence[int]) -> int:
     """R7.2: one point per Flood and per Nile, only with at least one Flood."""
-    floods = display[_FLOOD]
-    return floods + display[_NILE] if floods else 0
+    floods = display[T_FLOOD]
+    return floods + display[T_NILE] if floods else 0
 
 
 def monument_points(display: Sequence[int]) -> int:
     """R7.3: points for different monument types plus sets of 3/4/5 identical ones."""
     kinds = 0
     sets = 0
-    for t in _MONUMENTS:
+    for t in T_MONUMENTS:
         c = display[t]
         if c:
             kinds += 1
@@ -125,15 +128,15 @@ def epoch_points(
     ``sun_totals`` is given only after the third epoch, when monuments and suns
     score too (R7.3).
     """
-    pharaohs = majority_points([d[_PHARAOH] for d in displays], 5, -2)
+    pharaohs = majority_points([d[T_PHARAOH] for d in displays], 5, -2)
     final = sun_totals is not None
     suns = majority_points(sun_totals, 5, -5) if sun_totals is not None else None
     out = []
     for i, d in enumerate(displays):
         out.append(
             (
-                2 * d[_GOD],
-                3 * d[_GOLD],
+                2 * d[T_GOD],
+                3 * d[T_GOLD],
                 pharaohs[i],
                 nile_flood_points(d),
                 civilization_points(d),
@@ -142,3 +145,35 @@ def epoch_points(
             )
         )
     return out
+
+
+def drought_losses(display: Sequence[int]) -> tuple[int, int]:
+    """R5.2: the Floods and Niles a Drought destroys (Floods first, two in all, no choice).
+
+    >>> drought_losses([0, 0, 0, 0, 3, 1] + [0] * 17)
+    (1, 1)
+    """
+    floods = min(2, display[T_FLOOD])
+    return floods, min(2 - floods, display[T_NILE])
+
+
+def funeral_losses(display: Sequence[int]) -> int:
+    """R5.2: the Pharaohs a Funeral destroys (two, or all if fewer)."""
+    return min(2, display[T_PHARAOH])
+
+
+def score_table_rows(
+    breakdowns: Sequence[ScoreBreakdown | None], names: Sequence[str]
+) -> list[tuple[str, ...]]:
+    """An epoch's scoring as table rows of text: a header (player, the categories'
+    short labels, total, score), then one row per seat; ``?`` where hidden (R9.1).
+    Terminal and web tables render these rows rather than rebuilding them."""
+    rows: list[tuple[str, ...]] = [("player", *(CATEGORY_LABELS[c] for c in CATEGORIES), "total", "score")]
+    for seat, b in enumerate(breakdowns):
+        if b is None:
+            rows.append((names[seat], *(["?"] * len(CATEGORIES)), "?", "?"))
+        else:
+            rows.append(
+                (names[seat], *(str(getattr(b, c)) for c in CATEGORIES), f"{b.total:+d}", str(b.after))
+            )
+    return rows

@@ -16,10 +16,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ra.tiles import BAG_SIZE, TILE_COUNTS, Tile
+from ra.tiles import BAG_SIZE, CENTER_SUN, MAX_SUN, TILE_COUNTS, Tile
 
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 5
+MIN_PLAYERS: Final = 2  # R2.1
+MAX_PLAYERS: Final = 5  # R2.1
+AUCTION_TRACK_SIZE: Final = 8  # R3.2
+EPOCHS: Final = 3  # R8.1
+MAX_SEED: Final = (1 << 64) - 1
+"""Seeds are 0 .. 2**64 - 1 (new games get 63 random bits)."""
+MAX_NAME_LENGTH: Final = 200
 
 # R2.2 — sun groups by player count.
 SUN_GROUPS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
@@ -38,9 +43,25 @@ LONG_2P_GROUPS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
     7: ((15, 12, 10, 8, 6, 4, 2), (14, 13, 11, 9, 7, 5, 3)),
 }
 VARIANTS: Final[tuple[str, ...]] = ("standard", "long-2p")
-CENTER_SUN: Final = 1  # R1.3
 STARTING_SCORE: Final = 10  # R2.1
-MAX_SUN: Final = 16
+__all__ = [
+    "AUCTION_TRACK_SIZE",
+    "CENTER_SUN",
+    "EPOCHS",
+    "LONG_2P_GROUPS",
+    "MAX_PLAYERS",
+    "MAX_SEED",
+    "MAX_SUN",
+    "MIN_PLAYERS",
+    "RA_TRACK_LENGTH",
+    "STARTING_SCORE",
+    "SUN_GROUPS",
+    "VARIANTS",
+    "Bag",
+    "Setup",
+    "make_setup",
+    "new_seed",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +119,8 @@ def make_setup(
     exact_bag: bool = False,
     bag_counts: Sequence[int] | None = None,
 ) -> Setup:
-    """Check the arguments of a new game and deal the suns (R2).  Raises ``ValueError``.
+    """Check the arguments of a new game and deal the suns (R2).  Raises ``ValueError``
+    (never another exception) for anything that is not a valid setup.
 
     ``exact_bag=True`` makes ``bag`` the whole bag rather than its top: a scenario
     device (for instance to empty the bag, R6.5), not a legal Ra setup.
@@ -106,34 +128,42 @@ def make_setup(
     """
     names = _player_names(players)
     n = len(names)
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; variants are: {', '.join(VARIANTS)}")
     if variant == "long-2p":
         if n != 2:
             raise ValueError(f"the long-2p variant is for 2 players, not {n} (R2.3)")
         if suns_per_player is None:
             suns_per_player = 6
-        if suns_per_player not in LONG_2P_GROUPS:
+        if type(suns_per_player) is not int or suns_per_player not in LONG_2P_GROUPS:
             raise ValueError(
                 f"the long-2p variant gives each player 4, 5, 6 or 7 suns, not {suns_per_player!r} (R2.3)"
             )
         groups = LONG_2P_GROUPS[suns_per_player]
     else:
         groups = SUN_GROUPS[n]
-        if suns_per_player is not None and suns_per_player != len(groups[0]):
+        if suns_per_player is not None and (
+            type(suns_per_player) is not int or suns_per_player != len(groups[0])
+        ):
             raise ValueError(
                 f"with {n} players each player has {len(groups[0])} suns (R2.2); "
                 "other numbers need variant='long-2p' (R2.3)"
             )
+    if not isinstance(hidden_scores, bool):
+        raise ValueError(f"hidden_scores must be True or False, got {hidden_scores!r}")
+    if not isinstance(exact_bag, bool):
+        raise ValueError(f"exact_bag must be True or False, got {exact_bag!r}")
     if seed is None:
         seed = new_seed()
     else:
+        if isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, got {seed!r}")
         try:
             seed = operator.index(seed)
         except TypeError:
-            raise ValueError(f"seed must be an integer, got {seed!r}") from None
-        if isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+            raise ValueError(f"seed must be an integer, got {type(seed).__name__}") from None
+        if not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {_short(seed)}")
     if suns is None:
         # The deal draws on its own hash of the seed, so a given seed gives the same
         # bag whether or not the suns are chosen explicitly (R9.2).
@@ -144,11 +174,7 @@ def make_setup(
         dealt = _check_suns(suns, n)
     contents: tuple[int, ...] | None = None
     if bag_counts is not None:
-        contents = tuple(bag_counts)
-        if len(contents) != len(TILE_COUNTS) or any(
-            isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in contents
-        ):
-            raise ValueError(f"bag_counts must be {len(TILE_COUNTS)} non-negative counts, got {bag_counts!r}")
+        contents = _check_bag_counts(bag_counts)
     stacked = _check_bag(bag, contents or TILE_COUNTS) if bag is not None else ()
     if exact_bag:
         if contents is not None:
@@ -171,44 +197,77 @@ def make_setup(
     )
 
 
+def _short(value: object) -> str:
+    """``repr`` cut to a readable length (a huge number or list must not flood a message)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value) if not isinstance(value, int) else str(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
-    if isinstance(players, bool):
-        raise ValueError(f"players must be a count or a list of names, got {players!r}")
+    limits = f"Ra is for {MIN_PLAYERS} to {MAX_PLAYERS} players"
+    if isinstance(players, bool) or not isinstance(players, int | list | tuple):
+        raise ValueError(f"players must be a count or a list of names, got {_short(players)}")
     if isinstance(players, int):
-        n = players
-        names = tuple(f"Player {i + 1}" for i in range(max(n, 0)))
-    elif isinstance(players, str):
-        raise ValueError("players must be a count or a list of names, not one string")
-    else:
-        names = tuple(players)
-        n = len(names)
-        for name in names:
-            if not isinstance(name, str) or not name.strip():
-                raise ValueError(f"player names must be non-empty strings, got {name!r}")
-        if len(set(names)) != n:
-            raise ValueError(f"player names must differ, got {list(names)}")
-        names = tuple(name.strip() for name in names)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"Ra is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n} (R2.1)")
-    return names
+        # Check the count before building anything (players=10**100 must not allocate).
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"{limits}, not {_short(players)} (R2.1)")
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ValueError(f"{limits}, not {len(players)} (R2.1)")
+    names = []
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"player names must be non-empty strings, got {_short(name)}")
+        if len(name.strip()) > MAX_NAME_LENGTH or not name.strip().isprintable():
+            raise ValueError(
+                f"player names are printable and at most {MAX_NAME_LENGTH} characters: {_short(name)}"
+            )
+        names.append(name.strip())
+    # Compared after stripping: "Ann" and "Ann " would be one name once saved.
+    if len(set(names)) != len(names):
+        raise ValueError(f"player names must differ, got {names}")
+    return tuple(names)
+
+
+def _check_bag_counts(bag_counts: Sequence[int]) -> tuple[int, ...]:
+    """R1.1: a bag's content by kind holds no kind above its real count."""
+    if not isinstance(bag_counts, list | tuple):
+        raise ValueError(f"bag_counts must be a list of {len(TILE_COUNTS)} counts, got {_short(bag_counts)}")
+    if len(bag_counts) != len(TILE_COUNTS):
+        raise ValueError(
+            f"bag_counts must be {len(TILE_COUNTS)} counts (one per tile kind), got {len(bag_counts)}"
+        )
+    for t, c in enumerate(bag_counts):
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= TILE_COUNTS[t]:
+            raise ValueError(
+                f"bag_counts[{t}] ({Tile(t).id}) must be a count from 0 to {TILE_COUNTS[t]} (R1.1), "
+                f"got {_short(c)}"
+            )
+    return tuple(bag_counts)
 
 
 def _check_suns(suns: Sequence[Sequence[int]], n: int) -> tuple[tuple[int, ...], ...]:
-    if len(suns) != n:
-        raise ValueError(f"suns must give one sun group per player: {n} groups, got {suns!r}")
+    if not isinstance(suns, list | tuple) or len(suns) != n:
+        raise ValueError(f"suns must give one sun group per player: {n} groups, got {_short(suns)}")
     seen: set[int] = set()
     out = []
     for seat, group in enumerate(suns):
-        if isinstance(group, str | int):
-            raise ValueError(f"the sun group of seat {seat} must be a list of sun numbers, got {group!r}")
+        if not isinstance(group, list | tuple) or len(group) > MAX_SUN:
+            raise ValueError(
+                f"the sun group of seat {seat} must be a list of sun numbers, got {_short(group)}"
+            )
         numbers = []
         for s in group:
             if isinstance(s, bool) or not isinstance(s, int):
-                raise ValueError(f"sun {s!r} in the group of seat {seat} is not a number")
+                raise ValueError(f"sun {_short(s)} in the group of seat {seat} is not a number")
             if s == CENTER_SUN:
                 raise ValueError(f"sun 1 starts in the centre and cannot be dealt (R1.3); seat {seat} has it")
             if not 2 <= s <= MAX_SUN:
-                raise ValueError(f"there is no sun {s} (suns are 1-{MAX_SUN}, R1.3); seat {seat} has it")
+                raise ValueError(
+                    f"there is no sun {_short(s)} (suns are 1-{MAX_SUN}, R1.3); seat {seat} has it"
+                )
             if s in seen:
                 raise ValueError(f"sun {s} is dealt twice (seat {seat} and another)")
             seen.add(s)
@@ -220,11 +279,13 @@ def _check_suns(suns: Sequence[Sequence[int]], n: int) -> tuple[tuple[int, ...],
 
 
 def _check_bag(bag: Iterable[str | Tile], contents: Sequence[int]) -> tuple[Tile, ...]:
-    if isinstance(bag, str):
-        raise ValueError("bag must be a list of tile names, not one string")
+    if isinstance(bag, str | bytes) or not isinstance(bag, Iterable):
+        raise ValueError(f"bag must be a list of tile names, got {_short(bag)}")
     stacked = []
     counts = [0] * len(contents)
     for i, name in enumerate(bag):
+        if not isinstance(name, str | Tile):
+            raise ValueError(f"bag[{i}] must be a tile name, got {_short(name)}")
         try:
             tile = Tile.parse(name)
         except ValueError as err:

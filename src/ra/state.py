@@ -7,44 +7,75 @@ Layout (chosen for fast ``clone()``, see ``shared/ENGINE-NOTES.md``):
   "highest sun" and "can beat the bid" are single integer operations;
 * the event log and the decision list are persistent linked tuples
   ``(previous, entry)``: appending is one small tuple and a clone shares the
-  whole history for free.
+  whole history for free; ``events`` and ``decisions`` flatten them once and
+  cache the result (pickling and deep copies store them flat).
 
-:class:`State` holds the fields and the read API shared by :class:`ra.Game`
-and :class:`ra.PlayerView`; the rules live in :mod:`ra.engine`.
+:class:`State` holds the fields, the read API and the legality rules shared by
+:class:`ra.Game` and :class:`ra.PlayerView` (``legal_actions``, ``is_legal``,
+``why_illegal`` and the predicates ``apply`` checks); what happens when a
+decision is applied lives in :mod:`ra.engine`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal, cast, get_args
 
-from ra.actions import Action
-from ra.events import Event, event_from_entry
+from ra.actions import (
+    BID_BY_SUN,
+    DISCARD_BY_TILE,
+    DONE_ACTION,
+    DRAW_ACTION,
+    GOD_BY_TILE,
+    INVOKE_ACTION,
+    PASS_ACTION,
+    Action,
+)
+from ra.errors import IllegalActionError, SeatError
+from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize
 from ra.scoring import ScoreBreakdown
-from ra.setup import Bag, Setup
-from ra.tiles import TILE_IDS
+from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
+from ra.tiles import MAX_SUN, T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, TILES, Tile
 
-# Phases (``State.phase`` gives the names).
-ACTION: Final = 0
-BIDDING: Final = 1
-GODS: Final = 2
-DISCARDING: Final = 3
-OVER: Final = 4
-PHASES: Final[tuple[str, ...]] = ("action", "bid", "god", "discard", "over")
+Phase = Literal["action", "bid", "god", "discard", "over"]
+"""What the player to move decides: a turn action, a bid, a God-tile take, a disaster discard."""
+PHASES: Final[tuple[str, ...]] = get_args(Phase)
 
-# Auction kinds (R3.3, R3.4).
+# The engine's integer phase codes (``PHASE_NAMES[code]`` is the name).  Whether the
+# player may draw (R3.2) is decided once, when the turn begins: PHASE_ACTION allows
+# it, PHASE_ACTION_NO_DRAW does not (both are the "action" phase).
+PHASE_ACTION: Final = 0
+PHASE_BID: Final = 1
+PHASE_GOD: Final = 2
+PHASE_DISCARD: Final = 3
+PHASE_OVER: Final = 4
+PHASE_ACTION_NO_DRAW: Final = 5
+PHASE_NAMES: Final[tuple[str, ...]] = (*PHASES, "action")
+
+# The engine's integer auction codes (``AUCTION_KINDS[code]`` is the name, R3.3, R3.4).
 DRAWN: Final = 0
 VOLUNTARY: Final = 1
 FORCED: Final = 2
-AUCTION_KINDS: Final[tuple[str, ...]] = ("drawn", "voluntary", "forced")
 
-AUCTION_TRACK_SIZE: Final = 8  # R3.2
-EPOCHS: Final = 3  # R8.1
+__all__ = [
+    "AUCTION_KINDS",
+    "AUCTION_TRACK_SIZE",
+    "EPOCHS",
+    "PHASES",
+    "AuctionState",
+    "Phase",
+    "PlayerState",
+    "State",
+]
 
 
 def sun_list(mask: int) -> tuple[int, ...]:
-    """The sun numbers in a bitmask, lowest first."""
+    """The sun numbers in a bitmask, lowest first.
+
+    >>> sun_list(0b10100)
+    (2, 4)
+    """
     out = []
     s = 0
     while mask:
@@ -63,6 +94,11 @@ def sun_mask(suns: tuple[int, ...] | list[int]) -> int:
     return m
 
 
+def sun_total(mask: int) -> int:
+    """The sum of the sun numbers in a bitmask (R7.3 sun scoring)."""
+    return sum(sun_list(mask))
+
+
 def history(chain: tuple[Any, Any] | None) -> list[Any]:
     """The entries of a linked ``(previous, entry)`` chain, oldest first."""
     out = []
@@ -70,6 +106,43 @@ def history(chain: tuple[Any, Any] | None) -> list[Any]:
         chain, entry = chain
         out.append(entry)
     out.reverse()
+    return out
+
+
+def _extend(
+    chain: tuple[Any, Any] | None, cache: tuple[Any, tuple[Any, ...]] | None, events: bool = False
+) -> tuple[Any, ...]:
+    """The entries of ``chain``, reusing ``cache`` (an earlier ``(chain, entries)``) when it is
+    a prefix; ``events`` materializes log entries (:func:`ra.events.materialize`)."""
+    stop = cache[0] if cache is not None else None
+    new = []
+    node = chain
+    while node is not None and node is not stop:
+        node, entry = node
+        new.append(entry)
+    new.reverse()
+    if events:
+        new = [materialize(e) for e in new]
+    if node is None or cache is None:
+        return tuple(new)
+    return cache[1] + tuple(new)
+
+
+_copy_list: Final = list.copy
+
+ABOVE: Final[tuple[int, ...]] = tuple(~((2 << high) - 1) for high in range(MAX_SUN + 1))
+"""R4.2: ``ABOVE[high]`` is the bitmask of the suns a bid must come from when the
+current bid is ``high`` (0 before any bid): every sun strictly higher."""
+
+# Cached bid lists, keyed by the bitmask of the bidder's suns above the current bid.
+_BIDS_AND_PASS: dict[int, tuple[Action, ...]] = {}
+_BIDS_ONLY: dict[int, tuple[Action, ...]] = {}
+
+
+def _bid_actions(mask: int, with_pass: bool) -> tuple[Action, ...]:
+    bids = tuple(BID_BY_SUN[s] for s in sun_list(mask))
+    out = (*bids, PASS_ACTION) if with_pass else bids
+    (_BIDS_AND_PASS if with_pass else _BIDS_ONLY)[mask] = out
     return out
 
 
@@ -99,7 +172,7 @@ class PlayerState:
 class AuctionState:
     """The auction under way (R4)."""
 
-    kind: str
+    kind: AuctionKind
     """"drawn", "voluntary" or "forced" (R3.3, R3.4)."""
     ra_player: int
     high_bid: int | None
@@ -111,7 +184,13 @@ class AuctionState:
 
 
 class State:
-    """Fields and read-only accessors of a game position (see the module doc)."""
+    """Fields, legality and read-only accessors of a game position (see the module doc).
+
+    The rules that say what may be done now (``legal_actions``, ``is_legal``,
+    ``why_illegal`` and the predicates they share) live here, once: the engine's
+    ``apply`` checks the same predicates, and a :class:`ra.PlayerView` answers
+    the same questions.
+    """
 
     __slots__ = (
         "_setup",
@@ -143,6 +222,10 @@ class State:
         "_log",
         "_decisions",
         "_num_decisions",
+        "_breakdowns",
+        "_marks",
+        "_log_cache",
+        "_decisions_cache",
     )
 
     _setup: Setup
@@ -174,6 +257,11 @@ class State:
     _log: tuple[Any, Any] | None
     _decisions: tuple[Any, Any] | None
     _num_decisions: int
+    _breakdowns: tuple[tuple[tuple[int, int, tuple[int, ...], int, int] | None, ...], ...]
+    """Per finished epoch, per seat: (epoch, seat, points by category, before, after)."""
+    _marks: tuple[Any, ...] | None
+    _log_cache: tuple[Any, tuple[Event, ...]] | None  # may be unset (see events)
+    _decisions_cache: tuple[Any, tuple[Action, ...]] | None  # may be unset
 
     def _copy_to(self, new: State) -> None:
         """Copy every field into ``new`` (lists copied, history shared)."""
@@ -181,7 +269,7 @@ class State:
         new._bag = self._bag
         new._n = self._n
         new._ra_end = self._ra_end
-        new._displays = [d[:] for d in self._displays]
+        new._displays = [*map(_copy_list, self._displays)]
         new._suns = self._suns[:]
         new._used = self._used[:]
         new._scores = self._scores[:]
@@ -206,6 +294,33 @@ class State:
         new._log = self._log
         new._decisions = self._decisions
         new._num_decisions = self._num_decisions
+        new._breakdowns = self._breakdowns
+        new._marks = self._marks
+        # The history caches are not copied (a clone rebuilds them on first read).
+
+    # --- pickling and deep copies (the linked histories would recurse) -------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {}
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if hasattr(self, name):
+                    state[name] = getattr(self, name)
+        state["_log"] = list(self.events)
+        state["_decisions"] = history(self._decisions)
+        state["_marks"] = None  # undo checkpoints are a cache, rebuilt on demand
+        state["_log_cache"] = None
+        state["_decisions_cache"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            if name in ("_log", "_decisions"):
+                chain: tuple[Any, Any] | None = None
+                for entry in value:
+                    chain = (chain, entry)
+                value = chain
+            object.__setattr__(self, name, value)
 
     # --- setup -----------------------------------------------------------------
 
@@ -234,17 +349,17 @@ class State:
         return self._epoch
 
     @property
-    def phase(self) -> str:
-        """ "action", "bid", "god", "discard" or "over"."""
-        return PHASES[self._phase]
+    def phase(self) -> Phase:
+        """ "action", "bid", "god", "discard" or "over" (see :data:`Phase`)."""
+        return cast("Phase", PHASE_NAMES[self._phase])
 
     @property
     def to_move(self) -> int | None:
         """The seat that must decide now; ``None`` once the game is over."""
-        return None if self._phase == OVER else self._to_move
+        return None if self._phase == PHASE_OVER else self._to_move
 
     def is_over(self) -> bool:
-        return self._phase == OVER
+        return self._phase == PHASE_OVER
 
     @property
     def center_sun(self) -> int:
@@ -252,8 +367,13 @@ class State:
         return self._center
 
     @property
+    def ra_count(self) -> int:
+        """How many Ra tiles are on the Ra track (an int; see :attr:`ra_track_length`)."""
+        return self._ra
+
+    @property
     def ra_track(self) -> int:
-        """How many Ra tiles are on the Ra track."""
+        """Deprecated alias of :attr:`ra_count` (the Ra track's tile count)."""
         return self._ra
 
     @property
@@ -263,8 +383,13 @@ class State:
 
     @property
     def auction_track(self) -> list[str]:
-        """The tiles on the auction track, oldest first."""
+        """The identifiers of the tiles on the auction track, oldest first."""
         return [TILE_IDS[t] for t in self._track]
+
+    @property
+    def auction_tiles(self) -> tuple[Tile, ...]:
+        """The tiles on the auction track as :class:`Tile` values, oldest first."""
+        return tuple([TILES[t] for t in self._track])
 
     @property
     def tiles_in_bag(self) -> int:
@@ -274,10 +399,10 @@ class State:
     @property
     def auction(self) -> AuctionState | None:
         """The auction under way, or ``None``."""
-        if self._phase != BIDDING:
+        if self._phase != PHASE_BID:
             return None
         return AuctionState(
-            kind=AUCTION_KINDS[self._auction_kind],
+            kind=cast("AuctionKind", AUCTION_KINDS[self._auction_kind]),
             ra_player=self._ra_player,
             high_bid=self._high or None,
             high_bidder=self._high_bidder if self._high_bidder >= 0 else None,
@@ -288,25 +413,166 @@ class State:
     @property
     def pending_disaster(self) -> str | None:
         """In the discard phase: ``"unrest"`` or ``"earthquake"``, the disaster being resolved."""
-        if self._phase != DISCARDING:
+        if self._phase != PHASE_DISCARD:
             return None
         return "unrest" if self._unrest_left else "earthquake"
 
     @property
     def discards_left(self) -> int:
         """In the discard phase: tiles still to lose to the disaster being resolved."""
-        if self._phase != DISCARDING:
+        if self._phase != PHASE_DISCARD:
             return 0
         return self._unrest_left or self._quake_left
 
+    # --- legality: the one definition of what may be done now ---------------------
+
+    def _can_draw(self) -> bool:
+        """R3.2: the auction track holds fewer than 8 tiles and the bag is not empty."""
+        return len(self._track) < AUCTION_TRACK_SIZE and self._drawn < self._bag_size
+
+    def _can_use_god(self, p: int) -> bool:
+        """R3.2: ``p`` holds a God tile and the track holds a tile that is not a God."""
+        if self._displays[p][T_GOD]:
+            for t in self._track:
+                if t != T_GOD:
+                    return True
+        return False
+
+    def _can_take(self, p: int, tile: int) -> bool:
+        """R3.5: ``p`` holds a God tile and ``tile`` (never a God) lies on the auction track."""
+        return tile != T_GOD and bool(self._displays[p][T_GOD]) and tile in self._track
+
+    def _bid_mask(self, p: int) -> int:
+        """R4.2: the face-up suns of ``p`` strictly higher than the current bid, as a bitmask."""
+        return self._suns[p] & ABOVE[self._high]
+
+    def _discard_kinds(self) -> tuple[int, ...]:
+        """R5.2: the kinds the disaster being resolved destroys (Unrest before Earthquake)."""
+        return T_CIVS if self._unrest_left else T_MONUMENTS
+
+    def _god_takes(self) -> list[Action]:
+        # R3.5: one God tile takes any non-God tile of the auction track.
+        return [GOD_BY_TILE[t] for t in sorted(set(self._track)) if t != T_GOD]
+
     def legal_actions(self) -> list[Action]:
-        """Every action the player to move may take now (see :mod:`ra.engine`)."""
-        raise NotImplementedError
+        """Every action the player to move may take now (empty once the game is over)."""
+        phase = self._phase
+        if phase == PHASE_BID:
+            mask = self._suns[self._to_move] & ABOVE[self._high]  # _bid_mask, inlined
+            if self._must_bid:
+                return list(_BIDS_ONLY.get(mask) or _bid_actions(mask, False))
+            return list(_BIDS_AND_PASS.get(mask) or _bid_actions(mask, True))
+        # R3.2: whether the player may draw (_can_draw) was settled when the turn began.
+        if phase == PHASE_ACTION:
+            out = [DRAW_ACTION, INVOKE_ACTION]
+        elif phase == PHASE_ACTION_NO_DRAW:
+            out = [INVOKE_ACTION]
+        elif phase == PHASE_GOD:
+            out = self._god_takes()
+            out.append(DONE_ACTION)
+            return out
+        elif phase == PHASE_DISCARD:
+            d = self._displays[self._to_move]
+            return [DISCARD_BY_TILE[t] for t in self._discard_kinds() if d[t]]
+        else:
+            return []
+        if self._displays[self._to_move][T_GOD]:
+            out += self._god_takes()
+        return out
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether ``action`` (an :class:`Action` or its notation) may be applied now."""
+        try:
+            action = Action.coerce(action)
+        except ValueError:
+            return False
+        return self._why_illegal(action) is None
+
+    def why_illegal(self, action: Action | str) -> str | None:
+        """A sentence citing the rule that forbids ``action`` now, or ``None`` if it is legal.
+
+        Raises :class:`ra.NotationError` for text that is not an action.
+        """
+        return self._why_illegal(Action.coerce(action))
+
+    def _name(self, seat: int) -> str:
+        return self._setup.names[seat]
+
+    def _why_illegal(self, action: Action) -> str | None:
+        phase = self._phase
+        kind = action.kind
+        if phase == PHASE_OVER:
+            return f"the game is over (R8.1): no more decisions, {action} included"
+        p = self._to_move
+        who = self._name(p)
+        if phase in (PHASE_ACTION, PHASE_ACTION_NO_DRAW):
+            if kind == "draw":
+                if len(self._track) >= AUCTION_TRACK_SIZE:
+                    return "draw is not allowed: the auction track is full (8 tiles) (R3.2)"
+                if not self._can_draw():
+                    return "draw is not allowed: the bag is empty (R3.2, R6.5)"
+                return None
+            if kind == "ra":
+                return None
+            if kind == "god":
+                return self._why_not_god(action)
+            return (
+                f"{action} is not possible now: {who} must take a turn action (draw, ra or god <tile>) (R3.2)"
+            )
+        if phase == PHASE_GOD:
+            if kind == "god":
+                return self._why_not_god(action)
+            if kind == "done":
+                return None
+            return f"{action} is not possible now: {who} is using God tiles (god <tile> or done) (R3.5)"
+        if phase == PHASE_BID:
+            if kind == "bid":
+                sun = action.arg
+                if (self._bid_mask(p) >> sun) & 1:
+                    return None
+                if (self._used[p] >> sun) & 1:
+                    return f"sun {sun} of {who} is face down until the next epoch (R4.4)"
+                if not (self._suns[p] >> sun) & 1:
+                    return f"{who} has no face-up sun {sun} (R4.2)"
+                return f"bid {sun} is not higher than the current bid {self._high} (R4.2)"
+            if kind == "pass":
+                if self._must_bid:
+                    return f"{who} invoked Ra and every other player passed: {who} must bid (R4.3)"
+                return None
+            return f"{action} is not possible now: it is {who}'s turn to bid or pass (R4.1)"
+        # PHASE_DISCARD
+        what = "civilization tile (Unrest)" if self._unrest_left else "monument (Earthquake)"
+        if kind == "discard":
+            t = action.arg
+            if t not in self._discard_kinds():
+                return f"{who} must discard a {what}, not {action.tile} (R5.2)"
+            if not self._displays[p][t]:
+                return f"{who} holds no {action.tile} to discard (R5.2)"
+            return None
+        return f"{action} is not possible now: {who} must discard a {what} (R5.2, R5.4)"
+
+    def _why_not_god(self, action: Action) -> str | None:
+        p = self._to_move
+        if not self._displays[p][T_GOD]:
+            return f"{self._name(p)} holds no God tile (R3.2)"
+        if not self._can_take(p, action.arg):
+            return f"there is no {action.tile} on the auction track (R3.5)"
+        return None
+
+    def _illegal(self, action: Action) -> IllegalActionError:
+        return IllegalActionError(self._why_illegal(action) or f"{action} is not possible now")
 
     # --- players ---------------------------------------------------------------
 
     def _visible_score(self, seat: int) -> int | None:
         return self._scores[seat]
+
+    def _check_seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise SeatError(f"a seat is an integer 0-{self._n - 1}, got {str(seat)[:20]!r}")
+        if not 0 <= seat < self._n:
+            raise SeatError(f"no seat {seat}: seats are 0-{self._n - 1}")
+        return seat
 
     @property
     def scores(self) -> list[int | None]:
@@ -314,9 +580,8 @@ class State:
         return [self._visible_score(i) for i in range(self._n)]
 
     def player(self, seat: int) -> PlayerState:
-        """A snapshot of one seat."""
-        if not 0 <= seat < self._n:
-            raise IndexError(f"no seat {seat}: seats are 0-{self._n - 1}")
+        """A snapshot of one seat (:class:`ra.SeatError`, a ``ValueError``, for a seat that is not one)."""
+        seat = self._check_seat(seat)
         d = self._displays[seat]
         return PlayerState(
             seat=seat,
@@ -359,14 +624,29 @@ class State:
     # --- history ---------------------------------------------------------------
 
     @property
-    def events(self) -> list[Event]:
-        """Everything that happened, in order (see :mod:`ra.events`)."""
-        return [event_from_entry(e) for e in history(self._log)]
+    def events(self) -> tuple[Event, ...]:
+        """Everything that happened, in order (see :mod:`ra.events`).
+
+        Cached: reading it again after a few more decisions costs only the new events.
+        """
+        log = self._log
+        cache: tuple[Any, tuple[Event, ...]] | None = getattr(self, "_log_cache", None)
+        if cache is not None and cache[0] is log:
+            return cache[1]
+        out = _extend(log, cache, events=True)
+        self._log_cache = (log, out)
+        return out
 
     @property
-    def decisions(self) -> list[Action]:
-        """The decisions taken so far, in order (the ``move_stack``)."""
-        return history(self._decisions)
+    def decisions(self) -> tuple[Action, ...]:
+        """The decisions taken so far, in order (the ``move_stack``; cached like :attr:`events`)."""
+        chain = self._decisions
+        cache: tuple[Any, tuple[Action, ...]] | None = getattr(self, "_decisions_cache", None)
+        if cache is not None and cache[0] is chain:
+            return cache[1]
+        out = _extend(chain, cache)
+        self._decisions_cache = (chain, out)
+        return out
 
     @property
     def num_decisions(self) -> int:
@@ -375,18 +655,15 @@ class State:
     @property
     def epoch_scores(self) -> list[list[ScoreBreakdown | None]]:
         """Per finished epoch, per seat: the scoring breakdown by category (R7)."""
-        out: list[list[ScoreBreakdown | None]] = []
-        for e in self.events:
-            if e.kind == "score":
-                if e.seat == 0:
-                    out.append([None] * self._n)
-                out[-1][e.seat] = e.detail  # type: ignore[index]
-        return out
+        return [
+            [ScoreBreakdown.from_points(*b) if b is not None else None for b in epoch]
+            for epoch in self._breakdowns
+        ]
 
     @property
     def winner(self) -> int | None:
         """The winning seat once the game is over: highest score, then highest sun (R8.1)."""
-        if self._phase != OVER:
+        if self._phase != PHASE_OVER:
             return None
         scores = self._scores
         suns = self._suns
@@ -394,29 +671,28 @@ class State:
         return max(range(self._n), key=lambda i: (scores[i], (suns[i] | used[i]).bit_length()))
 
     def __repr__(self) -> str:
-        who = "over" if self._phase == OVER else f"seat {self._to_move} to {PHASES[self._phase]}"
+        who = "over" if self._phase == PHASE_OVER else f"seat {self._to_move} to {PHASE_NAMES[self._phase]}"
         return (
             f"<{type(self).__name__} {self._n}p epoch {self._epoch}, {who}, "
             f"ra {self._ra}/{self._ra_end}, track {self.auction_track}, "
             f"{self._num_decisions} decisions>"
         )
 
-    def _key(self) -> tuple[Any, ...]:
-        """Everything that defines the position and its history, for equality tests."""
+    def position_key(self) -> tuple[Any, ...]:
+        """A hashable key of the position alone (not how it was reached): equal keys mean
+        the same decisions are possible with the same consequences, whatever the history.
+        For transposition tables; the bag's order is not part of it."""
         return (
-            self._n,
             self._ra_end,
-            tuple(tuple(d) for d in self._displays),
+            tuple([tuple(d) for d in self._displays]),
             tuple(self._suns),
             tuple(self._used),
             tuple(self._scores),
             self._center,
             self._ra,
-            tuple(self._track),
+            tuple(sorted(self._track)),
             self._drawn,
-            self._bag_size,
             tuple(self._unseen),
-            tuple(self._box),
             self._epoch,
             self._phase,
             self._to_move,
@@ -428,6 +704,17 @@ class State:
             self._unrest_left,
             self._quake_left,
             self._after_discard,
-            tuple(history(self._log)),
-            tuple(history(self._decisions)),
+        )
+
+    def _key(self) -> tuple[Any, ...]:
+        """Everything that defines the position and its history, for equality tests."""
+        return (
+            self._n,
+            self.position_key(),
+            tuple(self._track),
+            self._bag_size,
+            tuple(self._box),
+            self.events,
+            self.decisions,
+            self._breakdowns,
         )

@@ -60,6 +60,8 @@ class Tile(IntEnum):
 
 
 NUM_KINDS: Final = len(Tile)
+TILES: Final[tuple[Tile, ...]] = tuple(Tile)
+"""Every kind, indexed by value: ``TILES[t]`` turns an engine int into a :class:`Tile` fast."""
 TILE_IDS: Final[tuple[str, ...]] = tuple(t.name.lower() for t in Tile)
 _BY_ID: Final[dict[str, Tile]] = {t.name.lower(): t for t in Tile}
 
@@ -77,6 +79,10 @@ TILE_COUNTS: Final[tuple[int, ...]] = (
 )  # fmt: skip
 BAG_SIZE: Final = sum(TILE_COUNTS)
 assert BAG_SIZE == 180
+
+# R1.3 — suns.
+MAX_SUN: Final = 16
+CENTER_SUN: Final = 1
 
 CIVILIZATIONS: Final[tuple[Tile, ...]] = (
     Tile.ASTRONOMY,
@@ -109,6 +115,25 @@ DISCARDED_AFTER_EPOCH: Final[tuple[Tile, ...]] = (
     *CIVILIZATIONS,
 )
 
+# Plain-int tile values for the hot paths (engine, scoring, bots): defined once here.
+T_RA: Final = 0
+T_GOD: Final = 1
+T_GOLD: Final = 2
+T_PHARAOH: Final = 3
+T_NILE: Final = 4
+T_FLOOD: Final = 5
+T_FUNERAL: Final = 19
+T_DROUGHT: Final = 20
+T_UNREST: Final = 21
+T_EARTHQUAKE: Final = 22
+T_FIRST_DISASTER: Final = T_FUNERAL
+"""Disasters are the highest tile values: ``t >= T_FIRST_DISASTER`` tests for one."""
+T_CIVS: Final[tuple[int, ...]] = tuple(int(t) for t in CIVILIZATIONS)
+T_MONUMENTS: Final[tuple[int, ...]] = tuple(int(t) for t in MONUMENTS)
+T_EPOCH_DISCARDS: Final[tuple[int, ...]] = tuple(int(t) for t in DISCARDED_AFTER_EPOCH)
+assert tuple(range(6)) == (T_RA, T_GOD, T_GOLD, T_PHARAOH, T_NILE, T_FLOOD)
+assert tuple(DISASTERS) == (T_FUNERAL, T_DROUGHT, T_UNREST, T_EARTHQUAKE)
+
 
 def category(tile: Tile) -> str:
     """The row of the display a tile belongs to (as the rulebook lays it out)."""
@@ -131,23 +156,29 @@ def category(tile: Tile) -> str:
 
 # R1.2 — display names by edition.  Cosmetic only.
 EDITIONS: Final[tuple[str, ...]] = ("original", "2016", "2023")
+
 _BASE_NAMES: Final[dict[Tile, str]] = {t: t.name.replace("_", " ").title() for t in Tile}
 _BASE_NAMES[Tile.RA] = "Ra"
-_EDITION_NAMES: Final[dict[str, dict[Tile, str]]] = {
+EDITION_NAMES: Final[dict[str, dict[Tile, str]]] = {
     "original": {},
     "2016": {Tile.UNREST: "War"},
     # The 2023 edition renames Unrest and two monuments (Sanctuary, Mausoleum).
     # Which of its art replaces which original monument is not stated; we pair them
-    # by name order.  The rules never depend on it (R1.2).
+    # by name order.  The rules never depend on it (R1.2).  Only the renamed tiles
+    # are listed; use display_name() for any tile.
     "2023": {Tile.UNREST: "War", Tile.FORTRESS: "Sanctuary", Tile.PALACE: "Mausoleum"},
 }
 
 
 def display_name(tile: Tile | str, edition: str = "original") -> str:
-    """The printed name of a tile in an edition, e.g. ``display_name("unrest", "2016") == "War"``."""
+    """The printed name of a tile in an edition.
+
+    >>> display_name("unrest", "2016"), display_name(Tile.STEP_PYRAMID)
+    ('War', 'Step Pyramid')
+    """
     t = Tile.parse(tile)
     try:
-        names = _EDITION_NAMES[edition]
+        names = EDITION_NAMES[edition]
     except KeyError:
         raise ValueError(f"unknown edition {edition!r}; editions are: {', '.join(EDITIONS)}") from None
     return names.get(t, _BASE_NAMES[t])

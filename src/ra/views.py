@@ -10,14 +10,17 @@ tiles not yet seen (R9.3).
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ra.engine import Game, _legal_actions
 from ra.setup import Bag, new_seed
-from ra.state import OVER, State, history
+from ra.state import PHASE_OVER, State
 from ra.tiles import TILE_IDS
+
+if TYPE_CHECKING:  # the engine builds on this module, never the other way round
+    import random
+
+    from ra.engine import Game
 
 HIDDEN_SEED = -1
 """The seed as a view shows it: the real one would reveal the bag order."""
@@ -27,35 +30,39 @@ class PlayerView(State):
     """What ``seat`` may see: every public field of the game, no bag order, no seed.
 
     It offers the read API of :class:`ra.Game` (``phase``, ``to_move``,
-    ``players``, ``auction_track``, ``legal_actions()`` …) but cannot apply
-    actions: a draw would need the bag.  Use :meth:`determinize` for a playable
-    game consistent with this view.
+    ``players``, ``auction_track``, ``legal_actions()``, ``why_illegal()`` …) but
+    cannot apply actions: a draw would need the bag.  Use :meth:`determinize`
+    for a playable game consistent with this view.  Made by ``game.view(seat)``.
     """
 
-    __slots__ = ("_seat", "_drawn_order", "_hide_scores", "_known_scores")
+    __slots__ = ("_seat", "_drawn_order", "_hide_scores", "_known", "_game_type")
 
     def __init__(self, game: Game, seat: int) -> None:
-        if not 0 <= seat < game._n:
-            raise IndexError(f"no seat {seat}: seats are 0-{game._n - 1}")
         game._copy_to(self)
         assert game._bag is not None
+        self._game_type = type(game)
         self._seat = seat
         self._drawn_order = tuple(game._bag.order[: game._drawn])
         self._bag = None
+        self._marks = None  # the game's undo checkpoints hold its bag
         self._setup = dataclasses.replace(game._setup, seed=HIDDEN_SEED, bag=())
-        self._hide_scores = game._setup.hidden_scores and game._phase != OVER
-        self._known_scores: list[int] | None = None
+        self._hide_scores = game._setup.hidden_scores and game._phase != PHASE_OVER
+        self._known: Game | None = None
+        self._decisions_cache = getattr(game, "_decisions_cache", None)
+        self._log_cache = getattr(game, "_log_cache", None)
         if self._hide_scores:
             # R9.1: other players' tablets are face down.
             self._scores = [s if i == seat else -1 for i, s in enumerate(game._scores)]
             chain: tuple[Any, Any] | None = None
-            for entry in history(game._log):
-                if entry[0] == "score" and entry[1] != seat:
-                    entry = (*entry[:6], None)
-                chain = (chain, entry)
+            for e in game.events:
+                if e.kind == "score" and e.seat != seat:
+                    e = e._replace(detail=None)
+                chain = (chain, e)
             self._log = chain
-
-    legal_actions = _legal_actions
+            self._log_cache = None
+            self._breakdowns = tuple(
+                tuple(b if i == seat else None for i, b in enumerate(epoch)) for epoch in game._breakdowns
+            )
 
     @property
     def seat(self) -> int:
@@ -79,35 +86,37 @@ class PlayerView(State):
 
     def determinize(self, seed: int | None = None, rng: random.Random | None = None) -> Game:
         """A playable :class:`ra.Game` matching this view, with the unseen tiles in
-        a random order drawn from ``seed`` (R9.3: never the real order).
+        a random order fixed by ``seed`` (R9.3: never the real order).
 
-        Searching bots that sample many bags can pass their own ``rng`` instead:
-        the bag then draws from it lazily (no seeding cost).  Under hidden scores
-        the other players' scores are recomputed from the public history, which
-        fixes them: epoch scoring depends only on public tiles.
+        Without a ``seed`` one is drawn from ``rng`` (or at random); either way the
+        seed alone fixes the bag, so the game's record replays.  Under hidden
+        scores the other players' scores, events and epoch scores are recomputed
+        from the public history, which fixes them: epoch scoring depends only on
+        public tiles.
         """
         if seed is None:
             seed = new_seed() if rng is None else rng.getrandbits(63)
         setup = dataclasses.replace(self._setup, seed=seed, bag=self._drawn_order)
-        game = Game.__new__(Game)
-        self._copy_to(game)
-        game._setup = setup
-        if rng is None:
-            game._bag = Bag.for_setup(setup)
-        else:
-            game._bag = Bag(self._drawn_order, Bag.pool(self._unseen), rng)
+        cls = self._game_type
         if self._hide_scores:
-            game._scores = self._replayed_scores()
+            game = self._public_replay().clone()
+        else:
+            game = cls.__new__(cls)
+            self._copy_to(game)
+        game._setup = setup
+        game._bag = Bag.for_setup(setup)
+        game._marks = None
         return game
 
-    def _replayed_scores(self) -> list[int]:
-        if self._known_scores is None:
+    def _public_replay(self) -> Game:
+        """The game replayed from public information only (cached)."""
+        if self._known is None:
             setup = dataclasses.replace(self._setup, seed=0, bag=self._drawn_order)
-            replay = Game.from_setup(setup)
-            for a in history(self._decisions):
+            replay = self._game_type.from_setup(setup)
+            for a in self.decisions:
                 replay.apply(a)
-            self._known_scores = replay._scores[:]
-        return self._known_scores[:]
+            self._known = replay
+        return self._known
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PlayerView):
@@ -144,7 +153,8 @@ class PlayerView(State):
             "phase": self.phase,
             "to_move": self.to_move,
             "center_sun": self.center_sun,
-            "ra_track": self.ra_track,
+            "ra_count": self.ra_count,
+            "ra_track": self.ra_count,  # deprecated key, the same number as ra_count
             "ra_track_length": self.ra_track_length,
             "auction_track": self.auction_track,
             "auction": dataclasses.asdict(self.auction) if self.auction else None,

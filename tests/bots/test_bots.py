@@ -104,10 +104,17 @@ def test_make_by_name_level_and_spec() -> None:
         ("alphago", "unknown bot 'alphago'"),
         ("mcts:impossible", "bad part 'impossible'"),
         ("mcts:depth=3", r"unknown MCTS setting\(s\) \['depth'\]"),
-        ("mcts:rollout=smart", "unknown rollout policy"),
-        ("mcts:iterations=0", "at least 1"),
-        ("greedy:epsilon=2", "epsilon must be between 0 and 1"),
-        ("random:speed=3", "bad option in bot spec"),
+        ("mcts:rollout=smart", "rollout must be greedy or random, got 'smart'"),
+        ("mcts:iterations=0", "iterations must be from 1 to"),
+        ("mcts:iterations=abc", "iterations must be an integer, got 'abc'"),
+        ("mcts:exploration=high", "exploration must be a number, got 'high'"),
+        ("mcts:seconds=-1", "seconds must be from"),
+        ("mcts:paired_root=3", "paired_root must be true or false"),
+        ("greedy:epsilon=2", "epsilon must be a number from 0 to 1, got 2"),
+        ("greedy:hard", "the greedy bot has no levels"),
+        ("random:hard", "the random bot has no levels"),
+        ("random:speed=3", "unknown option.*speed for the random bot"),
+        ("greedy:level=hard", "the greedy bot has no levels"),
         ("hard:easy", "already a level"),
         (":hard", "empty bot name"),
     ],
@@ -203,3 +210,23 @@ def test_greedy_uses_a_god_when_the_take_is_worth_it() -> None:
     play(game, "draw", "ra", "bid 2", "pass", "draw", "draw")
     assert game.to_move == 0
     assert not greedy_choice(game).startswith("god")
+
+
+def test_bad_options_fail_at_make_not_in_choose() -> None:
+    with pytest.raises(ValueError, match="exploration must be a number"):
+        bots.make("mcts", exploration="high")
+    with pytest.raises(ValueError, match="the greedy bot has no levels"):
+        bots.make("greedy", level="hard")
+    with pytest.raises(ValueError, match="unknown level 'extreme'"):
+        bots.make("mcts", level="extreme")
+    with pytest.raises(ValueError, match="seed is an integer"):
+        bots.make("random", seed="1")  # type: ignore[arg-type]
+
+
+def test_bots_repr_shows_their_configuration() -> None:
+    assert repr(bots.make("random", seed=4)) == "RandomBot(seed=4)"
+    assert repr(bots.make("easy", seed=1)) == "GreedyBot(seed=1, epsilon=0.25)"
+    assert repr(bots.make("mcts", seed=2, level="medium")) == "MCTSBot(seed=2, iterations=150)"
+    assert repr(bots.from_spec("mcts:iterations=30:rollout=random", seed=0)) == (
+        "MCTSBot(seed=0, iterations=30, rollout='random')"
+    )

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import multiprocessing
 import os
@@ -22,6 +23,7 @@ from typing import Any
 
 from ra.arena.runner import GameResult, GameSpec, play_game, schedule, seat_names
 from ra.arena.stats import BotSummary, summarize, wilson_interval
+from ra.records import atomic_write
 
 
 def _ignore_sigint() -> None:
@@ -86,11 +88,7 @@ def results_document(
 
 def write_json(path: str | os.PathLike[str], document: dict[str, Any]) -> None:
     """Write the run's document atomically."""
-    tmp = f"{os.fspath(path)}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(document, f, indent=1)
-        f.write("\n")
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps(document, indent=1) + "\n")
 
 
 CSV_COLUMNS = (
@@ -108,30 +106,29 @@ CSV_COLUMNS = (
 
 
 def write_csv(path: str | os.PathLike[str], results: Sequence[GameResult]) -> None:
-    """One row per game and seat: the shape most analysis tools want."""
-    tmp = f"{os.fspath(path)}.tmp"
-    with open(tmp, "w", encoding="utf-8", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
-        w.writeheader()
-        for r in sorted(results, key=lambda r: r.index):
-            margins = r.margins
-            for seat, bot in enumerate(r.seats):
-                n = r.decisions[seat]
-                w.writerow(
-                    {
-                        "game": r.index,
-                        "seed": r.seed,
-                        "rotation": r.rotation,
-                        "seat": seat,
-                        "bot": bot,
-                        "score": r.scores[seat],
-                        "margin": margins[seat],
-                        "won": int(seat == r.winner),
-                        "decisions": n,
-                        "ms_per_decision": round(1000 * r.seconds[seat] / n, 3) if n else "",
-                    }
-                )
-    os.replace(tmp, path)
+    """One row per game and seat: the shape most analysis tools want (written atomically)."""
+    out = io.StringIO(newline="")
+    w = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
+    w.writeheader()
+    for r in sorted(results, key=lambda r: r.index):
+        margins = r.margins
+        for seat, bot in enumerate(r.seats):
+            n = r.decisions[seat]
+            w.writerow(
+                {
+                    "game": r.index,
+                    "seed": r.seed,
+                    "rotation": r.rotation,
+                    "seat": seat,
+                    "bot": bot,
+                    "score": r.scores[seat],
+                    "margin": margins[seat],
+                    "won": int(seat == r.winner),
+                    "decisions": n,
+                    "ms_per_decision": round(1000 * r.seconds[seat] / n, 3) if n else "",
+                }
+            )
+    atomic_write(path, out.getvalue())
 
 
 def save_records(directory: str | os.PathLike[str], results: Sequence[GameResult]) -> int:
@@ -141,7 +138,7 @@ def save_records(directory: str | os.PathLike[str], results: Sequence[GameResult
     count = 0
     for r in results:
         if r.record is not None:
-            (folder / f"game-{r.index:05d}.json").write_text(json.dumps(r.record, indent=1) + "\n")
+            atomic_write(folder / f"game-{r.index:05d}.json", json.dumps(r.record, indent=1) + "\n")
             count += 1
     return count
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from ra.bots.base import Bot, RandomBot, SeededBot
@@ -32,12 +33,32 @@ LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+# The options each bot takes (anything else is an error at once, not later in choose()).
+BOT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "random": (),
+    "greedy": ("epsilon", "weights"),
+    "mcts": (*(f.name for f in fields(MCTSConfig)), "config", "weights"),
+}
+
+
 def make(name: str, seed: int | None = None, level: str | None = None, **options: Any) -> Bot:
     """A bot by name (``random``, ``greedy``, ``mcts``) or by level (``easy``, ``medium``, ``hard``).
 
     ``level`` sets the search budget of ``mcts`` (other bots have no levels).
     Extra keyword options go to the bot (e.g. ``iterations=300`` for ``mcts``).
+    Every bad name, level or option raises ``ValueError`` at once, saying which.
+
+    >>> make("greedy", seed=1, epsilon=0.1)
+    GreedyBot(seed=1, epsilon=0.1)
+    >>> make("greedy", level="hard")
+    Traceback (most recent call last):
+    ...
+    ValueError: the greedy bot has no levels (only mcts has: easy, medium, hard)
     """
+    if not isinstance(name, str):
+        raise ValueError(f"a bot name is text, got {type(name).__name__}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ValueError(f"a bot's seed is an integer, got {seed!r}")
     key = name.strip().lower()
     if level is not None and level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels are: {', '.join(LEVELS)}")
@@ -46,20 +67,28 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
             raise ValueError(f"{name!r} is already a level; give a bot name with level={level!r}")
         key, preset = LEVEL_BOTS[key]
         options = {**preset, **options}
+    if key not in BOT_OPTIONS:
+        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(BOTS + LEVELS)}")
+    if level is not None and key != "mcts":
+        raise ValueError(f"the {key} bot has no levels (only mcts has: {', '.join(LEVELS)})")
+    unknown = sorted(set(options) - set(BOT_OPTIONS[key]))
+    if unknown and key != "mcts":  # MCTSBot names its unknown settings itself
+        takes = ", ".join(BOT_OPTIONS[key]) or "none"
+        raise ValueError(f"unknown option(s) {', '.join(unknown)} for the {key} bot; its options: {takes}")
     if key == "random":
-        return RandomBot(seed=seed, **options)
+        return RandomBot(seed=seed)
     if key == "greedy":
         return GreedyBot(seed=seed, **options)
-    if key == "mcts":
-        if level is not None:
-            options = {"iterations": MCTS_ITERATIONS[level], **options}
-        return MCTSBot(seed=seed, **options)
-    raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(BOTS + LEVELS)}")
+    if level is not None:
+        options = {"iterations": MCTS_ITERATIONS[level], **options}
+    return MCTSBot(seed=seed, **options)
 
 
 def parse_spec(spec: str) -> tuple[str, str | None, dict[str, Any]]:
     """Split a bot spec ``name[:level][:key=value...]`` (e.g. ``mcts:hard``,
     ``mcts:iterations=300``) into name, level and options."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec is text, got {type(spec).__name__}")
     parts = [p.strip() for p in spec.split(":")]
     if not parts[0]:
         raise ValueError(f"empty bot name in {spec!r}")
@@ -67,6 +96,13 @@ def parse_spec(spec: str) -> tuple[str, str | None, dict[str, Any]]:
     for part in parts[1:]:
         if "=" in part:
             key, _, text = part.partition("=")
+            if not key.strip():
+                raise ValueError(
+                    f"bad part {part!r} in bot spec {spec!r}: an option needs a name (key=value)"
+                )
+            if key.strip() == "level":
+                level = text.strip().lower()
+                continue
             options[key.strip()] = _value(text.strip())
         elif part.lower() in LEVELS:
             level = part.lower()
@@ -82,8 +118,8 @@ def from_spec(spec: str, seed: int | None = None) -> Bot:
     name, level, options = parse_spec(spec)
     try:
         return make(name, seed=seed, level=level, **options)
-    except TypeError as err:
-        raise ValueError(f"bad option in bot spec {spec!r}: {err}") from None
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"bad bot spec {spec!r}: {err}") from None
 
 
 def _value(text: str) -> Any:
@@ -100,7 +136,10 @@ def _value(text: str) -> Any:
 
 __all__ = [
     "BOTS",
+    "BOT_OPTIONS",
     "LEVELS",
+    "LEVEL_BOTS",
+    "MCTS_ITERATIONS",
     "Bot",
     "GreedyBot",
     "MCTSBot",

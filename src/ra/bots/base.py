@@ -26,14 +26,21 @@ class SeededBot:
     name = "bot"
 
     def __init__(self, seed: int | None = None) -> None:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ValueError(f"a bot's seed is an integer or None, got {seed!r}")
         self.seed = seed
         self.rng = random.Random(seed)
 
     def choose(self, view: PlayerView) -> Action:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def settings(self) -> dict[str, object]:
+        """The bot's configuration beyond its seed (shown by ``repr``)."""
+        return {}
+
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed!r})"
+        extra = "".join(f", {k}={v!r}" for k, v in self.settings().items())
+        return f"{type(self).__name__}(seed={self.seed!r}{extra})"
 
 
 class RandomBot(SeededBot):

@@ -34,11 +34,19 @@ class GreedyBot(SeededBot):
         self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS, epsilon: float = 0.0
     ) -> None:
         super().__init__(seed)
-        if not 0.0 <= epsilon <= 1.0:
-            raise ValueError(f"epsilon must be between 0 and 1, got {epsilon}")
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be a number from 0 to 1, got {epsilon!r}")
+        if not isinstance(weights, Weights):
+            raise ValueError(f"weights must be a Weights, got {type(weights).__name__}")
         self.weights = weights
-        self.epsilon = epsilon
+        self.epsilon = float(epsilon)
         """Chance of a uniformly random legal action instead (for an easier opponent)."""
+
+    def settings(self) -> dict[str, object]:
+        out: dict[str, object] = {"epsilon": self.epsilon}
+        if self.weights != DEFAULT_WEIGHTS:
+            out["weights"] = self.weights
+        return out
 
     def choose(self, view: State) -> Action:
         if self.epsilon and self.rng.random() < self.epsilon:
@@ -94,7 +102,7 @@ def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
 
 def _worth_invoking(state: State, val: Valuation, seat: int, track: tuple[int, ...], w: Weights) -> bool:
     mine = val.bid_value(seat, track, _lowest_sun(val.suns[seat]))
-    if state.ra_track_length - state.ra_track <= 1:
+    if state.ra_track_length - state.ra_count <= 1:
         return mine > w.min_gain  # the next Ra tile would end the epoch and lose the lot (R6.2)
     if mine <= w.min_gain or (len(track) < 6 and mine < w.invoke_gain):
         return False

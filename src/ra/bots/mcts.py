@@ -48,7 +48,7 @@ from ra.bots.greedy import greedy_action
 from ra.bots.valuation import DEFAULT_WEIGHTS, Valuation, Weights
 from ra.engine import Game
 from ra.scoring import majority_points
-from ra.state import sun_list
+from ra.state import sun_total
 from ra.views import PlayerView
 
 
@@ -73,6 +73,30 @@ class MCTSConfig:
     paired_root: bool = False
     """Play each sampled bag through every root action (common random numbers)."""
 
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first bad setting (type or range)."""
+
+        def number(name: str, low: float, high: float = math.inf, integer: bool = False) -> None:
+            value: float = getattr(self, name)
+            kinds: tuple[type, ...] = (int,) if integer else (int, float)
+            if isinstance(value, bool) or not isinstance(value, kinds):
+                kind = "an integer" if integer else "a number"
+                raise ValueError(f"MCTS setting {name} must be {kind}, got {value!r}")
+            if math.isnan(value) or not low <= value <= high:
+                raise ValueError(f"MCTS setting {name} must be from {low} to {high}, got {value!r}")
+
+        number("iterations", 1, 10**9, integer=True)
+        if self.seconds is not None:
+            number("seconds", 0.001, 3600.0)
+        number("exploration", 0.0, 100.0)
+        number("horizon", 1, 3, integer=True)
+        number("margin_scale", 0.001)
+        number("win_weight", 0.0, 1.0)
+        if self.rollout not in ("greedy", "random"):
+            raise ValueError(f"MCTS setting rollout must be greedy or random, got {self.rollout!r}")
+        if not isinstance(self.paired_root, bool):
+            raise ValueError(f"MCTS setting paired_root must be true or false, got {self.paired_root!r}")
+
 
 class MCTSBot(SeededBot):
     """Information-set MCTS (see the module doc)."""
@@ -91,15 +115,27 @@ class MCTSBot(SeededBot):
         unknown = set(settings) - known
         if unknown:
             raise ValueError(f"unknown MCTS setting(s) {sorted(unknown)}; settings are: {sorted(known)}")
+        if config is not None and not isinstance(config, MCTSConfig):
+            raise ValueError(f"config must be an MCTSConfig, got {type(config).__name__}")
+        if not isinstance(weights, Weights):
+            raise ValueError(f"weights must be a Weights, got {type(weights).__name__}")
         self.config = replace(config or MCTSConfig(), **settings)  # type: ignore[arg-type]
-        if self.config.rollout not in ("greedy", "random"):
-            raise ValueError(f"unknown rollout policy {self.config.rollout!r}: greedy or random")
-        if self.config.iterations < 1:
-            raise ValueError("iterations must be at least 1")
+        self.config.check()
         self.weights = weights
         self._policy = _policy(self.config.rollout, self.rng, weights)
         self.last_iterations = 0
         """Rollouts made for the last decision."""
+
+    def settings(self) -> dict[str, object]:
+        default = MCTSConfig()
+        out: dict[str, object] = {
+            f.name: getattr(self.config, f.name)
+            for f in fields(MCTSConfig)
+            if f.name == "iterations" or getattr(self.config, f.name) != getattr(default, f.name)
+        }
+        if self.weights != DEFAULT_WEIGHTS:
+            out["weights"] = self.weights
+        return out
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions()
@@ -237,7 +273,7 @@ def projected_scores(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[flo
     val = Valuation(game, weights)
     n = game.num_players
     out = [float(game.scores[i] or 0) + val.base(i) for i in range(n)]
-    totals = [sum(sun_list(game.sun_mask(i) | game.used_sun_mask(i))) for i in range(n)]
+    totals = [sun_total(game.sun_mask(i) | game.used_sun_mask(i)) for i in range(n)]
     if game.epoch == 3:
         # The final sun scoring (R7.3) is still to come: half of it is likely to hold.
         for i, p in enumerate(majority_points(totals, 5, -5)):

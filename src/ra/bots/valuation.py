@@ -13,22 +13,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ra.scoring import civilization_points, majority_points, monument_points
-from ra.state import State, sun_list
-from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
-
-GOD = int(Tile.GOD)
-GOLD = int(Tile.GOLD)
-PHARAOH = int(Tile.PHARAOH)
-NILE = int(Tile.NILE)
-FLOOD = int(Tile.FLOOD)
-FUNERAL = int(Tile.FUNERAL)
-DROUGHT = int(Tile.DROUGHT)
-UNREST = int(Tile.UNREST)
-EARTHQUAKE = int(Tile.EARTHQUAKE)
-CIVS = tuple(int(t) for t in CIVILIZATIONS)
-MONS = tuple(int(t) for t in MONUMENTS)
-DISASTER_MIN = FUNERAL
+from ra.scoring import (
+    civilization_points,
+    drought_losses,
+    funeral_losses,
+    majority_points,
+    monument_points,
+)
+from ra.state import State, sun_total
+from ra.tiles import (
+    T_CIVS,
+    T_DROUGHT,
+    T_FIRST_DISASTER,
+    T_FLOOD,
+    T_FUNERAL,
+    T_GOD,
+    T_GOLD,
+    T_MONUMENTS,
+    T_NILE,
+    T_PHARAOH,
+    T_UNREST,
+)
 
 # Potential of n identical monuments toward the 3/4/5 sets of R7.3 (beyond their points).
 _SET_POTENTIAL = (0.0, 0.4, 1.6, 1.2, 1.0, 0.0)
@@ -77,11 +82,11 @@ class Valuation:
         self.n = n
         self.epoch = state.epoch
         self.future = 3 - state.epoch  # epochs still to come after this one
-        self.progress = state.ra_track / state.ra_track_length  # 0 early .. 1 at the end
+        self.progress = state.ra_count / state.ra_track_length  # 0 early .. 1 at the end
         self.remaining = 1.0 - self.progress
         self.displays = [state.tile_counts(i) for i in range(n)]
         # The most and fewest Pharaohs among each seat's rivals (R7.2).
-        pharaohs = [d[PHARAOH] for d in self.displays]
+        pharaohs = [d[T_PHARAOH] for d in self.displays]
         self._rivals_pharaohs = [_extremes(pharaohs[:i] + pharaohs[i + 1 :]) for i in range(n)]
         self.suns = [state.sun_mask(i) for i in range(n)]
         self.used = [state.used_sun_mask(i) for i in range(n)]
@@ -103,15 +108,15 @@ class Valuation:
     def display_value(self, seat: int, d: Sequence[int]) -> float:
         """Projected points of holding display ``d`` (this epoch and beyond)."""
         w = self.w
-        v = self.god_worth * d[GOD] + 3.0 * d[GOLD]
-        mine = d[PHARAOH]
+        v = self.god_worth * d[T_GOD] + 3.0 * d[T_GOLD]
+        mine = d[T_PHARAOH]
         most, fewest = self._rivals_pharaohs[seat]
         if mine > most or (mine == most and fewest < most):
             v += 5.0 * self._pharaoh_weight
         elif mine < fewest or (mine == fewest and fewest < most):
             v -= 2.0 * self._pharaoh_weight
-        floods = d[FLOOD]
-        niles = d[NILE]
+        floods = d[T_FLOOD]
+        niles = d[T_NILE]
         if floods:
             v += floods + niles
         else:
@@ -122,7 +127,7 @@ class Valuation:
         v += civ if civ != -5 else -5.0 * (1.0 - w.civ_chance * self.remaining)
         kinds = 0
         potential = 0.0
-        for t in MONS:
+        for t in T_MONUMENTS:
             c = d[t]
             if c:
                 kinds += 1
@@ -135,19 +140,20 @@ class Valuation:
         d = list(self.displays[seat])
         disasters = []
         for t in tiles:
-            if t >= DISASTER_MIN:
+            if t >= T_FIRST_DISASTER:
                 disasters.append(t)
             else:
                 d[t] += 1
+        # R5.1-R5.3, with the engine's rules for the automatic losses.
         for t in sorted(disasters):
-            if t == FUNERAL:
-                d[PHARAOH] -= min(2, d[PHARAOH])
-            elif t == DROUGHT:
-                f = min(2, d[FLOOD])
-                d[FLOOD] -= f
-                d[NILE] -= min(2 - f, d[NILE])
+            if t == T_FUNERAL:
+                d[T_PHARAOH] -= funeral_losses(d)
+            elif t == T_DROUGHT:
+                floods, niles = drought_losses(d)
+                d[T_FLOOD] -= floods
+                d[T_NILE] -= niles
             else:
-                kinds = CIVS if t == UNREST else MONS
+                kinds = T_CIVS if t == T_UNREST else T_MONUMENTS
                 for _ in range(2):
                     held = [k for k in kinds if d[k]]
                     if not held:
@@ -177,7 +183,7 @@ class Valuation:
         """Worth of giving sun ``bid`` for the centre sun (R4.4), beyond this epoch."""
         if self.epoch < 3:
             return self.w.sun_step * (self.center - bid)
-        totals = [sum(sun_list(self.suns[i] | self.used[i])) for i in range(self.n)]
+        totals = [sun_total(self.suns[i] | self.used[i]) for i in range(self.n)]
         before = majority_points(totals, 5, -5)[seat]
         totals[seat] += self.center - bid
         return majority_points(totals, 5, -5)[seat] - before

@@ -1,0 +1,144 @@
+"""The game-record format (R9.2), without the engine: build a record, parse and check one.
+
+:mod:`ra.engine` uses this module for ``Game.to_record`` / ``Game.from_record``;
+:mod:`ra.records` adds files (``save``, ``load``).  A record looks like::
+
+    {
+      "format": "ra-game", "version": 1,
+      "players": ["Ann", "Bob", "Cy"], "variant": "standard", "suns_per_player": null,
+      "hidden_scores": false, "seed": 7,
+      "suns": [[13, 8, 5, 2], [12, 9, 6, 3], [11, 10, 7, 4]],
+      "bag": [], "bag_counts": null,
+      "decisions": ["draw", "draw", "ra", "bid 9", "pass", ...],
+      "result": {"over": false, "scores": [10, 10, 10], "winner": null}
+    }
+
+``result`` is informative; when present, loading checks that the replay agrees.
+Whatever a record holds, reading it raises only :class:`ra.RecordError`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, NamedTuple
+
+from ra.errors import RecordError
+from ra.setup import Setup, make_setup
+from ra.tiles import TILE_IDS
+
+FORMAT: Final = "ra-game"
+VERSION: Final = 1
+MAX_DECISIONS: Final = 10_000
+"""More decisions than any game of Ra can take (a record with more is rejected up front)."""
+
+
+class ParsedRecord(NamedTuple):
+    """A record's checked content: the setup, the decisions' notation and the stated result."""
+
+    setup: Setup
+    decisions: list[str]
+    result: Mapping[str, Any] | None
+
+
+def build_record(
+    setup: Setup, decisions: Sequence[object], over: bool, scores: Sequence[int], winner: int | None
+) -> dict[str, Any]:
+    """The JSON-able record of a game."""
+    s = setup
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": list(s.names),
+        "variant": s.variant,
+        "suns_per_player": s.suns_per_player,
+        "hidden_scores": s.hidden_scores,
+        "seed": s.seed,
+        "suns": [list(g) for g in s.suns],
+        "bag": [TILE_IDS[t] for t in s.bag],
+        "bag_counts": list(s.bag_counts) if s.bag_counts is not None else None,
+        "decisions": [str(a) for a in decisions],
+        "result": {"over": over, "scores": list(scores), "winner": winner},
+    }
+
+
+def parse_json(text: str | bytes) -> Any:
+    """JSON text (or UTF-8 bytes) as data; every failure is a :class:`RecordError`."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise RecordError(f"record is not UTF-8 text: {err.reason} at byte {err.start}") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise RecordError("record is not a game record: its JSON is nested too deeply") from None
+    except ValueError as err:  # JSONDecodeError, and integers beyond Python's digit limit
+        raise RecordError(f"record is not valid JSON: {err}") from None
+
+
+def _field(record: Mapping[str, Any], name: str, types: tuple[type, ...], default: Any = ...) -> Any:
+    if name not in record:
+        if default is ...:
+            raise RecordError(f"record has no {name!r} field")
+        return default
+    value = record[name]
+    # bool is an int in Python, but never a valid count or seed here.
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        shown = repr(value)
+        if len(shown) > 80:
+            shown = shown[:77] + "..."
+        raise RecordError(f"record field {name!r} has the wrong type: {shown}")
+    return value
+
+
+def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
+    """Check a record (a mapping, or its JSON text) and return its setup and decisions."""
+    if isinstance(record, str | bytes):
+        record = parse_json(record)
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record is a JSON object, got {type(record).__name__}")
+    fmt = record.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"not a Ra game record (format {str(fmt)[:40]!r}, expected {FORMAT!r})")
+    version = record.get("version", VERSION)
+    if type(version) is not int or version != VERSION:
+        raise RecordError(f"unsupported record version {str(version)[:40]} (this library reads {VERSION})")
+    players = _field(record, "players", (list,))
+    seed = _field(record, "seed", (int,))
+    decisions = _field(record, "decisions", (list,))
+    if len(decisions) > MAX_DECISIONS:
+        raise RecordError(
+            f"record has {len(decisions)} decisions; no game of Ra has more than {MAX_DECISIONS}"
+        )
+    for i, text in enumerate(decisions, 1):
+        if not isinstance(text, str):
+            raise RecordError(f"decision {i} is not notation text: {str(text)[:40]!r}", index=i)
+    try:
+        setup = make_setup(
+            players,
+            seed=seed,
+            variant=_field(record, "variant", (str,), "standard"),
+            suns_per_player=_field(record, "suns_per_player", (int, type(None)), None),
+            bag=_field(record, "bag", (list,), []),
+            suns=_field(record, "suns", (list, type(None)), None),
+            hidden_scores=_field(record, "hidden_scores", (bool,), False),
+            bag_counts=_field(record, "bag_counts", (list, type(None)), None),
+        )
+    except ValueError as err:
+        raise RecordError(f"record setup: {err}") from None
+    result = _field(record, "result", (dict, type(None)), None)
+    return ParsedRecord(setup, decisions, result)
+
+
+def check_result(result: Mapping[str, Any] | None, scores: Sequence[int], winner: int | None) -> None:
+    """Raise :class:`RecordError` if a record's stated result disagrees with the replay."""
+    if result is None or "scores" not in result:
+        return
+    stated = result["scores"]
+    if not isinstance(stated, list) or stated != list(scores) or result.get("winner") != winner:
+        shown = str(stated)[:80]
+        raise RecordError(
+            f"the replay does not reach the recorded result: scores {list(scores)}, "
+            f"winner {winner}; the record says {shown}, winner {str(result.get('winner'))[:20]}"
+        )
