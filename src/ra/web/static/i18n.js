@@ -215,6 +215,7 @@ const EN = {
   "rp.download": "Download record",
   "rp.notReady": "The replay is available when the game has finished.",
   "rp.keys": "Keys: ← →  step, Home / End, 1–3 epoch",
+  "rp.position": "Position in the game",
 
   // Help (keys)
   "help.title": "Keys and help",
@@ -448,6 +449,7 @@ const RU = {
   "rp.download": "Скачать запись",
   "rp.notReady": "Повтор доступен после окончания игры.",
   "rp.keys": "Клавиши: ← → шаг, Home / End, 1–3 эпоха",
+  "rp.position": "Место в партии",
 
   "help.title": "Клавиши и справка",
   "help.keys": "d тянуть · r призвать Ра · p пас · n готово · u отменить · номер солнца — ставка (две цифры для 10–16) · ? эта справка",
