@@ -18,21 +18,27 @@ from ra.tui.session import MAX_PLAYERS, MIN_PLAYERS
 
 app = typer.Typer(
     name="ra",
-    help="Reiner Knizia's Ra: play, replay, and pit bots against each other. Rules: ra rules.",
+    help="Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
 
-@app.callback()
-def _root(
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
-) -> None:
-    """Reiner Knizia's Ra: play, replay, and pit bots against each other. Rules: ra rules."""
-    if version:
+def _print_version(value: bool) -> None:
+    if value:
         typer.echo(f"ra-boardgame {ra.__version__}")
         raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules."""
 
 
 @app.command()
