@@ -158,7 +158,12 @@ def test_arena_sigterm_prints_and_saves_like_ctrl_c(tmp_path: Path) -> None:
 def help_at_80(*args: str) -> str:
     env = {**os.environ, "COLUMNS": "80"}
     result = subprocess.run(
-        [sys.executable, "-m", "ra.cli", *args, "--help"], capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-m", "ra.cli", *args, "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -254,6 +259,6 @@ def test_load_never_overwrites_the_loaded_file(tmp_path: Path, monkeypatch: pyte
 def test_ra_module_entry_point_runs() -> None:
     assert ra.__version__
     result = subprocess.run(
-        [sys.executable, "-m", "ra.cli", "--version"], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "ra.cli", "--version"], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0 and ra.__version__ in result.stdout

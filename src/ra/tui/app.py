@@ -25,7 +25,7 @@ from ra.tui.session import SearchCancelledError, Session
 
 # Keys for the fixed actions; bids are typed as the sun's number, the others get digits 1-9.
 _LETTERS = {"draw": "d", "ra": "r", "pass": "p", "done": "n"}
-PACES = (0.0, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5)
+PACES = (0.0, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5, 4.0)
 """Seconds between bot moves that ``+`` and ``-`` step through."""
 MESSAGE_SECONDS = 8.0
 
