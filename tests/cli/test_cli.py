@@ -89,6 +89,7 @@ def test_a_bad_file_gets_one_line_and_status_2(tmp_path: Path, case: str, comman
         (["play", "--players", "2", "--suns-per-player", "5"], "--variant long-2p"),
         (["play", "--load", "a.json", "--resume"], "not both"),
         (["play", "--resume"], "no unfinished game"),
+        (["play", "--save", "/etc/hostname/x.json"], "cannot save to"),
         (["demo", "--seed", "-1"], "--seed must be 0 or more, not -1"),
         (["demo", "--save", "/proc/no/such/dir/x.json"], "cannot save"),
         (["arena", "-n", "2", "--seed", "-1"], "--seed must be 0 or more, not -1"),

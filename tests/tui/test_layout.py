@@ -154,3 +154,38 @@ def test_an_unknown_view_of_ra_names_every_tile_with_its_edition() -> None:
     for edition in ra.EDITIONS:
         codes = [code(t, edition) for t in (*CIVILIZATIONS, Tile.GOLD, *MONUMENTS)]
         assert len(set(codes)) == len(codes)
+
+
+def test_eight_god_choices_fit_the_button_line(tmp_path: Path) -> None:
+    s = crowded_session(tmp_path, 3)
+    game = s.game
+    seat = game.to_move
+    assert seat is not None
+    game._track = [
+        int(t)
+        for t in (
+            Tile.STEP_PYRAMID,
+            Tile.AGRICULTURE,
+            Tile.ASTRONOMY,
+            Tile.EARTHQUAKE,
+            Tile.PHARAOH,
+            Tile.RELIGION,
+            Tile.FORTRESS,
+            Tile.WRITING,
+        )
+    ]
+    for i, display in enumerate(game._displays):
+        display[Tile.GOD] = 2 if i == seat else 0
+    s.seats[seat] = Seat(s.seats[seat].name)  # a person
+    app = PlayApp(s, delay=0)
+    screens: list[str] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        screens.append(screen_text(app))
+
+    run(app, script)
+    bar = next(x for x in screens[0].splitlines() if "Invoke Ra" in x)
+    assert "God:" in bar, bar
+    for key, name in enumerate(("Sp", "Ag", "As", "Ea", "Ph", "Re", "Fo", "Wr"), 1):
+        assert f"{key} {name}" in bar, bar  # every choice on the line, in track order

@@ -38,7 +38,7 @@ Screen { layout: vertical; }
        overflow-x: hidden; scrollbar-size-horizontal: 0; }
 #status { height: auto; padding: 0 1; background: $primary-darken-3; }
 #actions { height: 1; padding: 0 1; }
-#actions Button { min-width: 3; height: 1; border: none; margin: 0 1 0 0; padding: 0 1; }
+#actions Button { min-width: 3; height: 1; border: none; margin: 0 1 0 0; padding: 0; }
 #actions .label { width: auto; height: 1; margin: 0 1 0 0; }
 #message { height: 1; padding: 0 1; }
 #message.error { color: $error; }
@@ -216,7 +216,8 @@ class PlayApp(App[None]):
         if self._fast:
             status.append("  (fast-forward)", style="dim")
         if self._digits:
-            status.append(f"  bid {self._digits}… (next digit, or Enter)", style="bold yellow")
+            enter = f", Enter bids {self._digits}" if self._digits in self._bids else ""
+            status.append(f"  bid {self._digits}… (next digit{enter})", style="bold yellow")
         self.query_one("#status", Static).update(status)
         log = self.query_one("#log", RichLog)
         events = view.events
@@ -246,6 +247,7 @@ class PlayApp(App[None]):
         widgets: list[Static | Button] = []
         digit = 0
         bid_label = False
+        named: list[tuple[str, ra.Action]] = []  # keyed buttons, labelled below to fit the line
         for action in legal:
             if action.kind == "bid":
                 assert action.sun is not None
@@ -261,8 +263,13 @@ class PlayApp(App[None]):
                 key = str(digit) if digit <= 9 else ""
             if key:
                 self._keys[key] = action
-            label = (f"{key} " if key else "") + render.action_label(action, self.edition)
-            widgets.append(Button(label, name=str(action.index), compact=True))
+            named.append((key, action))
+        lead, labels = render.action_labels([a for _, a in named], self.edition, self.size.width - 2)
+        for (key, action), label in zip(named, labels, strict=True):
+            if lead and action.tile is not None:
+                widgets.append(Static(lead, classes="label"))
+                lead = ""
+            widgets.append(Button((f"{key} " if key else "") + label, name=str(action.index), compact=True))
         bar.mount_all(widgets)
 
     # --- the flow of play ----------------------------------------------------------

@@ -12,7 +12,7 @@ from rich.text import Text
 
 import ra
 from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown
-from ra.state import State
+from ra.state import AUCTION_TRACK_SIZE, EPOCHS, State
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
 
 # Two-letter codes for the players' displays; the help screen lists them per edition.
@@ -32,6 +32,11 @@ CODES: dict[Tile, str] = {
     Tile.STEP_PYRAMID: "Sp",
     Tile.TEMPLE: "Te",
 }
+
+
+def short_code(tile: Tile, edition: str = "original") -> str:
+    """Two letters for any tile: its display code, else the start of its name."""
+    return code(tile, edition) if tile in CODES else ra.display_name(tile, edition)[:2]
 
 
 def code(tile: Tile, edition: str = "original") -> str:
@@ -83,7 +88,7 @@ def plural(n: int, word: str, words: str | None = None) -> str:
 def board_line(view: State, edition: str = "original") -> Text:
     """Epoch, Ra track (filled and remaining spaces), centre sun, bag, and the edition if not the original."""
     t = Text()
-    t.append(f"Epoch {view.epoch}/3", style="bold")
+    t.append(f"Epoch {view.epoch}/{EPOCHS}", style="bold")
     if edition != "original":
         t.append(f" ({edition} ed.)", style="dim")
     if view.is_over():
@@ -100,7 +105,7 @@ def board_line(view: State, edition: str = "original") -> Text:
     return t
 
 
-TRACK_SPACES = 8  # R3.2: the auction track holds at most 8 tiles
+TRACK_SPACES = AUCTION_TRACK_SIZE  # R3.2
 
 
 def auction_line(view: State, edition: str = "original", width: int = 78) -> Text:
@@ -187,9 +192,13 @@ def status_text(view: State, names: tuple[str, ...], humans: set[int], perspecti
     phase = view.phase
     if phase == "action":
         t.append(f"{who}" + (", your turn: " if mine else " to play: "), style="bold")
-        t.append(
-            "draw a tile or invoke Ra" + (", or use a God tile" if len(view.legal_actions()) > 2 else "")
-        )
+        kinds = {a.kind for a in view.legal_actions()}
+        choices = [
+            text
+            for kind, text in (("draw", "draw a tile"), ("ra", "invoke Ra"), ("god", "use a God tile"))
+            if kind in kinds
+        ]
+        t.append(", ".join(choices[:-1]) + (" or " if len(choices) > 1 else "") + choices[-1])
     elif phase == "bid":
         a = view.auction
         assert a is not None
@@ -243,7 +252,7 @@ def score_table(view: State, epochs: list[int] | None = None, title: str | None 
     names = view.names
     finished = list(range(1, len(view.epoch_scores) + 1))
     shown = finished if epochs is None else [e for e in epochs if e in finished]
-    categories = [c for c in CATEGORIES if c not in EPOCH_ONLY or 3 in shown]
+    categories = [c for c in CATEGORIES if c not in EPOCH_ONLY or EPOCHS in shown]
     if title is None:
         title = f"Epoch {shown[0]} scoring" if len(shown) == 1 else "Scores by epoch and category (R7)"
     table = Table(title=title, pad_edge=False)
@@ -261,7 +270,7 @@ def score_table(view: State, epochs: list[int] | None = None, title: str | None 
             if b is None:
                 table.add_row(*lead, names[seat], *(["?"] * len(categories)), "?", "?")
                 continue
-            cells = [str(getattr(b, c)) if c not in EPOCH_ONLY or epoch == 3 else "" for c in categories]
+            cells = [str(getattr(b, c)) if c not in EPOCH_ONLY or epoch == EPOCHS else "" for c in categories]
             table.add_row(*lead, names[seat], *cells, f"{b.total:+d}", str(b.after))
         if len(shown) > 1:
             table.add_section()
@@ -271,7 +280,7 @@ def score_table(view: State, epochs: list[int] | None = None, title: str | None 
 def epoch_summary(view: State, epoch: int) -> Group:
     """The scoring table of one finished epoch, plus the final result after the third."""
     table = score_table(view, [epoch])
-    if epoch == 3 and view.is_over():
+    if epoch == EPOCHS and view.is_over():
         return Group(table, Text(""), Text(final_line(view, view.names), style="bold green"))
     return Group(table)
 
@@ -297,3 +306,25 @@ def action_label(action: ra.Action, edition: str = "original") -> str:
     assert action.tile is not None
     name = track_name(action.tile, edition)
     return f"God: {name}" if action.kind == "god" else f"Lose {name}"
+
+
+def action_labels(
+    actions: list[ra.Action], edition: str = "original", width: int = 78
+) -> tuple[str, list[str]]:
+    """A lead-in and button labels for ``actions`` that fit one line of ``width`` (a button
+    takes its label, a key and 3 columns).  When "God: Pharaoh …" is too long, the tile
+    buttons lose their prefix to one lead-in ("God:") and names shorten only as needed."""
+    labels = [action_label(a, edition) for a in actions]
+    if sum(len(x) + 5 for x in labels) <= width:
+        return "", labels
+    tiles = [i for i, a in enumerate(actions) if a.tile is not None]
+    kinds = {actions[i].kind for i in tiles}
+    lead = "God:" if kinds == {"god"} else "Lose:" if kinds == {"discard"} else ""
+    fixed = sum(len(labels[i]) + 5 for i in range(len(actions)) if i not in tiles) + len(lead) + 1
+    names = [track_name(t, edition) for i in tiles if (t := actions[i].tile) is not None]
+    short = fit_names(names, width - fixed - 5 * len(tiles))
+    if min(len(n) for n in short) < 4:  # too cut to read: the display's two-letter codes
+        short = [short_code(t, edition) for i in tiles if (t := actions[i].tile) is not None]
+    for i, name in zip(tiles, short, strict=True):
+        labels[i] = name
+    return lead, labels
