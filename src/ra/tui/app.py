@@ -209,7 +209,7 @@ class PlayApp(App[None]):
         width = max(20, self.size.width - 2)
         self.query_one("#board", Static).update(render.board_line(view, self.edition))
         self.query_one("#auction", Static).update(render.auction_line(view, self.edition, width))
-        self.query_one("#players", Static).update(render.players_table(view, seat, self.edition))
+        self.query_one("#players", Static).update(render.players_table(view, seat, self.edition, width))
         status = render.status_text(view, view.names, set(session.humans), seat)
         if self._thinking:
             status.append("  (thinking…)", style="dim")

@@ -65,15 +65,16 @@ def track_name(tile: Tile, edition: str = "original") -> str:
 
 
 def fit_names(names: list[str], budget: int) -> list[str]:
-    """Shorten the longest names (ending them with ".") until they fit ``budget`` characters."""
-    names = list(names)
-    while sum(len(n) for n in names) > budget:
-        i = max(range(len(names)), key=lambda k: len(names[k]))
-        if len(names[i]) <= 2:
-            break
-        base = names[i].rstrip(".")
-        names[i] = base[: len(base) - 1 - (not names[i].endswith("."))] + "."
-    return names
+    """Cut the names longer than a common length (ending them with ".") so that all fit
+    ``budget`` characters; the common length is the largest that fits (at least 2)."""
+
+    def cut(name: str, limit: int) -> str:
+        return name if len(name) <= limit else name[: limit - 1].rstrip(" .") + "."
+
+    limit = max((len(n) for n in names), default=0)
+    while limit > 2 and sum(len(cut(n, limit)) for n in names) > budget:
+        limit -= 1
+    return [cut(n, limit) for n in names]
 
 
 def tile_text(tile: Tile, edition: str = "original") -> Text:
@@ -132,26 +133,31 @@ def _counts(tiles: dict[str, int], kinds: tuple[Tile, ...], edition: str) -> lis
     ]
 
 
-def players_table(view: State, perspective: int | None = None, edition: str = "original") -> Table:
+NAME_WIDTH = 12
+DISPLAY_INDENT = 4
+
+
+def _cell(text: str | Text, width: int, right: bool = False) -> Text:
+    t = text if isinstance(text, Text) else Text(text)
+    if len(t) > width:
+        t = t[: width - 1] + Text("…")
+    pad = " " * (width - len(t))
+    return Text(pad) + t if right else t + Text(pad)
+
+
+def players_table(
+    view: State, perspective: int | None = None, edition: str = "original", width: int = 78
+) -> Text:
     """One row per player: score, suns (face up, then face down), and the display.
 
-    The display (civilizations and gold, then monuments) wraps inside its own
-    column, so a row grows a line rather than losing one: with 5 players and every
-    kind held the table is at most two lines a player at 80 columns.
+    A player's display (civilizations and gold, then monuments) follows on the same
+    line when it fits, else on a line of its own below: every player takes at most
+    two lines at 80 columns, even holding every kind of tile (59 characters).
     """
-    table = Table(box=None, padding=(0, 1), pad_edge=False, expand=True, show_edge=False)
-    table.add_column("", width=1, no_wrap=True)
-    table.add_column("player", no_wrap=True, max_width=12, overflow="ellipsis")
-    table.add_column("pts", justify="right", no_wrap=True)
-    table.add_column("suns", no_wrap=True)
-    table.add_column("god", justify="right", no_wrap=True)
-    table.add_column("ph", justify="right", no_wrap=True)
-    table.add_column("nile", no_wrap=True)
-    table.add_column("civ, gold / monuments", ratio=1, overflow="fold")
     auction = view.auction
+    rows: list[tuple[list[str | Text], Text]] = []
     for p in view.players:
         marker = "▶" if p.seat == view.to_move else ("R" if auction and auction.ra_player == p.seat else "")
-        name = Text(p.name, style="bold" if p.seat == perspective else "")
         suns = Text(" ".join(str(s) for s in reversed(p.suns)), style="bold yellow")
         if p.used_suns:
             suns.append(" (" + " ".join(str(s) for s in reversed(p.used_suns)) + ")", style="dim")
@@ -164,17 +170,41 @@ def players_table(view: State, perspective: int | None = None, edition: str = "o
         if monuments:
             display.append(" / " if display else "/ ", style="dim")
             display.append(monuments)
-        table.add_row(
+        cells: list[str | Text] = [
             Text(marker, style="bold green"),
-            name,
+            Text(p.name, style="bold" if p.seat == perspective else ""),
             "?" if p.score is None else str(p.score),
             suns,
             str(tiles.get("god", "")),
             str(tiles.get("pharaoh", "")),
             river,
-            display,
+        ]
+        rows.append((cells, display))
+    header = ["", "player", "pts", "suns", "god", "ph", "nile"]
+    widths = [max(len(h), *(len(r[0][i]) for r in rows)) for i, h in enumerate(header)]
+    widths[1] = min(widths[1], NAME_WIDTH)
+    right = {2, 4, 5}
+    fixed = sum(widths) + len(widths)
+    out = Text()
+    head = Text(
+        " ".join(str(_cell(h, w, i in right)) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
+    )
+    head.append(" civ, gold / monuments")
+    out.append_text(Text(head.plain.rstrip(), style="dim"))
+    for cells, display in rows:
+        line = Text(" ").join(
+            _cell(c, w, i in right) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         )
-    return table
+        out.append("\n")
+        if fixed + len(display) <= width:
+            out.append_text(line + Text(" ") + display)
+        else:
+            out.append_text(line)
+            if display:
+                out.append("\n" + " " * DISPLAY_INDENT)
+                out.append_text(display)
+    out.rstrip()
+    return out
 
 
 AUCTION_KINDS = {"drawn": "Ra drawn", "voluntary": "Ra invoked", "forced": "track full"}
@@ -323,7 +353,8 @@ def action_labels(
     fixed = sum(len(labels[i]) + 5 for i in range(len(actions)) if i not in tiles) + len(lead) + 1
     names = [track_name(t, edition) for i in tiles if (t := actions[i].tile) is not None]
     short = fit_names(names, width - fixed - 5 * len(tiles))
-    if min(len(n) for n in short) < 4:  # too cut to read: the display's two-letter codes
+    if any(len(cut) < 4 and cut != name for cut, name in zip(short, names, strict=True)):
+        # Too cut to read: the display's two-letter codes instead.
         short = [short_code(t, edition) for i in tiles if (t := actions[i].tile) is not None]
     for i, name in zip(tiles, short, strict=True):
         labels[i] = name

@@ -68,7 +68,9 @@ class ReplayApp(App[None]):
         width = max(20, self.size.width - 2)
         self.query_one("#board", Static).update(render.board_line(game, self.edition))
         self.query_one("#auction", Static).update(render.auction_line(game, self.edition, width))
-        self.query_one("#players", Static).update(render.players_table(game, edition=self.edition))
+        self.query_one("#players", Static).update(
+            render.players_table(game, edition=self.edition, width=width)
+        )
         log = self.query_one("#log", RichLog)
         log.clear()
         for event in game.events:

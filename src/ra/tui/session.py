@@ -20,6 +20,7 @@ from typing import Any
 import ra
 from ra import bots
 from ra.bots.base import Bot
+from ra.tui.render import plural
 from ra.views import PlayerView
 
 SAVE_FORMAT = "ra-session"
@@ -105,11 +106,6 @@ def load_game(path: Path) -> ra.Game:
 
 MIN_PLAYERS = min(ra.SUN_GROUPS)
 MAX_PLAYERS = max(ra.SUN_GROUPS)
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 seat``, ``2 seats``, ``0 seats`` (``words`` for irregular plurals)."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
 
 
 def check_players(n: int) -> None:
@@ -257,7 +253,7 @@ class Session:
         spec = self.seats[seat].bot
         if spec is None:
             raise ValueError(f"seat {seat} is a person, not a bot")
-        seed = (self.game.setup.seed * 10 + seat) * 1_000 + self.game.num_decisions
+        seed = (self.game.setup.seed * 10 + seat) * 100_000 + self.game.num_decisions
         return bots.from_spec(spec, seed=seed)
 
     def bot_view(self, seat: int, cancel: threading.Event) -> CancellableView:
