@@ -32,6 +32,7 @@ def crowded_session(tmp_path: Path, players: int, edition_codes: bool = False) -
         display[Tile.NILE] = 15
         display[Tile.FLOOD] = 11
         game._scores[seat] = 100 + seat
+        game._used[seat] |= (1 << 1) | (1 << 13)  # face-down suns widen the suns column
     return s
 
 
@@ -57,6 +58,8 @@ def test_every_player_and_tile_group_is_visible_at_80x24(tmp_path: Path, players
     assert text.count(f"{code(Tile.GOLD, edition)}5") == players
     assert text.count("15+11f") == players
     assert "Draw" in text or "Pass" in text, text  # the buttons stay on screen
+    assert "(13 1)" in text
+    assert "Help" in lines[-1] and "Quit" in lines[-1]  # the footer too
 
 
 def test_the_2023_edition_names_the_monuments_it_renames(tmp_path: Path) -> None:

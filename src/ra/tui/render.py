@@ -160,7 +160,9 @@ def players_table(
         marker = "▶" if p.seat == view.to_move else ("R" if auction and auction.ra_player == p.seat else "")
         suns = Text(" ".join(str(s) for s in reversed(p.suns)), style="bold yellow")
         if p.used_suns:
-            suns.append(" (" + " ".join(str(s) for s in reversed(p.used_suns)) + ")", style="dim")
+            suns.append(
+                (" (" if p.suns else "(") + " ".join(str(s) for s in reversed(p.used_suns)) + ")", style="dim"
+            )
         tiles = dict(p.tiles)
         river = ""
         if tiles.get("nile") or tiles.get("flood"):
