@@ -11,7 +11,7 @@ from textual.widgets import Markdown
 import ra
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
 from ra.tui import PlayApp, Seat, Session
-from ra.tui.render import code
+from ra.tui.render import code, status_text
 from tests.tui.test_app import first_keys, run, screen_text, settle
 
 NAMES = ["Hatshepsut I", "Akhenaten II", "Nefertiti III", "Ramesses IV", "Cleopatra VII"]
@@ -192,3 +192,49 @@ def test_eight_god_choices_fit_the_button_line(tmp_path: Path) -> None:
     assert "God:" in bar, bar
     for key, name in enumerate(("Sp", "Ag", "As", "Ea", "Ph", "Re", "Fo", "Wr"), 1):
         assert f"{key} {name}" in bar, bar  # every choice on the line, in track order
+
+
+def test_choosing_a_discard_keeps_every_row_and_says_who_and_what(tmp_path: Path) -> None:
+    game = ra.Game(
+        players=["Hatshepsut I", "Cleopatra VII"],
+        seed=0,
+        bag=["temple", "pyramid", "obelisk", "earthquake"],
+        suns=[[9, 6, 5, 2], [8, 7, 4, 3]],
+        hidden_scores=True,
+    )
+    for action in ("draw", "draw", "draw", "draw", "ra", "pass", "bid 2"):
+        game.apply(action)
+    assert game.phase == "discard"
+    for display in game._displays:  # crowd both rows: the table must still show them whole
+        for tile in (*CIVILIZATIONS, Tile.GOLD):
+            display[tile] = 2
+    s = Session(game, [Seat("Hatshepsut I"), Seat("Cleopatra VII")], save_path=tmp_path / "s.json")
+    app = PlayApp(s, delay=0, edition="2023")
+    screens: list[str] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        screens.append(screen_text(app))
+
+    run(app, script)
+    text = screens[0]
+    assert "Earthquake: Hatshepsut I must discard 2 monuments; choose which" in text, text
+    assert "Hatshepsut I" in text and "Cleopatra VII" in text
+    assert text.count("As2 Ag2 Wr2 Re2 Ar2 Go2") == 2
+    assert "Ob Py Te" in text  # the monuments just won, before the choice
+    bar = next(x for x in text.splitlines() if "Lose" in x)
+    assert "1 Lose Obelisk" in bar and "2 Lose Pyramid" in bar and "3 Lose Temple" in bar
+
+
+def test_the_disaster_in_the_status_line_has_the_editions_name() -> None:
+    game = ra.Game(
+        players=["Ann", "Bob"],
+        seed=0,
+        bag=["art", "writing", "religion", "unrest"],
+        suns=[[9, 6, 5, 2], [8, 7, 4, 3]],
+    )
+    for action in ("draw", "draw", "draw", "draw", "ra", "pass", "bid 2"):
+        game.apply(action)
+    assert game.phase == "discard"
+    assert status_text(game, game.names, {0}, 0).plain.startswith("Unrest: Ann must discard 2 civilizations")
+    assert status_text(game, game.names, {0}, 0, "2016").plain.startswith("War: Ann must discard")

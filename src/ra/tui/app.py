@@ -210,7 +210,7 @@ class PlayApp(App[None]):
         self.query_one("#board", Static).update(render.board_line(view, self.edition))
         self.query_one("#auction", Static).update(render.auction_line(view, self.edition, width))
         self.query_one("#players", Static).update(render.players_table(view, seat, self.edition, width))
-        status = render.status_text(view, view.names, set(session.humans), seat)
+        status = render.status_text(view, view.names, set(session.humans), seat, self.edition)
         if self._thinking:
             status.append("  (thinking…)", style="dim")
         if self._fast:

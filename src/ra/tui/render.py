@@ -212,7 +212,9 @@ def players_table(
 AUCTION_KINDS = {"drawn": "Ra drawn", "voluntary": "Ra invoked", "forced": "track full"}
 
 
-def status_text(view: State, names: tuple[str, ...], humans: set[int], perspective: int) -> Text:
+def status_text(
+    view: State, names: tuple[str, ...], humans: set[int], perspective: int, edition: str = "original"
+) -> Text:
     """Whose turn it is and why, in plain words; the person to move is always named
     (hot seat), and the line is short enough for 80 columns."""
     seat = view.to_move
@@ -248,7 +250,7 @@ def status_text(view: State, names: tuple[str, ...], humans: set[int], perspecti
     elif phase == "discard":
         disaster = view.pending_disaster or "disaster"
         tile = Tile.parse(disaster) if disaster != "disaster" else None
-        title = ra.display_name(tile) if tile is not None else "Disaster"
+        title = ra.display_name(tile, edition) if tile is not None else "Disaster"
         what = "civilization" if disaster == "unrest" else "monument"
         n = view.discards_left
         t.append(f"{title}: ", style="bold red")
