@@ -27,7 +27,7 @@ import ra
 from ra import arena, bots
 from ra.arena.runner import GameResult
 from ra.cli.common import fail
-from ra.tui.session import check_players
+from ra.tui.session import LONG_SUNS, PLAYERS, check_players
 
 MAX_JOBS = 64
 """More processes than this only fight over the cores."""
@@ -115,7 +115,7 @@ def arena_command(
             "random, greedy, mcts, easy, medium, hard; options as mcts:hard or mcts:iterations=300.",
         ),
     ] = "greedy,random",
-    players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5).")] = 3,
+    players: Annotated[int, typer.Option("--players", "-p", help=f"Players per game ({PLAYERS}).")] = 3,
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 100,
     jobs: Annotated[
         int | None,
@@ -131,7 +131,9 @@ def arena_command(
     csv_path: Annotated[Path | None, typer.Option("--csv", help="Write one row per game and seat.")] = None,
     records: Annotated[Path | None, typer.Option(help="Save every game's record in this folder.")] = None,
     variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(ra.VARIANTS)}.")] = "standard",
-    suns_per_player: Annotated[int | None, typer.Option(help="Suns per player (long-2p: 4-7).")] = None,
+    suns_per_player: Annotated[
+        int | None, typer.Option(help=f"Suns per player (long-2p: {LONG_SUNS}).")
+    ] = None,
     hidden_scores: Annotated[bool, typer.Option(help="Play with hidden scores (R9.1).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:

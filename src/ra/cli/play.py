@@ -12,6 +12,7 @@ from rich.console import Console
 
 import ra
 from ra.cli.common import fail, rules_text
+from ra.tui.session import LONG_SUNS, PLAYERS
 
 EDITION_HELP = f"Tile names of an edition: {', '.join(ra.EDITIONS)}."
 
@@ -32,7 +33,7 @@ def _engine_message(err: Exception) -> str:
 
 def play_command(
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help="Players (2-5); default 3, or 2 for long-2p.")
+        int | None, typer.Option("--players", "-p", help=f"Players ({PLAYERS}); default 3, or 2 for long-2p.")
     ] = None,
     bots_list: Annotated[
         str,
@@ -54,7 +55,9 @@ def play_command(
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the deal and the bag (0 or more).")] = None,
     variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(ra.VARIANTS)}.")] = "standard",
-    suns_per_player: Annotated[int | None, typer.Option(help="Long two-player game: 4-7 suns.")] = None,
+    suns_per_player: Annotated[
+        int | None, typer.Option(help=f"Long two-player game: {LONG_SUNS} suns.")
+    ] = None,
     open_scores: Annotated[
         bool, typer.Option("--open-scores", help="Show every score (rulebooks: hidden, R9.1).")
     ] = False,

@@ -106,6 +106,10 @@ def load_game(path: Path) -> ra.Game:
 
 MIN_PLAYERS = min(ra.SUN_GROUPS)
 MAX_PLAYERS = max(ra.SUN_GROUPS)
+PLAYERS = f"{MIN_PLAYERS}-{MAX_PLAYERS}"
+"""The player counts, for help texts (R2.1)."""
+LONG_SUNS = f"{min(ra.LONG_2P_GROUPS)}-{max(ra.LONG_2P_GROUPS)}"
+"""Suns per player in the long two-player game, for help texts (R2.3)."""
 
 
 def check_players(n: int) -> None:
