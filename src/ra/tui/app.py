@@ -15,6 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, Markdown, RichLog, Static
 from textual.worker import Worker, WorkerState
 
@@ -152,7 +153,7 @@ class PlayApp(App[None]):
         self._keys: dict[str, ra.Action] = {}
         self._bids: dict[str, ra.Action] = {}
         self._digits = ""
-        self._message_timer: object = None
+        self._message_timer: Timer | None = None
         self._shown_epochs = len(session.game.epoch_scores)
         self.message = ""
         self.error: str | None = None
@@ -195,7 +196,7 @@ class PlayApp(App[None]):
         line.update(Text(message))
         line.set_class(error, "error")
         if self._message_timer is not None:
-            self._message_timer.stop()  # type: ignore[attr-defined]
+            self._message_timer.stop()
         self._message_timer = self.set_timer(MESSAGE_SECONDS, self._clear_message)
 
     def _clear_message(self) -> None:
