@@ -68,10 +68,19 @@ async def settle(pilot: Pilot[None], app: PlayApp) -> None:
             return
         if app.session.game.is_over() and not app._thinking:
             return
-        if app.session.human_to_move() and not app._thinking and app._keys:
+        if app.session.human_to_move() and not app._thinking and (app._keys or app._bids):
             return
         await pilot.pause(0.005)
     raise AssertionError("the app did not settle")
+
+
+def first_keys(app: PlayApp) -> list[str]:
+    """The keys that choose the first offered action: its letter or digit, or a bid's number."""
+    if app._keys:
+        return [next(iter(app._keys))]
+    sun = next(iter(app._bids))
+    longer = any(s.startswith(sun) and s != sun for s in app._bids)
+    return [*sun, "enter"] if longer else [*sun]
 
 
 async def play_to_the_end(pilot: Pilot[None], app: PlayApp) -> int:
@@ -86,8 +95,7 @@ async def play_to_the_end(pilot: Pilot[None], app: PlayApp) -> int:
             continue
         if app.session.game.is_over():
             return modals
-        key = next(iter(app._keys))
-        await pilot.press(key)
+        await pilot.press(*first_keys(app))
     raise AssertionError("the game did not end")
 
 
@@ -175,7 +183,7 @@ def test_save_and_resume(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None]) -> None:
         for _ in range(3):
             await settle(pilot, app)
-            await pilot.press(next(iter(app._keys)))
+            await pilot.press(*first_keys(app))
         await settle(pilot, app)
         await pilot.press("s")
         await pilot.pause()
@@ -194,7 +202,7 @@ def test_save_and_resume(tmp_path: Path) -> None:
     async def more(pilot: Pilot[None]) -> None:
         await settle(pilot, app2)
         n = resumed.game.num_decisions
-        await pilot.press(next(iter(app2._keys)))
+        await pilot.press(*first_keys(app2))
         await settle(pilot, app2)
         assert resumed.game.num_decisions > n
 
@@ -223,13 +231,14 @@ def test_wrong_input_gets_a_message_never_a_crash(tmp_path: Path) -> None:
     async def script(pilot: Pilot[None]) -> None:
         await settle(pilot, app)
         key = s.game._key()
+        shown = []
         for text in ("fly away", "bid 99", "god gold", "discard art", "pass"):
             await type_text(pilot, text)
             assert s.game._key() == key
-        messages = [n.message for n in app._notifications]
-        assert any("unknown action" in m for m in messages)
-        assert any("no sun 99" in m for m in messages)
-        assert any("R3.2" in m or "R4" in m or "not possible" in m for m in messages)
+            shown.append(screen_text(app))  # the message is on screen, not in a toast that expires
+        assert "unknown action" in shown[0]
+        assert "no sun 99" in shown[1]
+        assert any("R3.2" in m or "R4" in m or "not possible" in m for m in shown[2:])
         await pilot.press("escape")
         for k in ("x", "7", "z"):
             await pilot.press(k)  # keys that mean nothing now
@@ -274,8 +283,13 @@ def test_replay_steps_to_the_end(tmp_path: Path) -> None:
         assert app.position == 5 and app.game == _prefix(game, 5)
         await pilot.press("left")
         assert app.position == 4 and app.game == _prefix(game, 4)
-        await pilot.press("rbracket")
+        await pilot.press("]")  # a terminal sends "right_square_bracket"
         assert app.game.epoch == 2 or app.game.is_over()
+        epoch2 = app.position
+        await pilot.press("right", "right", "[")
+        assert app.position == epoch2  # back to the start of epoch 2
+        footer = screen_text(app).splitlines()[-1]
+        assert "] Next epoch" in footer and "q Quit" in footer and "^c" not in footer
         await pilot.press("end")
         await pilot.pause()
         assert app.position == game.num_decisions and app.game == game
@@ -298,7 +312,7 @@ def _prefix(game: ra.Game, n: int) -> ra.Game:
     [
         (["play", "--players", "7"], "2 to 5 players, not 7"),
         (["play", "--bots", "wizard"], "unknown bot 'wizard'"),
-        (["play", "--players", "2", "--bots", "hard,hard"], "2 bots but only 1 seat"),
+        (["play", "--players", "2", "--bots", "hard,hard"], "2 bots but 1 seat left for bots after 1 person"),
         (["play", "--load", "/no/such/file.json"], "cannot read"),
         (["play", "--load", "x.json", "--players", "3"], "--load resumes a saved game"),
         (["play", "--edition", "1066"], "unknown edition"),
@@ -320,7 +334,7 @@ def test_hidden_scores_stay_hidden_on_screen_until_the_end(tmp_path: Path) -> No
         while not isinstance(app.screen, TextScreen):
             await settle(pilot, app)
             if not isinstance(app.screen, TextScreen):
-                await pilot.press(next(iter(app._keys)))
+                await pilot.press(*first_keys(app))
         text = screen_text(app)
         modal_rows = [line for line in text.splitlines() if "│Greedy bot" in line]
         assert modal_rows and all("?" in line for line in modal_rows), text

@@ -1,71 +1,70 @@
-"""The ``ra`` command line: ``ra demo`` now; ``ra play``, ``ra replay`` and ``ra arena`` build on it."""
+"""The ``ra`` command line: ``demo``, ``play``, ``replay``, ``games``, ``rules`` and ``arena``."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 import ra
 from ra import records
-from ra.scoring import CATEGORIES, CATEGORY_LABELS
+from ra.cli.common import fail
+from ra.tui.render import score_table
+from ra.tui.session import MAX_PLAYERS, MIN_PLAYERS
 
 app = typer.Typer(
     name="ra",
-    help="Reiner Knizia's Ra: play, replay, and pit bots against each other.",
+    help="Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
 
-@app.callback()
-def _root(
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
-) -> None:
-    """Reiner Knizia's Ra: play, replay, and pit bots against each other."""
-    if version:
+def _print_version(value: bool) -> None:
+    if value:
         typer.echo(f"ra-boardgame {ra.__version__}")
         raise typer.Exit()
 
 
-def score_table(game: ra.Game) -> Table:
-    """Per player and category: every finished epoch's scoring, and the totals."""
-    table = Table(title="Scores by epoch and category (R7)", show_lines=False, pad_edge=False)
-    table.add_column("ep", justify="right")
-    table.add_column("player", overflow="ellipsis", max_width=14)
-    for c in CATEGORIES:
-        table.add_column(CATEGORY_LABELS[c], justify="right")
-    table.add_column("total", justify="right")
-    table.add_column("score", justify="right", style="bold")
-    for epoch in game.epoch_scores:
-        for b in epoch:
-            if b is None:
-                continue
-            table.add_row(
-                str(b.epoch),
-                game.names[b.seat],
-                *(str(getattr(b, c)) for c in CATEGORIES),
-                f"{b.total:+d}",
-                str(b.after),
-            )
-        table.add_section()
-    return table
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules."""
 
 
 @app.command()
 def demo(
-    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5, help="2 to 5 players.")] = 3,
-    seed: Annotated[int | None, typer.Option(help="Seed for the deal, the bag and the players.")] = None,
+    players: Annotated[
+        int,
+        typer.Option(
+            "--players",
+            "-p",
+            min=MIN_PLAYERS,
+            max=MAX_PLAYERS,
+            help=f"{MIN_PLAYERS} to {MAX_PLAYERS} players.",
+        ),
+    ] = 3,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for the deal, the bag and the players (0 or more).")
+    ] = None,
     save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the scores.")] = False,
 ) -> None:
     """Play one full game between random players and print its log and scores."""
     console = Console()
+    if seed is not None and seed < 0:
+        raise fail(f"--seed must be 0 or more, not {seed}")
+    if save is not None:
+        _check_save_path(save)
     game = ra.Game(players=players, seed=seed)
     rng = random.Random(game.setup.seed)
     while not game.is_over():
@@ -78,16 +77,34 @@ def demo(
     assert winner is not None
     console.print(f"Winner: [bold]{game.names[winner]}[/bold] (seed {game.setup.seed})")
     if save is not None:
-        records.save(game, save)
-        console.print(f"Record saved to {save}")
+        try:
+            records.save(game, save)
+        except OSError as err:
+            raise fail(f"cannot save to {os.fspath(save)!r}: {err.strerror or err}") from None
+        console.print(f"Record saved to {save}", highlight=False)
+
+
+def _check_save_path(path: Path) -> None:
+    """Fail before playing if the record could not be written."""
+    if path.is_dir():
+        raise fail(f"--save {os.fspath(path)!r} is a folder, not a file")
+    probe = path.with_name(path.name + ".tmp")
+    try:
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        probe.unlink()
+    except OSError as err:
+        raise fail(f"cannot save to {os.fspath(path)!r}: {err.strerror or err}") from None
 
 
 from ra.cli.arena import arena_command  # noqa: E402
-from ra.cli.play import play_command, replay_command  # noqa: E402
+from ra.cli.play import games_command, play_command, replay_command, rules_command  # noqa: E402
 from ra.cli.serve import serve_command  # noqa: E402
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)
+app.command("games")(games_command)
+app.command("rules")(rules_command)
 app.command("arena")(arena_command)
 app.command("serve")(serve_command)
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -23,7 +26,11 @@ from rich.table import Table
 import ra
 from ra import arena, bots
 from ra.arena.runner import GameResult
-from ra.setup import VARIANTS
+from ra.cli.common import fail
+from ra.tui.session import LONG_SUNS, PLAYERS, check_players
+
+MAX_JOBS = 64
+"""More processes than this only fight over the cores."""
 
 
 def summary_table(summary: list[arena.BotSummary], players: int) -> Table:
@@ -46,9 +53,56 @@ def summary_table(summary: list[arena.BotSummary], players: int) -> Table:
     return table
 
 
-def fail(message: str) -> typer.Exit:
-    Console(stderr=True).print(f"[red]error:[/red] {message}", highlight=False)
-    return typer.Exit(code=2)
+def check_output_file(path: Path, option: str) -> None:
+    """Fail now, before any game is played, if ``path`` could not be written."""
+    where = os.fspath(path)
+    if path.is_dir():
+        raise fail(f"{option} {where!r} is a folder, not a file")
+    if not path.parent.is_dir():
+        raise fail(f"{option}: folder {os.fspath(path.parent)!r} does not exist (for {where!r})")
+    probe = path.with_name(path.name + ".tmp")
+    try:
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        probe.unlink()
+        if path.exists() and not os.access(path, os.W_OK):
+            raise PermissionError(13, "Permission denied")
+    except OSError as err:
+        raise fail(f"{option}: cannot write {where!r}: {err.strerror or err}") from None
+
+
+def check_output_folder(path: Path, option: str) -> None:
+    """Create the records folder now and check that files can be written in it."""
+    where = os.fspath(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".ra-write-test"
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as err:
+        raise fail(f"{option}: cannot write in {where!r}: {err.strerror or err}") from None
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the games run, SIGTERM stops them like Ctrl-C: finished games are printed and saved.
+
+    Worker processes (forked with this handler) keep the default: they just end.
+    """
+    main = os.getpid()
+
+    def handler(signum: int, frame: object) -> None:
+        if os.getpid() != main:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def arena_command(
@@ -61,32 +115,41 @@ def arena_command(
             "random, greedy, mcts, easy, medium, hard; options as mcts:hard or mcts:iterations=300.",
         ),
     ] = "greedy,random",
-    players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5).")] = 3,
+    players: Annotated[int, typer.Option("--players", "-p", help=f"Players per game ({PLAYERS}).")] = 3,
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 100,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Parallel processes (default: all cores).")
+        int | None,
+        typer.Option(
+            "--jobs", "-j", help=f"Processes (default: all cores; at most one per game, {MAX_JOBS})."
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the whole run: deals and bots.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run: deals and bots (0 or more).")] = 1,
     duplicate: Annotated[
         bool, typer.Option(help="Play every deal once per seat rotation, to cut luck out.")
     ] = False,
     out: Annotated[Path | None, typer.Option(help="Write all results (JSON) here.")] = None,
     csv_path: Annotated[Path | None, typer.Option("--csv", help="Write one row per game and seat.")] = None,
     records: Annotated[Path | None, typer.Option(help="Save every game's record in this folder.")] = None,
-    variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(VARIANTS)}.")] = "standard",
-    suns_per_player: Annotated[int | None, typer.Option(help="Suns per player (long-2p: 4-7).")] = None,
+    variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(ra.VARIANTS)}.")] = "standard",
+    suns_per_player: Annotated[
+        int | None, typer.Option(help=f"Suns per player (long-2p: {LONG_SUNS}).")
+    ] = None,
     hidden_scores: Annotated[bool, typer.Option(help="Play with hidden scores (R9.1).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Pit bots against each other and measure them: win rates with 95% confidence
-    intervals, scores, margins, time per decision and OpenSkill ratings.
+    """Pit bots against each other: win rates, scores, margins, speed and ratings.
 
-    Seats rotate so every bot plays every seat equally.  Ctrl-C stops cleanly and
-    still prints and saves the games that finished.
+    Win rates come with 95% confidence intervals; ratings are OpenSkill.  Seats
+    rotate so every bot plays every seat equally.  Ctrl-C (or SIGTERM) stops
+    cleanly and still prints and saves the games that finished.
     """
     console = Console()
-    if not 2 <= players <= 5:
-        raise fail(f"Ra is for 2 to 5 players, not {players}")
+    try:
+        check_players(players)
+    except ValueError as err:
+        raise fail(str(err)) from None
+    if seed < 0:
+        raise fail(f"--seed must be 0 or more, not {seed}")
     specs_text = [s.strip() for s in bots_list.split(",") if s.strip()]
     if not specs_text:
         raise fail("--bots needs at least one bot")
@@ -101,16 +164,18 @@ def arena_command(
             raise fail(str(err)) from None
     if games < 1:
         raise fail("--games must be at least 1")
-    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise fail("--jobs must be at least 1")
     try:
         ra.Game(players=players, seed=0, variant=variant, suns_per_player=suns_per_player)
     except ValueError as err:
-        raise fail(str(err)) from None
-    for path in (out, csv_path):
-        if path is not None and not path.parent.exists():
-            raise fail(f"folder {path.parent} does not exist (for {path})")
+        raise fail(str(err).replace("variant='long-2p'", "--variant long-2p")) from None
+    if out is not None:
+        check_output_file(out, "--out")
+    if csv_path is not None:
+        check_output_file(csv_path, "--csv")
+    if records is not None:
+        check_output_folder(records, "--records")
 
     specs = arena.schedule(
         specs_text,
@@ -122,6 +187,7 @@ def arena_command(
         suns_per_player=suns_per_player,
         hidden_scores=hidden_scores,
     )
+    jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), len(specs), MAX_JOBS))
     config = {
         "bots": specs_text,
         "players": players,
@@ -155,9 +221,10 @@ def arena_command(
                 errors.append(f"game {r.index}: {r.error}")
             progress.advance(task)
 
-        results, interrupted = arena.run_games(
-            specs, jobs=jobs, keep_records=records is not None, on_result=advance
-        )
+        with sigterm_as_interrupt():
+            results, interrupted = arena.run_games(
+                specs, jobs=jobs, keep_records=records is not None, on_result=advance
+            )
     elapsed = time.perf_counter() - start
     if interrupted:
         console.print(f"[yellow]Interrupted:[/yellow] {len(results)} of {len(specs)} games finished.")

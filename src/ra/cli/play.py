@@ -1,7 +1,9 @@
-"""``ra play`` and ``ra replay``: the terminal game."""
+"""``ra play``, ``ra replay``, ``ra games`` and ``ra rules``: the terminal game and its files."""
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -9,20 +11,30 @@ import typer
 from rich.console import Console
 
 import ra
-from ra.cli.arena import fail
-from ra.setup import VARIANTS
-from ra.tiles import EDITIONS
+from ra.cli.common import fail, rules_text
+from ra.tui.session import LONG_SUNS, PLAYERS
 
-EDITION_HELP = f"Tile names of an edition: {', '.join(EDITIONS)}."
+EDITION_HELP = f"Tile names of an edition: {', '.join(ra.EDITIONS)}."
 
 
 def _check_edition(edition: str) -> None:
-    if edition not in EDITIONS:
-        raise fail(f"unknown edition {edition!r}; editions are: {', '.join(EDITIONS)}")
+    if edition not in ra.EDITIONS:
+        raise fail(f"unknown edition {edition!r}; editions are: {', '.join(ra.EDITIONS)}")
+
+
+def _engine_message(err: Exception) -> str:
+    """An engine error in command-line words (its options, not Python keywords)."""
+    return (
+        str(err)
+        .replace("variant='long-2p'", "--variant long-2p")
+        .replace("suns_per_player", "--suns-per-player")
+    )
 
 
 def play_command(
-    players: Annotated[int | None, typer.Option("--players", "-p", help="Players (2-5); default 3.")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help=f"Players ({PLAYERS}); default 3, or 2 for long-2p.")
+    ] = None,
     bots_list: Annotated[
         str,
         typer.Option("--bots", "-b", help="Bots for the other seats: easy, medium, hard (or any bot spec)."),
@@ -31,25 +43,48 @@ def play_command(
         str, typer.Option("--humans", help="Hot seat: comma-separated names of the people.")
     ] = "",
     name: Annotated[str | None, typer.Option("--name", "-n", help="Your name (one person).")] = None,
-    load: Annotated[Path | None, typer.Option("--load", help="Resume a saved game.")] = None,
-    save: Annotated[
-        Path | None, typer.Option("--save", help="Where to save (default: ~/.local/share/ra/autosave.json).")
+    load: Annotated[
+        Path | None, typer.Option("--load", help="Resume a saved game (saved to a new file).")
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the bag.")] = None,
-    variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(VARIANTS)}.")] = "standard",
-    suns_per_player: Annotated[int | None, typer.Option(help="Long two-player game: 4-7 suns.")] = None,
-    hidden_scores: Annotated[bool, typer.Option(help="Scores stay hidden until the end (R9.1).")] = False,
-    delay: Annotated[float, typer.Option(help="Seconds between bot moves.")] = 0.7,
-    edition: Annotated[
-        str, typer.Option(help=f"Tile names of an edition: {', '.join(EDITIONS)}.")
-    ] = "original",
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Resume your latest unfinished game (see ra games).")
+    ] = False,
+    save: Annotated[
+        Path | None,
+        typer.Option("--save", help="Save here (default: a new file per game; see ra games)."),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the bag (0 or more).")] = None,
+    variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(ra.VARIANTS)}.")] = "standard",
+    suns_per_player: Annotated[
+        int | None, typer.Option(help=f"Long two-player game: {LONG_SUNS} suns.")
+    ] = None,
+    open_scores: Annotated[
+        bool, typer.Option("--open-scores", help="Show every score (rulebooks: hidden, R9.1).")
+    ] = False,
+    delay: Annotated[float, typer.Option(help="Seconds between bot moves (+/- in game).")] = 0.7,
+    edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
 ) -> None:
-    """Play Ra in the terminal: you against bots (default: two hard bots), or friends at one keyboard."""
+    """Play Ra in the terminal: you against bots (default: two hard bots), or friends at one keyboard.
+
+    Every quit saves; the rules are in `ra rules`.
+    """
     from ra.tui import PlayApp, Session, plan_seats
+    from ra.tui.render import final_line
+    from ra.tui.session import list_saves
 
     _check_edition(edition)
     if delay < 0:
         raise fail("--delay cannot be negative")
+    if seed is not None and seed < 0:
+        raise fail(f"--seed must be 0 or more, not {seed}")
+    if load is not None and resume:
+        raise fail("give --load or --resume, not both")
+    if resume:
+        unfinished = [g for g in list_saves() if not g.over]
+        if not unfinished:
+            raise fail("no unfinished game to resume (ra games lists the saved games)")
+        load = unfinished[0].path
+        save = save or load  # resuming continues the game in its own file
     if load is not None:
         if players is not None or bots_list or humans or name or seed is not None:
             raise fail("--load resumes a saved game: its players, bots and seed come from the file")
@@ -58,6 +93,8 @@ def play_command(
         except ra.RecordError as err:
             raise fail(str(err)) from None
     else:
+        if players is None and variant == "long-2p":
+            players = 2
         try:
             seats = plan_seats(players, humans.split(","), bots_list.split(","), name)
             session = Session.new(
@@ -65,11 +102,12 @@ def play_command(
                 seed=seed,
                 variant=variant,
                 suns_per_player=suns_per_player,
-                hidden_scores=hidden_scores,
+                hidden_scores=not open_scores,
                 save_path=save,
             )
         except ValueError as err:
-            raise fail(str(err)) from None
+            raise fail(_engine_message(err)) from None
+    _check_writable(session.save_path)
     app = PlayApp(session, delay=delay, edition=edition)
     try:
         app.run()
@@ -77,32 +115,69 @@ def play_command(
         app.autosave()
     console = Console()
     if app.error:
-        console.print(f"[red]{app.error}[/red]")
+        console.print(f"[red]{app.error}[/red]", highlight=False)
     game = session.game
     if game.is_over():
-        from ra.tui.render import final_line
-
-        console.print(final_line(game, game.names))
+        console.print(final_line(game, game.names), highlight=False)
     if app.saved_to:
-        console.print(
-            f"Game saved to {app.saved_to}"
-            + ("" if game.is_over() else f" — resume with: ra play --load {app.saved_to}")
-        )
+        console.print(f"Game saved to {app.saved_to}", highlight=False, soft_wrap=True)
+        if not game.is_over():
+            console.print("Resume with: ra play --resume", highlight=False)
+
+
+def _check_writable(path: Path) -> None:
+    """Fail before the game starts if it could never be saved."""
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise fail(f"cannot save to {os.fspath(path)!r}: {err.strerror or err}") from None
+    if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise fail(f"cannot save to {os.fspath(path)!r}: not writable")
 
 
 def replay_command(
     path: Annotated[Path, typer.Argument(help="A saved game or game record (JSON).")],
-    edition: Annotated[
-        str, typer.Option(help=f"Tile names of an edition: {', '.join(EDITIONS)}.")
-    ] = "original",
+    edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
 ) -> None:
     """Step through a finished or saved game (→ next, ← back, ] next epoch, End, q)."""
-    from ra.records import load as load_record
     from ra.tui import ReplayApp
+    from ra.tui.session import load_game
 
     _check_edition(edition)
     try:
-        game = load_record(path)
+        game = load_game(path)
     except ra.RecordError as err:
         raise fail(str(err)) from None
     ReplayApp(game, edition=edition).run()
+
+
+def games_command() -> None:
+    """List the saved games, newest first (resume the latest unfinished one with ra play --resume)."""
+    from ra.tui.session import games_dir, list_saves
+
+    console = Console()
+    saves = list_saves()
+    if not saves:
+        console.print(f"No saved games in {games_dir()}", highlight=False)
+        return
+    for g in saves:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.modified))
+        state = "finished" if g.over else f"epoch {g.epoch}"
+        console.print(f"{when}  {state:<9} {', '.join(g.names)}", highlight=False)
+        console.print(f"    ra play --load {g.path}", highlight=False, soft_wrap=True)
+
+
+def rules_command(
+    plain: Annotated[bool, typer.Option("--plain", help="Print the text without paging.")] = False,
+) -> None:
+    """The rules of Ra (sections R1-R9, cited by the game's messages)."""
+    text = rules_text()
+    console = Console()
+    if plain or not console.is_terminal:
+        typer.echo(text)
+        return
+    from rich.markdown import Markdown
+
+    with console.pager(styles=True):
+        console.print(Markdown(text))

@@ -2,35 +2,49 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
+import threading
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, Markdown, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 import ra
 from ra.tui import render
-from ra.tui.help import HELP_TEXT
-from ra.tui.session import Session
+from ra.tui.help import help_text
+from ra.tui.session import SearchCancelledError, Session
 
-# Keys for the fixed actions; the others get digits 1-9, 0.
+# Keys for the fixed actions; bids are typed as the sun's number, the others get digits 1-9.
 _LETTERS = {"draw": "d", "ra": "r", "pass": "p", "done": "n"}
+PACES = (0.0, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5, 4.0)
+"""Seconds between bot moves that ``+`` and ``-`` step through."""
+MESSAGE_SECONDS = 8.0
 
 BASE_CSS = """
 Screen { layout: vertical; }
 #board { height: 1; padding: 0 1; background: $boost; }
-#auction { height: 1; padding: 0 1; }
-#players { height: auto; max-height: 7; padding: 0 1; border-top: solid $primary-darken-2; }
-#log { height: 1fr; min-height: 3; padding: 0 1; border-top: solid $primary-darken-2; }
-#status { height: 1; padding: 0 1; background: $primary-darken-3; }
+#auction { height: auto; padding: 0 1; }
+#players { height: auto; padding: 0 1; border-top: solid $primary-darken-2; }
+#log { height: 1fr; min-height: 3; padding: 0 1; border-top: solid $primary-darken-2;
+       overflow-x: hidden; scrollbar-size-horizontal: 0; }
+#status { height: auto; padding: 0 1; background: $primary-darken-3; }
 #actions { height: 1; padding: 0 1; }
-#actions Button { min-width: 4; height: 1; border: none; margin: 0 1 0 0; padding: 0 1; }
-#command { height: 1; border: none; padding: 0 1; }
+#actions Button { min-width: 3; height: 1; border: none; margin: 0 1 0 0; padding: 0; }
+#actions .label { width: auto; height: 1; margin: 0 1 0 0; }
+#message { height: 1; padding: 0 1; }
+#message.error { color: $error; }
+#command { height: 1; border: none; padding: 0 1; display: none; }
+#command.open { display: block; }
 """
 
 
@@ -40,23 +54,29 @@ def board_widgets() -> ComposeResult:
     yield Static(id="board")
     yield Static(id="auction")
     yield Static(id="players")
-    log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True)
-    log.can_focus = False  # keys belong to the game; the mouse wheel scrolls
+    log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+    log.can_focus = False  # keys belong to the game; PageUp/PageDown and the mouse wheel scroll
     yield log
     yield Static(id="status")
 
 
 class TextScreen(ModalScreen[None]):
-    """A modal page (help, epoch scoring): any of Escape, Enter, q closes it."""
+    """A modal page (help, epoch scoring): Esc, Enter or q closes it; arrows and pages scroll."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,enter,q,space", "close", "Close"),
+        Binding("escape,enter,q", "close", "Close"),
+        Binding("up,k", "scroll(-1)", "Up", show=False),
+        Binding("down,j", "scroll(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown,space", "page(1)", "Page down", show=False),
+        Binding("home", "home", "Top", show=False),
+        Binding("end", "end", "Bottom", show=False),
     ]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
     TextScreen > Vertical { width: 78; max-height: 22; height: auto; border: thick $primary;
                             background: $surface; padding: 0 1; }
-    TextScreen #body { height: auto; max-height: 19; overflow-y: auto; }
+    TextScreen #body { height: auto; max-height: 19; }
     TextScreen #hint { height: 1; color: $text-muted; }
     """
 
@@ -68,11 +88,28 @@ class TextScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            if self._markdown:
-                yield Markdown(str(self._body), id="body")
-            else:
-                yield Static(self._body, id="body")  # type: ignore[arg-type]
+            with VerticalScroll(id="body"):
+                if self._markdown:
+                    yield Markdown(str(self._body))
+                else:
+                    yield Static(self._body)  # type: ignore[arg-type]
             yield Static(self._hint, id="hint")
+
+    def _body_scroll(self) -> VerticalScroll:
+        return self.query_one("#body", VerticalScroll)
+
+    def action_scroll(self, lines: int) -> None:
+        self._body_scroll().scroll_relative(y=lines, animate=False)
+
+    def action_page(self, direction: int) -> None:
+        body = self._body_scroll()
+        body.scroll_relative(y=direction * max(1, body.size.height - 1), animate=False)
+
+    def action_home(self) -> None:
+        self._body_scroll().scroll_home(animate=False)
+
+    def action_end(self) -> None:
+        self._body_scroll().scroll_end(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -83,15 +120,19 @@ class PlayApp(App[None]):
 
     TITLE = "Ra"
     ENABLE_COMMAND_PALETTE = False
-    AUTO_FOCUS = None  # keys go to the game; "/" focuses the command line
+    AUTO_FOCUS = None  # keys go to the game; "/" opens the command line
     CSS = BASE_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", "Help"),
         Binding("u", "undo", "Undo"),
         Binding("s", "save", "Save"),
         Binding("slash", "type", "Type"),
+        Binding("f", "fast_forward", "Fast"),
+        Binding("minus", "pace(-1)", "Faster"),
+        Binding("plus,equals_sign", "pace(1)", "Slower"),
         Binding("pageup", "scroll_log(-1)", "Log up", show=False),
         Binding("pagedown", "scroll_log(1)", "Log down", show=False),
+        Binding("escape", "escape", "Cancel", show=False),
         Binding("q", "quit_game", "Quit"),
         Binding("ctrl+c,ctrl+q", "quit_game", "Quit", show=False, priority=True),
     ]
@@ -103,12 +144,18 @@ class PlayApp(App[None]):
         self.edition = edition
         self.saved_to: str | None = None
         self._generation = 0  # bumps to forget a bot's pending answer (undo, quit)
+        self._cancel = threading.Event()  # stops the search under way
         self._thinking = False
+        self._fast = False  # fast-forward: bots move at once until a person must act
         self._modal = False
         self._logged = 0
         self._log_seat = -1
         self._keys: dict[str, ra.Action] = {}
+        self._bids: dict[str, ra.Action] = {}
+        self._digits = ""
+        self._message_timer: Timer | None = None
         self._shown_epochs = len(session.game.epoch_scores)
+        self.message = ""
         self.error: str | None = None
 
     # --- layout --------------------------------------------------------------------
@@ -116,28 +163,62 @@ class PlayApp(App[None]):
     def compose(self) -> ComposeResult:
         yield from board_widgets()
         yield Horizontal(id="actions")
-        yield Input(placeholder="/ to type an action (e.g. bid 9), Enter to play", id="command")
+        yield Static(id="message")
+        yield Input(placeholder="type an action (e.g. bid 9), Enter to play, Esc to leave", id="command")
         yield Footer()
 
     def on_mount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            # Not possible outside the main thread or on Windows: then only the keys save.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(sig, self.action_quit_game)
         self.refresh_screen(rebuild_log=True)
         self.call_later(self.step)
+
+    def on_unmount(self) -> None:
+        self._cancel.set()
+        self.autosave()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(sig)
 
     # --- what is shown -------------------------------------------------------------
 
     def view(self) -> ra.PlayerView:
         return self.session.game.view(self.session.perspective())
 
+    def say(self, message: str, error: bool = False) -> None:
+        """Show a message on its own line (never over the board); it fades after a while."""
+        self.message = message
+        line = self.query_one("#message", Static)
+        line.update(Text(message))
+        line.set_class(error, "error")
+        if self._message_timer is not None:
+            self._message_timer.stop()
+        self._message_timer = self.set_timer(MESSAGE_SECONDS, self._clear_message)
+
+    def _clear_message(self) -> None:
+        self.message = ""
+        self.query_one("#message", Static).update("")
+
     def refresh_screen(self, rebuild_log: bool = False) -> None:
         session = self.session
         view = self.view()
         seat = view.seat
-        self.query_one("#board", Static).update(render.board_line(view))
-        self.query_one("#auction", Static).update(render.auction_line(view, self.edition))
-        self.query_one("#players", Static).update(render.players_table(view, seat))
-        status = render.status_text(view, view.names, set(session.humans), seat)
+        width = max(20, self.size.width - 2)
+        self.query_one("#board", Static).update(render.board_line(view, self.edition))
+        self.query_one("#auction", Static).update(render.auction_line(view, self.edition, width))
+        self.query_one("#players", Static).update(render.players_table(view, seat, self.edition, width))
+        status = render.status_text(view, view.names, set(session.humans), seat, self.edition)
         if self._thinking:
             status.append("  (thinking…)", style="dim")
+        if self._fast:
+            status.append("  (fast-forward)", style="dim")
+        if self._digits:
+            enter = f", Enter bids {self._digits}" if self._digits in self._bids else ""
+            status.append(f"  bid {self._digits}… (next digit{enter})", style="bold yellow")
         self.query_one("#status", Static).update(status)
         log = self.query_one("#log", RichLog)
         events = view.events
@@ -151,24 +232,46 @@ class PlayApp(App[None]):
         self.show_actions()
 
     def show_actions(self) -> None:
+        """The buttons for the person to move: letters for the fixed actions, the sun's own
+        number for a bid, digits 1-9 for God tiles and discards."""
         bar = self.query_one("#actions", Horizontal)
         bar.remove_children()
         self._keys = {}
+        self._bids = {}
         game = self.session.game
         if self._modal or self._thinking or not self.session.human_to_move():
             return
+        legal = game.legal_actions()
+        track = list(game.track_tiles())
+        if any(a.kind == "god" for a in legal):  # God tiles in track order
+            legal.sort(key=lambda a: track.index(int(a.tile)) if a.tile is not None else -1)
+        widgets: list[Static | Button] = []
         digit = 0
-        buttons = []
-        for action in game.legal_actions():
+        bid_label = False
+        named: list[tuple[str, ra.Action]] = []  # keyed buttons, labelled below to fit the line
+        for action in legal:
+            if action.kind == "bid":
+                assert action.sun is not None
+                if not bid_label:
+                    widgets.append(Static("Bid (type the sun):", classes="label"))
+                    bid_label = True
+                self._bids[str(action.sun)] = action
+                widgets.append(Button(str(action.sun), name=str(action.index), compact=True))
+                continue
             key = _LETTERS.get(action.kind)
             if key is None:
                 digit += 1
-                key = str(digit % 10) if digit <= 10 else ""
+                key = str(digit) if digit <= 9 else ""
             if key:
                 self._keys[key] = action
-            label = (f"{key} " if key else "") + render.action_label(action, self.edition)
-            buttons.append(Button(label, name=str(action.index), compact=True))
-        bar.mount_all(buttons)
+            named.append((key, action))
+        lead, labels = render.action_labels([a for _, a in named], self.edition, self.size.width - 2)
+        for (key, action), label in zip(named, labels, strict=True):
+            if lead and action.tile is not None:
+                widgets.append(Static(lead, classes="label"))
+                lead = ""
+            widgets.append(Button((f"{key} " if key else "") + label, name=str(action.index), compact=True))
+        bar.mount_all(widgets)
 
     # --- the flow of play ----------------------------------------------------------
 
@@ -176,17 +279,20 @@ class PlayApp(App[None]):
         """Let the next player act: wait for a person, or ask a bot (in a thread)."""
         game = self.session.game
         if self._modal or self._thinking or game.is_over():
+            self._fast = self._fast and not game.is_over()
             self.refresh_screen()
             return
         seat = game.to_move
         assert seat is not None
         if self.session.is_human(seat):
+            self._fast = False
             self.refresh_screen()
             return
         self._thinking = True
         self._generation += 1
         generation = self._generation
-        view = game.view(seat)
+        self._cancel = threading.Event()
+        view = self.session.bot_view(seat, self._cancel)
         bot = self.session.bot(seat)
         self.refresh_screen()
         self.run_worker(lambda: (generation, bot.choose(view)), thread=True, group="bot", exit_on_error=False)
@@ -199,9 +305,11 @@ class PlayApp(App[None]):
             self._thinking = False
             self.play(action)
         elif event.state == WorkerState.ERROR:
+            if isinstance(event.worker.error, SearchCancelledError):
+                return  # stopped on purpose (undo, quit)
             self._thinking = False
             self.error = f"a bot failed: {event.worker.error}"
-            self.notify(self.error, severity="error", timeout=10)
+            self.say(self.error, error=True)
             self.refresh_screen()
 
     def play(self, action: ra.Action) -> None:
@@ -210,22 +318,23 @@ class PlayApp(App[None]):
         try:
             self.session.apply(action)
         except ra.RaError as err:
-            self.notify(str(err), severity="error")
+            self.say(str(err), error=True)
             return
         self.refresh_screen()
         finished = len(game.epoch_scores)
         if finished > self._shown_epochs:
             self._shown_epochs = finished
             self._modal = True
-            hint = "Enter to continue" if not game.is_over() else "Enter to close; q quits"
+            self._fast = False  # fast-forward ends with the epoch
+            hint = "Enter or Esc to continue" if not game.is_over() else "Enter or Esc to close; then q quits"
             self.push_screen(
                 TextScreen(render.epoch_summary(self.view(), finished), hint=hint), callback=self._after_modal
             )
             return
-        if self.session.human_to_move() or game.is_over():
-            self.step()
+        if self.session.human_to_move() or game.is_over() or self._fast or self.delay <= 0:
+            self.call_later(self.step)
         else:
-            self.set_timer(self.delay, self.step) if self.delay > 0 else self.call_later(self.step)
+            self.set_timer(self.delay, self.step)
 
     def _after_modal(self, _: object = None) -> None:
         self._modal = False
@@ -240,63 +349,150 @@ class PlayApp(App[None]):
 
     def choose(self, action: ra.Action) -> None:
         """A person's choice (button, key or typed notation)."""
+        self._digits = ""
         if not self.session.human_to_move() or self._thinking or self._modal:
-            self.notify("Not your turn yet.", severity="warning")
+            self.say("Not your turn yet.", error=True)
             return
         if not self.session.game.is_legal(action):
-            self.notify(f"{action} is not possible now.", severity="warning")
+            self.say(f"{action} is not possible now.", error=True)
             return
+        self._clear_message()
         self.play(action)
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):
             return
-        action = self._keys.get(event.key)
+        key = event.key
+        if self._bids and (key.isdigit() or (key == "enter" and self._digits)):
+            event.stop()
+            self._bid_key(key)
+            return
+        action = self._keys.get(key)
         if action is not None:
             event.stop()
             self.choose(action)
 
+    def _bid_key(self, key: str) -> None:
+        """Bids are typed as the sun's number: ``5`` bids 5; ``1`` then ``3`` bids 13 (Enter
+        after ``1`` bids 1 when 10-16 are possible too)."""
+        if key == "enter":
+            typed, self._digits = self._digits, ""
+            action = self._bids.get(typed)
+            if action is None:
+                self.say(f"You have no sun {typed} to bid.", error=True)
+                self.refresh_screen()
+                return
+            self.choose(action)
+            return
+        typed = self._digits + key
+        longer = [s for s in self._bids if s.startswith(typed) and s != typed]
+        if typed in self._bids and not longer:
+            self.choose(self._bids[typed])
+        elif longer:
+            self._digits = typed
+            self.refresh_screen()
+        else:
+            self._digits = ""
+            suns = ", ".join(self._bids)
+            self.say(f"You have no sun {typed} to bid; you can bid {suns}.", error=True)
+            self.refresh_screen()
+
     @on(Input.Submitted, "#command")
     def _typed(self, event: Input.Submitted) -> None:
         text = event.value.strip().lstrip("/:").strip()
-        event.input.value = ""
-        self.set_focus(None)  # back to the keys
+        self._close_command()
         if not text:
             return
         try:
             action = ra.Action.parse(text)
         except ra.NotationError as err:
-            self.notify(str(err), severity="error")
+            self.say(str(err), error=True)
             return
         if not self.session.human_to_move():
-            self.notify("Not your turn yet.", severity="warning")
+            self.say("Not your turn yet.", error=True)
             return
         try:
             self.session.game.clone().apply(action)
         except ra.IllegalActionError as err:
-            self.notify(str(err), severity="error")
+            self.say(str(err), error=True)
             return
         self.choose(action)
+
+    def _close_command(self) -> None:
+        box = self.query_one("#command", Input)
+        box.value = ""
+        box.remove_class("open")
+        self.query_one("#message", Static).display = True
+        self.set_focus(None)  # back to the keys
+
+    def action_escape(self) -> None:
+        """Esc leaves the command line, or forgets a half-typed bid."""
+        if isinstance(self.focused, Input):
+            self._close_command()
+        elif self._digits:
+            self._digits = ""
+            self.refresh_screen()
 
     def action_scroll_log(self, direction: int) -> None:
         log = self.query_one("#log", RichLog)
         log.scroll_page_down() if direction > 0 else log.scroll_page_up()
 
     def action_type(self) -> None:
-        self.query_one("#command", Input).focus()
+        box = self.query_one("#command", Input)
+        box.add_class("open")
+        self.query_one("#message", Static).display = False
+        box.focus()
 
     def action_help(self) -> None:
-        self.push_screen(TextScreen(HELP_TEXT, hint="Esc to close", markdown=True))
+        self.push_screen(
+            TextScreen(
+                help_text(self.edition),
+                hint="↑ ↓ PgUp PgDn scroll · Esc, Enter or q close · full rules: ra rules",
+                markdown=True,
+            )
+        )
+
+    def action_fast_forward(self) -> None:
+        """Play the bots at once until a person must act or the epoch ends."""
+        if self.session.human_to_move() or self.session.game.is_over():
+            self.say("Fast-forward plays the bots at once while you wait; it is your move now.")
+            return
+        self._fast = True
+        self.say("Fast-forward: bots play at once until you are to move or the epoch ends.")
+        self.refresh_screen()
+        if not self._thinking and not self._modal:
+            self.step()
+
+    def action_pace(self, direction: int) -> None:
+        """Change the seconds between bot moves."""
+        slower = [p for p in PACES if p > self.delay]
+        faster = [p for p in PACES if p < self.delay]
+        if direction > 0 and slower:
+            self.delay = slower[0]
+        elif direction < 0 and faster:
+            self.delay = faster[-1]
+        self.say(f"Bots move every {self.delay:g} s (- faster, + slower, f fast-forward).")
 
     def action_undo(self) -> None:
-        if not self.session.can_undo():
-            self.notify("Nothing of yours to undo.", severity="warning")
+        session = self.session
+        if not session.can_undo():
+            owner = session.undo_owner()
+            if session.game.is_over():
+                self.say("The game is over: nothing can be taken back.", error=True)
+            elif owner is not None:
+                asker = session.game.names[session.perspective()]
+                self.say(f"{asker} cannot take back {session.game.names[owner]}'s decision.", error=True)
+            else:
+                self.say("Nothing of yours to undo.", error=True)
             return
-        self._generation += 1  # forget a bot that is thinking
+        self._generation += 1  # forget a bot that is thinking, and stop its search
+        self._cancel.set()
         self._thinking = False
-        n = self.session.undo()
-        self._shown_epochs = len(self.session.game.epoch_scores)
-        self.notify(f"Took back {n} decision(s).")
+        self._fast = False
+        self._digits = ""
+        n = session.undo()
+        self._shown_epochs = len(session.game.epoch_scores)
+        self.say(f"Took back {render.plural(n, 'decision')}.")
         self.refresh_screen(rebuild_log=True)
         self.step()
 
@@ -304,22 +500,21 @@ class PlayApp(App[None]):
         try:
             path = self.session.save()
         except OSError as err:
-            self.notify(f"Could not save: {err}", severity="error")
+            self.say(f"Could not save: {err}", error=True)
             return
         self.saved_to = str(path)
-        self.notify(f"Saved to {path}")
+        self.say(f"Saved to {path}")
 
     def action_quit_game(self) -> None:
+        """Save at once and quit; a bot's search is stopped, not waited for."""
         self._generation += 1
+        self._cancel.set()
         self.autosave()
         self.exit()
 
     def autosave(self) -> None:
-        """Save quietly (on quit, Ctrl-C and unmount): nothing is lost."""
+        """Save quietly (on quit, Ctrl-C, SIGTERM, SIGHUP and unmount): nothing is lost."""
         try:
             self.saved_to = str(self.session.save())
         except OSError as err:
             self.error = f"could not save the game: {err}"
-
-    def on_unmount(self) -> None:
-        self.autosave()

@@ -1,47 +1,92 @@
-"""The help screen: a rules summary, the keys, and the display's abbreviations."""
+"""The help screen: a rules summary, the keys, and the display's abbreviations (per edition)."""
 
-HELP_TEXT = """\
+from __future__ import annotations
+
+import ra
+from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
+from ra.tui.render import code
+
+_SUMMARY = """\
 # Ra — how to play
 
-**Goal:** the most points after three epochs (ties: the highest sun wins).
+The full rules, with the section numbers that messages cite (R4.3 …), are in
+**`ra rules`**. In short:
 
-**Your turn** (while you have a face-up sun): *draw* a tile onto the auction
+**Goal:** the most points after three epochs (ties: the highest sun wins, R8).
+
+**Your turn** (while you have a face-up sun, R3): *draw* a tile onto the auction
 track (a Ra tile starts an auction instead), *invoke Ra* to auction the track,
 or use *God tiles* to take tiles from the track (one tile per God).
 
-**Auctions** go once around, from the Ra player's left; the Ra player bids
+**Auctions** (R4) go once around, from the Ra player's left; the Ra player bids
 last. Bid a face-up sun higher than the current bid, or pass. If you invoked
 Ra and everyone passed, you must bid. The winner takes the lot and the centre
 sun (face down until next epoch) and leaves the bid sun in the centre.
 
-**Epochs end** when the Ra track fills or nobody has a face-up sun.
+**Epochs end** (R6) when the Ra track fills or nobody has a face-up sun.
 
-**Scoring** each epoch: God +2, Gold +3, most Pharaohs +5 / fewest −2,
+**Scoring** (R7) each epoch: God +2, Gold +3, most Pharaohs +5 / fewest −2,
 Nile and Flood +1 each if you have a Flood, Civilizations −5 for none,
 +5/+10/+15 for 3/4/5 kinds. After epoch 3 also Monuments (kinds and sets)
 and suns (highest total +5, lowest −5). Gods, Gold, Floods and
 Civilizations leave after scoring; Pharaohs, Niles and Monuments stay.
 
-**Disasters** destroy two tiles: Funeral (Pharaohs), Drought (Floods, then
-Niles), Unrest (Civilizations, you choose), Earthquake (Monuments, you choose).
+**Scores** of the others stay hidden until the end, as in the rulebooks
+(R9.1); `ra play --open-scores` shows them.
+
+**Disasters** (R5) destroy two tiles: {funeral} (Pharaohs), {drought} (Floods,
+then Niles), {unrest} (Civilizations, you choose), {earthquake} (Monuments, you choose).
 
 ## Keys
 
 | key | action |
 |---|---|
 | d / r / p / n | draw / invoke Ra / pass / done with God tiles |
-| 1 … 9, 0 | the numbered buttons (bids, God takes, discards) |
-| / | type an action (`draw`, `ra`, `bid 9`, `god gold`, `discard art`) |
-| u | undo your last decision |
-| s | save (also saved automatically when you quit) |
-| ? or F1 | this help |
-| q, Ctrl-C | save and quit |
+| 2 … 9 | bid that sun; for 10–16 type both digits (`1` `3`); `1` then Enter bids 1 |
+| 1 … 9 | the numbered buttons (God takes, discards) |
+| / | type an action (`draw`, `ra`, `bid 9`, `god gold`, `discard art`); Esc leaves |
+| u | undo your last decision (and the bots' after it) |
+| f | fast-forward: bots play at once until you are to move or the epoch ends |
+| - / + | bots play faster / slower |
+| PgUp / PgDn | scroll the game log (the mouse wheel too) |
+| s | save (also saved whenever you quit) |
+| ? or F1 | this help (↑ ↓ PgUp PgDn scroll it; Esc, Enter or q close it) |
+| q, Ctrl-C | save and quit (`ra play --resume` continues) |
 
 ## The display
 
-`suns`: face up, then (face down). `nile`: Niles+Floods (`3+1f`).
-Civilizations: **As**tronomy **Ag**riculture **Wr**iting **Re**ligion **Ar**t,
-**Go**ld. Monuments: **Fo**rtress **Ob**elisk **Pa**lace **Py**ramid
-Sphinx (**Sx**) **St**atue Step pyramid (**Sp**) **Te**mple. A number after
-a code counts the tiles. ▶ marks the player to move, R the Ra player.
+`suns`: face up, then (face down). `ph`: Pharaohs. `nile`: Niles+Floods
+(`3+1f`). Then civilizations and gold, `/`, monuments, as two-letter codes;
+a number after a code counts the tiles. ▶ marks the player to move, R the Ra
+player, `?` a hidden score.
+
+{legend}
 """
+
+
+def help_text(edition: str = "original") -> str:
+    """The help page, with the tile names and codes of ``edition``."""
+
+    def entry(tile: Tile) -> str:
+        return f"**{code(tile, edition)}** {ra.display_name(tile, edition)}"
+
+    legend = (
+        "Civilizations: "
+        + ", ".join(entry(t) for t in CIVILIZATIONS)
+        + f"; {entry(Tile.GOLD)}.\n\nMonuments: "
+        + ", ".join(entry(t) for t in MONUMENTS)
+        + "."
+    )
+    names = {
+        t: ra.display_name(t, edition) for t in (Tile.FUNERAL, Tile.DROUGHT, Tile.UNREST, Tile.EARTHQUAKE)
+    }
+    return _SUMMARY.format(
+        funeral=names[Tile.FUNERAL],
+        drought=names[Tile.DROUGHT],
+        unrest=names[Tile.UNREST],
+        earthquake=names[Tile.EARTHQUAKE],
+        legend=legend,
+    )
+
+
+HELP_TEXT = help_text()

@@ -12,40 +12,10 @@ from rich.text import Text
 
 import ra
 from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown
-from ra.state import State
+from ra.state import AUCTION_TRACK_SIZE, EPOCHS, State
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
 
-# Short names for the auction track (8 slots must fit 80 columns).
-TRACK_NAMES: dict[Tile, str] = {
-    Tile.RA: "Ra",
-    Tile.GOD: "God",
-    Tile.GOLD: "Gold",
-    Tile.PHARAOH: "Pharaoh",
-    Tile.NILE: "Nile",
-    Tile.FLOOD: "Flood",
-    Tile.ASTRONOMY: "Astron.",
-    Tile.AGRICULTURE: "Agric.",
-    Tile.WRITING: "Writing",
-    Tile.RELIGION: "Relig.",
-    Tile.ART: "Art",
-    Tile.FORTRESS: "Fortress",
-    Tile.OBELISK: "Obelisk",
-    Tile.PALACE: "Palace",
-    Tile.PYRAMID: "Pyramid",
-    Tile.SPHINX: "Sphinx",
-    Tile.STATUE: "Statue",
-    Tile.STEP_PYRAMID: "StepPyr",
-    Tile.TEMPLE: "Temple",
-    Tile.FUNERAL: "Funeral",
-    Tile.DROUGHT: "Drought",
-    Tile.UNREST: "Unrest",
-    Tile.EARTHQUAKE: "Quake",
-}
-EDITION_TRACK_NAMES: dict[str, dict[Tile, str]] = {
-    "2016": {Tile.UNREST: "War"},
-    "2023": {Tile.UNREST: "War", Tile.FORTRESS: "Sanct.", Tile.PALACE: "Mausol."},
-}
-# Two-letter codes for the players' displays (the help screen has the legend).
+# Two-letter codes for the players' displays; the help screen lists them per edition.
 CODES: dict[Tile, str] = {
     Tile.ASTRONOMY: "As",
     Tile.AGRICULTURE: "Ag",
@@ -62,6 +32,21 @@ CODES: dict[Tile, str] = {
     Tile.STEP_PYRAMID: "Sp",
     Tile.TEMPLE: "Te",
 }
+
+
+def short_code(tile: Tile, edition: str = "original") -> str:
+    """Two letters for any tile: its display code, else the start of its name."""
+    return code(tile, edition) if tile in CODES else ra.display_name(tile, edition)[:2]
+
+
+def code(tile: Tile, edition: str = "original") -> str:
+    """The two-letter code of a tile in an edition: its own name's first letters where renamed."""
+    name = ra.display_name(tile, edition)
+    if name == ra.display_name(tile):
+        return CODES[tile]
+    return name[:2]
+
+
 STYLES: dict[str, str] = {
     "ra": "bold yellow",
     "god": "bold magenta",
@@ -75,17 +60,42 @@ STYLES: dict[str, str] = {
 
 
 def track_name(tile: Tile, edition: str = "original") -> str:
-    return EDITION_TRACK_NAMES.get(edition, {}).get(tile, TRACK_NAMES[tile])
+    """The tile's printed name in the edition (R1.2)."""
+    return ra.display_name(tile, edition)
+
+
+def fit_names(names: list[str], budget: int) -> list[str]:
+    """Cut the names longer than a common length (ending them with ".") so that all fit
+    ``budget`` characters; the common length is the largest that fits (at least 2)."""
+
+    def cut(name: str, limit: int) -> str:
+        return name if len(name) <= limit else name[: limit - 1].rstrip(" .") + "."
+
+    limit = max((len(n) for n in names), default=0)
+    while limit > 2 and sum(len(cut(n, limit)) for n in names) > budget:
+        limit -= 1
+    return [cut(n, limit) for n in names]
 
 
 def tile_text(tile: Tile, edition: str = "original") -> Text:
     return Text(track_name(tile, edition), style=STYLES[category(tile)])
 
 
-def board_line(view: State) -> Text:
-    """Epoch, Ra track (filled and remaining spaces), centre sun and bag."""
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 decision``, ``2 decisions`` (``words`` for irregular plurals)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def board_line(view: State, edition: str = "original") -> Text:
+    """Epoch, Ra track (filled and remaining spaces), centre sun, bag, and the edition if not the original."""
     t = Text()
-    t.append(f"Epoch {view.epoch}/3", style="bold")
+    t.append(f"Epoch {view.epoch}/{EPOCHS}", style="bold")
+    if edition != "original":
+        t.append(f" ({edition} ed.)", style="dim")
+    if view.is_over():
+        t.append("  Game over", style="bold")
+        t.append(f"  Centre sun {view.center_sun}  Bag {view.tiles_in_bag}")
+        return t
     t.append("  Ra track ")
     t.append("■" * view.ra_track, style="bold yellow")
     t.append("□" * (view.ra_track_length - view.ra_track), style="dim")
@@ -96,102 +106,155 @@ def board_line(view: State) -> Text:
     return t
 
 
-def auction_line(view: State, edition: str = "original") -> Text:
-    """The 8 spaces of the auction track."""
+TRACK_SPACES = AUCTION_TRACK_SIZE  # R3.2
+
+
+def auction_line(view: State, edition: str = "original", width: int = 78) -> Text:
+    """The 8 spaces of the auction track, names shortened only as much as ``width`` needs."""
     t = Text("Auction ")
     tiles = [Tile(v) for v in view.track_tiles()]
-    for i in range(8):
+    empty = TRACK_SPACES - len(tiles)
+    budget = width - len(t) - 2 * TRACK_SPACES - 2 * empty
+    names = fit_names([track_name(tile, edition) for tile in tiles], budget)
+    for tile, name in zip(tiles, names, strict=True):
         t.append("[")
-        if i < len(tiles):
-            t.append_text(tile_text(tiles[i], edition))
-        else:
-            t.append("  ", style="dim")
+        t.append(name, style=STYLES[category(tile)])
         t.append("]")
+    for _ in range(empty):
+        t.append("[  ]", style="dim")
     return t
 
 
-def _counts(tiles: dict[str, int], kinds: tuple[Tile, ...]) -> str:
-    parts = []
-    for k in kinds:
-        c = tiles.get(k.id, 0)
-        if c:
-            parts.append(CODES[k] + (str(c) if c > 1 else ""))
-    return " ".join(parts)
+def _counts(tiles: dict[str, int], kinds: tuple[Tile, ...], edition: str) -> list[str]:
+    return [
+        code(k, edition) + (str(tiles[k.id]) if tiles.get(k.id, 0) > 1 else "")
+        for k in kinds
+        if tiles.get(k.id)
+    ]
 
 
-def players_table(view: State, perspective: int | None = None) -> Table:
-    """One row per player: score, suns (face up, face down), and the display by row."""
-    table = Table(box=None, padding=(0, 1), pad_edge=False, expand=True, show_edge=False)
-    table.add_column("", width=1, no_wrap=True)
-    table.add_column("player", no_wrap=True, max_width=14, overflow="ellipsis")
-    table.add_column("pts", justify="right", no_wrap=True)
-    table.add_column("suns", no_wrap=True)
-    table.add_column("god", justify="right", no_wrap=True)
-    table.add_column("phar", justify="right", no_wrap=True)
-    table.add_column("nile", no_wrap=True)
-    table.add_column("civ / gold", no_wrap=True, overflow="fold")
-    table.add_column("monuments", overflow="fold")
+NAME_WIDTH = 12
+DISPLAY_INDENT = 4
+
+
+def _cell(text: str | Text, width: int, right: bool = False) -> Text:
+    t = text if isinstance(text, Text) else Text(text)
+    if len(t) > width:
+        t = t[: width - 1] + Text("…")
+    pad = " " * (width - len(t))
+    return Text(pad) + t if right else t + Text(pad)
+
+
+def players_table(
+    view: State, perspective: int | None = None, edition: str = "original", width: int = 78
+) -> Text:
+    """One row per player: score, suns (face up, then face down), and the display.
+
+    A player's display (civilizations and gold, then monuments) follows on the same
+    line when it fits, else on a line of its own below: every player takes at most
+    two lines at 80 columns, even holding every kind of tile (59 characters).
+    """
     auction = view.auction
+    rows: list[tuple[list[str | Text], Text]] = []
     for p in view.players:
         marker = "▶" if p.seat == view.to_move else ("R" if auction and auction.ra_player == p.seat else "")
-        name = Text(p.name, style="bold" if p.seat == perspective else "")
         suns = Text(" ".join(str(s) for s in reversed(p.suns)), style="bold yellow")
         if p.used_suns:
-            suns.append(" (" + " ".join(str(s) for s in reversed(p.used_suns)) + ")", style="dim")
+            suns.append(
+                (" (" if p.suns else "(") + " ".join(str(s) for s in reversed(p.used_suns)) + ")", style="dim"
+            )
         tiles = dict(p.tiles)
         river = ""
         if tiles.get("nile") or tiles.get("flood"):
             river = f"{tiles.get('nile', 0)}+{tiles.get('flood', 0)}f"
-        civ = _counts(tiles, (*CIVILIZATIONS, Tile.GOLD))
-        table.add_row(
+        display = Text(" ".join(_counts(tiles, (*CIVILIZATIONS, Tile.GOLD), edition)), style="green")
+        monuments = " ".join(_counts(tiles, MONUMENTS, edition))
+        if monuments:
+            display.append(" / " if display else "/ ", style="dim")
+            display.append(monuments)
+        cells: list[str | Text] = [
             Text(marker, style="bold green"),
-            name,
+            Text(p.name, style="bold" if p.seat == perspective else ""),
             "?" if p.score is None else str(p.score),
             suns,
             str(tiles.get("god", "")),
             str(tiles.get("pharaoh", "")),
             river,
-            Text(civ, style="green"),
-            _counts(tiles, MONUMENTS),
+        ]
+        rows.append((cells, display))
+    header = ["", "player", "pts", "suns", "god", "ph", "nile"]
+    widths = [max(len(h), *(len(r[0][i]) for r in rows)) for i, h in enumerate(header)]
+    widths[1] = min(widths[1], NAME_WIDTH)
+    right = {2, 4, 5}
+    fixed = sum(widths) + len(widths)
+    out = Text()
+    head = Text(
+        " ".join(str(_cell(h, w, i in right)) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
+    )
+    head.append(" civ, gold / monuments")
+    out.append_text(Text(head.plain.rstrip(), style="dim"))
+    for cells, display in rows:
+        line = Text(" ").join(
+            _cell(c, w, i in right) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         )
-    return table
+        out.append("\n")
+        if fixed + len(display) <= width:
+            out.append_text(line + Text(" ") + display)
+        else:
+            out.append_text(line)
+            if display:
+                out.append("\n" + " " * DISPLAY_INDENT)
+                out.append_text(display)
+    out.rstrip()
+    return out
 
 
-AUCTION_KINDS = {"drawn": "drawn Ra tile", "voluntary": "Ra invoked", "forced": "Ra invoked, full track"}
+AUCTION_KINDS = {"drawn": "Ra drawn", "voluntary": "Ra invoked", "forced": "track full"}
 
 
-def status_text(view: State, names: tuple[str, ...], humans: set[int], perspective: int) -> Text:
-    """Whose turn it is and why, in plain words."""
+def status_text(
+    view: State, names: tuple[str, ...], humans: set[int], perspective: int, edition: str = "original"
+) -> Text:
+    """Whose turn it is and why, in plain words; the person to move is always named
+    (hot seat), and the line is short enough for 80 columns."""
     seat = view.to_move
     if seat is None:
         return Text(final_line(view, names), style="bold")
     mine = seat in humans
+    who = names[seat]
     t = Text()
     phase = view.phase
     if phase == "action":
-        t.append(f"{names[seat]}: ", style="bold")
-        t.append("your turn — " if mine else "turn — ")
-        t.append("draw a tile, invoke Ra" + (", or use a God tile" if len(view.legal_actions()) > 2 else ""))
+        t.append(f"{who}" + (", your turn: " if mine else " to play: "), style="bold")
+        kinds = {a.kind for a in view.legal_actions()}
+        choices = [
+            text
+            for kind, text in (("draw", "draw a tile"), ("ra", "invoke Ra"), ("god", "use a God tile"))
+            if kind in kinds
+        ]
+        t.append(", ".join(choices[:-1]) + (" or " if len(choices) > 1 else "") + choices[-1])
     elif phase == "bid":
         a = view.auction
         assert a is not None
         t.append(f"Auction ({AUCTION_KINDS[a.kind]} by {names[a.ra_player]}): ", style="bold")
-        t.append("your bid" if mine else f"{names[seat]} to bid")
+        t.append(f"{who}, your bid" if mine else f"{who} to bid", style="bold")
         if a.high_bid:
-            t.append(f" — high bid {a.high_bid} ({names[a.high_bidder or 0]})")
+            t.append(f"; high bid {a.high_bid} by {names[a.high_bidder or 0]}")
         if a.must_bid:
-            t.append(" — must bid: you invoked Ra and all others passed" if mine else " — must bid")
+            t.append("; all others passed: you must bid (R4.3)" if mine else "; must bid")
         elif seat == a.ra_player:
-            t.append(" — last to bid")
+            t.append("; last to bid")
     elif phase == "god":
-        t.append(f"{names[seat]}: ", style="bold")
+        t.append(f"{who}: ", style="bold")
         t.append("take another tile with a God tile, or done")
     elif phase == "discard":
         disaster = view.pending_disaster or "disaster"
-        what = "civilization tile" if disaster == "unrest" else "monument"
-        who = "you" if seat == perspective and mine else names[seat]
-        t.append(f"{disaster.capitalize()}: ", style="bold red")
-        t.append(f"{who} must discard {view.discards_left} {what}(s) — choose which")
+        tile = Tile.parse(disaster) if disaster != "disaster" else None
+        title = ra.display_name(tile, edition) if tile is not None else "Disaster"
+        what = "civilization" if disaster == "unrest" else "monument"
+        n = view.discards_left
+        t.append(f"{title}: ", style="bold red")
+        t.append(f"{who} must discard {n} {what}{'s' if n != 1 else ''}; choose which")
     return t
 
 
@@ -209,28 +272,50 @@ def final_line(view: State, names: tuple[str, ...]) -> str:
     return line + "."
 
 
-def scoring_table(breakdowns: list[ScoreBreakdown | None], names: tuple[str, ...], epoch: int) -> Table:
-    """An epoch's scoring per player and category (R7)."""
-    table = Table(title=f"Epoch {epoch} scoring", pad_edge=False)
+EPOCH_ONLY = ("monuments", "suns")
+"""Categories scored only after the third epoch (R7.3)."""
+
+
+def score_table(view: State, epochs: list[int] | None = None, title: str | None = None) -> Table:
+    """Scoring per player and category (R7) for the given finished epochs (default: all).
+
+    The one score table of the project: the game's epoch summaries and ``ra demo``
+    both show it.  Monuments and suns appear only when the third epoch is shown;
+    hidden scores (R9.1) show as ``?``.
+    """
+    names = view.names
+    finished = list(range(1, len(view.epoch_scores) + 1))
+    shown = finished if epochs is None else [e for e in epochs if e in finished]
+    categories = [c for c in CATEGORIES if c not in EPOCH_ONLY or EPOCHS in shown]
+    if title is None:
+        title = f"Epoch {shown[0]} scoring" if len(shown) == 1 else "Scores by epoch and category (R7)"
+    table = Table(title=title, pad_edge=False)
+    if len(shown) > 1:
+        table.add_column("ep", justify="right")
     table.add_column("player", no_wrap=True, max_width=14, overflow="ellipsis")
-    for c in CATEGORIES:
+    for c in categories:
         table.add_column(CATEGORY_LABELS[c], justify="right")
     table.add_column("total", justify="right")
     table.add_column("score", justify="right", style="bold")
-    for seat, b in enumerate(breakdowns):
-        if b is None:
-            table.add_row(names[seat], *(["?"] * len(CATEGORIES)), "?", "?")
-            continue
-        table.add_row(names[seat], *(str(getattr(b, c)) for c in CATEGORIES), f"{b.total:+d}", str(b.after))
+    for epoch in shown:
+        breakdowns: list[ScoreBreakdown | None] = view.epoch_scores[epoch - 1]
+        for seat, b in enumerate(breakdowns):
+            lead = [str(epoch)] if len(shown) > 1 else []
+            if b is None:
+                table.add_row(*lead, names[seat], *(["?"] * len(categories)), "?", "?")
+                continue
+            cells = [str(getattr(b, c)) if c not in EPOCH_ONLY or epoch == EPOCHS else "" for c in categories]
+            table.add_row(*lead, names[seat], *cells, f"{b.total:+d}", str(b.after))
+        if len(shown) > 1:
+            table.add_section()
     return table
 
 
 def epoch_summary(view: State, epoch: int) -> Group:
     """The scoring table of one finished epoch, plus the final result after the third."""
-    names = view.names
-    table = scoring_table(view.epoch_scores[epoch - 1], names, epoch)
-    if epoch == 3 and view.is_over():
-        return Group(table, Text(""), Text(final_line(view, names), style="bold green"))
+    table = score_table(view, [epoch])
+    if epoch == EPOCHS and view.is_over():
+        return Group(table, Text(""), Text(final_line(view, view.names), style="bold green"))
     return Group(table)
 
 
@@ -255,3 +340,26 @@ def action_label(action: ra.Action, edition: str = "original") -> str:
     assert action.tile is not None
     name = track_name(action.tile, edition)
     return f"God: {name}" if action.kind == "god" else f"Lose {name}"
+
+
+def action_labels(
+    actions: list[ra.Action], edition: str = "original", width: int = 78
+) -> tuple[str, list[str]]:
+    """A lead-in and button labels for ``actions`` that fit one line of ``width`` (a button
+    takes its label, a key and 3 columns).  When "God: Pharaoh …" is too long, the tile
+    buttons lose their prefix to one lead-in ("God:") and names shorten only as needed."""
+    labels = [action_label(a, edition) for a in actions]
+    if sum(len(x) + 5 for x in labels) <= width:
+        return "", labels
+    tiles = [i for i, a in enumerate(actions) if a.tile is not None]
+    kinds = {actions[i].kind for i in tiles}
+    lead = "God:" if kinds == {"god"} else "Lose:" if kinds == {"discard"} else ""
+    fixed = sum(len(labels[i]) + 5 for i in range(len(actions)) if i not in tiles) + len(lead) + 1
+    names = [track_name(t, edition) for i in tiles if (t := actions[i].tile) is not None]
+    short = fit_names(names, width - fixed - 5 * len(tiles))
+    if any(len(cut) < 4 and cut != name for cut, name in zip(short, names, strict=True)):
+        # Too cut to read: the display's two-letter codes instead.
+        short = [short_code(t, edition) for i in tiles if (t := actions[i].tile) is not None]
+    for i, name in zip(tiles, short, strict=True):
+        labels[i] = name
+    return lead, labels

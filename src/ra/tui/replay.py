@@ -23,10 +23,12 @@ class ReplayApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space,n", "next", "Next", priority=True),
         Binding("left,b", "previous", "Back", priority=True),
-        Binding("rbracket", "next_epoch", "Next epoch", priority=True),
+        Binding("right_square_bracket", "next_epoch", "Next epoch", key_display="]", priority=True),
+        Binding("left_square_bracket", "previous_epoch", "Epoch back", key_display="[", priority=True),
         Binding("home", "start", "Start", priority=True),
         Binding("end", "end", "End", priority=True),
-        Binding("q,escape,ctrl+c", "quit", "Quit", priority=True),
+        Binding("q", "quit", "Quit", priority=True),
+        Binding("escape,ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, game: ra.Game, edition: str = "original") -> None:
@@ -63,9 +65,12 @@ class ReplayApp(App[None]):
 
     def show(self) -> None:
         game = self.game
-        self.query_one("#board", Static).update(render.board_line(game))
-        self.query_one("#auction", Static).update(render.auction_line(game, self.edition))
-        self.query_one("#players", Static).update(render.players_table(game))
+        width = max(20, self.size.width - 2)
+        self.query_one("#board", Static).update(render.board_line(game, self.edition))
+        self.query_one("#auction", Static).update(render.auction_line(game, self.edition, width))
+        self.query_one("#players", Static).update(
+            render.players_table(game, edition=self.edition, width=width)
+        )
         log = self.query_one("#log", RichLog)
         log.clear()
         for event in game.events:
@@ -91,6 +96,18 @@ class ReplayApp(App[None]):
 
     def action_end(self) -> None:
         self.go(len(self.decisions))
+
+    def action_previous_epoch(self) -> None:
+        """Back to the start of this epoch (or of the previous one, if already there)."""
+        starts = [0]
+        probe = self.start.clone()
+        for i, action in enumerate(self.decisions[: self.position]):
+            epoch = probe.epoch
+            probe.apply(action)
+            if probe.epoch != epoch:
+                starts.append(i + 1)
+        earlier = [s for s in starts if s < self.position]
+        self.go(earlier[-1] if earlier else 0)
 
     def action_next_epoch(self) -> None:
         epoch = self.game.epoch

@@ -8,22 +8,114 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import ra
 from ra import bots
 from ra.bots.base import Bot
+from ra.tui.render import plural
+from ra.views import PlayerView
 
 SAVE_FORMAT = "ra-session"
+MAX_SAVE_BYTES = 5_000_000
+"""A saved game is a few kilobytes; anything far larger is not one."""
 
 
-def default_save_path() -> Path:
-    """Where games are saved unless told otherwise: ``$XDG_DATA_HOME/ra/autosave.json``."""
+def data_dir() -> Path:
+    """``$XDG_DATA_HOME/ra`` (by default ``~/.local/share/ra``)."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "ra" / "autosave.json"
+    return Path(base) / "ra"
+
+
+def games_dir() -> Path:
+    """Where each game keeps its own save (one file per game)."""
+    return data_dir() / "games"
+
+
+def default_save_path(names: Sequence[str] = (), when: datetime | None = None) -> Path:
+    """A new save slot for a game: ``games/<start time>-<players>.json`` (never an existing file)."""
+    stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    slug = "-".join(re.sub(r"[^A-Za-z0-9]+", "", n).lower() or "p" for n in names)[:60]
+    stem = f"{stamp}-{slug}" if slug else stamp
+    folder = games_dir()
+    path = folder / f"{stem}.json"
+    k = 1
+    while path.exists():
+        k += 1
+        path = folder / f"{stem}-{k}.json"
+    return path
+
+
+def read_document(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path``; any fault (unreadable, not UTF-8, not JSON, absurd
+    nesting or numbers) becomes a one-line :class:`ra.RecordError`."""
+    where = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_SAVE_BYTES + 1)
+    except OSError as err:
+        raise ra.RecordError(f"cannot read {where!r}: {err.strerror or err}") from None
+    if len(raw) > MAX_SAVE_BYTES:
+        raise ra.RecordError(f"{where!r} is too large to be a saved game")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ra.RecordError(f"{where!r} is not a text file (not UTF-8)") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ra.RecordError(f"{where!r} is not valid JSON: {err}") from None
+    except RecursionError:
+        raise ra.RecordError(f"{where!r} is nested too deeply to be a game record") from None
+    except ValueError as err:  # e.g. an integer with thousands of digits
+        raise ra.RecordError(f"{where!r} is not a game record: {err}") from None
+    if not isinstance(data, dict):
+        raise ra.RecordError(f"{where!r} does not hold a game record (a JSON object)")
+    return data
+
+
+def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
+    """Replay a record; whatever is wrong with it becomes a one-line :class:`ra.RecordError`."""
+    try:
+        return ra.Game.from_record(data)
+    except ra.RecordError as err:
+        raise ra.RecordError(f"{where!r}: {err}") from None
+    except (
+        ValueError,
+        TypeError,
+        KeyError,
+        IndexError,
+        AttributeError,
+        OverflowError,
+        RecursionError,
+    ) as err:
+        raise ra.RecordError(f"{where!r} is not a valid game record ({type(err).__name__}: {err})") from None
+
+
+def load_game(path: Path) -> ra.Game:
+    """The game saved or recorded in ``path`` (for ``ra replay``)."""
+    return game_from_document(read_document(path), os.fspath(path))
+
+
+MIN_PLAYERS = min(ra.SUN_GROUPS)
+MAX_PLAYERS = max(ra.SUN_GROUPS)
+PLAYERS = f"{MIN_PLAYERS}-{MAX_PLAYERS}"
+"""The player counts, for help texts (R2.1)."""
+LONG_SUNS = f"{min(ra.LONG_2P_GROUPS)}-{max(ra.LONG_2P_GROUPS)}"
+"""Suns per player in the long two-player game, for help texts (R2.3)."""
+
+
+def check_players(n: int) -> None:
+    """Raise ``ValueError`` unless Ra can be played by ``n`` players (R2.1)."""
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise ValueError(f"Ra is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
 
 
 @dataclass(frozen=True)
@@ -54,13 +146,15 @@ def plan_seats(
     total = players if players is not None else len(people) + max(len(specs), 0)
     if players is None and not specs and len(people) == 1:
         total = 3
-    if not 2 <= total <= 5:
-        raise ValueError(f"Ra is for 2 to 5 players, not {total}")
+    check_players(total)
     if len(people) > total:
-        raise ValueError(f"{len(people)} people for {total} seats")
+        raise ValueError(f"{plural(len(people), 'person', 'people')} for {plural(total, 'seat')}")
     n_bots = total - len(people)
     if len(specs) > n_bots:
-        raise ValueError(f"{len(specs)} bots but only {n_bots} seat(s) left after {len(people)} people")
+        raise ValueError(
+            f"{plural(len(specs), 'bot')} but {plural(n_bots, 'seat')} left for bots "
+            f"after {plural(len(people), 'person', 'people')}"
+        )
     if n_bots and not specs:
         specs = ["hard"]
     specs = specs + [specs[-1]] * (n_bots - len(specs)) if n_bots else []
@@ -80,6 +174,29 @@ def plan_seats(
     return seats
 
 
+class SearchCancelledError(Exception):
+    """Raised inside a bot's search when the position it was asked about is gone."""
+
+
+class CancellableView(PlayerView):
+    """A player's view whose :meth:`determinize` stops a searching bot once ``cancel`` is set.
+
+    Searching bots sample a game from the view for every iteration, so setting the
+    event ends the search within one iteration (undo, quit).
+    """
+
+    __slots__ = ("_cancel",)
+
+    def __init__(self, game: ra.Game, seat: int, cancel: threading.Event) -> None:
+        super().__init__(game, seat)
+        self._cancel = cancel
+
+    def determinize(self, seed: int | None = None, rng: random.Random | None = None) -> ra.Game:
+        if self._cancel.is_set():
+            raise SearchCancelledError
+        return super().determinize(seed=seed, rng=rng)
+
+
 class Session:
     """A game in progress with its seats; knows who made each decision."""
 
@@ -88,10 +205,9 @@ class Session:
             raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
         self.game = game
         self.seats = list(seats)
-        self.save_path = save_path or default_save_path()
+        self.save_path = save_path or default_save_path([s.name for s in seats])
         self.movers: list[int] = []
         """The seat that took each decision, in order."""
-        self._bots: dict[int, Bot] = {}
 
     @classmethod
     def new(
@@ -100,7 +216,7 @@ class Session:
         seed: int | None = None,
         variant: str = "standard",
         suns_per_player: int | None = None,
-        hidden_scores: bool = False,
+        hidden_scores: bool = True,
         save_path: Path | None = None,
     ) -> Session:
         game = ra.Game(
@@ -135,13 +251,18 @@ class Session:
         return self.humans[0] if self.humans else 0
 
     def bot(self, seat: int) -> Bot:
-        """The bot in ``seat`` (made on first use, seeded from the game's seed)."""
+        """A fresh bot for ``seat``'s next decision, seeded by the game's seed, the seat and
+        the decision's number: the same position always gets the same answer, and a
+        search abandoned by undo shares nothing (no generator) with the next one."""
         spec = self.seats[seat].bot
         if spec is None:
             raise ValueError(f"seat {seat} is a person, not a bot")
-        if seat not in self._bots:
-            self._bots[seat] = bots.from_spec(spec, seed=self.game.setup.seed * 10 + seat)
-        return self._bots[seat]
+        seed = (self.game.setup.seed * 10 + seat) * 100_000 + self.game.num_decisions
+        return bots.from_spec(spec, seed=seed)
+
+    def bot_view(self, seat: int, cancel: threading.Event) -> CancellableView:
+        """What the bot in ``seat`` sees, with a switch that stops its search."""
+        return CancellableView(self.game, seat, cancel)
 
     def apply(self, action: ra.Action | str) -> None:
         """Apply the decision of the player to move (raises the engine's errors unchanged)."""
@@ -150,15 +271,27 @@ class Session:
         assert seat is not None
         self.movers.append(seat)
 
-    def can_undo(self) -> bool:
-        return any(self.seats[s].human for s in self.movers)
+    def undo_owner(self) -> int | None:
+        """The person whose decision :meth:`undo` would take back (None: nothing to undo)."""
+        if self.game.is_over():
+            return None  # a finished game stays finished
+        for seat in reversed(self.movers):
+            if self.seats[seat].human:
+                return seat
+        return None
 
-    def undo(self) -> int:
-        """Take back the last decision made by a person, and the bots' decisions after it.
+    def can_undo(self, asker: int | None = None) -> bool:
+        """Whether ``asker`` (default: the person shown) may take back a decision now."""
+        owner = self.undo_owner()
+        return owner is not None and owner == (self.perspective() if asker is None else asker)
 
+    def undo(self, asker: int | None = None) -> int:
+        """Take back the last decision of the person asking, and the bots' decisions after it.
+
+        Nobody can take back another person's decision (hot seat) or a finished game.
         Returns how many decisions were taken back (0 if there is none to undo).
         """
-        if not self.can_undo():
+        if not self.can_undo(asker):
             return 0
         count = 0
         while self.movers:
@@ -191,30 +324,69 @@ class Session:
 
     @classmethod
     def load(cls, path: Path, save_path: Path | None = None) -> Session:
-        """Resume a saved session (or any game record: its seats become people)."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise ra.RecordError(f"cannot read {os.fspath(path)!r}: {err.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ra.RecordError(f"{os.fspath(path)!r} is not valid JSON: {err}") from None
-        if not isinstance(data, dict):
-            raise ra.RecordError(f"{os.fspath(path)!r} does not hold a game record")
-        full = ra.Game.from_record(data)  # checks every decision, with its number
+        """Resume a saved session (or any game record: its seats become people).
+
+        Saves go to ``save_path``, by default a new slot: the loaded file is never
+        overwritten unless asked.  Every fault in the file is a :class:`ra.RecordError`.
+        """
+        where = os.fspath(path)
+        data = read_document(path)
+        full = game_from_document(data, where)  # checks every decision, with its number
         meta = data.get("session")
-        if isinstance(meta, dict) and isinstance(meta.get("seats"), list):
-            seats = [Seat(str(s.get("name")), s.get("bot")) for s in meta["seats"] if isinstance(s, dict)]
-            for seat in seats:
-                if seat.bot is not None:
-                    try:
-                        bots.from_spec(seat.bot, seed=0)
-                    except ValueError as err:
-                        raise ra.RecordError(f"saved seat {seat.name!r}: {err}") from None
+        if meta is not None:
+            seats = _saved_seats(meta, where, full.num_players)
         else:
             seats = [Seat(name) for name in full.names]
-        session = cls(ra.Game.from_setup(full.setup), seats, save_path or Path(path))
+        session = cls(ra.Game.from_setup(full.setup), seats, save_path)
         for action in full.decisions:
             session.apply(action)
         return session
+
+
+def _saved_seats(meta: object, where: str, players: int) -> list[Seat]:
+    """The seats of a saved session, checked: one per player, names as text, bot specs valid."""
+    seats_data = meta.get("seats") if isinstance(meta, dict) else None
+    if not isinstance(seats_data, list):
+        raise ra.RecordError(f"{where!r}: the saved seats are not a list")
+    if len(seats_data) != players:
+        raise ra.RecordError(f"{where!r}: {len(seats_data)} saved seats for a {players}-player game")
+    seats = []
+    for i, s in enumerate(seats_data, 1):
+        if not isinstance(s, dict) or not isinstance(s.get("name"), str):
+            raise ra.RecordError(f"{where!r}: saved seat {i} has no name")
+        bot = s.get("bot")
+        if bot is not None:
+            if not isinstance(bot, str):
+                raise ra.RecordError(f"{where!r}: saved seat {i} has a bot that is not a bot spec: {bot!r}")
+            try:
+                bots.from_spec(bot, seed=0)
+            except ValueError as err:
+                raise ra.RecordError(f"{where!r}: saved seat {s['name']!r}: {err}") from None
+        seats.append(Seat(s["name"], bot))
+    return seats
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """One save slot, as ``ra games`` lists it."""
+
+    path: Path
+    names: tuple[str, ...]
+    over: bool
+    epoch: int
+    modified: float
+
+
+def list_saves(folder: Path | None = None) -> list[SavedGame]:
+    """The saved games in ``folder`` (default: :func:`games_dir`), newest first; bad files are skipped."""
+    folder = folder or games_dir()
+    found = []
+    for path in folder.glob("*.json") if folder.is_dir() else ():
+        try:
+            session = Session.load(path)
+            modified = path.stat().st_mtime
+        except (ra.RecordError, OSError):
+            continue
+        game = session.game
+        found.append(SavedGame(path, game.names, game.is_over(), game.epoch, modified))
+    return sorted(found, key=lambda g: g.modified, reverse=True)

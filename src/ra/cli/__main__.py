@@ -1,0 +1,5 @@
+"""``python -m ra.cli``: the ``ra`` command."""
+
+from ra.cli import main
+
+main()
