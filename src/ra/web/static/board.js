@@ -49,7 +49,7 @@ export function renderBoard(view, opts = {}) {
   if (a) {
     const ns = names(view);
     auctionInfo = `<div class="auction-info"><strong>${esc(t("st.auction"))}:</strong> ${esc(t("st.raPlayer"))} ${esc(ns[a.ra_player])}` +
-      (a.high_bid ? ` · ${esc(t("st.high", { sun: a.high_bid, name: ns[a.high_bidder] }))}` : ` · ${esc(t("st.noHigh"))}`) + `</div>`;
+      (a.high_bid ? ` · <span class="high-sun">${sunSVG(a.high_bid)}</span>${esc(t("st.high", { sun: a.high_bid, name: ns[a.high_bidder] }))}` : ` · ${esc(t("st.noHigh"))}`) + `</div>`;
   }
   return `<div class="board">` +
     `<div class="board-row ra-row"><div class="track-label"><span>${esc(t("table.raTrack"))}</span><small>${esc(t("table.raTrackCount", { n: view.ra_track, m: len }))}</small></div>` +
@@ -96,7 +96,8 @@ export function renderPlayer(view, seat, opts = {}) {
   return `<section class="player${isMe ? " me" : ""}${toMove ? " to-move" : ""}${opts.flash ? " flash" : ""}" data-seat="${seat}" aria-label="${esc(pn)}">` +
     `<header class="phead"><div class="pwho"><span class="pname">${toMove ? `<span class="turn-arrow" aria-hidden="true">▶</span>` : ""}${esc(pn)}</span>` +
     (isMe ? `<span class="badge you">${esc(t("table.you"))}</span>` : "") +
-    (toMove ? `<span class="badge move">${esc(t("table.toMove"))}</span>` : "") + conn +
+    (toMove ? `<span class="badge move">${esc(t("table.toMove"))}</span>` : "") +
+    (view.auction && view.auction.ra_player === seat ? `<span class="badge ra-badge">☀ ${esc(t("st.raPlayer"))}</span>` : "") + conn +
     `</div><span class="pscore"><span class="lbl">${esc(t("table.score"))}</span> ${score}</span></header>` +
     `<div class="suns-row"><span class="lbl">${esc(t("table.suns"))}</span><span class="suns">${suns || `<span class="none">${esc(t("table.noSuns"))}</span>`}</span></div>` +
     `<div class="groups">${groups}</div>${lost}</section>`;
