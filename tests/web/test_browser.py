@@ -454,3 +454,74 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
     no_js_errors(page)
     page.context.close()
     fresh.context.close()
+
+
+EVENTS = [
+    {"kind": "epoch", "seat": 0, "detail": 1},
+    {"kind": "draw", "seat": 0, "tile": "unrest"},
+    {"kind": "draw", "seat": 1, "tile": "ra", "detail": 3},
+    {"kind": "invoke", "seat": 1, "auto": True},
+    {"kind": "auction", "seat": 1, "detail": "forced"},
+    {"kind": "bid", "seat": 0, "sun": 9},
+    {"kind": "pass", "seat": 1, "auto": True, "detail": "no sun higher than 9"},
+    {"kind": "pass", "seat": 1, "auto": True, "detail": "no face-up sun"},
+    {"kind": "win", "seat": 0, "sun": 9, "tiles": ["pharaoh", "pharaoh", "fortress"], "detail": 1},
+    {"kind": "win", "seat": 0, "sun": 9, "tiles": [], "detail": 1},
+    {"kind": "no_bid", "seat": 1, "tiles": ["gold", "god"], "detail": "removed"},
+    {"kind": "no_bid", "seat": 1, "tiles": [], "detail": "kept"},
+    {"kind": "god", "seat": 0, "tile": "palace"},
+    {"kind": "done", "seat": 0},
+    {"kind": "disaster", "seat": 0, "tile": "earthquake", "detail": 2},
+    {"kind": "discard", "seat": 0, "tile": "fortress"},
+    {"kind": "epoch_end", "detail": [1, "ra_track"], "tiles": []},
+    {"kind": "score", "seat": 1, "detail": None},
+    {
+        "kind": "score",
+        "seat": 0,
+        "detail": {"epoch": 1, "seat": 0, "gods": 2, "gold": 0, "pharaohs": 5, "nile_flood": 0,
+                   "civilization": -5, "monuments": 0, "suns": 0, "total": 2, "before": 10, "after": 12},
+    },
+    {"kind": "game_over", "seat": 0, "detail": True},
+]  # fmt: skip
+
+
+def test_log_and_tie_break_are_rendered_from_the_data(browser: Browser, live_server: str) -> None:
+    page = new_page(browser)
+    page.goto(live_server + "/rules")
+    page.wait_for_selector("#R9")
+    out = page.evaluate(
+        """async (events) => {
+            const i18n = await import('/static/i18n.js');
+            const board = await import('/static/board.js');
+            const names = ['Ann', 'Hard bot 2'];
+            const view = {phase: 'over', players: [
+                {name: 'Ann', suns: [9, 6], used_suns: [13], tiles: {}, score: 30},
+                {name: 'Hard bot 2', suns: [8, 7], used_suns: [], tiles: {}, score: 30}]};
+            const res = {};
+            for (const lang of ['en', 'ru']) {
+                i18n.setLang(lang);
+                res[lang] = {
+                    log: events.map((e) => i18n.eventText(e, board.names(view), '2023', lang)),
+                    final: board.renderFinal(view, events, 1),
+                    war: i18n.tileName('unrest', '2016'),
+                    bot: board.names(view)[1],
+                };
+            }
+            return res;
+        }""",
+        EVENTS,
+    )
+    en, ru = out["en"], out["ru"]
+    for lines in (en["log"], ru["log"]):
+        assert len(lines) == len(EVENTS)
+        assert not any("undefined" in x or "null" in x or "{" in x for x in lines), lines
+    assert en["log"][1] == "Ann draws War."
+    assert en["log"][15] == "Ann loses Sanctuary (chosen)."
+    assert ru["log"][1] == "Ann тянет: Война."
+    assert ru["log"][6] == "Сильный бот 2 пасует (нет солнца выше 9)."
+    assert ru["log"][18] == "Ann: +2 (боги +2, фараоны +5, цивилизация -5): 10 → 12."
+    assert "Tie on 30 points: Ann wins the tie-break holding the highest sun (13) (R8.1)." in en["final"]
+    assert "Ничья по очкам (30)" in ru["final"] and "(13)" in ru["final"]
+    assert (en["war"], ru["war"], en["bot"], ru["bot"]) == ("War", "Война", "Hard bot 2", "Сильный бот 2")
+    no_js_errors(page)
+    page.context.close()

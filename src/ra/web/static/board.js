@@ -190,7 +190,7 @@ export function statusLine(view, me, edition) {
       if (mine && a.must_bid) return t("st.yourBidMust");
       const ra = a.ra_player === me ? (currentLang() === "ru" ? "вы" : "you") : ns[a.ra_player];
       let why = t("st.why." + (a.kind || "voluntary"), { ra });
-      if (a.ra_player === me && currentLang() === "ru") why = why.replace("(а)", "и").replace("вызвал", "вызвали");
+      if (a.ra_player === me && currentLang() === "ru") why = why.replace("(а)", "и");
       const high = a.high_bid ? t("st.high", { sun: a.high_bid, name: ns[a.high_bidder] }) : t("st.noHigh");
       return mine ? t("st.yourBid", { why, high }) : t("st.bid", { name, why, high });
     }

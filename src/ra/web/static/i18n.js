@@ -694,7 +694,7 @@ export function eventText(ev, names, edition = "original", lang = currentLang())
       }
       case "score": {
         if (!d) return `${p} получает очки (скрыто).`;
-        const parts = SCORE_CATEGORIES.filter((c) => d[c]).map((c) => `${t("sc." + c).toLowerCase()} ${signed(d[c])}`).join(", ");
+        const parts = SCORE_CATEGORIES.filter((c) => d[c]).map((c) => `${(RU["sc." + c] || c).toLowerCase()} ${signed(d[c])}`).join(", ");
         return `${p}: ${signed(d.total)} (${parts || "ничего"}): ${d.before} → ${d.after}.`;
       }
       case "game_over": return `Игра окончена: побеждает ${p}${d ? " по старшему солнцу (R8.1)" : ""}.`;
@@ -725,7 +725,7 @@ export function eventText(ev, names, edition = "original", lang = currentLang())
     }
     case "score": {
       if (!d) return `${p} scores (hidden).`;
-      const parts = SCORE_CATEGORIES.filter((c) => d[c]).map((c) => `${t("sc." + c)} ${signed(d[c])}`).join(", ");
+      const parts = SCORE_CATEGORIES.filter((c) => d[c]).map((c) => `${EN["sc." + c] || c} ${signed(d[c])}`).join(", ");
       return `${p} scores ${signed(d.total)} (${parts || "nothing"}): ${d.before} → ${d.after}.`;
     }
     case "game_over": return `Game over: ${p} wins${d ? " on the tie-break (highest sun, R8.1)" : ""}.`;
