@@ -179,6 +179,7 @@ def test_eight_god_choices_fit_the_button_line(tmp_path: Path) -> None:
     ]
     for i, display in enumerate(game._displays):
         display[Tile.GOD] = 2 if i == seat else 0
+    game._begin_turn(seat)  # the turn begins with a full track: no draw (R3.2)
     s.seats[seat] = Seat(s.seats[seat].name)  # a person
     app = PlayApp(s, delay=0)
     screens: list[str] = []

@@ -15,7 +15,7 @@ export function mountHeader(onLang, extra = "") {
   const lang = currentLang();
   header.innerHTML =
     `<a class="brand" href="/"><span class="brand-sun" aria-hidden="true"></span><span data-i18n="app.title"></span></a>` +
-    `<nav class="topnav"><a href="/" data-i18n="nav.lobby"></a><a href="/rules" data-i18n="nav.rules"></a>${extra}` +
+    `<nav class="topnav"><a href="/" class="nav-lobby" data-i18n="nav.lobby"></a><a href="/rules" data-i18n="nav.rules"></a>${extra}` +
     `<span class="lang-switch" role="group" data-i18n-aria="nav.lang">` +
     LANGS.map((l) => `<button type="button" class="lang-btn${l === lang ? " on" : ""}" data-lang="${l}" aria-pressed="${l === lang}">${l.toUpperCase()}</button>`).join("") +
     `</span></nav>`;

@@ -38,7 +38,7 @@ function soundButton() {
 function mountTop() {
   const old = document.querySelector("header.topbar");
   if (old) old.remove();
-  const h = mountHeader(() => { mountTop(); render(); }, soundButton());
+  const h = mountHeader(() => { mountTop(); render(); updateTitle(); }, soundButton());
   $("#sound-btn", h).addEventListener("click", () => {
     soundOn = !soundOn;
     try { localStorage.setItem("ra.sound", soundOn ? "1" : "0"); } catch (e) { /* ignore */ }
@@ -239,10 +239,25 @@ function onState(msg) {
   const myTurn = S.legal.length > 0;
   if (myTurn && !S.myTurn) beep();
   S.myTurn = myTurn;
-  document.title = myTurn ? t("table.yourTurnTitle") : `${t("app.title")} — ${gameId}`;
+  updateTitle();
   S.initial = false;
   render();
 }
+
+// The tab title says when it is your turn; while the tab is hidden it blinks.
+let blinkTimer = null;
+function updateTitle() {
+  const base = `${t("app.title")} — ${gameId}`;
+  clearInterval(blinkTimer);
+  blinkTimer = null;
+  if (!S.myTurn) { document.title = base; return; }
+  document.title = t("table.yourTurnTitle");
+  if (document.hidden) {
+    let on = true;
+    blinkTimer = setInterval(() => { on = !on; document.title = on ? t("table.yourTurnTitle") : base; }, 1000);
+  }
+}
+document.addEventListener("visibilitychange", updateTitle);
 
 function edition() { return (S.game && S.game.options && S.game.options.edition) || "original"; }
 
