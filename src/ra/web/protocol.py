@@ -13,40 +13,19 @@ from typing import Any
 
 from ra.engine import Game
 from ra.events import Event
-from ra.scoring import ScoreBreakdown
-from ra.tiles import TILE_IDS, Tile
 
 MAX_MESSAGE_BYTES = 4096
 """The largest message a client may send (an action is a few dozen bytes)."""
 
 
-def _json_detail(detail: Any) -> Any:
-    if isinstance(detail, ScoreBreakdown):
-        out = dataclasses.asdict(detail)
-        out["total"] = detail.total
-        return out
-    if isinstance(detail, tuple):
-        return list(detail)
-    if isinstance(detail, Tile):
-        return TILE_IDS[detail]
-    return detail
-
-
 def event_dict(i: int, event: Event, names: Sequence[str], edition: str, hide_score: bool) -> dict[str, Any]:
-    """One log entry as JSON-able data plus its English text (``hide_score`` masks a score event)."""
+    """One log entry: the engine's JSON schema (``Event.to_dict``), its index and English text.
+
+    ``hide_score`` masks a score event's breakdown (a spectator under hidden scores, R9.1).
+    """
     if hide_score and event.kind == "score":
         event = event._replace(detail=None)
-    return {
-        "i": i,
-        "kind": event.kind,
-        "seat": event.seat,
-        "tile": TILE_IDS[event.tile] if event.tile is not None else None,
-        "sun": event.sun,
-        "tiles": [TILE_IDS[t] for t in event.tiles],
-        "auto": event.auto,
-        "detail": _json_detail(event.detail),
-        "text": event.text(names, edition),
-    }
+    return {"i": i, **event.to_dict(), "text": event.text(names, edition)}
 
 
 def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 0) -> dict[str, Any]:
@@ -77,7 +56,7 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
         "phase": view.phase,
         "to_move": view.to_move,
         "center_sun": view.center_sun,
-        "ra_track": view.ra_track,
+        "ra_track": view.ra_count,  # Ra tiles on the Ra track
         "ra_track_length": view.ra_track_length,
         "auction_track": view.auction_track,
         "auction": dataclasses.asdict(auction) if auction is not None else None,
