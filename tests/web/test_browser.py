@@ -188,6 +188,7 @@ def test_reload_and_seat_link_on_another_device(browser: Browser, live_server: s
     page.goto(live_server + made["link"])
     page.wait_for_selector(ACTIONS)
     assert page.url.endswith(f"/g/{game_id}")  # the token left the address bar
+    assert page.title() == "▶ Your turn — Ra"  # the tab says whose turn it is
     rng = random.Random(2)
     play(page, rng, clicks=6)
     page.wait_for_function("window.__ra && !window.__ra.sending")
