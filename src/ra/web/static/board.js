@@ -139,7 +139,8 @@ export function renderScoring(events, view) {
   const cats = (ep) => SCORE_CATEGORIES.filter((c) => ep === 3 || (c !== "monuments" && c !== "suns"));
   return tables.map(({ epoch, rows }) => {
     const cs = cats(epoch);
-    const head = `<tr><th scope="col">${esc(t("sc.player"))}</th>${cs.map((c) => `<th scope="col">${esc(t("sc." + c))}</th>`).join("")}<th scope="col">${esc(t("sc.total"))}</th><th scope="col">${esc(t("sc.score"))}</th></tr>`;
+    const col = (c) => `<th scope="col"><span class="full">${esc(t("sc." + c))}</span><abbr class="short" title="${esc(t("sc." + c))}">${esc(t("sc.short." + c))}</abbr></th>`;
+    const head = `<tr><th scope="col">${esc(t("sc.player"))}</th>${cs.map(col).join("")}${col("total")}${col("score")}</tr>`;
     const body = rows.map((d, seat) => {
       if (d === null) return "";
       if (d === "hidden") {
