@@ -49,6 +49,12 @@ def _name(value: str) -> str:
     return name
 
 
+def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"unknown {what} {value!r}; {what}s are: {', '.join(allowed)}")
+    return value
+
+
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"]
     level: str | None = None
@@ -56,9 +62,7 @@ class SeatSpec(BaseModel):
     @field_validator("level")
     @classmethod
     def _level(cls, v: str | None) -> str | None:
-        if v is not None and v not in BOT_LEVELS:
-            raise ValueError(f"unknown bot level {v!r}; levels are: {', '.join(BOT_LEVELS)}")
-        return v
+        return None if v is None else _one_of(v, BOT_LEVELS, "bot level")
 
 
 class NewGame(BaseModel):
@@ -75,16 +79,12 @@ class NewGame(BaseModel):
     @field_validator("variant")
     @classmethod
     def _variant(cls, v: str) -> str:
-        if v not in VARIANTS:
-            raise ValueError(f"unknown variant {v!r}; variants are: {', '.join(VARIANTS)}")
-        return v
+        return _one_of(v, VARIANTS, "variant")
 
     @field_validator("edition")
     @classmethod
     def _edition(cls, v: str) -> str:
-        if v not in EDITIONS:
-            raise ValueError(f"unknown edition {v!r}; editions are: {', '.join(EDITIONS)}")
-        return v
+        return _one_of(v, EDITIONS, "edition")
 
     @field_validator("name")
     @classmethod
@@ -337,17 +337,7 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(409, "not_over", "a rematch can be asked for once the game is over")
         if row.rematch_id is None:
             new_id = await store.create_game(
-                {
-                    "status": "open",
-                    "players": row.players,
-                    "variant": row.variant,
-                    "suns_per_player": row.suns_per_player,
-                    "hidden_scores": row.hidden_scores,
-                    "edition": row.edition,
-                    "bot_delay": row.bot_delay,
-                    "seed": new_seed(),
-                    "creator_addr": None,
-                },
+                {"status": "open", **row.options(), "seed": new_seed(), "creator_addr": None},
                 [
                     {
                         "seat": s.seat,

@@ -71,24 +71,23 @@ decisions = sa.Table(
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def sync_url(url: str) -> str:
-    """The URL for synchronous use (migrations): the async drivers swapped for sync ones."""
+def _with_driver(url: str, sqlite_driver: str) -> str:
     u = make_url(url)
     if u.drivername in ("sqlite", "sqlite+aiosqlite"):
-        return u.set(drivername="sqlite").render_as_string(hide_password=False)
+        return u.set(drivername=sqlite_driver).render_as_string(hide_password=False)
     if u.drivername.startswith("postgresql"):
         return u.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     return url
+
+
+def sync_url(url: str) -> str:
+    """The URL for synchronous use (migrations, the SQLite writer): sqlite3 or psycopg 3."""
+    return _with_driver(url, "sqlite")
 
 
 def async_url(url: str) -> str:
-    """The URL for the server's async engine (aiosqlite, psycopg 3)."""
-    u = make_url(url)
-    if u.drivername in ("sqlite", "sqlite+aiosqlite"):
-        return u.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False)
-    if u.drivername.startswith("postgresql"):
-        return u.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-    return url
+    """The URL for the server's async engine: aiosqlite or psycopg 3."""
+    return _with_driver(url, "sqlite+aiosqlite")
 
 
 def check_url(url: str) -> str:

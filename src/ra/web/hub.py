@@ -561,14 +561,7 @@ class Hub:
             "id": row.id,
             "status": row.status,
             "created": _iso(row.created_at),
-            "options": {
-                "players": row.players,
-                "variant": row.variant,
-                "suns_per_player": row.suns_per_player,
-                "hidden_scores": row.hidden_scores,
-                "edition": row.edition,
-                "bot_delay": row.bot_delay,
-            },
+            "options": row.options(),
             "seats": [
                 {
                     "seat": s.seat,

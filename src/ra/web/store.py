@@ -82,6 +82,17 @@ class GameRow:
     def imported(self) -> bool:
         return self.record is not None
 
+    def options(self) -> dict[str, Any]:
+        """The table's options, as the lobby shows them and a rematch copies them."""
+        return {
+            "players": self.players,
+            "variant": self.variant,
+            "suns_per_player": self.suns_per_player,
+            "hidden_scores": self.hidden_scores,
+            "edition": self.edition,
+            "bot_delay": self.bot_delay,
+        }
+
 
 class ConflictError(Exception):
     """The game changed under us (another worker or client decided first)."""

@@ -317,11 +317,17 @@ function renderWaiting() {
     ? `<form id="join-form" class="inline-form"><label>${esc(t("lobby.name"))} <input id="join-name" required maxlength="24" value="${esc(savedName())}" placeholder="${esc(t("lobby.namePh"))}"></label>` +
       `<button class="btn primary" type="submit">${esc(t("table.joinAs"))}</button></form>` : "";
   const leave = mine ? `<button type="button" class="btn" id="leave-btn">${esc(t("table.leave"))}</button>` : "";
+  // Keep what the visitor is typing across re-renders (presence changes arrive any time).
+  const typing = $("#join-name", box);
+  const typed = typing ? typing.value : null;
+  const hadFocus = typing && document.activeElement === typing;
   box.innerHTML = `<h2>${esc(t("table.waitingRoom"))}</h2><p>${esc(t("table.waitingHelp"))}</p>` +
     `<div class="share"><input class="share-input" readonly value="${esc(link)}" aria-label="${esc(t("table.shareLink"))}"><button type="button" class="btn" id="copy-link">${esc(t("lobby.copy"))}</button></div>` +
     `<ul class="seat-list">${seats}</ul>${join}${leave}`;
   $("#copy-link", box).addEventListener("click", async () => { if (await copyText(link)) toast(t("lobby.copied"), "ok"); });
   const jf = $("#join-form", box);
+  const input = $("#join-name", box);
+  if (input && typed !== null) { input.value = typed; if (hadFocus) input.focus(); }
   if (jf) jf.addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = $("#join-name", box).value.trim();
