@@ -80,6 +80,8 @@ def serve_command(
         workers=workers,
         log_level=log_level,
         ws_max_size=16 * 1024,
+        # A state message is a few KiB a move: compressing it costs more CPU than it saves.
+        ws_per_message_deflate=False,
         timeout_graceful_shutdown=3,
         access_log=log_level == "debug",
     )
