@@ -1,0 +1,56 @@
+"""Names people type are shown as text, never run as markup (lobby, table, log, replay)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"
+)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+HOSTILE = ["<b>Bold</b>", "<svg onload=x()>", '"><i>x</i>', "&amp; Co"]
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+        )
+        pg = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        yield pg
+        browser.close()
+
+
+def test_hostile_names_stay_text(live_server: str, page: Any) -> None:
+    made = httpx.post(
+        live_server + "/api/games",
+        json={"seats": [{"kind": "human"}] * 4, "name": HOSTILE[0], "bot_delay": 0},
+    ).json()
+    gid = made["game"]["id"]
+    for name in HOSTILE[1:]:
+        r = httpx.post(f"{live_server}/api/games/{gid}/join", json={"name": name})
+        assert r.status_code == 200, r.text
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    for path in ("/", made["link"]):
+        page.goto(live_server + path)
+        page.wait_for_timeout(1500)
+        text = page.inner_text("body")
+        for name in HOSTILE:
+            assert name in text, (path, name)  # shown literally
+        # No element came from a name: no <b>, <i> or stray <svg onload> in the page.
+        assert (
+            page.eval_on_selector_all("b, i", "els => els.filter(e => /Bold|^x$/.test(e.textContent)).length")
+            == 0
+        )
+        assert page.eval_on_selector_all("svg[onload]", "els => els.length") == 0
+    assert dialogs == []
