@@ -40,7 +40,12 @@ def test_hostile_names_stay_text(live_server: str, page: Any) -> None:
         r = httpx.post(f"{live_server}/api/games/{gid}/join", json={"name": name})
         assert r.status_code == 200, r.text
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def on_dialog(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
     for path in ("/", made["link"]):
         page.goto(live_server + path)
         page.wait_for_timeout(1500)
