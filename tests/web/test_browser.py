@@ -526,3 +526,23 @@ def test_log_and_tie_break_are_rendered_from_the_data(browser: Browser, live_ser
     assert (en["war"], ru["war"], en["bot"], ru["bot"]) == ("War", "Война", "Hard bot 2", "Сильный бот 2")
     no_js_errors(page)
     page.context.close()
+
+
+def test_waiting_room_join_and_leave(browser: Browser, live_server: str) -> None:
+    made = create_game(live_server, [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    game_id = made["game"]["id"]
+    cy = new_page(browser, PHONE)
+    cy.goto(f"{live_server}/g/{game_id}")
+    cy.wait_for_selector("#join-form")
+    assert cy.locator(".seat-list li").count() == 3
+    cy.fill("#join-name", "Cy")
+    cy.click("#join-form button[type=submit]")
+    cy.wait_for_selector("#leave-btn")
+    assert cy.locator(".seat-list li", has_text="Cy").count() == 1
+    assert httpx.get(f"{live_server}/api/games/{game_id}").json()["seats"][1]["name"] == "Cy"
+    cy.click("#leave-btn")
+    cy.wait_for_selector("#join-form")
+    assert not httpx.get(f"{live_server}/api/games/{game_id}").json()["seats"][1]["taken"]
+    no_sideways_scroll(cy)
+    no_js_errors(cy)
+    cy.context.close()
