@@ -125,7 +125,9 @@ def shot(page: Page, name: str) -> None:
 # --- tests ------------------------------------------------------------------------------
 
 
-def test_lobby_create_and_play_to_the_end_by_clicking(browser: Browser, live_server: str) -> None:
+def test_lobby_create_and_play_to_the_end_by_clicking(
+    browser: Browser, live_server: str, tmp_path: Path
+) -> None:
     page = new_page(browser)
     page.goto(live_server + "/")
     page.fill("#name", "Ann")
@@ -171,6 +173,19 @@ def test_lobby_create_and_play_to_the_end_by_clicking(browser: Browser, live_ser
     no_sideways_scroll(page)
     shot(page, "replay-1366-en")
     no_js_errors(page)
+
+    # The downloaded record opens again in the replay viewer from the lobby.
+    record = httpx.get(f"{live_server}/api/games/{game_id}/record", timeout=10)
+    assert record.status_code == 200
+    saved = tmp_path / "game.json"
+    saved.write_bytes(record.content)
+    page.goto(live_server + "/")
+    page.set_input_files("#import-file", str(saved))
+    page.wait_for_url(re.compile(r"/replay/\w+$"))
+    assert not page.url.endswith(game_id)
+    page.wait_for_selector("#rp-pos:has-text('Decision 0 of')")
+    page.click("#rp-last")
+    page.wait_for_selector("#final-area:not([hidden]) .final-headline")
 
     # Play again: a rematch with the same table, and we hold a seat in it.
     page.goto(f"{live_server}/g/{game_id}")

@@ -186,8 +186,12 @@ async function loadLists() {
 
 async function importRecord(file) {
   try {
+    // Send the file as it is: JSON.parse would round the 63-bit seed (and replay another game).
     const text = await file.text();
-    const r = await api("POST", "/api/records", JSON.parse(text));
+    JSON.parse(text); // a clear error for a file that is not JSON at all
+    const res = await fetch("/api/records", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    const r = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(r.message || r.error || `HTTP ${res.status}`);
     location.href = `/replay/${encodeURIComponent(r.game.id)}`;
   } catch (ex) { toast(ex.message, "bad"); }
 }
