@@ -113,7 +113,7 @@ function describe(g) {
 }
 
 function seatNames(g) {
-  return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${playerName(s.name) || t("lobby.bot")}` : s.taken ? s.name || "?" : `(${t("table.free")})`)).join(", ");
+  return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${playerName(s.name) || t("lobby.bot")}` : s.name ? playerName(s.name) : s.taken ? "?" : `(${t("table.free")})`)).join(", ");
 }
 
 function item(g, mine) {
