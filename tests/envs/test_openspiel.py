@@ -106,3 +106,30 @@ def test_bad_parameters_are_refused() -> None:
         ra_os.RaGame({"players": 6})
     with pytest.raises(ValueError, match="unknown parameter"):
         ra_os.RaGame({"seats": 3})
+
+
+def test_state_from_a_determinized_view_searches_without_the_bag() -> None:
+    game = ra.Game(players=3, seed=9)
+    game.apply("draw")
+    seat = game.to_move
+    assert seat is not None
+    state = ra_os.state_from_game(game.view(seat).determinize(seed=1))
+    assert state.current_player() == seat
+    assert state.legal_actions() == sorted(a.index for a in game.legal_actions())
+    assert state.observation_tensor(seat) == pytest.approx(observation(game.view(seat)))
+
+
+def test_the_arena_seats_an_openspiel_mcts_bot() -> None:
+    from ra import arena, bots
+
+    bot = bots.from_spec("openspiel-mcts:simulations=3:rollouts=1", seed=1)
+    assert repr(bot) == "OpenSpielMCTSBot(seed=1, simulations=3, rollouts=1, uct_c=2.0)"
+    specs = arena.schedule(["openspiel-mcts:simulations=3", "greedy"], players=2, games=2, seed=1)
+    results, interrupted = arena.run_games(specs, jobs=1, keep_records=True)
+    assert not interrupted and len(results) == 2 and all(r.error is None for r in results)
+    again, _ = arena.run_games(specs, jobs=1, keep_records=True)
+    assert [(r.scores, r.record) for r in again] == [(r.scores, r.record) for r in results]
+    with pytest.raises(ValueError, match="simulations must be a positive integer"):
+        bots.from_spec("openspiel-mcts:simulations=0")
+    with pytest.raises(ValueError, match="unknown option"):
+        bots.from_spec("openspiel-mcts:depth=3")

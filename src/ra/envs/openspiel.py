@@ -34,8 +34,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyspiel
+from open_spiel.python.algorithms import mcts
 
 import ra
+from ra.bots.base import SeededBot
 from ra.encode import FIELDS, OBSERVATION_SIZE, observation
 from ra.envs import game_text
 from ra.setup import LONG_2P_GROUPS, MAX_PLAYERS, MIN_PLAYERS, SUN_GROUPS
@@ -223,4 +225,75 @@ class RaObserver:
 
 pyspiel.register_game(GAME_TYPE, RaGame)
 
-__all__ = ["DEFAULTS", "GAME_TYPE", "MAX_GAME_LENGTH", "SHORT_NAME", "RaGame", "RaObserver", "RaState"]
+
+def state_from_game(game: ra.Game) -> RaState:
+    """An OpenSpiel state at the position of ``game`` (a copy; its OpenSpiel history is empty).
+
+    Every later draw is a chance node, so the state never reads ``game``'s bag: a
+    determinized view (:meth:`ra.PlayerView.determinize`) is as good as the real game.
+    """
+    setup = game.setup
+    params = {
+        "players": game.num_players,
+        "variant": setup.variant,
+        "suns": setup.suns_per_player or 0,
+        "hidden_scores": setup.hidden_scores,
+    }
+    state = RaState(pyspiel.load_game(SHORT_NAME, params))
+    state._core = _Core(game.clone())
+    return state
+
+
+class OpenSpielMCTSBot(SeededBot):
+    """OpenSpiel's own MCTS (``open_spiel.python.algorithms.mcts.MCTSBot``) as a bot of ours.
+
+    Spec ``openspiel-mcts[:simulations=50][:rollouts=1][:uct_c=2]``.  It sees only the
+    view (R9.3): the search starts from the view's position and treats every draw as a
+    chance node, so the bag's order is never needed.  Random rollouts, UCT.
+    """
+
+    name = "openspiel-mcts"
+
+    def __init__(
+        self, seed: int | None = None, simulations: int = 50, rollouts: int = 1, uct_c: float = 2.0
+    ) -> None:
+        super().__init__(seed)
+        for label, value in (("simulations", simulations), ("rollouts", rollouts)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{label} must be a positive integer, got {value!r}")
+        if isinstance(uct_c, bool) or not isinstance(uct_c, int | float) or uct_c <= 0:
+            raise ValueError(f"uct_c must be a positive number, got {uct_c!r}")
+        self.simulations = simulations
+        self.rollouts = rollouts
+        self.uct_c = float(uct_c)
+        self._np = np.random.RandomState(self.rng.getrandbits(32))
+
+    def settings(self) -> dict[str, object]:
+        return {"simulations": self.simulations, "rollouts": self.rollouts, "uct_c": self.uct_c}
+
+    def choose(self, view: ra.PlayerView) -> ra.Action:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        state = state_from_game(view.determinize(seed=self.rng.getrandbits(63)))
+        bot = mcts.MCTSBot(
+            state.get_game(),
+            uct_c=self.uct_c,
+            max_simulations=self.simulations,
+            evaluator=mcts.RandomRolloutEvaluator(self.rollouts, self._np),
+            random_state=self._np,
+        )
+        return ra.Action.from_index(int(bot.step(state)))
+
+
+__all__ = [
+    "DEFAULTS",
+    "GAME_TYPE",
+    "MAX_GAME_LENGTH",
+    "SHORT_NAME",
+    "OpenSpielMCTSBot",
+    "RaGame",
+    "RaObserver",
+    "RaState",
+    "state_from_game",
+]
