@@ -59,7 +59,10 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, MAX_PLAYERS, RA_TRACK_LENGTH
-from ra.state import PHASES
+from ra.state import PHASE_BID as _PHASE_BID
+from ra.state import PHASE_DISCARD as _PHASE_DISCARD
+from ra.state import PHASE_NAMES, PHASES, State
+from ra.state import PHASE_OVER as _PHASE_OVER
 from ra.tiles import MAX_SUN, NUM_KINDS, TILE_COUNTS, TILE_IDS
 from ra.views import PlayerView
 
@@ -119,65 +122,97 @@ OBSERVATION_HIGH: Final[tuple[float, ...]] = tuple(_HIGH)
 """The largest value of each entry (every entry is at least 0)."""
 SLOT_SIZE: Final = sum(size for _, size, _ in PLAYER_FIELDS)
 _SLOT0: Final = FIELDS["slot0.present"][0]
-_PHASE_CODE: Final = {name: i for i, name in enumerate(PHASES)}
-_O = {name: offset for name, (offset, _) in FIELDS.items()}
+_PHASE: Final = FIELDS["phase"][0]
+_PHASE_INDEX: Final = tuple(PHASES.index(name) for name in PHASE_NAMES)
+"""The engine's phase code -> position in the one-hot ``phase`` field."""
+_TO_MOVE: Final = FIELDS["to_move"][0]
+_RA_COUNT: Final = FIELDS["ra_count"][0]
+_TRACK: Final = FIELDS["auction_track"][0]
+_UNSEEN: Final = FIELDS["unseen"][0]
+_AUCTION: Final = FIELDS["auction_kind"][0]
+_RA_PLAYER: Final = FIELDS["ra_player"][0]
+_HIGH_BID: Final = FIELDS["high_bid"][0]
+_HIGH_BIDDER: Final = FIELDS["high_bidder"][0]
+_MUST_BID: Final = FIELDS["must_bid"][0]
+_DISASTER: Final = FIELDS["pending_disaster"][0]
+assert FIELDS["ra_track_length"][0] == _RA_COUNT + 1 and FIELDS["tiles_in_bag"][0] == _RA_COUNT + 3
+assert FIELDS["discards_left"][0] == _DISASTER + 2
 
 
 def observation(view: PlayerView) -> list[float]:
     """The view as :data:`OBSERVATION_SIZE` floats (layout in the module docstring)."""
     if not isinstance(view, PlayerView):
         raise TypeError(f"observation() takes a PlayerView (game.view(seat)), got {type(view).__name__}")
+    return _encode(view, view.seat)
+
+
+def observation_of(game: State, seat: int) -> list[float]:
+    """``observation(game.view(seat))`` without building the view (faster, the same list).
+
+    Reads only what ``seat`` may see (R9): never the bag, and other players' scores
+    only when they are open.
+    """
+    if not isinstance(game, State):
+        raise TypeError(f"observation_of() takes a game or a view, got {type(game).__name__}")
+    return _encode(game, game._check_seat(seat))
+
+
+def _encode(st: State, me: int) -> list[float]:
+    # Reads the state's flat fields directly (see ra.state): this runs at every step of an env.
     obs = [0.0] * OBSERVATION_SIZE
-    n = view.num_players
-    me = view.seat
-    o = _O
-    obs[o["players"]] = n
-    obs[o["epoch"]] = view.epoch
-    obs[o["phase"] + _PHASE_CODE[view.phase]] = 1.0
-    to_move = view.to_move
-    if to_move is not None:
-        obs[o["to_move"] + (to_move - me) % n] = 1.0
-    obs[o["ra_count"]] = view.ra_count
-    obs[o["ra_track_length"]] = view.ra_track_length
-    obs[o["center_sun"]] = view.center_sun
-    obs[o["tiles_in_bag"]] = view.tiles_in_bag
-    base = o["auction_track"]
-    for t in view.track_tiles():
-        obs[base + t] += 1.0
-    base = o["unseen"]
-    for t, c in enumerate(view.unseen_counts()):
-        obs[base + t] = c
-    auction = view.auction
-    if auction is not None:
-        obs[o["auction_kind"] + _AUCTION_KINDS.index(auction.kind)] = 1.0
-        obs[o["ra_player"] + (auction.ra_player - me) % n] = 1.0
-        if auction.high_bid is not None and auction.high_bidder is not None:
-            obs[o["high_bid"]] = auction.high_bid
-            obs[o["high_bidder"] + (auction.high_bidder - me) % n] = 1.0
-        obs[o["must_bid"]] = float(auction.must_bid)
-    disaster = view.pending_disaster
-    if disaster is not None:
-        obs[o["pending_disaster"] + _DISASTERS.index(disaster)] = 1.0
-        obs[o["discards_left"]] = view.discards_left
-    scores = view.scores
+    n = st._n
+    phase = st._phase
+    obs[0] = n
+    obs[1] = st._epoch
+    obs[_PHASE + _PHASE_INDEX[phase]] = 1.0
+    if phase != _PHASE_OVER:
+        obs[_TO_MOVE + (st._to_move - me) % n] = 1.0
+    obs[_RA_COUNT] = st._ra
+    obs[_RA_COUNT + 1] = st._ra_end
+    obs[_RA_COUNT + 2] = st._center
+    obs[_RA_COUNT + 3] = st._bag_size - st._drawn
+    for t in st._track:
+        obs[_TRACK + t] += 1.0
+    obs[_UNSEEN : _UNSEEN + NUM_KINDS] = st._unseen
+    if phase == _PHASE_BID:
+        obs[_AUCTION + st._auction_kind] = 1.0
+        obs[_RA_PLAYER + (st._ra_player - me) % n] = 1.0
+        if st._high_bidder >= 0:
+            obs[_HIGH_BID] = st._high
+            obs[_HIGH_BIDDER + (st._high_bidder - me) % n] = 1.0
+        obs[_MUST_BID] = float(st._must_bid)
+    elif phase == _PHASE_DISCARD:
+        obs[_DISASTER + (0 if st._unrest_left else 1)] = 1.0
+        obs[_DISASTER + 2] = st._unrest_left or st._quake_left
+    hide = st._setup.hidden_scores and phase != _PHASE_OVER
+    suns = st._suns
+    used = st._used
+    displays = st._displays
+    scores = st._scores
     for slot in range(n):
         seat = (me + slot) % n
         at = _SLOT0 + slot * SLOT_SIZE
         obs[at] = 1.0
-        up = view.sun_mask(seat)
-        down = view.used_sun_mask(seat)
-        for s in range(1, MAX_SUN + 1):
-            if up >> s & 1:
+        up = suns[seat]
+        down = used[seat]
+        s = 1
+        up >>= 1
+        while up:
+            if up & 1:
                 obs[at + s] = 1.0
-            if down >> s & 1:
+            up >>= 1
+            s += 1
+        s = 1
+        down >>= 1
+        while down:
+            if down & 1:
                 obs[at + MAX_SUN + s] = 1.0
+            down >>= 1
+            s += 1
         at += 1 + 2 * MAX_SUN
-        for t, c in enumerate(view.tile_counts(seat)):
-            if c:
-                obs[at + t] = c
-        score = scores[seat]
-        if score is not None:
-            obs[at + NUM_KINDS] = score
+        obs[at : at + NUM_KINDS] = displays[seat]
+        if not hide or seat == me:
+            obs[at + NUM_KINDS] = scores[seat]
             obs[at + NUM_KINDS + 1] = 1.0
     return obs
 
@@ -262,4 +297,5 @@ __all__ = [
     "describe",
     "fields",
     "observation",
+    "observation_of",
 ]

@@ -124,3 +124,16 @@ def test_bad_input_is_refused_clearly() -> None:
         observation(ra.Game(players=2, seed=0))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="370 entries"):
         describe([0.0] * 5)
+
+
+def test_observation_of_a_game_equals_the_observation_of_its_view() -> None:
+    rng = random.Random(5)
+    for i in range(16):
+        game = ra.Game(players=2 + i % 4, seed=i, hidden_scores=i % 3 == 0)
+        while not game.is_over():
+            game.apply(rng.choice(game.legal_actions()))
+            seat = rng.randrange(game.num_players)
+            assert encode.observation_of(game, seat) == observation(game.view(seat))
+        assert encode.observation_of(game, 0) == observation(game.view(0))
+    with pytest.raises(ValueError, match="no seat 3"):
+        encode.observation_of(ra.Game(players=3, seed=0), 3)

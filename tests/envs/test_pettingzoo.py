@@ -10,7 +10,7 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
 from pettingzoo.test import api_test, seed_test
 
 import ra
-from ra.encode import describe
+from ra.encode import describe, observation
 from ra.envs import pettingzoo as ra_pz
 
 
@@ -65,3 +65,17 @@ def test_ansi_render_shows_the_position() -> None:
     text = e.render()
     assert text is not None
     assert "Player 1: score 10" in text and "to move: draw | ra" in text
+
+
+def test_only_the_agent_to_move_has_legal_actions_and_observations_are_its_view() -> None:
+    e = ra_pz.raw_env(players=3, hidden_scores=True)
+    e.reset(seed=4)
+    mover = e.agent_selection
+    for agent in e.agents:
+        obs = e.observe(agent)
+        seat = int(agent.split("_")[1])
+        assert obs["observation"].tolist() == observation(e.game.view(seat))
+        if agent == mover:
+            assert obs["action_mask"].tolist() == e.game.legal_action_mask()
+        else:
+            assert not obs["action_mask"].any()

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 import ra
-from ra.encode import OBSERVATION_HIGH, OBSERVATION_SIZE, observation
+from ra.encode import OBSERVATION_HIGH, OBSERVATION_SIZE, observation, observation_of
 
 OBSERVATION_HIGH_ARRAY: npt.NDArray[np.float32] = np.array(OBSERVATION_HIGH, dtype=np.float32)
 
@@ -25,8 +25,16 @@ def observation_array(view: ra.PlayerView) -> npt.NDArray[np.float32]:
     return np.array(observation(view), dtype=np.float32)
 
 
-def action_mask_array(state: ra.Game | ra.PlayerView) -> npt.NDArray[np.int8]:
-    """:meth:`ra.Game.legal_action_mask` as an int8 numpy array of shape ``(NUM_ACTIONS,)``."""
+def observation_array_of(game: ra.Game, seat: int) -> npt.NDArray[np.float32]:
+    """``observation_array(game.view(seat))``, faster (:func:`ra.encode.observation_of`)."""
+    return np.array(observation_of(game, seat), dtype=np.float32)
+
+
+def action_mask_array(state: ra.Game | ra.PlayerView, seat: int | None = None) -> npt.NDArray[np.int8]:
+    """:meth:`ra.Game.legal_action_mask` as an int8 numpy array of shape ``(NUM_ACTIONS,)``;
+    all 0 when ``seat`` is given and is not the seat to move."""
+    if seat is not None and state.to_move != seat:
+        return np.zeros(ra.NUM_ACTIONS, dtype=np.int8)
     return np.array(state.legal_action_mask(), dtype=np.int8)
 
 
@@ -55,4 +63,5 @@ __all__ = [
     "action_mask_array",
     "game_text",
     "observation_array",
+    "observation_array_of",
 ]

@@ -33,7 +33,7 @@ from gymnasium import spaces
 
 import ra
 from ra.bots import Bot, from_spec
-from ra.envs import OBSERVATION_HIGH_ARRAY, action_mask_array, game_text, observation_array
+from ra.envs import OBSERVATION_HIGH_ARRAY, action_mask_array, game_text, observation_array_of
 
 ObsType = dict[str, npt.NDArray[Any]]
 ENV_ID = "ra/Ra-v0"
@@ -92,9 +92,9 @@ class RaEnv(gymnasium.Env[ObsType, np.int64]):
         self.action_space = spaces.Discrete(ra.NUM_ACTIONS)
 
     def _obs(self) -> tuple[ObsType, dict[str, Any]]:
-        view = self.game.view(self.seat)
-        mask = action_mask_array(view)
-        return {"observation": observation_array(view), "action_mask": mask}, {"action_mask": mask.copy()}
+        mask = action_mask_array(self.game, self.seat)
+        obs = observation_array_of(self.game, self.seat)
+        return {"observation": obs, "action_mask": mask}, {"action_mask": mask.copy()}
 
     def _play_bots(self) -> None:
         game = self.game

@@ -9,10 +9,11 @@
 
 Agents are ``player_0`` … ``player_<n-1>`` (the seats).  Observations are
 ``{"observation": float32[370], "action_mask": int8[54]}`` (:mod:`ra.encode`,
-:attr:`ra.Action.index`).  Rewards come once, at the end: :meth:`ra.Game.returns`
-(+1 for the winner, ``-1/(n-1)`` for the others).  The bag is shuffled by the
-seed given to ``reset`` (a later ``reset()`` without a seed continues that
-seeded sequence).  ``render_mode="ansi"`` returns text, ``"human"`` prints it.
+:attr:`ra.Action.index`; the mask is all 0 for an agent not to move).  Rewards
+come once, at the end: :meth:`ra.Game.returns` (+1 for the winner, ``-1/(n-1)``
+for the others).  The bag is shuffled by the seed given to ``reset`` (a later
+``reset()`` without a seed continues that seeded sequence).
+``render_mode="ansi"`` returns text, ``"human"`` prints it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import ra
-from ra.envs import OBSERVATION_HIGH_ARRAY, action_mask_array, game_text, observation_array
+from ra.envs import OBSERVATION_HIGH_ARRAY, action_mask_array, game_text, observation_array_of
 
 ObsType = dict[str, npt.NDArray[Any]]
 RENDER_MODES = ("human", "ansi")
@@ -100,8 +101,11 @@ class RaAECEnv(AECEnv[str, ObsType, int | None]):  # type: ignore[misc]  # untyp
         self._reset_state()
 
     def observe(self, agent: str) -> ObsType:
-        view = self.game.view(self._seat[agent])
-        return {"observation": observation_array(view), "action_mask": action_mask_array(view)}
+        seat = self._seat[agent]
+        return {
+            "observation": observation_array_of(self.game, seat),
+            "action_mask": action_mask_array(self.game, seat),
+        }
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` (an :attr:`ra.Action.index`) for :attr:`agent_selection`."""
