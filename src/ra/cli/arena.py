@@ -77,6 +77,12 @@ def arena_command(
     suns_per_player: Annotated[int | None, typer.Option(help="Suns per player (long-2p: 4-7).")] = None,
     hidden_scores: Annotated[bool, typer.Option(help="Play with hidden scores (R9.1).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    backend: Annotated[
+        str, typer.Option(help="Where games run: process (this machine) or ray (a Ray cluster).")
+    ] = "process",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (with --backend ray; default: a local Ray).")
+    ] = None,
 ) -> None:
     """Pit bots against each other and measure them: win rates with 95% confidence
     intervals, scores, margins, time per decision and OpenSkill ratings.
@@ -108,6 +114,15 @@ def arena_command(
         ra.Game(players=players, seed=0, variant=variant, suns_per_player=suns_per_player)
     except ValueError as err:
         raise fail(str(err)) from None
+    if backend not in ("process", "ray"):
+        raise fail(f"unknown backend {backend!r}; backends are: process, ray")
+    if address is not None and backend != "ray":
+        raise fail("--address is for --backend ray")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise fail("--backend ray needs Ray: pip install 'ra-boardgame[cluster]'") from None
     for path in (out, csv_path):
         if path is not None and not path.parent.exists():
             raise fail(f"folder {path.parent} does not exist (for {path})")
@@ -156,7 +171,12 @@ def arena_command(
             progress.advance(task)
 
         results, interrupted = arena.run_games(
-            specs, jobs=jobs, keep_records=records is not None, on_result=advance
+            specs,
+            jobs=jobs,
+            keep_records=records is not None,
+            on_result=advance,
+            backend=backend,
+            address=address,
         )
     elapsed = time.perf_counter() - start
     if interrupted:
