@@ -33,6 +33,7 @@ from ra.actions import (
     PASS,
     Action,
 )
+from ra.chance import ChosenBag
 from ra.errors import NothingToUndoError, RaError, RecordError
 from ra.events import auction as e_auction
 from ra.events import auto_pass as e_auto_pass
@@ -708,7 +709,7 @@ class Game(State):
         stacked = (*self._bag.order[: self._drawn], t)
         setup = dataclasses.replace(self._setup, bag=stacked)
         self._setup = setup
-        self._bag = Bag.for_setup(setup)
+        self._bag = ChosenBag(setup)
         self._marks = None  # the checkpoints hold the old bag; undo replays from the start
         self.apply(Action("draw"))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -162,3 +163,18 @@ def test_apply_draw_refuses_what_a_draw_cannot_give() -> None:
         empty.apply_draw("pharaoh")
     with pytest.raises(ValueError, match="unknown tile"):
         empty.apply_draw("camel")
+
+
+def test_engine_draws_after_a_chosen_one_come_from_the_seeded_rest_and_replay() -> None:
+    game = ra.Game(players=3, seed=21)
+    game.apply_draw("pharaoh")
+    rng = random.Random(4)
+    for _ in range(60):  # engine draws (and everything else) after the chosen one
+        if game.is_over():
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.view(0).drawn_tiles[0] == "pharaoh"
+    assert game.tile_census() == list(game.setup.contents)
+    assert ra.Game.from_record(game.to_record()) == game
+    copy = pickle.loads(pickle.dumps(game))
+    assert copy == game
