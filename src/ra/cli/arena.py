@@ -58,7 +58,8 @@ def arena_command(
             "--bots",
             "-b",
             help="Comma-separated bot specs, one per seat (repeated if fewer than the seats): "
-            "random, greedy, mcts, easy, medium, hard; options as mcts:hard or mcts:iterations=300.",
+            "random, greedy, mcts, easy, medium, hard, openspiel-mcts (rl extra); options as mcts:hard "
+            "or mcts:iterations=300.",
         ),
     ] = "greedy,random",
     players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5).")] = 3,
