@@ -33,7 +33,6 @@ from ra.actions import (
     PASS,
     Action,
 )
-from ra.chance import ChosenBag
 from ra.errors import NothingToUndoError, RaError, RecordError
 from ra.events import auction as e_auction
 from ra.events import auto_pass as e_auto_pass
@@ -705,6 +704,8 @@ class Game(State):
             from ra.errors import IllegalActionError
 
             raise IllegalActionError(f"no {t.id} tile is left in the bag (R1.1): it cannot be drawn")
+        from ra.setup import ChosenBag
+
         assert self._bag is not None
         stacked = (*self._bag.order[: self._drawn], t)
         setup = dataclasses.replace(self._setup, bag=stacked)
