@@ -19,6 +19,7 @@ checkpoint (one every :data:`MARK_EVERY` decisions) and replays the rest.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -683,6 +684,35 @@ class Game(State):
                 raise RecordError(f"decision {i} ({text[:40]!r}): {err}", index=i) from None
         check_result(parsed.result, game._scores, game.winner)
         return game
+
+    # --- explicit chance (search, OpenSpiel) -------------------------------------
+
+    def apply_draw(self, tile: Tile | str) -> None:
+        """Draw (R3.3) with ``tile`` as the tile that comes out: a chosen chance outcome.
+
+        For search and for frameworks that own the randomness: ``game.chance_outcomes()``
+        lists the possible tiles.  The result equals the engine's own draw of that tile.
+        The game gets a bag of its own, with every tile drawn so far and ``tile`` stacked on
+        top (its :attr:`setup` says so, so records replay); clones that share the old bag
+        draw as before.  Raises :class:`IllegalActionError` when the player to move may not
+        draw or no such tile is left in the bag.
+        """
+        t = Tile.parse(tile)
+        if self._phase != PHASE_ACTION:
+            raise self._illegal(Action("draw"))
+        if not self._unseen[t]:
+            from ra.errors import IllegalActionError
+
+            raise IllegalActionError(f"no {t.id} tile is left in the bag (R1.1): it cannot be drawn")
+        from ra.setup import ChosenBag
+
+        assert self._bag is not None
+        stacked = (*self._bag.order[: self._drawn], t)
+        setup = dataclasses.replace(self._setup, bag=stacked)
+        self._setup = setup
+        self._bag = ChosenBag(setup)
+        self._marks = None  # the checkpoints hold the old bag; undo replays from the start
+        self.apply(Action("draw"))
 
     # --- invariants (for tests and debugging) ------------------------------------
 

@@ -359,3 +359,30 @@ def _mix64(seed: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
     return z ^ (z >> 31)
+
+
+class ChosenBag(Bag):
+    """The bag of ``setup`` (its stacked tiles first), shuffled only past them, when first needed.
+
+    The bag of a game whose draws are chosen (:meth:`ra.Game.apply_draw`): a search or
+    a framework that owns the randomness (OpenSpiel) picks every tile itself, so the
+    rest of the bag is rarely drawn from and applying a chosen draw stays cheap.  Past
+    the stacked tiles it is exactly :meth:`Bag.for_setup`.
+    """
+
+    __slots__ = ("_setup", "_full")
+
+    def __init__(self, setup: Setup) -> None:  # no super().__init__: the rest is made on demand
+        self.order = list(setup.bag)
+        self._setup = setup
+        self._full: Bag | None = None
+
+    def tile(self, k: int) -> int:
+        """The ``k``-th tile drawn (0-based), shuffling the rest of the bag on first need."""
+        if k < len(self.order):
+            return self.order[k]
+        full = self._full
+        if full is None:
+            full = self._full = Bag.for_setup(self._setup)
+            self.order = full.order  # the same stacked tiles first, then the seeded rest
+        return full.tile(k)

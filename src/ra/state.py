@@ -29,6 +29,7 @@ from ra.actions import (
     DRAW_ACTION,
     GOD_BY_TILE,
     INVOKE_ACTION,
+    NUM_ACTIONS,
     PASS_ACTION,
     Action,
 )
@@ -718,3 +719,35 @@ class State:
             self.decisions,
             self._breakdowns,
         )
+
+    # --- for learning agents and search (see ra.encode and ra.envs) -----------------
+
+    def legal_action_mask(self) -> list[int]:
+        """1 at ``a.index`` for every legal action ``a``, else 0 (``NUM_ACTIONS`` long; all 0 once over)."""
+        mask = [0] * NUM_ACTIONS
+        for a in self.legal_actions():
+            mask[a.index] = 1
+        return mask
+
+    def returns(self) -> list[float]:
+        """Each seat's outcome: +1 for the winner, ``-1/(n-1)`` for every other seat; all 0 until the end.
+
+        Win/lose rather than ranks or score margins because winning (R8.1, ties broken by the
+        highest sun, so there is always exactly one winner) is the game's only goal; the
+        returns sum to 0, so two-player zero-sum methods apply unchanged (+1/-1).
+        """
+        n = self._n
+        if self._phase != PHASE_OVER:
+            return [0.0] * n
+        loss = -1.0 / (n - 1)
+        w = self.winner
+        return [1.0 if i == w else loss for i in range(n)]
+
+    def chance_outcomes(self) -> list[tuple[Tile, float]]:
+        """The chance node of a draw: each tile kind still in the bag and its probability
+        (unseen count / tiles in the bag, R3.3), in :class:`Tile` order; ``[]`` when the player
+        to move may not draw.  Public information (R9.1): a view answers the same."""
+        if self._phase != PHASE_ACTION:
+            return []
+        left = self._bag_size - self._drawn
+        return [(TILES[t], c / left) for t, c in enumerate(self._unseen) if c]

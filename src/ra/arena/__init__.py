@@ -36,12 +36,21 @@ def run_games(
     jobs: int = 1,
     keep_records: bool = False,
     on_result: Callable[[GameResult], None] | None = None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> tuple[list[GameResult], bool]:
     """Play the games (in ``jobs`` processes); returns the results and whether Ctrl-C stopped it.
 
     Results arrive in completion order; an interrupted run returns every game that
-    finished.
+    finished.  ``backend="ray"`` plays them on a Ray cluster instead (at ``address``,
+    or a local Ray with ``jobs`` CPUs; see :mod:`ra.arena.ray_backend`), with the same results.
     """
+    if backend == "ray":
+        from ra.arena.ray_backend import run_games_ray
+
+        return run_games_ray(specs, jobs, keep_records, on_result, address=address)
+    if backend != "process":
+        raise ValueError(f"unknown backend {backend!r}; backends are: process, ray")
     results: list[GameResult] = []
     interrupted = False
     play = partial(play_game, keep_record=keep_records)

@@ -38,6 +38,8 @@ BOT_OPTIONS: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": ("epsilon", "weights"),
     "mcts": (*(f.name for f in fields(MCTSConfig)), "config", "weights"),
+    # OpenSpiel's own MCTS (ra.envs.openspiel): needs the rl extra, imported only when asked for.
+    "openspiel-mcts": ("simulations", "rollouts", "uct_c"),
 }
 
 
@@ -68,7 +70,7 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         key, preset = LEVEL_BOTS[key]
         options = {**preset, **options}
     if key not in BOT_OPTIONS:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(BOTS + LEVELS)}")
+        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join((*BOTS, *LEVELS, 'openspiel-mcts'))}")
     if level is not None and key != "mcts":
         raise ValueError(f"the {key} bot has no levels (only mcts has: {', '.join(LEVELS)})")
     unknown = sorted(set(options) - set(BOT_OPTIONS[key]))
@@ -79,9 +81,21 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         return RandomBot(seed=seed)
     if key == "greedy":
         return GreedyBot(seed=seed, **options)
+    if key == "openspiel-mcts":
+        return _openspiel_mcts(seed, options)
     if level is not None:
         options = {"iterations": MCTS_ITERATIONS[level], **options}
     return MCTSBot(seed=seed, **options)
+
+
+def _openspiel_mcts(seed: int | None, options: dict[str, Any]) -> Bot:
+    try:
+        from ra.envs.openspiel import OpenSpielMCTSBot
+    except ImportError as err:
+        raise ValueError(
+            f"the openspiel-mcts bot needs the rl extra (pip install 'ra-boardgame[rl]'): {err}"
+        ) from None
+    return OpenSpielMCTSBot(seed=seed, **options)
 
 
 def parse_spec(spec: str) -> tuple[str, str | None, dict[str, Any]]:

@@ -112,7 +112,8 @@ def arena_command(
             "--bots",
             "-b",
             help="Comma-separated bot specs, one per seat (repeated if fewer than the seats): "
-            "random, greedy, mcts, easy, medium, hard; options as mcts:hard or mcts:iterations=300.",
+            "random, greedy, mcts, easy, medium, hard, openspiel-mcts (rl extra); options as mcts:hard "
+            "or mcts:iterations=300.",
         ),
     ] = "greedy,random",
     players: Annotated[int, typer.Option("--players", "-p", help=f"Players per game ({PLAYERS}).")] = 3,
@@ -136,6 +137,12 @@ def arena_command(
     ] = None,
     hidden_scores: Annotated[bool, typer.Option(help="Play with hidden scores (R9.1).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    backend: Annotated[
+        str, typer.Option(help="Where games run: process (this machine) or ray (a Ray cluster).")
+    ] = "process",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (with --backend ray; default: a local Ray).")
+    ] = None,
 ) -> None:
     """Pit bots against each other: win rates, scores, margins, speed and ratings.
 
@@ -170,6 +177,15 @@ def arena_command(
         ra.Game(players=players, seed=0, variant=variant, suns_per_player=suns_per_player)
     except ValueError as err:
         raise fail(str(err).replace("variant='long-2p'", "--variant long-2p")) from None
+    if backend not in ("process", "ray"):
+        raise fail(f"unknown backend {backend!r}; backends are: process, ray")
+    if address is not None and backend != "ray":
+        raise fail("--address is for --backend ray")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise fail("--backend ray needs Ray: pip install 'ra-boardgame[cluster]'") from None
     if out is not None:
         check_output_file(out, "--out")
     if csv_path is not None:
@@ -223,7 +239,12 @@ def arena_command(
 
         with sigterm_as_interrupt():
             results, interrupted = arena.run_games(
-                specs, jobs=jobs, keep_records=records is not None, on_result=advance
+                specs,
+                jobs=jobs,
+                keep_records=records is not None,
+                on_result=advance,
+                backend=backend,
+                address=address,
             )
     elapsed = time.perf_counter() - start
     if interrupted:

@@ -1,0 +1,74 @@
+"""The arena on a Ray cluster (the ``cluster`` extra: ``pip install 'ra-boardgame[cluster]'``).
+
+``run_games_ray(specs, jobs, address=...)`` plays the same games as the process
+backend (:func:`ra.arena.run_games`): every game is fixed by its spec (deal and
+bot seeds), so the results are identical whatever runs them.  Without an
+address a local Ray with ``jobs`` CPUs is started (and stopped afterwards); with
+one, the games go to that cluster, at most ``jobs`` at a time.  Ray is imported
+only here, only when asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ra.arena.runner import GameResult, GameSpec, play_game
+
+
+def _play(spec: GameSpec, keep_record: bool) -> GameResult:
+    return play_game(spec, keep_record=keep_record)
+
+
+def run_games_ray(
+    specs: Sequence[GameSpec],
+    jobs: int = 2,
+    keep_records: bool = False,
+    on_result: Callable[[GameResult], None] | None = None,
+    address: str | None = None,
+) -> tuple[list[GameResult], bool]:
+    """Play the games as Ray tasks; returns the results (completion order) and whether Ctrl-C stopped it.
+
+    Raises ``ValueError`` when Ray is not installed (with the command that installs it).
+    """
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the ray backend needs Ray: pip install 'ra-boardgame[cluster]'") from None
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    started = False
+    if not ray.is_initialized():
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address:
+            ray.init(address=address, **options)
+        else:
+            ray.init(num_cpus=jobs, **options)
+        started = True
+    task = ray.remote(num_cpus=1)(_play)
+    results: list[GameResult] = []
+    interrupted = False
+    todo = list(specs)
+    todo.reverse()
+    pending: list[Any] = []
+    try:
+        while todo or pending:
+            while todo and len(pending) < jobs:
+                pending.append(task.remote(todo.pop(), keep_records))
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                r: GameResult = ray.get(ref)
+                results.append(r)
+                if on_result is not None:
+                    on_result(r)
+    except KeyboardInterrupt:
+        interrupted = True
+        for ref in pending:
+            ray.cancel(ref, force=True)
+    finally:
+        if started:
+            ray.shutdown()
+    return results, interrupted
+
+
+__all__ = ["run_games_ray"]

@@ -1,0 +1,301 @@
+"""A fixed-size numeric observation of a player's view, for learning agents.
+
+``observation(view)`` is a list of :data:`OBSERVATION_SIZE` floats (370), the same
+length for every player count and variant; ``ra.envs.observation_array(view)`` is
+the same as a numpy array (numpy comes with the ``rl`` extra).  Every entry is a
+small whole number (a count, a flag or a sun number) between 0 and its bound in
+:data:`OBSERVATION_HIGH`, so the encoding is exact and :func:`describe` reads it
+back.  Seats are *relative to the viewer*: slot 0 is the viewer, slot ``i`` is
+the seat ``i`` places to the viewer's left ((seat + i) % players); slots beyond
+the player count are all 0.
+
+Only what the viewer may see is encoded (R9): no bag order; under hidden scores
+another player's score is 0 with its ``score_known`` flag 0.  The position is
+Markov given this vector (everything that decides what may happen next is in it),
+so agents need no history.
+
+Layout, in order (``name`` [size]: meaning):
+
+Global fields
+
+- ``players`` [1]: the number of players, 2-5
+- ``epoch`` [1]: 1-3
+- ``phase`` [5]: one-hot: action, bid, god, discard, over
+- ``to_move`` [5]: one-hot slot of the player to move (all 0 once over)
+- ``ra_count`` [1]: Ra tiles on the Ra track
+- ``ra_track_length`` [1]: Ra tiles that end the epoch (R2.2)
+- ``center_sun`` [1]: the sun in the centre
+- ``tiles_in_bag`` [1]: tiles left in the bag
+- ``auction_track`` [23]: tiles on the auction track, count by :class:`ra.Tile` value
+- ``unseen`` [23]: tiles still in the bag, count by tile kind (public, R9.1)
+- ``auction_kind`` [3]: one-hot drawn, voluntary, forced (all 0 outside an auction)
+- ``ra_player`` [5]: one-hot slot of the Ra player (all 0 outside an auction)
+- ``high_bid`` [1]: the highest bid so far (0: none, or no auction)
+- ``high_bidder`` [5]: one-hot slot of the highest bidder (all 0: none)
+- ``must_bid`` [1]: 1 when the bidder must bid (R4.3)
+- ``pending_disaster`` [2]: one-hot unrest, earthquake (the discard phase, R5.4)
+- ``discards_left`` [1]: tiles still to discard to that disaster
+
+Then 5 player slots of 58 entries each, slot 0 first (``slot<i>.<name>``):
+
+- ``present`` [1]: 1 if the slot is a seat of this game
+- ``suns`` [16]: face-up suns, entry ``s - 1`` is 1 when the player holds sun ``s``
+- ``used_suns`` [16]: face-down suns, the same way (R4.4)
+- ``tiles`` [23]: the display, count by tile kind
+- ``score`` [1]: the score (0 when hidden)
+- ``score_known`` [1]: 1 unless the score is hidden from the viewer (R9.1)
+
+>>> import ra
+>>> from ra.encode import observation, describe
+>>> game = ra.Game(players=3, seed=1)
+>>> obs = observation(game.view(0))
+>>> len(obs), describe(obs)["players"], describe(obs)["epoch"]
+(370, 3, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, MAX_PLAYERS, RA_TRACK_LENGTH
+from ra.state import PHASE_BID as _PHASE_BID
+from ra.state import PHASE_DISCARD as _PHASE_DISCARD
+from ra.state import PHASE_NAMES, PHASES, State
+from ra.state import PHASE_OVER as _PHASE_OVER
+from ra.tiles import MAX_SUN, NUM_KINDS, TILE_COUNTS, TILE_IDS
+from ra.views import PlayerView
+
+_MAX_SCORE: Final = 500
+"""Above any reachable score (three epochs of every bonus stay far below it)."""
+_AUCTION_KINDS: Final = ("drawn", "voluntary", "forced")
+_DISASTERS: Final = ("unrest", "earthquake")
+
+GLOBAL_FIELDS: Final[tuple[tuple[str, int, int], ...]] = (
+    ("players", 1, MAX_PLAYERS),
+    ("epoch", 1, EPOCHS),
+    ("phase", len(PHASES), 1),
+    ("to_move", MAX_PLAYERS, 1),
+    ("ra_count", 1, max(RA_TRACK_LENGTH.values())),
+    ("ra_track_length", 1, max(RA_TRACK_LENGTH.values())),
+    ("center_sun", 1, MAX_SUN),
+    ("tiles_in_bag", 1, sum(TILE_COUNTS)),
+    ("auction_track", NUM_KINDS, AUCTION_TRACK_SIZE),
+    ("unseen", NUM_KINDS, max(TILE_COUNTS)),
+    ("auction_kind", len(_AUCTION_KINDS), 1),
+    ("ra_player", MAX_PLAYERS, 1),
+    ("high_bid", 1, MAX_SUN),
+    ("high_bidder", MAX_PLAYERS, 1),
+    ("must_bid", 1, 1),
+    ("pending_disaster", len(_DISASTERS), 1),
+    ("discards_left", 1, 4),
+)
+"""The global fields in order: (name, size, largest value of an entry)."""
+PLAYER_FIELDS: Final[tuple[tuple[str, int, int], ...]] = (
+    ("present", 1, 1),
+    ("suns", MAX_SUN, 1),
+    ("used_suns", MAX_SUN, 1),
+    ("tiles", NUM_KINDS, max(TILE_COUNTS)),
+    ("score", 1, _MAX_SCORE),
+    ("score_known", 1, 1),
+)
+"""The fields of one player slot in order: (name, size, largest value of an entry)."""
+
+
+def _layout() -> tuple[dict[str, tuple[int, int]], list[float]]:
+    offsets: dict[str, tuple[int, int]] = {}
+    high: list[float] = []
+    fields = [*GLOBAL_FIELDS]
+    for slot in range(MAX_PLAYERS):
+        fields += [(f"slot{slot}.{name}", size, top) for name, size, top in PLAYER_FIELDS]
+    for name, size, top in fields:
+        offsets[name] = (len(high), size)
+        high += [float(top)] * size
+    return offsets, high
+
+
+_OFFSETS, _HIGH = _layout()
+FIELDS: Final[dict[str, tuple[int, int]]] = _OFFSETS
+"""Every field's ``(offset, size)`` in the observation, in layout order."""
+OBSERVATION_SIZE: Final = len(_HIGH)
+OBSERVATION_HIGH: Final[tuple[float, ...]] = tuple(_HIGH)
+"""The largest value of each entry (every entry is at least 0)."""
+SLOT_SIZE: Final = sum(size for _, size, _ in PLAYER_FIELDS)
+_SLOT0: Final = FIELDS["slot0.present"][0]
+_PHASE: Final = FIELDS["phase"][0]
+_PHASE_INDEX: Final = tuple(PHASES.index(name) for name in PHASE_NAMES)
+"""The engine's phase code -> position in the one-hot ``phase`` field."""
+_TO_MOVE: Final = FIELDS["to_move"][0]
+_RA_COUNT: Final = FIELDS["ra_count"][0]
+_TRACK: Final = FIELDS["auction_track"][0]
+_UNSEEN: Final = FIELDS["unseen"][0]
+_AUCTION: Final = FIELDS["auction_kind"][0]
+_RA_PLAYER: Final = FIELDS["ra_player"][0]
+_HIGH_BID: Final = FIELDS["high_bid"][0]
+_HIGH_BIDDER: Final = FIELDS["high_bidder"][0]
+_MUST_BID: Final = FIELDS["must_bid"][0]
+_DISASTER: Final = FIELDS["pending_disaster"][0]
+assert FIELDS["ra_track_length"][0] == _RA_COUNT + 1 and FIELDS["tiles_in_bag"][0] == _RA_COUNT + 3
+assert FIELDS["discards_left"][0] == _DISASTER + 2
+
+
+def observation(view: PlayerView) -> list[float]:
+    """The view as :data:`OBSERVATION_SIZE` floats (layout in the module docstring)."""
+    if not isinstance(view, PlayerView):
+        raise TypeError(f"observation() takes a PlayerView (game.view(seat)), got {type(view).__name__}")
+    return _encode(view, view.seat)
+
+
+def observation_of(game: State, seat: int) -> list[float]:
+    """``observation(game.view(seat))`` without building the view (faster, the same list).
+
+    Reads only what ``seat`` may see (R9): never the bag, and other players' scores
+    only when they are open.
+    """
+    if not isinstance(game, State):
+        raise TypeError(f"observation_of() takes a game or a view, got {type(game).__name__}")
+    return _encode(game, game._check_seat(seat))
+
+
+def _encode(st: State, me: int) -> list[float]:
+    # Reads the state's flat fields directly (see ra.state): this runs at every step of an env.
+    obs = [0.0] * OBSERVATION_SIZE
+    n = st._n
+    phase = st._phase
+    obs[0] = n
+    obs[1] = st._epoch
+    obs[_PHASE + _PHASE_INDEX[phase]] = 1.0
+    if phase != _PHASE_OVER:
+        obs[_TO_MOVE + (st._to_move - me) % n] = 1.0
+    obs[_RA_COUNT] = st._ra
+    obs[_RA_COUNT + 1] = st._ra_end
+    obs[_RA_COUNT + 2] = st._center
+    obs[_RA_COUNT + 3] = st._bag_size - st._drawn
+    for t in st._track:
+        obs[_TRACK + t] += 1.0
+    obs[_UNSEEN : _UNSEEN + NUM_KINDS] = st._unseen
+    if phase == _PHASE_BID:
+        obs[_AUCTION + st._auction_kind] = 1.0
+        obs[_RA_PLAYER + (st._ra_player - me) % n] = 1.0
+        if st._high_bidder >= 0:
+            obs[_HIGH_BID] = st._high
+            obs[_HIGH_BIDDER + (st._high_bidder - me) % n] = 1.0
+        obs[_MUST_BID] = float(st._must_bid)
+    elif phase == _PHASE_DISCARD:
+        obs[_DISASTER + (0 if st._unrest_left else 1)] = 1.0
+        obs[_DISASTER + 2] = st._unrest_left or st._quake_left
+    hide = st._setup.hidden_scores and phase != _PHASE_OVER
+    suns = st._suns
+    used = st._used
+    displays = st._displays
+    scores = st._scores
+    for slot in range(n):
+        seat = (me + slot) % n
+        at = _SLOT0 + slot * SLOT_SIZE
+        obs[at] = 1.0
+        up = suns[seat]
+        down = used[seat]
+        s = 1
+        up >>= 1
+        while up:
+            if up & 1:
+                obs[at + s] = 1.0
+            up >>= 1
+            s += 1
+        s = 1
+        down >>= 1
+        while down:
+            if down & 1:
+                obs[at + MAX_SUN + s] = 1.0
+            down >>= 1
+            s += 1
+        at += 1 + 2 * MAX_SUN
+        obs[at : at + NUM_KINDS] = displays[seat]
+        if not hide or seat == me:
+            obs[at + NUM_KINDS] = scores[seat]
+            obs[at + NUM_KINDS + 1] = 1.0
+    return obs
+
+
+def fields(obs: Sequence[float]) -> dict[str, list[float]]:
+    """The raw entries of each field by name (``"phase"``, ``"slot1.tiles"`` ...)."""
+    _check(obs)
+    return {name: [float(x) for x in obs[off : off + size]] for name, (off, size) in FIELDS.items()}
+
+
+def describe(obs: Sequence[float]) -> dict[str, Any]:
+    """An observation read back into plain values, for debugging and tests.
+
+    One-hot fields become their name (or slot number, ``None`` when all 0), sun bits
+    become sun lists, tile counts become ``{tile id: count}`` without zeros; absent
+    slots are left out of ``"slots"``.
+    """
+    raw = fields(obs)
+
+    def one(name: str, labels: Sequence[Any]) -> Any:
+        for i, x in enumerate(raw[name]):
+            if x:
+                return labels[i]
+        return None
+
+    def tiles(name: str) -> dict[str, int]:
+        return {TILE_IDS[t]: int(c) for t, c in enumerate(raw[name]) if c}
+
+    def suns(name: str) -> list[int]:
+        return [s + 1 for s, x in enumerate(raw[name]) if x]
+
+    slots = []
+    for slot in range(MAX_PLAYERS):
+        p = f"slot{slot}."
+        if not raw[p + "present"][0]:
+            continue
+        known = bool(raw[p + "score_known"][0])
+        slots.append(
+            {
+                "slot": slot,
+                "suns": suns(p + "suns"),
+                "used_suns": suns(p + "used_suns"),
+                "tiles": tiles(p + "tiles"),
+                "score": int(raw[p + "score"][0]) if known else None,
+            }
+        )
+    seats = list(range(MAX_PLAYERS))
+    return {
+        "players": int(raw["players"][0]),
+        "epoch": int(raw["epoch"][0]),
+        "phase": one("phase", PHASES),
+        "to_move": one("to_move", seats),
+        "ra_count": int(raw["ra_count"][0]),
+        "ra_track_length": int(raw["ra_track_length"][0]),
+        "center_sun": int(raw["center_sun"][0]),
+        "tiles_in_bag": int(raw["tiles_in_bag"][0]),
+        "auction_track": tiles("auction_track"),
+        "unseen": tiles("unseen"),
+        "auction_kind": one("auction_kind", _AUCTION_KINDS),
+        "ra_player": one("ra_player", seats),
+        "high_bid": int(raw["high_bid"][0]) or None,
+        "high_bidder": one("high_bidder", seats),
+        "must_bid": bool(raw["must_bid"][0]),
+        "pending_disaster": one("pending_disaster", _DISASTERS),
+        "discards_left": int(raw["discards_left"][0]),
+        "slots": slots,
+    }
+
+
+def _check(obs: Sequence[float]) -> None:
+    if len(obs) != OBSERVATION_SIZE:
+        raise ValueError(f"an observation has {OBSERVATION_SIZE} entries, got {len(obs)}")
+
+
+__all__ = [
+    "FIELDS",
+    "GLOBAL_FIELDS",
+    "OBSERVATION_HIGH",
+    "OBSERVATION_SIZE",
+    "PLAYER_FIELDS",
+    "SLOT_SIZE",
+    "describe",
+    "fields",
+    "observation",
+    "observation_of",
+]

@@ -1,0 +1,79 @@
+"""Ra in the standard research environments (the ``rl`` extra: ``pip install 'ra-boardgame[rl]'``).
+
+- :mod:`ra.envs.pettingzoo`: ``env(players=3)``, a PettingZoo AEC environment;
+- :mod:`ra.envs.gymnasium`: registers ``ra/Ra-v0``, one learning seat against bots;
+- :mod:`ra.envs.openspiel`: registers ``python_ra`` with explicit chance nodes.
+
+The core ``ra`` package never imports these modules nor their dependencies.
+The observation is :func:`ra.encode.observation` as float32 and the action space
+is the dense :attr:`ra.Action.index` (``ra.NUM_ACTIONS`` = 54 actions).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+import ra
+from ra.encode import OBSERVATION_HIGH, OBSERVATION_SIZE, observation, observation_of
+
+OBSERVATION_HIGH_ARRAY: npt.NDArray[np.float32] = np.array(OBSERVATION_HIGH, dtype=np.float32)
+
+
+def observation_array(view: ra.PlayerView) -> npt.NDArray[np.float32]:
+    """:func:`ra.encode.observation` as a float32 numpy array of shape ``(OBSERVATION_SIZE,)``."""
+    return np.array(observation(view), dtype=np.float32)
+
+
+def observation_array_of(game: ra.Game, seat: int) -> npt.NDArray[np.float32]:
+    """``observation_array(game.view(seat))``, faster (:func:`ra.encode.observation_of`)."""
+    return np.array(observation_of(game, seat), dtype=np.float32)
+
+
+def action_mask_array(state: ra.Game | ra.PlayerView, seat: int | None = None) -> npt.NDArray[np.int8]:
+    """:meth:`ra.Game.legal_action_mask` as an int8 numpy array of shape ``(NUM_ACTIONS,)``;
+    all 0 when ``seat`` is given and is not the seat to move."""
+    if seat is not None and state.to_move != seat:
+        return np.zeros(ra.NUM_ACTIONS, dtype=np.int8)
+    legal = state.legal_actions()
+    key = tuple([a.index for a in legal])
+    mask = _MASKS.get(key)
+    if mask is None:
+        mask = np.zeros(ra.NUM_ACTIONS, dtype=np.int8)
+        mask[list(key)] = 1
+        if len(_MASKS) < 100_000:
+            _MASKS[key] = mask
+    return mask.copy()
+
+
+_MASKS: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
+"""Masks by legal action indices (few distinct sets occur): a copy is cheaper than building one."""
+
+
+def game_text(game: ra.Game | ra.PlayerView) -> str:
+    """A few lines of plain text showing the position (for ``render``)."""
+    lines = [repr(game)]
+    for p in game.players:
+        up = " ".join(map(str, p.suns)) or "-"
+        down = " ".join(map(str, p.used_suns)) or "-"
+        tiles = ", ".join(f"{t} {c}" if c > 1 else t for t, c in sorted(p.tiles.items())) or "no tiles"
+        score = "?" if p.score is None else p.score
+        lines.append(f"  {p.name}: score {score}; suns {up} (face down {down}); {tiles}")
+    track = ", ".join(game.auction_track) or "empty"
+    lines.append(
+        f"  centre sun {game.center_sun}; auction track: {track}; {game.tiles_in_bag} tiles in the bag"
+    )
+    if not game.is_over():
+        legal = " | ".join(str(a) for a in game.legal_actions())
+        lines.append(f"  {game.names[game.to_move or 0]} to move: {legal}")
+    return "\n".join(lines)
+
+
+__all__ = [
+    "OBSERVATION_HIGH_ARRAY",
+    "OBSERVATION_SIZE",
+    "action_mask_array",
+    "game_text",
+    "observation_array",
+    "observation_array_of",
+]

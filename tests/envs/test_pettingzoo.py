@@ -1,0 +1,81 @@
+"""The PettingZoo AEC environment passes PettingZoo's own checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
+
+from pettingzoo.test import api_test, seed_test
+
+import ra
+from ra.encode import describe, observation
+from ra.envs import pettingzoo as ra_pz
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_api_test(players: int) -> None:
+    api_test(ra_pz.env(players=players), num_cycles=300)
+
+
+def test_seed_test() -> None:
+    seed_test(lambda: ra_pz.env(players=3), num_cycles=300)
+
+
+def test_a_game_to_the_end_rewards_the_winner_and_replays() -> None:
+    e = ra_pz.raw_env(players=3)
+    e.reset(seed=5)
+    seed = e.game.setup.seed
+    rewards_seen: dict[str, float] = {}
+    rng = np.random.default_rng(0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            rewards_seen[agent] = reward
+            e.step(None)
+            continue
+        assert describe(obs["observation"].tolist())["to_move"] == 0  # the agent to move is slot 0
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert e.agents == []
+    assert sorted(rewards_seen.values()) == [-0.5, -0.5, 1.0]
+    replay = ra.Game(players=3, seed=seed)
+    replay.replay(e.game.decisions)
+    assert replay.returns() == [rewards_seen[f"player_{i}"] for i in range(3)]
+
+
+def test_illegal_and_bad_actions_are_refused_clearly() -> None:
+    e = ra_pz.raw_env(players=2)
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match=r"illegal action 30 \(bid 6\)"):
+        e.step(30)
+    with pytest.raises(ValueError, match="no action has index 99"):
+        e.step(99)
+    with pytest.raises(ValueError, match="an action is an integer"):
+        e.step("draw")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown render_mode"):
+        ra_pz.env(render_mode="video")
+    with pytest.raises(ValueError, match="Ra is for 2 to 5 players"):
+        ra_pz.env(players=6)
+
+
+def test_ansi_render_shows_the_position() -> None:
+    e = ra_pz.raw_env(players=2, render_mode="ansi")
+    e.reset(seed=3)
+    text = e.render()
+    assert text is not None
+    assert "Player 1: score 10" in text and "to move: draw | ra" in text
+
+
+def test_only_the_agent_to_move_has_legal_actions_and_observations_are_its_view() -> None:
+    e = ra_pz.raw_env(players=3, hidden_scores=True)
+    e.reset(seed=4)
+    mover = e.agent_selection
+    for agent in e.agents:
+        obs = e.observe(agent)
+        seat = int(agent.split("_")[1])
+        assert obs["observation"].tolist() == observation(e.game.view(seat))
+        if agent == mover:
+            assert obs["action_mask"].tolist() == e.game.legal_action_mask()
+        else:
+            assert not obs["action_mask"].any()
