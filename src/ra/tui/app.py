@@ -43,7 +43,7 @@ Screen { layout: vertical; }
 #actions { height: 1; padding: 0 1; }
 #actions Button { min-width: 3; height: 1; border: none; margin: 0 1 0 0; padding: 0; }
 #actions .label { width: auto; height: 1; margin: 0 1 0 0; }
-#message { height: 1; padding: 0 1; }
+#message { height: auto; min-height: 1; max-height: 2; padding: 0 1; }
 #message.error { color: $error; }
 #command { height: 1; border: none; padding: 0 1; display: none; }
 #command.open { display: block; }
