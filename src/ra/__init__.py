@@ -7,7 +7,8 @@
 >>> game.apply("draw")
 
 See the README for a tour.  Rule references like (R4.3) point to the sections
-of the project's RULES.md.
+of the rules reference packaged with the library, ``ra/data/rules.md`` (``ra rules``
+prints it).
 """
 
 from ra.actions import ALL_ACTIONS, KINDS, NUM_ACTIONS, Action, ActionKind

@@ -302,3 +302,22 @@ def test_sigterm_and_sighup_save_the_game(tmp_path: Path, sig: signal.Signals) -
     assert app.saved_to == str(tmp_path / "s.json")
     assert Session.load(tmp_path / "s.json").game == s.game
     assert s.game.num_decisions > 0
+
+
+def test_a_typed_action_that_is_not_possible_gets_the_engines_whole_reason(tmp_path: Path) -> None:
+    s = people(tmp_path, "Ann", "Bob", seed=1)
+    app = PlayApp(s, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        assert s.game.phase == "action"
+        n = s.game.num_decisions
+        reason = s.game.why_illegal("bid 13")
+        assert reason is not None and len(reason) > 78  # longer than one line at 80 columns
+        await pilot.press("slash", "b", "i", "d", "space", "1", "3", "enter")
+        await pilot.pause()
+        assert s.game.num_decisions == n and app.message == reason
+        text = " ".join(line.strip() for line in screen_text(app).splitlines())
+        assert reason in text, text  # wrapped, never cut
+
+    run(app, script)

@@ -11,7 +11,7 @@ from textual.widgets import Markdown
 import ra
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
 from ra.tui import PlayApp, Seat, Session
-from ra.tui.render import code, status_text
+from ra.tui.render import code, final_line, status_text
 from tests.tui.test_app import first_keys, run, screen_text, settle
 
 NAMES = ["Hatshepsut I", "Akhenaten II", "Nefertiti III", "Ramesses IV", "Cleopatra VII"]
@@ -239,3 +239,32 @@ def test_the_disaster_in_the_status_line_has_the_editions_name() -> None:
     assert game.phase == "discard"
     assert status_text(game, game.names, {0}, 0).plain.startswith("Unrest: Ann must discard 2 civilizations")
     assert status_text(game, game.names, {0}, 0, "2016").plain.startswith("War: Ann must discard")
+
+
+def test_the_status_line_says_why_the_auction_takes_place_in_the_engines_words() -> None:
+    game = ra.Game(players=["Ann", "Bob", "Cy"], seed=1)
+    game.apply("ra")
+    assert game.phase == "bid" and game.auction is not None
+    bidder, invoker = game.to_move, game.auction.ra_player
+    assert bidder is not None
+    line = status_text(game, game.names, {bidder}, bidder).plain
+    assert line.startswith(f"Auction ({game.names[invoker]} invoked Ra): ")
+    names = tuple("You" if seat == invoker else n for seat, n in enumerate(game.names))
+    line = status_text(game, names, {bidder}, bidder).plain
+    assert line.startswith(f"Auction ({ra.events.auction_cause(game.auction.kind, 'You')}): ")
+    assert line.startswith("Auction (you invoked Ra): ")
+
+
+def test_the_final_line_addresses_the_seat_named_you_in_the_second_person() -> None:
+    game = ra.Game(players=["You", "Bob"], seed=3)
+    while not game.is_over():
+        game.apply(game.legal_actions()[0])
+    winner = game.winner
+    assert winner is not None
+    line = final_line(game, game.names)
+    if winner == 0:
+        assert line.startswith("Game over — you win with ")
+    else:
+        assert line.startswith("Game over — Bob wins with ")
+    renamed = ("Ann", "Bob")
+    assert final_line(game, renamed).startswith(f"Game over — {renamed[winner]} wins with ")

@@ -12,9 +12,8 @@ from rich.console import Console
 
 import ra
 from ra import records
-from ra.cli.common import fail
+from ra.cli.common import cannot_write, fail
 from ra.tui.render import score_table
-from ra.tui.session import MAX_PLAYERS, MIN_PLAYERS
 
 app = typer.Typer(
     name="ra",
@@ -48,9 +47,9 @@ def demo(
         typer.Option(
             "--players",
             "-p",
-            min=MIN_PLAYERS,
-            max=MAX_PLAYERS,
-            help=f"{MIN_PLAYERS} to {MAX_PLAYERS} players.",
+            min=ra.MIN_PLAYERS,
+            max=ra.MAX_PLAYERS,
+            help=f"{ra.MIN_PLAYERS} to {ra.MAX_PLAYERS} players.",
         ),
     ] = 3,
     seed: Annotated[
@@ -88,13 +87,9 @@ def _check_save_path(path: Path) -> None:
     """Fail before playing if the record could not be written."""
     if path.is_dir():
         raise fail(f"--save {os.fspath(path)!r} is a folder, not a file")
-    probe = path.with_name(path.name + ".tmp")
-    try:
-        with open(probe, "w", encoding="utf-8"):
-            pass
-        probe.unlink()
-    except OSError as err:
-        raise fail(f"cannot save to {os.fspath(path)!r}: {err.strerror or err}") from None
+    reason = cannot_write(path)
+    if reason is not None:
+        raise fail(f"cannot save to {os.fspath(path)!r}: {reason}")
 
 
 from ra.cli.arena import arena_command  # noqa: E402

@@ -26,8 +26,9 @@ from rich.table import Table
 import ra
 from ra import arena, bots
 from ra.arena.runner import GameResult
-from ra.cli.common import fail
-from ra.tui.session import LONG_SUNS, PLAYERS, check_players
+from ra.cli.common import LONG_SUNS, PLAYERS, cannot_write, fail
+from ra.events import plural
+from ra.tui.session import check_players
 
 MAX_JOBS = 64
 """More processes than this only fight over the cores."""
@@ -60,15 +61,9 @@ def check_output_file(path: Path, option: str) -> None:
         raise fail(f"{option} {where!r} is a folder, not a file")
     if not path.parent.is_dir():
         raise fail(f"{option}: folder {os.fspath(path.parent)!r} does not exist (for {where!r})")
-    probe = path.with_name(path.name + ".tmp")
-    try:
-        with open(probe, "w", encoding="utf-8"):
-            pass
-        probe.unlink()
-        if path.exists() and not os.access(path, os.W_OK):
-            raise PermissionError(13, "Permission denied")
-    except OSError as err:
-        raise fail(f"{option}: cannot write {where!r}: {err.strerror or err}") from None
+    reason = cannot_write(path)
+    if reason is not None:
+        raise fail(f"{option}: cannot write {where!r}: {reason}")
 
 
 def check_output_folder(path: Path, option: str) -> None:
@@ -162,7 +157,8 @@ def arena_command(
         raise fail("--bots needs at least one bot")
     if len(specs_text) > players:
         raise fail(
-            f"{len(specs_text)} bots for {players} seats: give at most one bot per seat (or more --players)"
+            f"{plural(len(specs_text), 'bot')} for {plural(players, 'seat')}: "
+            "give at most one bot per seat (or more --players)"
         )
     for spec in specs_text:
         try:
@@ -254,7 +250,7 @@ def arena_command(
     summary = arena.summarize(results)
     if summary:
         console.print(summary_table(summary, players))
-    console.print(f"{len(results)} games in {elapsed:.1f} s with {jobs} job(s).")
+    console.print(f"{plural(len(results), 'game')} in {elapsed:.1f} s with {plural(jobs, 'job')}.")
     if out is not None:
         arena.write_json(out, arena.results_document(config, results, interrupted))
         console.print(f"Results written to {out}")
@@ -263,7 +259,7 @@ def arena_command(
         console.print(f"Per-seat rows written to {csv_path}")
     if records is not None:
         saved = arena.save_records(records, results)
-        console.print(f"{saved} game records saved in {records}/")
+        console.print(f"{plural(saved, 'game record')} saved in {records}/")
     if interrupted:
         raise typer.Exit(code=130)
     if errors:

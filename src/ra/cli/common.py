@@ -1,12 +1,21 @@
-"""What the commands share: one-line errors and the packaged rules."""
+"""What the commands share: one-line errors, help texts, output checks and the packaged rules."""
 
 from __future__ import annotations
 
+import os
 from importlib import resources
+from pathlib import Path
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+
+import ra
+
+PLAYERS = f"{ra.MIN_PLAYERS}-{ra.MAX_PLAYERS}"
+"""The player counts, for help texts (R2.1)."""
+LONG_SUNS = f"{min(ra.LONG_2P_GROUPS)}-{max(ra.LONG_2P_GROUPS)}"
+"""Suns per player in the long two-player game, for help texts (R2.3)."""
 
 
 def fail(message: str) -> typer.Exit:
@@ -18,3 +27,18 @@ def fail(message: str) -> typer.Exit:
 def rules_text() -> str:
     """The project's rules reference (``ra/data/rules.md``, sections R1-R9)."""
     return resources.files("ra").joinpath("data", "rules.md").read_text(encoding="utf-8")
+
+
+def cannot_write(path: Path) -> str | None:
+    """Why a file could not be written at ``path`` now (the system's reason), or ``None``:
+    tries a file beside it, and ``path`` itself must be writable if it exists."""
+    probe = path.with_name(path.name + ".tmp")
+    try:
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        probe.unlink()
+        if path.exists() and not os.access(path, os.W_OK):
+            raise PermissionError(13, "Permission denied")
+    except OSError as err:
+        return err.strerror or str(err)
+    return None

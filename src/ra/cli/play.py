@@ -11,8 +11,7 @@ import typer
 from rich.console import Console
 
 import ra
-from ra.cli.common import fail, rules_text
-from ra.tui.session import LONG_SUNS, PLAYERS
+from ra.cli.common import LONG_SUNS, PLAYERS, fail, rules_text
 
 EDITION_HELP = f"Tile names of an edition: {', '.join(ra.EDITIONS)}."
 

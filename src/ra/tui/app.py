@@ -20,6 +20,8 @@ from textual.widgets import Button, Footer, Input, Markdown, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 import ra
+from ra.events import plural
+from ra.state import State
 from ra.tui import render
 from ra.tui.help import help_text
 from ra.tui.session import SearchCancelledError, Session
@@ -41,7 +43,7 @@ Screen { layout: vertical; }
 #actions { height: 1; padding: 0 1; }
 #actions Button { min-width: 3; height: 1; border: none; margin: 0 1 0 0; padding: 0; }
 #actions .label { width: auto; height: 1; margin: 0 1 0 0; }
-#message { height: 1; padding: 0 1; }
+#message { height: auto; min-height: 1; max-height: 2; padding: 0 1; }
 #message.error { color: $error; }
 #command { height: 1; border: none; padding: 0 1; display: none; }
 #command.open { display: block; }
@@ -58,6 +60,15 @@ def board_widgets() -> ComposeResult:
     log.can_focus = False  # keys belong to the game; PageUp/PageDown and the mouse wheel scroll
     yield log
     yield Static(id="status")
+
+
+def show_board(app: App[None], state: State, edition: str, perspective: int | None = None) -> None:
+    """Fill the board line, the auction track and the players of :func:`board_widgets`
+    for the screen's width (``perspective``: the player shown in bold)."""
+    width = max(20, app.size.width - 2)
+    app.query_one("#board", Static).update(render.board_line(state, edition))
+    app.query_one("#auction", Static).update(render.auction_line(state, edition, width))
+    app.query_one("#players", Static).update(render.players_table(state, perspective, edition, width))
 
 
 class TextScreen(ModalScreen[None]):
@@ -207,10 +218,7 @@ class PlayApp(App[None]):
         session = self.session
         view = self.view()
         seat = view.seat
-        width = max(20, self.size.width - 2)
-        self.query_one("#board", Static).update(render.board_line(view, self.edition))
-        self.query_one("#auction", Static).update(render.auction_line(view, self.edition, width))
-        self.query_one("#players", Static).update(render.players_table(view, seat, self.edition, width))
+        show_board(self, view, self.edition, seat)
         status = render.status_text(view, view.names, set(session.humans), seat, self.edition)
         if self._thinking:
             status.append("  (thinking…)", style="dim")
@@ -353,8 +361,9 @@ class PlayApp(App[None]):
         if not self.session.human_to_move() or self._thinking or self._modal:
             self.say("Not your turn yet.", error=True)
             return
-        if not self.session.game.is_legal(action):
-            self.say(f"{action} is not possible now.", error=True)
+        reason = self.session.game.why_illegal(action)
+        if reason is not None:
+            self.say(reason, error=True)
             return
         self._clear_message()
         self.play(action)
@@ -408,15 +417,7 @@ class PlayApp(App[None]):
         except ra.NotationError as err:
             self.say(str(err), error=True)
             return
-        if not self.session.human_to_move():
-            self.say("Not your turn yet.", error=True)
-            return
-        try:
-            self.session.game.clone().apply(action)
-        except ra.IllegalActionError as err:
-            self.say(str(err), error=True)
-            return
-        self.choose(action)
+        self.choose(action)  # says why if it is not possible now
 
     def _close_command(self) -> None:
         box = self.query_one("#command", Input)
@@ -492,7 +493,7 @@ class PlayApp(App[None]):
         self._digits = ""
         n = session.undo()
         self._shown_epochs = len(session.game.epoch_scores)
-        self.say(f"Took back {render.plural(n, 'decision')}.")
+        self.say(f"Took back {plural(n, 'decision')}.")
         self.refresh_screen(rebuild_log=True)
         self.step()
 

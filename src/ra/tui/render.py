@@ -11,39 +11,22 @@ from rich.table import Table
 from rich.text import Text
 
 import ra
-from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown
-from ra.state import AUCTION_TRACK_SIZE, EPOCHS, State
+from ra.events import auction_cause, is_you, plural
+from ra.scoring import CATEGORIES, ScoreBreakdown, score_table_rows
+from ra.state import State
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
 
-# Two-letter codes for the players' displays; the help screen lists them per edition.
-CODES: dict[Tile, str] = {
-    Tile.ASTRONOMY: "As",
-    Tile.AGRICULTURE: "Ag",
-    Tile.WRITING: "Wr",
-    Tile.RELIGION: "Re",
-    Tile.ART: "Ar",
-    Tile.GOLD: "Go",
-    Tile.FORTRESS: "Fo",
-    Tile.OBELISK: "Ob",
-    Tile.PALACE: "Pa",
-    Tile.PYRAMID: "Py",
-    Tile.SPHINX: "Sx",
-    Tile.STATUE: "St",
-    Tile.STEP_PYRAMID: "Sp",
-    Tile.TEMPLE: "Te",
-}
-
-
-def short_code(tile: Tile, edition: str = "original") -> str:
-    """Two letters for any tile: its display code, else the start of its name."""
-    return code(tile, edition) if tile in CODES else ra.display_name(tile, edition)[:2]
+CODE_CLASHES: dict[Tile, str] = {Tile.SPHINX: "Sx", Tile.STEP_PYRAMID: "Sp"}
+"""The codes that are not the first two letters of the tile's name ("Sp" and "St" are taken)."""
 
 
 def code(tile: Tile, edition: str = "original") -> str:
-    """The two-letter code of a tile in an edition: its own name's first letters where renamed."""
+    """The two-letter code of any tile in an edition, for the players' displays (the help
+    screen lists them): the first letters of its printed name (:func:`ra.display_name`),
+    but for the original names in :data:`CODE_CLASHES`."""
     name = ra.display_name(tile, edition)
-    if name == ra.display_name(tile):
-        return CODES[tile]
+    if tile in CODE_CLASHES and name == ra.display_name(tile):
+        return CODE_CLASHES[tile]
     return name[:2]
 
 
@@ -57,11 +40,6 @@ STYLES: dict[str, str] = {
     "monument": "bold white",
     "disaster": "bold red",
 }
-
-
-def track_name(tile: Tile, edition: str = "original") -> str:
-    """The tile's printed name in the edition (R1.2)."""
-    return ra.display_name(tile, edition)
 
 
 def fit_names(names: list[str], budget: int) -> list[str]:
@@ -78,18 +56,13 @@ def fit_names(names: list[str], budget: int) -> list[str]:
 
 
 def tile_text(tile: Tile, edition: str = "original") -> Text:
-    return Text(track_name(tile, edition), style=STYLES[category(tile)])
-
-
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 decision``, ``2 decisions`` (``words`` for irregular plurals)."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
+    return Text(ra.display_name(tile, edition), style=STYLES[category(tile)])
 
 
 def board_line(view: State, edition: str = "original") -> Text:
     """Epoch, Ra track (filled and remaining spaces), centre sun, bag, and the edition if not the original."""
     t = Text()
-    t.append(f"Epoch {view.epoch}/{EPOCHS}", style="bold")
+    t.append(f"Epoch {view.epoch}/{ra.EPOCHS}", style="bold")
     if edition != "original":
         t.append(f" ({edition} ed.)", style="dim")
     if view.is_over():
@@ -106,16 +79,13 @@ def board_line(view: State, edition: str = "original") -> Text:
     return t
 
 
-TRACK_SPACES = AUCTION_TRACK_SIZE  # R3.2
-
-
 def auction_line(view: State, edition: str = "original", width: int = 78) -> Text:
     """The 8 spaces of the auction track, names shortened only as much as ``width`` needs."""
     t = Text("Auction ")
     tiles = [Tile(v) for v in view.track_tiles()]
-    empty = TRACK_SPACES - len(tiles)
-    budget = width - len(t) - 2 * TRACK_SPACES - 2 * empty
-    names = fit_names([track_name(tile, edition) for tile in tiles], budget)
+    empty = ra.AUCTION_TRACK_SIZE - len(tiles)
+    budget = width - len(t) - 2 * ra.AUCTION_TRACK_SIZE - 2 * empty
+    names = fit_names([ra.display_name(tile, edition) for tile in tiles], budget)
     for tile, name in zip(tiles, names, strict=True):
         t.append("[")
         t.append(name, style=STYLES[category(tile)])
@@ -209,9 +179,6 @@ def players_table(
     return out
 
 
-AUCTION_KINDS = {"drawn": "Ra drawn", "voluntary": "Ra invoked", "forced": "track full"}
-
-
 def status_text(
     view: State, names: tuple[str, ...], humans: set[int], perspective: int, edition: str = "original"
 ) -> Text:
@@ -236,10 +203,10 @@ def status_text(
     elif phase == "bid":
         a = view.auction
         assert a is not None
-        t.append(f"Auction ({AUCTION_KINDS[a.kind]} by {names[a.ra_player]}): ", style="bold")
+        t.append(f"Auction ({auction_cause(a.kind, names[a.ra_player])}): ", style="bold")
         t.append(f"{who}, your bid" if mine else f"{who} to bid", style="bold")
         if a.high_bid:
-            t.append(f"; high bid {a.high_bid} by {names[a.high_bidder or 0]}")
+            t.append(f"; high bid {a.high_bid} by {_obj(names[a.high_bidder or 0])}")
         if a.must_bid:
             t.append("; all others passed: you must bid (R4.3)" if mine else "; must bid")
         elif seat == a.ra_player:
@@ -254,7 +221,7 @@ def status_text(
         what = "civilization" if disaster == "unrest" else "monument"
         n = view.discards_left
         t.append(f"{title}: ", style="bold red")
-        t.append(f"{who} must discard {n} {what}{'s' if n != 1 else ''}; choose which")
+        t.append(f"{who} must discard {plural(n, what)}; choose which")
     return t
 
 
@@ -264,12 +231,19 @@ def final_line(view: State, names: tuple[str, ...]) -> str:
     if w is None:
         return ""
     scores = view.scores
-    line = f"Game over — {names[w]} wins with {scores[w]} points"
+    you = is_you(names[w])
+    line = f"Game over — {'you win' if you else names[w] + ' wins'} with {scores[w]} points"
     tied = [i for i, s in enumerate(scores) if s == scores[w] and i != w]
     if tied:
         best = max(view.players[w].all_suns)
-        line += f" (tie with {', '.join(names[i] for i in tied)}; {names[w]} holds the highest sun, {best})"
+        holds = "you hold" if you else f"{names[w]} holds"
+        line += f" (tie with {', '.join(_obj(names[i]) for i in tied)}; {holds} the highest sun, {best})"
     return line + "."
+
+
+def _obj(name: str) -> str:
+    """A player's name inside a sentence: "you" for the seat named "You" (as the log writes it)."""
+    return "you" if is_you(name) else name
 
 
 EPOCH_ONLY = ("monuments", "suns")
@@ -283,29 +257,29 @@ def score_table(view: State, epochs: list[int] | None = None, title: str | None 
     both show it.  Monuments and suns appear only when the third epoch is shown;
     hidden scores (R9.1) show as ``?``.
     """
-    names = view.names
     finished = list(range(1, len(view.epoch_scores) + 1))
     shown = finished if epochs is None else [e for e in epochs if e in finished]
-    categories = [c for c in CATEGORIES if c not in EPOCH_ONLY or EPOCHS in shown]
+    # The engine's rows: player, the categories (in CATEGORIES order), total, score.
+    columns = [0, *(1 + i for i, c in enumerate(CATEGORIES) if c not in EPOCH_ONLY or ra.EPOCHS in shown)]
+    columns += [len(CATEGORIES) + 1, len(CATEGORIES) + 2]
+    epoch_only = {1 + CATEGORIES.index(c) for c in EPOCH_ONLY}
     if title is None:
         title = f"Epoch {shown[0]} scoring" if len(shown) == 1 else "Scores by epoch and category (R7)"
     table = Table(title=title, pad_edge=False)
     if len(shown) > 1:
         table.add_column("ep", justify="right")
-    table.add_column("player", no_wrap=True, max_width=14, overflow="ellipsis")
-    for c in categories:
-        table.add_column(CATEGORY_LABELS[c], justify="right")
-    table.add_column("total", justify="right")
-    table.add_column("score", justify="right", style="bold")
+    header = score_table_rows([], view.names)[0]
+    table.add_column(header[0], no_wrap=True, max_width=14, overflow="ellipsis")
+    for i in columns[1:-1]:
+        table.add_column(header[i], justify="right")
+    table.add_column(header[-1], justify="right", style="bold")
     for epoch in shown:
         breakdowns: list[ScoreBreakdown | None] = view.epoch_scores[epoch - 1]
-        for seat, b in enumerate(breakdowns):
+        for b, row in zip(breakdowns, score_table_rows(breakdowns, view.names)[1:], strict=True):
             lead = [str(epoch)] if len(shown) > 1 else []
-            if b is None:
-                table.add_row(*lead, names[seat], *(["?"] * len(categories)), "?", "?")
-                continue
-            cells = [str(getattr(b, c)) if c not in EPOCH_ONLY or epoch == EPOCHS else "" for c in categories]
-            table.add_row(*lead, names[seat], *cells, f"{b.total:+d}", str(b.after))
+            # Monuments and suns score only after the third epoch (R7.3): blank before.
+            blank = b is not None and epoch != ra.EPOCHS
+            table.add_row(*lead, *("" if blank and i in epoch_only else row[i] for i in columns))
         if len(shown) > 1:
             table.add_section()
     return table
@@ -314,7 +288,7 @@ def score_table(view: State, epochs: list[int] | None = None, title: str | None 
 def epoch_summary(view: State, epoch: int) -> Group:
     """The scoring table of one finished epoch, plus the final result after the third."""
     table = score_table(view, [epoch])
-    if epoch == EPOCHS and view.is_over():
+    if epoch == ra.EPOCHS and view.is_over():
         return Group(table, Text(""), Text(final_line(view, view.names), style="bold green"))
     return Group(table)
 
@@ -338,7 +312,7 @@ def action_label(action: ra.Action, edition: str = "original") -> str:
     if action.kind == "bid":
         return f"Bid {action.sun}"
     assert action.tile is not None
-    name = track_name(action.tile, edition)
+    name = ra.display_name(action.tile, edition)
     return f"God: {name}" if action.kind == "god" else f"Lose {name}"
 
 
@@ -355,11 +329,11 @@ def action_labels(
     kinds = {actions[i].kind for i in tiles}
     lead = "God:" if kinds == {"god"} else "Lose:" if kinds == {"discard"} else ""
     fixed = sum(len(labels[i]) + 5 for i in range(len(actions)) if i not in tiles) + len(lead) + 1
-    names = [track_name(t, edition) for i in tiles if (t := actions[i].tile) is not None]
+    names = [ra.display_name(t, edition) for i in tiles if (t := actions[i].tile) is not None]
     short = fit_names(names, width - fixed - 5 * len(tiles))
     if any(len(cut) < 4 and cut != name for cut, name in zip(short, names, strict=True)):
         # Too cut to read: the display's two-letter codes instead.
-        short = [short_code(t, edition) for i in tiles if (t := actions[i].tile) is not None]
+        short = [code(t, edition) for i in tiles if (t := actions[i].tile) is not None]
     for i, name in zip(tiles, short, strict=True):
         labels[i] = name
     return lead, labels

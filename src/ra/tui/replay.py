@@ -11,7 +11,7 @@ from textual.widgets import Footer, RichLog, Static
 
 import ra
 from ra.tui import render
-from ra.tui.app import BASE_CSS, board_widgets
+from ra.tui.app import BASE_CSS, board_widgets, show_board
 
 
 class ReplayApp(App[None]):
@@ -65,12 +65,7 @@ class ReplayApp(App[None]):
 
     def show(self) -> None:
         game = self.game
-        width = max(20, self.size.width - 2)
-        self.query_one("#board", Static).update(render.board_line(game, self.edition))
-        self.query_one("#auction", Static).update(render.auction_line(game, self.edition, width))
-        self.query_one("#players", Static).update(
-            render.players_table(game, edition=self.edition, width=width)
-        )
+        show_board(self, game, self.edition)
         log = self.query_one("#log", RichLog)
         log.clear()
         for event in game.events:

@@ -20,12 +20,12 @@ from typing import Any
 import ra
 from ra import bots
 from ra.bots.base import Bot
-from ra.tui.render import plural
+from ra.events import plural
+from ra.record_format import parse_json
+from ra.records import MAX_RECORD_BYTES, atomic_write
 from ra.views import PlayerView
 
 SAVE_FORMAT = "ra-session"
-MAX_SAVE_BYTES = 5_000_000
-"""A saved game is a few kilobytes; anything far larger is not one."""
 
 
 def data_dir() -> Path:
@@ -54,27 +54,20 @@ def default_save_path(names: Sequence[str] = (), when: datetime | None = None) -
 
 
 def read_document(path: Path) -> dict[str, Any]:
-    """The JSON object in ``path``; any fault (unreadable, not UTF-8, not JSON, absurd
-    nesting or numbers) becomes a one-line :class:`ra.RecordError`."""
+    """The JSON object in ``path``; any fault (unreadable, too large, not UTF-8, not JSON,
+    absurd nesting or numbers: :func:`ra.record_format.parse_json`) becomes a one-line
+    :class:`ra.RecordError` naming the file."""
     where = os.fspath(path)
     try:
         with open(path, "rb") as f:
-            raw = f.read(MAX_SAVE_BYTES + 1)
+            raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as err:
         raise ra.RecordError(f"cannot read {where!r}: {err.strerror or err}") from None
-    if len(raw) > MAX_SAVE_BYTES:
+    if len(raw) > MAX_RECORD_BYTES:
         raise ra.RecordError(f"{where!r} is too large to be a saved game")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ra.RecordError(f"{where!r} is not a text file (not UTF-8)") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ra.RecordError(f"{where!r} is not valid JSON: {err}") from None
-    except RecursionError:
-        raise ra.RecordError(f"{where!r} is nested too deeply to be a game record") from None
-    except ValueError as err:  # e.g. an integer with thousands of digits
+        data = parse_json(raw)
+    except ra.RecordError as err:
         raise ra.RecordError(f"{where!r} is not a game record: {err}") from None
     if not isinstance(data, dict):
         raise ra.RecordError(f"{where!r} does not hold a game record (a JSON object)")
@@ -104,18 +97,15 @@ def load_game(path: Path) -> ra.Game:
     return game_from_document(read_document(path), os.fspath(path))
 
 
-MIN_PLAYERS = min(ra.SUN_GROUPS)
-MAX_PLAYERS = max(ra.SUN_GROUPS)
-PLAYERS = f"{MIN_PLAYERS}-{MAX_PLAYERS}"
-"""The player counts, for help texts (R2.1)."""
-LONG_SUNS = f"{min(ra.LONG_2P_GROUPS)}-{max(ra.LONG_2P_GROUPS)}"
-"""Suns per player in the long two-player game, for help texts (R2.3)."""
-
-
 def check_players(n: int) -> None:
     """Raise ``ValueError`` unless Ra can be played by ``n`` players (R2.1)."""
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"Ra is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+    if not ra.MIN_PLAYERS <= n <= ra.MAX_PLAYERS:
+        raise ValueError(f"Ra is for {ra.MIN_PLAYERS} to {ra.MAX_PLAYERS} players, not {n}")
+
+
+def _people(n: int) -> str:
+    """``1 person``, ``3 people`` (:func:`ra.events.plural` knows no irregular nouns)."""
+    return plural(n, "person") if n == 1 else f"{n} people"
 
 
 @dataclass(frozen=True)
@@ -148,12 +138,12 @@ def plan_seats(
         total = 3
     check_players(total)
     if len(people) > total:
-        raise ValueError(f"{plural(len(people), 'person', 'people')} for {plural(total, 'seat')}")
+        raise ValueError(f"{_people(len(people))} for {plural(total, 'seat')}")
     n_bots = total - len(people)
     if len(specs) > n_bots:
         raise ValueError(
             f"{plural(len(specs), 'bot')} but {plural(n_bots, 'seat')} left for bots "
-            f"after {plural(len(people), 'person', 'people')}"
+            f"after {_people(len(people))}"
         )
     if n_bots and not specs:
         specs = ["hard"]
@@ -317,9 +307,7 @@ class Session:
         """Write the session atomically; returns where."""
         target = Path(path or self.save_path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_document(), indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
+        atomic_write(target, json.dumps(self.to_document(), indent=1) + "\n")
         return target
 
     @classmethod
