@@ -37,6 +37,7 @@ BOT_LEVELS = ("easy", "medium", "hard", "random", "greedy")
 _INLINE_BOTS = ("easy", "random", "greedy")  # fast enough to run on the event loop
 BOT_CLAIM_STALE = 20.0  # seconds after which another worker may take over a bot's turn
 SWEEP_EVERY = 5.0
+BOT_SLOTS = 16  # bots' moves being applied and sent at once (see Room._bot_turn)
 
 
 @dataclass
@@ -427,8 +428,13 @@ class Room:
 
     # --- bots ------------------------------------------------------------------
 
-    def schedule_bot(self, remote: bool = False) -> None:
-        """Start the bot's turn if a bot is to move (the worker that committed does this)."""
+    def schedule_bot(self, remote: bool = False, claim: bool = False) -> None:
+        """Start the bot's turn if a bot is to move.
+
+        The worker that committed the last decision plays the bot's reply; a worker that
+        finds a game waiting (after a restart, or a worker died) first claims the turn in
+        the database (``claim``), so a bot rarely thinks twice and never moves twice.
+        """
         game = self.game
         if game is None or game.is_over() or self.row.record is not None:
             return
@@ -441,9 +447,9 @@ class Room:
         if remote:
             return  # the committing worker plays it; the sweeper covers a dead worker
         self.bot_task_n = n
-        self.bot_task = asyncio.create_task(self._bot_turn(seat, n))
+        self.bot_task = asyncio.create_task(self._bot_turn(seat, n, claim))
 
-    async def _bot_turn(self, seat: int, n: int) -> None:
+    async def _bot_turn(self, seat: int, n: int, claim: bool) -> None:
         try:
             delay = self.row.bot_delay
             if self.row.starts_at is not None:
@@ -452,15 +458,19 @@ class Room:
             game = self.game
             if game is None or game.num_decisions != n:
                 return
-            if not await self.hub.store.claim_bot_turn(self.id, n, BOT_CLAIM_STALE):
+            if claim and not await self.hub.store.claim_bot_turn(self.id, n, BOT_CLAIM_STALE):
                 return
             level = self.row.seats[seat].level or "easy"
             seed = bot_seed(self.row.seed, n)
-            if level in _INLINE_BOTS:
-                action = str(bots.make(level, seed=seed).choose(game.view(seat)))
-            else:
+            action = None
+            if level not in _INLINE_BOTS:  # a search: in a worker process, outside the slots
                 action = await self.hub.think(game.to_record(), seat, level, seed)
-            await self.act(seat, action, n, by_bot=True)
+            # Bots' moves are admitted a few at a time: on a busy server each one goes through
+            # in milliseconds and people's moves are never queued behind a crowd of bots'.
+            async with self.hub.bot_slots:
+                if action is None:
+                    action = str(bots.make(level, seed=seed).choose(game.view(seat)))
+                await self.act(seat, action, n, by_bot=True)
         except ClientError as err:
             log.debug("bot move at %s:%d dropped: %s", self.id, n, err.message)
         except asyncio.CancelledError:
@@ -476,6 +486,7 @@ class Hub:
         self.store = store
         self.settings = settings
         self.rooms: dict[str, Room] = {}
+        self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -537,7 +548,7 @@ class Hub:
             room = Room(self, row, game, seats_of)
             self.rooms[game_id] = room
             self._loading.pop(game_id, None)
-            room.schedule_bot()
+            room.schedule_bot(claim=True)
             return room
 
     def release(self, room: Room) -> None:
@@ -601,7 +612,7 @@ class Hub:
                 for gid in await self.store.games_waiting_for_bots(stale):
                     room = await self.room(gid)
                     if room is not None:
-                        room.schedule_bot()
+                        room.schedule_bot(claim=True)
                 first = False
             except asyncio.CancelledError:
                 raise

@@ -109,7 +109,7 @@ class Store:
             # Decisions are written by the BatchWriter; these connections serve reads and the lobby.
             kwargs.update(connect_args={"timeout": 30}, pool_size=2, max_overflow=2, pool_timeout=60)
         else:
-            kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+            kwargs.update(pool_size=10, max_overflow=20, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
         self._writer: BatchWriter | None = None
         if self.sqlite:
@@ -182,12 +182,14 @@ class Store:
             return int((await conn.execute(q)).scalar_one())
 
     async def games_waiting_for_bots(self, stale_after: float) -> list[str]:
-        """Running games whose mover is a bot and no worker is (still) thinking for it."""
+        """Running games whose mover is a bot, waiting for ``stale_after`` seconds or more with
+        no worker (still) thinking for it."""
         cutoff = now() - timedelta(seconds=stale_after)
         async with self.engine.connect() as conn:
             q = sa.select(games.c.id).where(
                 games.c.status == "running",
                 games.c.to_move_bot.is_(True),
+                games.c.updated_at <= cutoff,
                 sa.or_(
                     games.c.bot_claim_n.is_(None),
                     games.c.bot_claim_n != games.c.num_decisions,
