@@ -113,7 +113,7 @@ def test_editions_rename_tiles_in_the_log() -> None:
     # R1.2: Unrest is "War" in the 2016 and 2023 editions.
     assert ev.disaster(1, Tile.UNREST, 2).text(["Ann", "Bob"], "2016") == "War strikes Bob: 2 tiles lost."
     assert ev.won(0, 5, [Tile.UNREST, Tile.UNREST], 1).text(["Ann", "Bob"], "2023") == (
-        "Ann wins with sun 5: takes 2 Wars, and sun 1 (face down)."
+        "Ann wins with sun 5: takes 2 Wars and sun 1 (face down)."
     )
     with pytest.raises(ValueError, match="unknown edition"):
         ev.draw(0, Tile.GOLD).text(["Ann", "Bob"], "1066")
@@ -175,3 +175,16 @@ def test_a_whole_game_log_reads_in_the_second_person_for_you() -> None:
     assert "You draw" in text and "Ann draws" in text
     for e in game.events:
         assert json.loads(json.dumps(e.to_dict())) == e.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("first", "has", "turn"),
+    [("You", "You have", "your turn"), ("Ann", "Ann has", "Ann's turn")],
+)
+def test_why_illegal_speaks_to_you_in_the_second_person(first: str, has: str, turn: str) -> None:
+    """The reasons for a refused action read right for "You" as for a name (R4.1, R4.2)."""
+    game = ra.Game(players=[first, "Bob"], seed=0, bag=["pharaoh"], suns=[[9, 6, 5, 2], [8, 7, 4, 3]])
+    game.apply("draw")
+    game.apply("ra")  # Bob invokes Ra; the first seat bids first
+    assert game.why_illegal("bid 13") == f"{has} no face-up sun 13 (R4.2)"
+    assert game.why_illegal("draw") == f"draw is not possible now: it is {turn} to bid or pass (R4.1)"

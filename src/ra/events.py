@@ -302,6 +302,16 @@ def is_you(name: str) -> bool:
     return name.strip().casefold() == "you"
 
 
+def subject(name: str, third: str, second: str, start: bool = True) -> str:
+    """A player and a verb agreeing with them: ``Ann has`` / ``You have`` (``you have`` mid-sentence)."""
+    return _Who(name).does(third, second, start)
+
+
+def possessive(name: str) -> str:
+    """``Ann's`` / ``your``."""
+    return "your" if is_you(name) else f"{name}'s"
+
+
 class _Who:
     """A player as the subject or object of a sentence."""
 
@@ -392,7 +402,8 @@ def describe(event: Event, names: Sequence[str] | None = None, edition: str = "o
         take = "take" if p.you else "takes"
         if not event.tiles:
             return f"{p.does('wins', 'win')} with sun {event.sun}: {take} no tiles, only sun {d} (face down)."
-        return f"{p.does('wins', 'win')} with sun {event.sun}: {take} {lot}, and sun {d} (face down)."
+        comma = "," if " and " in lot else ""  # "Pharaoh and Nile, and sun 8" / "Nile and sun 8"
+        return f"{p.does('wins', 'win')} with sun {event.sun}: {take} {lot}{comma} and sun {d} (face down)."
     if k == "no_bid":
         n = len(event.tiles)
         if d == "removed":

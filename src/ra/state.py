@@ -34,7 +34,7 @@ from ra.actions import (
     Action,
 )
 from ra.errors import IllegalActionError, SeatError
-from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize
+from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize, possessive, subject
 from ra.scoring import ScoreBreakdown
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
 from ra.tiles import MAX_SUN, T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, TILES, Tile
@@ -525,22 +525,28 @@ class State:
                 return self._why_not_god(action)
             if kind == "done":
                 return None
-            return f"{action} is not possible now: {who} is using God tiles (god <tile> or done) (R3.5)"
+            return (
+                f"{action} is not possible now: {subject(who, 'is', 'are', False)} using God tiles "
+                "(god <tile> or done) (R3.5)"
+            )
         if phase == PHASE_BID:
             if kind == "bid":
                 sun = action.arg
                 if (self._bid_mask(p) >> sun) & 1:
                     return None
                 if (self._used[p] >> sun) & 1:
-                    return f"sun {sun} of {who} is face down until the next epoch (R4.4)"
+                    return f"{possessive(who)} sun {sun} is face down until the next epoch (R4.4)"
                 if not (self._suns[p] >> sun) & 1:
-                    return f"{who} has no face-up sun {sun} (R4.2)"
+                    return f"{subject(who, 'has', 'have')} no face-up sun {sun} (R4.2)"
                 return f"bid {sun} is not higher than the current bid {self._high} (R4.2)"
             if kind == "pass":
                 if self._must_bid:
-                    return f"{who} invoked Ra and every other player passed: {who} must bid (R4.3)"
+                    return (
+                        f"{who} invoked Ra and every other player passed: "
+                        f"{subject(who, 'must', 'must', False)} bid (R4.3)"
+                    )
                 return None
-            return f"{action} is not possible now: it is {who}'s turn to bid or pass (R4.1)"
+            return f"{action} is not possible now: it is {possessive(who)} turn to bid or pass (R4.1)"
         # PHASE_DISCARD
         what = "civilization tile (Unrest)" if self._unrest_left else "monument (Earthquake)"
         if kind == "discard":
@@ -548,14 +554,14 @@ class State:
             if t not in self._discard_kinds():
                 return f"{who} must discard a {what}, not {action.tile} (R5.2)"
             if not self._displays[p][t]:
-                return f"{who} holds no {action.tile} to discard (R5.2)"
+                return f"{subject(who, 'holds', 'hold')} no {action.tile} to discard (R5.2)"
             return None
         return f"{action} is not possible now: {who} must discard a {what} (R5.2, R5.4)"
 
     def _why_not_god(self, action: Action) -> str | None:
         p = self._to_move
         if not self._displays[p][T_GOD]:
-            return f"{self._name(p)} holds no God tile (R3.2)"
+            return f"{subject(self._name(p), 'holds', 'hold')} no God tile (R3.2)"
         if not self._can_take(p, action.arg):
             return f"there is no {action.tile} on the auction track (R3.5)"
         return None
