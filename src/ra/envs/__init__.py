@@ -11,6 +11,8 @@ is the dense :attr:`ra.Action.index` (``ra.NUM_ACTIONS`` = 54 actions).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -77,3 +79,23 @@ __all__ = [
     "observation_array",
     "observation_array_of",
 ]
+
+
+RENDER_MODES = ("human", "ansi")
+"""The text renderings both adapters offer."""
+
+
+def new_game(
+    players: int, variant: str, suns_per_player: int | None, hidden_scores: bool, render_mode: str | None
+) -> tuple[ra.Game, dict[str, Any]]:
+    """The adapters' common checks: a game built from the options at once (``ValueError`` naming
+    a bad one), and the options to start every later episode with."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"unknown render_mode {render_mode!r}; modes are: {', '.join(RENDER_MODES)}")
+    options: dict[str, Any] = {
+        "players": players,
+        "variant": variant,
+        "suns_per_player": suns_per_player,
+        "hidden_scores": hidden_scores,
+    }
+    return ra.Game(seed=0, **options), options

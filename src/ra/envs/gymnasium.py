@@ -33,11 +33,17 @@ from gymnasium import spaces
 
 import ra
 from ra.bots import Bot, from_spec
-from ra.envs import OBSERVATION_HIGH_ARRAY, action_mask_array, game_text, observation_array_of
+from ra.envs import (
+    OBSERVATION_HIGH_ARRAY,
+    RENDER_MODES,
+    action_mask_array,
+    game_text,
+    new_game,
+    observation_array_of,
+)
 
 ObsType = dict[str, npt.NDArray[Any]]
 ENV_ID = "ra/Ra-v0"
-RENDER_MODES = ("human", "ansi")
 ILLEGAL = ("lose", "raise")
 
 
@@ -58,17 +64,9 @@ class RaEnv(gymnasium.Env[ObsType, np.int64]):
         suns_per_player: int | None = None,
         hidden_scores: bool = False,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"unknown render_mode {render_mode!r}; modes are: {', '.join(RENDER_MODES)}")
         if illegal_action not in ILLEGAL:
             raise ValueError(f"illegal_action is 'lose' or 'raise', got {illegal_action!r}")
-        self._options: dict[str, Any] = {
-            "players": players,
-            "variant": variant,
-            "suns_per_player": suns_per_player,
-            "hidden_scores": hidden_scores,
-        }
-        self.game = ra.Game(seed=0, **self._options)  # checks the options at once (ValueError)
+        self.game, self._options = new_game(players, variant, suns_per_player, hidden_scores, render_mode)
         n = self.game.num_players
         specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != n - 1:

@@ -28,10 +28,16 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import ra
-from ra.envs import OBSERVATION_HIGH_ARRAY, action_mask_array, game_text, observation_array_of
+from ra.envs import (
+    OBSERVATION_HIGH_ARRAY,
+    RENDER_MODES,
+    action_mask_array,
+    game_text,
+    new_game,
+    observation_array_of,
+)
 
 ObsType = dict[str, npt.NDArray[Any]]
-RENDER_MODES = ("human", "ansi")
 
 
 class RaAECEnv(AECEnv[str, ObsType, int | None]):  # type: ignore[misc]  # untyped base
@@ -53,15 +59,7 @@ class RaAECEnv(AECEnv[str, ObsType, int | None]):  # type: ignore[misc]  # untyp
         hidden_scores: bool = False,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"unknown render_mode {render_mode!r}; modes are: {', '.join(RENDER_MODES)}")
-        self._options: dict[str, Any] = {
-            "players": players,
-            "variant": variant,
-            "suns_per_player": suns_per_player,
-            "hidden_scores": hidden_scores,
-        }
-        self.game = ra.Game(seed=0, **self._options)  # checks the options at once (ValueError)
+        self.game, self._options = new_game(players, variant, suns_per_player, hidden_scores, render_mode)
         n = self.game.num_players
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(n)]

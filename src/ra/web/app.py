@@ -315,12 +315,16 @@ def create_app(settings: Settings) -> FastAPI:
     async def join(game_id: str, body: Join) -> dict[str, Any]:
         return await seat_in(await game_row(game_id), body)
 
+    async def token_seat(game_id: str, token: str) -> int:
+        seat = await store.seat_for_token(game_id, token)
+        if seat is None:
+            raise ApiError(403, "bad_token", "that token holds no seat at this table")
+        return seat
+
     @app.post("/api/games/{game_id}/leave")
     async def leave(game_id: str, body: TokenBody) -> dict[str, Any]:
         row = await game_row(game_id)
-        seat = await store.seat_for_token(game_id, body.token)
-        if seat is None:
-            raise ApiError(403, "bad_token", "that token holds no seat at this table")
+        seat = await token_seat(game_id, body.token)
         if row.status != "open":
             raise ApiError(409, "started", "the game has started; a seat can be left only before")
         await store.free_seat(game_id, seat)
@@ -330,9 +334,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/games/{game_id}/again")
     async def again(game_id: str, body: TokenBody) -> dict[str, Any]:
         row = await game_row(game_id)
-        seat = await store.seat_for_token(game_id, body.token)
-        if seat is None:
-            raise ApiError(403, "bad_token", "that token holds no seat at this table")
+        seat = await token_seat(game_id, body.token)
         if row.status != "finished":
             raise ApiError(409, "not_over", "a rematch can be asked for once the game is over")
         if row.rematch_id is None:
