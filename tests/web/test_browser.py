@@ -353,6 +353,8 @@ def test_russian_table_and_rules(browser: Browser, live_server: str) -> None:
     assert page.locator("h1").inner_text().startswith("Правила")
     assert page.locator("#tile-unrest .names").inner_text() == "Смута · Война"
     assert page.locator("#tile-fortress .names").inner_text() == "Крепость · Святилище"
+    assert "RULES.md" not in page.locator(".rules-page").inner_text()  # users have no such file
+    assert "ra rules" in page.locator(".rules-page").inner_text()
     no_sideways_scroll(page)
     no_js_errors(page)
     page.context.close()
@@ -368,6 +370,11 @@ def test_screenshots_and_no_sideways_scrolling(
     page.wait_for_selector(".seat-row")
     assert page.evaluate("document.documentElement.lang") == lang  # chosen from the browser
     no_sideways_scroll(page)
+    # Each seat is one line: its number, Human/Bot, the level and the remove button side by side.
+    rows = page.locator(".seat-row")
+    for i in range(rows.count()):
+        kids = rows.nth(i).evaluate("r => [...r.children].map(c => c.getBoundingClientRect().top)")
+        assert max(kids) - min(kids) < 16, f"seat row {i + 1} wraps: {kids}"
     shot(page, f"lobby-{size}-{lang}")
 
     made = create_game(
@@ -561,3 +568,38 @@ def test_waiting_room_join_and_leave(browser: Browser, live_server: str) -> None
     no_sideways_scroll(cy)
     no_js_errors(cy)
     cy.context.close()
+
+
+def test_phone_score_tables_fit_and_the_epoch_summary_spans_its_card(
+    browser: Browser, live_server: str
+) -> None:
+    """On a 390 px phone every scoring table (epoch 3 has nine columns) fits its box without
+    scrolling inside it, and the epoch summary's Close button does not squeeze its table."""
+    made = create_game(
+        live_server,
+        [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
+        hidden_scores=False,
+    )
+    page = new_page(browser, PHONE, locale="ru-RU")
+    page.goto(live_server + made["link"])
+    page.wait_for_selector(ACTIONS)
+    rng = random.Random(8)
+    deadline = time.monotonic() + 90
+    while not page.locator("#epoch-summary:not([hidden]) .score-table").count():
+        assert time.monotonic() < deadline, "epoch 1 did not end"
+        if click_legal(page, rng) is None:
+            page.wait_for_timeout(40)
+    box = page.locator("#epoch-summary")
+    card = box.evaluate("b => b.clientWidth")
+    table = box.locator(".score-table").evaluate("t => t.getBoundingClientRect().width")
+    assert table > card * 0.85, f"the summary table is squeezed: {table} of {card}"
+    play(page, rng)
+    wraps = page.locator("#final-area .score-table-wrap, #final-area .final-table")
+    assert page.locator("#final-area .score-table").count() == 3
+    for i in range(wraps.count()):
+        sw, cw = wraps.nth(i).evaluate("w => [w.scrollWidth, w.clientWidth]")
+        assert sw <= cw, f"score table {i} scrolls inside its box: {sw} > {cw}"
+    no_sideways_scroll(page)
+    shot(page, "table-final-390-ru")
+    no_js_errors(page)
+    page.context.close()

@@ -148,7 +148,7 @@ export function renderScoring(events, view) {
       }
       const sg = (x) => (x > 0 ? `+${x}` : String(x));
       return `<tr><th scope="row">${esc(ns[seat])}</th>${cs.map((c) => `<td class="${d[c] > 0 ? "pos" : d[c] < 0 ? "neg" : "zero"}">${sg(d[c])}</td>`).join("")}` +
-        `<td class="tot">${sg(d.total)}</td><td>${d.before} → <strong>${d.after}</strong></td></tr>`;
+        `<td class="tot">${sg(d.total)}</td><td class="sc-score"><span class="before">${d.before} → </span><strong>${d.after}</strong></td></tr>`;
     }).join("");
     return `<div class="score-table-wrap"><h4>${esc(t("sc.title", { n: epoch }))}</h4><table class="score-table"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
   }).join("");

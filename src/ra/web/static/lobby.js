@@ -20,12 +20,12 @@ function renderSeats() {
   box.innerHTML = seats.map((s, i) => {
     const you = i === firstHuman ? ` <span class="badge you">${esc(t("lobby.you"))}</span>` : "";
     const levels = ["easy", "medium", "hard"].map((l) => `<option value="${l}"${s.level === l ? " selected" : ""}>${esc(t("lobby.level." + l))}</option>`).join("");
-    return `<div class="seat-row" data-i="${i}"><span class="seat-n">${esc(t("lobby.seat", { n: i + 1 }))}${you}</span>` +
+    return `<div class="seat-row" data-i="${i}"><span class="seat-n"><span class="seat-long">${esc(t("lobby.seat", { n: i + 1 }))}</span><span class="seat-short">${esc(t("lobby.seatShort", { n: i + 1 }))}</span>${you}</span>` +
       `<span class="seg" role="radiogroup" aria-label="${esc(t("lobby.seat", { n: i + 1 }))}">` +
       `<input type="radio" name="kind${i}" id="k${i}h" value="human"${s.kind === "human" ? " checked" : ""}><label for="k${i}h">${esc(t("lobby.human"))}</label>` +
-      `<input type="radio" name="kind${i}" id="k${i}b" value="bot"${s.kind === "bot" ? " checked" : ""}><label for="k${i}b">⚙ ${esc(t("lobby.bot"))}</label></span>` +
+      `<input type="radio" name="kind${i}" id="k${i}b" value="bot"${s.kind === "bot" ? " checked" : ""}><label for="k${i}b"><span class="bot-ic" aria-hidden="true">⚙ </span>${esc(t("lobby.bot"))}</label></span>` +
       (s.kind === "bot" ? `<select class="level" aria-label="${esc(t("lobby.level"))}">${levels}</select>` : "") +
-      (seats.length > 2 ? `<button type="button" class="btn small remove" aria-label="${esc(t("lobby.removeSeat"))} ${i + 1}">✕ ${esc(t("lobby.removeSeat"))}</button>` : "") +
+      (seats.length > 2 ? `<button type="button" class="btn small remove" aria-label="${esc(t("lobby.removeSeat"))} ${i + 1}">✕<span class="rm-label"> ${esc(t("lobby.removeSeat"))}</span></button>` : "") +
       `</div>`;
   }).join("");
   box.querySelectorAll(".seat-row").forEach((row) => {

@@ -100,7 +100,7 @@ async function start() {
       if (ep) { stop(); load(ep[1]); }
     }
   });
-  document.title = `${t("rp.title")} — Ra`;
+  document.title = `${t("rp.title")} — ${t("app.title")}`;
   await load(0);
 }
 

@@ -442,7 +442,8 @@ function renderActions() {
   if (L.includes("done")) parts.push(`<button type="button" class="btn act" data-act="done" aria-keyshortcuts="n"${dis}>${key("n")} ${esc(t("table.done"))}</button>`);
   const discards = L.filter((a) => a.startsWith("discard "));
   if (discards.length) {
-    parts.push(`<span class="hint">${esc(t("table.discardHint"))}</span>`);
+    const why = t("st.yourDiscard", { disaster: tileName(S.view.pending_disaster || "unrest", ed), n: S.view.discards_left || 1 });
+    parts.push(`<span class="hint"><strong>${esc(why)}</strong> ${esc(t("table.discardHint"))}</span>`);
     discards.forEach((a) => parts.push(`<button type="button" class="btn act bad" data-act="${esc(a)}"${dis}>✕ ${esc(t("table.discard", { tile: tileName(a.slice(8), ed) }))}</button>`));
   }
   if (S.canUndo) parts.push(`<button type="button" class="btn undo" data-undo="1" aria-keyshortcuts="u"${dis}>${key("u")} ↶ ${esc(t("table.undo"))}</button>`);
