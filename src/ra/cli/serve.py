@@ -40,10 +40,13 @@ def serve_command(
     try:
         import uvicorn
 
+        import ra.web.app  # noqa: F401 - everything the workers import, checked here
         from ra.web import db as database
     except ImportError as err:
         typer.echo(
-            f"ra serve needs the web extra: pip install 'ra-boardgame[web]' ({err.name} is missing)", err=True
+            f"ra serve needs the web extra: pip install 'ra-boardgame[web]' "
+            f"({f'{err.name} is missing' if err.name else str(err).splitlines()[0]})",
+            err=True,
         )
         raise typer.Exit(2) from None
     url = db or default_db()
