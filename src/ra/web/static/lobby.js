@@ -136,6 +136,10 @@ function item(g, mine) {
     `<div class="gi-meta">#${esc(g.id)} · ${esc(meta)}</div></div><div class="gi-acts">${acts}</div></li>`;
 }
 
+// The finished games list shows a few; the rest behind a button (it would fill a phone screen).
+const FINISHED_SHOWN = 5;
+let showAllFinished = false;
+
 function renderLists() {
   const mine = allSeats();
   const put = (sel, games) => {
@@ -146,7 +150,13 @@ function renderLists() {
   put("#list-yours", yours);
   put("#list-open", lists.open.filter((g) => !ids.has(g.id)));
   put("#list-running", lists.running.filter((g) => !ids.has(g.id)));
-  put("#list-finished", lists.finished.slice(0, 30));
+  const finished = lists.finished.slice(0, 30);
+  put("#list-finished", showAllFinished ? finished : finished.slice(0, FINISHED_SHOWN));
+  if (!showAllFinished && finished.length > FINISHED_SHOWN) {
+    $("#list-finished").insertAdjacentHTML("beforeend",
+      `<li><button type="button" class="btn" id="more-finished">${esc(t("lobby.showMore", { n: finished.length - FINISHED_SHOWN }))}</button></li>`);
+    $("#more-finished").addEventListener("click", () => { showAllFinished = true; renderLists(); });
+  }
   document.querySelectorAll(".join-btn").forEach((b) => b.addEventListener("click", () => join(b.dataset.id)));
   document.querySelectorAll(".forget-btn").forEach((b) => b.addEventListener("click", () => {
     forgetSeat(b.dataset.id);
