@@ -1,6 +1,6 @@
 // The table: one WebSocket to the server, the position rendered from this seat's view,
 // only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
-import { t, tileName, currentLang, eventText, playerName } from "./i18n.js";
+import { t, tileName, tileList, currentLang, eventText, playerName } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
@@ -222,7 +222,7 @@ function onState(msg) {
   if (!S.initial && newEvents.length) {
     S.fresh = freshFrom(newEvents, S.view);
     const lost = newEvents.filter((e) => e.kind === "discard" && e.seat === S.seat);
-    if (lost.length) toast(lost.map((e) => eventText(e, names(S.view), edition())).join(" "), "bad", 5000);
+    if (lost.length) toast(t("table.youLose", { tiles: tileList(lost.map((e) => e.tile), edition()) }), "bad", 5000);
   } else if (S.initial) {
     S.fresh = null;
   }
