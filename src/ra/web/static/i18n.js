@@ -703,7 +703,7 @@ export function eventText(ev, names, edition = "original", lang = currentLang())
         return `${p} пасует (${why}).`;
       }
       case "win": return ev.tiles && ev.tiles.length
-        ? `${p} выигрывает солнцем ${ev.sun}: берёт ${tileList(ev.tiles, edition, lang)} и солнце ${d} (лицом вниз).`
+        ? `${p} выигрывает солнцем ${ev.sun} и забирает: ${tileList(ev.tiles, edition, lang)}, а также солнце ${d} (лицом вниз).`
         : `${p} выигрывает солнцем ${ev.sun}: тайлов нет, берёт солнце ${d} (лицом вниз).`;
       case "no_bid": return d === "removed"
         ? `Никто не поставил; ${ev.tiles.length} ${ruPlural(ev.tiles.length, "тайл уходит", "тайла уходят", "тайлов уходят")} из игры с полного трека.`
