@@ -24,7 +24,16 @@ from ra.engine import Game
 from ra.errors import RaError
 from ra.setup import LONG_2P_GROUPS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, new_seed
 from ra.tiles import EDITIONS
-from ra.web.hub import BOT_LEVELS, Client, ClientError, Hub, Settings, build_game, game_state
+from ra.web.hub import (
+    BOT_LEVELS,
+    Client,
+    ClientError,
+    Hub,
+    Settings,
+    build_game,
+    game_state,
+    result_columns,
+)
 from ra.web.protocol import MAX_MESSAGE_BYTES, seat_payload
 from ra.web.store import GameRow, Store, new_token, now
 
@@ -400,7 +409,8 @@ def create_app(settings: Settings) -> FastAPI:
                 "seed": 0,
                 "record": rec,
                 "creator_addr": request.client.host if request.client else None,
-                **{k: v for k, v in _final(game).items() if k != "status"},
+                "num_decisions": game.num_decisions,
+                **result_columns(game),
             },
             [
                 {"seat": i, "kind": "human", "level": None, "name": nm, "token_hash": None}
@@ -423,17 +433,9 @@ def create_app(settings: Settings) -> FastAPI:
         full = room.game
         if seat is not None and seat >= full.num_players:
             raise ApiError(422, "bad_request", f"seat: 0-{full.num_players - 1}")
-        decisions = [str(a) for a in full.decisions]
+        decisions = full.decisions
         k = min(n, len(decisions))
-        game = build_game(row, decisions[:k])
-        epochs: list[list[int]] = []
-        probe = build_game(row, [])
-        epochs.append([1, 0])
-        for i, d in enumerate(decisions):
-            before = probe.epoch
-            probe.apply(d)
-            if probe.epoch != before:
-                epochs.append([probe.epoch, i + 1])
+        game = build_game(row, [str(a) for a in decisions[:k]])
         payload = seat_payload(game, seat, row.edition, 0)
         return {
             "n": k,
@@ -441,7 +443,7 @@ def create_app(settings: Settings) -> FastAPI:
             "game": hub.summary(row),
             "view": payload["view"],
             "events": payload["events"],
-            "epochs": epochs,
+            "epochs": room.epoch_starts(),
         }
 
     # --- playing -------------------------------------------------------------------
@@ -516,17 +518,6 @@ def create_app(settings: Settings) -> FastAPI:
                 hub.release(room)
 
     return app
-
-
-def _final(game: Game) -> dict[str, Any]:
-    over = game.is_over()
-    return {
-        "status": "finished",
-        "num_decisions": game.num_decisions,
-        "epoch": game.epoch,
-        "winner": game.winner if over else None,
-        "scores": list(game.scores) if over else None,
-    }
 
 
 def _parse(text: str) -> dict[str, Any] | None:

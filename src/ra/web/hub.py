@@ -95,6 +95,16 @@ def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
     return game
 
 
+def result_columns(game: Game) -> dict[str, Any]:
+    """The epoch, and the winner and scores once the game is over (hidden until then, R9.1)."""
+    over = game.is_over()
+    return {
+        "epoch": game.epoch,
+        "winner": game.winner if over else None,
+        "scores": list(game.scores) if over else None,
+    }
+
+
 def game_state(game: Game, row: GameRow) -> dict[str, Any]:
     """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper)."""
     over = game.is_over()
@@ -103,9 +113,7 @@ def game_state(game: Game, row: GameRow) -> dict[str, Any]:
         "status": "finished" if over else "running",
         "to_move": to_move,
         "to_move_bot": to_move is not None and row.seats[to_move].kind == "bot",
-        "epoch": game.epoch,
-        "winner": game.winner if over else None,
-        "scores": list(game.scores) if over else None,
+        **result_columns(game),
     }
 
 
@@ -174,10 +182,25 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.bot_task_n = -1
         self.decided_at: float | None = None
+        self._epoch_starts: list[list[int]] | None = None
 
     @property
     def id(self) -> str:
         return self.row.id
+
+    def epoch_starts(self) -> list[list[int]]:
+        """``[epoch, decisions before it]`` for each epoch reached (a finished game: computed once)."""
+        if self._epoch_starts is None:
+            assert self.game is not None
+            probe = build_game(self.row, [])
+            starts = [[1, 0]]
+            for i, d in enumerate(self.game.decisions, 1):
+                before = probe.epoch
+                probe.apply(d)
+                if probe.epoch != before:
+                    starts.append([probe.epoch, i])
+            self._epoch_starts = starts
+        return self._epoch_starts
 
     # --- presence --------------------------------------------------------------
 
@@ -321,8 +344,9 @@ class Room:
                 new.apply(action)
             except IllegalActionError as err:
                 raise ClientError("illegal", str(err)) from None
+            state = game_state(new, self.row)
             try:
-                await self.hub.store.append(self.id, n, seat, str(action), game_state(new, self.row))
+                await self.hub.store.append(self.id, n, seat, str(action), state)
             except ConflictError:
                 await self._resync()
                 self.broadcast()
@@ -333,7 +357,7 @@ class Room:
             self.game = new
             self.decision_seats.append(seat)
             self.decided_at = submitted
-            self._mirror(new)
+            self._mirror(new, state)
             self.broadcast()
             self.schedule_bot()
 
@@ -351,21 +375,22 @@ class Room:
                     "and no other player decided since",
                 )
             new = build_game(self.row, [str(a) for a in game.decisions[:keep]])
+            state = game_state(new, self.row)
             try:
-                await self.hub.store.truncate(self.id, n, keep, game_state(new, self.row))
+                await self.hub.store.truncate(self.id, n, keep, state)
             except ConflictError:
                 await self._resync()
                 self.broadcast()
                 raise ClientError("stale", "the game has moved on") from None
             self.game = new
             del self.decision_seats[keep:]
-            self._mirror(new)
+            self._mirror(new, state)
             self.broadcast(floor=len(new.events))
             self.schedule_bot()
 
-    def _mirror(self, game: Game) -> None:
+    def _mirror(self, game: Game, state: dict[str, Any]) -> None:
+        """Keep the cached row in step with ``game`` (``state`` is its :func:`game_state`)."""
         self.row.num_decisions = game.num_decisions
-        state = game_state(game, self.row)
         self.row.status = state["status"]
         self.row.to_move = state["to_move"]
         self.row.epoch = state["epoch"]
@@ -385,7 +410,7 @@ class Room:
                     self.game = new
                     self.decision_seats.extend(s for s, _ in rows)
                     self.decided_at = None
-                    self._mirror(new)
+                    self._mirror(new, game_state(new, self.row))
                     self.broadcast()
                 return
             floor = await self._resync()
@@ -493,8 +518,6 @@ class Hub:
         self.closing = False
 
     async def start(self) -> None:
-        if self.store.sqlite:
-            await self._clear_claims()
         self._tasks.append(asyncio.create_task(self._sweeper()))
         if not self.store.sqlite:
             self._tasks.append(asyncio.create_task(self._listen()))
@@ -512,14 +535,6 @@ class Hub:
         await asyncio.sleep(0.05)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
-
-    async def _clear_claims(self) -> None:
-        import sqlalchemy as sa
-
-        from ra.web.db import games
-
-        async with self.store.engine.begin() as conn:
-            await conn.execute(sa.update(games).values(bot_claim_n=None, bot_claim_at=None))
 
     # --- rooms -----------------------------------------------------------------
 
