@@ -189,8 +189,8 @@ def create_app(settings: Settings) -> FastAPI:
         token = new_token()
         if not await store.take_seat(row.id, free[0], join.name, token):
             raise ApiError(409, "seat_taken", "that seat was just taken; try again")
-        await maybe_start(row.id)
-        await hub.changed(row.id)
+        if not await maybe_start(row.id):
+            await hub.changed(row.id)  # a seat taken: the waiting room's clients see it
         fresh = await game_row(row.id)
         return {
             "game": hub.summary(fresh),
@@ -199,10 +199,11 @@ def create_app(settings: Settings) -> FastAPI:
             "link": link(row.id, free[0], token),
         }
 
-    async def maybe_start(game_id: str) -> None:
+    async def maybe_start(game_id: str) -> bool:
+        """Start the game once every seat is taken; True if it started (its room is told)."""
         row = await game_row(game_id)
         if row.status != "open" or any(s.kind == "human" and s.token_hash is None for s in row.seats):
-            return
+            return False
         game = build_game(row, [])
         state = game_state(game, row)
         await store.start(game_id, state["to_move"], state["to_move_bot"])
@@ -210,6 +211,7 @@ def create_app(settings: Settings) -> FastAPI:
         if room is not None:
             await room.resync()
             room.schedule_bot()
+        return True
 
     # --- pages -------------------------------------------------------------------
 
