@@ -1,0 +1,195 @@
+// Information-set MCTS: a port of ra.bots.mcts.MCTSBot (plain ISMCTS, max^n, draws as chance
+// nodes, greedy rollouts cut at the end of the epoch valued by projected_scores).
+//
+// Each iteration redeals the undrawn part of the bag from the public unseen counts (R9.1, R9.3:
+// never the real order), walks the tree with UCT, expands one node, plays on with the rollout
+// policy and backs up one reward per player.  Deterministic for a seed and an iteration budget.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "state.hpp"
+
+namespace ra {
+
+namespace {
+
+struct Edge {
+    int action;
+    int visits;
+    double total;
+};
+
+struct Child {
+    int key;  // action index * 32 + (drawn tile + 1 for a draw, else 0)
+    int node;
+};
+
+struct Node {
+    int visits = 0;
+    bool expanded = false;
+    std::vector<uint8_t> untried;
+    std::vector<Edge> edges;   // in the order first tried (Python's dict order)
+    std::vector<Child> children;
+};
+
+int child_key(int action, const State& after, int drawn_before) {
+    // A draw is a chance event: its children are keyed by the tile that came out.
+    if (action == A_DRAW) return action * 32 + 1 + after.bag[drawn_before];
+    return action * 32;
+}
+
+struct Search {
+    const MctsConfig& cfg;
+    const Weights& w;
+    Rng rng;
+    std::vector<Node> nodes;
+    int stop_epoch;
+
+    Search(const MctsConfig& c, const Weights& wt, uint64_t seed) : cfg(c), w(wt), rng(seed) {}
+
+    int random_action(uint64_t legal) {
+        int k = (int)rng.below((uint32_t)popcount(legal));
+        while (k--) legal &= legal - 1;
+        return __builtin_ctzll(legal);
+    }
+
+    void rewards(const State& g, double out[MAX_PLAYERS]) {
+        bool final = is_over(g);
+        double scores[MAX_PLAYERS];
+        int n = g.n;
+        if (final)
+            for (int i = 0; i < n; ++i) scores[i] = (double)g.scores[i];
+        else
+            projected_scores(g, w, scores);
+        int win = final ? winner(g) : -1;
+        for (int i = 0; i < n; ++i) {
+            double best_other = -1e300;
+            for (int j = 0; j < n; ++j)
+                if (j != i && scores[j] > best_other) best_other = scores[j];
+            double margin = (scores[i] - best_other) / cfg.margin_scale;
+            double r = 0.5 + 0.5 * std::max(-1.0, std::min(1.0, margin));
+            if (final) r = (1.0 - cfg.win_weight) * r + cfg.win_weight * (i == win ? 1.0 : 0.0);
+            out[i] = r;
+        }
+    }
+
+    int select(const Node& node) const {
+        double c = cfg.exploration;
+        double log_n = std::log((double)node.visits);
+        int best = -1;
+        double best_score = -1e9;
+        for (const Edge& e : node.edges) {
+            double score = e.total / e.visits + c * std::sqrt(log_n / e.visits);
+            if (score > best_score) best = e.action, best_score = score;
+        }
+        return best;
+    }
+
+    struct Step {
+        int node, action, mover;
+    };
+
+    void iterate(State& g, std::vector<Step>& path) {
+        path.clear();
+        int node = 0;
+        while (!is_over(g) && g.epoch <= stop_epoch) {
+            int mover = g.to_move;
+            if (!nodes[node].expanded) {
+                Node& nd = nodes[node];
+                nd.expanded = true;
+                uint64_t legal = legal_mask(g);
+                while (legal) {
+                    nd.untried.push_back((uint8_t)__builtin_ctzll(legal));
+                    legal &= legal - 1;
+                }
+                for (int i = (int)nd.untried.size() - 1; i > 0; --i)
+                    std::swap(nd.untried[i], nd.untried[rng.below((uint32_t)(i + 1))]);
+            }
+            int action;
+            if (!nodes[node].untried.empty()) {
+                action = nodes[node].untried.back();
+                nodes[node].untried.pop_back();
+            } else {
+                action = select(nodes[node]);
+            }
+            int drawn_before = g.drawn;
+            apply(g, action);
+            path.push_back({node, action, mover});
+            int key = child_key(action, g, drawn_before);
+            int found = -1;
+            for (const Child& ch : nodes[node].children)
+                if (ch.key == key) {
+                    found = ch.node;
+                    break;
+                }
+            if (found < 0) {
+                int fresh = (int)nodes.size();
+                nodes[node].children.push_back({key, fresh});
+                nodes.emplace_back();
+                break;
+            }
+            node = found;
+        }
+        // Rollout.
+        while (!is_over(g) && g.epoch <= stop_epoch) {
+            int a = cfg.greedy_rollout ? greedy_action(g, w) : random_action(legal_mask(g));
+            apply(g, a);
+        }
+        double r[MAX_PLAYERS];
+        rewards(g, r);
+        for (const Step& st : path) {
+            Node& nd = nodes[st.node];
+            bool seen = false;
+            for (Edge& e : nd.edges)
+                if (e.action == st.action) {
+                    e.visits++;
+                    e.total += r[st.mover];
+                    seen = true;
+                    break;
+                }
+            if (!seen) nd.edges.push_back({st.action, 1, r[st.mover]});
+            nd.visits++;
+        }
+    }
+};
+
+}  // namespace
+
+int mcts_choose(const State& root, const MctsConfig& cfg, const Weights& w, uint64_t seed,
+                int64_t* iterations_done) {
+    uint64_t legal = legal_mask(root);
+    if (iterations_done) *iterations_done = 0;
+    if (!legal) return -1;
+    if (!(legal & (legal - 1))) return __builtin_ctzll(legal);
+    Search search(cfg, w, seed);
+    search.nodes.reserve(1024);
+    search.nodes.emplace_back();
+    search.stop_epoch = root.epoch + cfg.horizon - 1;
+    std::vector<Search::Step> path;
+    using clock = std::chrono::steady_clock;
+    auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                       std::chrono::duration<double>(cfg.seconds > 0 ? cfg.seconds : 0.0));
+    int64_t budget = cfg.seconds > 0 ? INT64_MAX : cfg.iterations;
+    int64_t done = 0;
+    State g;
+    while (done < budget) {
+        g = root;
+        redeal_rest(g, search.rng);  // a determinization: the unseen tiles in a fresh order
+        search.iterate(g, path);
+        ++done;
+        if (cfg.seconds > 0 && (done & 7) == 0 && clock::now() >= deadline) break;
+    }
+    if (iterations_done) *iterations_done = done;
+    const Node& r = search.nodes[0];
+    int best = -1;
+    double best_mean = -1e300;
+    for (const Edge& e : r.edges) {
+        double mean = e.total / e.visits;
+        if (mean > best_mean) best = e.action, best_mean = mean;
+    }
+    return best;
+}
+
+}  // namespace ra

@@ -1,0 +1,545 @@
+// ra._core: the CPython binding of the native core (raw C API: no build-time dependency and the
+// lowest call overhead).  See src/ra/_core.pyi for the Python signatures and native/README.md.
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <string>
+
+#include "state.hpp"
+
+namespace {
+
+struct StateObject {
+    PyObject_HEAD ra::State st;
+};
+
+extern PyTypeObject StateType;
+
+inline StateObject* new_state_object() {
+    auto* obj = reinterpret_cast<StateObject*>(StateType.tp_alloc(&StateType, 0));
+    return obj;
+}
+
+// --- reading a ra.Game / ra.PlayerView ------------------------------------------------------------
+
+bool get_long(PyObject* obj, const char* name, long* out) {
+    PyObject* v = PyObject_GetAttrString(obj, name);
+    if (!v) return false;
+    *out = PyLong_AsLong(v);
+    Py_DECREF(v);
+    return !(*out == -1 && PyErr_Occurred());
+}
+
+// A sequence of ints of at most `cap` items into out[]; the count into *len.
+bool seq_longs(PyObject* seq_obj, long* out, Py_ssize_t cap, Py_ssize_t* len, const char* what) {
+    PyObject* seq = PySequence_Fast(seq_obj, what);
+    if (!seq) return false;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > cap) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: too many items (%zd)", what, n);
+        return false;
+    }
+    PyObject** items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        out[i] = PyLong_AsLong(items[i]);
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return false;
+        }
+    }
+    *len = n;
+    Py_DECREF(seq);
+    return true;
+}
+
+bool get_longs(PyObject* obj, const char* name, long* out, Py_ssize_t cap, Py_ssize_t* len) {
+    PyObject* v = PyObject_GetAttrString(obj, name);
+    if (!v) return false;
+    bool ok = seq_longs(v, out, cap, len, name);
+    Py_DECREF(v);
+    return ok;
+}
+
+bool read_game(PyObject* game, ra::State& s) {
+    std::memset(&s, 0, sizeof s);
+    long v;
+    long buf[ra::BAG_SIZE];
+    Py_ssize_t len;
+#define FIELD(name, dst)                              \
+    if (!get_long(game, "_" #name, &v)) return false; \
+    s.dst = (decltype(s.dst))v;
+    FIELD(n, n)
+    if (s.n < ra::MIN_PLAYERS || s.n > ra::MAX_PLAYERS) {
+        PyErr_SetString(PyExc_ValueError, "not a game of 2-5 players");
+        return false;
+    }
+    FIELD(ra_end, ra_end)
+    FIELD(epoch, epoch)
+    FIELD(phase, phase)
+    FIELD(to_move, to_move)
+    FIELD(ra_player, ra_player)
+    FIELD(auction_kind, auction_kind)
+    FIELD(high, high)
+    FIELD(high_bidder, high_bidder)
+    FIELD(must_bid, must_bid)
+    FIELD(unrest_left, unrest_left)
+    FIELD(quake_left, quake_left)
+    FIELD(after_discard, after_discard)
+    FIELD(center, center)
+    FIELD(ra, ra)
+    FIELD(drawn, drawn)
+    FIELD(bag_size, bag_size)
+    FIELD(num_decisions, num_decisions)
+#undef FIELD
+    int n = s.n;
+    if (!get_longs(game, "_suns", buf, n, &len)) return false;
+    for (int i = 0; i < n; ++i) s.suns[i] = (uint32_t)buf[i];
+    if (!get_longs(game, "_used", buf, n, &len)) return false;
+    for (int i = 0; i < n; ++i) s.used[i] = (uint32_t)buf[i];
+    if (!get_longs(game, "_scores", buf, n, &len)) return false;
+    for (int i = 0; i < n; ++i) s.scores[i] = (int16_t)buf[i];
+    if (!get_longs(game, "_track", buf, ra::AUCTION_TRACK_SIZE, &len)) return false;
+    s.track_len = (uint8_t)len;
+    for (Py_ssize_t i = 0; i < len; ++i) s.track[i] = (uint8_t)buf[i];
+    if (!get_longs(game, "_unseen", buf, ra::NUM_KINDS, &len)) return false;
+    for (int i = 0; i < ra::NUM_KINDS; ++i) s.unseen[i] = (uint8_t)buf[i];
+    if (!get_longs(game, "_box", buf, ra::NUM_KINDS, &len)) return false;
+    for (int i = 0; i < ra::NUM_KINDS; ++i) s.box[i] = (uint8_t)buf[i];
+    PyObject* displays = PyObject_GetAttrString(game, "_displays");
+    if (!displays) return false;
+    for (int i = 0; i < n; ++i) {
+        PyObject* d = PySequence_GetItem(displays, i);
+        bool ok = d && seq_longs(d, buf, ra::NUM_KINDS, &len, "display");
+        Py_XDECREF(d);
+        if (!ok) {
+            Py_DECREF(displays);
+            return false;
+        }
+        for (int t = 0; t < ra::NUM_KINDS; ++t) s.displays[i][t] = (uint8_t)buf[t];
+    }
+    Py_DECREF(displays);
+    // Epoch scorings: ((epoch, seat, points, before, after) or None per seat) per epoch.
+    PyObject* bds = PyObject_GetAttrString(game, "_breakdowns");
+    if (!bds) return false;
+    Py_ssize_t epochs = PySequence_Size(bds);
+    if (epochs < 0 || epochs > ra::EPOCHS) {
+        Py_DECREF(bds);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad epoch scorings");
+        return false;
+    }
+    s.num_epochs_scored = (uint8_t)epochs;
+    for (Py_ssize_t e = 0; e < epochs; ++e) {
+        PyObject* ep = PySequence_GetItem(bds, e);
+        for (int i = 0; ep && i < n; ++i) {
+            PyObject* row = PySequence_GetItem(ep, i);
+            if (row && row != Py_None) {
+                PyObject* pts = PySequence_GetItem(row, 2);
+                PyObject* before = PySequence_GetItem(row, 3);
+                PyObject* after = PySequence_GetItem(row, 4);
+                if (pts && before && after && seq_longs(pts, buf, 7, &len, "points")) {
+                    ra::Breakdown& b = s.breakdowns[e][i];
+                    for (int c = 0; c < 7; ++c) b.points[c] = (int16_t)buf[c];
+                    b.before = (int16_t)PyLong_AsLong(before);
+                    b.after = (int16_t)PyLong_AsLong(after);
+                }
+                Py_XDECREF(pts);
+                Py_XDECREF(before);
+                Py_XDECREF(after);
+            }
+            Py_XDECREF(row);
+        }
+        Py_XDECREF(ep);
+        if (PyErr_Occurred()) {
+            Py_DECREF(bds);
+            return false;
+        }
+    }
+    Py_DECREF(bds);
+    // The bag: the real order of a Game (all of it: the order is a function of the seed, R9.2),
+    // or for a view the drawn tiles then the unseen ones by kind (a search redeals them).
+    PyObject* bag = PyObject_GetAttrString(game, "_bag");
+    if (!bag) return false;
+    if (bag != Py_None) {
+        if (s.bag_size > 0) {
+            PyObject* r = PyObject_CallMethod(bag, "tile", "i", (int)s.bag_size - 1);
+            if (!r) {
+                Py_DECREF(bag);
+                return false;
+            }
+            Py_DECREF(r);
+        }
+        bool ok = get_longs(bag, "order", buf, ra::BAG_SIZE, &len);
+        Py_DECREF(bag);
+        if (!ok) return false;
+        if (len < s.bag_size) {
+            PyErr_SetString(PyExc_ValueError, "the bag order is shorter than the bag");
+            return false;
+        }
+        for (int k = 0; k < s.bag_size; ++k) s.bag[k] = (uint8_t)buf[k];
+    } else {
+        Py_DECREF(bag);
+        if (!get_longs(game, "_drawn_order", buf, ra::BAG_SIZE, &len)) return false;
+        for (Py_ssize_t k = 0; k < len && k < s.drawn; ++k) s.bag[k] = (uint8_t)buf[k];
+        int k = s.drawn;
+        for (int t = 0; t < ra::NUM_KINDS; ++t)
+            for (int c = 0; c < s.unseen[t] && k < ra::BAG_SIZE; ++c) s.bag[k++] = (uint8_t)t;
+    }
+    return true;
+}
+
+// --- State methods ------------------------------------------------------------------------------
+
+int State_init(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"players", "seed", "suns_per_player", nullptr};
+    int players = 3;
+    unsigned long long seed = 0;
+    int long_suns = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|iKi", const_cast<char**>(kw), &players, &seed,
+                                     &long_suns))
+        return -1;
+    if (!ra::new_game(reinterpret_cast<StateObject*>(self)->st, players, seed, long_suns)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Ra is for 2 to 5 players (R2.1); suns_per_player 4-7 is the long 2-player game "
+                        "(R2.3), 0 the standard one");
+        return -1;
+    }
+    return 0;
+}
+
+PyObject* State_from_game(PyObject* cls, PyObject* game) {
+    StateObject* obj = new_state_object();
+    if (!obj) return nullptr;
+    if (!read_game(game, obj->st)) {
+        Py_DECREF(obj);
+        return nullptr;
+    }
+    return reinterpret_cast<PyObject*>(obj);
+}
+
+inline ra::State& ST(PyObject* self) { return reinterpret_cast<StateObject*>(self)->st; }
+
+PyObject* State_clone(PyObject* self, PyObject*) {
+    StateObject* obj = new_state_object();
+    if (!obj) return nullptr;
+    std::memcpy(&obj->st, &ST(self), sizeof(ra::State));
+    return reinterpret_cast<PyObject*>(obj);
+}
+
+PyObject* State_legal_mask(PyObject* self, PyObject*) {
+    return PyLong_FromUnsignedLongLong(ra::legal_mask(ST(self)));
+}
+
+PyObject* State_legal_actions(PyObject* self, PyObject*) {
+    uint64_t m = ra::legal_mask(ST(self));
+    PyObject* out = PyList_New(ra::popcount(m));
+    if (!out) return nullptr;
+    for (Py_ssize_t i = 0; m; ++i, m &= m - 1) PyList_SET_ITEM(out, i, PyLong_FromLong(__builtin_ctzll(m)));
+    return out;
+}
+
+PyObject* State_apply(PyObject* self, PyObject* arg) {
+    long a = PyLong_AsLong(arg);
+    if (a == -1 && PyErr_Occurred()) return nullptr;
+    if (!ra::apply(ST(self), (int)a)) {
+        PyErr_Format(PyExc_ValueError, "action %ld is not legal now", a);
+        return nullptr;
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* State_chance_outcomes(PyObject* self, PyObject*) {
+    const ra::State& s = ST(self);
+    PyObject* out = PyList_New(0);
+    if (!out || s.phase != ra::PHASE_ACTION) return out;
+    double left = (double)(s.bag_size - s.drawn);
+    for (int t = 0; t < ra::NUM_KINDS; ++t) {
+        if (!s.unseen[t]) continue;
+        PyObject* item = Py_BuildValue("(id)", t, s.unseen[t] / left);
+        if (!item || PyList_Append(out, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(out);
+            return nullptr;
+        }
+        Py_DECREF(item);
+    }
+    return out;
+}
+
+PyObject* State_apply_draw(PyObject* self, PyObject* arg) {
+    long t = PyLong_AsLong(arg);
+    if (t == -1 && PyErr_Occurred()) return nullptr;
+    ra::State& s = ST(self);
+    if (s.phase != ra::PHASE_ACTION || !ra::stack_draw(s, (int)t)) {
+        PyErr_Format(PyExc_ValueError, "tile %ld cannot be drawn now (R3.2, R3.3)", t);
+        return nullptr;
+    }
+    ra::apply(s, ra::A_DRAW);
+    Py_RETURN_NONE;
+}
+
+PyObject* State_is_over(PyObject* self, PyObject*) { return PyBool_FromLong(ra::is_over(ST(self))); }
+
+PyObject* State_greedy_action(PyObject* self, PyObject* args, PyObject* kwargs);
+PyObject* State_mcts(PyObject* self, PyObject* args, PyObject* kwargs);
+
+PyObject* tuple_u8(const uint8_t* v, int n) {
+    PyObject* t = PyTuple_New(n);
+    for (int i = 0; t && i < n; ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLong(v[i]));
+    return t;
+}
+
+PyObject* State_snapshot(PyObject* self, PyObject*) {
+    const ra::State& s = ST(self);
+    int n = s.n;
+    PyObject* suns = PyTuple_New(n);
+    PyObject* used = PyTuple_New(n);
+    PyObject* scores = PyTuple_New(n);
+    PyObject* displays = PyTuple_New(n);
+    for (int i = 0; i < n; ++i) {
+        PyTuple_SET_ITEM(suns, i, PyLong_FromUnsignedLong(s.suns[i]));
+        PyTuple_SET_ITEM(used, i, PyLong_FromUnsignedLong(s.used[i]));
+        PyTuple_SET_ITEM(scores, i, PyLong_FromLong(s.scores[i]));
+        PyTuple_SET_ITEM(displays, i, tuple_u8(s.displays[i], ra::NUM_KINDS));
+    }
+    PyObject* bds = PyTuple_New(s.num_epochs_scored);
+    for (int e = 0; e < s.num_epochs_scored; ++e) {
+        PyObject* ep = PyTuple_New(n);
+        for (int i = 0; i < n; ++i) {
+            const ra::Breakdown& b = s.breakdowns[e][i];
+            PyTuple_SET_ITEM(ep, i,
+                             Py_BuildValue("(ii(iiiiiii)ii)", e + 1, i, b.points[0], b.points[1], b.points[2],
+                                           b.points[3], b.points[4], b.points[5], b.points[6], b.before,
+                                           b.after));
+        }
+        PyTuple_SET_ITEM(bds, e, ep);
+    }
+    return Py_BuildValue(
+        "(iiiiiiiiiOiiiiiNiiiNNNNNNN)", n, s.ra_end, s.epoch, s.phase, s.to_move, s.ra_player, s.auction_kind,
+        s.high, s.high_bidder, s.must_bid ? Py_True : Py_False, s.unrest_left, s.quake_left, s.after_discard,
+        s.center, s.ra, tuple_u8(s.track, s.track_len), s.drawn, s.bag_size, s.num_decisions, suns, used,
+        scores, displays, tuple_u8(s.unseen, ra::NUM_KINDS), tuple_u8(s.box, ra::NUM_KINDS), bds);
+}
+
+PyObject* State_get_to_move(PyObject* self, void*) {
+    const ra::State& s = ST(self);
+    if (ra::is_over(s)) Py_RETURN_NONE;
+    return PyLong_FromLong(s.to_move);
+}
+PyObject* State_get_winner(PyObject* self, void*) {
+    int w = ra::winner(ST(self));
+    if (w < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(w);
+}
+PyObject* State_get_scores(PyObject* self, void*) {
+    const ra::State& s = ST(self);
+    PyObject* out = PyList_New(s.n);
+    for (int i = 0; out && i < s.n; ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(s.scores[i]));
+    return out;
+}
+PyObject* State_get_phase(PyObject* self, void*) { return PyLong_FromLong(ST(self).phase); }
+PyObject* State_get_epoch(PyObject* self, void*) { return PyLong_FromLong(ST(self).epoch); }
+PyObject* State_get_num_players(PyObject* self, void*) { return PyLong_FromLong(ST(self).n); }
+PyObject* State_get_num_decisions(PyObject* self, void*) { return PyLong_FromLong(ST(self).num_decisions); }
+
+// --- bots ---------------------------------------------------------------------------------------
+
+bool parse_weights(PyObject* obj, ra::Weights& w) {
+    if (!obj || obj == Py_None) return true;
+    PyObject* seq = PySequence_Fast(obj, "weights must be a sequence of 12 numbers");
+    if (!seq) return false;
+    if (PySequence_Fast_GET_SIZE(seq) != 12) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "weights must be 12 numbers (ra.bots.valuation.Weights)");
+        return false;
+    }
+    double* dst[12] = {&w.pharaoh_future, &w.nile_future, &w.flood_chance, &w.civ_chance,
+                       &w.monument_potential, &w.god_option, &w.sun_step, &w.sun_cost,
+                       &w.min_gain, &w.invoke_gain, &w.invoke_lead, &w.god_margin};
+    for (int i = 0; i < 12; ++i) {
+        *dst[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (*dst[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return false;
+        }
+    }
+    Py_DECREF(seq);
+    return true;
+}
+
+PyObject* State_greedy_action(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"weights", nullptr};
+    PyObject* weights = nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kw), &weights)) return nullptr;
+    ra::Weights w;
+    if (!parse_weights(weights, w)) return nullptr;
+    const ra::State& s = ST(self);
+    if (ra::is_over(s)) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no decision to take");
+        return nullptr;
+    }
+    return PyLong_FromLong(ra::greedy_action(s, w));
+}
+
+PyObject* State_mcts(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"iterations", "seed",         "seconds",    "exploration", "horizon",
+                               "margin_scale", "win_weight", "rollout",    "weights",     nullptr};
+    ra::MctsConfig cfg;
+    long long iterations = cfg.iterations;
+    unsigned long long seed = 0;
+    const char* rollout = "greedy";
+    PyObject* weights = nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsO", const_cast<char**>(kw), &iterations, &seed,
+                                     &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
+                                     &cfg.win_weight, &rollout, &weights))
+        return nullptr;
+    ra::Weights w;
+    if (!parse_weights(weights, w)) return nullptr;
+    std::string r = rollout;
+    if (r != "greedy" && r != "random") {
+        PyErr_SetString(PyExc_ValueError, "rollout must be greedy or random");
+        return nullptr;
+    }
+    if (iterations < 1 || cfg.horizon < 1 || cfg.horizon > 3 || cfg.margin_scale <= 0) {
+        PyErr_SetString(PyExc_ValueError, "iterations >= 1, horizon 1-3 and margin_scale > 0");
+        return nullptr;
+    }
+    cfg.iterations = iterations;
+    cfg.greedy_rollout = r == "greedy";
+    ra::State root = ST(self);
+    if (ra::is_over(root)) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no decision to take");
+        return nullptr;
+    }
+    int64_t done = 0;
+    int action;
+    Py_BEGIN_ALLOW_THREADS action = ra::mcts_choose(root, cfg, w, seed, &done);
+    Py_END_ALLOW_THREADS return Py_BuildValue("(iL)", action, (long long)done);
+}
+
+PyObject* State_random_playout(PyObject* self, PyObject* arg) {
+    unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
+    if (PyErr_Occurred()) return nullptr;
+    ra::State& s = ST(self);
+    ra::Rng rng(seed);
+    while (!ra::is_over(s)) {
+        uint64_t m = ra::legal_mask(s);
+        int k = (int)rng.below((uint32_t)ra::popcount(m));
+        while (k--) m &= m - 1;
+        ra::apply(s, __builtin_ctzll(m));
+    }
+    Py_RETURN_NONE;
+}
+
+PyMethodDef State_methods[] = {
+    {"from_game", (PyCFunction)State_from_game, METH_O | METH_CLASS,
+     "The native state of a ra.Game (its whole bag order too) or a ra.PlayerView (bag unknown)."},
+    {"clone", State_clone, METH_NOARGS, "An independent copy (a memcpy)."},
+    {"legal_mask", State_legal_mask, METH_NOARGS, "Bit a is set for every legal action index a."},
+    {"legal_actions", State_legal_actions, METH_NOARGS, "The legal action indices, ascending."},
+    {"apply", State_apply, METH_O, "Apply an action index (ValueError if illegal)."},
+    {"chance_outcomes", State_chance_outcomes, METH_NOARGS, "(tile, probability) of a draw now."},
+    {"apply_draw", State_apply_draw, METH_O, "Draw with this tile coming out (a chosen chance outcome)."},
+    {"is_over", State_is_over, METH_NOARGS, "Whether the game has ended."},
+    {"snapshot", State_snapshot, METH_NOARGS, "Every field of the position as a tuple (for comparison)."},
+    {"greedy_action", (PyCFunction)(void (*)(void))State_greedy_action, METH_VARARGS | METH_KEYWORDS,
+     "The greedy bot's action index for the player to move."},
+    {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
+     "Native ISMCTS for the player to move: (action index, iterations made)."},
+    {"random_playout", State_random_playout, METH_O, "Play uniformly random actions to the end."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyGetSetDef State_getset[] = {
+    {"to_move", State_get_to_move, nullptr, "The seat to decide, None once over.", nullptr},
+    {"winner", State_get_winner, nullptr, "The winning seat once over (R8.1), else None.", nullptr},
+    {"scores", State_get_scores, nullptr, "Each seat's score.", nullptr},
+    {"phase", State_get_phase, nullptr, "The engine's phase code (ra.state.PHASE_*).", nullptr},
+    {"epoch", State_get_epoch, nullptr, "1, 2 or 3.", nullptr},
+    {"num_players", State_get_num_players, nullptr, "2-5.", nullptr},
+    {"num_decisions", State_get_num_decisions, nullptr, "Decisions taken so far.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyTypeObject StateType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+// --- batch functions ----------------------------------------------------------------------------
+
+// Play `games` games of `players` players (0: mixed 2-5 round-robin) with a policy; aggregates.
+PyObject* playouts(PyObject* args, PyObject* kwargs, bool greedy) {
+    static const char* kw[] = {"games", "players", "seed", nullptr};
+    long long games = 0;
+    int players = 0;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Li|K", const_cast<char**>(kw), &games, &players, &seed))
+        return nullptr;
+    if (games < 0 || (players != 0 && (players < ra::MIN_PLAYERS || players > ra::MAX_PLAYERS))) {
+        PyErr_SetString(PyExc_ValueError, "games >= 0 and players 2-5 (or 0 for mixed 2-5)");
+        return nullptr;
+    }
+    long long decisions = 0, wins[ra::MAX_PLAYERS] = {0}, score_sum = 0;
+    ra::Weights w;
+    Py_BEGIN_ALLOW_THREADS ra::Rng rng(seed ^ 0xA5A5A5A5ULL);
+    ra::State s;
+    for (long long g = 0; g < games; ++g) {
+        int n = players ? players : 2 + (int)(g % 4);
+        ra::new_game(s, n, seed + (unsigned long long)g, 0);
+        while (!ra::is_over(s)) {
+            int a;
+            if (greedy) {
+                a = ra::greedy_action(s, w);
+            } else {
+                uint64_t m = ra::legal_mask(s);
+                int k = (int)rng.below((uint32_t)ra::popcount(m));
+                while (k--) m &= m - 1;
+                a = __builtin_ctzll(m);
+            }
+            ra::apply(s, a);
+        }
+        decisions += s.num_decisions;
+        wins[ra::winner(s)]++;
+        for (int i = 0; i < n; ++i) score_sum += s.scores[i];
+    }
+    Py_END_ALLOW_THREADS return Py_BuildValue("{sLsLs(LLLLL)sL}", "games", games, "decisions", decisions,
+                                              "wins", wins[0], wins[1], wins[2], wins[3], wins[4],
+                                              "score_total", score_sum);
+}
+
+PyObject* random_playouts(PyObject*, PyObject* args, PyObject* kwargs) { return playouts(args, kwargs, false); }
+PyObject* greedy_playouts(PyObject*, PyObject* args, PyObject* kwargs) { return playouts(args, kwargs, true); }
+
+PyObject* state_size(PyObject*, PyObject*) { return PyLong_FromSize_t(sizeof(ra::State)); }
+
+PyMethodDef module_methods[] = {
+    {"random_playouts", (PyCFunction)(void (*)(void))random_playouts, METH_VARARGS | METH_KEYWORDS,
+     "random_playouts(games, players, seed=0): uniformly random games played natively; aggregates."},
+    {"greedy_playouts", (PyCFunction)(void (*)(void))greedy_playouts, METH_VARARGS | METH_KEYWORDS,
+     "greedy_playouts(games, players, seed=0): games of the greedy bot against itself; aggregates."},
+    {"state_size", state_size, METH_NOARGS, "sizeof the native state in bytes."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "ra._core",
+                          "The native core of Ra: engine, greedy bot and ISMCTS (see native/README.md).", -1,
+                          module_methods};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit__core(void) {
+    StateType.tp_name = "ra._core.State";
+    StateType.tp_basicsize = sizeof(StateObject);
+    StateType.tp_flags = Py_TPFLAGS_DEFAULT;
+    StateType.tp_doc = "A Ra position in native form: State(players=3, seed=0, suns_per_player=0).";
+    StateType.tp_methods = State_methods;
+    StateType.tp_getset = State_getset;
+    StateType.tp_init = State_init;
+    StateType.tp_new = PyType_GenericNew;
+    if (PyType_Ready(&StateType) < 0) return nullptr;
+    PyObject* m = PyModule_Create(&module_def);
+    if (!m) return nullptr;
+    Py_INCREF(&StateType);
+    if (PyModule_AddObject(m, "State", reinterpret_cast<PyObject*>(&StateType)) < 0) {
+        Py_DECREF(&StateType);
+        Py_DECREF(m);
+        return nullptr;
+    }
+    PyModule_AddIntConstant(m, "NUM_ACTIONS", ra::NUM_ACTIONS);
+    return m;
+}
