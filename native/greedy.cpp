@@ -107,7 +107,7 @@ struct Valuation {
             else
                 d[t]++;
         }
-        std::sort(disasters, disasters + nd);
+        sort_small(disasters, nd);
         for (int i = 0; i < nd; ++i) {
             int t = disasters[i];
             if (t == T_FUNERAL) {

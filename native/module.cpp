@@ -381,6 +381,20 @@ PyObject* State_greedy_action(PyObject* self, PyObject* args, PyObject* kwargs) 
     return PyLong_FromLong(ra::greedy_action(s, w));
 }
 
+PyObject* State_projected_scores(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"weights", nullptr};
+    PyObject* weights = nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kw), &weights)) return nullptr;
+    ra::Weights w;
+    if (!parse_weights(weights, w)) return nullptr;
+    const ra::State& s = ST(self);
+    double out[ra::MAX_PLAYERS];
+    ra::projected_scores(s, w, out);
+    PyObject* list = PyList_New(s.n);
+    for (int i = 0; list && i < s.n; ++i) PyList_SET_ITEM(list, i, PyFloat_FromDouble(out[i]));
+    return list;
+}
+
 PyObject* State_mcts(PyObject* self, PyObject* args, PyObject* kwargs) {
     static const char* kw[] = {"iterations", "seed",         "seconds",    "exploration", "horizon",
                                "margin_scale", "win_weight", "rollout",    "weights",     nullptr};
@@ -444,6 +458,8 @@ PyMethodDef State_methods[] = {
     {"snapshot", State_snapshot, METH_NOARGS, "Every field of the position as a tuple (for comparison)."},
     {"greedy_action", (PyCFunction)(void (*)(void))State_greedy_action, METH_VARARGS | METH_KEYWORDS,
      "The greedy bot's action index for the player to move."},
+    {"projected_scores", (PyCFunction)(void (*)(void))State_projected_scores, METH_VARARGS | METH_KEYWORDS,
+     "ra.bots.mcts.projected_scores: scores so far plus what each player keeps (rollout value)."},
     {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
      "Native ISMCTS for the player to move: (action index, iterations made)."},
     {"random_playout", State_random_playout, METH_O, "Play uniformly random actions to the end."},

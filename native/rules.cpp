@@ -204,7 +204,7 @@ static bool resolve_disasters(State& s, int p, uint8_t* disasters, int count, in
     // R5.1 / R5.3: one at a time, each destroying up to two tiles; Unrest and Earthquake may
     // leave a choice (R5.4), settled after.
     uint8_t* d = s.displays[p];
-    std::sort(disasters, disasters + count);
+    sort_small(disasters, count);
     int unrest = 0, quake = 0;
     for (int i = 0; i < count; ++i) {
         int t = disasters[i];

@@ -114,9 +114,19 @@ struct Rng {
 
 inline int bit_length(uint32_t m) { return m ? 32 - __builtin_clz(m) : 0; }
 inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
+// Insertion sort of a few tiles (a lot's disasters: at most 8).
+inline void sort_small(uint8_t* a, int n) {
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && a[j - 1] > a[j]; --j) {
+            uint8_t t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
+}
 
 // --- setup (R2) ---------------------------------------------------------------------------------
-// Sun groups: `groups` holds n groups of up to 7 suns (0-terminated).  Returns false for bad input.
+// A new game from its sun groups (bitmasks by seat), bag order and bag content (R2); the
+// first epoch begins.  Returns false for bad input.
 bool setup_state(State& s, int n, const uint32_t sun_masks[], const uint8_t* bag_order, int bag_size,
                  const uint8_t contents[NUM_KINDS]);
 // A standard or long-2p game dealt from a seed: sun deal as ra.setup (same permutation),

@@ -22,6 +22,7 @@ from ra.errors import (
     SeatError,
 )
 from ra.events import AUCTION_KIND_LABELS, AUCTION_KINDS, EVENT_KINDS, AuctionKind, Event, EventKind
+from ra.native import native_available
 from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown, score_table_rows
 from ra.setup import (
     AUCTION_TRACK_SIZE,
@@ -84,5 +85,6 @@ __all__ = [
     "Tile",
     "__version__",
     "display_name",
+    "native_available",
     "score_table_rows",
 ]

@@ -226,7 +226,9 @@ def test_bad_options_fail_at_make_not_in_choose() -> None:
 def test_bots_repr_shows_their_configuration() -> None:
     assert repr(bots.make("random", seed=4)) == "RandomBot(seed=4)"
     assert repr(bots.make("easy", seed=1)) == "GreedyBot(seed=1, epsilon=0.25)"
-    assert repr(bots.make("mcts", seed=2, level="medium")) == "MCTSBot(seed=2, iterations=150)"
+    search = "NativeMCTSBot" if ra.native_available() else "MCTSBot"
+    assert repr(bots.make("mcts", seed=2, level="medium")) == f"{search}(seed=2, iterations=150)"
     assert repr(bots.from_spec("mcts:iterations=30:rollout=random", seed=0)) == (
-        "MCTSBot(seed=0, iterations=30, rollout='random')"
+        f"{search}(seed=0, iterations=30, rollout='random')"
     )
+    assert repr(bots.from_spec("mcts:medium:native=false", seed=2)) == "MCTSBot(seed=2, iterations=150)"

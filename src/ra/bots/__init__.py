@@ -6,7 +6,12 @@
 >>> action = bot.choose(game.view(game.to_move))  # doctest: +SKIP
 
 ``make`` also takes the difficulty levels of the user interfaces directly:
-``bots.make("easy")``, ``"medium"``, ``"hard"``.
+``bots.make("easy")``, ``"medium"``, ``"hard"``, ``"expert"``.
+
+With the native core (``ra.native_available()``) the ``mcts`` bot searches in C++
+(:class:`NativeMCTSBot`, option ``native``, on by default) and the levels ``hard`` and
+``expert`` get budgets that only the native search affords; ``mcts:native=false`` is the
+Python search.
 """
 
 from __future__ import annotations
@@ -17,36 +22,59 @@ from typing import Any
 from ra.bots.base import Bot, RandomBot, SeededBot
 from ra.bots.greedy import GreedyBot, greedy_action
 from ra.bots.mcts import MCTSBot, MCTSConfig
+from ra.bots.native_mcts import NativeMCTSBot
 from ra.bots.valuation import Valuation, Weights
+from ra.native import native_available
 
 BOTS = ("random", "greedy", "mcts")
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
-# Search budgets of the MCTS bot by level (measured on a 2-core machine with
-# CPython 3.11: "hard" answers in about a second per decision).
-MCTS_ITERATIONS: dict[str, int] = {"easy": 40, "medium": 150, "hard": 1200}
+# Search budgets of the MCTS bot by level.  The Python search (measured on a 2-core machine
+# with CPython 3.11): "hard" answers in about a second per decision; "expert" is the same
+# search with a larger budget (a few seconds a decision).
+PYTHON_MCTS_ITERATIONS: dict[str, int] = {"easy": 40, "medium": 150, "hard": 1200, "expert": 3000}
+# The native search (benchmarks/strength.py --calibrate): "hard" answers within 1 s and "expert"
+# within about 2 s per decision on that machine, at every player count (2-5).
+NATIVE_MCTS_ITERATIONS: dict[str, int] = {"easy": 40, "medium": 150, "hard": 25_000, "expert": 50_000}
+MCTS_ITERATIONS: dict[str, int] = NATIVE_MCTS_ITERATIONS if native_available() else PYTHON_MCTS_ITERATIONS
+"""The budgets in use: native ones when the core is available."""
 # The difficulty levels of the user interfaces, as bots.
 LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"epsilon": 0.25}),
     "medium": ("mcts", {"iterations": MCTS_ITERATIONS["medium"]}),
     "hard": ("mcts", {"iterations": MCTS_ITERATIONS["hard"]}),
+    "expert": ("mcts", {"iterations": MCTS_ITERATIONS["expert"]}),
 }
+LEVEL_HELP: dict[str, str] = {
+    "easy": "the greedy bot, with a random move a quarter of the time",
+    "medium": f"MCTS, {MCTS_ITERATIONS['medium']} iterations a decision",
+    "hard": f"MCTS, {MCTS_ITERATIONS['hard']:,} iterations a decision (within about 1 s)",
+    "expert": (
+        f"MCTS, {MCTS_ITERATIONS['expert']:,} iterations a decision (within about 2 s)"
+        if native_available()
+        else f"the Python MCTS with a larger budget, {MCTS_ITERATIONS['expert']:,} iterations "
+        "(several seconds a decision; build the native core for a faster, stronger expert)"
+    ),
+}
+"""One line per level, for help texts."""
 
 
 # The options each bot takes (anything else is an error at once, not later in choose()).
 BOT_OPTIONS: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": ("epsilon", "weights"),
-    "mcts": (*(f.name for f in fields(MCTSConfig)), "config", "weights"),
+    "mcts": (*(f.name for f in fields(MCTSConfig)), "config", "weights", "native"),
     # OpenSpiel's own MCTS (ra.envs.openspiel): needs the rl extra, imported only when asked for.
     "openspiel-mcts": ("simulations", "rollouts", "uct_c"),
 }
 
 
 def make(name: str, seed: int | None = None, level: str | None = None, **options: Any) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``mcts``) or by level (``easy``, ``medium``, ``hard``).
+    """A bot by name (``random``, ``greedy``, ``mcts``) or by level (``easy``, ``medium``, ``hard``,
+    ``expert``).
 
-    ``level`` sets the search budget of ``mcts`` (other bots have no levels).
+    ``level`` sets the search budget of ``mcts`` (other bots have no levels).  ``native``
+    (``mcts`` only) chooses the native search (default: when the core is available).
     Extra keyword options go to the bot (e.g. ``iterations=300`` for ``mcts``).
     Every bad name, level or option raises ``ValueError`` at once, saying which.
 
@@ -55,7 +83,7 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
     >>> make("greedy", level="hard")
     Traceback (most recent call last):
     ...
-    ValueError: the greedy bot has no levels (only mcts has: easy, medium, hard)
+    ValueError: the greedy bot has no levels (only mcts has: easy, medium, hard, expert)
     """
     if not isinstance(name, str):
         raise ValueError(f"a bot name is text, got {type(name).__name__}")
@@ -85,6 +113,15 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         return _openspiel_mcts(seed, options)
     if level is not None:
         options = {"iterations": MCTS_ITERATIONS[level], **options}
+    native = options.pop("native", None)
+    if native is None:
+        native = native_available() and not options.get("paired_root")
+    elif not isinstance(native, bool):
+        raise ValueError(f"the mcts option native is true or false, got {native!r}")
+    elif native and not native_available():
+        raise ValueError("native=true needs the native core (not built, or disabled by RA_NATIVE=0)")
+    if native:
+        return NativeMCTSBot(seed=seed, **options)
     return MCTSBot(seed=seed, **options)
 
 
@@ -153,11 +190,15 @@ __all__ = [
     "BOT_OPTIONS",
     "LEVELS",
     "LEVEL_BOTS",
+    "LEVEL_HELP",
     "MCTS_ITERATIONS",
+    "NATIVE_MCTS_ITERATIONS",
+    "PYTHON_MCTS_ITERATIONS",
     "Bot",
     "GreedyBot",
     "MCTSBot",
     "MCTSConfig",
+    "NativeMCTSBot",
     "RandomBot",
     "SeededBot",
     "Valuation",

@@ -13,6 +13,7 @@ from rich.console import Console
 import ra
 from ra import records
 from ra.cli.common import cannot_write, fail
+from ra.native import status as native_status
 from ra.tui.render import score_table
 
 app = typer.Typer(
@@ -27,6 +28,7 @@ app = typer.Typer(
 def _print_version(value: bool) -> None:
     if value:
         typer.echo(f"ra-boardgame {ra.__version__}")
+        typer.echo(native_status())
         raise typer.Exit()
 
 

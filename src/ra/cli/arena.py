@@ -107,8 +107,8 @@ def arena_command(
             "--bots",
             "-b",
             help="Comma-separated bot specs, one per seat (repeated if fewer than the seats): "
-            "random, greedy, mcts, easy, medium, hard, openspiel-mcts (rl extra); options as mcts:hard "
-            "or mcts:iterations=300.",
+            "random, greedy, mcts, easy, medium, hard, expert, openspiel-mcts (rl extra); options as "
+            "mcts:hard, mcts:iterations=300 or mcts:native=false (the Python search).",
         ),
     ] = "greedy,random",
     players: Annotated[int, typer.Option("--players", "-p", help=f"Players per game ({PLAYERS}).")] = 3,

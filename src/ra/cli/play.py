@@ -36,7 +36,13 @@ def play_command(
     ] = None,
     bots_list: Annotated[
         str,
-        typer.Option("--bots", "-b", help="Bots for the other seats: easy, medium, hard (or any bot spec)."),
+        typer.Option(
+            "--bots",
+            "-b",
+            help="Bots for the other seats: easy, medium, hard, expert (or any bot spec). expert is the "
+            "strongest within about 2 s a decision (without the native core: the Python search with a "
+            "larger budget, slower).",
+        ),
     ] = "",
     humans: Annotated[
         str, typer.Option("--humans", help="Hot seat: comma-separated names of the people.")

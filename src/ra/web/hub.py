@@ -32,7 +32,7 @@ from ra.web.store import ConflictError, GameRow, Store
 
 log = logging.getLogger("ra.web")
 
-BOT_LEVELS = ("easy", "medium", "hard", "random", "greedy")
+BOT_LEVELS = ("easy", "medium", "hard", "expert", "random", "greedy")
 """What a bot seat may be: the user interfaces' levels, plus the plain bots (load tests)."""
 _INLINE_BOTS = ("easy", "random", "greedy")  # fast enough to run on the event loop
 BOT_CLAIM_STALE = 20.0  # seconds after which another worker may take over a bot's turn

@@ -19,7 +19,7 @@ function renderSeats() {
   let firstHuman = seats.findIndex((s) => s.kind === "human");
   box.innerHTML = seats.map((s, i) => {
     const you = i === firstHuman ? ` <span class="badge you">${esc(t("lobby.you"))}</span>` : "";
-    const levels = ["easy", "medium", "hard"].map((l) => `<option value="${l}"${s.level === l ? " selected" : ""}>${esc(t("lobby.level." + l))}</option>`).join("");
+    const levels = ["easy", "medium", "hard", "expert"].map((l) => `<option value="${l}"${s.level === l ? " selected" : ""}>${esc(t("lobby.level." + l))}</option>`).join("");
     return `<div class="seat-row" data-i="${i}"><span class="seat-n"><span class="seat-long">${esc(t("lobby.seat", { n: i + 1 }))}</span><span class="seat-short">${esc(t("lobby.seatShort", { n: i + 1 }))}</span>${you}</span>` +
       `<span class="seg" role="radiogroup" aria-label="${esc(t("lobby.seat", { n: i + 1 }))}">` +
       `<input type="radio" name="kind${i}" id="k${i}h" value="human"${s.kind === "human" ? " checked" : ""}><label for="k${i}h">${esc(t("lobby.human"))}</label>` +

@@ -1,0 +1,58 @@
+"""The MCTS bot's search run by the native core (``ra._core``, see ``native/README.md``).
+
+The same information-set MCTS as :mod:`ra.bots.mcts` (max^n, draws as chance nodes, greedy
+rollouts cut at the end of the epoch, the same reward), with the same settings, at machine
+speed: each iteration redeals the unseen tiles from the view's public counts (R9.1, R9.3),
+never the real bag.  Deterministic for a seed and an iteration budget.  Its random numbers
+are its own, so it does not choose move for move what the Python search would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ra.actions import ALL_ACTIONS, Action
+from ra.bots.mcts import MCTSBot, MCTSConfig
+from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
+from ra.native import core
+from ra.views import PlayerView
+
+
+class NativeMCTSBot(MCTSBot):
+    """:class:`ra.bots.mcts.MCTSBot` with the search in C++ (needs the native core)."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        config: MCTSConfig | None = None,
+        weights: Weights = DEFAULT_WEIGHTS,
+        **settings: object,
+    ) -> None:
+        super().__init__(seed, config, weights, **settings)
+        if core is None:
+            raise ValueError("the native core is not available (not built, or RA_NATIVE=0): use native=false")
+        if self.config.paired_root:
+            raise ValueError("the native search has no paired_root: use native=false for it")
+        self._weights = None if weights == DEFAULT_WEIGHTS else dataclasses.astuple(weights)
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        assert core is not None
+        cfg = self.config
+        index, done = core.State.from_game(view).mcts(
+            iterations=cfg.iterations,
+            seed=self.rng.getrandbits(63),
+            seconds=cfg.seconds or 0.0,
+            exploration=cfg.exploration,
+            horizon=cfg.horizon,
+            margin_scale=cfg.margin_scale,
+            win_weight=cfg.win_weight,
+            rollout=cfg.rollout,
+            weights=self._weights,
+        )
+        self.last_iterations = done
+        return ALL_ACTIONS[index]
