@@ -67,7 +67,7 @@ def test_search_options() -> None:
     game = positions(1, 3)[0]
     state = CORE.State.from_game(game)
     for options in ({"rollout": "random"}, {"horizon": 3}, {"exploration": 2.0, "win_weight": 1.0}):
-        index, done = state.mcts(iterations=50, seed=1, **options)  # type: ignore[arg-type]
+        index, done = state.mcts(iterations=50, seed=1, **options)
         assert done == 50 and ra.Action.from_index(index) in game.legal_actions()
     index, done = state.mcts(seconds=0.05, seed=1)
     assert done >= 1 and ra.Action.from_index(index) in game.legal_actions()
@@ -95,5 +95,6 @@ def test_the_levels_use_the_native_search() -> None:
         bots.from_spec("mcts:native=3")
     game = ra.Game(3, seed=5)
     bot = bots.make("mcts", seed=3, iterations=100)
+    assert isinstance(bot, bots.NativeMCTSBot)
     action = bot.choose(game.view(0))
     assert action in game.legal_actions() and bot.last_iterations == 100

@@ -41,9 +41,10 @@ class NativeMCTSBot(MCTSBot):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        assert core is not None
+        from ra import _core  # present: checked when the bot was made
+
         cfg = self.config
-        index, done = core.State.from_game(view).mcts(
+        index, done = _core.State.from_game(view).mcts(
             iterations=cfg.iterations,
             seed=self.rng.getrandbits(63),
             seconds=cfg.seconds or 0.0,
