@@ -9,6 +9,13 @@ end), then microseconds per ``clone()``, ``legal_actions()`` and ``apply()``
 measured separately on positions sampled from random games, and ``undo()`` at
 decisions 10, 100 and 300 of a long game.  Targets (engine issue): at least
 1,500 games/s mixed, clone under 5 us.
+
+With the native core (``ra._core``, see native/README.md) the same run adds native rows: random
+playouts played wholly in C++ (``random_playouts``), random games driven from Python one call
+per decision (``state.apply(choice(state.legal_actions()))``), the per-call costs of the native
+``clone()``, ``legal_mask()`` and ``apply()`` from Python, and MCTS iterations per second of the
+Python and the native search at 3 players.  Targets (native-core issue): playouts >= 50x the
+Python games/s (>= 5 M decisions/s), per-decision calls >= 5x, clone < 0.2 us, MCTS >= 20x.
 """
 
 from __future__ import annotations
@@ -23,6 +30,9 @@ import time
 from typing import Any
 
 import ra
+from ra import bots
+from ra.bots.mcts import MCTSBot
+from ra.native import core
 
 clock = time.perf_counter
 """The timer of every measurement (``--cpu`` switches to process CPU time)."""
@@ -93,6 +103,100 @@ def per_call_us(positions: list[tuple[ra.Game, ra.Action]], repeats: int = 5) ->
     return best
 
 
+def native_playouts(players: int, seconds: float, seed: int = 0) -> tuple[float, float, int]:
+    """Random games played wholly natively (``players`` 0: mixed 2-5); (games/s, decisions/s, games)."""
+    assert core is not None
+    games = decisions = 0
+    chunk = 200
+    start = clock()
+    while clock() - start < seconds:
+        r = core.random_playouts(chunk, players, seed + games)
+        games += r["games"]
+        decisions += r["decisions"]
+        chunk = min(chunk * 2, 20_000)
+    elapsed = clock() - start
+    return games / elapsed, decisions / elapsed, games
+
+
+def native_driven_games(players: list[int], seconds: float, seed: int = 0) -> tuple[float, float, int]:
+    """Random native games driven from Python, one ``apply`` call per decision."""
+    assert core is not None
+    rng = random.Random(seed)
+    choice = rng.choice
+    games = decisions = 0
+    start = clock()
+    deadline = start + seconds
+    i = 0
+    while True:
+        state = core.State(players[i % len(players)], i)
+        while not state.is_over():
+            state.apply(choice(state.legal_actions()))
+        games += 1
+        decisions += state.num_decisions
+        i += 1
+        if games % 20 == 0 and clock() >= deadline:
+            break
+    elapsed = clock() - start
+    return games / elapsed, decisions / elapsed, games
+
+
+def native_per_call_us(positions: list[tuple[ra.Game, ra.Action]], repeats: int = 5) -> dict[str, float]:
+    """Best-of-``repeats`` microseconds per native clone(), legal_mask() and apply() from Python."""
+    assert core is not None
+    states = [(core.State.from_game(g), a.index) for g, a in positions]
+    n = len(states)
+    best = {"clone": float("inf"), "legal_mask": float("inf"), "apply": float("inf")}
+    for _ in range(repeats):
+        gc.disable()
+        t = clock()
+        for st, _a in states:
+            st.clone()
+        best["clone"] = min(best["clone"], (clock() - t) / n * 1e6)
+        t = clock()
+        for st, _a in states:
+            st.legal_mask()
+        best["legal_mask"] = min(best["legal_mask"], (clock() - t) / n * 1e6)
+        fresh = [(st.clone(), a) for st, a in states]
+        t = clock()
+        for st, a in fresh:
+            st.apply(a)
+        best["apply"] = min(best["apply"], (clock() - t) / n * 1e6)
+        gc.enable()
+    return best
+
+
+def mcts_iterations_per_s(positions: list[ra.Game], native: bool, iterations: int) -> float:
+    """Search iterations per second of the mcts bot (Python or native) over ``positions``."""
+    total = 0
+    elapsed = 0.0
+    for i, game in enumerate(positions):
+        seat = game.to_move
+        assert seat is not None
+        view = game.view(seat)
+        bot = bots.make("mcts", seed=i, iterations=iterations, native=native)
+        assert isinstance(bot, MCTSBot)
+        t = clock()
+        bot.choose(view)
+        elapsed += clock() - t
+        total += bot.last_iterations
+    return total / elapsed
+
+
+def search_positions(count: int, players: int = 3, seed: int = 3) -> list[ra.Game]:
+    """Positions with a real choice in random games of ``players`` (the MCTS benchmark's)."""
+    rng = random.Random(seed)
+    out: list[ra.Game] = []
+    i = 0
+    while len(out) < count:
+        game = ra.Game(players=players, seed=seed * 1000 + i)
+        i += 1
+        while not game.is_over() and len(out) < count:
+            if len(game.legal_actions()) > 1 and rng.random() < 0.05:
+                out.append(game.clone())
+            game.apply(rng.choice(game.legal_actions()))
+    return out
+
+
 def long_game(decisions: int) -> ra.Game:
     """A 5-player game of at least ``decisions`` decisions (bids and draws preferred, fixed seeds)."""
     for seed in range(10_000):
@@ -123,6 +227,50 @@ def undo_us(at: tuple[int, ...] = (10, 100, 300), repeats: int = 200) -> dict[in
             times.append(clock() - t)
         times.sort()
         out[n] = times[len(times) // 2] * 1e6
+    return out
+
+
+def native_rows(
+    seconds: float, positions: list[tuple[ra.Game, ra.Action]], python_mixed: float, calls: dict[str, float]
+) -> dict[str, Any]:
+    """The native core's rows, printed beside the Python ones; returns them for the JSON."""
+    out: dict[str, Any] = {"playouts": {}, "driven": {}}
+    print("\nnative core (ra._core): random playouts played natively")
+    print(f"{'players':>8} {'games/s':>10} {'decisions/s':>12} {'x Python':>9}")
+    for label, players in [("2", 2), ("3", 3), ("4", 4), ("5", 5), ("mixed", 0)]:
+        gps, dps, games = native_playouts(players, seconds)
+        out["playouts"][label] = {"games_per_s": round(gps), "decisions_per_s": round(dps), "games": games}
+        ratio = f"{gps / python_mixed:9.1f}" if label == "mixed" else ""
+        print(f"{label:>8} {gps:>10,.0f} {dps:>12,.0f} {ratio}")
+    gps, dps, games = native_driven_games([2, 3, 4, 5], seconds)
+    out["driven"]["mixed"] = {"games_per_s": round(gps), "decisions_per_s": round(dps), "games": games}
+    print(
+        f"\nnative games driven from Python (one apply() per decision), mixed 2-5: {gps:,.0f} games/s, "
+        f"{dps:,.0f} decisions/s = {gps / python_mixed:.1f}x Python"
+    )
+    native_calls = native_per_call_us(positions)
+    out["us_per_call"] = {k: round(v, 3) for k, v in native_calls.items()}
+    print("native microseconds per call from Python (same positions):")
+    for name, us in native_calls.items():
+        python = calls.get(name if name != "legal_mask" else "legal_actions")
+        print(f"  {name + '()':<16} {us:7.3f} us   (Python {python:.2f} us)")
+    search = search_positions(6)
+    python_ips = mcts_iterations_per_s(search, native=False, iterations=150)
+    native_ips = mcts_iterations_per_s(search, native=True, iterations=20_000)
+    out["mcts_iterations_per_s_3p"] = {"python": round(python_ips), "native": round(native_ips)}
+    print(
+        f"MCTS iterations/s at 3 players (6 positions): Python {python_ips:,.0f}, native {native_ips:,.0f} "
+        f"= {native_ips / python_ips:.1f}x"
+    )
+    mixed = out["playouts"]["mixed"]
+    checks = [
+        ("playouts >= 50x Python games/s", mixed["games_per_s"] >= 50 * python_mixed),
+        ("playouts >= 5 M decisions/s", mixed["decisions_per_s"] >= 5e6),
+        ("per-decision calls >= 5x", gps >= 5 * python_mixed),
+        ("clone < 0.2 us", native_calls["clone"] < 0.2),
+        ("MCTS >= 20x at 3p", native_ips >= 20 * python_ips),
+    ]
+    print("native targets: " + "; ".join(f"{name}: {'met' if ok else 'NOT met'}" for name, ok in checks))
     return out
 
 
@@ -167,12 +315,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  at decision {n:<4} {us:9.1f} us")
 
     mixed = results["games"]["mixed"]["games_per_s"]
+    results["python_mixed_games_per_s"] = mixed
     ok_games = mixed >= 1500
     ok_clone = calls["clone"] < 5.0
     print(
         f"\ntargets: mixed games/s >= 1,500: {'met' if ok_games else 'NOT met'} ({mixed:,}); "
         f"clone < 5 us: {'met' if ok_clone else 'NOT met'} ({calls['clone']:.2f} us)"
     )
+    if core is None:
+        print("\nnative core: not available (not built, or RA_NATIVE=0): no native rows")
+    else:
+        results["native"] = native_rows(args.seconds, positions, mixed, calls)
+        results["native_mixed_games_per_s"] = results["native"]["playouts"]["mixed"]["games_per_s"]
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)

@@ -8,7 +8,12 @@ per seat rotation, so luck cancels out):
 1. 3 players: ``greedy`` against two ``random`` bots (target: greedy wins >= 60%);
 2. 3 players: ``mcts`` at its ``hard`` level against two ``greedy`` bots
    (target >= 55%; chance is 33%);
-3. 2 players: ``mcts:hard`` against ``greedy`` (target >= 60%).
+3. 2 players: ``mcts:hard`` against ``greedy`` (target >= 60%);
+4. 2 players: ``hard`` (the native search when the core is built) against today's pure-Python
+   hard (``mcts:iterations=1200:native=false``), target >= 70%;
+5. 3 players: ``hard`` against two Python hards; the target (>= 70%) is on the head-to-head
+   rate (the share of old-hard seats it finishes ahead of; R8.1 order), its win rate is shown too
+   (chance 33%).
 
 Each line gives the win rate with its 95% (Wilson) confidence interval and the
 mean thinking time per decision.  ``--scale`` multiplies the number of games
@@ -22,9 +27,15 @@ import json
 import os
 import sys
 import time
+from functools import partial
 from typing import Any
 
+import ra
 from ra import arena, bots
+from ra.arena.stats import wilson_interval
+
+OLD_HARD = "mcts:iterations=1200:native=false"
+"""Today's hard level: the pure-Python search at 1,200 iterations a decision."""
 
 MATCHES: list[dict[str, Any]] = [
     {"name": "greedy vs 2 random (3p)", "bots": ["greedy", "random", "random"], "players": 3,
@@ -33,7 +44,35 @@ MATCHES: list[dict[str, Any]] = [
      "games": 150, "bot": "mcts:hard", "target": 0.55},
     {"name": "mcts:hard vs greedy (2p)", "bots": ["mcts:hard", "greedy"], "players": 2,
      "games": 100, "bot": "mcts:hard", "target": 0.60},
+    {"name": "hard vs Python hard (2p)", "bots": ["hard", OLD_HARD], "players": 2,
+     "games": 40, "bot": "hard", "target": 0.70},
+    {"name": "hard vs 2 Python hard (3p)", "bots": ["hard", OLD_HARD, OLD_HARD], "players": 3,
+     "games": 24, "bot": "hard", "target": 0.70, "head_to_head": OLD_HARD},
 ]  # fmt: skip
+
+
+def report_game(done: list[arena.GameResult], total: int, bot: str, result: arena.GameResult) -> None:
+    """A progress line after each game (long matches can be read before they end)."""
+    done.append(result)
+    wins = sum(1 for g in done if g.error is None and g.seats[g.winner] == bot)
+    ms = [1000 * g.seconds[i] / g.decisions[i] for g in done for i, b in enumerate(g.seats) if b == bot]
+    print(f"  game {len(done)}/{total}: {bot} won {wins}; {sum(ms) / len(ms):.0f} ms/decision", flush=True)
+
+
+def ahead_rate(results: list[arena.GameResult], bot: str, other: str) -> tuple[float, int]:
+    """The share of ``other``'s seats that ``bot`` finished ahead of (winner first, then score)."""
+    ahead = pairs = 0
+    for r in results:
+        if r.error is not None:
+            continue
+        order = sorted(range(len(r.seats)), key=lambda i: (i != r.winner, -r.scores[i]))
+        place = {seat: k for k, seat in enumerate(order)}
+        for i, a in enumerate(r.seats):
+            for j, b in enumerate(r.seats):
+                if a == bot and b == other:
+                    pairs += 1
+                    ahead += place[i] < place[j]
+    return (ahead / pairs if pairs else 0.0), pairs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,11 +80,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of games")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the deals")
-    parser.add_argument("--only", type=int, choices=[1, 2, 3], action="append", help="run only these matches")
+    parser.add_argument(
+        "--only", type=int, choices=range(1, len(MATCHES) + 1), action="append", help="run only these matches"
+    )
+    parser.add_argument("--progress", action="store_true", help="print a line after every game")
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
     args = parser.parse_args(argv)
 
-    print(f"hard = mcts with {bots.MCTS_ITERATIONS['hard']} iterations per decision; jobs = {args.jobs}")
+    search = "native" if ra.native_available() else "pure-Python"
+    print(f"hard = {search} mcts, {bots.MCTS_ITERATIONS['hard']} iterations per decision; jobs = {args.jobs}")
     report = []
     for number, match in enumerate(MATCHES, 1):
         if args.only and number not in args.only:
@@ -54,14 +97,20 @@ def main(argv: list[str] | None = None) -> int:
         games = max(players, round(match["games"] * args.scale))
         specs = arena.schedule(match["bots"], players, games, seed=args.seed + number, duplicate=True)
         start = time.perf_counter()
-        results, interrupted = arena.run_games(specs, jobs=args.jobs)
+        progress = partial(report_game, [], len(specs), match["bot"]) if args.progress else None
+        results, interrupted = arena.run_games(specs, jobs=args.jobs, on_result=progress)
         elapsed = time.perf_counter() - start
         summary = {b.bot: b for b in arena.summarize(results)}
         b = summary[match["bot"]]
-        met = b.win_rate >= match["target"]
+        rate, low, high, what = b.win_rate, b.ci_low, b.ci_high, f"{b.wins:>5g}/{b.games:<4}"
+        if "head_to_head" in match:
+            rate, pairs = ahead_rate(results, match["bot"], match["head_to_head"])
+            low, high = wilson_interval(rate * pairs, pairs)
+            what = f"ahead {round(rate * pairs)}/{pairs} (wins {b.wins:g}/{b.games})"
+        met = rate >= match["target"]
         line = (
-            f"{match['name']:<28} {b.wins:>5g}/{b.games:<4} = {100 * b.win_rate:5.1f}% "
-            f"(95% CI {100 * b.ci_low:.1f}-{100 * b.ci_high:.1f}%), target {100 * match['target']:.0f}%: "
+            f"{match['name']:<28} {what} = {100 * rate:5.1f}% "
+            f"(95% CI {100 * low:.1f}-{100 * high:.1f}%), target {100 * match['target']:.0f}%: "
             f"{'met' if met else 'NOT met'}; {b.ms_per_decision:.0f} ms/decision; {elapsed / 60:.1f} min"
         )
         print(line, flush=True)

@@ -115,7 +115,7 @@ struct Search {
                 action = select(nodes[node]);
             }
             int drawn_before = g.drawn;
-            apply(g, action);
+            apply_legal(g, action);
             path.push_back({node, action, mover});
             int key = child_key(action, g, drawn_before);
             int found = -1;
@@ -135,7 +135,7 @@ struct Search {
         // Rollout.
         while (!is_over(g) && g.epoch <= stop_epoch) {
             int a = cfg.greedy_rollout ? greedy_action(g, w) : random_action(legal_mask(g));
-            apply(g, a);
+            apply_legal(g, a);
         }
         double r[MAX_PLAYERS];
         rewards(g, r);

@@ -440,7 +440,7 @@ PyObject* State_random_playout(PyObject* self, PyObject* arg) {
         uint64_t m = ra::legal_mask(s);
         int k = (int)rng.below((uint32_t)ra::popcount(m));
         while (k--) m &= m - 1;
-        ra::apply(s, __builtin_ctzll(m));
+        ra::apply_legal(s, __builtin_ctzll(m));
     }
     Py_RETURN_NONE;
 }
@@ -508,7 +508,7 @@ PyObject* playouts(PyObject* args, PyObject* kwargs, bool greedy) {
                 while (k--) m &= m - 1;
                 a = __builtin_ctzll(m);
             }
-            ra::apply(s, a);
+            ra::apply_legal(s, a);
         }
         decisions += s.num_decisions;
         wins[ra::winner(s)]++;

@@ -407,6 +407,11 @@ uint64_t legal_mask(const State& s) {
 
 bool apply(State& s, int a) {
     if (a < 0 || a >= NUM_ACTIONS || !((legal_mask(s) >> a) & 1)) return false;
+    apply_legal(s, a);
+    return true;
+}
+
+void apply_legal(State& s, int a) {
     int p = s.to_move;
     s.num_decisions++;
     if (is_bid(a)) {
@@ -444,7 +449,6 @@ bool apply(State& s, int a) {
                 after_auction(s);
         }
     }
-    return true;
 }
 
 bool stack_draw(State& s, int tile) {

@@ -138,6 +138,8 @@ uint64_t mix64(uint64_t seed);
 uint64_t legal_mask(const State& s);
 // Apply a legal action index (checked: false and no change if illegal).
 bool apply(State& s, int action);
+// Apply an action index known to be legal (no check: for the search and the playouts).
+void apply_legal(State& s, int action);
 // Put `tile` at the top of the rest of the bag (a chosen chance outcome); false if none is left.
 bool stack_draw(State& s, int tile);
 int winner(const State& s);

@@ -35,7 +35,7 @@ LEVELS = ("easy", "medium", "hard", "expert")
 PYTHON_MCTS_ITERATIONS: dict[str, int] = {"easy": 40, "medium": 150, "hard": 1200, "expert": 3000}
 # The native search (benchmarks/strength.py --calibrate): "hard" answers within 1 s and "expert"
 # within about 2 s per decision on that machine, at every player count (2-5).
-NATIVE_MCTS_ITERATIONS: dict[str, int] = {"easy": 40, "medium": 150, "hard": 25_000, "expert": 50_000}
+NATIVE_MCTS_ITERATIONS: dict[str, int] = {"easy": 40, "medium": 150, "hard": 20_000, "expert": 50_000}
 MCTS_ITERATIONS: dict[str, int] = NATIVE_MCTS_ITERATIONS if native_available() else PYTHON_MCTS_ITERATIONS
 """The budgets in use: native ones when the core is available."""
 # The difficulty levels of the user interfaces, as bots.
