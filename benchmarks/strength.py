@@ -15,6 +15,10 @@ per seat rotation, so luck cancels out):
    rate (the share of old-hard seats it finishes ahead of; R8.1 order), its win rate is shown too
    (chance 33%).
 
+``--calibrate hard`` (or ``expert``) instead times a level: one game per player count (2-5)
+with the level in every seat, printing the process CPU seconds per decision (mean, 90th
+percentile, max) — how the native budgets of ``ra.bots.NATIVE_MCTS_ITERATIONS`` were chosen.
+
 Each line gives the win rate with its 95% (Wilson) confidence interval and the
 mean thinking time per decision.  ``--scale`` multiplies the number of games
 (the defaults take about three hours on a 2-core machine with 2 jobs).
@@ -55,8 +59,38 @@ def report_game(done: list[arena.GameResult], total: int, bot: str, result: aren
     """A progress line after each game (long matches can be read before they end)."""
     done.append(result)
     wins = sum(1 for g in done if g.error is None and g.seats[g.winner] == bot)
-    ms = [1000 * g.seconds[i] / g.decisions[i] for g in done for i, b in enumerate(g.seats) if b == bot]
-    print(f"  game {len(done)}/{total}: {bot} won {wins}; {sum(ms) / len(ms):.0f} ms/decision", flush=True)
+    mine = [1000 * g.seconds[i] / g.decisions[i] for g in done for i, b in enumerate(g.seats) if b == bot]
+    rest = [1000 * g.seconds[i] / g.decisions[i] for g in done for i, b in enumerate(g.seats) if b != bot]
+    print(
+        f"  game {len(done)}/{total}: {bot} won {wins}; {sum(mine) / len(mine):.0f} ms/decision "
+        f"(others {sum(rest) / len(rest):.0f} ms)",
+        flush=True,
+    )
+
+
+def calibrate(level: str, seed: int) -> None:
+    """Process CPU seconds per real decision of ``level`` in every seat, one game per player count."""
+    search = "native" if ra.native_available() else "Python"
+    print(f"{level}: {bots.MCTS_ITERATIONS[level]:,} iterations, {search} search, process CPU time")
+    for players in (2, 3, 4, 5):
+        game = ra.Game(players, seed=seed + players)
+        seated = [bots.make(level, seed=seed + i) for i in range(players)]
+        times = []
+        while not game.is_over():
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            start = time.process_time()
+            action = seated[seat].choose(view)
+            if len(view.legal_actions()) > 1:
+                times.append(time.process_time() - start)
+            game.apply(action)
+        times.sort()
+        print(
+            f"  {players} players: {len(times)} decisions, mean {sum(times) / len(times):.3f} s, "
+            f"90% {times[int(0.9 * len(times))]:.3f} s, max {times[-1]:.3f} s",
+            flush=True,
+        )
 
 
 def ahead_rate(results: list[arena.GameResult], bot: str, other: str) -> tuple[float, int]:
@@ -85,7 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--progress", action="store_true", help="print a line after every game")
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
+    parser.add_argument("--calibrate", choices=bots.LEVELS[1:], help="time a level instead (CPU s/decision)")
     args = parser.parse_args(argv)
+    if args.calibrate:
+        calibrate(args.calibrate, args.seed)
+        return 0
 
     search = "native" if ra.native_available() else "pure-Python"
     print(f"hard = {search} mcts, {bots.MCTS_ITERATIONS['hard']} iterations per decision; jobs = {args.jobs}")
