@@ -120,6 +120,9 @@ def test_lobby_create_join_leave_and_errors(server: Server) -> None:
     assert joined["game"]["status"] == "running"
     r = httpx.post(f"{base}/api/games/{gid}/join", json={"name": "Cy"})
     assert r.status_code == 409 and r.json()["error"] == "not_open"
+    # Every level of the user interfaces is a bot seat, expert included.
+    expert = create(base, [{"kind": "human"}, {"kind": "bot", "level": "expert"}])
+    assert [s.get("level") for s in expert["game"]["seats"]] == [None, "expert"]
 
 
 def test_open_games_per_address_are_limited(

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 import ra
+from ra.bots import LEVEL_HELP
 from ra.cli.common import LONG_SUNS, PLAYERS, fail, rules_text
 
 EDITION_HELP = f"Tile names of an edition: {', '.join(ra.EDITIONS)}."
@@ -39,9 +40,9 @@ def play_command(
         typer.Option(
             "--bots",
             "-b",
-            help="Bots for the other seats: easy, medium, hard, expert (or any bot spec). expert is the "
-            "strongest within about 2 s a decision (without the native core: the Python search with a "
-            "larger budget, slower).",
+            help="Bots for the other seats: easy, medium, hard, expert (or any bot spec). "
+            + "; ".join(f"{level}: {text}" for level, text in LEVEL_HELP.items())
+            + ".",
         ),
     ] = "",
     humans: Annotated[
