@@ -89,6 +89,7 @@ def test_the_levels_use_the_native_search() -> None:
         assert bot.config.iterations == bots.NATIVE_MCTS_ITERATIONS[level]
     assert type(bots.make("mcts", native=False)) is bots.MCTSBot
     assert type(bots.make("mcts", paired_root=True)) is bots.MCTSBot  # Python only
+    assert type(bots.make("mcts", config=bots.MCTSConfig(paired_root=True))) is bots.MCTSBot
     with pytest.raises(ValueError, match="paired_root"):
         bots.make("mcts", native=True, paired_root=True)
     with pytest.raises(ValueError, match="true or false"):

@@ -115,7 +115,9 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         options = {"iterations": MCTS_ITERATIONS[level], **options}
     native = options.pop("native", None)
     if native is None:
-        native = native_available() and not options.get("paired_root")
+        config = options.get("config")
+        paired = options.get("paired_root") or (isinstance(config, MCTSConfig) and config.paired_root)
+        native = native_available() and not paired
     elif not isinstance(native, bool):
         raise ValueError(f"the mcts option native is true or false, got {native!r}")
     elif native and not native_available():
