@@ -180,6 +180,10 @@ int mcts_choose(const State& root, const MctsConfig& cfg, const Weights& w, uint
         search.iterate(g, path);
         ++done;
         if (cfg.seconds > 0 && (done & 7) == 0 && clock::now() >= deadline) break;
+        if (cfg.poll && (done & 255) == 0 && !cfg.poll(cfg.poll_arg)) {
+            if (iterations_done) *iterations_done = done;
+            return -1;
+        }
     }
     if (iterations_done) *iterations_done = done;
     const Node& r = search.nodes[0];

@@ -395,18 +395,42 @@ PyObject* State_projected_scores(PyObject* self, PyObject* args, PyObject* kwarg
     return list;
 }
 
+// The `check` callable of mcts(): called with the GIL every 256 iterations; an exception
+// it raises abandons the search and propagates (the terminal game's cancel, for instance).
+struct Poll {
+    PyObject* check;
+    PyThreadState* saved;
+    bool failed;
+};
+
+bool poll_check(void* arg) {
+    auto* p = static_cast<Poll*>(arg);
+    PyEval_RestoreThread(p->saved);
+    PyObject* r = PyObject_CallNoArgs(p->check);
+    Py_XDECREF(r);
+    p->failed = r == nullptr;
+    p->saved = PyEval_SaveThread();
+    return !p->failed;
+}
+
 PyObject* State_mcts(PyObject* self, PyObject* args, PyObject* kwargs) {
-    static const char* kw[] = {"iterations", "seed",         "seconds",    "exploration", "horizon",
-                               "margin_scale", "win_weight", "rollout",    "weights",     nullptr};
+    static const char* kw[] = {"iterations", "seed",    "seconds", "exploration", "horizon", "margin_scale",
+                               "win_weight", "rollout", "weights", "check",       nullptr};
     ra::MctsConfig cfg;
     long long iterations = cfg.iterations;
     unsigned long long seed = 0;
     const char* rollout = "greedy";
     PyObject* weights = nullptr;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsO", const_cast<char**>(kw), &iterations, &seed,
+    PyObject* check = nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOO", const_cast<char**>(kw), &iterations, &seed,
                                      &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
-                                     &cfg.win_weight, &rollout, &weights))
+                                     &cfg.win_weight, &rollout, &weights, &check))
         return nullptr;
+    if (check == Py_None) check = nullptr;
+    if (check && !PyCallable_Check(check)) {
+        PyErr_SetString(PyExc_TypeError, "check must be callable");
+        return nullptr;
+    }
     ra::Weights w;
     if (!parse_weights(weights, w)) return nullptr;
     std::string r = rollout;
@@ -426,9 +450,16 @@ PyObject* State_mcts(PyObject* self, PyObject* args, PyObject* kwargs) {
         return nullptr;
     }
     int64_t done = 0;
-    int action;
-    Py_BEGIN_ALLOW_THREADS action = ra::mcts_choose(root, cfg, w, seed, &done);
-    Py_END_ALLOW_THREADS return Py_BuildValue("(iL)", action, (long long)done);
+    Poll poll{check, nullptr, false};
+    if (check) {
+        cfg.poll = poll_check;
+        cfg.poll_arg = &poll;
+    }
+    poll.saved = PyEval_SaveThread();
+    int action = ra::mcts_choose(root, cfg, w, seed, &done);
+    PyEval_RestoreThread(poll.saved);
+    if (poll.failed) return nullptr;
+    return Py_BuildValue("(iL)", action, (long long)done);
 }
 
 PyObject* State_random_playout(PyObject* self, PyObject* arg) {

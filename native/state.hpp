@@ -171,6 +171,9 @@ struct MctsConfig {
     double margin_scale = 20.0;
     double win_weight = 0.25;
     bool greedy_rollout = true;
+    // Called every 256 iterations when set; returning false abandons the search (action -1).
+    bool (*poll)(void*) = nullptr;
+    void* poll_arg = nullptr;
 };
 // The chosen action index for the player to move; `iterations_done` gets the rollouts made.
 int mcts_choose(const State& root, const MctsConfig& cfg, const Weights& w, uint64_t seed,

@@ -1,5 +1,6 @@
 """Type stub of the native core ``ra._core`` (C++, built from native/; see native/README.md)."""
 
+from collections.abc import Callable
 from typing import Any, TypedDict, final
 
 NUM_ACTIONS: int
@@ -38,6 +39,7 @@ class State:
         win_weight: float = 0.25,
         rollout: str = "greedy",
         weights: tuple[float, ...] | None = None,
+        check: Callable[[], object] | None = None,
     ) -> tuple[int, int]: ...
     def random_playout(self, seed: int, /) -> None: ...
     @property

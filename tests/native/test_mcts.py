@@ -99,3 +99,19 @@ def test_the_levels_use_the_native_search() -> None:
     assert isinstance(bot, bots.NativeMCTSBot)
     action = bot.choose(game.view(0))
     assert action in game.legal_actions() and bot.last_iterations == 100
+
+
+def test_a_check_that_raises_stops_the_search() -> None:
+    """The terminal game stops a search on undo or quit through the view's determinize()."""
+    state = CORE.State.from_game(positions(1, 4)[0])
+    calls: list[int] = []
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        state.mcts(iterations=1_000_000, seed=1, check=check)
+    assert len(calls) == 3
+    assert state.mcts(iterations=600, seed=1, check=lambda: None)[1] == 600

@@ -44,6 +44,9 @@ class NativeMCTSBot(MCTSBot):
         from ra import _core  # present: checked when the bot was made
 
         cfg = self.config
+        # A view whose determinize() is its own (the terminal game's, which stops a search on
+        # undo or quit by raising there) is asked every 256 iterations, as a Python search would.
+        check = view.determinize if type(view).determinize is not PlayerView.determinize else None
         index, done = _core.State.from_game(view).mcts(
             iterations=cfg.iterations,
             seed=self.rng.getrandbits(63),
@@ -54,6 +57,7 @@ class NativeMCTSBot(MCTSBot):
             win_weight=cfg.win_weight,
             rollout=cfg.rollout,
             weights=self._weights,
+            check=check,
         )
         self.last_iterations = done
         return ALL_ACTIONS[index]
