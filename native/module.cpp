@@ -190,6 +190,13 @@ bool read_game(PyObject* game, ra::State& s) {
 
 // --- State methods ------------------------------------------------------------------------------
 
+// Every State is a valid position from birth (a 3-player game, seed 0, until __init__ deals).
+PyObject* State_new(PyTypeObject* type, PyObject*, PyObject*) {
+    PyObject* self = type->tp_alloc(type, 0);
+    if (self) ra::new_game(reinterpret_cast<StateObject*>(self)->st, 3, 0, 0);
+    return self;
+}
+
 int State_init(PyObject* self, PyObject* args, PyObject* kwargs) {
     static const char* kw[] = {"players", "seed", "suns_per_player", nullptr};
     int players = 3;
@@ -577,7 +584,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     StateType.tp_methods = State_methods;
     StateType.tp_getset = State_getset;
     StateType.tp_init = State_init;
-    StateType.tp_new = PyType_GenericNew;
+    StateType.tp_new = State_new;
     if (PyType_Ready(&StateType) < 0) return nullptr;
     PyObject* m = PyModule_Create(&module_def);
     if (!m) return nullptr;

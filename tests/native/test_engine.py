@@ -140,6 +140,10 @@ def test_bad_input_is_refused() -> None:
         CORE.State(6, 1)
     with pytest.raises(ValueError):
         CORE.State(3, 1, suns_per_player=5)
+    bare = CORE.State.__new__(CORE.State)  # never a half-made position
+    assert bare.snapshot() == CORE.State(3, 0).snapshot()
+    with pytest.raises(AttributeError):
+        CORE.State.from_game(object())
 
 
 def test_clone_is_independent() -> None:
