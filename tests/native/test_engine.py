@@ -123,6 +123,9 @@ def test_native_games_are_complete_and_legal() -> None:
     result = CORE.random_playouts(500, 0, 9)
     assert result["games"] == 500 and sum(result["wins"]) == 500
     assert result["decisions"] > 500 * 80
+    greedy = CORE.greedy_playouts(40, 3, 9)
+    assert greedy["games"] == 40 and sum(greedy["wins"][:3]) == 40 and greedy["wins"][3:] == (0, 0)
+    assert CORE.greedy_playouts(40, 3, 9) == greedy  # seeded
     state = CORE.State(4, 11)
     state.random_playout(3)
     snap = state.snapshot()
