@@ -21,7 +21,7 @@ from ra.actions import (
     Action,
 )
 from ra.bots.base import SeededBot
-from ra.bots.valuation import DEFAULT_WEIGHTS, Valuation, Weights
+from ra.bots.valuation import DEFAULT_WEIGHTS, RolloutValuations, Valuation, Weights
 from ra.state import State
 
 
@@ -54,8 +54,14 @@ class GreedyBot(SeededBot):
         return greedy_action(view, self.weights)
 
 
-def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
-    """The greedy choice in ``state`` for the player to move (works on games and views)."""
+def greedy_action(
+    state: State, weights: Weights = DEFAULT_WEIGHTS, *, valuations: RolloutValuations | None = None
+) -> Action:
+    """The greedy choice in ``state`` for the player to move (works on games and views).
+
+    ``valuations`` (built with the same ``weights``) reuses the valuation along one game's
+    forward play, as MCTS rollouts do; the choice is the same either way.
+    """
     legal = state.legal_actions()
     seat = state.to_move
     assert seat is not None and legal, "no decision to take"
@@ -63,7 +69,7 @@ def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
     track = state.track_tiles()
     if phase == "action" and not track:
         return DRAW_ACTION if DRAW_ACTION in legal else INVOKE_ACTION
-    val = Valuation(state, weights)
+    val = Valuation(state, weights) if valuations is None else valuations.get(state)
     if phase == "bid":
         best: Action | None = None
         best_value = -1e9
