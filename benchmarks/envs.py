@@ -9,7 +9,8 @@ decisions per second and microseconds per decision for
   ``ra.Game(events=False)``, the games the adapters play);
 - PettingZoo (``ra.envs.pettingzoo.env``): ``env.last()`` (observation + action
   mask for the agent to move), a random legal action from the mask, ``env.step``;
-  the same loop over ``raw_env`` (no PettingZoo wrapper);
+  the same loop over ``raw_env`` (no PettingZoo wrapper), and over ``raw_env`` with
+  ``last(observe=False)`` and the mask from ``infos`` (for agents that need no observation);
 - OpenSpiel (``python_ra``): ``state.legal_actions()`` and ``apply_action``, chance
   outcomes (the deal and every drawn tile) sampled from ``chance_outcomes()``;
 - the libraries' floors, to tell their cost from ours: the same loops over a trivial
@@ -71,7 +72,10 @@ def raw_engine_no_log(players: int, seconds: float) -> tuple[float, int, int]:
     return raw_engine(players, seconds, events=False)
 
 
-def pettingzoo(players: int, seconds: float, e: AECEnv | None = None) -> tuple[float, int, int]:
+def pettingzoo(
+    players: int, seconds: float, e: AECEnv | None = None, observe: bool = True
+) -> tuple[float, int, int]:
+    """``observe=False``: ``last(observe=False)`` and the mask from ``infos`` (no observation)."""
     rng = random.Random(0)
     if e is None:
         e = pettingzoo_env(players=players)
@@ -80,11 +84,12 @@ def pettingzoo(players: int, seconds: float, e: AECEnv | None = None) -> tuple[f
         e.reset(seed=i)
         steps = 0
         for _ in e.agent_iter():
-            obs, _, terminated, truncated, _ = e.last()
+            obs, _, terminated, truncated, info = e.last(observe)
             if terminated or truncated:
                 e.step(None)
                 continue
-            e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            mask = obs["action_mask"] if observe else info["action_mask"]
+            e.step(rng.choice(np.flatnonzero(mask).tolist()))
             steps += 1
         return steps
 
@@ -93,6 +98,10 @@ def pettingzoo(players: int, seconds: float, e: AECEnv | None = None) -> tuple[f
 
 def pettingzoo_raw(players: int, seconds: float) -> tuple[float, int, int]:
     return pettingzoo(players, seconds, pettingzoo_raw_env(players=players))
+
+
+def pettingzoo_raw_unobserved(players: int, seconds: float) -> tuple[float, int, int]:
+    return pettingzoo(players, seconds, pettingzoo_raw_env(players=players), observe=False)
 
 
 ROUND = 137
@@ -131,7 +140,9 @@ class TrivialAEC(AECEnv):  # type: ignore[misc]  # untyped base
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {
+            a: {"action_mask": self._obs["action_mask"]} for a in self.agents
+        }
         self.agent_selection = self.agents[0]
         self.steps = 0
 
@@ -279,6 +290,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ("raw engine, events=False", raw_engine_no_log),
         ("pettingzoo", pettingzoo),
         ("pettingzoo raw_env", pettingzoo_raw),
+        ("pz raw_env, observe=False", pettingzoo_raw_unobserved),
         ("openspiel", openspiel),
         ("floor: pettingzoo", pettingzoo_floor),
         ("floor: pettingzoo raw_env", pettingzoo_raw_floor),

@@ -47,19 +47,18 @@ def action_mask_array(state: ra.Game | ra.PlayerView, seat: int | None = None) -
     all 0 when ``seat`` is given and is not the seat to move."""
     if seat is not None and state.to_move != seat:
         return np.zeros(ra.NUM_ACTIONS, dtype=np.int8)
-    legal = state.legal_actions()
-    key = tuple([a.index for a in legal])
+    key = tuple(state.legal_actions())  # actions are shared objects (ra.actions): cheap to hash
     mask = _MASKS.get(key)
     if mask is None:
         mask = np.zeros(ra.NUM_ACTIONS, dtype=np.int8)
-        mask[list(key)] = 1
+        mask[[a.index for a in key]] = 1
         if len(_MASKS) < 100_000:
             _MASKS[key] = mask
     return mask.copy()
 
 
-_MASKS: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
-"""Masks by legal action indices (few distinct sets occur): a copy is cheaper than building one."""
+_MASKS: dict[tuple[ra.Action, ...], npt.NDArray[np.int8]] = {}
+"""Masks by legal actions (few distinct sets occur): a copy is cheaper than building one."""
 
 
 def game_text(game: ra.Game | ra.PlayerView) -> str:
