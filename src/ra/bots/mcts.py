@@ -41,6 +41,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
+from functools import partial
 
 from ra.actions import ALL_ACTIONS, DRAW, Action
 from ra.bots.base import SeededBot
@@ -234,8 +235,9 @@ class MCTSBot(SeededBot):
 
     def _rollout(self, game: Game, stop_epoch: int) -> list[float]:
         policy = self._policy()
+        apply = game.apply
         while not game.is_over() and game.epoch <= stop_epoch:
-            game.apply(policy(game))
+            apply(policy(game))
         return self._rewards(game)
 
     def _rewards(self, game: Game) -> list[float]:
@@ -268,8 +270,7 @@ def _policy(name: str, rng: random.Random, weights: Weights) -> Callable[[], Cal
         return lambda: choose
 
     def greedy() -> Callable[[Game], Action]:
-        valuations = RolloutValuations(weights)
-        return lambda game: greedy_action(game, weights, valuations=valuations)
+        return partial(greedy_action, weights=weights, valuations=RolloutValuations(weights))
 
     return greedy
 

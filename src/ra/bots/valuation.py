@@ -98,6 +98,7 @@ class Valuation:
         self._no_civ = -5.0 * (1.0 - weights.civ_chance * self.remaining)
         self.god_worth = 2.0 + weights.god_option
         self._base: list[float | None] = [None] * n
+        self._sun_costs: list[float | None] = [None] * n
         self._gains: dict[tuple[int, tuple[int, ...]], float] = {}
 
     # --- displays -------------------------------------------------------------
@@ -204,10 +205,11 @@ class Valuation:
 
     def sun_cost(self, seat: int) -> float:
         """Opportunity lost this epoch by spending one of ``seat``'s face-up suns."""
-        k = bin(self.suns[seat]).count("1")
-        if k == 0:
-            return 0.0
-        return self.w.sun_cost * self.remaining / k
+        cost = self._sun_costs[seat]
+        if cost is None:
+            k = bin(self.suns[seat]).count("1")
+            cost = self._sun_costs[seat] = 0.0 if k == 0 else self.w.sun_cost * self.remaining / k
+        return cost
 
     def bid_value(self, seat: int, tiles: Iterable[int], bid: int, lot_gain: float | None = None) -> float:
         """Net points of winning ``tiles`` with sun ``bid`` (``lot_gain`` if already known)."""
@@ -252,9 +254,11 @@ class RolloutValuations:
         fresh = val is None or key != self._key or state is not self._state or count < self._count
         if not fresh:
             node = chain
-            for _ in range(count - self._count):  # back to the decision of the last call
+            back = count - self._count
+            while back:  # back to the decision of the last call
                 assert node is not None
                 node = node[0]
+                back -= 1
             fresh = node is not self._chain
         if fresh:
             val = self._val = Valuation(state, self.weights)
