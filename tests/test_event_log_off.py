@@ -57,6 +57,8 @@ def test_events_of_a_game_without_a_log_raise_a_clear_error() -> None:
     with pytest.raises(ra.EventLogOffError, match="keeps no event log"):
         _ = game.events
     assert isinstance(ra.EventLogOffError("x"), ra.RaError)
+    with pytest.raises(ValueError, match="events must be True or False"):
+        ra.Game(players=3, events="no")  # type: ignore[arg-type]
 
 
 def test_stop_events_forgets_the_log_and_keeps_everything_else() -> None:

@@ -131,6 +131,8 @@ class Game(State):
         exact_bag: bool = False,
         events: bool = True,
     ) -> None:
+        if not isinstance(events, bool):
+            raise ValueError(f"events must be True or False, got {str(events)[:20]!r}")
         setup = make_setup(
             players,
             seed=seed,
@@ -206,7 +208,7 @@ class Game(State):
         self._quake_left = 0
         self._after_discard = _AFTER_AUCTION
         self._log = None
-        self._logging = bool(events)
+        self._logging = events
         self._decisions = None
         self._num_decisions = 0
         self._breakdowns = ()
