@@ -307,6 +307,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "ratio": us / base,
         }
         print(f"{name:<26}{games / elapsed:>10.1f}{decisions / elapsed:>14,.0f}{us:>13.1f}{us / base:>7.1f}x")
+    raw = rows["raw engine, events=False"]["us_per_decision"]
+    print("\nper decision: the library's floor + the engine (events=False) + the adapter's own work")
+    for name, floor in (
+        ("pettingzoo", "floor: pettingzoo"),
+        ("pettingzoo raw_env", "floor: pettingzoo raw_env"),
+        ("pz raw_env, observe=False", "floor: pettingzoo raw_env"),
+        ("openspiel", "floor: openspiel"),
+    ):
+        total = rows[name]["us_per_decision"]
+        lib = rows[floor]["us_per_decision"]
+        print(f"  {name:<26} {total:5.1f} us = {lib:4.1f} + {raw:4.1f} + {total - lib - raw:4.1f}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"players": args.players, "seconds": args.seconds, "results": rows}, f, indent=2)
