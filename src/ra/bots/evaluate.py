@@ -27,8 +27,12 @@ The budget is a number of playouts (``iterations``, deterministic for a seed) or
 from __future__ import annotations
 
 import math
+import os
+import pickle
 import random
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -345,6 +349,57 @@ class Evaluator:
         return self._chances(wins, count), margin / count, count
 
 
+def evaluate_in_process(
+    view: PlayerView, budget: Budget | str | int, seed: int | None, cancel: threading.Event
+) -> Evaluation:
+    """:meth:`Evaluator.evaluate` in a separate, lower-priority process, waited for here.
+
+    For user interfaces: a thread would hold Python's interpreter lock and make the screen
+    stall, a process does not.  Setting ``cancel`` ends the process at once and raises
+    :class:`EvaluationCancelledError`.  Only the view goes to the process (R9.3).
+    """
+    budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
+    payload: bytes | None = pickle.dumps((view, budget, seed))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ra.bots.evaluate"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        while True:
+            if cancel.is_set():
+                raise EvaluationCancelledError
+            try:
+                out, err = process.communicate(payload, timeout=0.05)
+                break
+            except subprocess.TimeoutExpired:
+                payload = None  # sent; later calls only collect the output
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    if process.returncode != 0 or not out:
+        last = err.decode(errors="replace").strip().splitlines()[-1:] or [f"exit code {process.returncode}"]
+        raise RuntimeError(f"the evaluation process failed: {last[0]}")
+    result: Evaluation = pickle.loads(out)
+    return result
+
+
+def _child_main() -> None:
+    """``python -m ra.bots.evaluate``: read (view, budget, seed) pickled on stdin, write the
+    evaluation pickled on stdout (the other side of :func:`evaluate_in_process`)."""
+    from ra.bots.evaluate import Evaluator as ModuleEvaluator  # the module's classes, not __main__'s
+
+    if hasattr(os, "nice"):
+        os.nice(5)  # the screen and the bots come first
+    view, budget, seed = pickle.loads(sys.stdin.buffer.read())
+    sys.stdout.buffer.write(pickle.dumps(ModuleEvaluator(budget, seed=seed).evaluate(view)))
+    sys.stdout.buffer.flush()
+
+
 def raw_position_wins(
     view: PlayerView, playouts: int, seed: int, backend: PlayoutBackend | None = None
 ) -> list[int]:
@@ -377,6 +432,11 @@ __all__ = [
     "Playout",
     "PlayoutBackend",
     "calibrate",
+    "evaluate_in_process",
     "log_loss",
     "raw_position_wins",
 ]
+
+
+if __name__ == "__main__":
+    _child_main()

@@ -62,6 +62,13 @@ def play_command(
     ] = False,
     delay: Annotated[float, typer.Option(help="Seconds between bot moves (+/- in game).")] = 0.7,
     edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
+    hints: Annotated[
+        bool | None,
+        typer.Option(
+            "--hints/--no-hints",
+            help="Allow win-chance hints (key h); default: on for one person, off for several.",
+        ),
+    ] = None,
 ) -> None:
     """Play Ra in the terminal: you against bots (default: two hard bots), or friends at one keyboard.
 
@@ -85,8 +92,8 @@ def play_command(
         load = unfinished[0].path
         save = save or load  # resuming continues the game in its own file
     if load is not None:
-        if players is not None or bots_list or humans or name or seed is not None:
-            raise fail("--load resumes a saved game: its players, bots and seed come from the file")
+        if players is not None or bots_list or humans or name or seed is not None or hints is not None:
+            raise fail("--load resumes a saved game: its players, bots, seed and hints come from the file")
         try:
             session = Session.load(load, save_path=save)
         except ra.RecordError as err:
@@ -103,6 +110,7 @@ def play_command(
                 suns_per_player=suns_per_player,
                 hidden_scores=not open_scores,
                 save_path=save,
+                hints=hints,
             )
         except ValueError as err:
             raise fail(_engine_message(err)) from None
