@@ -218,7 +218,7 @@ def calibrate(wins: Sequence[int], playouts: int, temperature: float | None = No
     Monotone: more raw wins never mean a smaller chance.
 
     >>> calibrate([30, 10], 40, temperature=1.0)
-    (0.738..., 0.261...)
+    (0.743..., 0.256...)
     """
     n = len(wins)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:

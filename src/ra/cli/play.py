@@ -5,13 +5,16 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 import ra
 from ra.cli.common import LONG_SUNS, PLAYERS, fail, rules_text
+
+if TYPE_CHECKING:
+    from ra.analysis.game import GameAnalysis
 
 EDITION_HELP = f"Tile names of an edition: {', '.join(ra.EDITIONS)}."
 
@@ -146,6 +149,12 @@ def _check_writable(path: Path) -> None:
 def replay_command(
     path: Annotated[Path, typer.Argument(help="A saved game or game record (JSON).")],
     edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
+    analysis: Annotated[
+        Path | None,
+        typer.Option(
+            "--analysis", help="Show this analysis beside the moves (ra analyze --json writes one)."
+        ),
+    ] = None,
 ) -> None:
     """Step through a finished or saved game (→ next, ← back, ] next epoch, End, q)."""
     from ra.tui import ReplayApp
@@ -156,7 +165,25 @@ def replay_command(
         game = load_game(path)
     except ra.RecordError as err:
         raise fail(str(err)) from None
-    ReplayApp(game, edition=edition).run()
+    judged = None if analysis is None else _load_analysis(analysis, game)
+    ReplayApp(game, edition=edition, analysis=judged).run()
+
+
+def _load_analysis(path: Path, game: ra.Game) -> GameAnalysis:
+    """The analysis in ``path``, checked to be of ``game``; exits with a one-line error otherwise."""
+    from ra.analysis.game import GameAnalysis
+    from ra.tui.session import read_document
+
+    where = os.fspath(path)
+    try:
+        judged = GameAnalysis.from_dict(read_document(path))
+    except ra.RecordError as err:
+        raise fail(str(err)) from None
+    except ValueError as err:
+        raise fail(f"{where!r}: {err}") from None
+    if judged.names != game.names or judged.total_decisions != game.num_decisions:
+        raise fail(f"{where!r} is the analysis of another game ({', '.join(judged.names)})")
+    return judged
 
 
 def games_command() -> None:

@@ -374,10 +374,11 @@ class PlayApp(App[None]):
     # --- hints -----------------------------------------------------------------------
 
     def _start_hints(self) -> None:
-        """Evaluate the person's position in a worker thread, so the hints are ready when
-        asked for; input is never waited on (the search stops as soon as the position goes)."""
+        """While the hints panel is open, evaluate the person's position in the background
+        (a process, waited for by a worker thread): input is never waited on, and the work
+        stops as soon as the position goes (a decision, undo, quit)."""
         game = self.session.game
-        if not self.session.hints or not self.session.human_to_move() or game.is_over():
+        if not self._hints_open or not self.session.human_to_move() or game.is_over():
             return
         if self._hint_position == game.num_decisions:
             return  # already under way or done
@@ -434,7 +435,10 @@ class PlayApp(App[None]):
             self.say("Hints are off at this table (agree on them at the start: ra play --hints).", error=True)
             return
         self._hints_open = not self._hints_open
-        self._start_hints()
+        if self._hints_open:
+            self._start_hints()
+        else:
+            self._stop_hints()  # no work for a closed panel
         self._show_hints()
 
     # --- input -----------------------------------------------------------------------
