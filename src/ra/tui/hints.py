@@ -33,7 +33,7 @@ def hints_text(
         star = "★" if v is best else " "
         key = keys.get(v.action, "")
         line = f"{star} {key:>2} {action_label(v.action, edition):<16} {round(100 * v.chances[seat]):>3}%"
-        line += f"  margin {v.margin:+.0f}"
+        line += f"  margin {round(v.margin):+d}"
         text.append(line + "\n", style="bold green" if v is best else "")
     text.append(f"Why {best.action}: {reason(state, best.action, edition)}", style="italic")
     return text
