@@ -41,10 +41,17 @@ def _rival(state: State, val: Valuation, seat: int, tiles: Sequence[int]) -> tup
 
 
 def _urgency(state: State) -> str:
+    """The Ra track's urgency (R6.1) and the face-up suns left, yours first (R6.2)."""
     left = state.ra_track_length - state.ra_count
-    if left <= 1:
-        return "the next Ra tile ends the epoch"
-    return f"{plural(left, 'Ra tile')} until the epoch ends"
+    track = (
+        "the next Ra tile ends the epoch" if left <= 1 else f"{plural(left, 'Ra tile')} until the epoch ends"
+    )
+    seat = state.to_move
+    if seat is None:
+        return track
+    suns = [bin(state.sun_mask(i)).count("1") for i in range(state.num_players)]
+    others = ", ".join(f"{state.names[i]} {suns[i]}" for i in range(state.num_players) if i != seat)
+    return f"{track}; suns left: you {suns[seat]}, {others}"
 
 
 def reason(state: State, action: Action, edition: str = "original") -> str:
@@ -83,7 +90,7 @@ def reason(state: State, action: Action, edition: str = "original") -> str:
             return f"the track is empty; {_urgency(state)}"
         mine = val.lot_gain(seat, tiles)
         return (
-            f"the lot ({lot_text(tiles, edition)}) is worth only {_points(mine)} to you so far; "
+            f"the lot ({lot_text(tiles, edition)}) is worth {_points(mine)} to you so far; "
             f"{_urgency(state)}"
         )
     if kind == "god":
