@@ -15,6 +15,7 @@ from ra.bots.evaluate import (
     Evaluator,
     calibrate,
     evaluate_in_process,
+    position_wins,
 )
 from ra.bots.explain import reason
 from tests.conftest import make_game
@@ -123,3 +124,12 @@ def test_a_time_budget_and_cancelling() -> None:
 def test_the_process_gives_the_same_numbers_as_in_process() -> None:
     view = rich_auction().view(1)
     assert evaluate_in_process(view, 40, 7, threading.Event()) == Evaluator(40, seed=7).evaluate(view)
+
+
+def test_a_positions_chances_come_from_its_raw_playout_wins() -> None:
+    view = rich_auction().view(1)
+    chances, margin, count = Evaluator(30, seed=2).position(view)
+    wins, raw_margin = position_wins(view, 30, Evaluator(30, seed=2)._rng(view))
+    assert count == 30 and sum(wins) == 30
+    assert chances == calibrate(wins, 30) and margin == raw_margin
+    assert sum(chances) == pytest.approx(1.0)

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ra import bots
-from ra.bots.evaluate import GreedyPlayouts, calibrate, log_loss
+from ra.bots.evaluate import GreedyPlayouts, calibrate, log_loss, position_wins
 from ra.engine import Game
 
 SELFPLAY_BOTS = ("greedy", "greedy:epsilon=0.1", "easy", "mcts:iterations=40")
@@ -87,11 +87,7 @@ def game_samples(players: int, seed: int, per_game: int, playouts: int) -> list[
         mover = replay.to_move
         assert mover is not None
         view = replay.view(mover)
-        wins = [0] * players
-        prng = random.Random(f"{seed}/{i}")
-        for _ in range(playouts):
-            s = prng.getrandbits(63)
-            wins[backend.playout(view.determinize(seed=s), s).winner] += 1
+        wins, _ = position_wins(view, playouts, random.Random(f"{seed}/{i}"), backend)
         out.append(Sample(players, seed, i, replay.epoch, mover, tuple(wins), playouts, winner))
     return out
 

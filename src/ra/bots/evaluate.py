@@ -339,19 +339,27 @@ class Evaluator:
     def position(self, view: PlayerView, playouts: int | None = None) -> tuple[tuple[float, ...], float, int]:
         """Each player's chance to win from here, when everyone plays like the playout policy;
         also the mover's expected margin and the playouts made.  (The calibration benchmark
-        measures this; an action's value is the same estimate of the position after it.)"""
-        n = view.num_players
+        measures this estimate; an action's value is the same estimate of the position after it.)"""
         count = playouts if playouts is not None else (self.budget.iterations or 100)
-        rng = self._rng(view)
-        wins = [0] * n
-        margin = 0.0
-        seat = view.to_move if view.to_move is not None else view.seat
-        for _ in range(count):
-            seed = rng.getrandbits(63)
-            result = self.backend.playout(view.determinize(seed=seed), seed)
-            wins[result.winner] += 1
-            margin += _margin(result.scores, seat)
-        return self._chances(wins, count), margin / count, count
+        wins, margin = position_wins(view, count, self._rng(view), self.backend)
+        return self._chances(wins, count), margin, count
+
+
+def position_wins(
+    view: PlayerView, playouts: int, rng: random.Random, backend: PlayoutBackend | None = None
+) -> tuple[list[int], float]:
+    """Raw playout wins of each player from ``view`` (what the calibration map is fitted on),
+    and the mean final margin of the player to move; the samples come from ``rng``."""
+    backend = backend or GreedyPlayouts()
+    wins = [0] * view.num_players
+    margin = 0.0
+    seat = view.to_move if view.to_move is not None else view.seat
+    for _ in range(playouts):
+        seed = rng.getrandbits(63)
+        result = backend.playout(view.determinize(seed=seed), seed)
+        wins[result.winner] += 1
+        margin += _margin(result.scores, seat)
+    return wins, margin / playouts
 
 
 def evaluate_in_process(
@@ -405,15 +413,6 @@ def _child_main() -> None:
     sys.stdout.buffer.flush()
 
 
-def raw_position_wins(
-    view: PlayerView, playouts: int, seed: int, backend: PlayoutBackend | None = None
-) -> list[int]:
-    """Raw playout wins of each player from ``view`` (what the calibration is fitted on)."""
-    evaluator = Evaluator(playouts, seed=seed, backend=backend, calibrated=False)
-    chances, _, count = evaluator.position(view, playouts)
-    return [round(c * count) for c in chances]
-
-
 def _margin(scores: Sequence[int], seat: int) -> float:
     best_other = max(s for i, s in enumerate(scores) if i != seat)
     return float(scores[seat] - best_other)
@@ -439,7 +438,7 @@ __all__ = [
     "calibrate",
     "evaluate_in_process",
     "log_loss",
-    "raw_position_wins",
+    "position_wins",
 ]
 
 

@@ -90,8 +90,7 @@ def reason(state: State, action: Action, edition: str = "original") -> str:
             return f"the track is empty; {_urgency(state)}"
         mine = val.lot_gain(seat, tiles)
         return (
-            f"the lot ({lot_text(tiles, edition)}) is worth {_points(mine)} to you so far; "
-            f"{_urgency(state)}"
+            f"the lot ({lot_text(tiles, edition)}) is worth {_points(mine)} to you so far; {_urgency(state)}"
         )
     if kind == "god":
         assert action.tile is not None
