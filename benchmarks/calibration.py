@@ -81,6 +81,29 @@ def print_table(players: int, samples: list[cal.Sample]) -> None:
             print(f"  {100 * b['low']:3.0f}-{100 * b['high']:3.0f}%  {0:>8}")
 
 
+def markdown(by_count: dict[int, list[cal.Sample]]) -> str:
+    """One table for every player count: per bin of predicted chance, the mean prediction, the
+    share won and the count; then the Brier scores."""
+    counts = sorted(by_count)
+    tables = {n: cal.reliability(by_count[n]) for n in counts}
+    head = "| predicted | " + " | ".join(f"{n} players: mean → won (count)" for n in counts) + " |"
+    lines = [head, "|---|" + "---|" * len(counts)]
+    for k, first in enumerate(tables[counts[0]]):
+        cells = []
+        for n in counts:
+            b = tables[n][k]
+            cells.append(
+                f"{100 * b.predicted:.0f}% → {100 * b.observed:.0f}% ({b.count:,})" if b.count else "– (0)"
+            )
+        lines.append(f"| {100 * first.low:.0f}–{100 * first.high:.0f}% | " + " | ".join(cells) + " |")
+    lines.append(
+        "| **Brier** (naive 1/N) | "
+        + " | ".join(f"**{cal.brier(by_count[n]):.3f}** ({cal.naive_brier(by_count[n]):.3f})" for n in counts)
+        + " |"
+    )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", default="2,3,4,5", help="player counts, comma-separated")
@@ -94,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="PATH", help="write the positions and tables as JSON")
     parser.add_argument("--from-json", metavar="PATH", help="recompute from a --json file instead of playing")
     parser.add_argument("--fit", action="store_true", help="fit the calibration constant per player count")
+    parser.add_argument("--markdown", action="store_true", help="also print the README's table")
     args = parser.parse_args(argv)
 
     try:
@@ -148,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     for n in sorted(by_count):
         print_table(n, by_count[n])
         results[str(n)] = cal.summary(by_count[n])
+    if args.markdown:
+        print("\n" + markdown(by_count))
     if args.fit:
         fitted = {n: cal.fit_temperature(by_count[n]) for n in sorted(by_count)}
         print(f"\nfitted TEMPERATURE = {fitted}")
