@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 from typer.testing import CliRunner
 
 import ra
@@ -17,6 +19,7 @@ from ra.analysis.report import html_report, svg_chart, terminal_chart
 from ra.bots import make
 from ra.bots.evaluate import Evaluator
 from ra.cli import app as cli
+from ra.tui import ReplayApp
 
 SVG = "{http://www.w3.org/2000/svg}"
 BUDGET = 24
@@ -164,3 +167,38 @@ def test_a_file_that_is_no_game(tmp_path: Path) -> None:
     path.write_text("[1, 2")
     result = CliRunner().invoke(cli, ["analyze", str(path)])
     assert result.exit_code == 2 and "is not a game record" in result.output
+
+
+def test_replay_shows_the_analysis_beside_the_moves(analysed: tuple[ra.Game, GameAnalysis]) -> None:
+    game, analysis = analysed
+    app = ReplayApp(game, analysis=analysis)
+    d = analysis.decisions[2]
+    shown: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            shown.append(str(app.query_one("#analysis", Static).render()))
+            app.go(d.index + 1)
+            await pilot.pause()
+            shown.append(str(app.query_one("#analysis", Static).render()))
+
+    asyncio.run(main())
+    assert "steps through the decisions" in shown[0]
+    assert shown[1].startswith(f"Bob: {d.chosen} — win chance {round(100 * d.chosen_chance)}%")
+    assert f"Ann {round(100 * d.chances[0])}%  Bob {round(100 * d.chances[1])}%" in shown[1]
+    assert d.text in shown[1]
+
+
+def test_replay_refuses_an_analysis_of_another_game(
+    tmp_path: Path, analysed: tuple[ra.Game, GameAnalysis]
+) -> None:
+    _, analysis = analysed
+    other = tmp_path / "other.json"
+    records.save(ra.Game(players=["Ann", "Bob"], seed=99), other)
+    judged = tmp_path / "analysis.json"
+    judged.write_text(analysis.to_json())
+    result = CliRunner().invoke(cli, ["replay", str(other), "--analysis", str(judged)])
+    assert result.exit_code == 2 and "is the analysis of another game" in result.output
+    result = CliRunner().invoke(cli, ["replay", str(other), "--analysis", str(other)])
+    assert result.exit_code == 2 and "not a game analysis" in result.output
