@@ -133,3 +133,16 @@ def test_a_positions_chances_come_from_its_raw_playout_wins() -> None:
     assert count == 30 and sum(wins) == 30
     assert chances == calibrate(wins, 30) and margin == raw_margin
     assert sum(chances) == pytest.approx(1.0)
+
+
+def test_bidding_the_top_sun_on_a_worthless_lot_is_flagged() -> None:
+    """Bob bids his 9 for an Earthquake alone and the centre sun 1 (R4.4, R5.4): a blunder."""
+    game = make_game(["Ann", "Bob"], bag=["earthquake", "ra"], seed=1)
+    game.apply("draw")
+    game.apply("draw")
+    assert game.phase == "bid" and game.to_move == 1 and game.center_sun == 1
+    report = analyse_decision(
+        game.clone(), ra.Action.parse("bid 9"), Evaluator(300, seed=0), game.num_decisions
+    )
+    assert report.label in ("mistake", "blunder") and report.loss >= MISTAKE
+    assert report.best == "pass" and "consider pass rather than bid 9" in report.text
