@@ -124,6 +124,8 @@ def test_ctrl_c_keeps_the_decisions_done() -> None:
 
     analysis = analyse_game(game, budget=8, progress=stop_after_three)
     assert not analysis.complete and len(analysis.decisions) == 3
+    row = terminal_chart(analysis, width=40).plain.splitlines()[0]
+    assert row.split()[1].strip("▁▂▃▄▅▆▇█") == "" and row[4:44].endswith(" " * 20)  # the rest: not analysed
 
 
 def test_the_command_writes_the_report_and_the_json(tmp_path: Path) -> None:

@@ -194,8 +194,12 @@ def terminal_chart(analysis: GameAnalysis, width: int = 60) -> Text:
         points = series(analysis, seat)
         row = []
         k = 0
+        last = points[-1][0] if analysis.complete else points[-1][0] + 1
         for col in range(width):
             at = col * total / (width - 1)
+            if at > last and not analysis.complete:
+                row.append(" ")  # not analysed (interrupted)
+                continue
             while k + 1 < len(points) and points[k + 1][0] <= at:
                 k += 1
             p = points[k][1]

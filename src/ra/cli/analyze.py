@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 import ra
 from ra.cli.common import cannot_write, fail
+from ra.events import plural
 
 
 def _seat(text: str, names: tuple[str, ...]) -> int:
@@ -94,14 +95,14 @@ def analyze_command(
 
     names = analysis.names
     if not analysis.complete:
-        console.print(f"Interrupted: {len(analysis.decisions)} decisions analysed.", style="yellow")
+        console.print(f"Interrupted: {plural(len(analysis.decisions), 'decision')} analysed.", style="yellow")
     console.print(terminal_chart(analysis, width=min(72, console.width - 20)))
     console.print()
     for s in analysis.seats:
         acc = analysis.accuracy(s)
         if acc is not None:
             n = sum(d.seat == s for d in analysis.decisions)
-            console.print(f"{names[s]}: accuracy {pct(acc)} of {n} decisions", highlight=False)
+            console.print(f"{names[s]}: accuracy {pct(acc)} of {plural(n, 'decision')}", highlight=False)
     costly = analysis.costliest()
     if costly:
         console.print("\nThe costliest decisions:", style="bold")
