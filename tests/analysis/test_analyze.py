@@ -14,7 +14,14 @@ from typer.testing import CliRunner
 
 import ra
 from ra import records
-from ra.analysis.game import GameAnalysis, analyse_game, decisions_to_analyse, epoch_starts
+from ra.analysis.game import (
+    GameAnalysis,
+    analyse_game,
+    curve_playouts,
+    decisions_to_analyse,
+    epoch_starts,
+    position_chances,
+)
 from ra.analysis.report import html_report, svg_chart, terminal_chart
 from ra.bots import make
 from ra.bots.evaluate import Evaluator
@@ -61,6 +68,15 @@ def test_every_choice_of_the_seat_is_judged_with_the_evaluators_numbers(
     assert d.chances == evaluation.value(chosen).chances
     assert d.loss == pytest.approx(evaluation.loss(chosen))
     assert all(x.seat == 1 for x in analysis.decisions)
+    # Between Bob's decisions, the curve is a plain estimate of the position (Ann to move).
+    assert [i for i, _ in analysis.curve] == list(range(1, game.num_decisions + 1))
+    between = next(i for i in range(game.num_decisions) if i not in todo and i + 1 < game.num_decisions)
+    after = ra.Game.from_setup(game.setup)
+    for action in game.decisions[: between + 1]:
+        after.apply(action)
+    expected = position_chances(after, Evaluator(BUDGET, seed=0), curve_playouts(Evaluator(BUDGET).budget))
+    assert analysis.curve[between][1] == expected
+    assert analysis.curve[-1][1][game.winner or 0] == 1.0  # the end is certain
     accuracy = analysis.accuracy(1)
     assert accuracy is not None and 0 <= accuracy <= 1
     assert analysis.accuracy(0) is None
@@ -80,9 +96,10 @@ def test_the_report_holds_the_chart_with_the_evaluators_numbers(
     for seat, line in enumerate(lines):
         values = [float(v) for v in (line.get("data-values") or "").split(",")]
         steps = [int(v) for v in (line.get("data-decisions") or "").split(",")]
-        assert values[0] == pytest.approx(0.5) and steps[0] == 0
-        assert values[1:] == pytest.approx([d.chances[seat] for d in analysis.decisions], abs=1e-4)
-        assert steps[1:] == [d.index + 1 for d in analysis.decisions]
+        assert values[0] == pytest.approx(0.5) and steps == list(range(analysis.total_decisions + 1))
+        for d in analysis.decisions:  # the analysed decisions' own numbers
+            assert values[d.index + 1] == pytest.approx(d.chances[seat], abs=1e-4)
+        assert values[1:] == pytest.approx([c[seat] for _, c in analysis.curve], abs=1e-4)
         assert len((line.get("points") or "").split()) == len(values)
     epochs = svg.findall(f"{SVG}line[@class='epoch']")
     assert [int(e.get("data-decision") or -1) for e in epochs] == list(analysis.epoch_starts)
@@ -103,7 +120,7 @@ def test_the_terminal_chart_has_a_row_per_player_and_the_marks(
     assert lines[0].startswith("Ann ") and lines[1].startswith("Bob ")
     assert all(len(line.split()[1]) == 40 for line in lines[:2])
     assert lines[2].count("┊") == len(analysis.epoch_starts) or "▲" in lines[2]
-    final = analysis.decisions[-1].chances
+    final = analysis.curve[-1][1]  # the end of the game: the winner's 100%
     assert lines[0].endswith(f"{round(100 * final[0])}%") and lines[1].endswith(f"{round(100 * final[1])}%")
 
 

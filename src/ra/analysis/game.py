@@ -99,6 +99,10 @@ class GameAnalysis:
     decisions: list[DecisionReport] = field(default_factory=list)
     complete: bool = True
     """False when the analysis was interrupted (then ``decisions`` holds those done)."""
+    curve: list[tuple[int, tuple[float, ...]]] = field(default_factory=list)
+    """Every player's win chance after each decision of the game (decisions made, chances):
+    the analysed decisions' own numbers, and a plain estimate of the position after every
+    other decision, so the chart covers the whole game."""
 
     def accuracy(self, seat: int) -> float | None:
         """Share of ``seat``'s analysed decisions that lost less than :data:`INACCURACY`."""
@@ -145,6 +149,7 @@ class GameAnalysis:
                 winner=data["winner"],
                 decisions=[DecisionReport.from_dict(d) for d in data["decisions"]],
                 complete=bool(data.get("complete", True)),
+                curve=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("curve", [])],
             )
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"a broken game analysis ({type(err).__name__}: {err})") from None
@@ -215,7 +220,8 @@ def analyse_game(
 ) -> GameAnalysis:
     """Analyse ``game``'s decisions by ``seats`` (default: all).
 
-    ``progress(done, total)`` is called after each decision.  On ``KeyboardInterrupt`` the
+    Every other decision gets a cheaper plain estimate of the position after it (the curve).
+    ``progress(done, total)`` is called after each decision of the game.  On ``KeyboardInterrupt`` the
     analysis so far is returned with ``complete=False`` (nothing is lost, nothing is half).
     """
     seats = tuple(range(game.num_players)) if seats is None else tuple(seats)
@@ -235,21 +241,41 @@ def analyse_game(
         final_scores=tuple(s or 0 for s in game.scores) if over else None,
         winner=game.winner,
     )
+    playouts = curve_playouts(evaluator.budget)
+    chosen = set(todo)
     probe = Game.from_setup(game.setup)
-    done = 0
     try:
-        for k, index in enumerate(todo):
-            while done < index:
-                probe.apply(game.decisions[done])
-                done += 1
-            analysis.decisions.append(
-                analyse_decision(probe, game.decisions[index], evaluator, index, edition)
-            )
+        for index, action in enumerate(game.decisions):
+            if index in chosen:
+                report = analyse_decision(probe, action, evaluator, index, edition)
+                analysis.decisions.append(report)
+                probe.apply(action)
+                chances = report.chances
+            else:
+                probe.apply(action)
+                chances = position_chances(probe, evaluator, playouts)
+            analysis.curve.append((index + 1, chances))
             if progress is not None:
-                progress(k + 1, len(todo))
+                progress(index + 1, game.num_decisions)
     except KeyboardInterrupt:
         analysis.complete = False
     return analysis
+
+
+def curve_playouts(budget: Budget) -> int:
+    """Playouts for a point of the curve between analysed decisions: a quarter of an
+    iteration budget (at least 20), or 100 under a time budget."""
+    return max(20, budget.iterations // 4) if budget.iterations is not None else 100
+
+
+def position_chances(position: Game, evaluator: Evaluator, playouts: int) -> tuple[float, ...]:
+    """Every player's chance to win ``position`` (certain once the game is over)."""
+    if position.is_over():
+        return tuple(float(i == position.winner) for i in range(position.num_players))
+    seat = position.to_move
+    assert seat is not None
+    chances, _, _ = evaluator.position(position.view(seat), playouts)
+    return chances
 
 
 __all__ = [
@@ -262,7 +288,9 @@ __all__ = [
     "GameAnalysis",
     "analyse_decision",
     "analyse_game",
+    "curve_playouts",
     "decisions_to_analyse",
     "epoch_starts",
     "label_for",
+    "position_chances",
 ]

@@ -38,8 +38,11 @@ def marked(analysis: GameAnalysis) -> list[DecisionReport]:
 
 
 def series(analysis: GameAnalysis, seat: int) -> list[tuple[int, float]]:
-    """The points of ``seat``'s line: (decisions made, win chance), from 1/N at the start."""
+    """The points of ``seat``'s line: (decisions made, win chance), from 1/N at the start
+    (the whole game's curve; an analysis without one has the analysed decisions only)."""
     n = len(analysis.names)
+    if analysis.curve:
+        return [(0, 1 / n)] + [(i, chances[seat]) for i, chances in analysis.curve]
     return [(0, 1 / n)] + [(d.index + 1, d.chances[seat]) for d in analysis.decisions]
 
 
