@@ -7,8 +7,10 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.worker import WorkerState
+from typer.testing import CliRunner
 
 from ra.bots.evaluate import Evaluator
+from ra.cli import app as cli
 from ra.tui import PlayApp, Session, plan_seats
 from ra.tui.app import TextScreen
 from ra.tui.help import help_text
@@ -123,3 +125,9 @@ def test_the_hints_option_is_agreed_at_the_start_and_saved(tmp_path: Path) -> No
     assert Session.load(path).hints is True
     assert Session.load(two.save()).hints is False
     assert "| h | hints" in help_text()
+
+
+def test_a_resumed_game_keeps_its_own_hints_option(tmp_path: Path) -> None:
+    path = table(tmp_path).save()
+    result = CliRunner().invoke(cli, ["play", "--load", str(path), "--no-hints"])
+    assert result.exit_code == 2 and "its players, bots, seed and hints come from the file" in result.output
