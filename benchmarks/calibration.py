@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/calibration.py [--players 2,3,4,5] [--positions 2000] [--budget 100]
                                        [--jobs 1] [--json out.json]
-      python benchmarks/calibration.py --from-json out.json [--fit]
+      python benchmarks/calibration.py --from-json out.json [more.json ...] [--fit] [--cross-validate]
 
 Plays games between a mix of bots (``ra.analysis.calibration.SELFPLAY_BOTS``), evaluates
 ``--per-game`` random decisions of each (``--budget`` playouts from the view of the player
@@ -13,8 +13,9 @@ counts), the Brier score and the Brier score of the naive 1/N forecast.
 ``--json`` keeps every position's raw playout wins, so ``--from-json`` recomputes the
 table with the calibration map of the code as it is now, and ``--fit`` fits the map's
 constant per player count (``TEMPERATURE`` in ``ra/bots/evaluate.py``) on those positions.
-Fit on one set of seeds and measure on another (``--seed``): the README's table is
-measured on positions that were not used for the fit.
+``--cross-validate`` measures without judging any game by a constant fitted on it: the
+games are split in two by seed and each half is predicted with the constant fitted on the
+other half (the README's table is made so).
 """
 
 from __future__ import annotations
@@ -63,12 +64,11 @@ def run(
     return samples[:positions]
 
 
-def print_table(players: int, samples: list[cal.Sample]) -> None:
-    s = cal.summary(samples)
+def print_table(players: int, samples: list[cal.Sample], preds: list[cal.Prediction], how: str) -> None:
+    s = cal.summary(samples, preds=preds)
     print(
         f"\n{players} players: {s['positions']} positions, Brier {s['brier']:.4f} "
-        f"(naive 1/{players}: {s['naive_brier']:.4f}), log loss {s['log_loss']:.4f}, "
-        f"T = {evaluate.TEMPERATURE[players]}"
+        f"(naive 1/{players}: {s['naive_brier']:.4f}), {how}"
     )
     print("  predicted     count  mean predicted  observed")
     for b in s["table"]:
@@ -81,11 +81,11 @@ def print_table(players: int, samples: list[cal.Sample]) -> None:
             print(f"  {100 * b['low']:3.0f}-{100 * b['high']:3.0f}%  {0:>8}")
 
 
-def markdown(by_count: dict[int, list[cal.Sample]]) -> str:
+def markdown(by_count: dict[int, list[cal.Sample]], preds: dict[int, list[cal.Prediction]]) -> str:
     """One table for every player count: per bin of predicted chance, the mean prediction, the
     share won and the count; then the Brier scores."""
     counts = sorted(by_count)
-    tables = {n: cal.reliability(by_count[n]) for n in counts}
+    tables = {n: cal.reliability_of(preds[n]) for n in counts}
     head = "| predicted | " + " | ".join(f"{n} players: mean → won (count)" for n in counts) + " |"
     lines = [head, "|---|" + "---|" * len(counts)]
     for k, first in enumerate(tables[counts[0]]):
@@ -98,7 +98,7 @@ def markdown(by_count: dict[int, list[cal.Sample]]) -> str:
         lines.append(f"| {100 * first.low:.0f}–{100 * first.high:.0f}% | " + " | ".join(cells) + " |")
     lines.append(
         "| **Brier** (naive 1/N) | "
-        + " | ".join(f"**{cal.brier(by_count[n]):.3f}** ({cal.naive_brier(by_count[n]):.3f})" for n in counts)
+        + " | ".join(f"**{cal.brier_of(preds[n]):.3f}** ({cal.naive_brier(by_count[n]):.3f})" for n in counts)
         + " |"
     )
     return "\n".join(lines)
@@ -115,9 +115,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes")
     parser.add_argument("--json", metavar="PATH", help="write the positions and tables as JSON")
-    parser.add_argument("--from-json", metavar="PATH", help="recompute from a --json file instead of playing")
+    parser.add_argument(
+        "--from-json", metavar="PATH", nargs="+", help="recompute from --json files instead of playing"
+    )
     parser.add_argument("--fit", action="store_true", help="fit the calibration constant per player count")
     parser.add_argument("--markdown", action="store_true", help="also print the README's table")
+    parser.add_argument(
+        "--cross-validate",
+        action="store_true",
+        help="judge each game with the constant fitted on the other half of the games (2 folds by seed)",
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -132,15 +139,17 @@ def main(argv: list[str] | None = None) -> int:
     by_count: dict[int, list[cal.Sample]] = {}
     meta: dict[str, Any] = {}
     if args.from_json:
-        try:
-            with open(args.from_json, encoding="utf-8") as f:
-                data = json.load(f)
-            for item in data["samples"]:
-                sample = cal.Sample.from_dict(item)
-                by_count.setdefault(sample.players, []).append(sample)
-        except (OSError, ValueError, KeyError, TypeError) as err:
-            parser.error(f"--from-json {args.from_json!r}: {err}")
-        meta = {k: v for k, v in data.items() if k not in ("samples", "results")}
+        for path in args.from_json:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = json.load(f)
+                for item in data["samples"]:
+                    sample = cal.Sample.from_dict(item)
+                    by_count.setdefault(sample.players, []).append(sample)
+            except (OSError, ValueError, KeyError, TypeError) as err:
+                parser.error(f"--from-json {path!r}: {err}")
+            meta = {k: v for k, v in data.items() if k not in ("samples", "results")}
+            print(f"{path}: {meta}")
     else:
         meta = {
             "budget": args.budget,
@@ -169,11 +178,18 @@ def main(argv: list[str] | None = None) -> int:
         meta["cpu_seconds"] = round(time.process_time() - start, 1)
 
     results = {}
+    preds = {}
     for n in sorted(by_count):
-        print_table(n, by_count[n])
-        results[str(n)] = cal.summary(by_count[n])
+        if args.cross_validate:
+            preds[n], folds = cal.cross_validated(by_count[n])
+            how = f"out of fold (2 folds by game, fitted T = {folds})"
+        else:
+            preds[n] = cal.predictions(by_count[n])
+            how = f"T = {evaluate.TEMPERATURE[n]}"
+        print_table(n, by_count[n], preds[n], how)
+        results[str(n)] = cal.summary(by_count[n], preds=preds[n])
     if args.markdown:
-        print("\n" + markdown(by_count))
+        print("\n" + markdown(by_count, preds))
     if args.fit:
         fitted = {n: cal.fit_temperature(by_count[n]) for n in sorted(by_count)}
         print(f"\nfitted TEMPERATURE = {fitted}")

@@ -17,8 +17,10 @@ from ra.bots.evaluate import calibrate
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def sample(wins: tuple[int, ...], winner: int, mover: int = 0, playouts: int = 10) -> cal.Sample:
-    return cal.Sample(len(wins), 1, 0, 1, mover, wins, playouts, winner)
+def sample(
+    wins: tuple[int, ...], winner: int, mover: int = 0, playouts: int = 10, game: int = 1
+) -> cal.Sample:
+    return cal.Sample(len(wins), game, 0, 1, mover, wins, playouts, winner)
 
 
 def test_game_samples_are_real_positions_of_one_game() -> None:
@@ -61,6 +63,19 @@ def test_fitting_finds_the_temperature_that_made_the_outcomes() -> None:
     assert cal.mean_log_loss(samples, 0.5) < cal.mean_log_loss(samples, 1.0)
 
 
+def test_cross_validation_judges_each_game_by_the_other_games() -> None:
+    # Even games: the favourite always wins (a sharp map fits); odd games: a coin flip (a flat one).
+    sure = [sample((8, 2), 0, game=2 * g) for g in range(10)]
+    flip = [sample((8, 2), g % 2, game=2 * g + 1) for g in range(10)]
+    preds, folds = cal.cross_validated(sure + flip)
+    assert len(preds) == 20 and len(folds) == 2
+    assert folds[0] == cal.fit_temperature(flip) and folds[1] == cal.fit_temperature(sure)
+    assert folds[0] < folds[1]
+    assert preds[:10] == cal.predictions(sure, folds[0])  # the even games, judged by the odd ones
+    assert preds[10:] == cal.predictions(flip, folds[1])
+    assert cal.brier_of(preds) == pytest.approx(sum((p - won) ** 2 for p, won in preds) / 20)
+
+
 def load_benchmark() -> object:
     spec = importlib.util.spec_from_file_location(
         "calibration_benchmark", ROOT / "benchmarks" / "calibration.py"
@@ -84,8 +99,11 @@ def test_the_benchmark_runs_writes_json_and_recomputes_from_it(
     data = json.loads(out.read_text())
     assert len(data["samples"]) == 12 and data["budget"] == 4
     assert sum(b["count"] for b in data["results"]["2"]["table"]) == 6
-    assert bench.main(["--from-json", str(out), "--fit"]) == 0  # type: ignore[attr-defined]
+    assert bench.main(["--from-json", str(out), "--fit", "--markdown"]) == 0  # type: ignore[attr-defined]
     again = capsys.readouterr().out
     assert "fitted TEMPERATURE = {2: " in again
     first_brier = printed.split("2 players: 6 positions, Brier ")[1].split()[0]
     assert f"Brier {first_brier}" in again  # the same positions give the same score
+    assert "| 0–10% |" in again and "**Brier** (naive 1/N)" in again
+    assert bench.main(["--from-json", str(out), "--cross-validate"]) == 0  # type: ignore[attr-defined]
+    assert "out of fold (2 folds by game" in capsys.readouterr().out

@@ -105,27 +105,61 @@ class Bin:
     """Share of those positions the player won."""
 
 
-def reliability(samples: list[Sample], bins: int = 10, temperature: float | None = None) -> list[Bin]:
-    """The reliability table of the mover's predicted chance (empty bins included, count 0)."""
-    rows: list[list[tuple[float, int]]] = [[] for _ in range(bins)]
-    for s in samples:
-        p = s.chances(temperature)[s.mover]
-        rows[min(bins - 1, int(p * bins))].append((p, int(s.winner == s.mover)))
+Prediction = tuple[float, bool]
+"""The mover's predicted chance of a position and whether the mover won."""
+
+
+def predictions(samples: list[Sample], temperature: float | None = None) -> list[Prediction]:
+    """Each sample's calibrated chance of the mover (the evaluator's map, or ``temperature``)."""
+    return [(s.chances(temperature)[s.mover], s.winner == s.mover) for s in samples]
+
+
+def cross_validated(samples: list[Sample], folds: int = 2) -> tuple[list[Prediction], list[float]]:
+    """Out-of-fold predictions: the games are split into ``folds`` by seed, and each game's
+    positions are predicted with the constant fitted on the other folds' games (so no
+    position is judged by a map fitted on its own game).  Also returns the folds' constants."""
+    out: list[Prediction] = []
+    fitted = []
+    for k in range(folds):
+        held = [s for s in samples if s.game_seed % folds == k]
+        rest = [s for s in samples if s.game_seed % folds != k]
+        if not held or not rest:
+            continue
+        t = fit_temperature(rest)
+        fitted.append(t)
+        out += predictions(held, t)
+    return out, fitted
+
+
+def reliability_of(preds: list[Prediction], bins: int = 10) -> list[Bin]:
+    """The reliability table of predictions (empty bins included, count 0)."""
+    rows: list[list[Prediction]] = [[] for _ in range(bins)]
+    for p, won in preds:
+        rows[min(bins - 1, int(p * bins))].append((p, won))
     out = []
     for k, row in enumerate(rows):
         count = len(row)
         predicted = sum(p for p, _ in row) / count if count else math.nan
-        observed = sum(y for _, y in row) / count if count else math.nan
+        observed = sum(w for _, w in row) / count if count else math.nan
         out.append(Bin(k / bins, (k + 1) / bins, count, predicted, observed))
     return out
 
 
+def brier_of(preds: list[Prediction]) -> float:
+    """Mean squared error of predictions against the outcomes (0 is perfect)."""
+    if not preds:
+        return math.nan
+    return sum((p - won) ** 2 for p, won in preds) / len(preds)
+
+
+def reliability(samples: list[Sample], bins: int = 10, temperature: float | None = None) -> list[Bin]:
+    """The reliability table of the mover's predicted chance (empty bins included, count 0)."""
+    return reliability_of(predictions(samples, temperature), bins)
+
+
 def brier(samples: list[Sample], temperature: float | None = None) -> float:
     """Mean squared error of the mover's predicted chance against the outcome (0 is perfect)."""
-    if not samples:
-        return math.nan
-    total = sum((s.chances(temperature)[s.mover] - (s.winner == s.mover)) ** 2 for s in samples)
-    return total / len(samples)
+    return brier_of(predictions(samples, temperature))
 
 
 def naive_brier(samples: list[Sample]) -> float:
@@ -155,12 +189,14 @@ def fit_temperature(samples: list[Sample], low: float = 0.1, high: float = 3.0, 
     return round(best_t, 2)
 
 
-def summary(samples: list[Sample], bins: int = 10) -> dict[str, Any]:
-    """Table, Brier score and the naive Brier, as JSON-able data."""
+def summary(samples: list[Sample], bins: int = 10, preds: list[Prediction] | None = None) -> dict[str, Any]:
+    """Table, Brier score and the naive Brier, as JSON-able data (of ``preds`` if given,
+    e.g. :func:`cross_validated` ones, else of the evaluator's map)."""
+    preds = predictions(samples) if preds is None else preds
     return {
-        "positions": len(samples),
-        "brier": brier(samples),
+        "positions": len(preds),
+        "brier": brier_of(preds),
         "naive_brier": naive_brier(samples),
         "log_loss": mean_log_loss(samples) if samples else math.nan,
-        "table": [asdict(b) for b in reliability(samples, bins)],
+        "table": [asdict(b) for b in reliability_of(preds, bins)],
     }
