@@ -52,14 +52,20 @@ SMOOTHING = 1.0
 """Pseudo-playouts (spread evenly over the players) added to the raw win counts, so no
 player gets exactly 0 or 1 from a finite sample."""
 
-TEMPERATURE: dict[int, float] = {2: 1.56, 3: 1.16, 4: 0.83, 5: 1.16}
+TEMPERATURE: dict[int, float] = {2: 0.84, 3: 0.84, 4: 1.16, 5: 0.95}
 """Power applied to the smoothed raw shares, per player count (below 1: less sure, above 1:
-surer).  Fitted (log loss) on 400 self-play positions per player count, 100 playouts each::
+surer).  Fitted (log loss) on 2,000 self-play positions per player count::
 
-    python benchmarks/calibration.py --positions 400 --budget 100 --seed 500000 --json fit.json
-    python benchmarks/calibration.py --from-json fit.json --fit
+    nice python benchmarks/calibration.py --players 2 --positions 2000 --budget 100 --seed 1 \
+        --json test2.json
+    nice python benchmarks/calibration.py --players N --positions 2000 --budget 50 --per-game 20 \
+        --seed 1 --json testN.json    # N = 3, 4, 5
+    python benchmarks/calibration.py --from-json test2.json test3.json test4.json test5.json \
+        --fit --cross-validate --markdown
 
-and measured on other seeds (``--seed 1``, 2,000 positions per player count; the README)."""
+and measured out of fold there (each half of the games judged by the constant fitted on the
+other half) and on 400 positions per player count of other games (``--seed 500000``); the
+README has the table."""
 
 DEFAULT_EPSILON = 0.1
 """Chance of a random legal move in the playouts (real players are not the greedy bot)."""
