@@ -17,7 +17,7 @@ from ra.bots.evaluate import (
     evaluate_in_process,
     position_wins,
 )
-from ra.bots.explain import reason
+from ra.bots.explain import reason, signed
 from tests.conftest import make_game
 
 
@@ -107,6 +107,8 @@ def test_reasons_quote_the_lot_and_its_worth() -> None:
     assert "Ann" in text  # the rival the lot is worth most to
     start = make_game(["Ann", "Bob"], seed=2)
     assert "Ra tiles until the epoch ends" in reason(start, ra.Action.parse("draw"))
+    assert "suns left: you 4, Bob 4" in reason(start, ra.Action.parse("draw"))
+    assert (signed(-0.3), signed(2.6), signed(-2.4)) == ("0", "+3", "-2")  # never "-0"
 
 
 def test_a_time_budget_and_cancelling() -> None:

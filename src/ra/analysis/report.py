@@ -15,6 +15,7 @@ from html import escape
 from rich.text import Text
 
 from ra.analysis.game import INACCURACY, DecisionReport, GameAnalysis
+from ra.bots.explain import signed
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 """One line colour per seat (distinct for colour-blind readers in order: blue, red, green…)."""
@@ -180,10 +181,18 @@ def html_report(analysis: GameAnalysis) -> str:
             f"<td>{escape(names[d.seat])}</td><td>{escape(d.chosen)}</td>"
             f'<td class="num">{pct(d.chosen_chance)}</td><td>{escape(d.best)}</td>'
             f'<td class="num">{pct(d.best_chance)}</td><td class="num">{pct(d.loss)}</td>'
-            f"<td>{escape(d.label + ': ' if d.label else '')}{escape(d.text)}</td></tr>"
+            f"<td>{escape(d.label + ': ' if d.label else '')}{escape(d.text)}{_all_actions(d)}</td></tr>"
         )
     parts.append("</table></body></html>\n")
     return "\n".join(parts)
+
+
+def _all_actions(d: DecisionReport) -> str:
+    """Every legal action's win chance and expected margin, folded away under the reason."""
+    if len(d.actions) < 2:
+        return ""
+    items = " · ".join(f"{escape(a.action)} {pct(a.chance)} ({signed(a.margin)})" for a in d.actions)
+    return f"<details><summary>all actions</summary>{items}</details>"
 
 
 def terminal_chart(analysis: GameAnalysis, width: int = 60) -> Text:

@@ -31,6 +31,12 @@ def _points(x: float) -> str:
     return plural(round(x), "point")
 
 
+def signed(x: float) -> str:
+    """Whole points with a sign, never ``-0``: ``+3``, ``0``, ``-2``."""
+    n = round(x)
+    return f"{n:+d}" if n else "0"
+
+
 def _rival(state: State, val: Valuation, seat: int, tiles: Sequence[int]) -> tuple[int, float] | None:
     """The rival to whom the lot is worth most, and its worth."""
     rivals = [(val.lot_gain(i, tiles), i) for i in range(state.num_players) if i != seat]
@@ -64,21 +70,22 @@ def reason(state: State, action: Action, edition: str = "original") -> str:
     tiles = list(state.track_tiles())
     kind = action.kind
     if kind in ("bid", "pass"):
-        lot = f"the lot ({lot_text(tiles, edition)})" if tiles else "the empty track"
         mine = val.lot_gain(seat, tiles)
         rival = _rival(state, val, seat, tiles)
         vs = f" ({_points(rival[1])} to {names[rival[0]]})" if rival is not None else ""
+        worth = f"the lot ({lot_text(tiles, edition)}) is worth {_points(mine)} to you{vs}" if tiles else ""
+        worth = worth or "nothing is on the track"
         if kind == "bid":
             assert action.sun is not None
             net = val.bid_value(seat, tiles, action.sun, mine)
             swap = f"sun {action.sun} for the centre {state.center_sun}"
-            return f"{lot} is worth {_points(mine)} to you{vs}; {swap}: net {net:+.0f} points"
+            return f"{worth}; {swap}: net {signed(net)} points"
         bids = [a.sun for a in state.legal_actions() if a.sun is not None]
         if not bids:
-            return f"{lot} is worth {_points(mine)} to you{vs}; you cannot outbid"
-        net = val.bid_value(seat, tiles, min(bids), mine)
+            return f"{worth}; you cannot outbid"
         low = min(bids)
-        return f"{lot} is worth {_points(mine)} to you{vs}; your lowest bid, sun {low}, would net {net:+.0f}"
+        net = val.bid_value(seat, tiles, low, mine)
+        return f"{worth}; your lowest bid, sun {low}, would net {signed(net)}"
     if kind == "ra":
         lot = lot_text(tiles, edition)
         mine = val.lot_gain(seat, tiles)
@@ -117,4 +124,4 @@ def mistake_text(state: State, chosen: Action, best: Action, loss: float, editio
     return f"lost {round(100 * loss)}% — {why}: consider {best} rather than {chosen}"
 
 
-__all__ = ["lot_text", "mistake_text", "reason"]
+__all__ = ["lot_text", "mistake_text", "reason", "signed"]

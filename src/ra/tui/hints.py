@@ -9,7 +9,7 @@ from rich.text import Text
 
 import ra
 from ra.bots.evaluate import Evaluation
-from ra.bots.explain import reason
+from ra.bots.explain import reason, signed
 from ra.state import State
 from ra.tui.render import action_label
 
@@ -33,7 +33,7 @@ def hints_text(
         star = "★" if v is best else " "
         key = keys.get(v.action, "")
         line = f"{star} {key:>2} {action_label(v.action, edition):<16} {round(100 * v.chances[seat]):>3}%"
-        line += f"  margin {round(v.margin):+d}"
+        line += f"  margin {signed(v.margin)}"
         text.append(line + "\n", style="bold green" if v is best else "")
     text.append(f"Why {best.action}: {reason(state, best.action, edition)}", style="italic")
     return text
