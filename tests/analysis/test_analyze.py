@@ -169,6 +169,7 @@ def test_the_command_writes_the_report_and_the_json(tmp_path: Path) -> None:
         (["GAME", "--budget", "fast"], "--budget: bad budget 'fast'"),
         (["GAME", "--budget", "0"], "--budget:"),
         (["GAME", "--out", "."], "is a folder"),
+        (["GAME", "--jobs", "0"], "--jobs must be 1 or more"),
     ],
 )
 def test_bad_input_gets_one_line(tmp_path: Path, args: list[str], message: str) -> None:
@@ -221,3 +222,13 @@ def test_replay_refuses_an_analysis_of_another_game(
     assert result.exit_code == 2 and "is the analysis of another game" in result.output
     result = CliRunner().invoke(cli, ["replay", str(other), "--analysis", str(other)])
     assert result.exit_code == 2 and "not a game analysis" in result.output
+
+
+def test_two_processes_give_the_same_analysis(analysed: tuple[ra.Game, GameAnalysis]) -> None:
+    game, analysis = analysed
+    seen: list[int] = []
+    again = analyse_game(game, seats=[1], budget=BUDGET, seed=0, jobs=2, progress=lambda d, t: seen.append(d))
+    assert again == analysis
+    assert seen == list(range(1, game.num_decisions + 1))
+    with pytest.raises(ValueError, match="jobs"):
+        analyse_game(game, jobs=0)

@@ -10,6 +10,8 @@ The win chances after each chosen action, for every player, make the chart.
 from __future__ import annotations
 
 import json
+import multiprocessing
+import signal
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -217,19 +219,22 @@ def analyse_game(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     edition: str = "original",
+    jobs: int = 1,
 ) -> GameAnalysis:
-    """Analyse ``game``'s decisions by ``seats`` (default: all).
+    """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
 
     Every other decision gets a cheaper plain estimate of the position after it (the curve).
-    ``progress(done, total)`` is called after each decision of the game.  On ``KeyboardInterrupt`` the
-    analysis so far is returned with ``complete=False`` (nothing is lost, nothing is half).
+    ``progress(done, total)`` is called after each decision of the game.  The numbers do not
+    depend on ``jobs``.  On ``KeyboardInterrupt`` the analysis so far is returned with
+    ``complete=False`` (nothing is lost, nothing is half).
     """
     seats = tuple(range(game.num_players)) if seats is None else tuple(seats)
     for s in seats:
         if not 0 <= s < game.num_players:
             raise ValueError(f"no seat {s + 1} in a {game.num_players}-player game")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
     evaluator = Evaluator(budget, seed=seed)
-    todo = decisions_to_analyse(game, seats)
     over = game.is_over()
     analysis = GameAnalysis(
         names=game.names,
@@ -241,8 +246,23 @@ def analyse_game(
         final_scores=tuple(s or 0 for s in game.scores) if over else None,
         winner=game.winner,
     )
+    chosen = set(decisions_to_analyse(game, seats))
+    if jobs == 1:
+        _analyse_here(game, chosen, evaluator, analysis, progress, edition)
+    else:
+        _analyse_in_pool(game, chosen, evaluator.budget, seed, analysis, progress, edition, jobs)
+    return analysis
+
+
+def _analyse_here(
+    game: Game,
+    chosen: set[int],
+    evaluator: Evaluator,
+    analysis: GameAnalysis,
+    progress: Callable[[int, int], None] | None,
+    edition: str,
+) -> None:
     playouts = curve_playouts(evaluator.budget)
-    chosen = set(todo)
     probe = Game.from_setup(game.setup)
     try:
         for index, action in enumerate(game.decisions):
@@ -259,7 +279,69 @@ def analyse_game(
                 progress(index + 1, game.num_decisions)
     except KeyboardInterrupt:
         analysis.complete = False
-    return analysis
+
+
+def _analyse_in_pool(
+    game: Game,
+    chosen: set[int],
+    budget: Budget,
+    seed: int,
+    analysis: GameAnalysis,
+    progress: Callable[[int, int], None] | None,
+    edition: str,
+    jobs: int,
+) -> None:
+    """The decisions judged in worker processes (which leave Ctrl-C to this one); the results
+    are put in game order, so they equal :func:`_analyse_here`'s."""
+    record = game.to_record()
+    total = game.num_decisions
+    results: dict[int, tuple[DecisionReport | None, tuple[float, ...]]] = {}
+    tasks = [(record, index, index in chosen, budget, seed, edition) for index in range(total)]
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        for done, (index, report, chances) in enumerate(pool.imap_unordered(_judge_task, tasks), 1):
+            results[index] = (report, chances)
+            if progress is not None:
+                progress(done, total)
+        pool.close()
+    except KeyboardInterrupt:
+        analysis.complete = False
+        pool.terminate()  # the decisions under way are dropped, not waited for
+    finally:
+        pool.join()
+    for index in sorted(results):
+        report, chances = results[index]
+        if report is not None:
+            analysis.decisions.append(report)
+        analysis.curve.append((index + 1, chances))
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _judge_task(
+    task: tuple[dict[str, Any], int, bool, Budget, int, str],
+) -> tuple[int, DecisionReport | None, tuple[float, ...]]:
+    return _judge(*task)
+
+
+def _judge(
+    record: dict[str, Any], index: int, analysed: bool, budget: Budget, seed: int, edition: str
+) -> tuple[int, DecisionReport | None, tuple[float, ...]]:
+    """One decision of the game in ``record``, in a worker process: judged if ``analysed``,
+    else the plain estimate of the position after it."""
+    game = Game.from_record(record)
+    probe = Game.from_setup(game.setup)
+    for action in game.decisions[:index]:
+        probe.apply(action)
+    evaluator = Evaluator(budget, seed=seed)
+    action = game.decisions[index]
+    if analysed:
+        report = analyse_decision(probe, action, evaluator, index, edition)
+        return index, report, report.chances
+    probe.apply(action)
+    return index, None, position_chances(probe, evaluator, curve_playouts(budget))
 
 
 def curve_playouts(budget: Budget) -> int:

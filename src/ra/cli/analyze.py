@@ -52,6 +52,7 @@ def analyze_command(
         typer.Option("--json", help="Write the analysis as JSON here (for ra replay --analysis)."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the evaluator's samples (0 or more).")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (the numbers do not change).")] = 1,
     edition: Annotated[str, typer.Option(help=f"Tile names of an edition: {', '.join(ra.EDITIONS)}.")] = (
         "original"
     ),
@@ -70,6 +71,8 @@ def analyze_command(
         raise fail(f"unknown edition {edition!r}; editions are: {', '.join(ra.EDITIONS)}")
     if seed < 0:
         raise fail(f"--seed must be 0 or more, not {seed}")
+    if jobs < 1:
+        raise fail(f"--jobs must be 1 or more, not {jobs}")
     try:
         plan = Budget.parse(budget)
     except ValueError as err:
@@ -91,7 +94,7 @@ def analyze_command(
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        analysis = analyse_game(game, seats, plan, seed=seed, progress=advance, edition=edition)
+        analysis = analyse_game(game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs)
 
     names = analysis.names
     if not analysis.complete:
