@@ -1,13 +1,16 @@
 """Engine speed benchmark: random full games per second and the cost of the hot paths.
 
-Run:  python benchmarks/engine.py [--seconds 3] [--json out.json] [--cpu]
+Run:  python benchmarks/engine.py [--seconds 3] [--json out.json] [--cpu] [--mcts-iterations 200]
 
 Prints, per player count and mixed over 2-5 players, random full games per
 second and decisions per second on one core (the loop is
 ``game.apply(rng.choice(game.legal_actions()))`` from ``ra.Game(...)`` to the
 end), then microseconds per ``clone()``, ``legal_actions()`` and ``apply()``
-measured separately on positions sampled from random games, and ``undo()`` at
-decisions 10, 100 and 300 of a long game.  Targets (engine issue): at least
+measured separately on positions sampled from random games, ``undo()`` at
+decisions 10, 100 and 300 of a long game, and the MCTS bot's iterations per
+second at 2-5 players (``mcts_positions``: the same positions every run, with a
+digest of the bot's choices so two versions of the code can be checked to
+choose alike; ``--mcts-iterations 0`` skips it).  Targets (engine issue): at least
 1,500 games/s mixed, clone under 5 us.
 
 With the native core (``ra._core``, see native/README.md) the same run adds native rows: random
@@ -22,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
+import inspect
 import json
 import platform
 import random
@@ -38,8 +43,14 @@ clock = time.perf_counter
 """The timer of every measurement (``--cpu`` switches to process CPU time)."""
 
 
-def random_games(players: list[int], seconds: float, seed: int = 0) -> tuple[float, float, int]:
-    """Play random games round-robin over ``players`` for ``seconds``; (games/s, decisions/s, games)."""
+def random_games(
+    players: list[int], seconds: float, seed: int = 0, events: bool = True
+) -> tuple[float, float, int]:
+    """Play random games round-robin over ``players`` for ``seconds``; (games/s, decisions/s, games).
+
+    ``events=False`` plays games that keep no event log (the search path, ``Game(events=False)``).
+    """
+    options: dict[str, Any] = {} if events else {"events": False}
     rng = random.Random(seed)
     choice = rng.choice
     games = decisions = 0
@@ -47,7 +58,7 @@ def random_games(players: list[int], seconds: float, seed: int = 0) -> tuple[flo
     deadline = start + seconds
     i = 0
     while True:
-        game = ra.Game(players=players[i % len(players)], seed=i)
+        game = ra.Game(players=players[i % len(players)], seed=i, **options)
         while not game.is_over():
             game.apply(choice(game.legal_actions()))
         games += 1
@@ -274,11 +285,49 @@ def native_rows(
     return out
 
 
+def mcts_positions(players: int, count: int = 6, seed: int = 0) -> list[ra.PlayerView]:
+    """``count`` views to decide at (more than one legal action) spread over a greedy game."""
+    from ra.bots.greedy import greedy_action
+
+    game = ra.Game(players=players, seed=seed)
+    seen: list[ra.PlayerView] = []
+    while not game.is_over():
+        if len(game.legal_actions()) > 1:
+            seen.append(game.view(game.to_move or 0))
+        game.apply(greedy_action(game))
+    step = max(1, len(seen) // count)
+    return seen[::step][:count]
+
+
+def mcts_speed(players: int, iterations: int) -> tuple[float, str]:
+    """MCTS iterations per second over :func:`mcts_positions` and a digest of its choices."""
+    from ra.bots.mcts import MCTSBot
+
+    views = mcts_positions(players)
+    choices = []
+    total = 0
+    elapsed = 0.0
+    for i, view in enumerate(views):
+        bot = MCTSBot(seed=i, iterations=iterations)
+        t = clock()
+        choices.append(str(bot.choose(view)))
+        elapsed += clock() - t
+        total += bot.last_iterations
+    digest = hashlib.sha256(" ".join(choices).encode()).hexdigest()[:12]
+    return total / elapsed, digest
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
     parser.add_argument("--positions", type=int, default=20_000, help="positions for the per-call timings")
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
+    parser.add_argument(
+        "--mcts-iterations",
+        type=int,
+        default=200,
+        help="MCTS iterations per decision for the MCTS rows (default 200; 0 skips them)",
+    )
     parser.add_argument(
         "--cpu", action="store_true", help="time with process CPU time (steadier on a shared, loaded machine)"
     )
@@ -300,6 +349,14 @@ def main(argv: list[str] | None = None) -> int:
         gps, dps, games = random_games(players, args.seconds)
         results["games"][label] = {"games_per_s": round(gps), "decisions_per_s": round(dps), "games": games}
         print(f"{label:>8} {gps:>10,.0f} {dps:>12,.0f} {dps / gps:>15.1f}")
+    if "events" in inspect.signature(ra.Game).parameters:  # not in versions before the flag
+        gps, dps, games = random_games([2, 3, 4, 5], args.seconds, events=False)
+        results["games"]["mixed_no_events"] = {
+            "games_per_s": round(gps),
+            "decisions_per_s": round(dps),
+            "games": games,
+        }
+        print(f"{'mixed':>8} {gps:>10,.0f} {dps:>12,.0f} {dps / gps:>15.1f}   (events=False: no event log)")
 
     positions = sample_positions(args.positions)
     calls = per_call_us(positions)
@@ -313,6 +370,15 @@ def main(argv: list[str] | None = None) -> int:
     print("\nmicroseconds per undo() (median), by decisions already taken:")
     for n, us in undo.items():
         print(f"  at decision {n:<4} {us:9.1f} us")
+
+    if args.mcts_iterations > 0:
+        results["mcts"] = {}
+        print(f"\nMCTS iterations/s ({args.mcts_iterations} iterations per decision, 6 positions per row):")
+        print(f"{'players':>8} {'iterations/s':>13} {'choices digest':>15}")
+        for count in (2, 3, 4, 5):
+            ips, digest = mcts_speed(count, args.mcts_iterations)
+            results["mcts"][str(count)] = {"iterations_per_s": round(ips, 1), "choices": digest}
+            print(f"{count:>8} {ips:>13,.1f} {digest:>15}")
 
     mixed = results["games"]["mixed"]["games_per_s"]
     results["python_mixed_games_per_s"] = mixed

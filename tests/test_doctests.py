@@ -11,6 +11,7 @@ MODULES = [
     "ra",
     "ra.actions",
     "ra.bots",
+    "ra.bots.evaluate",
     "ra.engine",
     "ra.events",
     "ra.record_format",

@@ -14,6 +14,7 @@ prints it).
 from ra.actions import ALL_ACTIONS, KINDS, NUM_ACTIONS, Action, ActionKind
 from ra.engine import Game
 from ra.errors import (
+    EventLogOffError,
     IllegalActionError,
     NotationError,
     NothingToUndoError,
@@ -70,6 +71,7 @@ __all__ = [
     "AuctionState",
     "Event",
     "EventKind",
+    "EventLogOffError",
     "Game",
     "IllegalActionError",
     "NotationError",

@@ -109,6 +109,8 @@ class Game(State):
     the first tiles drawn and ``suns`` chooses each seat's sun group, for
     scenarios and tests (``exact_bag=True`` makes ``bag`` the whole bag, e.g. to
     empty it, R6.5).  ``hidden_scores`` is the optional rule of R9.1.
+    ``events=False`` keeps no event log (faster, for search and training games;
+    see :meth:`stop_events`).
     A ``seed`` (0 to 2**64 - 1) fixes the sun deal and the bag order (R9.2);
     without one a random seed is chosen (and kept in :attr:`setup`, so records
     replay).  Bad arguments raise ``ValueError`` naming what is wrong.
@@ -127,7 +129,10 @@ class Game(State):
         suns: Sequence[Sequence[int]] | None = None,
         hidden_scores: bool = False,
         exact_bag: bool = False,
+        events: bool = True,
     ) -> None:
+        if not isinstance(events, bool):
+            raise ValueError(f"events must be True or False, got {str(events)[:20]!r}")
         setup = make_setup(
             players,
             seed=seed,
@@ -138,7 +143,7 @@ class Game(State):
             hidden_scores=hidden_scores,
             exact_bag=exact_bag,
         )
-        self._start(setup, Bag.for_setup(setup))
+        self._start(setup, Bag.for_setup(setup), events)
 
     @classmethod
     def from_setup(cls, setup: Setup) -> Game:
@@ -168,7 +173,7 @@ class Game(State):
         game._start(setup, Bag.for_setup(setup))
         return game
 
-    def _start(self, setup: Setup, bag: Bag) -> None:
+    def _start(self, setup: Setup, bag: Bag, events: bool = True) -> None:
         n = setup.num_players
         self._setup = setup
         self._bag = bag
@@ -203,6 +208,7 @@ class Game(State):
         self._quake_left = 0
         self._after_discard = _AFTER_AUCTION
         self._log = None
+        self._logging = events
         self._decisions = None
         self._num_decisions = 0
         self._breakdowns = ()
@@ -233,6 +239,19 @@ class Game(State):
             return None
         assert self._bag is not None
         return TILES[self._bag.order[self._drawn - 1]]
+
+    def stop_events(self) -> None:
+        """Keep no event log from now on, and forget the one kept so far.
+
+        For games nobody reads the log of (search, rollouts, training): applying a
+        decision then skips building its events.  Everything else is unchanged (the
+        decisions, records, undo, scores); reading :attr:`events` raises
+        :class:`ra.EventLogOffError`.  Clones, views and determinized games of such a
+        game keep no log either.  ``Game(..., events=False)`` starts a game this way.
+        """
+        self._logging = False
+        self._log = None
+        self._log_cache = None
 
     # --- applying decisions ----------------------------------------------------
 
@@ -287,13 +306,15 @@ class Game(State):
                 sun = action.arg
                 self._high = sun
                 self._high_bidder = p
-                self._log = (self._log, (e_bid, p, sun))
+                if self._logging:
+                    self._log = (self._log, (e_bid, p, sun))
                 if p == self._ra_player:
                     self._resolve_auction()
                 else:
                     self._next_bidder(p)
             elif code == PASS:
-                self._log = (self._log, (e_passed, p))
+                if self._logging:
+                    self._log = (self._log, (e_passed, p))
                 if p == self._ra_player:
                     self._resolve_auction()
                 else:
@@ -305,13 +326,15 @@ class Game(State):
             elif code == GOD:
                 self._god_take(p, action.arg)
             elif code == DONE:
-                self._log = (self._log, (e_done, p))
+                if self._logging:
+                    self._log = (self._log, (e_done, p))
                 self._begin_turn((p + 1) % self._n)
             else:
                 t = action.arg
                 self._displays[p][t] -= 1
                 self._box[t] += 1
-                self._log = (self._log, (e_discard, p, t, False))
+                if self._logging:
+                    self._log = (self._log, (e_discard, p, t, False))
                 if self._unrest_left:
                     self._unrest_left -= 1
                 else:
@@ -331,7 +354,8 @@ class Game(State):
         # R6.4 / R2.4: the player holding the highest sun starts the epoch.
         suns = self._suns
         first = max(range(self._n), key=lambda i: suns[i].bit_length())
-        self._log = (self._log, (e_epoch_started, self._epoch, first))
+        if self._logging:
+            self._log = (self._log, (e_epoch_started, self._epoch, first))
         self._begin_turn(first)
 
     def _begin_turn(self, p: int) -> None:
@@ -361,19 +385,22 @@ class Game(State):
         self._unseen[t] -= 1
         if t == T_RA:
             self._ra += 1
-            self._log = (self._log, (e_draw, p, t, self._ra))
+            if self._logging:
+                self._log = (self._log, (e_draw, p, t, self._ra))
             if self._ra >= self._ra_end:
                 self._end_epoch("ra_track")  # R6.1(a): no auction
             else:
                 self._start_auction(p, DRAWN)
         else:
             self._track.append(t)
-            self._log = (self._log, (e_draw, p, t))
+            if self._logging:
+                self._log = (self._log, (e_draw, p, t))
             self._begin_turn((p + 1) % self._n)
 
     def _invoke(self, p: int, auto: bool) -> None:
         # R3.4
-        self._log = (self._log, (e_invoke, p, auto))
+        if self._logging:
+            self._log = (self._log, (e_invoke, p, auto))
         self._start_auction(p, FORCED if len(self._track) >= AUCTION_TRACK_SIZE else VOLUNTARY)
 
     def _start_auction(self, ra_player: int, kind: int) -> None:
@@ -381,7 +408,8 @@ class Game(State):
         self._auction_kind = kind
         self._high = 0
         self._high_bidder = -1
-        self._log = (self._log, (e_auction, ra_player, kind))
+        if self._logging:
+            self._log = (self._log, (e_auction, ra_player, kind))
         self._next_bidder(ra_player)
 
     def _next_bidder(self, prev: int) -> None:
@@ -396,7 +424,8 @@ class Game(State):
             above = suns[b] >> (high + 1)
             if not above:
                 # R4.2: no face-up sun, or none higher than the bid: automatic pass.
-                self._log = (self._log, (e_auto_pass, b, high, suns[b] != 0))
+                if self._logging:
+                    self._log = (self._log, (e_auto_pass, b, high, suns[b] != 0))
                 if b == rp:
                     self._resolve_auction()
                     return
@@ -407,7 +436,8 @@ class Game(State):
                 sun = high + above.bit_length()
                 self._high = sun
                 self._high_bidder = b
-                self._log = (self._log, (e_bid, b, sun, True))
+                if self._logging:
+                    self._log = (self._log, (e_bid, b, sun, True))
                 self._resolve_auction()
                 return
             self._phase = PHASE_BID
@@ -438,7 +468,8 @@ class Game(State):
             self._suns[w] &= ~(1 << sun)
             self._used[w] |= 1 << center
             self._center = sun
-            self._log = (self._log, (e_won, w, sun, won, center))
+            if self._logging:
+                self._log = (self._log, (e_won, w, sun, won, center))
             if disasters is not None:
                 if self._resolve_disasters(w, disasters, _AFTER_AUCTION):
                     return
@@ -447,9 +478,10 @@ class Game(State):
             box = self._box
             for t in self._track:
                 box[t] += 1
-            self._log = (self._log, (e_no_bid, rp, self._track, True))
+            if self._logging:
+                self._log = (self._log, (e_no_bid, rp, self._track, True))
             self._track = []
-        else:
+        elif self._logging:
             self._log = (self._log, (e_no_bid, rp, tuple(self._track), False))
         self._after_auction()
 
@@ -467,7 +499,8 @@ class Game(State):
         d[T_GOD] -= 1
         self._box[T_GOD] += 1
         self._track.remove(t)
-        self._log = (self._log, (e_god, p, t))
+        if self._logging:
+            self._log = (self._log, (e_god, p, t))
         if t >= T_FIRST_DISASTER:
             if self._resolve_disasters(p, [t], _AFTER_GOD):
                 return
@@ -480,7 +513,8 @@ class Game(State):
             self._phase = PHASE_GOD
             self._to_move = p
             return
-        self._log = (self._log, (e_done, p, True))
+        if self._logging:
+            self._log = (self._log, (e_done, p, True))
         self._begin_turn((p + 1) % self._n)
 
     def _after_disasters(self, p: int) -> None:
@@ -528,7 +562,8 @@ class Game(State):
                     unrest += lose
                 else:
                     quake += lose
-        self._log = log
+        if self._logging:
+            self._log = log
         self._unrest_left = unrest
         self._quake_left = quake
         self._after_discard = after
@@ -552,7 +587,8 @@ class Game(State):
                 self._box[k] += lose
                 left -= lose
                 for _ in range(lose):
-                    self._log = (self._log, (e_discard, p, k, True))
+                    if self._logging:
+                        self._log = (self._log, (e_discard, p, k, True))
             if self._unrest_left:
                 self._unrest_left = 0
             else:
@@ -571,7 +607,8 @@ class Game(State):
             box[t] += 1
         self._track = []
         self._ra = 0
-        self._log = (self._log, (e_epoch_ended, self._epoch, reason, removed))
+        if self._logging:
+            self._log = (self._log, (e_epoch_ended, self._epoch, reason, removed))
         # R6.3 / R7
         final = self._epoch == EPOCHS
         displays = self._displays
@@ -585,7 +622,8 @@ class Game(State):
             self._scores[i] = after
             # ScoreBreakdown objects are made when read (epoch_scores, events).
             raw.append((epoch, i, points[i], before, after))
-            self._log = (self._log, (e_score, epoch, i, points[i], before, after))
+            if self._logging:
+                self._log = (self._log, (e_score, epoch, i, points[i], before, after))
         self._breakdowns = (*self._breakdowns, tuple(raw))
         for d in displays:
             for t in T_EPOCH_DISCARDS:
@@ -603,7 +641,8 @@ class Game(State):
             assert winner is not None
             scores = self._scores
             tie = scores.count(scores[winner]) > 1
-            self._log = (self._log, (e_game_over, winner, tie))
+            if self._logging:
+                self._log = (self._log, (e_game_over, winner, tie))
             return
         self._epoch += 1
         self._begin_epoch()
@@ -636,10 +675,12 @@ class Game(State):
         if marks is None:
             assert self._bag is not None
             base = Game.__new__(Game)
-            base._start(self._setup, self._bag)
+            base._start(self._setup, self._bag, self._logging)
             done = 0
         else:
             base = marks[2].clone()
+            if not self._logging:
+                base.stop_events()  # a checkpoint taken before stop_events()
             done = marks[1]
         todo = []
         for _ in range(count - done):

@@ -36,3 +36,8 @@ class RecordError(RaError, ValueError):
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message)
         self.index = index
+
+
+class EventLogOffError(RaError, RuntimeError):
+    """Reading ``events`` of a game that keeps no event log (``Game(events=False)``,
+    ``stop_events()``: search and training games)."""

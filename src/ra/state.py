@@ -33,7 +33,7 @@ from ra.actions import (
     PASS_ACTION,
     Action,
 )
-from ra.errors import IllegalActionError, SeatError
+from ra.errors import EventLogOffError, IllegalActionError, SeatError
 from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize, possessive, subject
 from ra.scoring import ScoreBreakdown
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
@@ -221,6 +221,7 @@ class State:
         "_quake_left",
         "_after_discard",
         "_log",
+        "_logging",
         "_decisions",
         "_num_decisions",
         "_breakdowns",
@@ -256,6 +257,8 @@ class State:
     _quake_left: int
     _after_discard: int
     _log: tuple[Any, Any] | None
+    _logging: bool
+    """Whether decisions add to ``_log`` (False: no event log, see ``Game.stop_events``)."""
     _decisions: tuple[Any, Any] | None
     _num_decisions: int
     _breakdowns: tuple[tuple[tuple[int, int, tuple[int, ...], int, int] | None, ...], ...]
@@ -293,6 +296,7 @@ class State:
         new._quake_left = self._quake_left
         new._after_discard = self._after_discard
         new._log = self._log
+        new._logging = self._logging
         new._decisions = self._decisions
         new._num_decisions = self._num_decisions
         new._breakdowns = self._breakdowns
@@ -307,7 +311,7 @@ class State:
             for name in getattr(cls, "__slots__", ()):
                 if hasattr(self, name):
                     state[name] = getattr(self, name)
-        state["_log"] = list(self.events)
+        state["_log"] = list(self.events) if self._logging else []
         state["_decisions"] = history(self._decisions)
         state["_marks"] = None  # undo checkpoints are a cache, rebuilt on demand
         state["_log_cache"] = None
@@ -315,6 +319,7 @@ class State:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        object.__setattr__(self, "_logging", True)  # pickles made before the flag existed
         for name, value in state.items():
             if name in ("_log", "_decisions"):
                 chain: tuple[Any, Any] | None = None
@@ -631,11 +636,24 @@ class State:
     # --- history ---------------------------------------------------------------
 
     @property
+    def keeps_events(self) -> bool:
+        """Whether this game keeps an event log (see :meth:`ra.Game.stop_events`)."""
+        return self._logging
+
+    @property
     def events(self) -> tuple[Event, ...]:
         """Everything that happened, in order (see :mod:`ra.events`).
 
         Cached: reading it again after a few more decisions costs only the new events.
+        Raises :class:`ra.EventLogOffError` on a game that keeps no log
+        (``Game(events=False)``, :meth:`ra.Game.stop_events`): an empty log would
+        look like a game where nothing happened.
         """
+        if not self._logging:
+            raise EventLogOffError(
+                "this game keeps no event log (made with events=False or stop_events()); "
+                "its decisions are in .decisions"
+            )
         log = self._log
         cache: tuple[Any, tuple[Event, ...]] | None = getattr(self, "_log_cache", None)
         if cache is not None and cache[0] is log:
@@ -721,7 +739,7 @@ class State:
             tuple(self._track),
             self._bag_size,
             tuple(self._box),
-            self.events,
+            self.events if self._logging else None,
             self.decisions,
             self._breakdowns,
         )

@@ -53,13 +53,14 @@ class PlayerView(State):
         if self._hide_scores:
             # R9.1: other players' tablets are face down.
             self._scores = [s if i == seat else -1 for i, s in enumerate(game._scores)]
-            chain: tuple[Any, Any] | None = None
-            for e in game.events:
-                if e.kind == "score" and e.seat != seat:
-                    e = e._replace(detail=None)
-                chain = (chain, e)
-            self._log = chain
-            self._log_cache = None
+            if game._logging:
+                chain: tuple[Any, Any] | None = None
+                for e in game.events:
+                    if e.kind == "score" and e.seat != seat:
+                        e = e._replace(detail=None)
+                    chain = (chain, e)
+                self._log = chain
+                self._log_cache = None
             self._breakdowns = tuple(
                 tuple(b if i == seat else None for i, b in enumerate(epoch)) for epoch in game._breakdowns
             )
@@ -100,6 +101,8 @@ class PlayerView(State):
         cls = self._game_type
         if self._hide_scores:
             game = self._public_replay().clone()
+            if not self._logging:
+                game.stop_events()
         else:
             game = cls.__new__(cls)
             self._copy_to(game)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+import struct
 
 import pytest
 
 import ra
 from ra import encode
+from ra.bots.greedy import greedy_action
 from ra.encode import FIELDS, OBSERVATION_HIGH, OBSERVATION_SIZE, describe, fields, observation
 
 SUNS_2P = [[9, 6, 5, 2], [8, 7, 4, 3]]
@@ -137,3 +139,60 @@ def test_observation_of_a_game_equals_the_observation_of_its_view() -> None:
         assert encode.observation_of(game, 0) == observation(game.view(0))
     with pytest.raises(ValueError, match="no seat 3"):
         encode.observation_of(ra.Game(players=3, seed=0), 3)
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [
+        (2, {}),
+        (3, {}),
+        (4, {"hidden_scores": True}),
+        (5, {}),
+        (2, {"variant": "long-2p", "suns_per_player": 5}),
+    ],
+)
+def test_the_fast_bytes_encoding_equals_the_reference_list_everywhere(
+    players: int, options: dict[str, object]
+) -> None:
+    """observation_bytes (the environments' fast path) and observation_of (the plain reference)
+    are two implementations of one layout: every seat, every position of many random games."""
+    unpack = struct.Struct(f"<{OBSERVATION_SIZE}f").unpack
+    rng = random.Random(players)
+    phases = set()
+    for seed in range(25):
+        game = ra.Game(players=players, seed=seed, **options)  # type: ignore[arg-type]
+        while True:
+            for seat in range(players):
+                fast = encode.observation_bytes(game, seat)
+                assert len(fast) == encode.OBSERVATION_BYTES
+                assert list(unpack(fast)) == encode.observation_of(game, seat)
+            phases.add(game.phase)
+            if game.is_over():
+                break
+            # Half greedy (it uses God tiles, so every phase comes up), half random.
+            legal = game.legal_actions()
+            game.apply(greedy_action(game) if rng.random() < 0.5 else rng.choice(legal))
+    assert {"action", "bid", "discard", "over"} <= phases  # the auction and discard fields too
+    view = game.view(1)
+    assert encode.observation_bytes(view, 1) == encode.observation_bytes(game, 1)
+    with pytest.raises(ValueError, match="no seat 9"):
+        encode.observation_bytes(game, 9)
+    with pytest.raises(TypeError, match="a game or a view"):
+        encode.observation_bytes("game", 0)  # type: ignore[arg-type]
+
+
+def test_observation_arrays_are_fresh_writable_float32_copies_of_the_list() -> None:
+    np = pytest.importorskip("numpy", reason="the rl extra is not installed")
+    from ra.envs import observation_array, observation_array_of
+
+    game = ra.Game(players=4, seed=3, hidden_scores=True)
+    rng = random.Random(3)
+    for _ in range(90):
+        game.apply(rng.choice(game.legal_actions()))
+    for seat in range(4):
+        view = game.view(seat)
+        first = observation_array_of(game, seat)
+        assert first.dtype == np.float32 and first.shape == (OBSERVATION_SIZE,)
+        assert first.tolist() == observation(view)
+        first[:] = -1.0  # the caller's own array: writable, and the next one is untouched
+        assert observation_array(view).tolist() == observation(view)

@@ -79,3 +79,25 @@ def test_only_the_agent_to_move_has_legal_actions_and_observations_are_its_view(
             assert obs["action_mask"].tolist() == e.game.legal_action_mask()
         else:
             assert not obs["action_mask"].any()
+
+
+def test_the_agent_to_move_finds_its_mask_in_infos_so_it_need_not_observe() -> None:
+    e = ra_pz.raw_env(players=4)
+    e.reset(seed=8)
+    rng = np.random.default_rng(8)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, info = e.last(observe=False)
+        assert obs is None
+        if terminated or truncated:
+            assert "action_mask" not in info
+            e.step(None)
+            continue
+        assert np.array_equal(info["action_mask"], e.observe(agent)["action_mask"])
+        assert [i for i in range(ra.NUM_ACTIONS) if info["action_mask"][i]] == sorted(
+            a.index for a in e.game.legal_actions()
+        )
+        assert all("action_mask" not in e.infos[a] for a in e.agents if a != agent)
+        e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        steps += 1
+    assert steps == e.game.num_decisions > 50

@@ -24,7 +24,9 @@ def server_factory(tmp_path: Path) -> Iterator[type[Server]]:
             self, db_url: str, log_path: Path, workers: int = 1, env: dict[str, str] | None = None
         ) -> None:
             # Scripted clients act much faster than people: the rate limit has its own test.
-            super().__init__(db_url, log_path, workers, {"RA_MESSAGE_RATE": "1000", **(env or {})})
+            # Hints: a small fixed budget (playouts), so they are quick and deterministic.
+            base = {"RA_MESSAGE_RATE": "1000", "RA_HINT_BUDGET": "40"}
+            super().__init__(db_url, log_path, workers, {**base, **(env or {})})
 
         def start(self) -> Server:
             started.append(self)

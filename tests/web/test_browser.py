@@ -603,3 +603,48 @@ def test_phone_score_tables_fit_and_the_epoch_summary_spans_its_card(
     shot(page, "table-final-390-ru")
     no_js_errors(page)
     page.context.close()
+
+
+@pytest.mark.parametrize(("size", "viewport", "lang"), [("1366", LAPTOP, "en"), ("390", PHONE, "ru")])
+def test_hints_show_each_actions_win_chance_and_the_best(
+    browser: Browser, live_server: str, size: str, viewport: dict[str, int], lang: str
+) -> None:
+    # The lobby proposes hints with one human and not with two (the players agree on it there).
+    page = new_page(browser, viewport)
+    page.goto(live_server + "/")
+    page.wait_for_selector("#seat-rows .seat-row")
+    assert page.locator("#hints").is_checked()
+    page.locator("#seat-rows .seat-row").nth(1).locator("label", has_text="Human").click()
+    assert not page.locator("#hints").is_checked()
+    page.context.close()
+
+    made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot"}])
+    page = new_page(browser, viewport)
+    page.goto(live_server + made["link"])
+    page.wait_for_selector(ACTIONS)
+    if lang == "ru":
+        page.click(".lang-btn[data-lang='ru']")
+        page.wait_for_selector(".track-label:has-text('Трек Ра')")
+    legal = sorted(page.evaluate("window.__ra.legal"))
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-box")
+    hint = page.evaluate("window.__ra.hint")
+    assert sorted(a["action"] for a in hint["actions"]) == legal
+    # Every legal action's button shows its chance; the best one is marked with it.
+    for a in hint["actions"]:
+        button = page.locator(f"main [data-act='{a['action']}']").first
+        assert button.locator(".chance").inner_text().endswith(f"{round(100 * a['chance'])}%")
+    best = page.locator("main .btn.best[data-act]")
+    assert best.count() == 1 and best.get_attribute("data-act") == hint["best"]
+    assert "★" in best.locator(".chance").inner_text()
+    box = page.locator("#hint-box").inner_text()
+    assert ("Лучший ход" if lang == "ru" else "Best:") in box
+    assert (hint["reason"] in box) == (lang == "en")  # the reasons are in English only
+    no_sideways_scroll(page)
+    shot(page, f"table-hints-{size}-{lang}")
+    # The next decision starts without hints until asked again.
+    best.click()
+    page.wait_for_function(f"window.__ra.n > {hint['n']}")
+    assert page.locator("#hint-box").count() == 0
+    no_js_errors(page)
+    page.context.close()

@@ -10,6 +10,7 @@ only here, only when asked for.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +19,33 @@ from ra.arena.runner import GameResult, GameSpec, play_game
 
 def _play(spec: GameSpec, keep_record: bool) -> GameResult:
     return play_game(spec, keep_record=keep_record)
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast with a clear message when nothing listens at a ``host:port`` address.
+
+    Ray itself retries a dead address for about 40 s and then raises a multi-line error;
+    ``auto`` and ``ray://`` addresses are left to Ray.
+    """
+    host, sep, port = address.rpartition(":")
+    if not sep or "://" in address or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as err:
+        raise ConnectionError(
+            f"cannot connect to the Ray cluster at {address}: {err.strerror or err} "
+            "(start one with `ray start --head`, or leave out --address for a local Ray)"
+        ) from None
+
+
+def reason(err: BaseException) -> str:
+    """The first line of the innermost cause of a Ray error (the outer ones say only "failed")."""
+    while err.__cause__ is not None:
+        err = err.__cause__
+    lines = str(err).strip().splitlines()
+    return lines[0][:300] if lines else type(err).__name__
 
 
 def run_games_ray(
@@ -29,7 +57,8 @@ def run_games_ray(
 ) -> tuple[list[GameResult], bool]:
     """Play the games as Ray tasks; returns the results (completion order) and whether Ctrl-C stopped it.
 
-    Raises ``ValueError`` when Ray is not installed (with the command that installs it).
+    Raises ``ValueError`` when Ray is not installed (with the command that installs it) and
+    ``ConnectionError`` (one line, naming the address) when the cluster cannot be reached.
     """
     try:
         import ray
@@ -37,11 +66,17 @@ def run_games_ray(
         raise ValueError("the ray backend needs Ray: pip install 'ra-boardgame[cluster]'") from None
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if address:
+        check_reachable(address)
     started = False
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address:
-            ray.init(address=address, **options)
+            try:
+                ray.init(address=address, **options)
+            except Exception as err:  # Ray raises ConnectionError, RuntimeError, auth errors...
+                message = f"cannot connect to the Ray cluster at {address}: {reason(err)}"
+                raise ConnectionError(message) from None
         else:
             ray.init(num_cpus=jobs, **options)
         started = True

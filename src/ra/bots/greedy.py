@@ -21,8 +21,8 @@ from ra.actions import (
     Action,
 )
 from ra.bots.base import SeededBot
-from ra.bots.valuation import DEFAULT_WEIGHTS, Valuation, Weights
-from ra.state import State
+from ra.bots.valuation import DEFAULT_WEIGHTS, RolloutValuations, Valuation, Weights
+from ra.state import PHASE_ACTION, PHASE_ACTION_NO_DRAW, PHASE_BID, PHASE_DISCARD, PHASE_GOD, State
 
 
 class GreedyBot(SeededBot):
@@ -54,17 +54,24 @@ class GreedyBot(SeededBot):
         return greedy_action(view, self.weights)
 
 
-def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
-    """The greedy choice in ``state`` for the player to move (works on games and views)."""
+def greedy_action(
+    state: State, weights: Weights = DEFAULT_WEIGHTS, *, valuations: RolloutValuations | None = None
+) -> Action:
+    """The greedy choice in ``state`` for the player to move (works on games and views).
+
+    ``valuations`` (built with the same ``weights``) reuses the valuation along one game's
+    forward play, as MCTS rollouts do; the choice is the same either way.
+    """
     legal = state.legal_actions()
     seat = state.to_move
     assert seat is not None and legal, "no decision to take"
-    phase = state.phase
-    track = state.track_tiles()
-    if phase == "action" and not track:
+    # The state's integer phase and flat track, read directly: this runs at every rollout step.
+    phase = state._phase
+    track = tuple(state._track)
+    if not track and phase in (PHASE_ACTION, PHASE_ACTION_NO_DRAW):
         return DRAW_ACTION if DRAW_ACTION in legal else INVOKE_ACTION
-    val = Valuation(state, weights)
-    if phase == "bid":
+    val = Valuation(state, weights) if valuations is None else valuations.get(state)
+    if phase == PHASE_BID:
         best: Action | None = None
         best_value = -1e9
         gain = val.lot_gain(seat, track)
@@ -80,7 +87,7 @@ def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
             return PASS_ACTION
         assert best is not None
         return best
-    if phase == "discard":
+    if phase == PHASE_DISCARD:
         kinds = [a.arg for a in legal if a.code == DISCARD]
         keep = val.cheapest(seat, list(val.displays[seat]), kinds)
         return next(a for a in legal if a.arg == keep)
@@ -91,7 +98,7 @@ def greedy_action(state: State, weights: Weights = DEFAULT_WEIGHTS) -> Action:
         gain, best_god = max(gains, key=lambda ga: ga[0])
         if gain - val.god_worth > weights.god_margin:
             return best_god
-    if phase == "god":
+    if phase == PHASE_GOD:
         return DONE_ACTION
     if DRAW_ACTION not in legal:
         return INVOKE_ACTION

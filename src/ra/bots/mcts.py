@@ -41,11 +41,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
+from functools import partial
 
 from ra.actions import ALL_ACTIONS, DRAW, Action
 from ra.bots.base import SeededBot
 from ra.bots.greedy import greedy_action
-from ra.bots.valuation import DEFAULT_WEIGHTS, Valuation, Weights
+from ra.bots.valuation import DEFAULT_WEIGHTS, RolloutValuations, Valuation, Weights
 from ra.engine import Game
 from ra.scoring import majority_points
 from ra.state import sun_total
@@ -151,6 +152,7 @@ class MCTSBot(SeededBot):
         while done < budget:
             if cfg.paired_root:
                 base = view.determinize(rng=rng)
+                base.stop_events()  # a search game: nobody reads its log
                 for action in legal:
                     game = base.clone()
                     game.apply(action)
@@ -158,6 +160,7 @@ class MCTSBot(SeededBot):
                     done += 1
             else:
                 game = view.determinize(rng=rng)
+                game.stop_events()
                 self._iterate(root, game, stop_epoch)
                 done += 1
             if deadline is not None and time.perf_counter() >= deadline:
@@ -231,9 +234,10 @@ class MCTSBot(SeededBot):
     # --- playouts --------------------------------------------------------------
 
     def _rollout(self, game: Game, stop_epoch: int) -> list[float]:
-        policy = self._policy
+        policy = self._policy()
+        apply = game.apply
         while not game.is_over() and game.epoch <= stop_epoch:
-            game.apply(policy(game))
+            apply(policy(game))
         return self._rewards(game)
 
     def _rewards(self, game: Game) -> list[float]:
@@ -258,10 +262,17 @@ def _edge_key(action: Action, game: Game) -> object:
     return (action.index, game.last_draw) if action.code == DRAW else action.index
 
 
-def _policy(name: str, rng: random.Random, weights: Weights) -> Callable[[Game], Action]:
+def _policy(name: str, rng: random.Random, weights: Weights) -> Callable[[], Callable[[Game], Action]]:
+    """A maker of the rollout policy: called once per rollout (the greedy one reuses its
+    valuation along that rollout, :class:`RolloutValuations`)."""
     if name == "random":
-        return lambda game: rng.choice(game.legal_actions())
-    return lambda game: greedy_action(game, weights)
+        choose = lambda game: rng.choice(game.legal_actions())  # noqa: E731 - one shared closure
+        return lambda: choose
+
+    def greedy() -> Callable[[Game], Action]:
+        return partial(greedy_action, weights=weights, valuations=RolloutValuations(weights))
+
+    return greedy
 
 
 def projected_scores(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:

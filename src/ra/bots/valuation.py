@@ -74,7 +74,8 @@ DEFAULT_WEIGHTS = Weights()
 
 
 class Valuation:
-    """Values for every player of one position.  Build one per decision (cheap)."""
+    """Values for every player of one position.  Build one per decision (cheap), or let
+    :class:`RolloutValuations` reuse one while the position's valued parts do not change."""
 
     def __init__(self, state: State, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.w = weights
@@ -84,17 +85,21 @@ class Valuation:
         self.future = 3 - state.epoch  # epochs still to come after this one
         self.progress = state.ra_count / state.ra_track_length  # 0 early .. 1 at the end
         self.remaining = 1.0 - self.progress
-        self.displays = [state.tile_counts(i) for i in range(n)]
+        # The state's flat fields, read directly (as ra.encode does): this runs in every rollout.
+        self.displays = [*map(tuple, state._displays)]
         # The most and fewest Pharaohs among each seat's rivals (R7.2).
         pharaohs = [d[T_PHARAOH] for d in self.displays]
         self._rivals_pharaohs = [_extremes(pharaohs[:i] + pharaohs[i + 1 :]) for i in range(n)]
-        self.suns = [state.sun_mask(i) for i in range(n)]
-        self.used = [state.used_sun_mask(i) for i in range(n)]
-        self.center = state.center_sun
+        self.suns = state._suns[:]
+        self.used = state._used[:]
+        self.center = state._center
         self._pharaoh_weight = 1.0 + weights.pharaoh_future * self.future
         self._monument_weight = weights.monument_potential * (self.future + self.remaining) / 3.0
+        self._no_civ = -5.0 * (1.0 - weights.civ_chance * self.remaining)
         self.god_worth = 2.0 + weights.god_option
         self._base: list[float | None] = [None] * n
+        self._sun_costs: list[float | None] = [None] * n
+        self._gains: dict[tuple[int, tuple[int, ...]], float] = {}
 
     # --- displays -------------------------------------------------------------
 
@@ -124,7 +129,7 @@ class Valuation:
         v += niles * w.nile_future * self.future
         civ = civilization_points(d)
         # Without a Civilization there is still a chance to find one this epoch.
-        v += civ if civ != -5 else -5.0 * (1.0 - w.civ_chance * self.remaining)
+        v += civ if civ != -5 else self._no_civ
         kinds = 0
         potential = 0.0
         for t in T_MONUMENTS:
@@ -174,8 +179,18 @@ class Valuation:
         return best
 
     def lot_gain(self, seat: int, tiles: Iterable[int]) -> float:
-        """Points ``seat`` gains by taking ``tiles`` (disasters included)."""
-        return self.display_value(seat, self.after_lot(seat, tiles)) - self.base(seat)
+        """Points ``seat`` gains by taking ``tiles`` (disasters included).
+
+        Remembered by ``(seat, tiles)`` when ``tiles`` is a tuple: an auction asks it again
+        for every bidder, and a reused valuation (:class:`RolloutValuations`) for every turn.
+        """
+        if type(tiles) is not tuple:
+            return self.display_value(seat, self.after_lot(seat, tiles)) - self.base(seat)
+        key = (seat, tiles)
+        gain = self._gains.get(key)
+        if gain is None:
+            gain = self._gains[key] = self.display_value(seat, self.after_lot(seat, tiles)) - self.base(seat)
+        return gain
 
     # --- suns -----------------------------------------------------------------
 
@@ -190,16 +205,69 @@ class Valuation:
 
     def sun_cost(self, seat: int) -> float:
         """Opportunity lost this epoch by spending one of ``seat``'s face-up suns."""
-        k = bin(self.suns[seat]).count("1")
-        if k == 0:
-            return 0.0
-        return self.w.sun_cost * self.remaining / k
+        cost = self._sun_costs[seat]
+        if cost is None:
+            k = bin(self.suns[seat]).count("1")
+            cost = self._sun_costs[seat] = 0.0 if k == 0 else self.w.sun_cost * self.remaining / k
+        return cost
 
     def bid_value(self, seat: int, tiles: Iterable[int], bid: int, lot_gain: float | None = None) -> float:
         """Net points of winning ``tiles`` with sun ``bid`` (``lot_gain`` if already known)."""
         if lot_gain is None:
             lot_gain = self.lot_gain(seat, tiles)
         return lot_gain + self.sun_gain(seat, bid) - self.sun_cost(seat)
+
+
+class RolloutValuations:
+    """One :class:`Valuation` reused along one game's forward play (an MCTS rollout).
+
+    A valuation reads the displays, the suns (face up and down), the centre sun, the
+    Ra track's count and the epoch; rebuilding it at every step of a rollout cost about
+    a fifth of the search.  ``get(game)`` rebuilds it only when ``key`` changes: (epoch,
+    centre sun, Ra count, tiles in the box).  Along forward play that key changes exactly
+    when a valued part may have: a won auction moves a player's sun to the centre
+    (R4.4: a sun never returns to the centre within an epoch, it is face down until the
+    next one), a God-tile take or a discard puts tiles in the box (R3.5, R5: the box
+    only ever grows), a Ra tile raises the count and an epoch's end changes the epoch.
+    Forward play is checked, not assumed: the game must be the same object and its
+    decisions must extend those of the last call (so after ``undo`` it starts afresh).
+    Values are the same floats a fresh :class:`Valuation` gives.
+    """
+
+    __slots__ = ("weights", "_state", "_count", "_chain", "_key", "_val")
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.weights = weights
+        self._state: State | None = None
+        self._count = 0
+        self._chain: object = None
+        self._key: tuple[int, int, int, int] | None = None
+        self._val: Valuation | None = None
+
+    def get(self, state: State) -> Valuation:
+        """The valuation of ``state`` now (reused when nothing it reads has changed)."""
+        # The state's flat fields, read directly: this runs at every step of a rollout.
+        key = (state._epoch, state._center, state._ra, sum(state._box))
+        count = state._num_decisions
+        chain = state._decisions
+        val = self._val
+        fresh = val is None or key != self._key or state is not self._state or count < self._count
+        if not fresh:
+            node = chain
+            back = count - self._count
+            while back:  # back to the decision of the last call
+                assert node is not None
+                node = node[0]
+                back -= 1
+            fresh = node is not self._chain
+        if fresh:
+            val = self._val = Valuation(state, self.weights)
+            self._key = key
+            self._state = state
+        self._count = count
+        self._chain = chain
+        assert val is not None
+        return val
 
 
 def _extremes(values: list[int]) -> tuple[int, int]:

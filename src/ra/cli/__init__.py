@@ -1,4 +1,4 @@
-"""The ``ra`` command line: ``demo``, ``play``, ``replay``, ``games``, ``rules`` and ``arena``."""
+"""The ``ra`` command line: ``demo``, ``play``, ``replay``, ``games``, ``rules``, ``arena``, ``analyze``."""
 
 from __future__ import annotations
 
@@ -94,6 +94,7 @@ def _check_save_path(path: Path) -> None:
         raise fail(f"cannot save to {os.fspath(path)!r}: {reason}")
 
 
+from ra.cli.analyze import analyze_command  # noqa: E402
 from ra.cli.arena import arena_command  # noqa: E402
 from ra.cli.play import games_command, play_command, replay_command, rules_command  # noqa: E402
 from ra.cli.serve import serve_command  # noqa: E402
@@ -104,6 +105,7 @@ app.command("games")(games_command)
 app.command("rules")(rules_command)
 app.command("arena")(arena_command)
 app.command("serve")(serve_command)
+app.command("analyze")(analyze_command)
 
 
 def main() -> None:

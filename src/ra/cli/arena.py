@@ -234,14 +234,17 @@ def arena_command(
             progress.advance(task)
 
         with sigterm_as_interrupt():
-            results, interrupted = arena.run_games(
-                specs,
-                jobs=jobs,
-                keep_records=records is not None,
-                on_result=advance,
-                backend=backend,
-                address=address,
-            )
+            try:
+                results, interrupted = arena.run_games(
+                    specs,
+                    jobs=jobs,
+                    keep_records=records is not None,
+                    on_result=advance,
+                    backend=backend,
+                    address=address,
+                )
+            except ConnectionError as err:  # --address: the Ray cluster cannot be reached
+                raise fail(str(err)) from None
     elapsed = time.perf_counter() - start
     if interrupted:
         console.print(f"[yellow]Interrupted:[/yellow] {len(results)} of {len(specs)} games finished.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -13,6 +13,9 @@ from rich.console import Console
 import ra
 from ra.bots import LEVEL_HELP
 from ra.cli.common import LONG_SUNS, PLAYERS, fail, rules_text
+
+if TYPE_CHECKING:
+    from ra.analysis.game import GameAnalysis
 
 EDITION_HELP = f"Tile names of an edition: {', '.join(ra.EDITIONS)}."
 
@@ -69,6 +72,13 @@ def play_command(
     ] = False,
     delay: Annotated[float, typer.Option(help="Seconds between bot moves (+/- in game).")] = 0.7,
     edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
+    hints: Annotated[
+        bool | None,
+        typer.Option(
+            "--hints/--no-hints",
+            help="Allow win-chance hints (key h); default: on for one person, off for several.",
+        ),
+    ] = None,
 ) -> None:
     """Play Ra in the terminal: you against bots (default: two hard bots), or friends at one keyboard.
 
@@ -92,8 +102,8 @@ def play_command(
         load = unfinished[0].path
         save = save or load  # resuming continues the game in its own file
     if load is not None:
-        if players is not None or bots_list or humans or name or seed is not None:
-            raise fail("--load resumes a saved game: its players, bots and seed come from the file")
+        if players is not None or bots_list or humans or name or seed is not None or hints is not None:
+            raise fail("--load resumes a saved game: its players, bots, seed and hints come from the file")
         try:
             session = Session.load(load, save_path=save)
         except ra.RecordError as err:
@@ -110,6 +120,7 @@ def play_command(
                 suns_per_player=suns_per_player,
                 hidden_scores=not open_scores,
                 save_path=save,
+                hints=hints,
             )
         except ValueError as err:
             raise fail(_engine_message(err)) from None
@@ -145,6 +156,12 @@ def _check_writable(path: Path) -> None:
 def replay_command(
     path: Annotated[Path, typer.Argument(help="A saved game or game record (JSON).")],
     edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
+    analysis: Annotated[
+        Path | None,
+        typer.Option(
+            "--analysis", help="Show this analysis beside the moves (ra analyze --json writes one)."
+        ),
+    ] = None,
 ) -> None:
     """Step through a finished or saved game (→ next, ← back, ] next epoch, End, q)."""
     from ra.tui import ReplayApp
@@ -155,7 +172,25 @@ def replay_command(
         game = load_game(path)
     except ra.RecordError as err:
         raise fail(str(err)) from None
-    ReplayApp(game, edition=edition).run()
+    judged = None if analysis is None else _load_analysis(analysis, game)
+    ReplayApp(game, edition=edition, analysis=judged).run()
+
+
+def _load_analysis(path: Path, game: ra.Game) -> GameAnalysis:
+    """The analysis in ``path``, checked to be of ``game``; exits with a one-line error otherwise."""
+    from ra.analysis.game import GameAnalysis
+    from ra.tui.session import read_document
+
+    where = os.fspath(path)
+    try:
+        judged = GameAnalysis.from_dict(read_document(path))
+    except ra.RecordError as err:
+        raise fail(str(err)) from None
+    except ValueError as err:
+        raise fail(f"{where!r}: {err}") from None
+    if judged.names != game.names or judged.total_decisions != game.num_decisions:
+        raise fail(f"{where!r} is the analysis of another game ({', '.join(judged.names)})")
+    return judged
 
 
 def games_command() -> None:

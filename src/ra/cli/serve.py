@@ -34,6 +34,13 @@ def serve_command(
     bot_processes: Annotated[
         int, typer.Option(min=1, max=64, help="Processes per worker for the search bots' thinking.")
     ] = 1,
+    hint_budget: Annotated[
+        str,
+        typer.Option(
+            envvar="RA_HINT_BUDGET",
+            help="Work behind one hint at tables with hints: playouts (400) or seconds (1.5s).",
+        ),
+    ] = "1.5s",
     log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
 ) -> None:
     """Serve the lobby and the game tables: play Ra in the browser with friends and bots."""
@@ -61,6 +68,13 @@ def serve_command(
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         typer.echo(f"ra serve: unknown log level {log_level!r}", err=True)
         raise typer.Exit(2)
+    from ra.bots.evaluate import Budget
+
+    try:
+        Budget.parse(hint_budget)
+    except ValueError as err:
+        typer.echo(f"ra serve: --hint-budget: {err}", err=True)
+        raise typer.Exit(2) from None
     problem = _port_problem(host, port)
     if problem:
         typer.echo(f"ra serve: cannot listen on {host}:{port}: {problem}; choose another --port", err=True)
@@ -73,6 +87,7 @@ def serve_command(
         raise typer.Exit(2) from None
     os.environ["RA_DB_URL"] = url
     os.environ["RA_BOT_PROCESSES"] = str(bot_processes)
+    os.environ["RA_HINT_BUDGET"] = hint_budget
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     typer.echo(f"Ra is served at http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
     uvicorn.run(

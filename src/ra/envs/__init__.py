@@ -11,25 +11,35 @@ is the dense :attr:`ra.Action.index` (``ra.NUM_ACTIONS`` = 54 actions).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 import ra
-from ra.encode import OBSERVATION_HIGH, OBSERVATION_SIZE, observation, observation_of
+from ra.encode import OBSERVATION_HIGH, OBSERVATION_SIZE, observation_bytes
+from ra.state import State
 
 OBSERVATION_HIGH_ARRAY: npt.NDArray[np.float32] = np.array(OBSERVATION_HIGH, dtype=np.float32)
+_LE_FLOAT32: Final = np.dtype("<f4")
+_NATIVE: Final = np.dtype(np.float32) == _LE_FLOAT32
 
 
 def observation_array(view: ra.PlayerView) -> npt.NDArray[np.float32]:
-    """:func:`ra.encode.observation` as a float32 numpy array of shape ``(OBSERVATION_SIZE,)``."""
-    return np.array(observation(view), dtype=np.float32)
+    """:func:`ra.encode.observation` as a float32 numpy array of shape ``(OBSERVATION_SIZE,)``
+    (a new, writable array each call)."""
+    if not isinstance(view, ra.PlayerView):
+        raise TypeError(
+            f"observation_array() takes a PlayerView (game.view(seat)), got {type(view).__name__}"
+        )
+    return observation_array_of(view, view.seat)
 
 
-def observation_array_of(game: ra.Game, seat: int) -> npt.NDArray[np.float32]:
-    """``observation_array(game.view(seat))``, faster (:func:`ra.encode.observation_of`)."""
-    return np.array(observation_of(game, seat), dtype=np.float32)
+def observation_array_of(game: State, seat: int) -> npt.NDArray[np.float32]:
+    """``observation_array(game.view(seat))`` without building the view: read straight from the
+    float32 bytes of :func:`ra.encode.observation_bytes` (no per-number conversion)."""
+    array = np.frombuffer(bytearray(observation_bytes(game, seat)), _LE_FLOAT32)
+    return array if _NATIVE else array.astype(np.float32)
 
 
 def action_mask_array(state: ra.Game | ra.PlayerView, seat: int | None = None) -> npt.NDArray[np.int8]:
@@ -37,19 +47,18 @@ def action_mask_array(state: ra.Game | ra.PlayerView, seat: int | None = None) -
     all 0 when ``seat`` is given and is not the seat to move."""
     if seat is not None and state.to_move != seat:
         return np.zeros(ra.NUM_ACTIONS, dtype=np.int8)
-    legal = state.legal_actions()
-    key = tuple([a.index for a in legal])
+    key = tuple(state.legal_actions())  # actions are shared objects (ra.actions): cheap to hash
     mask = _MASKS.get(key)
     if mask is None:
         mask = np.zeros(ra.NUM_ACTIONS, dtype=np.int8)
-        mask[list(key)] = 1
+        mask[[a.index for a in key]] = 1
         if len(_MASKS) < 100_000:
             _MASKS[key] = mask
     return mask.copy()
 
 
-_MASKS: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
-"""Masks by legal action indices (few distinct sets occur): a copy is cheaper than building one."""
+_MASKS: dict[tuple[ra.Action, ...], npt.NDArray[np.int8]] = {}
+"""Masks by legal actions (few distinct sets occur): a copy is cheaper than building one."""
 
 
 def game_text(game: ra.Game | ra.PlayerView) -> str:
@@ -98,4 +107,4 @@ def new_game(
         "suns_per_player": suns_per_player,
         "hidden_scores": hidden_scores,
     }
-    return ra.Game(seed=0, **options), options
+    return ra.Game(seed=0, events=False, **options), options

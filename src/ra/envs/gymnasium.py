@@ -108,7 +108,7 @@ class RaEnv(gymnasium.Env[ObsType, np.int64]):
         rng = random.Random(int(self.np_random.integers(0, 2**63)))
         n = self.game.num_players
         self.seat = self.fixed_seat if self.fixed_seat is not None else rng.randrange(n)
-        self.game = ra.Game(seed=rng.getrandbits(63), **self._options)
+        self.game = ra.Game(seed=rng.getrandbits(63), events=False, **self._options)
         others = [s for s in range(n) if s != self.seat]
         self.bots = {
             s: from_spec(spec, seed=rng.getrandbits(63))

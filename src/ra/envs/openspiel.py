@@ -23,6 +23,10 @@ Observation tensor: :func:`ra.encode.observation` of the player's view (370
 floats, layout in :mod:`ra.encode`); the information-state tensor is the same
 vector (the view is Markov: nothing else in the history matters), the
 information-state string is the public history (every action and chance outcome).
+
+The :class:`ra.Game` inside a state (:attr:`RaState.ra_game`) keeps no event log
+(``Game(events=False)``: its ``events`` raise :class:`ra.EventLogOffError`); the
+OpenSpiel history is the record of the game.
 """
 
 from __future__ import annotations
@@ -37,10 +41,12 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import ra
+from ra.actions import ALL_ACTIONS
 from ra.bots.base import SeededBot
-from ra.encode import FIELDS, OBSERVATION_SIZE, observation
+from ra.encode import FIELDS, OBSERVATION_SIZE, observation_bytes
 from ra.envs import game_text
 from ra.setup import LONG_2P_GROUPS, MAX_PLAYERS, MIN_PLAYERS, SUN_GROUPS
+from ra.state import PHASE_OVER
 from ra.tiles import NUM_KINDS, TILES
 
 SHORT_NAME = "python_ra"
@@ -50,6 +56,9 @@ MAX_GAME_LENGTH = 1200
 outcomes, at most 97 auctions of at most 6 decisions (30 drawn by Ra tiles, 45 won with
 suns over three epochs, 22 forced ones with no bid), 65 discards and 16 God-tile decisions."""
 _DRAW = ra.Action.parse("draw").index
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_LE_FLOAT32 = np.dtype("<f4")
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -119,11 +128,23 @@ class _Core:
     """The mutable part of a state; OpenSpiel clones states by deep-copying their attributes,
     and this makes that a cheap :meth:`ra.Game.clone`."""
 
-    __slots__ = ("game", "drawing")
+    __slots__ = ("game", "drawing", "player")
 
     def __init__(self, game: ra.Game | None = None, drawing: bool = False) -> None:
         self.game = game
         self.drawing = drawing
+        self.player = _CHANCE
+        self.update()
+
+    def update(self) -> None:
+        """Work out the player to move once per action: OpenSpiel asks for it several times."""
+        game = self.game
+        if game is None or self.drawing:
+            self.player = _CHANCE
+        elif game._phase == PHASE_OVER:
+            self.player = _TERMINAL
+        else:
+            self.player = game._to_move
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return _Core(self.game.clone() if self.game is not None else None, self.drawing)
@@ -143,17 +164,14 @@ class RaState(pyspiel.State):  # type: ignore[misc]  # untyped base
         return self._core.game
 
     def current_player(self) -> int:
-        core = self._core
-        if core.game is None or core.drawing:
-            return int(pyspiel.PlayerId.CHANCE)
-        if core.game.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return core.game.to_move or 0
+        return self._core.player
 
     def _legal_actions(self, player: int) -> list[int]:
         game = self._core.game
         assert game is not None
-        return sorted(a.index for a in game.legal_actions())
+        out = [a.index for a in game.legal_actions()]
+        out.sort()
+        return out
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         core = self._core
@@ -167,14 +185,15 @@ class RaState(pyspiel.State):  # type: ignore[misc]  # untyped base
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.game is None:
-            core.game = ra.Game(seed=0, suns=self._ra.deals[action], **self._ra.options)
+            core.game = ra.Game(seed=0, suns=self._ra.deals[action], events=False, **self._ra.options)
         elif core.drawing:
             core.game.apply_draw(TILES[action])
             core.drawing = False
         elif action == _DRAW:
             core.drawing = True
         else:
-            core.game.apply(ra.Action.from_index(action))
+            core.game.apply(ALL_ACTIONS[action])  # OpenSpiel passes only legal indices
+        core.update()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -184,8 +203,7 @@ class RaState(pyspiel.State):  # type: ignore[misc]  # untyped base
         return str(ra.Action.from_index(action))
 
     def is_terminal(self) -> bool:
-        game = self._core.game
-        return game is not None and game.is_over()
+        return self._core.player == _TERMINAL
 
     def returns(self) -> list[float]:
         game = self._core.game
@@ -212,7 +230,7 @@ class RaObserver:
         if game is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = observation(game.view(player))
+            self.tensor[:] = np.frombuffer(observation_bytes(game, player), _LE_FLOAT32)
 
     def string_from(self, state: RaState, player: int) -> str:
         if self.perfect_recall:
@@ -240,7 +258,9 @@ def state_from_game(game: ra.Game) -> RaState:
         "hidden_scores": setup.hidden_scores,
     }
     state = RaState(pyspiel.load_game(SHORT_NAME, params))
-    state._core = _Core(game.clone())
+    copy = game.clone()
+    copy.stop_events()  # a search copy: nobody reads its log
+    state._core = _Core(copy)
     return state
 
 

@@ -9,11 +9,21 @@
 
 Agents are ``player_0`` … ``player_<n-1>`` (the seats).  Observations are
 ``{"observation": float32[370], "action_mask": int8[54]}`` (:mod:`ra.encode`,
-:attr:`ra.Action.index`; the mask is all 0 for an agent not to move).  Rewards
+:attr:`ra.Action.index`; the mask is all 0 for an agent not to move).  The agent
+to move also finds its mask in ``infos[agent]["action_mask"]``, so an agent that
+needs no observation (random, scripted, search) can call ``env.last(observe=False)``
+and skip encoding it (the most expensive part of a step).  Rewards
 come once, at the end: :meth:`ra.Game.returns` (+1 for the winner, ``-1/(n-1)``
 for the others).  The bag is shuffled by the seed given to ``reset`` (a later
 ``reset()`` without a seed continues that seeded sequence).
 ``render_mode="ansi"`` returns text, ``"human"`` prints it.
+
+Speed (``benchmarks/envs.py`` measures it): :func:`env` wraps the environment in
+PettingZoo's ``OrderEnforcingWrapper`` as PettingZoo recommends, and that wrapper
+alone costs about three times the raw engine's whole cost per decision; for fast
+self-play or data generation use :func:`raw_env` (the same environment without the
+wrapper, which does not check the call order), with ``last(observe=False)`` when
+the observation is not needed.  The games keep no event log (``ra.Game(events=False)``).
 """
 
 from __future__ import annotations
@@ -90,12 +100,13 @@ class RaAECEnv(AECEnv[str, ObsType, int | None]):  # type: ignore[misc]  # untyp
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_move or 0]
+        self.infos[self.agent_selection] = {"action_mask": action_mask_array(self.game)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` fixes the sun deal and the bag (R9.2)."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game = ra.Game(seed=self._seeds.getrandbits(63), **self._options)
+        self.game = ra.Game(seed=self._seeds.getrandbits(63), events=False, **self._options)
         self._reset_state()
 
     def observe(self, agent: str) -> ObsType:
@@ -111,23 +122,33 @@ class RaAECEnv(AECEnv[str, ObsType, int | None]):  # type: ignore[misc]  # untyp
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
+        if type(action) is not int:
+            if action is None or isinstance(action, bool) or not isinstance(action, int | np.integer):
+                raise ValueError(
+                    f"an action is an integer 0-{ra.NUM_ACTIONS - 1} (ra.Action.index), got {action!r}"
+                )
+            action = int(action)
+        move = ra.Action.from_index(action)
+        game = self.game
+        try:
+            game.apply(move)  # checks legality itself and changes nothing when illegal
+        except ra.IllegalActionError:
+            legal = ", ".join(f"{a.index} ({a})" for a in game.legal_actions())
             raise ValueError(
-                f"an action is an integer 0-{ra.NUM_ACTIONS - 1} (ra.Action.index), got {action!r}"
-            )
-        move = ra.Action.from_index(int(action))
-        if not self.game.is_legal(move):
-            legal = ", ".join(f"{a.index} ({a})" for a in self.game.legal_actions())
-            raise ValueError(f"illegal action {int(action)} ({move}) for {agent}: legal are {legal}")
-        self.game.apply(move)
+                f"illegal action {int(action)} ({move}) for {agent}: legal are {legal}"
+            ) from None
         self._cumulative_rewards[agent] = 0.0
-        if self.game.is_over():
-            for a, r in zip(self.agents, self.game.returns(), strict=True):
+        infos = self.infos
+        infos[agent] = {}
+        if game.is_over():
+            for a, r in zip(self.agents, game.returns(), strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = True
+            self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[self.game.to_move or 0]
-        self._accumulate_rewards()
+            # Every reward is 0 until the end: accumulating them would add nothing.
+            nxt = self.agent_selection = self.possible_agents[game._to_move]
+            infos[nxt] = {"action_mask": action_mask_array(game)}
         if self.render_mode == "human":
             self.render()
 

@@ -20,10 +20,12 @@ from textual.widgets import Button, Footer, Input, Markdown, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 import ra
+from ra.bots.evaluate import Budget, Evaluation, EvaluationCancelledError, evaluate_in_process
 from ra.events import plural
 from ra.state import State
 from ra.tui import render
 from ra.tui.help import help_text
+from ra.tui.hints import HINT_BUDGET, hints_text
 from ra.tui.session import SearchCancelledError, Session
 
 # Keys for the fixed actions; bids are typed as the sun's number, the others get digits 1-9.
@@ -47,6 +49,8 @@ Screen { layout: vertical; }
 #message.error { color: $error; }
 #command { height: 1; border: none; padding: 0 1; display: none; }
 #command.open { display: block; }
+#hints { height: auto; max-height: 12; padding: 0 1; display: none; border-top: solid $primary-darken-2; }
+#hints.open { display: block; }
 """
 
 
@@ -138,6 +142,7 @@ class PlayApp(App[None]):
         Binding("u", "undo", "Undo"),
         Binding("s", "save", "Save"),
         Binding("slash", "type", "Type"),
+        Binding("h", "hints", "Hints"),
         Binding("f", "fast_forward", "Fast"),
         Binding("minus", "pace(-1)", "Faster"),
         Binding("plus,equals_sign", "pace(1)", "Slower"),
@@ -148,8 +153,19 @@ class PlayApp(App[None]):
         Binding("ctrl+c,ctrl+q", "quit_game", "Quit", show=False, priority=True),
     ]
 
-    def __init__(self, session: Session, delay: float = 0.7, edition: str = "original") -> None:
+    def __init__(
+        self,
+        session: Session,
+        delay: float = 0.7,
+        edition: str = "original",
+        hint_budget: Budget | str | int = HINT_BUDGET,
+    ) -> None:
         super().__init__()
+        self.hint_budget = hint_budget if isinstance(hint_budget, Budget) else Budget.parse(hint_budget)
+        self._hint_cancel = threading.Event()  # stops the hints' evaluation under way
+        self._hint_position = -1  # the decision number the hints are (being) computed for
+        self._hint_result: Evaluation | None = None
+        self._hints_open = False
         self.session = session
         self.delay = delay
         self.edition = edition
@@ -175,6 +191,7 @@ class PlayApp(App[None]):
         yield from board_widgets()
         yield Horizontal(id="actions")
         yield Static(id="message")
+        yield Static(id="hints")
         yield Input(placeholder="type an action (e.g. bid 9), Enter to play, Esc to leave", id="command")
         yield Footer()
 
@@ -189,6 +206,7 @@ class PlayApp(App[None]):
 
     def on_unmount(self) -> None:
         self._cancel.set()
+        self._hint_cancel.set()
         self.autosave()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -295,6 +313,7 @@ class PlayApp(App[None]):
         if self.session.is_human(seat):
             self._fast = False
             self.refresh_screen()
+            self._start_hints()
             return
         self._thinking = True
         self._generation += 1
@@ -306,6 +325,9 @@ class PlayApp(App[None]):
         self.run_worker(lambda: (generation, bot.choose(view)), thread=True, group="bot", exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "hints":
+            self._hints_done(event)
+            return
         if event.state == WorkerState.SUCCESS:
             generation, action = event.worker.result  # type: ignore[misc]
             if generation != self._generation:
@@ -328,6 +350,7 @@ class PlayApp(App[None]):
         except ra.RaError as err:
             self.say(str(err), error=True)
             return
+        self._stop_hints()
         self.refresh_screen()
         finished = len(game.epoch_scores)
         if finished > self._shown_epochs:
@@ -347,6 +370,76 @@ class PlayApp(App[None]):
     def _after_modal(self, _: object = None) -> None:
         self._modal = False
         self.step()
+
+    # --- hints -----------------------------------------------------------------------
+
+    def _start_hints(self) -> None:
+        """While the hints panel is open, evaluate the person's position in the background
+        (a process, waited for by a worker thread): input is never waited on, and the work
+        stops as soon as the position goes (a decision, undo, quit)."""
+        game = self.session.game
+        if not self._hints_open or not self.session.human_to_move() or game.is_over():
+            return
+        if self._hint_position == game.num_decisions:
+            return  # already under way or done
+        self._hint_cancel.set()
+        self._hint_cancel = cancel = threading.Event()
+        self._hint_position = position = game.num_decisions
+        self._hint_result = None
+        seat = game.to_move
+        assert seat is not None
+        view = game.view(seat)
+        budget, seed = self.hint_budget, 0  # not the game's seed: nothing of the bag reaches hints
+        self.run_worker(  # the worker thread only waits: the evaluation runs in a process
+            lambda: (position, evaluate_in_process(view, budget, seed, cancel)),
+            thread=True,
+            group="hints",
+            exit_on_error=False,
+        )
+        self._show_hints()
+
+    def _stop_hints(self) -> None:
+        self._hint_cancel.set()
+        self._hint_position = -1
+        self._hint_result = None
+        self._show_hints()
+
+    def _hints_done(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.SUCCESS:
+            position, evaluation = event.worker.result  # type: ignore[misc]
+            if position == self._hint_position and position == self.session.game.num_decisions:
+                self._hint_result = evaluation
+                self._show_hints()
+        elif event.state == WorkerState.ERROR and not isinstance(
+            event.worker.error, EvaluationCancelledError
+        ):
+            self.say(f"the hints failed: {event.worker.error}", error=True)
+
+    def _show_hints(self) -> None:
+        """Fill the hints panel (when open): the table, or a note that it is being worked out."""
+        panel = self.query_one("#hints", Static)
+        panel.set_class(self._hints_open, "open")
+        if not self._hints_open:
+            return
+        if not self.session.human_to_move() or self.session.game.is_over():
+            panel.update(Text("Hints: for your own decisions (h hides).", style="dim"))
+        elif self._hint_result is None:
+            panel.update(Text(f"Hints: weighing every action ({self.hint_budget})… (h hides)", style="dim"))
+        else:
+            keys = {a: k for k, a in self._keys.items()} | {a: k for k, a in self._bids.items()}
+            panel.update(hints_text(self._hint_result, self.view(), keys, self.edition))
+
+    def action_hints(self) -> None:
+        """Show or hide each legal action's win chance (a table option: ra play --hints)."""
+        if not self.session.hints:
+            self.say("Hints are off at this table (agree on them at the start: ra play --hints).", error=True)
+            return
+        self._hints_open = not self._hints_open
+        if self._hints_open:
+            self._start_hints()
+        else:
+            self._stop_hints()  # no work for a closed panel
+        self._show_hints()
 
     # --- input -----------------------------------------------------------------------
 
@@ -488,6 +581,7 @@ class PlayApp(App[None]):
             return
         self._generation += 1  # forget a bot that is thinking, and stop its search
         self._cancel.set()
+        self._stop_hints()
         self._thinking = False
         self._fast = False
         self._digits = ""
@@ -510,6 +604,7 @@ class PlayApp(App[None]):
         """Save at once and quit; a bot's search is stopped, not waited for."""
         self._generation += 1
         self._cancel.set()
+        self._hint_cancel.set()
         self.autosave()
         self.exit()
 

@@ -44,6 +44,7 @@ then Niles), {unrest} (Civilizations, you choose), {earthquake} (Monuments, you 
 | d / r / p / n | draw / invoke Ra / pass / done with God tiles |
 | 2 … 9 | bid that sun; for 10–16 type both digits (`1` `3`); `1` then Enter bids 1 |
 | 1 … 9 | the numbered buttons (God takes, discards) |
+| h | hints: each action's win chance, the best starred, and why (a table option: `ra play --hints`) |
 | / | type an action (`draw`, `ra`, `bid 9`, `god gold`, `discard art`); Esc leaves |
 | u | undo your last decision (and the bots' after it) |
 | f | fast-forward: bots play at once until you are to move or the epoch ends |

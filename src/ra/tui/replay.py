@@ -10,6 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer, RichLog, Static
 
 import ra
+from ra.analysis.game import GameAnalysis
+from ra.analysis.report import pct
 from ra.tui import render
 from ra.tui.app import BASE_CSS, board_widgets, show_board
 
@@ -19,7 +21,6 @@ class ReplayApp(App[None]):
 
     TITLE = "Ra replay"
     ENABLE_COMMAND_PALETTE = False
-    CSS = BASE_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space,n", "next", "Next", priority=True),
         Binding("left,b", "previous", "Back", priority=True),
@@ -31,8 +32,14 @@ class ReplayApp(App[None]):
         Binding("escape,ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
-    def __init__(self, game: ra.Game, edition: str = "original") -> None:
+    CSS = BASE_CSS + "#analysis { height: auto; padding: 0 1; border-top: solid $primary-darken-2; }"
+
+    def __init__(
+        self, game: ra.Game, edition: str = "original", analysis: GameAnalysis | None = None
+    ) -> None:
         super().__init__()
+        self.analysis = analysis
+        self.judged = {d.index: d for d in analysis.decisions} if analysis is not None else {}
         self.decisions = game.decisions
         self.start = ra.Game.from_setup(game.setup)
         self.position = 0
@@ -48,6 +55,8 @@ class ReplayApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield from board_widgets()
+        if self.analysis is not None:
+            yield Static(id="analysis")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -79,6 +88,29 @@ class ReplayApp(App[None]):
         elif self.position == len(self.decisions):
             status.append("  (the record ends here)", style="dim")
         self.query_one("#status", Static).update(status)
+        if self.analysis is not None:
+            self.query_one("#analysis", Static).update(self.analysis_text())
+
+    def analysis_text(self) -> Text:
+        """The analysis of the decision just shown: chances, the best action, the chance lost."""
+        assert self.analysis is not None
+        names = self.analysis.names
+        d = self.judged.get(self.position - 1)
+        if d is None:
+            if self.position == 0:
+                return Text("Analysis: → steps through the decisions.", style="dim")
+            return Text("Analysis: no choice to judge here (one legal action or not analysed).", style="dim")
+        text = Text()
+        text.append(f"{names[d.seat]}: {d.chosen}", style="bold")
+        text.append(f" — win chance {pct(d.chosen_chance)}")
+        if d.chosen != d.best:
+            text.append(f"; best {d.best} {pct(d.best_chance)}, lost {pct(d.loss)}")
+        if d.label:
+            text.append(f"  {d.label.upper()}", style="bold red" if d.label != "inaccuracy" else "yellow")
+        chances = "  ".join(f"{n} {pct(c)}" for n, c in zip(names, d.chances, strict=True))
+        text.append(f"\nChances: {chances}\n")
+        text.append(d.text, style="italic")
+        return text
 
     def action_next(self) -> None:
         self.go(self.position + 1)

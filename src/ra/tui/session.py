@@ -164,6 +164,12 @@ def plan_seats(
     return seats
 
 
+def default_hints(seats: Sequence[Seat]) -> bool:
+    """Hints are on by default for one person against bots, off when several people play
+    (then they must agree to them: ``ra play --hints``)."""
+    return sum(s.human for s in seats) == 1
+
+
 class SearchCancelledError(Exception):
     """Raised inside a bot's search when the position it was asked about is gone."""
 
@@ -190,11 +196,15 @@ class CancellableView(PlayerView):
 class Session:
     """A game in progress with its seats; knows who made each decision."""
 
-    def __init__(self, game: ra.Game, seats: Sequence[Seat], save_path: Path | None = None) -> None:
+    def __init__(
+        self, game: ra.Game, seats: Sequence[Seat], save_path: Path | None = None, hints: bool | None = None
+    ) -> None:
         if len(seats) != game.num_players:
             raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
         self.game = game
         self.seats = list(seats)
+        self.hints = default_hints(self.seats) if hints is None else hints
+        """A table option agreed at the start: the people may ask for win-chance hints."""
         self.save_path = save_path or default_save_path([s.name for s in seats])
         self.movers: list[int] = []
         """The seat that took each decision, in order."""
@@ -208,6 +218,7 @@ class Session:
         suns_per_player: int | None = None,
         hidden_scores: bool = True,
         save_path: Path | None = None,
+        hints: bool | None = None,
     ) -> Session:
         game = ra.Game(
             players=[s.name for s in seats],
@@ -216,7 +227,7 @@ class Session:
             suns_per_player=suns_per_player,
             hidden_scores=hidden_scores,
         )
-        return cls(game, seats, save_path)
+        return cls(game, seats, save_path, hints)
 
     # --- turns -------------------------------------------------------------------
 
@@ -300,6 +311,7 @@ class Session:
         record["session"] = {
             "format": SAVE_FORMAT,
             "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+            "hints": self.hints,
         }
         return record
 
@@ -321,11 +333,16 @@ class Session:
         data = read_document(path)
         full = game_from_document(data, where)  # checks every decision, with its number
         meta = data.get("session")
+        hints = None
         if meta is not None:
             seats = _saved_seats(meta, where, full.num_players)
+            saved = meta.get("hints") if isinstance(meta, dict) else None
+            if saved is not None and not isinstance(saved, bool):
+                raise ra.RecordError(f"{where!r}: the saved hints option is not true or false: {saved!r}")
+            hints = saved
         else:
             seats = [Seat(name) for name in full.names]
-        session = cls(ra.Game.from_setup(full.setup), seats, save_path)
+        session = cls(ra.Game.from_setup(full.setup), seats, save_path, hints)
         for action in full.decisions:
             session.apply(action)
         return session

@@ -82,6 +82,8 @@ class NewGame(BaseModel):
     edition: str = "original"
     bot_delay: float = Field(default=1.0, ge=0.0, le=5.0)
     start_in: float = Field(default=0.0, ge=0.0, le=3600.0)
+    hints: bool | None = None
+    """Players may ask for win chances (issue 13); by default only with one human at the table."""
     name: str | None = None
     join: bool = True
 
@@ -281,6 +283,7 @@ def create_app(settings: Settings) -> FastAPI:
         if body.join and not body.name:
             raise ApiError(422, "bad_request", "name: give your display name to take a seat")
         names = _bot_names(body.seats)
+        humans = sum(s.kind == "human" for s in body.seats)
         seat_rows = [
             {
                 "seat": i,
@@ -303,6 +306,7 @@ def create_app(settings: Settings) -> FastAPI:
                 "seed": settings.fixed_seed if settings.fixed_seed is not None else new_seed(),
                 "creator_addr": addr,
                 "starts_at": now() + timedelta(seconds=body.start_in) if body.start_in else None,
+                "hints": body.hints if body.hints is not None else humans == 1,
             },
             seat_rows,
         )
@@ -531,7 +535,7 @@ def _parse(text: str) -> dict[str, Any] | None:
 
 
 async def _handle(room: Any, client: Client, msg: dict[str, Any] | None) -> None:
-    """One client message: an action, an undo or a ping; errors go to this client only."""
+    """One client message: an action, an undo, a hint request or a ping; errors go to this client only."""
     if msg is None:
         client.put({"type": "error", "code": "bad_message", "message": "messages are JSON objects"})
         return
@@ -540,8 +544,8 @@ async def _handle(room: Any, client: Client, msg: dict[str, Any] | None) -> None
         if kind == "ping":
             client.put({"type": "pong"})
             return
-        if kind not in ("action", "undo"):
-            raise ClientError("bad_message", f"unknown message type {kind!r}: action, undo or ping")
+        if kind not in ("action", "undo", "hint"):
+            raise ClientError("bad_message", f"unknown message type {kind!r}: action, undo, hint or ping")
         if client.seat is None:
             raise ClientError("spectator", "spectators watch; join a seat to play")
         n = msg.get("n")
@@ -549,6 +553,9 @@ async def _handle(room: Any, client: Client, msg: dict[str, Any] | None) -> None
             raise ClientError("bad_message", 'give the decision number you saw: "n": <int>')
         if kind == "undo":
             await room.undo(client.seat, n)
+            return
+        if kind == "hint":
+            room.hint(client, n)
             return
         action = msg.get("action")
         if not isinstance(action, str) or len(action) > 40:
@@ -573,5 +580,6 @@ def app_from_env() -> FastAPI:
             messages_per_second=float(os.environ.get("RA_MESSAGE_RATE", "20")),
             message_burst=2 * float(os.environ.get("RA_MESSAGE_RATE", "20")),
             fixed_seed=int(os.environ["RA_GAME_SEED"]) if os.environ.get("RA_GAME_SEED") else None,
+            hint_budget=os.environ.get("RA_HINT_BUDGET", Settings.hint_budget),
         )
     )

@@ -43,6 +43,7 @@ games = sa.Table(
     sa.Column("bot_claim_n", sa.Integer, nullable=True),
     sa.Column("bot_claim_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("starts_at", sa.DateTime(timezone=True), nullable=True),  # bots wait until then
+    sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),  # win chances on request
 )
 
 seats = sa.Table(

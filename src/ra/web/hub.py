@@ -27,6 +27,7 @@ from ra import bots
 from ra.actions import Action
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError
+from ra.web.hints import hint_for
 from ra.web.protocol import seat_payload
 from ra.web.store import ConflictError, GameRow, Store
 
@@ -49,6 +50,8 @@ class Settings:
     max_open_games_per_addr: int = 20
     messages_per_second: float = 20.0
     message_burst: float = 40.0
+    hint_budget: str = "1.5s"
+    """The work behind one hint (playouts, or seconds as ``2s``; ``ra.bots.evaluate.Budget``)."""
     fixed_seed: int | None = None
     """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")
@@ -183,6 +186,8 @@ class Room:
         self.bot_task_n = -1
         self.decided_at: float | None = None
         self._epoch_starts: list[list[int]] | None = None
+        self.hints: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}  # (decision, seat)
+        self.hint_replies: set[asyncio.Future[None]] = set()
 
     @property
     def id(self) -> str:
@@ -360,6 +365,49 @@ class Room:
             self._mirror(new, state)
             self.broadcast()
             self.schedule_bot()
+
+    def hint(self, client: Client, n: int) -> None:
+        """Start sending ``client`` (the seat to move at decision ``n``) its hints.
+
+        Checks at once (a refusal raises :class:`ClientError`); the evaluation runs in a
+        worker process while this connection goes on (moves are never held up by it).
+        One evaluation per decision and seat: asking again gets the same answer.
+        """
+        seat = client.seat
+        game = self.game
+        if not self.row.hints:
+            raise ClientError("no_hints", "hints are off at this table (chosen when it was created)")
+        if game is None or game.is_over():
+            raise ClientError("not_allowed", "there is no decision to give hints for")
+        if n != game.num_decisions:
+            raise ClientError("stale", f"the game is at decision {game.num_decisions}")
+        if seat is None or game.to_move != seat:
+            raise ClientError("not_your_turn", "hints are for the player to move")
+        key = (n, seat)
+        task = self.hints.get(key)
+        if task is None:
+            seed = bot_seed(self.row.seed, n) ^ (seat + 1)
+            record = game.to_record()
+            task = asyncio.ensure_future(self.hub.hint(record, seat, self.row.edition, seed))
+            self.hints = {k: t for k, t in self.hints.items() if k[0] >= n}  # forget past decisions
+            self.hints[key] = task
+        reply = asyncio.ensure_future(self._send_hint(client, key, task))
+        self.hint_replies.add(reply)
+        reply.add_done_callback(self.hint_replies.discard)
+
+    async def _send_hint(
+        self, client: Client, key: tuple[int, int], task: asyncio.Future[dict[str, Any]]
+    ) -> None:
+        try:
+            message = await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("hint at %s:%d failed", self.id, key[0])
+            self.hints.pop(key, None)
+            message = {"type": "error", "code": "server_error", "message": "the hint failed; try again"}
+        if not client.closed:
+            client.put(message)
 
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (and the bots' replies after it)."""
@@ -612,11 +660,21 @@ class Hub:
 
     async def think(self, record: dict[str, Any], seat: int, level: str, seed: int) -> str:
         """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._workers(), choose_for, record, seat, level, seed)
+
+    def _workers(self) -> ProcessPoolExecutor:
+        """The bot processes, started on first use."""
         if self._pool is None:
             ctx = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_processes), mp_context=ctx)
+        return self._pool
+
+    async def hint(self, record: dict[str, Any], seat: int, edition: str, seed: int) -> dict[str, Any]:
+        """Hints for ``seat`` in a worker process (see :mod:`ra.web.hints`)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose_for, record, seat, level, seed)
+        budget = self.settings.hint_budget
+        return await loop.run_in_executor(self._workers(), hint_for, record, seat, budget, seed, edition)
 
     async def _sweeper(self) -> None:
         """Resume bots' turns after a restart, or after a worker died mid-thought."""

@@ -76,6 +76,7 @@ class GameRow:
     scores: list[int] | None
     rematch_id: str | None
     starts_at: datetime | None = None
+    hints: bool = False
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -91,6 +92,7 @@ class GameRow:
             "hidden_scores": self.hidden_scores,
             "edition": self.edition,
             "bot_delay": self.bot_delay,
+            "hints": self.hints,
         }
 
 
@@ -449,6 +451,7 @@ def _game_row(r: Any) -> GameRow:
         scores=r["scores"],
         rematch_id=r["rematch_id"],
         starts_at=_utc(r["starts_at"]),
+        hints=bool(r["hints"]),
     )
 
 

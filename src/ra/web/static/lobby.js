@@ -39,6 +39,9 @@ function renderSeats() {
     const rm = row.querySelector(".remove");
     if (rm) rm.addEventListener("click", () => { seats.splice(i, 1); renderSeats(); });
   });
+  // Hints default to on with one human at the table, off with several (they agree on it here).
+  const hints = $("#hints");
+  if (!hints.dataset.touched) hints.checked = seats.filter((s) => s.kind === "human").length <= 1;
   const add = $("#add-seat");
   add.textContent = `+ ${t("lobby.addSeat")}`;
   add.disabled = seats.length >= 5;
@@ -68,6 +71,7 @@ async function create(e) {
     variant,
     suns_per_player: variant === "long-2p" ? Number($("#suns").value) : null,
     hidden_scores: $("#hidden-scores").checked,
+    hints: $("#hints").checked,
     edition: $("#edition").value,
     bot_delay: Number($("#pace").value),
     name: name || null,
@@ -109,7 +113,8 @@ function describe(g) {
   const ed = o.edition && o.edition !== "original" ? ` · ${t("lobby.edition." + o.edition)}` : "";
   const v = o.variant === "long-2p" ? ` · ${t("lobby.variant.long")} (${o.suns_per_player})` : "";
   const hid = o.hidden_scores ? ` · ${t("lobby.hidden")}` : "";
-  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${hid}${ed}`;
+  const hints = o.hints ? ` · ${t("lobby.hints")}` : "";
+  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${hid}${hints}${ed}`;
 }
 
 function seatNames(g) {
@@ -216,6 +221,7 @@ function renderAll() {
 
 mountHeader(renderAll);
 $("#name").value = savedName();
+$("#hints").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
 $("#add-seat").addEventListener("click", () => { if (seats.length < 5) { seats.push({ kind: "bot", level: "medium" }); renderSeats(); } });
 $("#variant").addEventListener("change", syncVariant);
 $("#create-form").addEventListener("submit", create);

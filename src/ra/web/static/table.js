@@ -144,6 +144,31 @@ function act(action) {
   }
 }
 
+function hintsOn() { return !!(S.game && S.game.options && S.game.options.hints); }
+
+function askHint() {
+  if (!hintsOn() || !S.legal.length || S.hintFor === S.n) return;
+  if (send({ type: "hint", n: S.n })) { S.hintFor = S.n; renderActions(); }
+}
+
+// An action's words, as on its button.
+function actionLabel(a) {
+  const ed = edition();
+  if (a.startsWith("bid ")) return t("table.bid", { n: Number(a.slice(4)) });
+  if (a.startsWith("god ")) return t("table.god", { tile: tileName(a.slice(4), ed) });
+  if (a.startsWith("discard ")) return t("table.discard", { tile: tileName(a.slice(8), ed) });
+  return t(`table.${a}`);
+}
+
+// A legal action's button: its win chance from the hint, the best one marked.
+function chanceOf(action) {
+  const h = S.hint && S.hint.n === S.n ? S.hint : null;
+  const v = h && h.actions.find((a) => a.action === action);
+  if (!v) return { cls: "", html: "" };
+  const best = h.best === action;
+  return { cls: best ? " best" : "", html: `<span class="chance">${best ? "★ " : ""}${Math.round(100 * v.chance)}%</span>` };
+}
+
 function undo() {
   if (S.sending || !S.canUndo) return;
   if (send({ type: "undo", n: S.n })) { S.sending = true; renderActions(); }
@@ -162,6 +187,7 @@ function onMessage(msg) {
     case "error": {
       // After "stale" the server sends the new state: keep the old buttons disabled until then.
       if (msg.code !== "stale") S.sending = false;
+      if (S.hintFor === S.n && !(S.hint && S.hint.n === S.n)) S.hintFor = null; // may ask again
       const key = `err.${msg.code}`;
       const txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
       toast(txt, msg.code === "stale" ? "info" : "bad");
@@ -170,6 +196,9 @@ function onMessage(msg) {
       renderActions();
       return undefined;
     }
+    case "hint":
+      if (msg.n === S.n) { S.hint = msg; renderActions(); }
+      return undefined;
     case "rematch":
       S.rematch = msg.game;
       renderRematch();
@@ -426,25 +455,37 @@ function renderActions() {
   const L = S.legal;
   const parts = [];
   const key = (k) => `<kbd aria-hidden="true">${k}</kbd>`;
-  if (L.includes("draw")) parts.push(`<button type="button" class="btn act primary" data-act="draw" aria-keyshortcuts="d"${dis}>${key("d")} ${esc(t("table.draw"))}</button>`);
-  if (L.includes("ra")) parts.push(`<button type="button" class="btn act ra" data-act="ra" aria-keyshortcuts="r"${dis}>${key("r")} ☀ ${esc(t("table.ra"))}</button>`);
+  const c = (a) => chanceOf(a);
+  if (L.includes("draw")) parts.push(`<button type="button" class="btn act primary${c("draw").cls}" data-act="draw" aria-keyshortcuts="d"${dis}>${key("d")} ${esc(t("table.draw"))}${c("draw").html}</button>`);
+  if (L.includes("ra")) parts.push(`<button type="button" class="btn act ra${c("ra").cls}" data-act="ra" aria-keyshortcuts="r"${dis}>${key("r")} ☀ ${esc(t("table.ra"))}${c("ra").html}</button>`);
   const bids = L.filter((a) => a.startsWith("bid ")).map((a) => Number(a.slice(4))).sort((a, b) => a - b);
   if (bids.length) {
     parts.push(`<span class="bid-group"><span class="lbl">${esc(t("table.bidTitle"))}</span>` + bids.map((n) =>
-      `<button type="button" class="btn act bid" data-act="bid ${n}" aria-label="${esc(t("table.bid", { n }))}" aria-keyshortcuts="${n}"${dis}>${sunSVG(n)}<span>${esc(t("table.bid", { n }))}</span></button>`).join("") + `</span>`);
+      `<button type="button" class="btn act bid${c(`bid ${n}`).cls}" data-act="bid ${n}" aria-label="${esc(t("table.bid", { n }))}" aria-keyshortcuts="${n}"${dis}>${sunSVG(n)}<span>${esc(t("table.bid", { n }))}</span>${c(`bid ${n}`).html}</button>`).join("") + `</span>`);
   }
-  if (L.includes("pass")) parts.push(`<button type="button" class="btn act" data-act="pass" aria-keyshortcuts="p"${dis}>${key("p")} ${esc(t("table.pass"))}</button>`);
+  if (L.includes("pass")) parts.push(`<button type="button" class="btn act${c("pass").cls}" data-act="pass" aria-keyshortcuts="p"${dis}>${key("p")} ${esc(t("table.pass"))}${c("pass").html}</button>`);
   const gods = L.filter((a) => a.startsWith("god "));
   if (gods.length) {
     parts.push(`<span class="hint">${esc(t("table.godHint"))}</span>`);
-    gods.forEach((a) => parts.push(`<button type="button" class="btn act god" data-act="${esc(a)}"${dis}>☥ ${esc(t("table.god", { tile: tileName(a.slice(4), ed) }))}</button>`));
+    gods.forEach((a) => parts.push(`<button type="button" class="btn act god${c(a).cls}" data-act="${esc(a)}"${dis}>☥ ${esc(t("table.god", { tile: tileName(a.slice(4), ed) }))}${c(a).html}</button>`));
   }
-  if (L.includes("done")) parts.push(`<button type="button" class="btn act" data-act="done" aria-keyshortcuts="n"${dis}>${key("n")} ${esc(t("table.done"))}</button>`);
+  if (L.includes("done")) parts.push(`<button type="button" class="btn act${c("done").cls}" data-act="done" aria-keyshortcuts="n"${dis}>${key("n")} ${esc(t("table.done"))}${c("done").html}</button>`);
   const discards = L.filter((a) => a.startsWith("discard "));
   if (discards.length) {
     const why = t("st.yourDiscard", { disaster: tileName(S.view.pending_disaster || "unrest", ed), n: S.view.discards_left || 1 });
     parts.push(`<span class="hint"><strong>${esc(why)}</strong> ${esc(t("table.discardHint"))}</span>`);
-    discards.forEach((a) => parts.push(`<button type="button" class="btn act bad" data-act="${esc(a)}"${dis}>✕ ${esc(t("table.discard", { tile: tileName(a.slice(8), ed) }))}</button>`));
+    discards.forEach((a) => parts.push(`<button type="button" class="btn act bad${c(a).cls}" data-act="${esc(a)}"${dis}>✕ ${esc(t("table.discard", { tile: tileName(a.slice(8), ed) }))}${c(a).html}</button>`));
+  }
+  if (hintsOn() && L.length) {
+    const h = S.hint && S.hint.n === S.n ? S.hint : null;
+    if (h) {
+      const me = S.seat ?? 0;
+      const why = currentLang() === "en" && h.reason ? ` — ${esc(h.reason)}` : "";
+      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best), chance: Math.round(100 * h.chances[me]) }))}${why}</p>`);
+    } else {
+      const busy = S.hintFor === S.n;
+      parts.push(`<button type="button" class="btn small" data-hint="1" aria-keyshortcuts="h"${busy ? " disabled" : ""}>${key("h")} ${esc(t(busy ? "table.hintThinking" : "table.hint"))}</button>`);
+    }
   }
   if (S.canUndo) parts.push(`<button type="button" class="btn undo" data-undo="1" aria-keyshortcuts="u"${dis}>${key("u")} ↶ ${esc(t("table.undo"))}</button>`);
   if (!parts.length) {
@@ -510,6 +551,8 @@ document.addEventListener("click", (e) => {
   if (b && !b.disabled) { act(b.dataset.act); return; }
   const u = e.target.closest("[data-undo]");
   if (u && !u.disabled) undo();
+  const h = e.target.closest("[data-hint]");
+  if (h && !h.disabled) askHint();
 });
 
 function flushDigits() {
@@ -531,6 +574,7 @@ document.addEventListener("keydown", (e) => {
   if (k === "p") return act("pass");
   if (k === "n") return act("done");
   if (k === "u") return undo();
+  if (k === "h") return askHint();
   if (/^[0-9]$/.test(k)) {
     const bids = S.legal.filter((a) => a.startsWith("bid ")).map((a) => a.slice(4));
     if (!bids.length) return undefined;

@@ -1,0 +1,378 @@
+"""Analysis of a finished (or saved) game: every decision of a seat (or all) judged by the
+win-chance evaluator (:mod:`ra.bots.evaluate`), the costly ones labelled with a reason
+(:mod:`ra.bots.explain`), and a summary.
+
+Each decision is evaluated from the view the player had then (R9: under hidden scores,
+without the others' scores); decisions with one legal action are skipped (no choice).
+The win chances after each chosen action, for every player, make the chart.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ra.actions import Action
+from ra.bots.evaluate import Budget, Evaluator
+from ra.bots.explain import mistake_text, reason
+from ra.engine import Game
+
+FORMAT = "ra-analysis"
+"""The ``format`` field of an analysis JSON file."""
+
+INACCURACY = 0.05
+"""Win chance lost from which a decision counts as inaccurate (and not "accurate")."""
+MISTAKE = 0.10
+"""Win chance lost from which a decision is labelled a mistake, with a reason."""
+BLUNDER = 0.20
+"""Win chance lost from which a mistake is called a blunder."""
+
+
+def label_for(loss: float) -> str | None:
+    """``blunder``, ``mistake``, ``inaccuracy`` or ``None`` for a loss of win chance."""
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return None
+
+
+@dataclass(frozen=True)
+class ActionLine:
+    """One evaluated legal action: the mover's win chance after it and the expected margin."""
+
+    action: str
+    chance: float
+    margin: float
+
+
+@dataclass(frozen=True)
+class DecisionReport:
+    """One analysed decision."""
+
+    index: int
+    """The decision's number in the game (0-based)."""
+    seat: int
+    epoch: int
+    chosen: str
+    best: str
+    chances: tuple[float, ...]
+    """Every player's win chance after the chosen action."""
+    chosen_chance: float
+    best_chance: float
+    loss: float
+    """Win chance the mover gave up (best minus chosen, 0 or more)."""
+    label: str | None
+    text: str
+    """Why: the reason for the best action, or the mistake's label."""
+    actions: tuple[ActionLine, ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DecisionReport:
+        return cls(
+            **{
+                **data,
+                "chances": tuple(data["chances"]),
+                "actions": tuple(ActionLine(**a) for a in data.get("actions", ())),
+            }
+        )
+
+
+@dataclass
+class GameAnalysis:
+    """The analysis of one game (JSON-able with :meth:`to_dict`)."""
+
+    names: tuple[str, ...]
+    seats: tuple[int, ...]
+    """The seats analysed."""
+    budget: str
+    seed: int
+    total_decisions: int
+    epoch_starts: tuple[int, ...]
+    """Decision numbers at which epochs 2 and 3 began."""
+    final_scores: tuple[int, ...] | None
+    winner: int | None
+    decisions: list[DecisionReport] = field(default_factory=list)
+    complete: bool = True
+    """False when the analysis was interrupted (then ``decisions`` holds those done)."""
+    curve: list[tuple[int, tuple[float, ...]]] = field(default_factory=list)
+    """Every player's win chance after each decision of the game (decisions made, chances):
+    the analysed decisions' own numbers, and a plain estimate of the position after every
+    other decision, so the chart covers the whole game."""
+
+    def accuracy(self, seat: int) -> float | None:
+        """Share of ``seat``'s analysed decisions that lost less than :data:`INACCURACY`."""
+        mine = [d for d in self.decisions if d.seat == seat]
+        if not mine:
+            return None
+        return sum(d.loss < INACCURACY for d in mine) / len(mine)
+
+    def costliest(self, count: int = 3) -> list[DecisionReport]:
+        """The ``count`` decisions that lost the most win chance (only those that lost some)."""
+        ranked = sorted(self.decisions, key=lambda d: (-d.loss, d.index))
+        return [d for d in ranked[:count] if d.loss >= INACCURACY]
+
+    def labelled(self) -> list[DecisionReport]:
+        """The mistakes and blunders, in game order."""
+        return [d for d in self.decisions if d.label in ("mistake", "blunder")]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["format"] = FORMAT
+        data["summary"] = {
+            "accuracy": {str(s): self.accuracy(s) for s in self.seats},
+            "costliest": [d.index for d in self.costliest()],
+        }
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1) + "\n"
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameAnalysis:
+        """Read an analysis written by :meth:`to_dict`; ``ValueError`` says what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError("not a game analysis (ra analyze --json writes one)")
+        try:
+            return cls(
+                names=tuple(data["names"]),
+                seats=tuple(data["seats"]),
+                budget=str(data["budget"]),
+                seed=int(data["seed"]),
+                total_decisions=int(data["total_decisions"]),
+                epoch_starts=tuple(data["epoch_starts"]),
+                final_scores=tuple(data["final_scores"]) if data["final_scores"] is not None else None,
+                winner=data["winner"],
+                decisions=[DecisionReport.from_dict(d) for d in data["decisions"]],
+                complete=bool(data.get("complete", True)),
+                curve=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("curve", [])],
+            )
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"a broken game analysis ({type(err).__name__}: {err})") from None
+
+
+def epoch_starts(game: Game) -> tuple[int, ...]:
+    """The decision numbers at which each epoch after the first began."""
+    probe = Game.from_setup(game.setup)
+    starts = []
+    for i, action in enumerate(game.decisions):
+        epoch = probe.epoch
+        probe.apply(action)
+        if probe.epoch != epoch and not probe.is_over():
+            starts.append(i + 1)
+    return tuple(starts)
+
+
+def decisions_to_analyse(game: Game, seats: Sequence[int]) -> list[int]:
+    """The decision numbers of ``seats`` that had a choice (more than one legal action)."""
+    probe = Game.from_setup(game.setup)
+    out = []
+    for i, action in enumerate(game.decisions):
+        if probe.to_move in seats and len(probe.legal_actions()) > 1:
+            out.append(i)
+        probe.apply(action)
+    return out
+
+
+def analyse_decision(
+    position: Game, chosen: Action, evaluator: Evaluator, index: int, edition: str = "original"
+) -> DecisionReport:
+    """Judge ``chosen`` in ``position`` (the game just before it), from the mover's view."""
+    seat = position.to_move
+    assert seat is not None
+    view = position.view(seat)
+    ev = evaluator.evaluate(view)
+    best = ev.best
+    mine = ev.value(chosen)
+    loss = ev.loss(chosen)
+    label = label_for(loss)
+    if label is not None:
+        text = mistake_text(view, chosen, best.action, loss, edition)
+    else:
+        text = reason(view, chosen, edition)
+    return DecisionReport(
+        index=index,
+        seat=seat,
+        epoch=position.epoch,
+        chosen=str(chosen),
+        best=str(best.action),
+        chances=mine.chances,
+        chosen_chance=mine.chances[seat],
+        best_chance=best.chances[seat],
+        loss=loss,
+        label=label,
+        text=text,
+        actions=tuple(ActionLine(str(v.action), v.chances[seat], v.margin) for v in ev.actions),
+    )
+
+
+def analyse_game(
+    game: Game,
+    seats: Sequence[int] | None = None,
+    budget: Budget | str | int = 600,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+    edition: str = "original",
+    jobs: int = 1,
+) -> GameAnalysis:
+    """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
+
+    Every other decision gets a cheaper plain estimate of the position after it (the curve).
+    ``progress(done, total)`` is called after each decision of the game.  The numbers do not
+    depend on ``jobs``.  On ``KeyboardInterrupt`` the analysis so far is returned with
+    ``complete=False`` (nothing is lost, nothing is half).
+    """
+    seats = tuple(range(game.num_players)) if seats is None else tuple(seats)
+    for s in seats:
+        if not 0 <= s < game.num_players:
+            raise ValueError(f"no seat {s + 1} in a {game.num_players}-player game")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
+    evaluator = Evaluator(budget, seed=seed)
+    over = game.is_over()
+    analysis = GameAnalysis(
+        names=game.names,
+        seats=seats,
+        budget=str(evaluator.budget),
+        seed=seed,
+        total_decisions=game.num_decisions,
+        epoch_starts=epoch_starts(game),
+        final_scores=tuple(s or 0 for s in game.scores) if over else None,
+        winner=game.winner,
+    )
+    chosen = set(decisions_to_analyse(game, seats))
+    if jobs == 1:
+        _analyse_here(game, chosen, evaluator, analysis, progress, edition)
+    else:
+        _analyse_in_pool(game, chosen, evaluator.budget, seed, analysis, progress, edition, jobs)
+    return analysis
+
+
+def _analyse_here(
+    game: Game,
+    chosen: set[int],
+    evaluator: Evaluator,
+    analysis: GameAnalysis,
+    progress: Callable[[int, int], None] | None,
+    edition: str,
+) -> None:
+    playouts = curve_playouts(evaluator.budget)
+    probe = Game.from_setup(game.setup)
+    try:
+        for index, action in enumerate(game.decisions):
+            if index in chosen:
+                report = analyse_decision(probe, action, evaluator, index, edition)
+                analysis.decisions.append(report)
+                probe.apply(action)
+                chances = report.chances
+            else:
+                probe.apply(action)
+                chances = position_chances(probe, evaluator, playouts)
+            analysis.curve.append((index + 1, chances))
+            if progress is not None:
+                progress(index + 1, game.num_decisions)
+    except KeyboardInterrupt:
+        analysis.complete = False
+
+
+def _analyse_in_pool(
+    game: Game,
+    chosen: set[int],
+    budget: Budget,
+    seed: int,
+    analysis: GameAnalysis,
+    progress: Callable[[int, int], None] | None,
+    edition: str,
+    jobs: int,
+) -> None:
+    """The decisions judged in worker processes (which leave Ctrl-C to this one); the results
+    are put in game order, so they equal :func:`_analyse_here`'s."""
+    record = game.to_record()
+    total = game.num_decisions
+    results: dict[int, tuple[DecisionReport | None, tuple[float, ...]]] = {}
+    tasks = [(record, index, index in chosen, budget, seed, edition) for index in range(total)]
+    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        for done, (index, report, chances) in enumerate(pool.imap_unordered(_judge_task, tasks), 1):
+            results[index] = (report, chances)
+            if progress is not None:
+                progress(done, total)
+        pool.close()
+    except KeyboardInterrupt:
+        analysis.complete = False
+        pool.terminate()  # the decisions under way are dropped, not waited for
+    finally:
+        pool.join()
+    for index in sorted(results):
+        report, chances = results[index]
+        if report is not None:
+            analysis.decisions.append(report)
+        analysis.curve.append((index + 1, chances))
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _judge_task(
+    task: tuple[dict[str, Any], int, bool, Budget, int, str],
+) -> tuple[int, DecisionReport | None, tuple[float, ...]]:
+    return _judge(*task)
+
+
+def _judge(
+    record: dict[str, Any], index: int, analysed: bool, budget: Budget, seed: int, edition: str
+) -> tuple[int, DecisionReport | None, tuple[float, ...]]:
+    """One decision of the game in ``record``, in a worker process: judged if ``analysed``,
+    else the plain estimate of the position after it."""
+    game = Game.from_record(record)
+    probe = Game.from_setup(game.setup)
+    for action in game.decisions[:index]:
+        probe.apply(action)
+    evaluator = Evaluator(budget, seed=seed)
+    action = game.decisions[index]
+    if analysed:
+        report = analyse_decision(probe, action, evaluator, index, edition)
+        return index, report, report.chances
+    probe.apply(action)
+    return index, None, position_chances(probe, evaluator, curve_playouts(budget))
+
+
+def curve_playouts(budget: Budget) -> int:
+    """Playouts for a point of the curve between analysed decisions: a quarter of an
+    iteration budget (at least 20), or 100 under a time budget."""
+    return max(20, budget.iterations // 4) if budget.iterations is not None else 100
+
+
+def position_chances(position: Game, evaluator: Evaluator, playouts: int) -> tuple[float, ...]:
+    """Every player's chance to win ``position`` (certain once the game is over)."""
+    if position.is_over():
+        return tuple(float(i == position.winner) for i in range(position.num_players))
+    seat = position.to_move
+    assert seat is not None
+    chances, _, _ = evaluator.position(position.view(seat), playouts)
+    return chances
+
+
+__all__ = [
+    "BLUNDER",
+    "FORMAT",
+    "INACCURACY",
+    "MISTAKE",
+    "ActionLine",
+    "DecisionReport",
+    "GameAnalysis",
+    "analyse_decision",
+    "analyse_game",
+    "curve_playouts",
+    "decisions_to_analyse",
+    "epoch_starts",
+    "label_for",
+    "position_chances",
+]

@@ -1,0 +1,236 @@
+"""Reports of a game analysis: an HTML page with an inline SVG chart, and a terminal chart.
+
+The chart is written by a small SVG writer of our own rather than a plotting library:
+it is one kind of chart (win chance per player over the decisions, epoch boundaries,
+marked decisions), it keeps ``ra analyze`` working on the base install with no extra
+dependency, its output is byte-for-byte deterministic, and its elements carry the
+numbers they draw (``data-seat``, ``data-values``), so tests and other tools can read
+them back.  The page is self-contained (no scripts, no external files): it opens offline.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from rich.text import Text
+
+from ra.analysis.game import INACCURACY, DecisionReport, GameAnalysis
+from ra.bots.explain import signed
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
+"""One line colour per seat (distinct for colour-blind readers in order: blue, red, green…)."""
+TERMINAL_COLOURS = ("blue", "red", "green", "magenta", "yellow")
+SPARKS = "▁▂▃▄▅▆▇█"
+
+WIDTH, HEIGHT = 900, 360
+LEFT, RIGHT, TOP, BOTTOM = 50, 150, 20, 40
+
+
+def pct(x: float) -> str:
+    """A chance as a whole percentage: ``62%``."""
+    return f"{round(100 * x)}%"
+
+
+def marked(analysis: GameAnalysis) -> list[DecisionReport]:
+    """The decisions marked on the charts: the costliest three and every mistake, in game order."""
+    chosen = {d.index: d for d in analysis.costliest()}
+    chosen.update({d.index: d for d in analysis.labelled()})
+    return [chosen[i] for i in sorted(chosen)]
+
+
+def series(analysis: GameAnalysis, seat: int) -> list[tuple[int, float]]:
+    """The points of ``seat``'s line: (decisions made, win chance), from 1/N at the start
+    (the whole game's curve; an analysis without one has the analysed decisions only)."""
+    n = len(analysis.names)
+    if analysis.curve:
+        return [(0, 1 / n)] + [(i, chances[seat]) for i, chances in analysis.curve]
+    return [(0, 1 / n)] + [(d.index + 1, d.chances[seat]) for d in analysis.decisions]
+
+
+def svg_chart(analysis: GameAnalysis) -> str:
+    """The win chance of every player over the game, as an SVG document."""
+    total = max(1, analysis.total_decisions)
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x(i: float) -> float:
+        return LEFT + plot_w * i / total
+
+    def y(p: float) -> float:
+        return TOP + plot_h * (1 - p)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'width="{WIDTH}" height="{HEIGHT}" role="img" class="win-chart" '
+        f'font-family="sans-serif" font-size="12">',
+        "<title>Win chance of every player over the game</title>",
+        f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fafafa" stroke="#999"/>',
+    ]
+    for p in (0.0, 0.25, 0.5, 0.75, 1.0):
+        out.append(
+            f'<line class="grid" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(p):.1f}" y2="{y(p):.1f}" '
+            f'stroke="#ddd"/><text x="{LEFT - 6}" y="{y(p) + 4:.1f}" text-anchor="end">{pct(p)}</text>'
+        )
+    for epoch, start in enumerate(analysis.epoch_starts, 2):
+        out.append(
+            f'<line class="epoch" data-decision="{start}" x1="{x(start):.1f}" x2="{x(start):.1f}" '
+            f'y1="{TOP}" y2="{TOP + plot_h}" stroke="#555" stroke-dasharray="4 3"/>'
+            f'<text x="{x(start) + 3:.1f}" y="{TOP + 12}" fill="#555">epoch {epoch}</text>'
+        )
+    out.append(
+        f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 8}" text-anchor="middle">decision</text>'
+        f'<text x="{LEFT}" y="{TOP + plot_h + 15}" text-anchor="middle">0</text>'
+        f'<text x="{LEFT + plot_w}" y="{TOP + plot_h + 15}" text-anchor="middle">{total}</text>'
+    )
+    for seat, name in enumerate(analysis.names):
+        colour = COLOURS[seat % len(COLOURS)]
+        points = series(analysis, seat)
+        coords = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in points)
+        values = ",".join(f"{p:.4f}" for _, p in points)
+        steps = ",".join(str(i) for i, _ in points)
+        out.append(
+            f'<polyline class="player" data-seat="{seat}" data-name="{escape(name)}" '
+            f'data-decisions="{steps}" data-values="{values}" points="{coords}" '
+            f'fill="none" stroke="{colour}" stroke-width="2"/>'
+        )
+        ly = TOP + 16 + 18 * seat
+        out.append(
+            f'<line x1="{LEFT + plot_w + 12}" x2="{LEFT + plot_w + 32}" y1="{ly - 4}" y2="{ly - 4}" '
+            f'stroke="{colour}" stroke-width="3"/>'
+            f'<text class="legend" x="{LEFT + plot_w + 36}" y="{ly}">{escape(name[:14])}</text>'
+        )
+    for d in marked(analysis):
+        cx, cy = x(d.index + 1), y(d.chances[d.seat])
+        tip = f"decision {d.index + 1}, {analysis.names[d.seat]}: {d.chosen} — {d.text}"
+        out.append(
+            f'<circle class="costly" data-decision="{d.index}" data-seat="{d.seat}" '
+            f'data-loss="{d.loss:.4f}" cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="none" '
+            f'stroke="#000" stroke-width="2"><title>{escape(tip)}</title></circle>'
+        )
+    ly = TOP + 30 + 18 * len(analysis.names)
+    out.append(
+        f'<circle cx="{LEFT + plot_w + 22}" cy="{ly - 4}" r="5" fill="none" stroke="#000" stroke-width="2"/>'
+        f'<text x="{LEFT + plot_w + 36}" y="{ly}">costly decision</text>'
+    )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+_CSS = """
+body { font-family: sans-serif; margin: 2em; color: #222; max-width: 1100px; }
+table { border-collapse: collapse; margin: 1em 0; }
+td, th { border-bottom: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
+td.num { text-align: right; }
+tr.blunder td { background: #fdd; } tr.mistake td { background: #fed; } tr.inaccuracy td { background: #ffe; }
+.note { color: #666; }
+"""
+
+
+def html_report(analysis: GameAnalysis) -> str:
+    """A self-contained HTML page: summary, the chart, and every analysed decision."""
+    names = analysis.names
+    title = "Ra game analysis: " + ", ".join(names)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{escape(title)}</h1>",
+    ]
+    if analysis.final_scores is not None and analysis.winner is not None:
+        scores = ", ".join(f"{escape(n)} {s}" for n, s in zip(names, analysis.final_scores, strict=True))
+        parts.append(f"<p>Final scores: {scores}. Winner: <b>{escape(names[analysis.winner])}</b>.</p>")
+    else:
+        parts.append("<p>The game is not finished.</p>")
+    who = ", ".join(escape(names[s]) for s in analysis.seats)
+    parts.append(
+        f'<p class="note">Analysed: {who}; {len(analysis.decisions)} decisions with a choice, '
+        f"{escape(analysis.budget)} per decision (seed {analysis.seed}).</p>"
+    )
+    if not analysis.complete:
+        parts.append('<p class="note"><b>Interrupted:</b> only the decisions shown were analysed.</p>')
+    parts.append("<h2>Summary</h2><ul>")
+    for s in analysis.seats:
+        acc = analysis.accuracy(s)
+        if acc is not None:
+            parts.append(
+                f'<li class="accuracy" data-seat="{s}">{escape(names[s])}: accuracy {pct(acc)} '
+                f"(decisions within {pct(INACCURACY)} of the best)</li>"
+            )
+    parts.append("</ul><h3>The costliest decisions</h3><ol>")
+    for d in analysis.costliest():
+        parts.append(
+            f'<li class="costliest" data-decision="{d.index}">decision {d.index + 1} '
+            f"({escape(names[d.seat])}, epoch {d.epoch}): {escape(d.chosen)} — {escape(d.text)}</li>"
+        )
+    if not analysis.costliest():
+        parts.append("<li>none lost more than " + pct(INACCURACY) + "</li>")
+    parts.append("</ol><h2>Win chances</h2>")
+    parts.append(svg_chart(analysis))
+    parts.append(
+        '<p class="note">Each line: a player\'s chance to win after each decision (calibrated on '
+        "bot self-play). Dashed lines: epoch starts. Circles: costly decisions (hover for why).</p>"
+    )
+    parts.append(
+        "<h2>Decisions</h2><table><tr><th>#</th><th>epoch</th><th>player</th><th>chosen</th>"
+        "<th>win chance</th><th>best</th><th>best's chance</th><th>lost</th><th>why</th></tr>"
+    )
+    for d in analysis.decisions:
+        cls = f' class="{d.label}"' if d.label else ""
+        parts.append(
+            f'<tr{cls} data-decision="{d.index}"><td class="num">{d.index + 1}</td><td>{d.epoch}</td>'
+            f"<td>{escape(names[d.seat])}</td><td>{escape(d.chosen)}</td>"
+            f'<td class="num">{pct(d.chosen_chance)}</td><td>{escape(d.best)}</td>'
+            f'<td class="num">{pct(d.best_chance)}</td><td class="num">{pct(d.loss)}</td>'
+            f"<td>{escape(d.label + ': ' if d.label else '')}{escape(d.text)}{_all_actions(d)}</td></tr>"
+        )
+    parts.append("</table></body></html>\n")
+    return "\n".join(parts)
+
+
+def _all_actions(d: DecisionReport) -> str:
+    """Every legal action's win chance and expected margin, folded away under the reason."""
+    if len(d.actions) < 2:
+        return ""
+    items = " · ".join(f"{escape(a.action)} {pct(a.chance)} ({signed(a.margin)})" for a in d.actions)
+    return f"<details><summary>all actions</summary>{items}</details>"
+
+
+def terminal_chart(analysis: GameAnalysis, width: int = 60) -> Text:
+    """A compact chart: one sparkline row per player (▁ 0% … █ 100%) over the game, a row
+    marking epoch starts (┊) and costly decisions (▲), and each player's final chance."""
+    total = max(1, analysis.total_decisions)
+    width = max(10, min(width, total + 1))
+    name_w = min(12, max(len(n) for n in analysis.names))
+    text = Text()
+    for seat, name in enumerate(analysis.names):
+        points = series(analysis, seat)
+        row = []
+        k = 0
+        last = points[-1][0] if analysis.complete else points[-1][0] + 1
+        for col in range(width):
+            at = col * total / (width - 1)
+            if at > last and not analysis.complete:
+                row.append(" ")  # not analysed (interrupted)
+                continue
+            while k + 1 < len(points) and points[k + 1][0] <= at:
+                k += 1
+            p = points[k][1]
+            row.append(SPARKS[min(len(SPARKS) - 1, int(p * len(SPARKS)))])
+        text.append(f"{name[:name_w]:<{name_w}} ")
+        text.append("".join(row), style=TERMINAL_COLOURS[seat % len(TERMINAL_COLOURS)])
+        text.append(f" {pct(points[-1][1]):>4}\n")
+    marks = [" "] * width
+
+    def column(decision: int) -> int:
+        return min(width - 1, round(decision * (width - 1) / total))
+
+    for start in analysis.epoch_starts:
+        marks[column(start)] = "┊"
+    for d in marked(analysis):
+        marks[column(d.index + 1)] = "▲"
+    text.append(" " * (name_w + 1) + "".join(marks), style="bold")
+    text.append("\n" + " " * (name_w + 1) + "┊ epoch start  ▲ costly decision", style="dim")
+    return text
+
+
+__all__ = ["html_report", "marked", "pct", "series", "svg_chart", "terminal_chart"]

@@ -1,0 +1,234 @@
+"""ra analyze: a short fixed game analysed, its HTML/SVG report and terminal chart, the errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+from typer.testing import CliRunner
+
+import ra
+from ra import records
+from ra.analysis.game import (
+    GameAnalysis,
+    analyse_game,
+    curve_playouts,
+    decisions_to_analyse,
+    epoch_starts,
+    position_chances,
+)
+from ra.analysis.report import html_report, svg_chart, terminal_chart
+from ra.bots import make
+from ra.bots.evaluate import Evaluator
+from ra.cli import app as cli
+from ra.tui import ReplayApp
+
+SVG = "{http://www.w3.org/2000/svg}"
+BUDGET = 24
+
+
+def short_game() -> ra.Game:
+    """A fixed two-player game between greedy bots, one of them careless."""
+    game = ra.Game(players=["Ann", "Bob"], seed=4)
+    seats = [make("greedy", seed=1), make("greedy", seed=2, epsilon=0.3)]
+    while not game.is_over():
+        seat = game.to_move
+        assert seat is not None
+        game.apply(seats[seat].choose(game.view(seat)))
+    return game
+
+
+@pytest.fixture(scope="module")
+def analysed() -> tuple[ra.Game, GameAnalysis]:
+    game = short_game()
+    return game, analyse_game(game, seats=[1], budget=BUDGET, seed=0)
+
+
+def test_every_choice_of_the_seat_is_judged_with_the_evaluators_numbers(
+    analysed: tuple[ra.Game, GameAnalysis],
+) -> None:
+    game, analysis = analysed
+    todo = decisions_to_analyse(game, [1])
+    assert [d.index for d in analysis.decisions] == todo and todo
+    assert analysis.complete and analysis.winner == game.winner
+    assert analysis.epoch_starts == epoch_starts(game) and len(analysis.epoch_starts) == 2
+    # One decision recomputed by hand from the position the player faced.
+    d = analysis.decisions[len(todo) // 2]
+    position = ra.Game.from_setup(game.setup)
+    for action in game.decisions[: d.index]:
+        position.apply(action)
+    evaluation = Evaluator(BUDGET, seed=0).evaluate(position.view(1))
+    chosen = game.decisions[d.index]
+    assert d.chosen == str(chosen) and d.best == str(evaluation.best.action)
+    assert d.chances == evaluation.value(chosen).chances
+    assert d.loss == pytest.approx(evaluation.loss(chosen))
+    assert all(x.seat == 1 for x in analysis.decisions)
+    # Between Bob's decisions, the curve is a plain estimate of the position (Ann to move).
+    assert [i for i, _ in analysis.curve] == list(range(1, game.num_decisions + 1))
+    between = next(i for i in range(game.num_decisions) if i not in todo and i + 1 < game.num_decisions)
+    after = ra.Game.from_setup(game.setup)
+    for action in game.decisions[: between + 1]:
+        after.apply(action)
+    expected = position_chances(after, Evaluator(BUDGET, seed=0), curve_playouts(Evaluator(BUDGET).budget))
+    assert analysis.curve[between][1] == expected
+    assert analysis.curve[-1][1][game.winner or 0] == 1.0  # the end is certain
+    accuracy = analysis.accuracy(1)
+    assert accuracy is not None and 0 <= accuracy <= 1
+    assert analysis.accuracy(0) is None
+
+
+def test_the_report_holds_the_chart_with_the_evaluators_numbers(
+    analysed: tuple[ra.Game, GameAnalysis],
+) -> None:
+    _, analysis = analysed
+    page = html_report(analysis)
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    start, end = page.index("<svg"), page.index("</svg>") + len("</svg>")
+    assert page[start:end] == svg_chart(analysis)
+    svg = ET.fromstring(page[start:end])  # well-formed XML
+    lines = svg.findall(f"{SVG}polyline[@class='player']")
+    assert [line.get("data-name") for line in lines] == ["Ann", "Bob"]
+    for seat, line in enumerate(lines):
+        values = [float(v) for v in (line.get("data-values") or "").split(",")]
+        steps = [int(v) for v in (line.get("data-decisions") or "").split(",")]
+        assert values[0] == pytest.approx(0.5) and steps == list(range(analysis.total_decisions + 1))
+        for d in analysis.decisions:  # the analysed decisions' own numbers
+            assert values[d.index + 1] == pytest.approx(d.chances[seat], abs=1e-4)
+        assert values[1:] == pytest.approx([c[seat] for _, c in analysis.curve], abs=1e-4)
+        assert len((line.get("points") or "").split()) == len(values)
+    epochs = svg.findall(f"{SVG}line[@class='epoch']")
+    assert [int(e.get("data-decision") or -1) for e in epochs] == list(analysis.epoch_starts)
+    marks = svg.findall(f"{SVG}circle[@class='costly']")
+    costly = {d.index for d in analysis.costliest()} | {d.index for d in analysis.labelled()}
+    assert {int(m.get("data-decision") or -1) for m in marks} == costly
+    for d in analysis.costliest():
+        assert f'data-decision="{d.index}"' in page and f"{round(100 * d.loss)}%" in page
+    rows = re.findall(r'<tr[^>]* data-decision="(\d+)"', page)
+    assert [int(r) for r in rows] == [d.index for d in analysis.decisions]
+
+
+def test_the_terminal_chart_has_a_row_per_player_and_the_marks(
+    analysed: tuple[ra.Game, GameAnalysis],
+) -> None:
+    _, analysis = analysed
+    lines = terminal_chart(analysis, width=40).plain.splitlines()
+    assert lines[0].startswith("Ann ") and lines[1].startswith("Bob ")
+    assert all(len(line.split()[1]) == 40 for line in lines[:2])
+    assert lines[2].count("┊") == len(analysis.epoch_starts) or "▲" in lines[2]
+    final = analysis.curve[-1][1]  # the end of the game: the winner's 100%
+    assert lines[0].endswith(f"{round(100 * final[0])}%") and lines[1].endswith(f"{round(100 * final[1])}%")
+
+
+def test_the_analysis_survives_json(analysed: tuple[ra.Game, GameAnalysis]) -> None:
+    _, analysis = analysed
+    again = GameAnalysis.from_dict(json.loads(analysis.to_json()))
+    assert again == analysis
+    with pytest.raises(ValueError, match="not a game analysis"):
+        GameAnalysis.from_dict({"format": "ra-record"})
+
+
+def test_ctrl_c_keeps_the_decisions_done() -> None:
+    game = short_game()
+
+    def stop_after_three(done: int, total: int) -> None:
+        if done == 3:
+            raise KeyboardInterrupt
+
+    analysis = analyse_game(game, budget=8, progress=stop_after_three)
+    assert not analysis.complete and len(analysis.decisions) == 3
+    row = terminal_chart(analysis, width=40).plain.splitlines()[0]
+    assert row.split()[1].strip("▁▂▃▄▅▆▇█") == "" and row[4:44].endswith(" " * 20)  # the rest: not analysed
+
+
+def test_the_command_writes_the_report_and_the_json(tmp_path: Path) -> None:
+    game = short_game()
+    path = tmp_path / "game.json"
+    records.save(game, path)
+    out, data = tmp_path / "report.html", tmp_path / "analysis.json"
+    result = CliRunner().invoke(
+        cli, ["analyze", str(path), "--seat", "Bob", "--budget", "16", "--out", str(out), "--json", str(data)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Bob: accuracy" in result.output and "Report written to" in result.output
+    analysis = GameAnalysis.from_dict(json.loads(data.read_text()))
+    assert analysis.seats == (1,) and analysis.budget == "16 playouts"
+    assert out.read_text() == html_report(analysis)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.json"], "cannot read"),
+        (["GAME", "--seat", "3"], "--seat 3: seats are 1 to 2"),
+        (["GAME", "--seat", "Zed"], "--seat 'Zed': give a seat number"),
+        (["GAME", "--budget", "fast"], "--budget: bad budget 'fast'"),
+        (["GAME", "--budget", "0"], "--budget:"),
+        (["GAME", "--out", "."], "is a folder"),
+        (["GAME", "--jobs", "0"], "--jobs must be 1 or more"),
+    ],
+)
+def test_bad_input_gets_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    path = tmp_path / "game.json"
+    records.save(ra.Game(players=["Ann", "Bob"], seed=1), path)
+    args = [str(path) if a == "GAME" else str(tmp_path / a) if a == "missing.json" else a for a in args]
+    result = CliRunner().invoke(cli, ["analyze", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) <= 2
+
+
+def test_a_file_that_is_no_game(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text("[1, 2")
+    result = CliRunner().invoke(cli, ["analyze", str(path)])
+    assert result.exit_code == 2 and "is not a game record" in result.output
+
+
+def test_replay_shows_the_analysis_beside_the_moves(analysed: tuple[ra.Game, GameAnalysis]) -> None:
+    game, analysis = analysed
+    app = ReplayApp(game, analysis=analysis)
+    d = analysis.decisions[2]
+    shown: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            shown.append(str(app.query_one("#analysis", Static).render()))
+            app.go(d.index + 1)
+            await pilot.pause()
+            shown.append(str(app.query_one("#analysis", Static).render()))
+
+    asyncio.run(main())
+    assert "steps through the decisions" in shown[0]
+    assert shown[1].startswith(f"Bob: {d.chosen} — win chance {round(100 * d.chosen_chance)}%")
+    assert f"Ann {round(100 * d.chances[0])}%  Bob {round(100 * d.chances[1])}%" in shown[1]
+    assert d.text in shown[1]
+
+
+def test_replay_refuses_an_analysis_of_another_game(
+    tmp_path: Path, analysed: tuple[ra.Game, GameAnalysis]
+) -> None:
+    _, analysis = analysed
+    other = tmp_path / "other.json"
+    records.save(ra.Game(players=["Ann", "Bob"], seed=99), other)
+    judged = tmp_path / "analysis.json"
+    judged.write_text(analysis.to_json())
+    result = CliRunner().invoke(cli, ["replay", str(other), "--analysis", str(judged)])
+    assert result.exit_code == 2 and "is the analysis of another game" in result.output
+    result = CliRunner().invoke(cli, ["replay", str(other), "--analysis", str(other)])
+    assert result.exit_code == 2 and "not a game analysis" in result.output
+
+
+def test_two_processes_give_the_same_analysis(analysed: tuple[ra.Game, GameAnalysis]) -> None:
+    game, analysis = analysed
+    seen: list[int] = []
+    again = analyse_game(game, seats=[1], budget=BUDGET, seed=0, jobs=2, progress=lambda d, t: seen.append(d))
+    assert again == analysis
+    assert seen == list(range(1, game.num_decisions + 1))
+    with pytest.raises(ValueError, match="jobs"):
+        analyse_game(game, jobs=0)

@@ -1,0 +1,102 @@
+"""Hints at the browser table (issue 13): asked over the WebSocket, answered from the seat's view."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+import pytest
+
+import ra
+from ra.bots.evaluate import Evaluator
+from ra.web.hub import bot_seed
+from ra.web.testing import Server
+from tests.web.client import Player, create
+
+SEED = 4242
+
+
+def test_a_hint_is_the_evaluators_answer_and_never_holds_up_a_move(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
+    server = server_factory(sqlite_url, tmp_path / "s.log", env={"RA_GAME_SEED": str(SEED)}).start()
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+    made = create(server.url, seats)
+    gid = made["game"]["id"]
+    assert made["game"]["options"]["hints"] is True  # one human: hints on by default
+
+    async def main() -> None:
+        ann = Player(server.ws, gid, made["token"])
+        await ann.connect()
+        state = await ann.until(lambda m: m["type"] == "state" and bool(m["legal"]))
+        n = state["n"]
+        await ann.send({"type": "hint", "n": n})
+        await ann.send({"type": "ping"})
+        await ann.until(lambda m: m["type"] == "pong", timeout=10)
+        hint = await ann.until(lambda m: m["type"] == "hint", timeout=60)
+        assert hint["n"] == n and hint["seat"] == 0
+        assert sorted(a["action"] for a in hint["actions"]) == sorted(state["legal"])
+        assert hint["best"] == hint["actions"][0]["action"]
+        assert max(a["chance"] for a in hint["actions"]) == hint["actions"][0]["chance"]
+        assert sum(hint["chances"]) == pytest.approx(1, abs=1e-3) and len(hint["chances"]) == 3
+        assert isinstance(hint["reason"], str) and hint["reason"]
+
+        # The numbers are the evaluator's for Ann's view (the same seed gives the same playouts).
+        record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
+        game = ra.Game(players=record["players"], seed=SEED, hidden_scores=record["hidden_scores"])
+        for d in record["decisions"]:
+            game.apply(d)
+        assert game.num_decisions == n
+        evaluation = Evaluator("40", seed=bot_seed(SEED, n) ^ 1).evaluate(game.view(0))
+        assert [(a["action"], a["chance"]) for a in hint["actions"]] == [
+            (str(v.action), round(v.chances[0], 4)) for v in evaluation.actions
+        ]
+
+        # Asking again gets the same answer; a move right after asking goes through at once.
+        await ann.send({"type": "hint", "n": n})
+        again = await ann.until(lambda m: m["type"] == "hint", timeout=60)
+        assert again == hint
+        await ann.send({"type": "hint", "n": n})
+        await ann.send({"type": "action", "action": hint["best"], "n": n})
+        moved = await ann.until(lambda m: m["type"] == "state" and m["n"] > n, timeout=30)
+        assert moved["n"] > n
+
+        # Refusals: an old decision number, a seat not to move, a spectator.
+        await ann.send({"type": "hint", "n": n})
+        err = await ann.until(lambda m: m["type"] == "error", timeout=10)
+        assert err["code"] in ("stale", "not_your_turn", "not_allowed")
+        watcher = Player(server.ws, gid, None)
+        await watcher.connect()
+        await watcher.until(lambda m: m["type"] == "state")
+        await watcher.send({"type": "hint", "n": 0})
+        err = await watcher.until(lambda m: m["type"] == "error", timeout=10)
+        assert err["code"] == "spectator"
+        for p in (ann, watcher):
+            await p.close()
+
+    asyncio.run(main())
+
+
+def test_hints_are_a_table_option_off_by_default_with_several_humans(server: Server) -> None:
+    made = create(server.url, [{"kind": "human"}, {"kind": "human"}])
+    assert made["game"]["options"]["hints"] is False
+    gid = made["game"]["id"]
+    bob = httpx.post(f"{server.url}/api/games/{gid}/join", json={"name": "Bob"}, timeout=10).json()
+    chosen = create(server.url, [{"kind": "human"}, {"kind": "human"}], hints=True)
+    assert chosen["game"]["options"]["hints"] is True
+
+    async def main() -> None:
+        ann = Player(server.ws, gid, made["token"])
+        bo = Player(server.ws, gid, bob["token"])
+        for p in (ann, bo):
+            await p.connect()
+        state = await ann.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        mover = ann if state["legal"] else bo
+        await mover.send({"type": "hint", "n": state["n"]})
+        err = await mover.until(lambda m: m["type"] == "error", timeout=10)
+        assert err["code"] == "no_hints"
+        for p in (ann, bo):
+            await p.close()
+
+    asyncio.run(main())
