@@ -32,6 +32,7 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import ra
@@ -51,6 +52,14 @@ def random_games(
     ``events=False`` plays games that keep no event log (the search path, ``Game(events=False)``).
     """
     options: dict[str, Any] = {} if events else {"events": False}
+    return driven_games(lambda n, i: ra.Game(players=n, seed=i, **options), players, seconds, seed)
+
+
+def driven_games(
+    new_game: Callable[[int, int], Any], players: list[int], seconds: float, seed: int = 0
+) -> tuple[float, float, int]:
+    """Random games from ``new_game(players, seed)`` (a ``ra.Game`` or a native state), one
+    ``apply(choice(legal_actions()))`` call per decision, for ``seconds``."""
     rng = random.Random(seed)
     choice = rng.choice
     games = decisions = 0
@@ -58,7 +67,7 @@ def random_games(
     deadline = start + seconds
     i = 0
     while True:
-        game = ra.Game(players=players[i % len(players)], seed=i, **options)
+        game = new_game(players[i % len(players)], i)
         while not game.is_over():
             game.apply(choice(game.legal_actions()))
         games += 1
@@ -132,23 +141,7 @@ def native_playouts(players: int, seconds: float, seed: int = 0) -> tuple[float,
 def native_driven_games(players: list[int], seconds: float, seed: int = 0) -> tuple[float, float, int]:
     """Random native games driven from Python, one ``apply`` call per decision."""
     assert core is not None
-    rng = random.Random(seed)
-    choice = rng.choice
-    games = decisions = 0
-    start = clock()
-    deadline = start + seconds
-    i = 0
-    while True:
-        state = core.State(players[i % len(players)], i)
-        while not state.is_over():
-            state.apply(choice(state.legal_actions()))
-        games += 1
-        decisions += state.num_decisions
-        i += 1
-        if games % 20 == 0 and clock() >= deadline:
-            break
-    elapsed = clock() - start
-    return games / elapsed, decisions / elapsed, games
+    return driven_games(core.State, players, seconds, seed)
 
 
 def native_per_call_us(positions: list[tuple[ra.Game, ra.Action]], repeats: int = 5) -> dict[str, float]:
