@@ -483,6 +483,38 @@ PyObject* State_random_playout(PyObject* self, PyObject* arg) {
     Py_RETURN_NONE;
 }
 
+// Play to the end with the greedy bot's policy, a uniformly random legal action with chance
+// `epsilon` (the playouts of ra.bots.evaluate.GreedyPlayouts, natively; GIL released).
+PyObject* State_greedy_playout(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"seed", "epsilon", "weights", nullptr};
+    unsigned long long seed = 0;
+    double epsilon = 0.0;
+    PyObject* weights = nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "K|dO", const_cast<char**>(kw), &seed, &epsilon, &weights))
+        return nullptr;
+    if (!(epsilon >= 0.0 && epsilon <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "epsilon must be from 0 to 1");
+        return nullptr;
+    }
+    ra::Weights w;
+    if (!parse_weights(weights, w)) return nullptr;
+    ra::State& s = ST(self);
+    Py_BEGIN_ALLOW_THREADS ra::Rng rng(seed);
+    while (!ra::is_over(s)) {
+        int a;
+        if (epsilon > 0.0 && (double)(rng.next() >> 11) * 0x1.0p-53 < epsilon) {
+            uint64_t m = ra::legal_mask(s);
+            int k = (int)rng.below((uint32_t)ra::popcount(m));
+            while (k--) m &= m - 1;
+            a = __builtin_ctzll(m);
+        } else {
+            a = ra::greedy_action(s, w);
+        }
+        ra::apply_legal(s, a);
+    }
+    Py_END_ALLOW_THREADS Py_RETURN_NONE;
+}
+
 PyMethodDef State_methods[] = {
     {"from_game", (PyCFunction)State_from_game, METH_O | METH_CLASS,
      "The native state of a ra.Game (its whole bag order too) or a ra.PlayerView (bag unknown)."},
@@ -501,6 +533,9 @@ PyMethodDef State_methods[] = {
     {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
      "Native ISMCTS for the player to move: (action index, iterations made)."},
     {"random_playout", State_random_playout, METH_O, "Play uniformly random actions to the end."},
+    {"greedy_playout", (PyCFunction)(void (*)(void))State_greedy_playout, METH_VARARGS | METH_KEYWORDS,
+     "greedy_playout(seed, epsilon=0.0, weights=None): play the greedy policy to the end, a random "
+     "legal action with chance epsilon."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef State_getset[] = {

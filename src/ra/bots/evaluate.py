@@ -17,8 +17,9 @@ How the numbers are made:
 
 Actions are compared on *common random numbers*: each sampled bag is played through
 every legal action with the same playout seed, so differences between actions are not
-drowned by the luck of the draw.  The playouts come from a :class:`PlayoutBackend`, so a
-faster (native) core can be dropped in without touching the rest.
+drowned by the luck of the draw.  The playouts come from a :class:`PlayoutBackend`: the
+native core's (:class:`NativeGreedyPlayouts`, about 80 times faster) when it is available,
+else :class:`GreedyPlayouts` — the same policy, so the same calibration.
 
 The budget is a number of playouts (``iterations``, deterministic for a seed) or a time
 (``seconds``, depends on the machine's speed).
@@ -26,6 +27,7 @@ The budget is a number of playouts (``iterations``, deterministic for a seed) or
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import pickle
@@ -43,6 +45,7 @@ from ra.actions import Action
 from ra.bots.greedy import greedy_action
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
 from ra.engine import Game
+from ra.native import core
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.views import PlayerView
 
@@ -171,6 +174,31 @@ class GreedyPlayouts:
         return Playout(tuple(s or 0 for s in game.scores), winner)
 
 
+class NativeGreedyPlayouts(GreedyPlayouts):
+    """The same playouts played by the native core (``ra._core``): the same policy (the greedy
+    bot's choices are the Python greedy's exactly, a uniformly random legal move with chance
+    ``epsilon``), its own random numbers, about 80 times faster."""
+
+    def __init__(self, epsilon: float = DEFAULT_EPSILON, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        super().__init__(epsilon, weights)
+        if core is None:
+            raise ValueError("the native core is not available (not built, or RA_NATIVE=0)")
+        self._weights = None if weights == DEFAULT_WEIGHTS else dataclasses.astuple(weights)
+
+    def playout(self, game: Game, seed: int) -> Playout:
+        assert core is not None
+        state = core.State.from_game(game)
+        state.greedy_playout(seed & 0xFFFF_FFFF_FFFF_FFFF, self.epsilon, self._weights)
+        winner = state.winner
+        assert winner is not None
+        return Playout(tuple(state.scores), winner)
+
+
+def default_backend() -> PlayoutBackend:
+    """The native playouts when the core is available, else the Python ones."""
+    return NativeGreedyPlayouts() if core is not None else GreedyPlayouts()
+
+
 # --- results --------------------------------------------------------------------------
 
 
@@ -265,7 +293,7 @@ class Evaluator:
     ) -> None:
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
         self.seed = seed
-        self.backend: PlayoutBackend = backend or GreedyPlayouts()
+        self.backend: PlayoutBackend = backend or default_backend()
         self.calibrated = calibrated
 
     def _chances(self, wins: Sequence[int], playouts: int) -> tuple[float, ...]:
@@ -356,7 +384,7 @@ def position_wins(
 ) -> tuple[list[int], float]:
     """Raw playout wins of each player from ``view`` (what the calibration map is fitted on),
     and the mean final margin of the player to move; the samples come from ``rng``."""
-    backend = backend or GreedyPlayouts()
+    backend = backend or default_backend()
     wins = [0] * view.num_players
     margin = 0.0
     seat = view.to_move if view.to_move is not None else view.seat
@@ -439,9 +467,11 @@ __all__ = [
     "EvaluationCancelledError",
     "Evaluator",
     "GreedyPlayouts",
+    "NativeGreedyPlayouts",
     "Playout",
     "PlayoutBackend",
     "calibrate",
+    "default_backend",
     "evaluate_in_process",
     "log_loss",
     "position_wins",
