@@ -186,7 +186,7 @@ class Room:
         self.bot_task_n = -1
         self.decided_at: float | None = None
         self._epoch_starts: list[list[int]] | None = None
-        self.hints: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}  # (decision, seat)
+        self.hints: dict[tuple[int, tuple[int, ...]], asyncio.Future[dict[str, Any]]] = {}  # (seat, history)
         self.hint_replies: set[asyncio.Future[None]] = set()
 
     @property
@@ -383,27 +383,28 @@ class Room:
             raise ClientError("stale", f"the game is at decision {game.num_decisions}")
         if seat is None or game.to_move != seat:
             raise ClientError("not_your_turn", "hints are for the player to move")
-        key = (n, seat)
+        # Keyed by the whole history: after an undo, decision n may be another position.
+        key = (seat, tuple(a.index for a in game.decisions))
         task = self.hints.get(key)
         if task is None:
             seed = bot_seed(self.row.seed, n) ^ (seat + 1)
             record = game.to_record()
             task = asyncio.ensure_future(self.hub.hint(record, seat, self.row.edition, seed))
-            self.hints = {k: t for k, t in self.hints.items() if k[0] >= n}  # forget past decisions
+            self.hints = {k: t for k, t in self.hints.items() if len(k[1]) == n}  # only this decision's
             self.hints[key] = task
         reply = asyncio.ensure_future(self._send_hint(client, key, task))
         self.hint_replies.add(reply)
         reply.add_done_callback(self.hint_replies.discard)
 
     async def _send_hint(
-        self, client: Client, key: tuple[int, int], task: asyncio.Future[dict[str, Any]]
+        self, client: Client, key: tuple[int, tuple[int, ...]], task: asyncio.Future[dict[str, Any]]
     ) -> None:
         try:
             message = await asyncio.shield(task)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("hint at %s:%d failed", self.id, key[0])
+            log.exception("hint at %s:%d failed", self.id, len(key[1]))
             self.hints.pop(key, None)
             message = {"type": "error", "code": "server_error", "message": "the hint failed; try again"}
         if not client.closed:
