@@ -27,7 +27,6 @@ The budget is a number of playouts (``iterations``, deterministic for a seed) or
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import os
 import pickle
@@ -43,6 +42,7 @@ from typing import Protocol
 
 from ra.actions import Action
 from ra.bots.greedy import greedy_action
+from ra.bots.native_mcts import native_weights
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
 from ra.engine import Game
 from ra.native import core
@@ -183,7 +183,7 @@ class NativeGreedyPlayouts(GreedyPlayouts):
         super().__init__(epsilon, weights)
         if core is None:
             raise ValueError("the native core is not available (not built, or RA_NATIVE=0)")
-        self._weights = None if weights == DEFAULT_WEIGHTS else dataclasses.astuple(weights)
+        self._weights = native_weights(weights)
 
     def playout(self, game: Game, seed: int) -> Playout:
         assert core is not None

@@ -18,6 +18,11 @@ from ra.native import core
 from ra.views import PlayerView
 
 
+def native_weights(weights: Weights) -> tuple[float, ...] | None:
+    """The valuation weights as the native core takes them (None: its built-in defaults)."""
+    return None if weights == DEFAULT_WEIGHTS else dataclasses.astuple(weights)
+
+
 class NativeMCTSBot(MCTSBot):
     """:class:`ra.bots.mcts.MCTSBot` with the search in C++ (needs the native core)."""
 
@@ -35,7 +40,7 @@ class NativeMCTSBot(MCTSBot):
             raise ValueError("the native core is not available (not built, or RA_NATIVE=0): use native=false")
         if self.config.paired_root:
             raise ValueError("the native search has no paired_root: use native=false for it")
-        self._weights = None if weights == DEFAULT_WEIGHTS else dataclasses.astuple(weights)
+        self._weights = native_weights(weights)
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions()
