@@ -17,7 +17,7 @@ per seat rotation, so luck cancels out):
 
 ``--calibrate hard`` (or ``expert``) instead times a level: one game per player count (2-5)
 with the level in every seat, printing the process CPU seconds per decision (mean, 90th
-percentile, max) — how the native budgets of ``ra.bots.NATIVE_MCTS_ITERATIONS`` were chosen.
+percentile, max) — how the native budgets of ``ra.bots.NATIVE_MCTS_ITERATIONS`` (by player count) were chosen.
 
 Each line gives the win rate with its 95% (Wilson) confidence interval and the
 mean thinking time per decision.  ``--scale`` multiplies the number of games
@@ -55,14 +55,20 @@ MATCHES: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
-def report_game(done: list[arena.GameResult], total: int, bot: str, result: arena.GameResult) -> None:
+def report_game(
+    done: list[arena.GameResult], total: int, bot: str, other: str | None, result: arena.GameResult
+) -> None:
     """A progress line after each game (long matches can be read before they end)."""
     done.append(result)
     wins = sum(1 for g in done if g.error is None and g.seats[g.winner] == bot)
+    ahead = ""
+    if other is not None:
+        rate, pairs = ahead_rate(done, bot, other)
+        ahead = f", ahead of {round(rate * pairs)}/{pairs} {other} seats"
     mine = [1000 * g.seconds[i] / g.decisions[i] for g in done for i, b in enumerate(g.seats) if b == bot]
     rest = [1000 * g.seconds[i] / g.decisions[i] for g in done for i, b in enumerate(g.seats) if b != bot]
     print(
-        f"  game {len(done)}/{total}: {bot} won {wins}; {sum(mine) / len(mine):.0f} ms/decision "
+        f"  game {len(done)}/{total}: {bot} won {wins}{ahead}; {sum(mine) / len(mine):.0f} ms/decision "
         f"(others {sum(rest) / len(rest):.0f} ms)",
         flush=True,
     )
@@ -71,7 +77,7 @@ def report_game(done: list[arena.GameResult], total: int, bot: str, result: aren
 def calibrate(level: str, seed: int) -> None:
     """Process CPU seconds per real decision of ``level`` in every seat, one game per player count."""
     search = "native" if ra.native_available() else "Python"
-    print(f"{level}: {bots.MCTS_ITERATIONS[level]:,} iterations, {search} search, process CPU time")
+    print(f"{level}: {bots.LEVEL_HELP[level]}; {search} search, process CPU time")
     for players in (2, 3, 4, 5):
         game = ra.Game(players, seed=seed + players)
         seated = [bots.make(level, seed=seed + i) for i in range(players)]
@@ -87,7 +93,8 @@ def calibrate(level: str, seed: int) -> None:
             game.apply(action)
         times.sort()
         print(
-            f"  {players} players: {len(times)} decisions, mean {sum(times) / len(times):.3f} s, "
+            f"  {players} players ({bots.MCTS_ITERATIONS[level][players - 2]:,} iterations): "
+            f"{len(times)} decisions, mean {sum(times) / len(times):.3f} s, "
             f"90% {times[int(0.9 * len(times))]:.3f} s, max {times[-1]:.3f} s",
             flush=True,
         )
@@ -126,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     search = "native" if ra.native_available() else "pure-Python"
-    print(f"hard = {search} mcts, {bots.MCTS_ITERATIONS['hard']} iterations per decision; jobs = {args.jobs}")
+    print(f"hard = {search} mcts, {bots.LEVEL_HELP['hard']}; jobs = {args.jobs}")
     report = []
     for number, match in enumerate(MATCHES, 1):
         if args.only and number not in args.only:
@@ -135,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
         games = max(players, round(match["games"] * args.scale))
         specs = arena.schedule(match["bots"], players, games, seed=args.seed + number, duplicate=True)
         start = time.perf_counter()
-        progress = partial(report_game, [], len(specs), match["bot"]) if args.progress else None
+        progress = (
+            partial(report_game, [], len(specs), match["bot"], match.get("head_to_head"))
+            if args.progress
+            else None
+        )
         results, interrupted = arena.run_games(specs, jobs=args.jobs, on_result=progress)
         elapsed = time.perf_counter() - start
         summary = {b.bot: b for b in arena.summarize(results)}

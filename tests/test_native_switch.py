@@ -11,7 +11,7 @@ from ra import bots
 
 CHECK = (
     "import ra, ra.bots as b; "
-    "print(ra.native_available(), type(b.make('hard')).__name__, b.make('hard').config.iterations)"
+    "print(ra.native_available(), type(b.make('hard')).__name__, b.make('hard').config.budget(3))"
 )
 
 
@@ -20,7 +20,7 @@ def test_env_var_disables_the_native_core() -> None:
     out = subprocess.run(
         [sys.executable, "-c", CHECK], capture_output=True, text=True, env=env, timeout=120, check=True
     ).stdout.split()
-    assert out == ["False", "MCTSBot", str(bots.PYTHON_MCTS_ITERATIONS["hard"])]
+    assert out == ["False", "MCTSBot", str(bots.PYTHON_MCTS_ITERATIONS["hard"][1])]
     command = [sys.executable, "-m", "ra.cli", "--version"]
     version = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=True).stdout
     assert "native core: disabled (RA_NATIVE=0)" in version

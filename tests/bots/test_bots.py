@@ -88,7 +88,8 @@ def test_make_by_name_level_and_spec() -> None:
     assert isinstance(bots.make("random", seed=1), bots.RandomBot)
     assert isinstance(bots.make("greedy"), bots.GreedyBot)
     hard = bots.make("mcts", seed=1, level="hard")
-    assert isinstance(hard, bots.MCTSBot) and hard.config.iterations == bots.MCTS_ITERATIONS["hard"]
+    assert isinstance(hard, bots.MCTSBot)
+    assert tuple(hard.config.budget(n) for n in (2, 3, 4, 5)) == bots.MCTS_ITERATIONS["hard"]
     assert isinstance(bots.make("hard"), bots.MCTSBot)
     easy = bots.make("easy")
     assert isinstance(easy, bots.GreedyBot) and easy.epsilon > 0
@@ -232,3 +233,29 @@ def test_bots_repr_shows_their_configuration() -> None:
         f"{search}(seed=0, iterations=30, rollout='random')"
     )
     assert repr(bots.from_spec("mcts:medium:native=false", seed=2)) == "MCTSBot(seed=2, iterations=150)"
+
+
+def test_level_budgets_by_player_count() -> None:
+    """A level's budget may differ by player count; a budget given with the level wins."""
+    by = bots.MCTSConfig(iterations=7, iterations_by_players=(10, 20, 30, 40))
+    assert [by.budget(n) for n in (2, 3, 4, 5)] == [10, 20, 30, 40]
+    assert bots.MCTSConfig(iterations=7).budget(4) == 7
+    assert bots.from_spec("mcts:iterations_by_players=4/3/2/1").config.iterations_by_players == (4, 3, 2, 1)
+    assert bots.from_spec("hard:iterations=300").config.budget(2) == 300
+    assert bots.from_spec("mcts:hard:iterations=300").config.iterations_by_players is None
+    # The Python search at a level gets the Python budget, not the native one.
+    python_hard = bots.make("hard", native=False)
+    assert type(python_hard) is bots.MCTSBot
+    assert [python_hard.config.budget(n) for n in (2, 3, 4, 5)] == list(bots.PYTHON_MCTS_ITERATIONS["hard"])
+    for bad in ("1/2/3", "a/b/c/d", "0/1/1/1", "5"):
+        with pytest.raises(ValueError, match="iterations_by_players must be four integers"):
+            bots.from_spec(f"mcts:iterations_by_players={bad}")
+
+
+def test_the_python_search_spends_its_budget_for_the_player_count() -> None:
+    game = ra.Game(3, seed=4)
+    while len(game.legal_actions()) < 2:
+        game.apply(game.legal_actions()[0])
+    bot = bots.make("mcts", seed=1, native=False, iterations_by_players=(5, 9, 13, 17))
+    bot.choose(game.view(game.to_move))
+    assert bot.last_iterations == 9

@@ -86,7 +86,7 @@ def test_the_levels_use_the_native_search() -> None:
     for level in ("medium", "hard", "expert"):
         bot = bots.make(level, seed=1)
         assert isinstance(bot, bots.NativeMCTSBot)
-        assert bot.config.iterations == bots.NATIVE_MCTS_ITERATIONS[level]
+        assert tuple(bot.config.budget(n) for n in (2, 3, 4, 5)) == bots.NATIVE_MCTS_ITERATIONS[level]
     assert type(bots.make("mcts", native=False)) is bots.MCTSBot
     assert type(bots.make("mcts", paired_root=True)) is bots.MCTSBot  # Python only
     assert type(bots.make("mcts", config=bots.MCTSConfig(paired_root=True))) is bots.MCTSBot
@@ -115,3 +115,13 @@ def test_a_check_that_raises_stops_the_search() -> None:
         state.mcts(iterations=1_000_000, seed=1, check=check)
     assert len(calls) == 3
     assert state.mcts(iterations=600, seed=1, check=lambda: None)[1] == 600
+
+
+def test_the_native_search_spends_its_budget_for_the_player_count() -> None:
+    for players, budget in ((2, 11), (5, 23)):
+        game = ra.Game(players, seed=4)
+        while len(game.legal_actions()) < 2:
+            game.apply(game.legal_actions()[0])
+        bot = bots.make("mcts", seed=1, native=True, iterations_by_players=(11, 13, 17, 23))
+        bot.choose(game.view(game.to_move))
+        assert bot.last_iterations == budget

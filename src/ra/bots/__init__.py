@@ -29,30 +29,67 @@ from ra.native import native_available
 BOTS = ("random", "greedy", "mcts")
 LEVELS = ("easy", "medium", "hard", "expert")
 
+Budgets = tuple[int, int, int, int]
+"""Rollouts per decision at 2, 3, 4 and 5 players."""
+
+
+def _same(iterations: int) -> Budgets:
+    return (iterations, iterations, iterations, iterations)
+
+
 # Search budgets of the MCTS bot by level.  The Python search (measured on a 2-core machine
 # with CPython 3.11): "hard" answers in about a second per decision; "expert" is the same
 # search with a larger budget (a few seconds a decision).
-PYTHON_MCTS_ITERATIONS: dict[str, int] = {"easy": 40, "medium": 150, "hard": 1200, "expert": 3000}
+PYTHON_MCTS_ITERATIONS: dict[str, Budgets] = {
+    "easy": _same(40), "medium": _same(150), "hard": _same(1200), "expert": _same(3000)
+}  # fmt: skip
 # The native search (benchmarks/strength.py --calibrate): "hard" answers within 1 s and "expert"
-# within about 2 s per decision on that machine, at every player count (2-5).
-NATIVE_MCTS_ITERATIONS: dict[str, int] = {"easy": 40, "medium": 150, "hard": 20_000, "expert": 50_000}
-MCTS_ITERATIONS: dict[str, int] = NATIVE_MCTS_ITERATIONS if native_available() else PYTHON_MCTS_ITERATIONS
+# within about 2 s per decision on that machine, at every player count; an iteration costs more
+# with more players, so the budgets fall with the player count.
+NATIVE_MCTS_ITERATIONS: dict[str, Budgets] = {
+    "easy": _same(40),
+    "medium": _same(150),
+    "hard": (60_000, 50_000, 40_000, 25_000),
+    "expert": (150_000, 100_000, 100_000, 60_000),
+}
+MCTS_ITERATIONS: dict[str, Budgets] = NATIVE_MCTS_ITERATIONS if native_available() else PYTHON_MCTS_ITERATIONS
 """The budgets in use: native ones when the core is available."""
+
+
+def level_options(level: str, native: bool | None = None) -> dict[str, Any]:
+    """The MCTS settings of a level: its budget, one number or one per player count
+    (``native``: for that search; default: the one in use)."""
+    if native is None:
+        native = native_available()
+    budgets = (NATIVE_MCTS_ITERATIONS if native else PYTHON_MCTS_ITERATIONS)[level]
+    if len(set(budgets)) == 1:
+        return {"iterations": budgets[0]}
+    return {"iterations_by_players": budgets}
+
+
+def _budget_text(level: str) -> str:
+    options = level_options(level)
+    if "iterations" in options:
+        return f"{options['iterations']:,} iterations"
+    budgets = options["iterations_by_players"]
+    return f"{budgets[0]:,} (2 players) to {budgets[-1]:,} (5 players) iterations"
+
+
 # The difficulty levels of the user interfaces, as bots.
 LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"epsilon": 0.25}),
-    "medium": ("mcts", {"iterations": MCTS_ITERATIONS["medium"]}),
-    "hard": ("mcts", {"iterations": MCTS_ITERATIONS["hard"]}),
-    "expert": ("mcts", {"iterations": MCTS_ITERATIONS["expert"]}),
+    "medium": ("mcts", level_options("medium")),
+    "hard": ("mcts", level_options("hard")),
+    "expert": ("mcts", level_options("expert")),
 }
 LEVEL_HELP: dict[str, str] = {
     "easy": "the greedy bot, with a random move a quarter of the time",
-    "medium": f"MCTS, {MCTS_ITERATIONS['medium']} iterations a decision",
-    "hard": f"MCTS, {MCTS_ITERATIONS['hard']:,} iterations a decision (within about 1 s)",
+    "medium": f"MCTS, {_budget_text('medium')} a decision",
+    "hard": f"MCTS, {_budget_text('hard')} a decision (within about 1 s)",
     "expert": (
-        f"MCTS, {MCTS_ITERATIONS['expert']:,} iterations a decision (within about 2 s)"
+        f"MCTS, {_budget_text('expert')} a decision (within about 2 s)"
         if native_available()
-        else f"the Python MCTS with a larger budget, {MCTS_ITERATIONS['expert']:,} iterations "
+        else f"the Python MCTS with a larger budget, {_budget_text('expert')} "
         "(several seconds a decision; build the native core for a faster, stronger expert)"
     ),
 }
@@ -96,7 +133,10 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         if level is not None:
             raise ValueError(f"{name!r} is already a level; give a bot name with level={level!r}")
         key, preset = LEVEL_BOTS[key]
-        options = {**preset, **options}
+        if key == "mcts":
+            level = name.strip().lower()  # its budget is set below, for the search chosen
+        else:
+            options = {**preset, **options}
     if key not in BOT_OPTIONS:
         raise ValueError(f"unknown bot {name!r}; bots are: {', '.join((*BOTS, *LEVELS, 'openspiel-mcts'))}")
     if level is not None and key != "mcts":
@@ -111,8 +151,6 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         return GreedyBot(seed=seed, **options)
     if key == "openspiel-mcts":
         return _openspiel_mcts(seed, options)
-    if level is not None:
-        options = {"iterations": MCTS_ITERATIONS[level], **options}
     native = options.pop("native", None)
     if native is None:
         config = options.get("config")
@@ -122,9 +160,19 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         raise ValueError(f"the mcts option native is true or false, got {native!r}")
     elif native and not native_available():
         raise ValueError("native=true needs the native core (not built, or disabled by RA_NATIVE=0)")
+    if level is not None:  # the level's budget for the search chosen (the Python one is slower)
+        options = {**_unless_given(level_options(level, native), options), **options}
     if native:
         return NativeMCTSBot(seed=seed, **options)
     return MCTSBot(seed=seed, **options)
+
+
+def _unless_given(preset: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """A level's preset without its budget when the options give one (``hard:iterations=300``)."""
+    budget = {"iterations", "iterations_by_players", "seconds", "config"}
+    if budget & set(options):
+        return {k: v for k, v in preset.items() if k not in budget}
+    return preset
 
 
 def _openspiel_mcts(seed: int | None, options: dict[str, Any]) -> Bot:
@@ -197,6 +245,7 @@ __all__ = [
     "NATIVE_MCTS_ITERATIONS",
     "PYTHON_MCTS_ITERATIONS",
     "Bot",
+    "Budgets",
     "GreedyBot",
     "MCTSBot",
     "MCTSConfig",
@@ -207,6 +256,7 @@ __all__ = [
     "Weights",
     "from_spec",
     "greedy_action",
+    "level_options",
     "make",
     "parse_spec",
 ]

@@ -73,6 +73,14 @@ class MCTSConfig:
     """Share of the win itself in the reward of rollouts that reach the end of the game."""
     paired_root: bool = False
     """Play each sampled bag through every root action (common random numbers)."""
+    iterations_by_players: tuple[int, int, int, int] | None = None
+    """Rollouts per decision at 2, 3, 4 and 5 players, instead of ``iterations`` (the levels'
+    budgets: a search costs more per iteration with more players)."""
+
+    def budget(self, players: int) -> int:
+        """Rollouts per decision in a game of ``players`` (when ``seconds`` is None)."""
+        by = self.iterations_by_players
+        return self.iterations if by is None else by[players - 2]
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first bad setting (type or range)."""
@@ -95,6 +103,16 @@ class MCTSConfig:
         number("win_weight", 0.0, 1.0)
         if self.rollout not in ("greedy", "random"):
             raise ValueError(f"MCTS setting rollout must be greedy or random, got {self.rollout!r}")
+        by = self.iterations_by_players
+        if by is not None and not (
+            isinstance(by, tuple)
+            and len(by) == 4
+            and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10**9 for n in by)
+        ):
+            raise ValueError(
+                "MCTS setting iterations_by_players must be four integers from 1 to 10**9 "
+                f"(2, 3, 4 and 5 players, e.g. 60000/50000/40000/25000), got {by!r}"
+            )
         if not isinstance(self.paired_root, bool):
             raise ValueError(f"MCTS setting paired_root must be true or false, got {self.paired_root!r}")
 
@@ -120,6 +138,9 @@ class MCTSBot(SeededBot):
             raise ValueError(f"config must be an MCTSConfig, got {type(config).__name__}")
         if not isinstance(weights, Weights):
             raise ValueError(f"weights must be a Weights, got {type(weights).__name__}")
+        by = settings.get("iterations_by_players")
+        if isinstance(by, (str, list)):  # "60000/50000/40000/25000" from a bot spec
+            settings["iterations_by_players"] = _budgets(by)
         self.config = replace(config or MCTSConfig(), **settings)  # type: ignore[arg-type]
         self.config.check()
         self.weights = weights
@@ -132,7 +153,8 @@ class MCTSBot(SeededBot):
         out: dict[str, object] = {
             f.name: getattr(self.config, f.name)
             for f in fields(MCTSConfig)
-            if f.name == "iterations" or getattr(self.config, f.name) != getattr(default, f.name)
+            if (f.name == "iterations" and self.config.iterations_by_players is None)
+            or getattr(self.config, f.name) != getattr(default, f.name)
         }
         if self.weights != DEFAULT_WEIGHTS:
             out["weights"] = self.weights
@@ -146,7 +168,7 @@ class MCTSBot(SeededBot):
         rng = self.rng
         root = _Node()
         deadline = time.perf_counter() + cfg.seconds if cfg.seconds is not None else None
-        budget = cfg.iterations if deadline is None else 1 << 60
+        budget = cfg.budget(len(view.players)) if deadline is None else 1 << 60
         stop_epoch = view.epoch + cfg.horizon - 1
         done = 0
         while done < budget:
@@ -304,3 +326,12 @@ class _Node:
         self.stats: dict[int, list[float]] = {}  # action index -> [visits, total reward]
         self.untried: list[int] | None = None
         self.visits = 0
+
+
+def _budgets(value: str | list[object]) -> object:
+    """Four budgets from ``"a/b/c/d"`` or a list; anything else is left for check() to name."""
+    parts = value.split("/") if isinstance(value, str) else value
+    try:
+        return tuple(int(p) if isinstance(p, (str, int)) else p for p in parts)
+    except ValueError:
+        return value

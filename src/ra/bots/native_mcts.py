@@ -53,7 +53,7 @@ class NativeMCTSBot(MCTSBot):
         # undo or quit by raising there) is asked every 256 iterations, as a Python search would.
         check = view.determinize if type(view).determinize is not PlayerView.determinize else None
         index, done = _core.State.from_game(view).mcts(
-            iterations=cfg.iterations,
+            iterations=cfg.budget(len(view.players)),
             seed=self.rng.getrandbits(63),
             seconds=cfg.seconds or 0.0,
             exploration=cfg.exploration,
