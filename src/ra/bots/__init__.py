@@ -49,8 +49,8 @@ PYTHON_MCTS_ITERATIONS: dict[str, Budgets] = {
 NATIVE_MCTS_ITERATIONS: dict[str, Budgets] = {
     "easy": _same(40),
     "medium": _same(150),
-    "hard": (60_000, 50_000, 40_000, 25_000),
-    "expert": (150_000, 100_000, 100_000, 60_000),
+    "hard": (60_000, 45_000, 40_000, 25_000),
+    "expert": (150_000, 90_000, 100_000, 60_000),
 }
 MCTS_ITERATIONS: dict[str, Budgets] = NATIVE_MCTS_ITERATIONS if native_available() else PYTHON_MCTS_ITERATIONS
 """The budgets in use: native ones when the core is available."""
