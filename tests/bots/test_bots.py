@@ -240,12 +240,18 @@ def test_level_budgets_by_player_count() -> None:
     by = bots.MCTSConfig(iterations=7, iterations_by_players=(10, 20, 30, 40))
     assert [by.budget(n) for n in (2, 3, 4, 5)] == [10, 20, 30, 40]
     assert bots.MCTSConfig(iterations=7).budget(4) == 7
-    assert bots.from_spec("mcts:iterations_by_players=4/3/2/1").config.iterations_by_players == (4, 3, 2, 1)
-    assert bots.from_spec("hard:iterations=300").config.budget(2) == 300
-    assert bots.from_spec("mcts:hard:iterations=300").config.iterations_by_players is None
+
+    def config(spec: str) -> bots.MCTSConfig:
+        bot = bots.from_spec(spec)
+        assert isinstance(bot, bots.MCTSBot)
+        return bot.config
+
+    assert config("mcts:iterations_by_players=4/3/2/1").iterations_by_players == (4, 3, 2, 1)
+    assert config("hard:iterations=300").budget(2) == 300
+    assert config("mcts:hard:iterations=300").iterations_by_players is None
     # The Python search at a level gets the Python budget, not the native one.
     python_hard = bots.make("hard", native=False)
-    assert type(python_hard) is bots.MCTSBot
+    assert type(python_hard) is bots.MCTSBot and isinstance(python_hard, bots.MCTSBot)
     assert [python_hard.config.budget(n) for n in (2, 3, 4, 5)] == list(bots.PYTHON_MCTS_ITERATIONS["hard"])
     for bad in ("1/2/3", "a/b/c/d", "0/1/1/1", "5"):
         with pytest.raises(ValueError, match="iterations_by_players must be four integers"):
@@ -257,5 +263,6 @@ def test_the_python_search_spends_its_budget_for_the_player_count() -> None:
     while len(game.legal_actions()) < 2:
         game.apply(game.legal_actions()[0])
     bot = bots.make("mcts", seed=1, native=False, iterations_by_players=(5, 9, 13, 17))
+    assert isinstance(bot, bots.MCTSBot) and game.to_move is not None
     bot.choose(game.view(game.to_move))
     assert bot.last_iterations == 9

@@ -123,5 +123,6 @@ def test_the_native_search_spends_its_budget_for_the_player_count() -> None:
         while len(game.legal_actions()) < 2:
             game.apply(game.legal_actions()[0])
         bot = bots.make("mcts", seed=1, native=True, iterations_by_players=(11, 13, 17, 23))
+        assert isinstance(bot, bots.NativeMCTSBot) and game.to_move is not None
         bot.choose(game.view(game.to_move))
         assert bot.last_iterations == budget
