@@ -258,11 +258,16 @@ def test_level_budgets_by_player_count() -> None:
             bots.from_spec(f"mcts:iterations_by_players={bad}")
 
 
-def test_the_python_search_spends_its_budget_for_the_player_count() -> None:
-    game = ra.Game(3, seed=4)
+def budget_spent(players: int, native: bool, budgets: tuple[int, int, int, int]) -> int:
+    """Iterations an ``mcts`` bot with ``iterations_by_players=budgets`` makes for one real choice."""
+    game = ra.Game(players, seed=4)
     while len(game.legal_actions()) < 2:
         game.apply(game.legal_actions()[0])
-    bot = bots.make("mcts", seed=1, native=False, iterations_by_players=(5, 9, 13, 17))
+    bot = bots.make("mcts", seed=1, native=native, iterations_by_players=budgets)
     assert isinstance(bot, bots.MCTSBot) and game.to_move is not None
     bot.choose(game.view(game.to_move))
-    assert bot.last_iterations == 9
+    return bot.last_iterations
+
+
+def test_the_python_search_spends_its_budget_for_the_player_count() -> None:
+    assert budget_spent(3, False, (5, 9, 13, 17)) == 9

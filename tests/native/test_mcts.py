@@ -10,7 +10,7 @@ import pytest
 import ra
 from ra import bots
 from ra.bots.mcts import projected_scores
-from tests.bots.test_bots import play_bots, twin_games
+from tests.bots.test_bots import budget_spent, play_bots, twin_games
 from tests.native.helpers import CORE, random_policy, side_by_side
 
 
@@ -118,11 +118,5 @@ def test_a_check_that_raises_stops_the_search() -> None:
 
 
 def test_the_native_search_spends_its_budget_for_the_player_count() -> None:
-    for players, budget in ((2, 11), (5, 23)):
-        game = ra.Game(players, seed=4)
-        while len(game.legal_actions()) < 2:
-            game.apply(game.legal_actions()[0])
-        bot = bots.make("mcts", seed=1, native=True, iterations_by_players=(11, 13, 17, 23))
-        assert isinstance(bot, bots.NativeMCTSBot) and game.to_move is not None
-        bot.choose(game.view(game.to_move))
-        assert bot.last_iterations == budget
+    assert budget_spent(2, True, (11, 13, 17, 23)) == 11
+    assert budget_spent(5, True, (11, 13, 17, 23)) == 23
