@@ -82,6 +82,7 @@ from ra.tiles import (
     T_PHARAOH,
     T_RA,
     T_UNREST,
+    TILE_IDS,
     TILES,
     Tile,
 )
@@ -697,15 +698,29 @@ class Game(State):
         for a in decisions:
             self.apply(a)
 
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see (R9): everything but the bag order, and under
         hidden scores (R9.1) no other player's score until the game ends.
+        ``None`` is a spectator: under hidden scores no score at all until the end.
         :class:`ra.SeatError` (a ``ValueError``) for a seat that does not exist."""
-        return PlayerView(self, self._check_seat(seat))
+        return PlayerView(self, None if seat is None else self._check_seat(seat))
 
-    def to_record(self) -> dict[str, Any]:
-        """A JSON-able record: setup and decisions (see :mod:`ra.record_format`)."""
-        return build_record(self._setup, self.decisions, self.is_over(), self._scores, self.winner)
+    def to_record(self, public: bool = False) -> dict[str, Any]:
+        """A JSON-able record: setup and decisions (see :mod:`ra.record_format`).
+
+        ``public=True`` is the record anyone may read (R9): before the game ends it has
+        no seed, no bag order beyond the tiles already drawn (all were shown) and no
+        scores; :meth:`from_record` replays it to the same position.  Once the game is
+        over it is the whole record.
+        """
+        record = build_record(self._setup, self.decisions, self.is_over(), self._scores, self.winner)
+        if public and not self.is_over():
+            assert self._bag is not None
+            del record["seed"]
+            record["public"] = True
+            record["bag"] = [TILE_IDS[t] for t in self._bag.order[: self._drawn]]
+            record["result"] = {"over": False}
+        return record
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any] | str) -> Game:

@@ -105,7 +105,10 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
     if type(version) is not int or version != VERSION:
         raise RecordError(f"unsupported record version {str(version)[:40]} (this library reads {VERSION})")
     players = _field(record, "players", (list,))
-    seed = _field(record, "seed", (int,))
+    # A public record (Game.to_record(public=True), R9) has no seed: its bag holds the
+    # tiles drawn so far, enough to replay it; the rest of the bag is shuffled anew.
+    public = record.get("public") is True
+    seed = _field(record, "seed", (int, type(None)) if public else (int,), None if public else ...)
     decisions = _field(record, "decisions", (list,))
     if len(decisions) > MAX_DECISIONS:
         raise RecordError(

@@ -29,6 +29,10 @@ HIDDEN_SEED = -1
 class PlayerView(State):
     """What ``seat`` may see: every public field of the game, no bag order, no seed.
 
+    ``seat=None`` is a spectator's view (R9): what every player sees, and under hidden
+    scores (R9.1) no score at all until the game ends.  This class is the one R9 gate:
+    the web server, the records API and replays show nothing that it does not.
+
     It offers the read API of :class:`ra.Game` (``phase``, ``to_move``,
     ``players``, ``auction_track``, ``legal_actions()``, ``why_illegal()`` …) but
     cannot apply actions: a draw would need the bag.  Use :meth:`determinize`
@@ -37,7 +41,7 @@ class PlayerView(State):
 
     __slots__ = ("_seat", "_drawn_order", "_hide_scores", "_known", "_game_type")
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Game, seat: int | None) -> None:
         game._copy_to(self)
         assert game._bag is not None
         self._game_type = type(game)
@@ -67,8 +71,15 @@ class PlayerView(State):
 
     @property
     def seat(self) -> int:
-        """The seat this view belongs to."""
+        """The seat this view belongs to (a spectator's view has none: ``ValueError``)."""
+        if self._seat is None:
+            raise ValueError("a spectator's view belongs to no seat")
         return self._seat
+
+    @property
+    def spectator(self) -> bool:
+        """Whether this is a spectator's view (``game.view(None)``)."""
+        return self._seat is None
 
     def _visible_score(self, seat: int) -> int | None:
         if self._hide_scores and seat != self._seat:
@@ -134,12 +145,13 @@ class PlayerView(State):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return super().__repr__().replace("<PlayerView", f"<PlayerView of seat {self._seat}:", 1)
+        owner = "a spectator" if self._seat is None else f"seat {self._seat}"
+        return super().__repr__().replace("<PlayerView", f"<PlayerView of {owner}:", 1)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as plain JSON-able data (for web clients and external agents)."""
         return {
-            "seat": self._seat,
+            "seat": self._seat,  # None for a spectator
             "players": [
                 {
                     "name": p.name,

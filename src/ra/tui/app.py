@@ -21,11 +21,11 @@ from textual.worker import Worker, WorkerState
 
 import ra
 from ra.bots.evaluate import Budget, Evaluation, EvaluationCancelledError, evaluate_in_process
-from ra.events import plural
 from ra.state import State
 from ra.tui import render
 from ra.tui.help import help_text
 from ra.tui.hints import HINT_BUDGET, hints_text
+from ra.table import UndoError
 from ra.tui.session import SearchCancelledError, Session
 
 # Keys for the fixed actions; bids are typed as the sun's number, the others get digits 1-9.
@@ -568,16 +568,14 @@ class PlayApp(App[None]):
         self.say(f"Bots move every {self.delay:g} s (- faster, + slower, f fast-forward).")
 
     def action_undo(self) -> None:
+        """Take back the last decision of the person shown, under the table's one undo
+        policy (:data:`ra.table.UNDO_RULE`); a refusal says why."""
         session = self.session
-        if not session.can_undo():
-            owner = session.undo_owner()
-            if session.game.is_over():
-                self.say("The game is over: nothing can be taken back.", error=True)
-            elif owner is not None:
-                asker = session.game.names[session.perspective()]
-                self.say(f"{asker} cannot take back {session.game.names[owner]}'s decision.", error=True)
-            else:
-                self.say("Nothing of yours to undo.", error=True)
+        seat = session.perspective()
+        try:
+            taken = session.undo(seat)
+        except UndoError as err:
+            self.say(str(err), error=True)
             return
         self._generation += 1  # forget a bot that is thinking, and stop its search
         self._cancel.set()
@@ -585,9 +583,8 @@ class PlayApp(App[None]):
         self._thinking = False
         self._fast = False
         self._digits = ""
-        n = session.undo()
         self._shown_epochs = len(session.game.epoch_scores)
-        self.say(f"Took back {plural(n, 'decision')}.")
+        self.say(f"{session.game.names[seat]} took back: {render.action_label(taken, self.edition)}.")
         self.refresh_screen(rebuild_log=True)
         self.step()
 

@@ -1,29 +1,48 @@
-"""A play session: the game, who sits where (people or bots), undo, save and resume.
+"""The terminal game's table and its files: save, resume, the list of saved games.
 
-Kept apart from the Textual app so it can be tested and reused by other front
-ends (the web app will need the same).
+Who sits where, undo, hand-over and the bots' seeds are :mod:`ra.table`'s, shared with
+the web server; this module adds only persistence.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import random
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ra
 from ra import bots
-from ra.bots.base import Bot
 from ra.events import plural
 from ra.record_format import parse_json
 from ra.records import MAX_RECORD_BYTES, atomic_write
-from ra.views import PlayerView
+from ra.table import (
+    CancellableView,
+    SearchCancelledError,
+    Seat,
+    Table,
+    TableOptions,
+    bot_name,
+    check_players,
+    default_hints,
+)
+
+if TYPE_CHECKING:
+    from ra.bots.evaluate import Evaluation
+
+__all__ = [
+    "CancellableView",
+    "SearchCancelledError",
+    "Seat",
+    "Session",
+    "check_players",
+    "default_hints",
+    "plan_seats",
+]
 
 SAVE_FORMAT = "ra-session"
 
@@ -97,27 +116,9 @@ def load_game(path: Path) -> ra.Game:
     return game_from_document(read_document(path), os.fspath(path))
 
 
-def check_players(n: int) -> None:
-    """Raise ``ValueError`` unless Ra can be played by ``n`` players (R2.1)."""
-    if not ra.MIN_PLAYERS <= n <= ra.MAX_PLAYERS:
-        raise ValueError(f"Ra is for {ra.MIN_PLAYERS} to {ra.MAX_PLAYERS} players, not {n}")
-
-
 def _people(n: int) -> str:
     """``1 person``, ``3 people`` (:func:`ra.events.plural` knows no irregular nouns)."""
     return plural(n, "person") if n == 1 else f"{n} people"
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A seat at the table: a person (``bot is None``) or a bot spec."""
-
-    name: str
-    bot: str | None = None
-
-    @property
-    def human(self) -> bool:
-        return self.bot is None
 
 
 def plan_seats(
@@ -151,63 +152,28 @@ def plan_seats(
     seats = [Seat(p) for p in people]
     taken = set(people)
     for spec in specs:
-        label = f"{spec.split(':')[0].capitalize()} bot"
-        k = 1
-        candidate = label
-        while candidate in taken:
-            k += 1
-            candidate = f"{label} {k}"
-        taken.add(candidate)
-        seats.append(Seat(candidate, spec))
+        name_ = bot_name(spec, taken)
+        taken.add(name_)
+        seats.append(Seat(name_, spec))
     if len(set(s.name for s in seats)) != len(seats):
         raise ValueError(f"player names must differ: {[s.name for s in seats]}")
     return seats
 
 
-def default_hints(seats: Sequence[Seat]) -> bool:
-    """Hints are on by default for one person against bots, off when several people play
-    (then they must agree to them: ``ra play --hints``)."""
-    return sum(s.human for s in seats) == 1
-
-
-class SearchCancelledError(Exception):
-    """Raised inside a bot's search when the position it was asked about is gone."""
-
-
-class CancellableView(PlayerView):
-    """A player's view whose :meth:`determinize` stops a searching bot once ``cancel`` is set.
-
-    Searching bots sample a game from the view for every iteration, so setting the
-    event ends the search within one iteration (undo, quit).
-    """
-
-    __slots__ = ("_cancel",)
-
-    def __init__(self, game: ra.Game, seat: int, cancel: threading.Event) -> None:
-        super().__init__(game, seat)
-        self._cancel = cancel
-
-    def determinize(self, seed: int | None = None, rng: random.Random | None = None) -> ra.Game:
-        if self._cancel.is_set():
-            raise SearchCancelledError
-        return super().determinize(seed=seed, rng=rng)
-
-
-class Session:
-    """A game in progress with its seats; knows who made each decision."""
+class Session(Table["Evaluation"]):
+    """A terminal table: a :class:`ra.table.Table` that saves itself to a file."""
 
     def __init__(
         self, game: ra.Game, seats: Sequence[Seat], save_path: Path | None = None, hints: bool | None = None
     ) -> None:
-        if len(seats) != game.num_players:
-            raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
-        self.game = game
-        self.seats = list(seats)
-        self.hints = default_hints(self.seats) if hints is None else hints
-        """A table option agreed at the start: the people may ask for win-chance hints."""
+        options = TableOptions(hints=default_hints(seats) if hints is None else hints)
+        super().__init__(game, seats, options)
         self.save_path = save_path or default_save_path([s.name for s in seats])
-        self.movers: list[int] = []
-        """The seat that took each decision, in order."""
+
+    @property
+    def hints(self) -> bool:
+        """A table option agreed at the start: the people may ask for win-chance hints."""
+        return self.options.hints
 
     @classmethod
     def new(
@@ -228,80 +194,6 @@ class Session:
             hidden_scores=hidden_scores,
         )
         return cls(game, seats, save_path, hints)
-
-    # --- turns -------------------------------------------------------------------
-
-    @property
-    def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s.human]
-
-    def is_human(self, seat: int | None) -> bool:
-        return seat is not None and self.seats[seat].human
-
-    def human_to_move(self) -> bool:
-        return self.is_human(self.game.to_move)
-
-    def perspective(self) -> int:
-        """The seat whose view the screen shows: the person to move, else the last person who moved."""
-        if self.human_to_move():
-            assert self.game.to_move is not None
-            return self.game.to_move
-        for seat in reversed(self.movers):
-            if self.seats[seat].human:
-                return seat
-        return self.humans[0] if self.humans else 0
-
-    def bot(self, seat: int) -> Bot:
-        """A fresh bot for ``seat``'s next decision, seeded by the game's seed, the seat and
-        the decision's number: the same position always gets the same answer, and a
-        search abandoned by undo shares nothing (no generator) with the next one."""
-        spec = self.seats[seat].bot
-        if spec is None:
-            raise ValueError(f"seat {seat} is a person, not a bot")
-        seed = (self.game.setup.seed * 10 + seat) * 100_000 + self.game.num_decisions
-        return bots.from_spec(spec, seed=seed)
-
-    def bot_view(self, seat: int, cancel: threading.Event) -> CancellableView:
-        """What the bot in ``seat`` sees, with a switch that stops its search."""
-        return CancellableView(self.game, seat, cancel)
-
-    def apply(self, action: ra.Action | str) -> None:
-        """Apply the decision of the player to move (raises the engine's errors unchanged)."""
-        seat = self.game.to_move
-        self.game.apply(action)
-        assert seat is not None
-        self.movers.append(seat)
-
-    def undo_owner(self) -> int | None:
-        """The person whose decision :meth:`undo` would take back (None: nothing to undo)."""
-        if self.game.is_over():
-            return None  # a finished game stays finished
-        for seat in reversed(self.movers):
-            if self.seats[seat].human:
-                return seat
-        return None
-
-    def can_undo(self, asker: int | None = None) -> bool:
-        """Whether ``asker`` (default: the person shown) may take back a decision now."""
-        owner = self.undo_owner()
-        return owner is not None and owner == (self.perspective() if asker is None else asker)
-
-    def undo(self, asker: int | None = None) -> int:
-        """Take back the last decision of the person asking, and the bots' decisions after it.
-
-        Nobody can take back another person's decision (hot seat) or a finished game.
-        Returns how many decisions were taken back (0 if there is none to undo).
-        """
-        if not self.can_undo(asker):
-            return 0
-        count = 0
-        while self.movers:
-            seat = self.movers.pop()
-            self.game.undo()
-            count += 1
-            if self.seats[seat].human:
-                break
-        return count
 
     # --- saving --------------------------------------------------------------------
 
@@ -342,10 +234,7 @@ class Session:
             hints = saved
         else:
             seats = [Seat(name) for name in full.names]
-        session = cls(ra.Game.from_setup(full.setup), seats, save_path, hints)
-        for action in full.decisions:
-            session.apply(action)
-        return session
+        return cls(full, seats, save_path, hints)
 
 
 def _saved_seats(meta: object, where: str, players: int) -> list[Seat]:
