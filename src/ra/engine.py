@@ -709,7 +709,7 @@ class Game(State):
         """A JSON-able record: setup and decisions (see :mod:`ra.record_format`).
 
         ``public=True`` is the record anyone may read (R9): before the game ends it has
-        no seed, no bag order beyond the tiles already drawn (all were shown) and no
+        no seed, no bag (only the tiles ``drawn`` so far, in order: all were shown) and no
         scores; :meth:`from_record` replays it to the same position.  Once the game is
         over it is the whole record.
         """
@@ -717,8 +717,9 @@ class Game(State):
         if public and not self.is_over():
             assert self._bag is not None
             del record["seed"]
+            del record["bag"]
             record["public"] = True
-            record["bag"] = [TILE_IDS[t] for t in self._bag.order[: self._drawn]]
+            record["drawn"] = [TILE_IDS[t] for t in self._bag.order[: self._drawn]]
             record["result"] = {"over": False}
         return record
 

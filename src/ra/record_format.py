@@ -105,8 +105,8 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
     if type(version) is not int or version != VERSION:
         raise RecordError(f"unsupported record version {str(version)[:40]} (this library reads {VERSION})")
     players = _field(record, "players", (list,))
-    # A public record (Game.to_record(public=True), R9) has no seed: its bag holds the
-    # tiles drawn so far, enough to replay it; the rest of the bag is shuffled anew.
+    # A public record (Game.to_record(public=True), R9) has no seed and no bag: the tiles
+    # drawn so far are enough to replay it; the rest of the bag is shuffled anew.
     public = record.get("public") is True
     seed = _field(record, "seed", (int, type(None)) if public else (int,), None if public else ...)
     decisions = _field(record, "decisions", (list,))
@@ -123,7 +123,7 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
             seed=seed,
             variant=_field(record, "variant", (str,), "standard"),
             suns_per_player=_field(record, "suns_per_player", (int, type(None)), None),
-            bag=_field(record, "bag", (list,), []),
+            bag=_field(record, "drawn" if public else "bag", (list,), []),
             suns=_field(record, "suns", (list, type(None)), None),
             hidden_scores=_field(record, "hidden_scores", (bool,), False),
             bag_counts=_field(record, "bag_counts", (list, type(None)), None),

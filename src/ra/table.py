@@ -90,7 +90,7 @@ def default_hints(seats: Sequence[Seat]) -> bool:
 
 def bot_name(spec: str, taken: set[str]) -> str:
     """A bot's display name from its spec (``"hard"`` → ``"Hard bot"``, then ``"Hard bot 2"`` …)."""
-    label = f"{spec.split(':')[0].capitalize()} bot"
+    label = f"{spec.split(':', maxsplit=1)[0].capitalize()} bot"
     candidate, k = label, 1
     while candidate in taken:
         k += 1

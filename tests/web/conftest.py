@@ -21,12 +21,18 @@ def server_factory(tmp_path: Path) -> Iterator[type[Server]]:
 
     class Tracked(Server):
         def __init__(
-            self, db_url: str, log_path: Path, workers: int = 1, env: dict[str, str] | None = None
+            self,
+            db_url: str,
+            log_path: Path,
+            workers: int = 1,
+            env: dict[str, str] | None = None,
+            args: tuple[str, ...] = (),
+            log_level: str = "warning",
         ) -> None:
             # Scripted clients act much faster than people: the rate limit has its own test.
             # Hints: a small fixed budget (playouts), so they are quick and deterministic.
             base = {"RA_MESSAGE_RATE": "1000", "RA_HINT_BUDGET": "40"}
-            super().__init__(db_url, log_path, workers, {**base, **(env or {})})
+            super().__init__(db_url, log_path, workers, {**base, **(env or {})}, args, log_level)
 
         def start(self) -> Server:
             started.append(self)

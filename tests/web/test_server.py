@@ -459,7 +459,7 @@ def test_records_replay_api_import_and_rematch(server: Server) -> None:
     end = httpx.get(f"{base}/api/games/{gid}/replay", params={"n": 10**6}).json()
     assert end["n"] == total and end["view"]["phase"] == "over"
     # Import the record: a finished game to watch, with the same result.
-    imported = httpx.post(base + "/api/records", content=json.dumps(record)).json()["game"]
+    imported = httpx.post(base + "/api/records", json=record).json()["game"]
     assert imported["imported"] and imported["scores"] == list(game.scores)
     # Bad records: one clear error each.
     for body in (
@@ -468,7 +468,7 @@ def test_records_replay_api_import_and_rematch(server: Server) -> None:
         b'{"players": 3}',
         json.dumps({**record, "decisions": ["bid 77"]}),
     ):
-        r = httpx.post(base + "/api/records", content=body)
+        r = httpx.post(base + "/api/records", content=body, headers={"Content-Type": "application/json"})
         assert r.status_code in (413, 422) and r.json()["error"] in ("bad_record", "too_large"), r.text
 
 

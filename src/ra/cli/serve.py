@@ -42,6 +42,20 @@ def serve_command(
         ),
     ] = "1.5s",
     log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Another origin whose pages may open games' WebSockets, e.g. https://ra.example.org "
+            "(repeatable; the server's own pages always may)."
+        ),
+    ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A host name the server answers to besides localhost and --host, e.g. ra.example.org "
+            "(repeatable; * for any)."
+        ),
+    ] = None,
 ) -> None:
     """Serve the lobby and the game tables: play Ra in the browser with friends and bots."""
     try:
@@ -88,8 +102,17 @@ def serve_command(
     os.environ["RA_DB_URL"] = url
     os.environ["RA_BOT_PROCESSES"] = str(bot_processes)
     os.environ["RA_HINT_BUDGET"] = hint_budget
+    from ra.web.security import allowed_hosts, log_config
+
+    os.environ["RA_ALLOWED_ORIGINS"] = " ".join(allowed_origin or ())
+    os.environ["RA_ALLOWED_HOSTS"] = " ".join(allowed_hosts(host, allowed_host or ()))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     typer.echo(f"Ra is served at http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+    if host in ("0.0.0.0", "::") and not allowed_host:
+        typer.echo(
+            "Other machines reach it by a name or address: allow each with --allowed-host "
+            "(e.g. --allowed-host 192.168.1.20)."
+        )
     uvicorn.run(
         "ra.web.app:app_from_env",
         factory=True,
@@ -97,6 +120,7 @@ def serve_command(
         port=port,
         workers=workers,
         log_level=log_level,
+        log_config=log_config(log_level),
         ws_max_size=16 * 1024,
         # A state message is a few KiB a move: compressing it costs more CPU than it saves.
         ws_per_message_deflate=False,

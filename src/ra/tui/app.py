@@ -22,10 +22,10 @@ from textual.worker import Worker, WorkerState
 import ra
 from ra.bots.evaluate import Budget, Evaluation, EvaluationCancelledError, evaluate_in_process
 from ra.state import State
+from ra.table import UndoError
 from ra.tui import render
 from ra.tui.help import help_text
 from ra.tui.hints import HINT_BUDGET, hints_text
-from ra.table import UndoError
 from ra.tui.session import SearchCancelledError, Session
 
 # Keys for the fixed actions; bids are typed as the sun's number, the others get digits 1-9.

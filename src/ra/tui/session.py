@@ -32,7 +32,7 @@ from ra.table import (
 )
 
 if TYPE_CHECKING:
-    from ra.bots.evaluate import Evaluation
+    pass
 
 __all__ = [
     "CancellableView",

@@ -12,9 +12,10 @@ from typing import Any
 from ra.bots.evaluate import Evaluator
 from ra.bots.explain import reason
 from ra.engine import Game
+from ra.web.protocol import HintReply
 
 
-def hint_for(record: dict[str, Any], seat: int, budget: str, seed: int, edition: str) -> dict[str, Any]:
+def hint_for(record: dict[str, Any], seat: int, budget: str, seed: int, edition: str) -> HintReply:
     """The ``hint`` message for ``seat`` to move in the game of ``record`` (runs in a worker)."""
     game = Game.from_record(record)
     view = game.view(seat)

@@ -11,24 +11,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from ra import bots
-from ra.actions import Action
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError
+from ra.table import Seat, Table, TableOptions, bot_seed
 from ra.web.hints import hint_for
-from ra.web.protocol import seat_payload
+from ra.web.protocol import (
+    ErrorMessage,
+    GameSummary,
+    HintReply,
+    Outgoing,
+    PresenceMessage,
+    ShutdownMessage,
+    StateMessage,
+    UndoneMessage,
+    error,
+    seat_payload,
+)
+from ra.web.pubsub import GameChanged, LocalPubSub, Note, PostgresPubSub, PresenceChanged, PubSub
 from ra.web.store import ConflictError, GameRow, Store
 
 log = logging.getLogger("ra.web")
@@ -48,6 +59,12 @@ class Settings:
     db_url: str
     bot_processes: int = 1
     max_open_games_per_addr: int = 20
+    max_games_per_addr: int = 200
+    """Games (tables and imports) one address may create in a day."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own that may open a game's WebSocket (``--allowed-origin``)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """``Host`` names the server answers to besides loopback names (``--allowed-host``, ``--host``)."""
     messages_per_second: float = 20.0
     message_burst: float = 40.0
     hint_budget: str = "1.5s"
@@ -64,14 +81,6 @@ class ClientError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def bot_seed(game_seed: int, n: int) -> int:
-    """A bot's seed for one decision: the same after a restart, so a game replays exactly.
-
-    Drawn from the game's seed by a hash: the bot still sees only its seat's view.
-    """
-    return int.from_bytes(hashlib.sha256(f"{game_seed}:{n}".encode()).digest()[:8], "big") >> 1
 
 
 def choose_for(record: dict[str, Any], seat: int, level: str, seed: int) -> str:
@@ -120,11 +129,30 @@ def game_state(game: Game, row: GameRow) -> dict[str, Any]:
     }
 
 
-class Client:
-    """One WebSocket connection: its seat (``None`` for a spectator) and its send queue."""
+def table_for(row: GameRow, game: Game) -> Table[asyncio.Future[HintReply]]:
+    """The table of a stored game: its seats (people, or bots by level) and its options."""
+    seats = [Seat(s.name or f"Seat {s.seat + 1}", s.level if s.kind == "bot" else None) for s in row.seats]
+    options = TableOptions(
+        hints=row.hints, pace=row.bot_delay, edition=row.edition, undo=row.record is None
+    )
+    return Table(game, seats, options)
 
-    def __init__(self, seat: int | None, send: Any, settings: Settings) -> None:
+
+class Client:
+    """One WebSocket connection: its seat (``None`` for a spectator), the token that opened
+    it (a seat's connection lives only as long as that token holds the seat), its send queue."""
+
+    def __init__(
+        self,
+        seat: int | None,
+        send: Any,
+        settings: Settings,
+        token_hash: str | None = None,
+        close: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
         self.seat = seat
+        self._close = close
+        self.token_hash = token_hash
         self.events_sent = 0
         self.revealed = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=256)
@@ -134,6 +162,7 @@ class Client:
         self._allowance = settings.message_burst
         self._last = time.monotonic()
         self.closed = False
+        self.close_code: int | None = None
 
     def allow(self) -> bool:
         """Token bucket: False when the client sends faster than the limit."""
@@ -145,8 +174,8 @@ class Client:
         self._allowance -= 1
         return True
 
-    def put(self, message: dict[str, Any] | str) -> None:
-        """Queue a message (a dict, or its JSON text already encoded)."""
+    def put(self, message: Outgoing | str) -> None:
+        """Queue a message (typed, or its JSON text already encoded)."""
         if self.closed:
             return
         try:
@@ -157,55 +186,83 @@ class Client:
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
 
-    def finish(self) -> None:
-        """Stop sending once what is queued has gone out."""
+    def finish(self, close_code: int | None = None) -> None:
+        """Stop sending once what is queued has gone out (then close with ``close_code``)."""
+        if close_code is not None and self.close_code is None:
+            self.close_code = close_code
         self.closed = True
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
 
     async def run_sender(self) -> None:
+        """Send what is queued; at the end, close the connection if the server ended it."""
         while True:
             message = await self.queue.get()
             if message is None:
+                if self.close_code is not None and self._close is not None:
+                    with contextlib.suppress(Exception):
+                        await self._close(self.close_code)
                 return
             await self._send(message)
 
 
-class Room:
-    """A game being played or watched on this worker."""
+SEAT_LOST = 4401
+"""The close code of a seat's connection whose token no longer holds the seat."""
 
-    def __init__(self, hub: Hub, row: GameRow, game: Game | None, seats_of: list[int]) -> None:
+
+class Room:
+    """A game being played or watched on this worker: the transport, the locks and the
+    database around one :class:`ra.table.Table`."""
+
+    def __init__(self, hub: Hub, row: GameRow, game: Game | None) -> None:
         self.hub = hub
         self.row = row
-        self.game = game
-        self.decision_seats = seats_of
+        self.table = table_for(row, game) if game is not None else None
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.remote_presence: dict[str, list[bool]] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.bot_task_n = -1
         self.decided_at: float | None = None
-        self._epoch_starts: list[list[int]] | None = None
-        self.hints: dict[tuple[int, tuple[int, ...]], asyncio.Future[dict[str, Any]]] = {}  # (seat, history)
         self.hint_replies: set[asyncio.Future[None]] = set()
 
     @property
     def id(self) -> str:
         return self.row.id
 
+    @property
+    def game(self) -> Game | None:
+        return self.table.game if self.table is not None else None
+
+    def _set_game(self, game: Game | None) -> None:
+        if game is None:
+            self.table = None
+        elif self.table is None:
+            self.table = table_for(self.row, game)
+        else:
+            self.table.game = game
+
     def epoch_starts(self) -> list[list[int]]:
-        """``[epoch, decisions before it]`` for each epoch reached (a finished game: computed once)."""
-        if self._epoch_starts is None:
-            assert self.game is not None
-            probe = build_game(self.row, [])
-            starts = [[1, 0]]
-            for i, d in enumerate(self.game.decisions, 1):
-                before = probe.epoch
-                probe.apply(d)
-                if probe.epoch != before:
-                    starts.append([probe.epoch, i])
-            self._epoch_starts = starts
-        return self._epoch_starts
+        """``[epoch, decisions before it]`` for each epoch reached (from the engine's log)."""
+        assert self.table is not None
+        return [[e, n] for e, n in self.table.epoch_starts()]
+
+    # --- seats and tokens ------------------------------------------------------
+
+    def holds_seat(self, client: Client) -> bool:
+        """Whether ``client``'s token still holds its seat (re-checked before every action)."""
+        if client.seat is None:
+            return True
+        seats = self.row.seats
+        return client.seat < len(seats) and seats[client.seat].token_hash == client.token_hash
+
+    def drop_lost_seats(self) -> None:
+        """Close every connection whose token stopped holding its seat (left, or taken over)."""
+        for c in list(self.clients):
+            if not self.holds_seat(c):
+                c.put(error("seat_lost", "you no longer hold this seat (you left it, or it was taken)"))
+                c.finish(SEAT_LOST)
+                self.clients.discard(c)
 
     # --- presence --------------------------------------------------------------
 
@@ -228,31 +285,9 @@ class Room:
     # --- state messages --------------------------------------------------------
 
     def can_undo(self, seat: int | None) -> bool:
-        return self._undo_point(seat) is not None
+        return self.table is not None and self.table.can_undo(seat)
 
-    def _undo_point(self, seat: int | None) -> int | None:
-        """How many decisions remain if ``seat`` takes back its last one, or None if it may not.
-
-        Allowed while nothing was revealed since (no tile drawn, the decision itself
-        not a draw) and no other human decided since; the bots' replies go with it.
-        """
-        game = self.game
-        if seat is None or game is None or game.is_over() or self.row.record is not None:
-            return None
-        seats_of = self.decision_seats
-        kinds = self.row.seats
-        for i in range(len(seats_of) - 1, -1, -1):
-            who = seats_of[i]
-            if who == seat:
-                later = game.decisions[i:]
-                if any(str(a) == "draw" for a in later):
-                    return None
-                return i
-            if kinds[who].kind == "human":
-                return None
-        return None
-
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> GameSummary:
         return self.hub.summary(self.row, self.presence())
 
     def broadcast(self, floor: int | None = None) -> None:
@@ -271,20 +306,20 @@ class Room:
             by_seat.setdefault(c.seat, []).append(c)
         for seat, clients in by_seat.items():
             if game is None:
+                waiting: StateMessage = {
+                    "type": "state",
+                    "game": summary,
+                    "seat": seat,
+                    "n": 0,
+                    "view": None,
+                    "legal": [],
+                    "can_undo": False,
+                    "events_from": 0,
+                    "events": [],
+                    "t": None,
+                }
                 for c in clients:
-                    c.put(
-                        {
-                            "type": "state",
-                            "game": summary,
-                            "seat": seat,
-                            "n": 0,
-                            "view": None,
-                            "legal": [],
-                            "can_undo": False,
-                            "events_from": 0,
-                            "events": [],
-                        }
-                    )
+                    c.put(waiting)
                 continue
             start = min(c.events_sent for c in clients)
             payload = seat_payload(game, seat, self.row.edition, start)
@@ -294,21 +329,19 @@ class Room:
                 text = encoded.get(c.events_sent)
                 if text is None:
                     skip = c.events_sent - payload["events_from"]
-                    text = encoded[c.events_sent] = json.dumps(
-                        {
-                            "type": "state",
-                            "game": summary,
-                            "seat": seat,
-                            "n": game.num_decisions,
-                            "view": payload["view"],
-                            "legal": payload["legal"],
-                            "can_undo": can_undo,
-                            "events_from": c.events_sent,
-                            "events": payload["events"][skip:],
-                            "t": self.decided_at,
-                        },
-                        separators=(",", ":"),
-                    )
+                    message: StateMessage = {
+                        "type": "state",
+                        "game": summary,
+                        "seat": seat,
+                        "n": game.num_decisions,
+                        "view": payload["view"],
+                        "legal": payload["legal"],
+                        "can_undo": can_undo,
+                        "events_from": c.events_sent,
+                        "events": payload["events"][skip:],
+                        "t": self.decided_at,
+                    }
+                    text = encoded[c.events_sent] = json.dumps(message, separators=(",", ":"))
                 c.put(text)
                 c.events_sent = payload["num_events"]
 
@@ -320,19 +353,27 @@ class Room:
             self.clients = clients
 
     def send_presence(self) -> None:
-        msg = {"type": "presence", "connected": self.presence()}
+        msg: PresenceMessage = {"type": "presence", "connected": self.presence()}
         for c in self.clients:
             c.put(msg)
 
+    def tell_all(self, message: Outgoing) -> None:
+        for c in self.clients:
+            c.put(message)
+
     # --- decisions -------------------------------------------------------------
+
+    def _table(self) -> Table[asyncio.Future[HintReply]]:
+        if self.table is None:
+            raise ClientError("not_allowed", "the game has not started: every seat must be taken")
+        return self.table
 
     async def act(self, seat: int, text: str, n: int, by_bot: bool = False) -> None:
         """Apply ``text`` for ``seat`` at decision ``n``: validate, commit, then tell everyone."""
         submitted = time.time()
         async with self.lock:
-            game = self.game
-            if game is None:
-                raise ClientError("not_allowed", "the game has not started: every seat must be taken")
+            table = self._table()
+            game = table.game
             if game.is_over():
                 raise ClientError("over", "the game is over")
             if n != game.num_decisions:
@@ -341,14 +382,11 @@ class Room:
                 who = game.names[game.to_move] if game.to_move is not None else "nobody"
                 raise ClientError("not_your_turn", f"it is {who}'s turn, not yours")
             try:
-                action = Action.parse(text)
-            except NotationError as err:
+                action = table.check(seat, text)
+            except (NotationError, IllegalActionError) as err:
                 raise ClientError("illegal", str(err)) from None
             new = game.clone()
-            try:
-                new.apply(action)
-            except IllegalActionError as err:
-                raise ClientError("illegal", str(err)) from None
+            new.apply(action)
             state = game_state(new, self.row)
             try:
                 await self.hub.store.append(self.id, n, seat, str(action), state)
@@ -359,8 +397,7 @@ class Room:
             except Exception:
                 log.exception("storing decision %d of game %s failed", n, self.id)
                 raise ClientError("server_error", "the server could not store your move; try again") from None
-            self.game = new
-            self.decision_seats.append(seat)
+            table.game = new
             self.decided_at = submitted
             self._mirror(new, state)
             self.broadcast()
@@ -371,69 +408,75 @@ class Room:
 
         Checks at once (a refusal raises :class:`ClientError`); the evaluation runs in a
         worker process while this connection goes on (moves are never held up by it).
-        One evaluation per decision and seat: asking again gets the same answer.
+        One evaluation per position and seat (the table's hint cache): asking again gets
+        the same answer.
         """
         seat = client.seat
-        game = self.game
+        table = self.table
         if not self.row.hints:
             raise ClientError("no_hints", "hints are off at this table (chosen when it was created)")
-        if game is None or game.is_over():
+        if table is None or table.game.is_over():
             raise ClientError("not_allowed", "there is no decision to give hints for")
+        game = table.game
         if n != game.num_decisions:
             raise ClientError("stale", f"the game is at decision {game.num_decisions}")
         if seat is None or game.to_move != seat:
             raise ClientError("not_your_turn", "hints are for the player to move")
-        # Keyed by the whole history: after an undo, decision n may be another position.
-        key = (seat, tuple(a.index for a in game.decisions))
-        task = self.hints.get(key)
+        key = table.hint_key(seat)
+        task = table.hint_cache.get(key)
         if task is None:
-            seed = bot_seed(self.row.seed, n) ^ (seat + 1)
-            record = game.to_record()
-            task = asyncio.ensure_future(self.hub.hint(record, seat, self.row.edition, seed))
-            self.hints = {k: t for k, t in self.hints.items() if len(k[1]) == n}  # only this decision's
-            self.hints[key] = task
+            seed = table.bot_seed(n) ^ (seat + 1)
+            task = asyncio.ensure_future(self.hub.hint(game.to_record(), seat, self.row.edition, seed))
+            table.hint_cache.put(key, task)
         reply = asyncio.ensure_future(self._send_hint(client, key, task))
         self.hint_replies.add(reply)
         reply.add_done_callback(self.hint_replies.discard)
 
     async def _send_hint(
-        self, client: Client, key: tuple[int, tuple[int, ...]], task: asyncio.Future[dict[str, Any]]
+        self, client: Client, key: tuple[int, tuple[str, ...]], task: asyncio.Future[HintReply]
     ) -> None:
+        message: HintReply | ErrorMessage
         try:
             message = await asyncio.shield(task)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("hint at %s:%d failed", self.id, len(key[1]))
-            self.hints.pop(key, None)
-            message = {"type": "error", "code": "server_error", "message": "the hint failed; try again"}
+            if self.table is not None:
+                self.table.hint_cache.discard(key)
+            message = error("server_error", "the hint failed; try again")
         if not client.closed:
             client.put(message)
 
     async def undo(self, seat: int, n: int) -> None:
-        """Take back ``seat``'s last decision (and the bots' replies after it)."""
+        """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
         async with self.lock:
-            game = self.game
-            if game is None or n != game.num_decisions:
+            table = self._table()
+            game = table.game
+            if n != game.num_decisions:
                 raise ClientError("stale", "the game has moved on")
-            keep = self._undo_point(seat)
-            if keep is None:
-                raise ClientError(
-                    "not_allowed",
-                    "nothing to take back: only your own last decision, while no tile was drawn "
-                    "and no other player decided since",
-                )
-            new = build_game(self.row, [str(a) for a in game.decisions[:keep]])
+            reason = table.why_no_undo(seat)
+            if reason is not None:
+                raise ClientError("not_allowed", f"nothing to take back: {reason}")
+            new = game.clone()
+            taken = new.undo()
             state = game_state(new, self.row)
             try:
-                await self.hub.store.truncate(self.id, n, keep, state)
+                await self.hub.store.truncate(self.id, n, n - 1, state)
             except ConflictError:
                 await self._resync()
                 self.broadcast()
                 raise ClientError("stale", "the game has moved on") from None
-            self.game = new
-            del self.decision_seats[keep:]
+            table.game = new
             self._mirror(new, state)
+            notice: UndoneMessage = {
+                "type": "undone",
+                "seat": seat,
+                "name": new.names[seat],
+                "action": str(taken),
+                "n": new.num_decisions,
+            }
+            self.tell_all(notice)
             self.broadcast(floor=len(new.events))
             self.schedule_bot()
 
@@ -446,18 +489,17 @@ class Room:
         self.row.winner = state["winner"]
         self.row.scores = state["scores"]
 
-    async def remote_change(self, change: str) -> None:
+    async def remote_change(self, appended: int | None) -> None:
         """Another worker committed: read just the new decision when we are one behind."""
         async with self.lock:
             game = self.game
-            if change.startswith("a") and game is not None and game.num_decisions == int(change[1:]):
+            if appended is not None and game is not None and game.num_decisions == appended:
                 rows = await self.hub.store.decisions(self.id, since=game.num_decisions)
                 if rows:
                     new = game.clone()
                     for _, text in rows:
                         new.apply(text)
-                    self.game = new
-                    self.decision_seats.extend(s for s, _ in rows)
+                    self._set_game(new)
                     self.decided_at = None
                     self._mirror(new, game_state(new, self.row))
                     self.broadcast()
@@ -467,9 +509,10 @@ class Room:
             self.schedule_bot(remote=True)
 
     async def resync(self) -> None:
-        """Catch up with the database (another worker changed the game)."""
+        """Catch up with the database (another worker, or the lobby, changed the game)."""
         async with self.lock:
             floor = await self._resync()
+            self.drop_lost_seats()
             self.broadcast(floor=floor)
             self.schedule_bot(remote=True)
 
@@ -480,25 +523,23 @@ class Room:
         stored = await self.hub.store.decisions(self.id)
         self.row = row
         if row.status == "open":
-            self.game = None
-            self.decision_seats = []
+            self._set_game(None)
             return 0
-        mine = [str(a) for a in self.game.decisions] if self.game is not None else None
+        if self.table is not None:
+            self.table.seats = table_for(row, self.table.game).seats  # a seat's name may change
+        game = self.game
+        mine = [str(a) for a in game.decisions] if game is not None else None
         texts = [a for _, a in stored]
-        if mine is not None and texts[: len(mine)] == mine:
+        if game is not None and mine is not None and texts[: len(mine)] == mine:
             for t in texts[len(mine) :]:
-                assert self.game is not None
-                self.game.apply(t)
-            floor = None
-        else:
-            self.game = build_game(row, texts)
-            common = 0
-            if mine is not None:
-                while common < min(len(mine), len(texts)) and mine[common] == texts[common]:
-                    common += 1
-            floor = len(build_game(row, texts[:common]).events) if common else 0
-        self.decision_seats = [s for s, _ in stored]
-        return floor
+                game.apply(t)
+            return None
+        self._set_game(build_game(row, texts))
+        common = 0
+        if mine is not None:
+            while common < min(len(mine), len(texts)) and mine[common] == texts[common]:
+                common += 1
+        return len(build_game(row, texts[:common]).events) if common else 0
 
     # --- bots ------------------------------------------------------------------
 
@@ -556,9 +597,10 @@ class Room:
 class Hub:
     """All rooms of this worker, the bot processes, and the link to the other workers."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, pubsub: PubSub | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.pubsub: PubSub = pubsub or _pubsub_for(store, settings)
         self.rooms: dict[str, Room] = {}
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
         self._loading: dict[str, asyncio.Lock] = {}
@@ -568,7 +610,7 @@ class Hub:
 
     async def start(self) -> None:
         self._tasks.append(asyncio.create_task(self._sweeper()))
-        if not self.store.sqlite:
+        if not self.store.sqlite:  # one SQLite worker has nobody to listen to
             self._tasks.append(asyncio.create_task(self._listen()))
 
     async def stop(self) -> None:
@@ -579,7 +621,7 @@ class Hub:
             if room.bot_task is not None:
                 room.bot_task.cancel()
             for c in room.clients:
-                c.put({"type": "shutdown", "message": "the server is restarting; reconnecting…"})
+                c.put(ShutdownMessage(type="shutdown", message="the server is restarting; reconnecting…"))
                 c.finish()
         await asyncio.sleep(0.05)
         if self._pool is not None:
@@ -601,15 +643,12 @@ class Hub:
                 self._loading.pop(game_id, None)
                 return None
             game = None
-            seats_of: list[int] = []
             if row.record is not None:
                 game = Game.from_record(row.record)
-                seats_of = []
             elif row.status != "open":
                 stored = await self.store.decisions(game_id)
                 game = build_game(row, [a for _, a in stored])
-                seats_of = [s for s, _ in stored]
-            room = Room(self, row, game, seats_of)
+            room = Room(self, row, game)
             self.rooms[game_id] = room
             self._loading.pop(game_id, None)
             room.schedule_bot(claim=True)
@@ -627,7 +666,7 @@ class Hub:
         if room is not None:
             await room.resync()
 
-    def summary(self, row: GameRow, connected: list[bool] | None = None) -> dict[str, Any]:
+    def summary(self, row: GameRow, connected: list[bool] | None = None) -> GameSummary:
         if connected is None:
             room = self.rooms.get(row.id)
             connected = room.presence() if room is not None else [s.kind == "bot" for s in row.seats]
@@ -671,7 +710,7 @@ class Hub:
             self._pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_processes), mp_context=ctx)
         return self._pool
 
-    async def hint(self, record: dict[str, Any], seat: int, edition: str, seed: int) -> dict[str, Any]:
+    async def hint(self, record: dict[str, Any], seat: int, edition: str, seed: int) -> HintReply:
         """Hints for ``seat`` in a worker process (see :mod:`ra.web.hints`)."""
         loop = asyncio.get_running_loop()
         budget = self.settings.hint_budget
@@ -695,48 +734,51 @@ class Hub:
             await asyncio.sleep(SWEEP_EVERY)
 
     async def _listen(self) -> None:
-        """Follow the other workers' commits (PostgreSQL LISTEN/NOTIFY)."""
-        import psycopg
-
-        from ra.web.db import sync_url
-        from ra.web.store import NOTIFY_CHANNEL
-
-        url = sync_url(self.settings.db_url).replace("postgresql+psycopg://", "postgresql://", 1)
+        """Follow the other workers' notes (:mod:`ra.web.pubsub`), reconnecting after a lost link."""
+        pubsub = self.pubsub
         while not self.closing:
             try:
-                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    # Anything missed while not listening: catch up every room.
-                    for room in list(self.rooms.values()):
-                        await room.resync()
-                    async for note in conn.notifies():
-                        await self._on_note(note.payload)
+                notes = pubsub.notes()
+                first = asyncio.ensure_future(anext(notes))
+                # Anything missed while not listening: catch up every room, then follow.
+                for room in list(self.rooms.values()):
+                    await room.resync()
+                note: Note | None = await first
+                while note is not None:
+                    await self.on_note(note)
+                    note = await anext(notes, None)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("lost the notification link; reconnecting")
                 await asyncio.sleep(1.0)
 
-    async def _on_note(self, payload: str) -> None:
-        kind, _, rest = payload.partition(":")
-        if kind == "g":
-            gid, worker, change = [*rest.split(":"), "", ""][:3]
-            room = self.rooms.get(gid)
-            if room is not None and worker != self.settings.worker_id:
-                await room.remote_change(change)
-        elif kind == "p":
-            gid, worker, mask = rest.split(":")
-            room = self.rooms.get(gid)
-            if room is not None and worker != self.settings.worker_id:
-                room.remote_presence[worker] = [c == "1" for c in mask]
-                room.send_presence()
+    async def on_note(self, note: Note) -> None:
+        """Another worker's note: a game changed, or its connections on a game did."""
+        room = self.rooms.get(note.game_id)
+        if room is None or note.worker == self.settings.worker_id:
+            return
+        if isinstance(note, GameChanged):
+            await room.remote_change(note.appended)
+        else:
+            room.remote_presence[note.worker] = list(note.connected)
+            room.send_presence()
 
     async def presence_changed(self, room: Room) -> None:
         room.send_presence()
-        if not self.store.sqlite:
-            mask = "".join("1" if x else "0" for x in room.local_presence())
-            with contextlib.suppress(Exception):
-                await self.store.notify(f"p:{room.id}:{self.settings.worker_id}:{mask}")
+        note = PresenceChanged(room.id, self.settings.worker_id, tuple(room.local_presence()))
+        with contextlib.suppress(Exception):
+            await self.pubsub.publish(note)
+
+
+def _pubsub_for(store: Store, settings: Settings) -> PubSub:
+    """PostgreSQL's ``LISTEN``/``NOTIFY`` between workers; in-process for one SQLite worker."""
+    if store.sqlite:
+        return LocalPubSub()
+    from ra.web.db import sync_url
+
+    url = sync_url(settings.db_url).replace("postgresql+psycopg://", "postgresql://", 1)
+    return PostgresPubSub(url, publish=store.notify)
 
 
 def _iso(t: datetime) -> str:

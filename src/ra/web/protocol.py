@@ -1,44 +1,360 @@
-"""What the server sends: a seat's view, the log as data and words, game summaries.
+"""The WebSocket protocol of ``ra serve``: every message in and out, typed, with its JSON Schema.
 
-Everything a client receives is built here from a :class:`ra.PlayerView`, so
-no message can carry the seed, the bag order or (under hidden scores, R9.1)
-another player's score before the end.  See ``docs/web-api.md``.
+What a client sends is parsed into pydantic models (:data:`ClientMessage`, a union
+discriminated by ``type``); a message that is not one of them is refused with a
+clear error.  What the server sends is typed as ``TypedDict`` s (mypy checks every
+field where a message is built, and nothing is ``Any``); the same types give
+pydantic's JSON Schema, served at ``GET /api/ws-schema`` and documented in
+``docs/web-api.md``.  Typed dicts rather than models on the way out: a state
+message goes to every client after every decision, and building models there
+would cost the server time for nothing the types do not already check.
+
+Everything a client receives about the game is built from ``game.view(seat)`` —
+``None`` for a spectator — the engine's one R9 gate: no message can carry the
+seed, the bag order or (under hidden scores, R9.1) a score its reader may not see.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import TypedDict
 
 from ra.engine import Game
 from ra.events import Event
+from ra.state import AuctionState
 
 MAX_MESSAGE_BYTES = 4096
 """The largest message a client may send (an action is a few dozen bytes)."""
 
-
-def event_dict(i: int, event: Event, names: Sequence[str], edition: str, hide_score: bool) -> dict[str, Any]:
-    """One log entry: the engine's JSON schema (``Event.to_dict``), its index and English text.
-
-    ``hide_score`` masks a score event's breakdown (a spectator under hidden scores, R9.1).
-    """
-    if hide_score and event.kind == "score":
-        event = event._replace(detail=None)
-    return {"i": i, **event.to_dict(), "text": event.text(names, edition)}
+# --- what a client sends ------------------------------------------------------------
 
 
-def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 0) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: a spectator) and the log from ``events_from`` on.
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    A spectator sees what every player sees; under hidden scores no score at all
-    until the game ends (R9.1).
-    """
-    view = game.view(0 if seat is None else seat)
+
+class Hello(_In):
+    """The first message on a game's socket: a seat's token, or none to watch."""
+
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=200)] | None = None
+    since: Annotated[int, Field(ge=0)] | None = None
+    """How many log entries the client already has (a reconnecting client)."""
+
+
+class ActionMessage(_In):
+    """A decision in notation (``"bid 9"``) at decision number ``n`` (as the client saw it)."""
+
+    type: Literal["action"]
+    action: Annotated[str, Field(max_length=40)]
+    n: Annotated[int, Field(ge=0)]
+
+
+class UndoMessage(_In):
+    """Take back my last decision (``ra.table.UNDO_RULE``), seen at decision ``n``."""
+
+    type: Literal["undo"]
+    n: Annotated[int, Field(ge=0)]
+
+
+class HintMessage(_In):
+    """Ask for the win chances of my actions at decision ``n`` (tables with hints)."""
+
+    type: Literal["hint"]
+    n: Annotated[int, Field(ge=0)]
+
+
+class PingMessage(_In):
+    """Keep the connection alive; the server answers ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | ActionMessage | UndoMessage | HintMessage | PingMessage, Field(discriminator="type")
+]
+CLIENT_MESSAGES: TypeAdapter[Hello | ActionMessage | UndoMessage | HintMessage | PingMessage] = TypeAdapter(
+    ClientMessage
+)
+
+
+class BadMessageError(ValueError):
+    """A client message that is not valid JSON of a known shape; the text says what was wrong."""
+
+
+Incoming = Hello | ActionMessage | UndoMessage | HintMessage | PingMessage
+"""Any message a client sends."""
+
+
+def parse_client_message(text: str | bytes) -> Incoming:
+    """The message in ``text``, or :class:`BadMessageError` naming the first thing wrong."""
+    try:
+        return CLIENT_MESSAGES.validate_json(text)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()) if not isinstance(x, int))
+        kind = first.get("type", "")
+        if kind == "json_invalid":
+            raise BadMessageError("messages are JSON objects") from None
+        if kind in ("union_tag_invalid", "union_tag_not_found"):
+            raise BadMessageError(
+                'unknown message type: "type" is one of hello, action, undo, hint, ping'
+            ) from None
+        raise BadMessageError(f"{where or 'message'}: {first.get('msg', 'invalid')}") from None
+
+
+# --- what the server sends --------------------------------------------------------------
+
+Detail = int | str | bool | list[int | str] | dict[str, int] | None
+
+
+class EventData(TypedDict):
+    """One log entry: the engine's event (``Event.to_dict``), its index and English text."""
+
+    i: int
+    kind: str
+    seat: int | None
+    tile: str | None
+    sun: int | None
+    tiles: list[str]
+    auto: bool
+    detail: Detail
+    text: str
+
+
+class PlayerData(TypedDict):
+    name: str
+    suns: list[int]
+    used_suns: list[int]
+    tiles: dict[str, int]
+    score: int | None
+    """``None`` where the reader may not see it (R9.1)."""
+
+
+class AuctionData(TypedDict):
+    kind: str
+    ra_player: int
+    high_bid: int | None
+    high_bidder: int | None
+    bidder: int
+    must_bid: bool
+
+
+class ViewData(TypedDict):
+    """A seat's view of the game (``seat`` is None for a spectator)."""
+
+    seat: int | None
+    players: list[PlayerData]
+    variant: str
+    hidden_scores: bool
+    epoch: int
+    phase: str
+    to_move: int | None
+    center_sun: int
+    ra_track: int
+    ra_track_length: int
+    auction_track: list[str]
+    auction: AuctionData | None
+    tiles_in_bag: int
+    unseen: dict[str, int]
+    pending_disaster: str | None
+    discards_left: int
+    num_decisions: int
+    winner: int | None
+
+
+class SeatSummary(TypedDict):
+    seat: int
+    kind: str
+    level: str | None
+    name: str | None
+    taken: bool
+    connected: bool
+
+
+class TableSettings(TypedDict):
+    players: int
+    variant: str
+    suns_per_player: int | None
+    hidden_scores: bool
+    edition: str
+    bot_delay: float
+    hints: bool
+
+
+class GameSummary(TypedDict):
+    """A table as the lobby lists it."""
+
+    id: str
+    status: str
+    created: str
+    options: TableSettings
+    seats: list[SeatSummary]
+    decisions: int
+    epoch: int
+    to_move: int | None
+    winner: int | None
+    scores: list[int] | None
+    imported: bool
+    rematch: str | None
+
+
+class StateMessage(TypedDict):
+    """The game as this client's seat sees it, with the log from ``events_from`` on."""
+
+    type: Literal["state"]
+    game: GameSummary
+    seat: int | None
+    n: int
+    view: ViewData | None
+    legal: list[str]
+    can_undo: bool
+    events_from: int
+    events: list[EventData]
+    t: float | None
+
+
+class PresenceMessage(TypedDict):
+    type: Literal["presence"]
+    connected: list[bool]
+
+
+class ErrorMessage(TypedDict):
+    """A refusal, to the client that asked only; ``code`` is stable, ``message`` is words."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+class HintAction(TypedDict):
+    action: str
+    chance: float
+    margin: float
+
+
+class HintReply(TypedDict):
+    """The win chances of each legal action for the seat to move at decision ``n``."""
+
+    type: Literal["hint"]
+    n: int
+    seat: int
+    chances: list[float]
+    actions: list[HintAction]
+    best: str
+    reason: str
+    playouts: int
+
+
+class UndoneMessage(TypedDict):
+    """A decision was taken back (everyone at the table is told, not only the asker)."""
+
+    type: Literal["undone"]
+    seat: int
+    name: str
+    action: str
+    n: int
+
+
+class RematchMessage(TypedDict):
+    type: Literal["rematch"]
+    game: str
+
+
+class PongMessage(TypedDict):
+    type: Literal["pong"]
+
+
+class ShutdownMessage(TypedDict):
+    type: Literal["shutdown"]
+    message: str
+
+
+ServerMessage = Annotated[
+    StateMessage
+    | PresenceMessage
+    | ErrorMessage
+    | HintReply
+    | UndoneMessage
+    | RematchMessage
+    | PongMessage
+    | ShutdownMessage,
+    Field(discriminator="type"),
+]
+SERVER_MESSAGES: TypeAdapter[
+    StateMessage
+    | PresenceMessage
+    | ErrorMessage
+    | HintReply
+    | UndoneMessage
+    | RematchMessage
+    | PongMessage
+    | ShutdownMessage
+] = TypeAdapter(ServerMessage)
+
+
+Outgoing = (
+    StateMessage
+    | PresenceMessage
+    | ErrorMessage
+    | HintReply
+    | UndoneMessage
+    | RematchMessage
+    | PongMessage
+    | ShutdownMessage
+)
+"""Any message the server sends (for typing the send queue)."""
+
+
+def error(code: str, message: str) -> ErrorMessage:
+    return {"type": "error", "code": code, "message": message}
+
+
+def ws_schema() -> dict[str, object]:
+    """The JSON Schema of both directions (``GET /api/ws-schema``)."""
+    return {
+        "title": "Ra game WebSocket protocol",
+        "client": CLIENT_MESSAGES.json_schema(),
+        "server": SERVER_MESSAGES.json_schema(),
+    }
+
+
+# --- building the server's messages ------------------------------------------------------
+
+
+def event_data(i: int, event: Event, names: Sequence[str], edition: str) -> EventData:
+    """One log entry as sent (a hidden score's breakdown is already ``None`` in the view's log)."""
+    d = event.to_dict()
+    return {
+        "i": i,
+        "kind": event.kind,
+        "seat": event.seat,
+        "tile": event.tile.id if event.tile is not None else None,
+        "sun": event.sun,
+        "tiles": [t.id for t in event.tiles],
+        "auto": event.auto,
+        "detail": d["detail"],
+        "text": event.text(names, edition),
+    }
+
+
+class SeatPayload(TypedDict):
+    view: ViewData
+    legal: list[str]
+    events_from: int
+    events: list[EventData]
+    num_events: int
+
+
+def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 0) -> SeatPayload:
+    """The view of ``seat`` (``None``: a spectator) and the log from ``events_from`` on."""
+    view = game.view(seat)
     over = game.is_over()
-    hide_all = seat is None and game.hidden_scores and not over
     auction = view.auction
-    data = {
+    data: ViewData = {
         "seat": seat,
         "players": [
             {
@@ -46,7 +362,7 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
                 "suns": list(p.suns),
                 "used_suns": list(p.used_suns),
                 "tiles": dict(p.tiles),
-                "score": None if hide_all else p.score,
+                "score": p.score,
             }
             for p in view.players
         ],
@@ -58,8 +374,8 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
         "center_sun": view.center_sun,
         "ra_track": view.ra_count,  # Ra tiles on the Ra track
         "ra_track_length": view.ra_track_length,
-        "auction_track": view.auction_track,
-        "auction": dataclasses.asdict(auction) if auction is not None else None,
+        "auction_track": list(view.auction_track),
+        "auction": _auction(auction) if auction is not None else None,
         "tiles_in_bag": view.tiles_in_bag,
         "unseen": dict(view.unseen),
         "pending_disaster": view.pending_disaster,
@@ -75,6 +391,17 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
         "view": data,
         "legal": legal if not over else [],
         "events_from": start,
-        "events": [event_dict(i, events[i], names, edition, hide_all) for i in range(start, len(events))],
+        "events": [event_data(i, events[i], names, edition) for i in range(start, len(events))],
         "num_events": len(events),
+    }
+
+
+def _auction(a: AuctionState) -> AuctionData:
+    return {
+        "kind": a.kind,
+        "ra_player": a.ra_player,
+        "high_bid": a.high_bid,
+        "high_bidder": a.high_bidder,
+        "bidder": a.bidder,
+        "must_bid": a.must_bid,
     }

@@ -23,8 +23,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from ra.web.db import async_url, decisions, games, is_sqlite, seats, sync_url
-
-NOTIFY_CHANNEL = "ra_games"
+from ra.web.protocol import TableSettings
+from ra.web.pubsub import GameChanged, Note, notify_sql
 
 
 def now() -> datetime:
@@ -83,7 +83,7 @@ class GameRow:
     def imported(self) -> bool:
         return self.record is not None
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> TableSettings:
         """The table's options, as the lobby shows them and a rematch copies them."""
         return {
             "players": self.players,
@@ -183,6 +183,13 @@ class Store:
             q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.status == "open")
             return int((await conn.execute(q)).scalar_one())
 
+    async def games_from(self, addr: str, hours: float = 24.0) -> int:
+        """Games (tables and imported records) this address created in the last ``hours``."""
+        since = now() - timedelta(hours=hours)
+        async with self.engine.connect() as conn:
+            q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
+            return int((await conn.execute(q)).scalar_one())
+
     async def games_waiting_for_bots(self, stale_after: float) -> list[str]:
         """Running games whose mover is a bot, waiting for ``stale_after`` seconds or more with
         no worker (still) thinking for it."""
@@ -213,6 +220,12 @@ class Store:
             )
             await conn.execute(sa.insert(seats), [{"game_id": game_id, **s} for s in seat_rows])
         return game_id
+
+    async def delete_game(self, game_id: str) -> None:
+        """Remove a game that never started (a rematch table that lost a race)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(sa.delete(seats).where(seats.c.game_id == game_id))
+            await conn.execute(sa.delete(games).where(games.c.id == game_id, games.c.status == "open"))
 
     async def take_seat(self, game_id: str, seat: int, name: str, token: str) -> bool:
         """Give a free human seat a name and a token; False if it was taken meanwhile."""
@@ -263,20 +276,20 @@ class Store:
 
     async def append(self, game_id: str, n: int, seat: int, action: str, state: dict[str, Any]) -> None:
         """Store decision ``n``; :class:`ConflictError` if the game is no longer at ``n`` decisions."""
-        await self._write(f"a{n}", _append, game_id, n, seat, action, state)
+        await self._write(n, _append, game_id, n, seat, action, state)
 
     async def truncate(self, game_id: str, n: int, keep: int, state: dict[str, Any]) -> None:
         """Take decisions ``keep``.. back (undo); :class:`ConflictError` if the game moved on."""
-        await self._write("", _truncate, game_id, n, keep, state)
+        await self._write(None, _truncate, game_id, n, keep, state)
 
-    async def _write(self, change: str, fn: Any, *args: Any) -> None:
+    async def _write(self, appended: int | None, fn: Any, *args: Any) -> None:
         if self._writer is not None:
             await self._writer.submit(fn, args)
             return
         try:
             async with self.engine.begin() as conn:
                 await conn.run_sync(fn, *args)
-                await self._notify(conn, args[0], change)
+                await self._notify(conn, args[0], appended)
         except IntegrityError:
             raise ConflictError(args[0]) from None
 
@@ -304,20 +317,19 @@ class Store:
             )
             return res.rowcount == 1
 
-    async def notify(self, payload: str) -> None:
+    async def notify(self, note: Note) -> None:
+        """Publish ``note`` to the other workers (PostgreSQL; one SQLite worker has none)."""
         if self.sqlite:
             return
         async with self.engine.begin() as conn:
-            await conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
+            await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
 
-    async def _notify(self, conn: AsyncConnection, game_id: str, change: str = "") -> None:
-        """Tell the other workers (PostgreSQL delivers it when the transaction commits, in order).
-
-        ``change`` is ``a<n>`` when decision ``n`` was appended (they read just that row).
-        """
+    async def _notify(self, conn: AsyncConnection, game_id: str, appended: int | None = None) -> None:
+        """Tell the other workers (PostgreSQL delivers it when the transaction commits, in order);
+        ``appended``: the number of the one decision appended (they read just that row)."""
         if not self.sqlite:
-            payload = f"g:{game_id}:{self.worker_id}:{change}"
-            await conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
+            note = GameChanged(game_id, self.worker_id, appended)
+            await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
 
 
 def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, state: dict[str, Any]) -> None:

@@ -27,9 +27,17 @@ class Server:
     """``ra serve`` in a subprocess: start, kill -9, start again on the same database."""
 
     def __init__(
-        self, db_url: str, log_path: Path, workers: int = 1, env: dict[str, str] | None = None
+        self,
+        db_url: str,
+        log_path: Path,
+        workers: int = 1,
+        env: dict[str, str] | None = None,
+        args: tuple[str, ...] = (),
+        log_level: str = "warning",
     ) -> None:
         self.env = {**os.environ, **(env or {})}
+        self.args = args
+        self.log_level = log_level
         self.db_url = db_url
         self.port = free_port()
         self.workers = workers
@@ -57,7 +65,8 @@ class Server:
             "--workers",
             str(self.workers),
             "--log-level",
-            "warning",
+            self.log_level,
+            *self.args,
         ]
         log = open(self.log_path, "ab")  # noqa: SIM115 - the child keeps it
         self.proc = subprocess.Popen(

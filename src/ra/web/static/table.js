@@ -191,13 +191,17 @@ function onMessage(msg) {
       const key = `err.${msg.code}`;
       const txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
       toast(txt, msg.code === "stale" ? "info" : "bad");
-      if (msg.code === "bad_token") forgetSeat(gameId);
+      if (msg.code === "bad_token" || msg.code === "seat_lost") forgetSeat(gameId);
       if (msg.code === "not_found") { S.fatal = true; $("#status").textContent = t("table.notFound"); }
       renderActions();
       return undefined;
     }
     case "hint":
       if (msg.n === S.n) { S.hint = msg; renderActions(); }
+      return undefined;
+    case "undone":
+      // Everyone is told when a decision is taken back (ra.table's one undo policy).
+      toast(t("table.undone", { name: msg.name, action: actionLabel(msg.action) }), "info", 6000);
       return undefined;
     case "rematch":
       S.rematch = msg.game;

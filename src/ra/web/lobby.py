@@ -1,0 +1,402 @@
+"""The lobby: creating, joining, leaving and rematching tables, records and replays.
+
+The business of the HTTP API, apart from its routes (:mod:`ra.web.app` only maps a
+request to one of these methods and an :class:`ApiError` to a response).  Setup is
+checked by the engine (:func:`ra.setup.make_setup`), never re-implemented here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from datetime import timedelta
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+from typing_extensions import TypedDict
+
+from ra.engine import Game
+from ra.errors import RaError
+from ra.setup import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
+from ra.table import bot_name
+from ra.tiles import EDITIONS
+from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
+from ra.web.protocol import EventData, GameSummary, ViewData, seat_payload
+from ra.web.store import GameRow, Store, new_token, now
+
+MAX_RECORD_BYTES = 256 * 1024
+"""The largest game record the server imports."""
+IMPORTS_PER_MINUTE = 5
+"""Record imports one address may make in a minute (a burst of as many, then one every 12 s)."""
+
+
+class ApiError(Exception):
+    """A refused request: the HTTP status, a stable code and the reason in words."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _name(value: str) -> str:
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= 20:
+        raise ValueError("a name has 1 to 20 characters")
+    if not name.isprintable():
+        raise ValueError("a name may not contain control characters")
+    return name
+
+
+def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"unknown {what} {value!r}; {what}s are: {', '.join(allowed)}")
+    return value
+
+
+class SeatSpec(BaseModel):
+    kind: Literal["human", "bot"]
+    level: str | None = None
+
+    @field_validator("level")
+    @classmethod
+    def _level(cls, v: str | None) -> str | None:
+        return None if v is None else _one_of(v, BOT_LEVELS, "bot level")
+
+
+class NewGame(BaseModel):
+    seats: list[SeatSpec] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
+    variant: str = "standard"
+    suns_per_player: int | None = None
+    hidden_scores: bool = True
+    edition: str = "original"
+    bot_delay: float = Field(default=1.0, ge=0.0, le=5.0)
+    start_in: float = Field(default=0.0, ge=0.0, le=3600.0)
+    hints: bool | None = None
+    """Players may ask for win chances; by default only with one human at the table."""
+    name: str | None = None
+    join: bool = True
+
+    @field_validator("variant")
+    @classmethod
+    def _variant(cls, v: str) -> str:
+        return _one_of(v, VARIANTS, "variant")
+
+    @field_validator("edition")
+    @classmethod
+    def _edition(cls, v: str) -> str:
+        return _one_of(v, EDITIONS, "edition")
+
+    @field_validator("name")
+    @classmethod
+    def _nm(cls, v: str | None) -> str | None:
+        return None if v is None else _name(v)
+
+
+class Join(BaseModel):
+    name: str
+    seat: int | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _nm(cls, v: str) -> str:
+        return _name(v)
+
+
+class TokenBody(BaseModel):
+    token: str = Field(max_length=200)
+
+
+class Seated(TypedDict, total=False):
+    """What creating or joining a table answers (``seat``, ``token``, ``link`` when seated)."""
+
+    game: GameSummary
+    seat: int
+    token: str
+    link: str
+
+
+class Replay(TypedDict):
+    n: int
+    total: int
+    game: GameSummary
+    view: ViewData
+    events: list[EventData]
+    epochs: list[list[int]]
+
+
+def bot_names(seats: list[SeatSpec]) -> list[str | None]:
+    """The bots' display names (``ra.table.bot_name``), ``None`` for the human seats."""
+    taken: set[str] = set()
+    names: list[str | None] = []
+    for s in seats:
+        if s.kind != "bot":
+            names.append(None)
+            continue
+        name = bot_name(s.level or "easy", taken)
+        taken.add(name)
+        names.append(name)
+    return names
+
+
+def link(game_id: str, seat: int, token: str) -> str:
+    """A seat link: the table's page with the seat's token (dropped from the address bar)."""
+    return f"/g/{game_id}?seat={seat}&token={token}"
+
+
+class Lobby:
+    """The lobby's operations over one store and this worker's rooms."""
+
+    def __init__(self, store: Store, hub: Hub, settings: Settings) -> None:
+        self.store = store
+        self.hub = hub
+        self.settings = settings
+        self._imports: dict[str, list[float]] = defaultdict(list)
+
+    async def row(self, game_id: str) -> GameRow:
+        row = await self.store.game(game_id) if len(game_id) <= 16 else None
+        if row is None:
+            raise ApiError(404, "not_found", f"no game {game_id!r}")
+        return row
+
+    async def summary(self, game_id: str) -> GameSummary:
+        return self.hub.summary(await self.row(game_id))
+
+    async def list(self, status: str | None) -> list[GameSummary]:
+        return [self.hub.summary(r) for r in await self.store.list_games(status)]
+
+    # --- tables ---------------------------------------------------------------------
+
+    async def create(self, body: NewGame, addr: str) -> Seated:
+        """A new table; its creator takes the first human seat unless ``join`` is false."""
+        limit = self.settings.max_open_games_per_addr
+        if await self.store.open_games_from(addr) >= limit:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"you already have {limit} games waiting for players; start or leave some first",
+            )
+        for s in body.seats:
+            if s.kind == "bot" and s.level is None:
+                s.level = "medium"
+        if body.join and all(s.kind == "bot" for s in body.seats):
+            raise ApiError(
+                422, "bad_request", "no human seat to join: make one seat human or set join false"
+            )
+        if body.join and not body.name:
+            raise ApiError(422, "bad_request", "name: give your display name to take a seat")
+        n = len(body.seats)
+        try:  # the engine checks the setup (R2): one place for its rules
+            setup = make_setup(
+                [f"p{i}" for i in range(n)],
+                seed=0,
+                variant=body.variant,
+                suns_per_player=body.suns_per_player,
+            )
+        except ValueError as err:
+            raise ApiError(422, "bad_request", str(err)) from None
+        names = bot_names(body.seats)
+        humans = sum(s.kind == "human" for s in body.seats)
+        game_id = await self.store.create_game(
+            {
+                "status": "open",
+                "players": n,
+                "variant": body.variant,
+                "suns_per_player": setup.suns_per_player if body.variant == "long-2p" else None,
+                "hidden_scores": body.hidden_scores,
+                "edition": body.edition,
+                "bot_delay": body.bot_delay,
+                "seed": self.settings.fixed_seed if self.settings.fixed_seed is not None else new_seed(),
+                "creator_addr": addr,
+                "starts_at": now() + timedelta(seconds=body.start_in) if body.start_in else None,
+                "hints": body.hints if body.hints is not None else humans == 1,
+            },
+            [
+                {
+                    "seat": i,
+                    "kind": s.kind,
+                    "level": s.level if s.kind == "bot" else None,
+                    "name": names[i],
+                    "token_hash": None,
+                }
+                for i, s in enumerate(body.seats)
+            ],
+        )
+        if body.join:
+            assert body.name is not None
+            return await self.seat_in(await self.row(game_id), Join(name=body.name))
+        await self.maybe_start(game_id)
+        return {"game": await self.summary(game_id)}
+
+    async def join(self, game_id: str, body: Join) -> Seated:
+        return await self.seat_in(await self.row(game_id), body)
+
+    async def seat_in(self, row: GameRow, join: Join) -> Seated:
+        """Give ``join`` a free human seat (the one asked for, else the first) and its token."""
+        if row.status != "open":
+            raise ApiError(409, "not_open", "this game has started: every seat is taken")
+        taken = {(s.name or "").casefold() for s in row.seats if s.name}
+        if join.name.casefold() in taken:
+            raise ApiError(409, "name_taken", f"the name {join.name!r} is taken at this table")
+        free = [s.seat for s in row.seats if s.kind == "human" and s.token_hash is None]
+        if join.seat is not None:
+            if join.seat not in free:
+                raise ApiError(409, "seat_taken", f"seat {join.seat} is not a free seat")
+            free = [join.seat]
+        if not free:
+            raise ApiError(409, "full", "no free seat at this table")
+        token = new_token()
+        if not await self.store.take_seat(row.id, free[0], join.name, token):
+            raise ApiError(409, "seat_taken", "that seat was just taken; try again")
+        if not await self.maybe_start(row.id):
+            await self.hub.changed(row.id)  # a seat taken: the waiting room's clients see it
+        return {
+            "game": await self.summary(row.id),
+            "seat": free[0],
+            "token": token,
+            "link": link(row.id, free[0], token),
+        }
+
+    async def maybe_start(self, game_id: str) -> bool:
+        """Start the game once every seat is taken; True if it started (its room is told)."""
+        row = await self.row(game_id)
+        if row.status != "open" or any(s.kind == "human" and s.token_hash is None for s in row.seats):
+            return False
+        state = game_state(build_game(row, []), row)
+        await self.store.start(game_id, state["to_move"], state["to_move_bot"])
+        room = await self.hub.room(game_id)
+        if room is not None:
+            await room.resync()
+            room.schedule_bot()
+        return True
+
+    async def token_seat(self, game_id: str, token: str) -> int:
+        seat = await self.store.seat_for_token(game_id, token)
+        if seat is None:
+            raise ApiError(403, "bad_token", "that token holds no seat at this table")
+        return seat
+
+    async def leave(self, game_id: str, token: str) -> Seated:
+        """Free the token's seat before the game starts; its open connections are closed."""
+        row = await self.row(game_id)
+        seat = await self.token_seat(game_id, token)
+        if row.status != "open":
+            raise ApiError(409, "started", "the game has started; a seat can be left only before")
+        await self.store.free_seat(game_id, seat)
+        await self.hub.changed(game_id)  # resync: the seat's connections are dropped
+        return {"game": await self.summary(game_id)}
+
+    async def rematch(self, game_id: str, token: str) -> Seated:
+        """The same table again (once: two players asking at once share one new table)."""
+        row = await self.row(game_id)
+        seat = await self.token_seat(game_id, token)
+        if row.status != "finished":
+            raise ApiError(409, "not_over", "a rematch can be asked for once the game is over")
+        if row.rematch_id is None:
+            new_id = await self.store.create_game(
+                {"status": "open", **row.options(), "seed": new_seed(), "creator_addr": None},
+                [
+                    {
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "name": s.name if s.kind == "bot" else None,
+                        "token_hash": None,
+                    }
+                    for s in row.seats
+                ],
+            )
+            if not await self.store.set_rematch(game_id, new_id):
+                await self.store.delete_game(new_id)  # another player's request won the race
+            row = await self.row(game_id)
+            room = self.hub.rooms.get(game_id)
+            if room is not None and row.rematch_id is not None:
+                room.row.rematch_id = row.rematch_id
+                room.tell_all({"type": "rematch", "game": row.rematch_id})
+        assert row.rematch_id is not None
+        name = row.seats[seat].name or f"Player {seat + 1}"
+        return await self.seat_in(await self.row(row.rematch_id), Join(name=name, seat=seat))
+
+    # --- records and replays ------------------------------------------------------------
+
+    async def record(self, game_id: str) -> dict[str, object]:
+        """The game's public record (R9: no seed, bag or hidden score before the end)."""
+        await self.row(game_id)
+        room = await self.hub.room(game_id)
+        if room is None or room.game is None:
+            raise ApiError(409, "not_started", "the game has not started: no record yet")
+        return room.game.to_record(public=True)
+
+    async def import_record(self, body: bytes, addr: str) -> Seated:
+        """A finished game from its record, kept as a replay; limited per address."""
+        if len(body) > MAX_RECORD_BYTES:
+            raise ApiError(413, "too_large", f"a record is at most {MAX_RECORD_BYTES // 1024} KiB")
+        self._check_import_rate(addr)
+        if await self.store.games_from(addr) >= self.settings.max_games_per_addr:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"this address has {self.settings.max_games_per_addr} games stored today; try tomorrow",
+            )
+        try:
+            game = Game.from_record(json.loads(body.decode("utf-8")))
+        except (RaError, ValueError, TypeError, RecursionError, UnicodeDecodeError) as err:
+            raise ApiError(422, "bad_record", f"not a valid Ra game record: {err}") from None
+        game_id = await self.store.create_game(
+            {
+                "status": "finished",
+                "players": game.num_players,
+                "variant": game.setup.variant,
+                "suns_per_player": game.setup.suns_per_player,
+                "hidden_scores": game.hidden_scores,
+                "edition": "original",
+                "bot_delay": 0.0,
+                "seed": 0,
+                "record": game.to_record(),
+                "creator_addr": addr,
+                "num_decisions": game.num_decisions,
+                **result_columns(game),
+            },
+            [
+                {"seat": i, "kind": "human", "level": None, "name": nm, "token_hash": None}
+                for i, nm in enumerate(game.names)
+            ],
+        )
+        return {"game": await self.summary(game_id)}
+
+    def _check_import_rate(self, addr: str) -> None:
+        t = time.monotonic()
+        recent = [x for x in self._imports[addr] if t - x < 60.0]
+        if len(recent) >= IMPORTS_PER_MINUTE:
+            self._imports[addr] = recent
+            raise ApiError(
+                429, "rate_limited", f"at most {IMPORTS_PER_MINUTE} imports a minute; wait a little"
+            )
+        recent.append(t)
+        self._imports[addr] = recent
+        if len(self._imports) > 10_000:  # forget idle addresses
+            for a in [a for a, xs in self._imports.items() if not xs or t - xs[-1] >= 60.0]:
+                del self._imports[a]
+
+    async def replay(self, game_id: str, n: int, seat: int | None) -> Replay:
+        """A finished game at decision ``n`` as ``seat`` saw it (``None``: a spectator)."""
+        row = await self.row(game_id)
+        if row.status != "finished":
+            raise ApiError(409, "not_finished", "replays are for finished or imported games")
+        room = await self.hub.room(game_id)
+        assert room is not None and room.game is not None
+        full = room.game
+        if seat is not None and seat >= full.num_players:
+            raise ApiError(422, "bad_request", f"seat: 0-{full.num_players - 1}")
+        decisions = full.decisions
+        k = min(n, len(decisions))
+        game = build_game(row, [str(a) for a in decisions[:k]])
+        payload = seat_payload(game, seat, row.edition, 0)
+        return {
+            "n": k,
+            "total": len(decisions),
+            "game": self.hub.summary(row),
+            "view": payload["view"],
+            "events": payload["events"],
+            "epochs": room.epoch_starts(),
+        }

@@ -1,0 +1,174 @@
+"""What keeps a browser from being turned against ``ra serve`` or its players.
+
+- :class:`HostCheck`: the server answers only to its own names (DNS rebinding: a page
+  on another site must not reach a server on someone's laptop through a name it controls).
+- :func:`origin_allowed`: a game's WebSocket opens only from the server's own pages or a
+  configured origin (another site must not play a seat from a visitor's browser).
+- :class:`SecurityHeaders`: every response forbids framing, inline script and referrers.
+- :class:`RedactTokens`: no seat token reaches a log line, at any level.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""The names a server always answers to."""
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+)
+
+
+def host_name(host: str) -> str:
+    """The name in a ``Host`` header, without the port (``[::1]:8000`` → ``::1``), lower-case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        end = host.find("]")
+        return host[1:end] if end > 0 else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def allowed_hosts(listen_host: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
+    """Loopback names, the address listened on (unless a wildcard) and the configured names."""
+    names = [*LOOPBACK_HOSTS, *(host_name(h) for h in extra)]
+    if listen_host not in ("0.0.0.0", "::", ""):
+        names.append(host_name(listen_host))
+    return tuple(dict.fromkeys(names))
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+class HostCheck:
+    """Refuse requests and WebSockets whose ``Host`` is not one of ``hosts`` (``*`` allows all)."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str]) -> None:
+        self.app = app
+        self.hosts = frozenset(host_name(h) for h in hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or "*" in self.hosts:
+            await self.app(scope, receive, send)
+            return
+        host = _header(scope, b"host")
+        if host is not None and host_name(host) in self.hosts:
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
+            return
+        body = (
+            b'{"error":"bad_host","message":"this server does not answer to that host name '
+            b'(its operator can allow it: ra serve --allowed-host NAME)"}'
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 400,
+                "headers": [(b"content-type", b"application/json"), *SECURITY_HEADERS],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
+    """Whether a WebSocket with this ``Origin`` may open: the server's own (same host and
+    port as the ``Host`` it was reached by) or one configured; a client that sends no
+    ``Origin`` is no browser, and no browser can be made to omit it."""
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    if host is None or origin == "null":
+        return False
+    return urlsplit(origin).netloc.lower() == host.strip().lower()
+
+
+class SecurityHeaders:
+    """Add :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", ())}
+                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
+                message["headers"] = [*message.get("headers", ()), *extra]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+_TOKEN = re.compile(r"""(token["']?\s*(?:=|:|%3D|%22%3A%22)\s*["']?)[A-Za-z0-9_\-%]{6,}""", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``text`` with every seat token replaced (``token=…`` in addresses, ``"token": "…"`` in JSON)."""
+    return _TOKEN.sub(r"\1[redacted]", text)
+
+
+class RedactTokens(logging.Filter):
+    """A logging filter (on every handler) that removes seat tokens from each record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a record whose arguments do not fit its format: leave it be
+            return True
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        return True
+
+
+def log_config(level: str) -> dict[str, object]:
+    """Uvicorn's logging configuration with :class:`RedactTokens` on every handler and a root
+    handler, so the server's own and its libraries' records are filtered too."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = {
+        **LOGGING_CONFIG,
+        "filters": {"redact": {"()": "ra.web.security.RedactTokens"}},
+        "handlers": {
+            name: {**handler, "filters": ["redact"]} for name, handler in LOGGING_CONFIG["handlers"].items()
+        },
+        "loggers": {**LOGGING_CONFIG["loggers"], "": {"handlers": ["default"], "level": level.upper()}},
+    }
+    return config
