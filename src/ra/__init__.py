@@ -21,6 +21,7 @@ from ra.errors import (
     RaError,
     RecordError,
     SeatError,
+    SetupError,
 )
 from ra.events import AUCTION_KIND_LABELS, AUCTION_KINDS, EVENT_KINDS, AuctionKind, Event, EventKind
 from ra.native import native_available
@@ -84,6 +85,7 @@ __all__ = [
     "ScoreBreakdown",
     "SeatError",
     "Setup",
+    "SetupError",
     "Tile",
     "__version__",
     "display_name",

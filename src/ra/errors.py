@@ -11,6 +11,16 @@ class IllegalActionError(RaError, ValueError):
     """An action that the rules do not allow now.  The message cites the rule; the game is unchanged."""
 
 
+class SetupError(RaError, ValueError):
+    """Arguments that do not make a game of Ra (R2).  ``option`` names the argument at fault
+    (``"variant"``, ``"suns_per_player"`` …) so each front end can name it in its own terms
+    (``--suns-per-player`` on the command line, a form field in the browser)."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
 class NotationError(RaError, ValueError):
     """Text that is not an action in the notation (``draw``, ``ra``, ``god <tile>``, ``bid <sun>`` …)."""
 

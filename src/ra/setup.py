@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ra.errors import SetupError
 from ra.tiles import BAG_SIZE, CENTER_SUN, MAX_SUN, TILE_COUNTS, Tile
 
 MIN_PLAYERS: Final = 2  # R2.1
@@ -129,15 +130,16 @@ def make_setup(
     names = _player_names(players)
     n = len(names)
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}; variants are: {', '.join(VARIANTS)}")
+        raise SetupError(f"unknown variant {variant!r}; variants are: {', '.join(VARIANTS)}", "variant")
     if variant == "long-2p":
         if n != 2:
-            raise ValueError(f"the long-2p variant is for 2 players, not {n} (R2.3)")
+            raise SetupError(f"the long-2p variant is for 2 players, not {n} (R2.3)", "players")
         if suns_per_player is None:
             suns_per_player = 6
         if type(suns_per_player) is not int or suns_per_player not in LONG_2P_GROUPS:
-            raise ValueError(
-                f"the long-2p variant gives each player 4, 5, 6 or 7 suns, not {suns_per_player!r} (R2.3)"
+            raise SetupError(
+                f"the long-2p variant gives each player 4, 5, 6 or 7 suns, not {suns_per_player!r} (R2.3)",
+                "suns_per_player",
             )
         groups = LONG_2P_GROUPS[suns_per_player]
     else:
@@ -145,9 +147,10 @@ def make_setup(
         if suns_per_player is not None and (
             type(suns_per_player) is not int or suns_per_player != len(groups[0])
         ):
-            raise ValueError(
+            raise SetupError(
                 f"with {n} players each player has {len(groups[0])} suns (R2.2); "
-                "other numbers need variant='long-2p' (R2.3)"
+                "other numbers need the long-2p variant (R2.3)",
+                "suns_per_player",
             )
     if not isinstance(hidden_scores, bool):
         raise ValueError(f"hidden_scores must be True or False, got {hidden_scores!r}")
@@ -208,26 +211,26 @@ def _short(value: object) -> str:
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     limits = f"Ra is for {MIN_PLAYERS} to {MAX_PLAYERS} players"
     if isinstance(players, bool) or not isinstance(players, int | list | tuple):
-        raise ValueError(f"players must be a count or a list of names, got {_short(players)}")
+        raise SetupError(f"players must be a count or a list of names, got {_short(players)}", "players")
     if isinstance(players, int):
         # Check the count before building anything (players=10**100 must not allocate).
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"{limits}, not {_short(players)} (R2.1)")
+            raise SetupError(f"{limits}, not {_short(players)} (R2.1)", "players")
         return tuple(f"Player {i + 1}" for i in range(players))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise ValueError(f"{limits}, not {len(players)} (R2.1)")
+        raise SetupError(f"{limits}, not {len(players)} (R2.1)", "players")
     names = []
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            raise ValueError(f"player names must be non-empty strings, got {_short(name)}")
+            raise SetupError(f"player names must be non-empty strings, got {_short(name)}", "players")
         if len(name.strip()) > MAX_NAME_LENGTH or not name.strip().isprintable():
-            raise ValueError(
+            raise SetupError(
                 f"player names are printable and at most {MAX_NAME_LENGTH} characters: {_short(name)}"
             )
         names.append(name.strip())
     # Compared after stripping: "Ann" and "Ann " would be one name once saved.
     if len(set(names)) != len(names):
-        raise ValueError(f"player names must differ, got {names}")
+        raise SetupError(f"player names must differ, got {names}", "players")
     return tuple(names)
 
 

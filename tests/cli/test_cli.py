@@ -86,7 +86,7 @@ def test_a_bad_file_gets_one_line_and_status_2(tmp_path: Path, case: str, comman
         (["play", "--players", "2", "--bots", "hard,hard"], "2 bots but 1 seat left for bots after 1 person"),
         (["play", "--humans", "A,B,C", "--players", "2"], "3 people for 2 seats"),
         (["play", "--seed", "-1"], "--seed must be 0 or more"),
-        (["play", "--players", "2", "--suns-per-player", "5"], "--variant long-2p"),
+        (["play", "--players", "2", "--suns-per-player", "5"], "--suns-per-player: with 2 players"),
         (["play", "--load", "a.json", "--resume"], "not both"),
         (["play", "--resume"], "no unfinished game"),
         (["play", "--save", "/etc/hostname/x.json"], "cannot save to"),

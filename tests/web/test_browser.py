@@ -56,12 +56,32 @@ def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP, locale: str = 
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # A page that breaks its own Content-Security-Policy (an inline script, a foreign connection)
+    # is an error too.
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     page.js_errors = errors  # checked by no_js_errors()
     return page
 
 
 def no_js_errors(page: Page) -> None:
     assert page.js_errors == [], page.js_errors
+
+
+def wait_js(page: Page, expression: str, timeout: float = 30_000) -> None:
+    """Wait until ``expression`` is true in the page.
+
+    Not ``page.wait_for_function``: it compiles its predicate with ``eval`` inside the page,
+    which the server's Content-Security-Policy (rightly) forbids; ``evaluate`` goes through
+    the DevTools protocol instead.
+    """
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise sync_api.TimeoutError(f"waited {timeout / 1000:g} s for {expression!r}")
+        page.wait_for_timeout(50)
 
 
 def create_game(base: str, seats: list[dict[str, str]], **options: Any) -> dict[str, Any]:
@@ -206,17 +226,17 @@ def test_reload_and_seat_link_on_another_device(browser: Browser, live_server: s
     assert page.title() == "▶ Your turn — Ra"  # the tab says whose turn it is
     rng = random.Random(2)
     play(page, rng, clicks=6)
-    page.wait_for_function("window.__ra && !window.__ra.sending")
+    wait_js(page, "window.__ra && !window.__ra.sending")
     before = decisions(page)
     assert before > 0
     log_before = page.locator("#log li").count()
 
     page.reload()  # the token is kept in this browser
     page.wait_for_selector(".player.me[data-seat='0']")
-    page.wait_for_function(f"window.__ra.n >= {before}")
+    wait_js(page, f"window.__ra.n >= {before}")
     assert page.locator("#log li").count() >= log_before
     play(page, rng, clicks=6)
-    page.wait_for_function("window.__ra && !window.__ra.sending")
+    wait_js(page, "window.__ra && !window.__ra.sending")
     mid = decisions(page)
     assert mid > before
 
@@ -224,7 +244,7 @@ def test_reload_and_seat_link_on_another_device(browser: Browser, live_server: s
     other = new_page(browser, PHONE)
     other.goto(live_server + made["link"])
     other.wait_for_selector(".player.me[data-seat='0']")
-    other.wait_for_function(f"window.__ra.n >= {mid}")
+    wait_js(other, f"window.__ra.n >= {mid}")
     assert "token" not in other.url
     play(other, rng)
     assert is_over(other)
@@ -344,7 +364,7 @@ def test_russian_table_and_rules(browser: Browser, live_server: str) -> None:
     assert page.locator(".group h4", has_text="Фараоны").count() == 3
     assert page.locator(".log-card h3").inner_text() == "Журнал игры"
     page.click("[data-act='draw']")
-    page.wait_for_function("document.querySelector('#log').innerText.includes('тянет')")
+    wait_js(page, "document.querySelector('#log').innerText.includes('тянет')")
     page.reload()  # the choice is remembered
     page.wait_for_selector(".track-label:has-text('Трек Ра')")
     page.goto(live_server + "/rules")
@@ -389,7 +409,7 @@ def test_screenshots_and_no_sideways_scrolling(
     page.goto(live_server + made["link"])
     page.wait_for_selector(ACTIONS)
     play(page, random.Random(4), clicks=14)
-    page.wait_for_function("window.__ra && !window.__ra.sending")
+    wait_js(page, "window.__ra && !window.__ra.sending")
     no_sideways_scroll(page)
     shot(page, f"table-{size}-{lang}")
     page.goto(live_server + "/rules")
@@ -423,11 +443,11 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
     for _ in range(150):
         if is_over(page) or (drew_by_key and bid_by_key and undone):
             break
-        page.wait_for_function("window.__ra && !window.__ra.sending")
+        wait_js(page, "window.__ra && !window.__ra.sending")
         if not drew_by_key and "draw" in page.evaluate("window.__ra.legal"):
             n = decisions(page)
             page.keyboard.press("d")
-            page.wait_for_function(f"window.__ra.n > {n}")
+            wait_js(page, f"window.__ra.n > {n}")
             drew_by_key = True
             continue
         if not undone and page.locator("[data-undo]").count():
@@ -435,7 +455,7 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
             page.keyboard.press("u")
             # A bot's draw may have closed the window for undo just before the key: then try later.
             with contextlib.suppress(sync_api.Error):
-                page.wait_for_function(f"window.__ra.n !== {n} || !window.__ra.canUndo", timeout=3000)
+                wait_js(page, f"window.__ra.n !== {n} || !window.__ra.canUndo", timeout=3000)
             undone = decisions(page) < n
             continue
         bids = [b for b in page.evaluate("window.__ra.legal") if b.startswith("bid ")]
@@ -443,7 +463,7 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
             n = decisions(page)
             for digit in bids[-1][4:]:
                 page.keyboard.press(digit)
-            page.wait_for_function(f"window.__ra.n > {n}")
+            wait_js(page, f"window.__ra.n > {n}")
             assert any(
                 e["kind"] == "bid" and e["sun"] == int(bids[-1][4:])
                 for e in page.evaluate("window.__ra.events")
@@ -455,22 +475,22 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
     assert drew_by_key and bid_by_key and undone
 
     # The server dies: the table says so, reconnects by itself when it is back, and resyncs.
-    page.wait_for_function("window.__ra && !window.__ra.sending")
+    wait_js(page, "window.__ra && !window.__ra.sending")
     events_before = page.evaluate("window.__ra.events.length")
     srv.kill9()
     page.wait_for_selector("#conn-banner:not([hidden]):has-text('Connection lost')")
     srv.start()
     page.wait_for_selector("#conn-banner:has-text('Connection restored')", timeout=30000)
-    page.wait_for_function("window.__ra.connected")
+    wait_js(page, "window.__ra.connected")
     assert page.evaluate("window.__ra.events.length") == events_before
     play(page, rng, clicks=4)
-    page.wait_for_function("window.__ra && !window.__ra.sending")
+    wait_js(page, "window.__ra && !window.__ra.sending")
     page.wait_for_timeout(300)
     # The same log as a fresh client gets.
     fresh = new_page(browser)
     fresh.goto(f"{srv.url}/g/{made['game']['id']}")
     n = decisions(page)
-    fresh.wait_for_function(f"window.__ra && window.__ra.n === {n}")
+    wait_js(fresh, f"window.__ra && window.__ra.n === {n}")
     mine = page.evaluate("window.__ra.events.map((e) => e.kind + (e.tile || '') + (e.sun || ''))")
     theirs = fresh.evaluate("window.__ra.events.map((e) => e.kind + (e.tile || '') + (e.sun || ''))")
     assert mine == theirs
@@ -644,7 +664,7 @@ def test_hints_show_each_actions_win_chance_and_the_best(
     shot(page, f"table-hints-{size}-{lang}")
     # The next decision starts without hints until asked again.
     best.click()
-    page.wait_for_function(f"window.__ra.n > {hint['n']}")
+    wait_js(page, f"window.__ra.n > {hint['n']}")
     assert page.locator("#hint-box").count() == 0
     no_js_errors(page)
     page.context.close()

@@ -10,7 +10,7 @@ import pytest
 
 import ra
 from ra.bots.evaluate import Evaluator
-from ra.web.hub import bot_seed
+from ra.table import bot_seed
 from ra.web.testing import Server
 from tests.web.client import Player, create
 

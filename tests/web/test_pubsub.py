@@ -22,7 +22,9 @@ def test_notes_round_trip(note: Note) -> None:
     assert decode(encode(note)) == note
 
 
-@pytest.mark.parametrize("text", ["", "g:abc:w1:a3", "{}", '{"k": "x", "g": 1, "w": 2}', '{"k": "p", "g": 1}'])
+@pytest.mark.parametrize(
+    "text", ["", "g:abc:w1:a3", "{}", '{"k": "x", "g": 1, "w": 2}', '{"k": "p", "g": 1}']
+)
 def test_malformed_notes_are_ignored(text: str) -> None:
     assert decode(text) is None
 

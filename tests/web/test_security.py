@@ -27,13 +27,14 @@ from tests.web.client import Player, create, join
 async def _closed(ws: websockets.ClientConnection, timeout: float = 10) -> tuple[int | None, list[str]]:
     """Read until the server closes; the close code and the texts received meanwhile."""
     got: list[str] = []
+    code: int | None = None
     try:
         async with asyncio.timeout(timeout):
             while True:
                 got.append(str(await ws.recv()))
     except ConnectionClosed as closed:
-        return (closed.rcvd.code if closed.rcvd is not None else None), got
-    return None, got
+        code = closed.rcvd.code if closed.rcvd is not None else None
+    return code, got
 
 
 def test_a_player_who_left_loses_the_seat_and_cannot_hijack_the_newcomer(server: Server) -> None:
@@ -137,7 +138,9 @@ def test_foreign_origin_and_host_are_refused(server: Server) -> None:
     assert httpx.get(server.url + "/", headers={"Host": f"localhost:{server.port}"}).status_code == 200
 
 
-def test_allowed_origin_and_host_options(server_factory: type[Server], sqlite_url: str, tmp_path: Path) -> None:
+def test_allowed_origin_and_host_options(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
     s = server_factory(
         sqlite_url,
         tmp_path / "s.log",
@@ -197,7 +200,8 @@ def test_imports_are_json_only_and_limited(server: Server) -> None:
     while not game.is_over():
         game.apply(game.legal_actions()[0])
     record = game.to_record()
-    r = httpx.post(server.url + "/api/records", content=json.dumps(record), headers={"Content-Type": "text/plain"})
+    plain = {"Content-Type": "text/plain"}
+    r = httpx.post(server.url + "/api/records", content=json.dumps(record), headers=plain)
     assert r.status_code == 415 and r.json()["error"] == "bad_content_type"
     codes = [httpx.post(server.url + "/api/records", json=record).status_code for _ in range(8)]
     assert codes[:5] == [200] * 5 and set(codes[5:]) == {429}, codes

@@ -327,7 +327,7 @@ def simulate(seed: int, stop: Pred | None, names: list[str]) -> tuple[ra.Game, i
     """The game the scripted clients (seeds 5 and 6) and a random bot play with this seed,
     exactly as the server runs it; and the decision number where ``stop`` first holds."""
     from ra.bots import RandomBot
-    from ra.web.hub import bot_seed
+    from ra.table import bot_seed
 
     game = ra.Game(players=names, seed=seed, hidden_scores=True)
     rngs = [random.Random(5), random.Random(6)]

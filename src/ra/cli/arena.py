@@ -26,7 +26,7 @@ from rich.table import Table
 import ra
 from ra import arena, bots
 from ra.arena.runner import GameResult
-from ra.cli.common import LONG_SUNS, PLAYERS, cannot_write, fail
+from ra.cli.common import LONG_SUNS, PLAYERS, cannot_write, fail, setup_message
 from ra.events import plural
 from ra.tui.session import check_players
 
@@ -172,7 +172,7 @@ def arena_command(
     try:
         ra.Game(players=players, seed=0, variant=variant, suns_per_player=suns_per_player)
     except ValueError as err:
-        raise fail(str(err).replace("variant='long-2p'", "--variant long-2p")) from None
+        raise fail(setup_message(err)) from None
     if backend not in ("process", "ray"):
         raise fail(f"unknown backend {backend!r}; backends are: process, ray")
     if address is not None and backend != "ray":

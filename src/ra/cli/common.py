@@ -24,6 +24,14 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
+def setup_message(err: Exception) -> str:
+    """An engine error in command-line words: a setup error (R2) names its option
+    (``--suns-per-player: …``), never a Python keyword."""
+    if isinstance(err, ra.SetupError) and err.option:
+        return f"--{err.option.replace('_', '-')}: {err}"
+    return str(err)
+
+
 def rules_text() -> str:
     """The project's rules reference (``ra/data/rules.md``, sections R1-R9)."""
     return resources.files("ra").joinpath("data", "rules.md").read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ from rich.console import Console
 
 import ra
 from ra.bots import LEVEL_HELP
-from ra.cli.common import LONG_SUNS, PLAYERS, fail, rules_text
+from ra.cli.common import LONG_SUNS, PLAYERS, fail, rules_text, setup_message
 
 if TYPE_CHECKING:
     from ra.analysis.game import GameAnalysis
@@ -26,12 +26,8 @@ def _check_edition(edition: str) -> None:
 
 
 def _engine_message(err: Exception) -> str:
-    """An engine error in command-line words (its options, not Python keywords)."""
-    return (
-        str(err)
-        .replace("variant='long-2p'", "--variant long-2p")
-        .replace("suns_per_player", "--suns-per-player")
-    )
+    """An engine error in command-line words: a setup error names its option (``--suns-per-player``)."""
+    return setup_message(err)
 
 
 def play_command(

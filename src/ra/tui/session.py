@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import ra
 from ra import bots
+from ra.bots.evaluate import Evaluation
 from ra.events import plural
 from ra.record_format import parse_json
 from ra.records import MAX_RECORD_BYTES, atomic_write
@@ -30,9 +31,6 @@ from ra.table import (
     check_players,
     default_hints,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "CancellableView",
@@ -160,7 +158,7 @@ def plan_seats(
     return seats
 
 
-class Session(Table["Evaluation"]):
+class Session(Table[Evaluation]):
     """A terminal table: a :class:`ra.table.Table` that saves itself to a file."""
 
     def __init__(

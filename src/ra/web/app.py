@@ -35,6 +35,7 @@ from ra.web.protocol import (
     HintMessage,
     PingMessage,
     UndoMessage,
+    WsSchema,
     error,
     parse_client_message,
     ws_schema,
@@ -179,7 +180,7 @@ def create_app(settings: Settings) -> FastAPI:
         return await lobby.replay(game_id, n, seat)
 
     @app.get("/api/ws-schema")
-    async def schema() -> dict[str, object]:
+    async def schema() -> WsSchema:
         """The JSON Schema of every WebSocket message, both ways (see docs/web-api.md)."""
         return ws_schema()
 

@@ -33,6 +33,7 @@ from ra.web.protocol import (
     HintReply,
     Outgoing,
     PresenceMessage,
+    SeatPayload,
     ShutdownMessage,
     StateMessage,
     UndoneMessage,
@@ -40,7 +41,7 @@ from ra.web.protocol import (
     seat_payload,
 )
 from ra.web.pubsub import GameChanged, LocalPubSub, Note, PostgresPubSub, PresenceChanged, PubSub
-from ra.web.store import ConflictError, GameRow, Store
+from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, Store
 
 log = logging.getLogger("ra.web")
 
@@ -107,25 +108,28 @@ def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
     return game
 
 
-def result_columns(game: Game) -> dict[str, Any]:
+def result_columns(game: Game) -> ResultColumns:
     """The epoch, and the winner and scores once the game is over (hidden until then, R9.1)."""
     over = game.is_over()
     return {
         "epoch": game.epoch,
         "winner": game.winner if over else None,
-        "scores": list(game.scores) if over else None,
+        "scores": [s for s in game.scores if s is not None] if over else None,
     }
 
 
-def game_state(game: Game, row: GameRow) -> dict[str, Any]:
+def game_state(game: Game, row: GameRow) -> GameColumns:
     """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper)."""
     over = game.is_over()
     to_move = None if over else game.to_move
+    result = result_columns(game)
     return {
         "status": "finished" if over else "running",
         "to_move": to_move,
         "to_move_bot": to_move is not None and row.seats[to_move].kind == "bot",
-        **result_columns(game),
+        "epoch": result["epoch"],
+        "winner": result["winner"],
+        "scores": result["scores"],
     }
 
 
@@ -225,6 +229,8 @@ class Room:
         self.bot_task_n = -1
         self.decided_at: float | None = None
         self.hint_replies: set[asyncio.Future[None]] = set()
+        self._presence_sent: list[bool] | None = None
+        self.local_published: tuple[bool, ...] | None = None
 
     @property
     def id(self) -> str:
@@ -305,45 +311,40 @@ class Room:
                 c.revealed = True
             by_seat.setdefault(c.seat, []).append(c)
         for seat, clients in by_seat.items():
-            if game is None:
-                waiting: StateMessage = {
-                    "type": "state",
-                    "game": summary,
-                    "seat": seat,
-                    "n": 0,
-                    "view": None,
-                    "legal": [],
-                    "can_undo": False,
-                    "events_from": 0,
-                    "events": [],
-                    "t": None,
-                }
-                for c in clients:
-                    c.put(waiting)
-                continue
             start = min(c.events_sent for c in clients)
-            payload = seat_payload(game, seat, self.row.edition, start)
-            can_undo = self.can_undo(seat)
+            payload = seat_payload(game, seat, self.row.edition, start) if game is not None else None
             encoded: dict[int, str] = {}  # clients of one seat mostly share one message
             for c in clients:
                 text = encoded.get(c.events_sent)
                 if text is None:
-                    skip = c.events_sent - payload["events_from"]
-                    message: StateMessage = {
-                        "type": "state",
-                        "game": summary,
-                        "seat": seat,
-                        "n": game.num_decisions,
-                        "view": payload["view"],
-                        "legal": payload["legal"],
-                        "can_undo": can_undo,
-                        "events_from": c.events_sent,
-                        "events": payload["events"][skip:],
-                        "t": self.decided_at,
-                    }
+                    message = self._state(summary, seat, payload, c.events_sent)
                     text = encoded[c.events_sent] = json.dumps(message, separators=(",", ":"))
                 c.put(text)
-                c.events_sent = payload["num_events"]
+                c.events_sent = payload["num_events"] if payload is not None else 0
+
+    def _state(
+        self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
+    ) -> StateMessage:
+        """The ``state`` message for ``seat`` with the log from ``since`` on (``payload``: the
+        seat's view and log from at most ``since``; None before the game starts)."""
+        game = self.game
+        if payload is None or game is None:
+            view, legal, events, n, since = None, [], [], 0, 0
+        else:
+            view, legal, n = payload["view"], payload["legal"], game.num_decisions
+            events = payload["events"][since - payload["events_from"] :]
+        return {
+            "type": "state",
+            "game": summary,
+            "seat": seat,
+            "n": n,
+            "view": view,
+            "legal": legal,
+            "can_undo": view is not None and self.can_undo(seat),
+            "events_from": since,
+            "events": events,
+            "t": self.decided_at if view is not None else None,
+        }
 
     def send_state(self, client: Client) -> None:
         clients, self.clients = self.clients, {client}
@@ -353,7 +354,13 @@ class Room:
             self.clients = clients
 
     def send_presence(self) -> None:
-        msg: PresenceMessage = {"type": "presence", "connected": self.presence()}
+        """Tell the clients who is connected — once per change, not once per connection (a
+        newcomer learns it from its first ``state``)."""
+        connected = self.presence()
+        if connected == self._presence_sent:
+            return
+        self._presence_sent = connected
+        msg: PresenceMessage = {"type": "presence", "connected": connected}
         for c in self.clients:
             c.put(msg)
 
@@ -480,7 +487,7 @@ class Room:
             self.broadcast(floor=len(new.events))
             self.schedule_bot()
 
-    def _mirror(self, game: Game, state: dict[str, Any]) -> None:
+    def _mirror(self, game: Game, state: GameColumns) -> None:
         """Keep the cached row in step with ``game`` (``state`` is its :func:`game_state`)."""
         self.row.num_decisions = game.num_decisions
         self.row.status = state["status"]
@@ -766,7 +773,11 @@ class Hub:
 
     async def presence_changed(self, room: Room) -> None:
         room.send_presence()
-        note = PresenceChanged(room.id, self.settings.worker_id, tuple(room.local_presence()))
+        local = tuple(room.local_presence())
+        if local == room.local_published:
+            return  # this worker's connections cover the same seats: nothing to tell the others
+        room.local_published = local
+        note = PresenceChanged(room.id, self.settings.worker_id, local)
         with contextlib.suppress(Exception):
             await self.pubsub.publish(note)
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, field_validator
 from typing_extensions import TypedDict
 
 from ra.engine import Game
-from ra.errors import RaError
+from ra.errors import RaError, SetupError
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
 from ra.table import bot_name
 from ra.tiles import EDITIONS
@@ -193,8 +193,9 @@ class Lobby:
                 variant=body.variant,
                 suns_per_player=body.suns_per_player,
             )
-        except ValueError as err:
-            raise ApiError(422, "bad_request", str(err)) from None
+        except SetupError as err:
+            where = f"{err.option}: " if err.option and err.option != "players" else ""
+            raise ApiError(422, "bad_request", f"{where}{err}") from None
         names = bot_names(body.seats)
         humans = sum(s.kind == "human" for s in body.seats)
         game_id = await self.store.create_game(

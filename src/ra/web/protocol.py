@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.json_schema import JsonSchemaValue
 from typing_extensions import TypedDict
 
 from ra.engine import Game
@@ -313,7 +314,13 @@ def error(code: str, message: str) -> ErrorMessage:
     return {"type": "error", "code": code, "message": message}
 
 
-def ws_schema() -> dict[str, object]:
+class WsSchema(TypedDict):
+    title: str
+    client: JsonSchemaValue
+    server: JsonSchemaValue
+
+
+def ws_schema() -> WsSchema:
     """The JSON Schema of both directions (``GET /api/ws-schema``)."""
     return {
         "title": "Ra game WebSocket protocol",

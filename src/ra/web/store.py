@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from typing_extensions import TypedDict
 
 from ra.web.db import async_url, decisions, games, is_sqlite, seats, sync_url
 from ra.web.protocol import TableSettings
@@ -94,6 +95,22 @@ class GameRow:
             "bot_delay": self.bot_delay,
             "hints": self.hints,
         }
+
+
+class ResultColumns(TypedDict):
+    """The columns of ``games`` that show how far a game is (scores only once it is over)."""
+
+    epoch: int
+    winner: int | None
+    scores: list[int] | None
+
+
+class GameColumns(ResultColumns):
+    """The columns of ``games`` that mirror a game in play (for the lobby and the bot sweeper)."""
+
+    status: str
+    to_move: int | None
+    to_move_bot: bool
 
 
 class ConflictError(Exception):
@@ -274,11 +291,11 @@ class Store:
             await self._notify(conn, game_id)
             return res.rowcount == 1
 
-    async def append(self, game_id: str, n: int, seat: int, action: str, state: dict[str, Any]) -> None:
+    async def append(self, game_id: str, n: int, seat: int, action: str, state: GameColumns) -> None:
         """Store decision ``n``; :class:`ConflictError` if the game is no longer at ``n`` decisions."""
         await self._write(n, _append, game_id, n, seat, action, state)
 
-    async def truncate(self, game_id: str, n: int, keep: int, state: dict[str, Any]) -> None:
+    async def truncate(self, game_id: str, n: int, keep: int, state: GameColumns) -> None:
         """Take decisions ``keep``.. back (undo); :class:`ConflictError` if the game moved on."""
         await self._write(None, _truncate, game_id, n, keep, state)
 
@@ -332,7 +349,7 @@ class Store:
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
 
 
-def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, state: dict[str, Any]) -> None:
+def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, state: GameColumns) -> None:
     res = conn.execute(
         sa.update(games)
         .where(games.c.id == game_id, games.c.num_decisions == n)
@@ -345,7 +362,7 @@ def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, stat
     )
 
 
-def _truncate(conn: Connection, game_id: str, n: int, keep: int, state: dict[str, Any]) -> None:
+def _truncate(conn: Connection, game_id: str, n: int, keep: int, state: GameColumns) -> None:
     res = conn.execute(
         sa.update(games)
         .where(games.c.id == game_id, games.c.num_decisions == n)
