@@ -12,6 +12,17 @@ WebSockets on loopback, and measures until every game is over:
 
     python benchmarks/web_load.py --games 200 --spectators 2
     python benchmarks/web_load.py --db postgresql+psycopg://ra:ra@127.0.0.1/ra_load --workers 2
+
+Two more scenarios (``--scenario``):
+
+- ``abuse``: a person plays a ``medium`` bot, first alone, then while one address floods the
+  server with every bot-only table its limits allow (``--flood-level`` bots, five a table); the
+  person's bot reply time (their move sent → their turn again) p50/p95, unloaded and loaded;
+- ``lobby``: ``--stored`` finished games in the database, then the lobby list
+  (``GET /api/games``) timed over HTTP, and its query timed in-process without the cache.
+
+    python benchmarks/web_load.py --scenario abuse --replies 15
+    python benchmarks/web_load.py --scenario lobby --stored 1000
 """
 
 from __future__ import annotations
@@ -110,7 +121,7 @@ async def spectate(
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="ra-load-"))
     db = args.db or f"sqlite:///{tmp / 'load.db'}"
-    server = Server(db, tmp / "server.log", workers=args.workers).start()
+    server = Server(db, tmp / "server.log", workers=args.workers, env=UNLIMITED).start()
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
             # Every game starts at one moment, once its spectators are in (a scheduled start).
@@ -195,6 +206,146 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+UNLIMITED = {"RA_MAX_OPEN_GAMES": "1000000", "RA_MAX_BOT_SEATS": "1000000", "RA_MESSAGE_RATE": "1000"}
+"""The load scenario plays every game from one address: lift the per-address limits."""
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def replies(url: str, ws_url: str, count: int, seed: int) -> list[float]:
+    """A person against a medium bot: seconds from each of their moves to their next turn."""
+    from tests.web.client import Player
+
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        r = await http.post(
+            "/api/games",
+            json={
+                "seats": [{"kind": "human"}, {"kind": "bot", "level": "medium"}],
+                "name": "Ann",
+                "bot_delay": 0,
+            },
+        )
+        r.raise_for_status()
+        made = r.json()
+    p = Player(ws_url, made["game"]["id"], made["token"], seed=seed)
+    await p.connect()
+    state = await p.until(lambda m: m["type"] == "state" and m["view"] is not None)
+    out: list[float] = []
+    while len(out) < count and state["view"]["phase"] != "over":
+        if not state["legal"]:
+            state = await p.until(
+                lambda m: m["type"] == "state" and (bool(m["legal"]) or m["view"]["phase"] == "over"), 300
+            )
+            continue
+        n, t0 = state["n"], time.monotonic()
+        await p.send({"type": "action", "action": p.rng.choice(state["legal"]), "n": n})
+        state = await p.until(
+            lambda m, n=n: (
+                m["type"] == "state" and m["n"] > n and (bool(m["legal"]) or m["view"]["phase"] == "over")
+            ),
+            300,
+        )
+        if state["n"] > n + 1:  # the bot moved in between: a reply
+            out.append(time.monotonic() - t0)
+    await p.close()
+    return out
+
+
+async def abuse(args: argparse.Namespace) -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="ra-abuse-"))
+    server = Server(f"sqlite:///{tmp / 'abuse.db'}", tmp / "server.log").start()
+    try:
+        quiet = await replies(server.url, server.ws, args.replies, seed=1)
+        flood = 0
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+            while True:  # as many bot-only tables as one address may have
+                r = await http.post(
+                    "/api/games",
+                    json={
+                        "seats": [{"kind": "bot", "level": args.flood_level}] * 5,
+                        "join": False,
+                        "bot_delay": 0,
+                    },
+                )
+                if r.status_code != 200:
+                    break
+                flood += 1
+        loaded = await replies(server.url, server.ws, args.replies, seed=2)
+    finally:
+        server.stop()
+    return {
+        "scenario": "abuse",
+        "flood_tables": flood,
+        "flood_level": args.flood_level,
+        "replies": len(loaded),
+        "reply_s_p50_unloaded": round(pct(quiet, 0.5), 3),
+        "reply_s_p95_unloaded": round(pct(quiet, 0.95), 3),
+        "reply_s_p50_flooded": round(pct(loaded, 0.5), 3),
+        "reply_s_p95_flooded": round(pct(loaded, 0.95), 3),
+        "p95_ratio": round(pct(loaded, 0.95) / max(1e-9, pct(quiet, 0.95)), 2),
+    }
+
+
+async def lobby(args: argparse.Namespace) -> dict[str, Any]:
+    from ra.web import db as database
+    from ra.web.store import Store
+
+    tmp = Path(tempfile.mkdtemp(prefix="ra-lobby-"))
+    url = f"sqlite:///{tmp / 'lobby.db'}"
+    database.upgrade(url)
+    store = Store(url)
+    for i in range(args.stored):
+        await store.create_game(
+            {
+                "status": "finished",
+                "players": 3,
+                "variant": "standard",
+                "suns_per_player": None,
+                "hidden_scores": False,
+                "edition": "original",
+                "bot_delay": 0.0,
+                "seed": i,
+                "epoch": 3,
+                "winner": 0,
+                "scores": [30, 20, 10],
+                "num_decisions": 200,
+            },
+            [
+                {"seat": s, "kind": "bot", "level": "random", "name": f"Bot {s}", "token_hash": None}
+                for s in range(3)
+            ],
+        )
+    query = []
+    for _ in range(100):
+        t0 = time.perf_counter()
+        await store.list_games("finished")
+        query.append(1000 * (time.perf_counter() - t0))
+    await store.close()
+    server = Server(url, tmp / "server.log").start()
+    http_ms = []
+    try:
+        async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+            for i in range(200):
+                t0 = time.perf_counter()
+                r = await http.get("/api/games", params={"status": "finished"})
+                http_ms.append(1000 * (time.perf_counter() - t0))
+                r.raise_for_status()
+                await asyncio.sleep(0.21 if i % 10 else 1.05)  # within the rate limit; some past the cache
+    finally:
+        server.stop()
+    return {
+        "scenario": "lobby",
+        "stored_games": args.stored,
+        "query_ms_p50": round(pct(query, 0.5), 2),
+        "query_ms_p95": round(pct(query, 0.95), 2),
+        "http_ms_p50": round(pct(http_ms, 0.5), 2),
+        "http_ms_p95": round(pct(http_ms, 0.95), 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -206,7 +357,15 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--scenario", choices=("load", "abuse", "lobby"), default="load")
+    parser.add_argument("--replies", type=int, default=15, help="abuse: bot replies timed per phase")
+    parser.add_argument("--flood-level", default="hard", help="abuse: the flood's bot level")
+    parser.add_argument("--stored", type=int, default=1000, help="lobby: finished games in the database")
     args = parser.parse_args()
+    if args.scenario != "load":
+        outcome = asyncio.run(abuse(args) if args.scenario == "abuse" else lobby(args))
+        print(json.dumps(outcome) if args.json else "\n".join(f"{k:>24}: {v}" for k, v in outcome.items()))
+        return
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result))

@@ -43,8 +43,12 @@ class Player:
         self.ws: Any = None
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.url, max_size=2**22)
+        await self.connect_raw()
         await self.send({"type": "hello", "token": self.token, "since": len(self.events)})
+
+    async def connect_raw(self) -> None:
+        """Open the socket without saying hello (the test says it)."""
+        self.ws = await websockets.connect(self.url, max_size=2**22)
 
     async def send(self, msg: dict[str, Any] | str) -> None:
         await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))

@@ -32,8 +32,11 @@ def serve_command(
         int, typer.Option(min=1, max=64, help="Server processes (more than one needs PostgreSQL).")
     ] = 1,
     bot_processes: Annotated[
-        int, typer.Option(min=1, max=64, help="Processes per worker for the search bots' thinking.")
-    ] = 1,
+        int | None,
+        typer.Option(
+            min=1, max=64, help="Processes per worker for the bots' thinking and hints (default: the cores)."
+        ),
+    ] = None,
     hint_budget: Annotated[
         str,
         typer.Option(
@@ -100,7 +103,7 @@ def serve_command(
         typer.echo(f"ra serve: cannot open the database {_safe(url)}: {reason}", err=True)
         raise typer.Exit(2) from None
     os.environ["RA_DB_URL"] = url
-    os.environ["RA_BOT_PROCESSES"] = str(bot_processes)
+    os.environ["RA_BOT_PROCESSES"] = str(bot_processes or len(os.sched_getaffinity(0)))
     os.environ["RA_HINT_BUDGET"] = hint_budget
     from ra.web.security import allowed_hosts, log_config
 

@@ -136,9 +136,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/games")
     async def list_games(
+        request: Request,
         status: Annotated[Literal["open", "running", "finished"] | None, Query()] = None,
     ) -> dict[str, list[GameSummary]]:
-        return {"games": await lobby.list(status)}
+        return {"games": await lobby.list(status, _addr(request))}
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> GameSummary:
@@ -263,7 +264,9 @@ async def _hello(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> tuple[R
         token_hash = hash_token(hello.token)
         if room.row.seats[seat].token_hash != token_hash:
             await room.resync()  # the room's copy of the seats is older than the database's
-    return room, Client(seat, ws.send_text, hub.settings, token_hash, close=ws.close)
+    client = Client(seat, ws.send_text, hub.settings, token_hash, close=ws.close)
+    room.resume(client, hello.since, hello.key)
+    return room, client
 
 
 async def _serve(ws: WebSocket, room: Room, client: Client, sender: asyncio.Task[None]) -> None:
@@ -327,6 +330,7 @@ def app_from_env() -> FastAPI:
             db_url=url,
             bot_processes=int(os.environ.get("RA_BOT_PROCESSES", "1")),
             max_open_games_per_addr=int(os.environ.get("RA_MAX_OPEN_GAMES", "20")),
+            max_bot_seats_per_addr=int(os.environ.get("RA_MAX_BOT_SEATS", "40")),
             max_games_per_addr=int(os.environ.get("RA_MAX_GAMES_PER_DAY", "200")),
             allowed_origins=tuple(o for o in os.environ.get("RA_ALLOWED_ORIGINS", "").split() if o),
             allowed_hosts=tuple(h for h in os.environ.get("RA_ALLOWED_HOSTS", "").split() if h),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import multiprocessing
@@ -25,7 +26,8 @@ from typing import Any
 from ra import bots
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError
-from ra.table import Seat, Table, TableOptions, bot_seed
+from ra.events import Event
+from ra.table import DECISION_EVENTS, Seat, Table, TableOptions, bot_seed
 from ra.web.hints import hint_for
 from ra.web.protocol import (
     ErrorMessage,
@@ -41,6 +43,7 @@ from ra.web.protocol import (
     seat_payload,
 )
 from ra.web.pubsub import GameChanged, LocalPubSub, Note, PostgresPubSub, PresenceChanged, PubSub
+from ra.web.scheduler import FairScheduler
 from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, Store
 
 log = logging.getLogger("ra.web")
@@ -60,6 +63,9 @@ class Settings:
     db_url: str
     bot_processes: int = 1
     max_open_games_per_addr: int = 20
+    """Games one address may have waiting or running at once (bot-only tables too)."""
+    max_bot_seats_per_addr: int = 40
+    """Bot seats one address may have at those games (each is a search to run)."""
     max_games_per_addr: int = 200
     """Games (tables and imports) one address may create in a day."""
     allowed_origins: tuple[str, ...] = ()
@@ -131,6 +137,23 @@ def game_state(game: Game, row: GameRow) -> GameColumns:
         "winner": result["winner"],
         "scores": result["scores"],
     }
+
+
+def log_key(game: Game, seat: int | None, n: int | None = None) -> str:
+    """A short name of the log ``seat`` sees after the first ``n`` decisions (default: all): the
+    same seat and the same decisions make the same log (R9 masking depends on nothing else
+    until the end, which :meth:`Room.resume` never resumes across)."""
+    decisions = game.decisions if n is None else game.decisions[:n]
+    text = f"{seat}|" + ",".join(str(a.index) for a in decisions)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def decisions_before(events: Sequence[Event], k: int) -> int | None:
+    """How many decisions the first ``k`` entries of a log hold, when the log can end there
+    (after all of a decision's consequences, before the next decision); else None."""
+    if k < len(events) and not (events[k].kind in DECISION_EVENTS and not events[k].auto):
+        return None
+    return sum(1 for e in events[:k] if e.kind in DECISION_EVENTS and not e.auto)
 
 
 def table_for(row: GameRow, game: Game) -> Table[asyncio.Future[HintReply]]:
@@ -255,6 +278,10 @@ class Room:
 
     # --- seats and tokens ------------------------------------------------------
 
+    def has_person(self) -> bool:
+        """Whether a person sits at this table (their bots' moves are served first)."""
+        return any(s.kind == "human" for s in self.row.seats)
+
     def holds_seat(self, client: Client) -> bool:
         """Whether ``client``'s token still holds its seat (re-checked before every action)."""
         if client.seat is None:
@@ -344,7 +371,22 @@ class Room:
             "events_from": since,
             "events": events,
             "t": self.decided_at if view is not None else None,
+            "log_key": log_key(game, seat) if game is not None and view is not None else None,
         }
+
+    def resume(self, client: Client, since: int | None, key: str | None) -> None:
+        """A reconnecting client holds the first ``since`` log entries of the log ``key`` names:
+        send it only the rest — if that log is still a prefix of the game's (no undo since)."""
+        game = self.game
+        if game is None or since is None or key is None or since > len(game.events):
+            return
+        n = decisions_before(game.events, since)
+        if n is not None and key == log_key(game, client.seat, n) and not self._reveals(game):
+            client.events_sent = since
+
+    @staticmethod
+    def _reveals(game: Game) -> bool:
+        return game.is_over() and game.hidden_scores  # the end rewrites the masked log (R9.1)
 
     def send_state(self, client: Client) -> None:
         clients, self.clients = self.clients, {client}
@@ -433,7 +475,7 @@ class Room:
         task = table.hint_cache.get(key)
         if task is None:
             seed = table.bot_seed(n) ^ (seat + 1)
-            task = asyncio.ensure_future(self.hub.hint(game.to_record(), seat, self.row.edition, seed))
+            task = asyncio.ensure_future(self.hub.hint(self, game.to_record(), seat, self.row.edition, seed))
             table.hint_cache.put(key, task)
         reply = asyncio.ensure_future(self._send_hint(client, key, task))
         self.hint_replies.add(reply)
@@ -586,7 +628,7 @@ class Room:
             seed = bot_seed(self.row.seed, n)
             action = None
             if level not in _INLINE_BOTS:  # a search: in a worker process, outside the slots
-                action = await self.hub.think(game.to_record(), seat, level, seed)
+                action = await self.hub.think(self, game.to_record(), seat, level, seed)
             # Bots' moves are admitted a few at a time: on a busy server each one goes through
             # in milliseconds and people's moves are never queued behind a crowd of bots'.
             async with self.hub.bot_slots:
@@ -612,6 +654,7 @@ class Hub:
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: ProcessPoolExecutor | None = None
+        self.scheduler = FairScheduler(self._workers, settings.bot_processes)
         self._tasks: list[asyncio.Task[None]] = []
         self.closing = False
 
@@ -705,10 +748,10 @@ class Hub:
 
     # --- bots ------------------------------------------------------------------
 
-    async def think(self, record: dict[str, Any], seat: int, level: str, seed: int) -> str:
-        """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._workers(), choose_for, record, seat, level, seed)
+    async def think(self, room: Room, record: dict[str, Any], seat: int, level: str, seed: int) -> str:
+        """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop),
+        when its table's turn comes (:class:`ra.web.scheduler.FairScheduler`)."""
+        return await self.scheduler.run(room.id, room.has_person(), choose_for, record, seat, level, seed)
 
     def _workers(self) -> ProcessPoolExecutor:
         """The bot processes, started on first use."""
@@ -717,11 +760,10 @@ class Hub:
             self._pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_processes), mp_context=ctx)
         return self._pool
 
-    async def hint(self, record: dict[str, Any], seat: int, edition: str, seed: int) -> HintReply:
-        """Hints for ``seat`` in a worker process (see :mod:`ra.web.hints`)."""
-        loop = asyncio.get_running_loop()
+    async def hint(self, room: Room, record: dict[str, Any], seat: int, edition: str, seed: int) -> HintReply:
+        """Hints for ``seat`` in a worker process (see :mod:`ra.web.hints`), fairly scheduled."""
         budget = self.settings.hint_budget
-        return await loop.run_in_executor(self._workers(), hint_for, record, seat, budget, seed, edition)
+        return await self.scheduler.run(room.id, True, hint_for, record, seat, budget, seed, edition)
 
     async def _sweeper(self) -> None:
         """Resume bots' turns after a restart, or after a worker died mid-thought."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections import defaultdict
 from datetime import timedelta
 from typing import Literal
 
@@ -22,6 +21,7 @@ from ra.setup import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
 from ra.table import bot_name
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
+from ra.web.limits import AddressLimiter
 from ra.web.protocol import EventData, GameSummary, ViewData, seat_payload
 from ra.web.store import GameRow, Store, new_token, now
 
@@ -29,6 +29,10 @@ MAX_RECORD_BYTES = 256 * 1024
 """The largest game record the server imports."""
 IMPORTS_PER_MINUTE = 5
 """Record imports one address may make in a minute (a burst of as many, then one every 12 s)."""
+LIST_CACHE_SECONDS = 1.0
+"""How long the lobby's list is served from memory (it is read by every open lobby page)."""
+LISTS_PER_SECOND = 5.0
+"""Lobby list requests one address may make a second (bursts of 4×)."""
 
 
 class ApiError(Exception):
@@ -151,7 +155,9 @@ class Lobby:
         self.store = store
         self.hub = hub
         self.settings = settings
-        self._imports: dict[str, list[float]] = defaultdict(list)
+        self._imports = AddressLimiter(IMPORTS_PER_MINUTE / 60.0, IMPORTS_PER_MINUTE)
+        self._lists = AddressLimiter(LISTS_PER_SECOND, 4 * LISTS_PER_SECOND)
+        self._listed: dict[str | None, tuple[float, list[GameSummary]]] = {}
 
     async def row(self, game_id: str) -> GameRow:
         row = await self.store.game(game_id) if len(game_id) <= 16 else None
@@ -162,19 +168,36 @@ class Lobby:
     async def summary(self, game_id: str) -> GameSummary:
         return self.hub.summary(await self.row(game_id))
 
-    async def list(self, status: str | None) -> list[GameSummary]:
-        return [self.hub.summary(r) for r in await self.store.list_games(status)]
+    async def list(self, status: str | None, addr: str) -> list[GameSummary]:
+        """The newest tables (cached for :data:`LIST_CACHE_SECONDS`; limited per address)."""
+        if not self._lists.allow(addr):
+            raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
+        t = time.monotonic()
+        cached = self._listed.get(status)
+        if cached is not None and t - cached[0] < LIST_CACHE_SECONDS:
+            return cached[1]
+        listed = [self.hub.summary(r) for r in await self.store.list_games(status)]
+        self._listed[status] = (t, listed)
+        return listed
 
     # --- tables ---------------------------------------------------------------------
 
     async def create(self, body: NewGame, addr: str) -> Seated:
         """A new table; its creator takes the first human seat unless ``join`` is false."""
-        limit = self.settings.max_open_games_per_addr
-        if await self.store.open_games_from(addr) >= limit:
+        limit, bot_limit = self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr
+        active, bot_seats = await self.store.active_games_from(addr)
+        if active >= limit:
             raise ApiError(
                 429,
                 "too_many_games",
-                f"you already have {limit} games waiting for players; start or leave some first",
+                f"you already have {limit} games waiting or running; finish or leave some first",
+            )
+        new_bots = sum(s.kind == "bot" for s in body.seats)
+        if bot_seats + new_bots > bot_limit:
+            raise ApiError(
+                429,
+                "too_many_bots",
+                f"your games already have {bot_seats} bot seats; at most {bot_limit} at once",
             )
         for s in body.seats:
             if s.kind == "bot" and s.level is None:
@@ -198,6 +221,7 @@ class Lobby:
             raise ApiError(422, "bad_request", f"{where}{err}") from None
         names = bot_names(body.seats)
         humans = sum(s.kind == "human" for s in body.seats)
+        self._listed.clear()  # the lobby shows a change made here at once
         game_id = await self.store.create_game(
             {
                 "status": "open",
@@ -247,6 +271,7 @@ class Lobby:
         if not free:
             raise ApiError(409, "full", "no free seat at this table")
         token = new_token()
+        self._listed.clear()
         if not await self.store.take_seat(row.id, free[0], join.name, token):
             raise ApiError(409, "seat_taken", "that seat was just taken; try again")
         if not await self.maybe_start(row.id):
@@ -264,6 +289,7 @@ class Lobby:
         if row.status != "open" or any(s.kind == "human" and s.token_hash is None for s in row.seats):
             return False
         state = game_state(build_game(row, []), row)
+        self._listed.clear()
         await self.store.start(game_id, state["to_move"], state["to_move_bot"])
         room = await self.hub.room(game_id)
         if room is not None:
@@ -283,6 +309,7 @@ class Lobby:
         seat = await self.token_seat(game_id, token)
         if row.status != "open":
             raise ApiError(409, "started", "the game has started; a seat can be left only before")
+        self._listed.clear()
         await self.store.free_seat(game_id, seat)
         await self.hub.changed(game_id)  # resync: the seat's connections are dropped
         return {"game": await self.summary(game_id)}
@@ -343,6 +370,7 @@ class Lobby:
             game = Game.from_record(json.loads(body.decode("utf-8")))
         except (RaError, ValueError, TypeError, RecursionError, UnicodeDecodeError) as err:
             raise ApiError(422, "bad_record", f"not a valid Ra game record: {err}") from None
+        self._listed.clear()  # the lobby shows a change made here at once
         game_id = await self.store.create_game(
             {
                 "status": "finished",
@@ -366,18 +394,10 @@ class Lobby:
         return {"game": await self.summary(game_id)}
 
     def _check_import_rate(self, addr: str) -> None:
-        t = time.monotonic()
-        recent = [x for x in self._imports[addr] if t - x < 60.0]
-        if len(recent) >= IMPORTS_PER_MINUTE:
-            self._imports[addr] = recent
+        if not self._imports.allow(addr):
             raise ApiError(
                 429, "rate_limited", f"at most {IMPORTS_PER_MINUTE} imports a minute; wait a little"
             )
-        recent.append(t)
-        self._imports[addr] = recent
-        if len(self._imports) > 10_000:  # forget idle addresses
-            for a in [a for a, xs in self._imports.items() if not xs or t - xs[-1] >= 60.0]:
-                del self._imports[a]
 
     async def replay(self, game_id: str, n: int, seat: int | None) -> Replay:
         """A finished game at decision ``n`` as ``seat`` saw it (``None``: a spectator)."""

@@ -44,6 +44,8 @@ class Hello(_In):
     token: Annotated[str, Field(max_length=200)] | None = None
     since: Annotated[int, Field(ge=0)] | None = None
     """How many log entries the client already has (a reconnecting client)."""
+    key: Annotated[str, Field(max_length=64)] | None = None
+    """The ``log_key`` of the last state it got: with ``since``, the log is resent only from there."""
 
 
 class ActionMessage(_In):
@@ -216,6 +218,9 @@ class StateMessage(TypedDict):
     events_from: int
     events: list[EventData]
     t: float | None
+    log_key: str | None
+    """Names the log the client now holds (seat, decisions, reveal): sent back in ``hello`` as
+    ``key`` with ``since``, it lets a reconnecting client get only what it is missing."""
 
 
 class PresenceMessage(TypedDict):

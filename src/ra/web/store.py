@@ -162,17 +162,33 @@ class Store:
         return g
 
     async def list_games(self, status: str | None, limit: int = 100) -> list[GameRow]:
+        """The newest ``limit`` games (of one ``status``) with their seats: one query."""
+        newest = sa.select(games).order_by(games.c.created_at.desc()).limit(limit)
+        if status is not None:
+            newest = newest.where(games.c.status == status)
+        g = newest.subquery()
+        q = (
+            sa.select(
+                g,
+                seats.c.seat.label("s_seat"),
+                seats.c.kind.label("s_kind"),
+                seats.c.level.label("s_level"),
+                seats.c.name.label("s_name"),
+                seats.c.token_hash.label("s_token_hash"),
+            )
+            .select_from(g.outerjoin(seats, seats.c.game_id == g.c.id))
+            .order_by(g.c.created_at.desc(), g.c.id, seats.c.seat)
+        )
+        out: list[GameRow] = []
         async with self.engine.connect() as conn:
-            q = sa.select(games.c.id).order_by(games.c.created_at.desc()).limit(limit)
-            if status is not None:
-                q = q.where(games.c.status == status)
-            ids = [r[0] for r in await conn.execute(q)]
-            out = []
-            for gid in ids:
-                g = await self._game(conn, gid)
-                if g is not None:
-                    out.append(g)
-            return out
+            for r in (await conn.execute(q)).mappings():
+                if not out or out[-1].id != r["id"]:
+                    out.append(_game_row(r))
+                if r["s_seat"] is not None:
+                    out[-1].seats.append(
+                        SeatRow(r["s_seat"], r["s_kind"], r["s_level"], r["s_name"], r["s_token_hash"])
+                    )
+        return out
 
     async def decisions(self, game_id: str, since: int = 0) -> list[tuple[int, str]]:
         """The accepted decisions of a game from number ``since`` on, in order, as (seat, notation)."""
@@ -195,10 +211,20 @@ class Store:
             ).first()
             return None if row is None else int(row[0])
 
-    async def open_games_from(self, addr: str) -> int:
+    async def active_games_from(self, addr: str) -> tuple[int, int]:
+        """The games this address created that are waiting or running (bot-only tables too),
+        and the bot seats at them."""
+        active = sa.select(games.c.id).where(
+            games.c.creator_addr == addr, games.c.status.in_(("open", "running"))
+        )
+        bot_seats = sa.select(sa.func.count()).where(seats.c.game_id.in_(active), seats.c.kind == "bot")
+        q = sa.select(
+            sa.select(sa.func.count()).select_from(active.subquery()).scalar_subquery(),
+            bot_seats.scalar_subquery(),
+        )
         async with self.engine.connect() as conn:
-            q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.status == "open")
-            return int((await conn.execute(q)).scalar_one())
+            row = (await conn.execute(q)).one()
+            return int(row[0]), int(row[1])
 
     async def games_from(self, addr: str, hours: float = 24.0) -> int:
         """Games (tables and imported records) this address created in the last ``hours``."""

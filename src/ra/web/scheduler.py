@@ -1,0 +1,89 @@
+"""Fair turns for the bots' thinking: one queue per table, served round robin, people first.
+
+Searches (bot moves and hints) run in worker processes, at most one per process at a time,
+so no work waits inside the process pool where it would be served in arrival order.  Each
+table has its own queue; the tables are served in turn, and a table with a person at it
+always before a table of bots only: a flood of bot-only games cannot make a person wait
+for more than the searches already running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Job:
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    done: asyncio.Future[Any] = field(repr=False)
+
+
+class FairScheduler:
+    """Run blocking functions in ``executor`` with at most ``slots`` at once, fairly by table."""
+
+    def __init__(self, executor: Callable[[], Executor], slots: int) -> None:
+        self._executor = executor
+        self.slots = max(1, slots)
+        self.running = 0
+        # table -> its waiting jobs; one ring for tables with a person, one for bots only.
+        self._people: OrderedDict[str, deque[_Job]] = OrderedDict()
+        self._bots: OrderedDict[str, deque[_Job]] = OrderedDict()
+
+    @property
+    def waiting(self) -> int:
+        """Jobs queued and not yet started (for metrics and load shedding)."""
+        return sum(len(q) for q in self._people.values()) + sum(len(q) for q in self._bots.values())
+
+    async def run(self, table: str, person: bool, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process, when ``table``'s turn comes."""
+        job = _Job(fn, args, asyncio.get_running_loop().create_future())
+        ring = self._people if person else self._bots
+        ring.setdefault(table, deque()).append(job)
+        self._start_next()
+        result: T = await job.done
+        return result
+
+    def _next(self) -> _Job | None:
+        for ring in (self._people, self._bots):
+            while ring:
+                table, queue = next(iter(ring.items()))
+                ring.move_to_end(table)  # round robin: this table goes to the back
+                while queue:
+                    job = queue.popleft()
+                    if not queue:
+                        del ring[table]
+                    if not job.done.cancelled():
+                        return job
+                ring.pop(table, None)
+        return None
+
+    def _start_next(self) -> None:
+        while self.running < self.slots:
+            job = self._next()
+            if job is None:
+                return
+            self.running += 1
+            task = asyncio.ensure_future(self._run(job))
+            task.add_done_callback(lambda _: None)
+
+    async def _run(self, job: _Job) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(self._executor(), job.fn, *job.args)
+        except BaseException as err:  # the caller gets the error; the scheduler goes on
+            if not job.done.done():
+                job.done.set_exception(err)
+        else:
+            if not job.done.done():
+                job.done.set_result(result)
+        finally:
+            self.running -= 1
+            self._start_next()

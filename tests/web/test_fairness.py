@@ -1,0 +1,107 @@
+"""Fair to people under load (issue 26): the bots' thinking is scheduled per table, people's
+tables first, and one address cannot take the server's bots for itself."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+from ra.web.scheduler import FairScheduler
+from ra.web.testing import Server
+from tests.web.client import Player, create
+
+
+def test_scheduler_serves_tables_in_turn_and_people_first() -> None:
+    order: list[str] = []
+    gate = threading.Event()
+
+    def work(name: str) -> str:
+        if name == "flood-0":
+            gate.wait(5)  # the first search is still running when the others queue up
+        order.append(name)
+        return name
+
+    async def main() -> list[str]:
+        pool = ThreadPoolExecutor(1)
+        s = FairScheduler(lambda: pool, slots=1)
+        jobs = [asyncio.ensure_future(s.run("flood", False, work, f"flood-{i}")) for i in range(5)]
+        jobs += [asyncio.ensure_future(s.run("other", False, work, f"other-{i}")) for i in range(2)]
+        await asyncio.sleep(0.05)
+        person = asyncio.ensure_future(s.run("person", True, work, "person-0"))
+        await asyncio.sleep(0.05)
+        assert s.waiting == 7 and s.running == 1
+        gate.set()
+        results = await asyncio.gather(*jobs, person)
+        pool.shutdown()
+        return list(results)
+
+    results = asyncio.run(main())
+    assert sorted(results) == sorted(order)
+    assert order[0] == "flood-0" and order[1] == "person-0"  # the person goes first
+    assert order[2:6] == ["flood-1", "other-0", "flood-2", "other-1"]  # the tables take turns
+
+
+def test_a_failing_job_does_not_stop_the_scheduler() -> None:
+    def boom() -> None:
+        raise ValueError("bad position")
+
+    async def main() -> str:
+        pool = ThreadPoolExecutor(1)
+        s = FairScheduler(lambda: pool, slots=1)
+        try:
+            await s.run("t", True, boom)
+        except ValueError as err:
+            assert "bad position" in str(err)
+        result = await s.run("t", True, str, 7)
+        pool.shutdown()
+        return result
+
+    assert asyncio.run(main()) == "7"
+
+
+def test_one_address_cannot_flood_the_bots(server: Server) -> None:
+    bots = [{"kind": "bot", "level": "random"}] * 5
+    made = [httpx.post(server.url + "/api/games", json={"seats": bots, "join": False}) for _ in range(9)]
+    codes = [r.status_code for r in made]
+    assert codes[:8] == [200] * 8 and codes[8] == 429, codes  # 8 tables x 5 bots = 40 bot seats
+    assert made[8].json()["error"] == "too_many_bots"
+
+
+def test_a_persons_bot_answers_while_a_flood_of_bot_games_runs(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
+    s = server_factory(sqlite_url, tmp_path / "s.log", args=("--bot-processes", "1")).start()
+    flood = [{"kind": "bot", "level": "medium"}] * 4
+    for _ in range(9):
+        r = httpx.post(s.url + "/api/games", json={"seats": flood, "join": False, "bot_delay": 0})
+        assert r.status_code == 200, r.text
+    made = create(s.url, [{"kind": "human"}, {"kind": "bot", "level": "medium"}], bot_delay=0)
+    gid = made["game"]["id"]
+
+    async def main() -> float:
+        p = Player(s.ws, gid, made["token"], seed=3)
+        await p.connect()
+        state = await p.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        # Play until the bot has answered a few times.
+        answered = 0
+        t0 = time.monotonic()
+        while answered < 3:
+            if not state["legal"]:
+                state = await p.until(lambda m: m["type"] == "state" and bool(m["legal"]), timeout=120)
+                answered += 1
+                continue
+            n = state["n"]
+            await p.send({"type": "action", "action": state["legal"][0], "n": n})
+            state = await p.until(lambda m, n=n: m["type"] == "state" and m["n"] > n, timeout=120)
+        await p.close()
+        return time.monotonic() - t0
+
+    asyncio.run(main())
+    running = httpx.get(s.url + "/api/games", params={"status": "running"}).json()["games"]
+    flood_running = [g for g in running if all(seat["kind"] == "bot" for seat in g["seats"])]
+    assert flood_running, "the flood finished first: the check proves nothing"
