@@ -37,6 +37,16 @@ def serve_command(
             min=1, max=64, help="Processes per worker for the bots' thinking and hints (default: the cores)."
         ),
     ] = None,
+    bot_backend: Annotated[
+        str,
+        typer.Option(
+            help="Where bots think: process (this machine) or ray (a Ray cluster; the cluster extra)."
+        ),
+    ] = "process",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="The Ray cluster for --bot-backend ray, as host:port (default: a local Ray)."),
+    ] = None,
     hint_budget: Annotated[
         str,
         typer.Option(
@@ -85,6 +95,23 @@ def serve_command(
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         typer.echo(f"ra serve: unknown log level {log_level!r}", err=True)
         raise typer.Exit(2)
+    if bot_backend not in ("process", "ray"):
+        typer.echo(f"ra serve: unknown bot backend {bot_backend!r}; backends are: process, ray", err=True)
+        raise typer.Exit(2)
+    if ray_address is not None and bot_backend != "ray":
+        typer.echo("ra serve: --ray-address is for --bot-backend ray", err=True)
+        raise typer.Exit(2)
+    if bot_backend == "ray":
+        from ra.arena.ray_backend import check_reachable
+        from ra.web.ray_bots import check_ray
+
+        try:
+            check_ray()
+            if ray_address:
+                check_reachable(ray_address)
+        except (ValueError, ConnectionError) as err:
+            typer.echo(f"ra serve: {err}", err=True)
+            raise typer.Exit(2) from None
     from ra.bots.evaluate import Budget
 
     try:
@@ -105,6 +132,8 @@ def serve_command(
     os.environ["RA_DB_URL"] = url
     os.environ["RA_BOT_PROCESSES"] = str(bot_processes or len(os.sched_getaffinity(0)))
     os.environ["RA_HINT_BUDGET"] = hint_budget
+    os.environ["RA_BOT_BACKEND"] = bot_backend
+    os.environ["RA_RAY_ADDRESS"] = ray_address or ""
     from ra.web.security import allowed_hosts, log_config
 
     os.environ["RA_ALLOWED_ORIGINS"] = " ".join(allowed_origin or ())

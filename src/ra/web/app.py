@@ -329,6 +329,8 @@ def app_from_env() -> FastAPI:
         Settings(
             db_url=url,
             bot_processes=int(os.environ.get("RA_BOT_PROCESSES", "1")),
+            bot_backend=os.environ.get("RA_BOT_BACKEND", "process"),
+            ray_address=os.environ.get("RA_RAY_ADDRESS") or None,
             max_open_games_per_addr=int(os.environ.get("RA_MAX_OPEN_GAMES", "20")),
             max_bot_seats_per_addr=int(os.environ.get("RA_MAX_BOT_SEATS", "40")),
             max_games_per_addr=int(os.environ.get("RA_MAX_GAMES_PER_DAY", "200")),

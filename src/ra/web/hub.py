@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -62,6 +62,10 @@ class Settings:
 
     db_url: str
     bot_processes: int = 1
+    bot_backend: str = "process"
+    """Where searches run: ``process`` (this machine's processes) or ``ray`` (a Ray cluster)."""
+    ray_address: str | None = None
+    """The Ray cluster's address for ``bot_backend="ray"`` (None: a local Ray)."""
     max_open_games_per_addr: int = 20
     """Games one address may have waiting or running at once (bot-only tables too)."""
     max_bot_seats_per_addr: int = 40
@@ -653,12 +657,18 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
         self._loading: dict[str, asyncio.Lock] = {}
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Executor | None = None
         self.scheduler = FairScheduler(self._workers, settings.bot_processes)
         self._tasks: list[asyncio.Task[None]] = []
         self.closing = False
 
     async def start(self) -> None:
+        if self.settings.bot_backend == "ray":  # join the cluster before the first search waits on it
+            from ra.web.ray_bots import RayExecutor
+
+            executor = self._workers()
+            assert isinstance(executor, RayExecutor)
+            await asyncio.get_running_loop().run_in_executor(None, executor.connect)
         self._tasks.append(asyncio.create_task(self._sweeper()))
         if not self.store.sqlite:  # one SQLite worker has nobody to listen to
             self._tasks.append(asyncio.create_task(self._listen()))
@@ -753,8 +763,12 @@ class Hub:
         when its table's turn comes (:class:`ra.web.scheduler.FairScheduler`)."""
         return await self.scheduler.run(room.id, room.has_person(), choose_for, record, seat, level, seed)
 
-    def _workers(self) -> ProcessPoolExecutor:
-        """The bot processes, started on first use."""
+    def _workers(self) -> Executor:
+        """The bot processes (or the Ray cluster), started on first use."""
+        if self._pool is None and self.settings.bot_backend == "ray":
+            from ra.web.ray_bots import RayExecutor
+
+            self._pool = RayExecutor(self.settings.ray_address, self.settings.bot_processes)
         if self._pool is None:
             ctx = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_processes), mp_context=ctx)
