@@ -217,6 +217,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def replies(url: str, ws_url: str, count: int, seed: int) -> list[float]:
     """A person against a medium bot: seconds from each of their moves to their next turn."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' scripted client
     from tests.web.client import Player
 
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:

@@ -105,3 +105,28 @@ def test_a_persons_bot_answers_while_a_flood_of_bot_games_runs(
     running = httpx.get(s.url + "/api/games", params={"status": "running"}).json()["games"]
     flood_running = [g for g in running if all(seat["kind"] == "bot" for seat in g["seats"])]
     assert flood_running, "the flood finished first: the check proves nothing"
+
+
+def test_with_two_slots_one_is_kept_for_people() -> None:
+    started: list[str] = []
+    gate = threading.Event()
+
+    def work(name: str) -> str:
+        started.append(name)
+        if name.startswith("flood"):
+            gate.wait(5)
+        return name
+
+    async def main() -> None:
+        pool = ThreadPoolExecutor(2)
+        s = FairScheduler(lambda: pool, slots=2)
+        flood = [asyncio.ensure_future(s.run(f"f{i}", False, work, f"flood-{i}")) for i in range(3)]
+        await asyncio.sleep(0.1)
+        assert started == ["flood-0"] and s.running == 1  # bots only: one slot of two
+        person = await asyncio.wait_for(s.run("p", True, work, "person"), 5)  # served at once
+        assert person == "person"
+        gate.set()
+        await asyncio.gather(*flood)
+        pool.shutdown()
+
+    asyncio.run(main())

@@ -24,6 +24,7 @@ class _Job:
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     done: asyncio.Future[Any] = field(repr=False)
+    person: bool = True
 
 
 class FairScheduler:
@@ -33,6 +34,8 @@ class FairScheduler:
         self._executor = executor
         self.slots = max(1, slots)
         self.running = 0
+        self.running_bots = 0  # of which for tables of bots only
+        self.bot_slots = self.slots - 1 if self.slots >= 2 else self.slots
         # table -> its waiting jobs; one ring for tables with a person, one for bots only.
         self._people: OrderedDict[str, deque[_Job]] = OrderedDict()
         self._bots: OrderedDict[str, deque[_Job]] = OrderedDict()
@@ -44,7 +47,7 @@ class FairScheduler:
 
     async def run(self, table: str, person: bool, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker process, when ``table``'s turn comes."""
-        job = _Job(fn, args, asyncio.get_running_loop().create_future())
+        job = _Job(fn, args, asyncio.get_running_loop().create_future(), person)
         ring = self._people if person else self._bots
         ring.setdefault(table, deque()).append(job)
         self._start_next()
@@ -52,7 +55,10 @@ class FairScheduler:
         return result
 
     def _next(self) -> _Job | None:
-        for ring in (self._people, self._bots):
+        rings = [self._people]
+        if self.running_bots < self.bot_slots:
+            rings.append(self._bots)
+        for ring in rings:
             while ring:
                 table, queue = next(iter(ring.items()))
                 ring.move_to_end(table)  # round robin: this table goes to the back
@@ -71,6 +77,7 @@ class FairScheduler:
             if job is None:
                 return
             self.running += 1
+            self.running_bots += not job.person
             task = asyncio.ensure_future(self._run(job))
             task.add_done_callback(lambda _: None)
 
@@ -86,4 +93,5 @@ class FairScheduler:
                 job.done.set_result(result)
         finally:
             self.running -= 1
+            self.running_bots -= not job.person
             self._start_next()
