@@ -33,11 +33,8 @@ HintT = TypeVar("HintT")
 UNDO_POLICY = "own-last-unrevealed"
 """The one undo policy, by name (docs, tests and front ends refer to it)."""
 
-UNDO_RULE = (
-    "only your own last decision can be taken back, and only while nothing was revealed "
-    "since: not a draw, not after an epoch was scored, and not once anyone else decided"
-)
-"""The undo policy in words (every front end's refusal says this)."""
+UNDO_RULE = "only your own last decision, before any draw, scoring or other player's move"
+"""The undo policy in words (every front end's refusal says it, after the reason)."""
 
 DECISION_EVENTS = frozenset({"draw", "invoke", "bid", "pass", "god", "done", "discard"})
 """The kinds of event that record a player's decision (when not ``auto``): one per decision."""
@@ -48,6 +45,11 @@ HINT_CACHE_SIZE = 64
 
 class UndoError(RaError):
     """A decision that may not be taken back; the message says why (:data:`UNDO_RULE`)."""
+
+
+def undo_refusal(reason: str) -> str:
+    """A refused undo in one sentence: the reason, then the rule."""
+    return f"Cannot take it back: {reason} (undo: {UNDO_RULE})."
 
 
 @dataclass(frozen=True)
@@ -262,7 +264,7 @@ class Table(Generic[HintT]):
     # --- undo (one policy: UNDO_RULE) ---------------------------------------------
 
     def why_no_undo(self, seat: int | None) -> str | None:
-        """Why ``seat`` may not take a decision back now (None: it may)."""
+        """Why ``seat`` may not take a decision back now, in a few words (None: it may)."""
         game = self.game
         if seat is None:
             return "spectators cannot take decisions back"
@@ -276,11 +278,11 @@ class Table(Generic[HintT]):
             return "there is no decision to take back"
         decision = events[last]
         if decision.seat != seat:
-            return f"{UNDO_RULE} ({game.names[decision.seat or 0]} decided last)"
+            return f"{game.names[decision.seat or 0]} decided last"
         if decision.kind == "draw":
-            return f"{UNDO_RULE} (a tile was drawn)"
+            return "a tile was drawn"
         if any(e.kind == "epoch_end" for e in events[last:]):
-            return f"{UNDO_RULE} (an epoch was scored)"
+            return "an epoch was scored"
         return None
 
     def can_undo(self, seat: int | None) -> bool:
@@ -290,7 +292,7 @@ class Table(Generic[HintT]):
         """Take back ``seat``'s last decision; :class:`UndoError` with the reason if it may not."""
         reason = self.why_no_undo(seat)
         if reason is not None:
-            raise UndoError(reason[0].upper() + reason[1:] + ".")
+            raise UndoError(undo_refusal(reason))
         return self.game.undo()
 
     # --- bots ----------------------------------------------------------------------------

@@ -156,21 +156,57 @@ def test_main_screen_snapshot(tmp_path: Path) -> None:
         assert needle in text
 
 
-def test_undo_takes_back_your_last_decision_and_the_bots_after_it(tmp_path: Path) -> None:
+def test_undo_after_a_draw_is_refused_and_says_why(tmp_path: Path) -> None:
+    """R9.3 through ra.table's one undo policy: a draw showed a tile; taking it back would let
+    the player draw again knowing the bag (the terminal once allowed it)."""
+    s = session(tmp_path, 3, ["greedy", "greedy"], seed=3)
+    app = PlayApp(s, delay=30)  # the bots wait: nobody else has decided yet
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        assert s.game.to_move == 0
+        await pilot.press("d")
+        await pilot.pause()
+        n = s.game.num_decisions
+        await pilot.press("u")
+        await pilot.pause()
+        assert s.game.num_decisions == n
+        assert "a tile was drawn" in screen_text(app)
+
+    run(app, script)
+
+
+def test_undo_takes_back_your_own_decision_before_anyone_answered(tmp_path: Path) -> None:
+    s = session(tmp_path, 3, ["greedy", "greedy"], seed=3)
+    app = PlayApp(s, delay=30)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        key_before = s.game._key()
+        await pilot.press("r")  # invoke Ra: nothing revealed, the bots have not bid yet
+        await pilot.pause()
+        assert s.game._key() != key_before
+        await pilot.press("u")
+        await pilot.pause()
+        assert s.game._key() == key_before and app.session.human_to_move()
+        assert "Ann took back: Invoke Ra" in screen_text(app)
+
+    run(app, script)
+
+
+def test_no_undo_once_a_bot_answered(tmp_path: Path) -> None:
     s = session(tmp_path, 3, ["greedy", "greedy"], seed=3)
     app = PlayApp(s, delay=0)
 
     async def script(pilot: Pilot[None]) -> None:
         await settle(pilot, app)
-        before = s.game.num_decisions
-        key_before = s.game._key()
-        await pilot.press("d")
-        await settle(pilot, app)
-        assert s.game.num_decisions > before + 1  # the bots moved too
+        await pilot.press("r")
+        await settle(pilot, app)  # the bots bid at once
+        n = s.game.num_decisions
         await pilot.press("u")
-        await settle(pilot, app)
-        assert s.game._key() == key_before
-        assert app.session.human_to_move()
+        await pilot.pause()
+        assert s.game.num_decisions == n
+        assert "decided last" in screen_text(app) or "a tile was drawn" in screen_text(app)
 
     run(app, script)
 

@@ -27,7 +27,7 @@ from ra import bots
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError
 from ra.events import Event
-from ra.table import DECISION_EVENTS, Seat, Table, TableOptions, bot_seed
+from ra.table import DECISION_EVENTS, Seat, Table, TableOptions, bot_seed, undo_refusal
 from ra.web.hints import hint_for
 from ra.web.protocol import (
     ErrorMessage,
@@ -510,7 +510,7 @@ class Room:
                 raise ClientError("stale", "the game has moved on")
             reason = table.why_no_undo(seat)
             if reason is not None:
-                raise ClientError("not_allowed", f"nothing to take back: {reason}")
+                raise ClientError("not_allowed", undo_refusal(reason))
             new = game.clone()
             taken = new.undo()
             state = game_state(new, self.row)
