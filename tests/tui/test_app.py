@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 import ra
 from ra.cli import app as cli
 from ra.tui import PlayApp, ReplayApp, Session, plan_seats
-from ra.tui.app import TextScreen
+from ra.tui.app import HANDOVER, TextScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SIZE = (80, 24)
@@ -64,6 +64,9 @@ async def type_text(pilot: Pilot[None], text: str) -> None:
 async def settle(pilot: Pilot[None], app: PlayApp) -> None:
     """Wait until a person must act, a modal is open, or the game is over."""
     for _ in range(2000):
+        if isinstance(app.screen, TextScreen) and app.screen.name == HANDOVER:
+            await pilot.press("enter")  # hot seat: the next person takes the screen
+            continue
         if isinstance(app.screen, TextScreen):
             return
         if app.session.game.is_over() and not app._thinking:

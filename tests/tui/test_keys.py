@@ -17,7 +17,7 @@ import ra
 from ra.table import UndoError
 from ra.tiles import Tile
 from ra.tui import PlayApp, Session, plan_seats
-from ra.tui.app import TextScreen
+from ra.tui.app import HANDOVER, TextScreen
 from ra.tui.render import board_line, score_table
 from tests.tui.test_app import first_keys, run, screen_text, settle
 
@@ -323,5 +323,38 @@ def test_a_typed_action_that_is_not_possible_gets_the_engines_whole_reason(tmp_p
         assert s.game.num_decisions == n and app.message == reason
         text = " ".join(line.strip() for line in screen_text(app).splitlines())
         assert reason in text, text  # wrapped, never cut
+
+    run(app, script)
+
+
+def test_hot_seat_hands_the_screen_over_before_showing_the_next_view(tmp_path: Path) -> None:
+    """Two people at one screen under hidden scores (R9.1): after Ann's decision the screen
+    shows only public things until Bob says he has it; then Bob's own score appears."""
+    s = people(tmp_path, "Ann", "Bob", seed=1)
+    app = PlayApp(s, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen) and app.screen.name == HANDOVER
+        first = s.game.names[s.game.to_move or 0]
+        assert f"Pass the screen to {first}" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, TextScreen)
+        mover = s.game.to_move
+        await pilot.press("r")  # invoke Ra: the other person bids next
+        await pilot.pause()
+        other = s.game.names[s.game.to_move or 0]
+        assert s.game.to_move != mover and isinstance(app.screen, TextScreen)
+        text = screen_text(app)
+        assert f"Pass the screen to {other}" in text
+        assert app.view().spectator  # only the public view is behind it
+        assert all(p.score is None for p in app.view().players)  # no score shows (R9.1)
+        assert not app._keys and not app._bids  # nothing can be played meanwhile
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.view().seat == s.game.to_move
+        assert app.view().players[app.view().seat].score is not None
+        assert f"{other}, your bid" in screen_text(app)
 
     run(app, script)

@@ -14,6 +14,7 @@ from ra.web.pubsub import GameChanged, LocalPubSub, Note, PresenceChanged, decod
     "note",
     [
         GameChanged("abc", "w1", 12),
+        GameChanged("abc", "w1", 12, 2, "bid 9"),
         GameChanged("abc", "w1", None),
         PresenceChanged("abc", "w2", (True, False, True)),
     ],

@@ -33,6 +33,8 @@ _LETTERS = {"draw": "d", "ra": "r", "pass": "p", "done": "n"}
 PACES = (0.0, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5, 4.0)
 """Seconds between bot moves that ``+`` and ``-`` step through."""
 MESSAGE_SECONDS = 8.0
+HANDOVER = "handover"
+"""The name of the hot-seat hand-over screen."""
 
 BASE_CSS = """
 Screen { layout: vertical; }
@@ -95,8 +97,14 @@ class TextScreen(ModalScreen[None]):
     TextScreen #hint { height: 1; color: $text-muted; }
     """
 
-    def __init__(self, body: object, hint: str = "Enter or Esc to continue", markdown: bool = False) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        body: object,
+        hint: str = "Enter or Esc to continue",
+        markdown: bool = False,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(name=name)
         self._body = body
         self._hint = hint
         self._markdown = markdown
@@ -176,7 +184,7 @@ class PlayApp(App[None]):
         self._fast = False  # fast-forward: bots move at once until a person must act
         self._modal = False
         self._logged = 0
-        self._log_seat = -1
+        self._log_seat: int | None = -1
         self._keys: dict[str, ra.Action] = {}
         self._bids: dict[str, ra.Action] = {}
         self._digits = ""
@@ -216,6 +224,10 @@ class PlayApp(App[None]):
     # --- what is shown -------------------------------------------------------------
 
     def view(self) -> ra.PlayerView:
+        """What the screen may show: the perspective's view — or, while the screen is being
+        handed over to the next person (hot seat), only what everyone may see (R9)."""
+        if self.session.handover() is not None:
+            return self.session.game.view(None)
         return self.session.game.view(self.session.perspective())
 
     def say(self, message: str, error: bool = False) -> None:
@@ -235,7 +247,7 @@ class PlayApp(App[None]):
     def refresh_screen(self, rebuild_log: bool = False) -> None:
         session = self.session
         view = self.view()
-        seat = view.seat
+        seat = None if view.spectator else view.seat
         show_board(self, view, self.edition, seat)
         status = render.status_text(view, view.names, set(session.humans), seat, self.edition)
         if self._thinking:
@@ -312,6 +324,9 @@ class PlayApp(App[None]):
         assert seat is not None
         if self.session.is_human(seat):
             self._fast = False
+            if self.session.handover() is not None:
+                self._hand_over(seat)
+                return
             self.refresh_screen()
             self._start_hints()
             return
@@ -370,6 +385,25 @@ class PlayApp(App[None]):
     def _after_modal(self, _: object = None) -> None:
         self._modal = False
         self.step()
+
+    def _hand_over(self, seat: int) -> None:
+        """Hot seat: hide the board's private parts and wait until the next person has the
+        screen (:meth:`ra.table.Table.handover`)."""
+        self._modal = True
+        self.refresh_screen()  # the public view only, under the hand-over screen
+        name = self.session.game.names[seat]
+        body = Text.assemble(
+            (f"Pass the screen to {name}.", "bold"),
+            "\n\n",
+            f"{name}: press Enter when only you can see the screen. Your view "
+            "(your hidden score, under hidden scores) appears then.",
+        )
+        screen = TextScreen(body, hint=f"Enter: {name} is ready", name=HANDOVER)
+        self.push_screen(screen, callback=self._handed_over)
+
+    def _handed_over(self, _: object = None) -> None:
+        self.session.hand_over()
+        self._after_modal()
 
     # --- hints -----------------------------------------------------------------------
 

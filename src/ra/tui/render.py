@@ -180,7 +180,7 @@ def players_table(
 
 
 def status_text(
-    view: State, names: tuple[str, ...], humans: set[int], perspective: int, edition: str = "original"
+    view: State, names: tuple[str, ...], humans: set[int], perspective: int | None, edition: str = "original"
 ) -> Text:
     """Whose turn it is and why, in plain words; the person to move is always named
     (hot seat), and the line is short enough for 80 columns."""

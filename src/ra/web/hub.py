@@ -25,7 +25,7 @@ from typing import Any
 
 from ra import bots
 from ra.engine import Game
-from ra.errors import IllegalActionError, NotationError
+from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import Event
 from ra.table import DECISION_EVENTS, Seat, Table, TableOptions, bot_seed, undo_refusal
 from ra.web.hints import hint_for
@@ -542,21 +542,29 @@ class Room:
         self.row.winner = state["winner"]
         self.row.scores = state["scores"]
 
-    async def remote_change(self, appended: int | None) -> None:
-        """Another worker committed: read just the new decision when we are one behind."""
+    async def remote_change(self, note: GameChanged) -> None:
+        """Another worker committed: apply the one decision its note carries when we are one
+        behind (no database read); anything else, catch up from the database."""
         async with self.lock:
             game = self.game
-            if appended is not None and game is not None and game.num_decisions == appended:
-                rows = await self.hub.store.decisions(self.id, since=game.num_decisions)
-                if rows:
+            if note.appended is not None and game is not None and game.num_decisions == note.appended:
+                if note.action is not None:
+                    texts = [note.action]
+                else:
+                    texts = [a for _, a in await self.hub.store.decisions(self.id, since=game.num_decisions)]
+                if texts:
                     new = game.clone()
-                    for _, text in rows:
-                        new.apply(text)
-                    self._set_game(new)
-                    self.decided_at = None
-                    self._mirror(new, game_state(new, self.row))
-                    self.broadcast()
-                return
+                    try:
+                        for text in texts:
+                            new.apply(text)
+                    except RaError:  # a note that does not fit: trust the database instead
+                        log.warning("a note for %s did not apply; reading the game again", self.id)
+                    else:
+                        self._set_game(new)
+                        self.decided_at = None
+                        self._mirror(new, game_state(new, self.row))
+                        self.broadcast()
+                        return
             floor = await self._resync()
             self.broadcast(floor=floor)
             self.schedule_bot(remote=True)
@@ -822,7 +830,7 @@ class Hub:
         if room is None or note.worker == self.settings.worker_id:
             return
         if isinstance(note, GameChanged):
-            await room.remote_change(note.appended)
+            await room.remote_change(note)
         else:
             room.remote_presence[note.worker] = list(note.connected)
             room.send_presence()

@@ -28,11 +28,14 @@ CHANNEL = "ra_games"
 @dataclass(frozen=True)
 class GameChanged:
     """Game ``game_id`` changed in the database (by ``worker``); ``appended`` is the number of
-    the one decision appended, when that is all that changed."""
+    the one decision appended, when that is all that changed, and ``seat`` and ``action`` that
+    decision (so the other workers need not read it back)."""
 
     game_id: str
     worker: str
     appended: int | None = None
+    seat: int | None = None
+    action: str | None = None
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,8 @@ Note = GameChanged | PresenceChanged
 def encode(note: Note) -> str:
     """A note as the text a notification carries (PostgreSQL's limit is 8,000 bytes: far off)."""
     if isinstance(note, GameChanged):
-        return json.dumps({"k": "g", "g": note.game_id, "w": note.worker, "a": note.appended})
+        decision = {"a": note.appended, "s": note.seat, "d": note.action}
+        return json.dumps({"k": "g", "g": note.game_id, "w": note.worker, **decision})
     return json.dumps({"k": "p", "g": note.game_id, "w": note.worker, "c": [int(c) for c in note.connected]})
 
 
@@ -60,8 +64,14 @@ def decode(text: str) -> Note | None:
         data = json.loads(text)
         kind, game_id, worker = data["k"], str(data["g"]), str(data["w"])
         if kind == "g":
-            appended = data.get("a")
-            return GameChanged(game_id, worker, appended if isinstance(appended, int) else None)
+            appended, seat, action = data.get("a"), data.get("s"), data.get("d")
+            return GameChanged(
+                game_id,
+                worker,
+                appended if isinstance(appended, int) else None,
+                seat if isinstance(seat, int) else None,
+                action if isinstance(action, str) else None,
+            )
         if kind == "p":
             return PresenceChanged(game_id, worker, tuple(bool(c) for c in data["c"]))
     except (ValueError, KeyError, TypeError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -319,7 +320,33 @@ class Store:
 
     async def append(self, game_id: str, n: int, seat: int, action: str, state: GameColumns) -> None:
         """Store decision ``n``; :class:`ConflictError` if the game is no longer at ``n`` decisions."""
-        await self._write(n, _append, game_id, n, seat, action, state)
+        if self.sqlite:
+            await self._write(n, _append, game_id, n, seat, action, state)
+            return
+        # PostgreSQL: the compare-and-set, the decision row and the other workers' note (with the
+        # decision in it: they need not read it back) in one statement, one round trip.
+        note = GameChanged(game_id, self.worker_id, n, seat, action)
+        channel, payload = notify_sql(note)
+        params = {
+            "gid": game_id,
+            "n": n,
+            "n1": n + 1,
+            "t": now(),
+            "seat": seat,
+            "action": action,
+            "channel": channel,
+            "payload": payload,
+            **state,
+            "scores": json.dumps(state["scores"]) if state["scores"] is not None else None,
+        }
+        try:
+            async with self.engine.connect() as conn:
+                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                applied = (await conn.execute(_APPEND_PG, params)).first()
+        except IntegrityError:
+            raise ConflictError(game_id) from None
+        if applied is None:
+            raise ConflictError(game_id)
 
     async def truncate(self, game_id: str, n: int, keep: int, state: GameColumns) -> None:
         """Take decisions ``keep``.. back (undo); :class:`ConflictError` if the game moved on."""
@@ -386,6 +413,24 @@ def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, stat
     conn.execute(
         sa.insert(decisions).values(game_id=game_id, n=n, seat=seat, action=action, created_at=now())
     )
+
+
+_APPEND_PG = sa.text(
+    """
+    WITH upd AS (
+        UPDATE games SET num_decisions = :n1, updated_at = :t, status = :status, to_move = :to_move,
+            to_move_bot = :to_move_bot, epoch = :epoch, winner = :winner, scores = CAST(:scores AS JSON)
+        WHERE id = :gid AND num_decisions = :n
+        RETURNING id
+    ), ins AS (
+        INSERT INTO decisions (game_id, n, seat, action, created_at)
+        SELECT id, :n, :seat, :action, :t FROM upd
+        RETURNING n
+    )
+    SELECT pg_notify(:channel, :payload) FROM ins
+    """
+)
+"""Decision ``n`` stored on PostgreSQL in one statement (see :meth:`Store.append`)."""
 
 
 def _truncate(conn: Connection, game_id: str, n: int, keep: int, state: GameColumns) -> None:
