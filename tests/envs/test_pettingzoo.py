@@ -65,6 +65,10 @@ def test_ansi_render_shows_the_position() -> None:
     text = e.render()
     assert text is not None
     assert "Player 1: score 10" in text and "to move: draw | ra" in text
+    # People count from 1 everywhere: no 0-based "seat" beside "Player 2" for the same player.
+    mover = e.game.to_move
+    assert mover is not None and f"Player {mover + 1} to move" in text
+    assert "seat" not in text
 
 
 def test_only_the_agent_to_move_has_legal_actions_and_observations_are_its_view() -> None:

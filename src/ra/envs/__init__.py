@@ -62,8 +62,10 @@ _MASKS: dict[tuple[ra.Action, ...], npt.NDArray[np.int8]] = {}
 
 
 def game_text(game: ra.Game | ra.PlayerView) -> str:
-    """A few lines of plain text showing the position (for ``render``)."""
-    lines = [repr(game)]
+    """A few lines of plain text showing the position (for ``render``); players are named as
+    people see them (``Player 1`` …, never a 0-based seat number)."""
+    ra_track = f"Ra track {game.ra_count}/{game.ra_track_length}"
+    lines = [f"Epoch {game.epoch}/{ra.EPOCHS}, {ra_track}, {game.num_decisions} decisions"]
     for p in game.players:
         up = " ".join(map(str, p.suns)) or "-"
         down = " ".join(map(str, p.used_suns)) or "-"

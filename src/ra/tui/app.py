@@ -68,6 +68,12 @@ def board_widgets() -> ComposeResult:
     yield Static(id="status")
 
 
+def log_width(log: RichLog) -> int | None:
+    """The log's own width for wrapping (a wide window uses its width; None before layout)."""
+    width = log.scrollable_content_region.width
+    return width if width > 0 else None
+
+
 def show_board(app: App[None], state: State, edition: str, perspective: int | None = None) -> None:
     """Fill the board line, the auction track and the players of :func:`board_widgets`
     for the screen's width (``perspective``: the player shown in bold)."""
@@ -212,6 +218,10 @@ class PlayApp(App[None]):
         self.refresh_screen(rebuild_log=True)
         self.call_later(self.step)
 
+    def on_resize(self) -> None:
+        """Lay the log out again for the new width (its lines were wrapped for the old one)."""
+        self.call_after_refresh(self.refresh_screen, True)
+
     def on_unmount(self) -> None:
         self._cancel.set()
         self._hint_cancel.set()
@@ -265,7 +275,7 @@ class PlayApp(App[None]):
             self._logged = 0
             self._log_seat = seat
         for event in events[self._logged :]:
-            log.write(render.log_line(event, view.names, self.edition))
+            log.write(render.log_line(event, view.names, self.edition), width=log_width(log))
         self._logged = len(events)
         self.show_actions()
 
@@ -294,7 +304,6 @@ class PlayApp(App[None]):
                     widgets.append(Static("Bid (type the sun):", classes="label"))
                     bid_label = True
                 self._bids[str(action.sun)] = action
-                widgets.append(Button(str(action.sun), name=str(action.index), compact=True))
                 continue
             key = _LETTERS.get(action.kind)
             if key is None:
@@ -303,6 +312,8 @@ class PlayApp(App[None]):
             if key:
                 self._keys[key] = action
             named.append((key, action))
+        for sun, action in self._bids.items():  # the keys that work: "1⏎" when 10-16 may follow
+            widgets.append(Button(self.bid_keys(sun), name=str(action.index), compact=True))
         lead, labels = render.action_labels([a for _, a in named], self.edition, self.size.width - 2)
         for (key, action), label in zip(named, labels, strict=True):
             if lead and action.tile is not None:
@@ -363,7 +374,7 @@ class PlayApp(App[None]):
         try:
             self.session.apply(action)
         except ra.RaError as err:
-            self.say(str(err), error=True)
+            self.say(render.sentence(str(err)), error=True)
             return
         self._stop_hints()
         self.refresh_screen()
@@ -460,8 +471,17 @@ class PlayApp(App[None]):
         elif self._hint_result is None:
             panel.update(Text(f"Hints: weighing every action ({self.hint_budget})… (h hides)", style="dim"))
         else:
-            keys = {a: k for k, a in self._keys.items()} | {a: k for k, a in self._bids.items()}
+            keys = {a: k for k, a in self._keys.items()}
+            keys |= {a: self.bid_keys(k) for k, a in self._bids.items()}
             panel.update(hints_text(self._hint_result, self.view(), keys, self.edition))
+        self.call_after_refresh(self._log_to_end)  # the panel took room: keep the newest event in view
+
+    def _log_to_end(self) -> None:
+        self.query_one("#log", RichLog).scroll_end(animate=False)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers only what this table has: no "h Hints" where hints are off."""
+        return action != "hints" or self.session.hints
 
     def action_hints(self) -> None:
         """Show or hide each legal action's win chance (a table option: ra play --hints)."""
@@ -490,7 +510,7 @@ class PlayApp(App[None]):
             return
         reason = self.session.game.why_illegal(action)
         if reason is not None:
-            self.say(reason, error=True)
+            self.say(render.sentence(reason), error=True)
             return
         self._clear_message()
         self.play(action)
@@ -507,6 +527,15 @@ class PlayApp(App[None]):
         if action is not None:
             event.stop()
             self.choose(action)
+        elif key == "h" and not self.session.hints:  # not in the footer, but still answered
+            event.stop()
+            self.action_hints()
+
+    def bid_keys(self, sun: str) -> str:
+        """The keys that bid ``sun``: its digits, then Enter when a longer sun also begins with
+        them (sun 1 while 10-16 may be bid: ``1⏎``)."""
+        longer = any(other.startswith(sun) and other != sun for other in self._bids)
+        return f"{sun}⏎" if longer else sun
 
     def _bid_key(self, key: str) -> None:
         """Bids are typed as the sun's number: ``5`` bids 5; ``1`` then ``3`` bids 13 (Enter
@@ -542,7 +571,7 @@ class PlayApp(App[None]):
         try:
             action = ra.Action.parse(text)
         except ra.NotationError as err:
-            self.say(str(err), error=True)
+            self.say(render.sentence(str(err)), error=True)
             return
         self.choose(action)  # says why if it is not possible now
 

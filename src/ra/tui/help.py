@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ra
+from ra.table import UNDO_RULE
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
 from ra.tui.render import code
 
@@ -41,12 +42,16 @@ then Niles), {unrest} (Civilizations, you choose), {earthquake} (Monuments, you 
 
 | key | action |
 |---|---|
-| d / r / p / n | draw / invoke Ra / pass / done with God tiles |
-| 2 … 9 | bid that sun; for 10–16 type both digits (`1` `3`); `1` then Enter bids 1 |
+| d | draw a tile |
+| r | invoke Ra |
+| p | pass (in an auction) |
+| n | done with God tiles |
+| 2 … 9 | bid that sun; for 10–16 type both digits (`1` `3`) |
+| 1⏎ | bid sun 1 when 10–16 could follow (`1` then Enter) |
 | 1 … 9 | the numbered buttons (God takes, discards) |
 | h | hints: each action's win chance, the best starred, and why (a table option: `ra play --hints`) |
 | / | type an action (`draw`, `ra`, `bid 9`, `god gold`, `discard art`); Esc leaves |
-| u | undo your last decision (and the bots' after it) |
+| u | undo: {undo_rule} |
 | f | fast-forward: bots play at once until you are to move or the epoch ends |
 | - / + | bots play faster / slower |
 | PgUp / PgDn | scroll the game log (the mouse wheel too) |
@@ -87,6 +92,7 @@ def help_text(edition: str = "original") -> str:
         unrest=names[Tile.UNREST],
         earthquake=names[Tile.EARTHQUAKE],
         legend=legend,
+        undo_rule=UNDO_RULE,
     )
 
 

@@ -6,6 +6,8 @@ screen) and the names; the Textual app only places them.
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -161,7 +163,9 @@ def players_table(
     head = Text(
         " ".join(str(_cell(h, w, i in right)) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
     )
-    head.append(" civ, gold / monuments")
+    room = width - len(head.plain)
+    labels = (" civ, gold / monuments", " civ/gold/mon", " civ")
+    head.append(next((h for h in labels if len(h) <= room), labels[-1]))
     out.append_text(Text(head.plain.rstrip(), style="dim"))
     for cells, display in rows:
         line = Text(" ").join(
@@ -337,3 +341,12 @@ def action_labels(
     for i, name in zip(tiles, short, strict=True):
         labels[i] = name
     return lead, labels
+
+
+def sentence(text: str) -> str:
+    """A message as one sentence in the terminal's one style: a capital first, a full stop
+    last, and a player called "You" in lower case mid-sentence ("…: you must bid")."""
+    text = re.sub(r"(: )You\b", r"\1you", text.strip())
+    if text and not text[0].isupper():
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ")")) or not text else text + "."

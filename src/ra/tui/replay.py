@@ -13,7 +13,7 @@ import ra
 from ra.analysis.game import GameAnalysis
 from ra.analysis.report import pct
 from ra.tui import render
-from ra.tui.app import BASE_CSS, board_widgets, show_board
+from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board
 
 
 class ReplayApp(App[None]):
@@ -78,7 +78,7 @@ class ReplayApp(App[None]):
         log = self.query_one("#log", RichLog)
         log.clear()
         for event in game.events:
-            log.write(render.log_line(event, game.names, self.edition))
+            log.write(render.log_line(event, game.names, self.edition), width=log_width(log))
         status = Text(f"Decision {self.position}/{len(self.decisions)}", style="bold")
         if self.position:
             who = game.names[self.movers[self.position - 1]]
