@@ -443,3 +443,28 @@ def describe(event: Event, names: Sequence[str] | None = None, edition: str = "o
         return f"Game over: {win}" + (" on the tie-break (highest sun, R8.1)." if d else ".")
     # An unknown kind (never made by the engine): show the raw fields, never str(event).
     return f"{k}: {tuple(event)!r}"
+
+
+# --- reading a log ------------------------------------------------------------------
+
+DECISION_EVENTS: Final[frozenset[str]] = frozenset(
+    {"draw", "invoke", "bid", "pass", "god", "done", "discard"}
+)
+"""The kinds of event that record a player's decision (when not ``auto``): one per decision."""
+
+
+def decision_seats(events: Sequence[Event]) -> list[int]:
+    """The seat that took each decision, in order, read from a log."""
+    return [e.seat for e in events if e.kind in DECISION_EVENTS and not e.auto and e.seat is not None]
+
+
+def epoch_starts(events: Sequence[Event]) -> list[tuple[int, int]]:
+    """``(epoch, decisions taken before it)`` for each epoch reached, read from a log."""
+    starts: list[tuple[int, int]] = []
+    decided = 0
+    for e in events:
+        if e.kind == "epoch" and e.epoch_number is not None:
+            starts.append((e.epoch_number, decided))
+        elif e.kind in DECISION_EVENTS and not e.auto:
+            decided += 1
+    return starts

@@ -24,7 +24,7 @@ from ra.actions import Action
 from ra.bots.base import Bot
 from ra.engine import Game
 from ra.errors import RaError
-from ra.events import Event
+from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.views import PlayerView
 
@@ -35,9 +35,6 @@ UNDO_POLICY = "own-last-unrevealed"
 
 UNDO_RULE = "only your own last decision, before any draw, scoring or other player's move"
 """The undo policy in words (every front end's refusal says it, after the reason)."""
-
-DECISION_EVENTS = frozenset({"draw", "invoke", "bid", "pass", "god", "done", "discard"})
-"""The kinds of event that record a player's decision (when not ``auto``): one per decision."""
 
 HINT_CACHE_SIZE = 64
 """Hints kept per table (one per seat and position; an undo makes an old position current again)."""
@@ -107,23 +104,6 @@ def bot_seed(game_seed: int, n: int) -> int:
     Drawn from the game's seed by a hash: the bot still sees only its seat's view (R9.3).
     """
     return int.from_bytes(hashlib.sha256(f"{game_seed}:{n}".encode()).digest()[:8], "big") >> 1
-
-
-def decision_seats(events: Sequence[Event]) -> list[int]:
-    """The seat that took each decision, in order, read from the engine's log."""
-    return [e.seat for e in events if e.kind in DECISION_EVENTS and not e.auto and e.seat is not None]
-
-
-def epoch_starts(events: Sequence[Event]) -> list[tuple[int, int]]:
-    """``(epoch, decisions taken before it)`` for each epoch reached, from the engine's log."""
-    starts: list[tuple[int, int]] = []
-    decided = 0
-    for e in events:
-        if e.kind == "epoch" and e.epoch_number is not None:
-            starts.append((e.epoch_number, decided))
-        elif e.kind in DECISION_EVENTS and not e.auto:
-            decided += 1
-    return starts
 
 
 class SearchCancelledError(Exception):

@@ -20,6 +20,7 @@ from ra.actions import Action
 from ra.bots.evaluate import Budget, Evaluator
 from ra.bots.explain import mistake_text, reason
 from ra.engine import Game
+from ra.events import epoch_starts as log_epoch_starts
 
 FORMAT = "ra-analysis"
 """The ``format`` field of an analysis JSON file."""
@@ -158,15 +159,8 @@ class GameAnalysis:
 
 
 def epoch_starts(game: Game) -> tuple[int, ...]:
-    """The decision numbers at which each epoch after the first began."""
-    probe = Game.from_setup(game.setup)
-    starts = []
-    for i, action in enumerate(game.decisions):
-        epoch = probe.epoch
-        probe.apply(action)
-        if probe.epoch != epoch and not probe.is_over():
-            starts.append(i + 1)
-    return tuple(starts)
+    """The decision numbers at which each epoch after the first began (from the engine's log)."""
+    return tuple(n for epoch, n in log_epoch_starts(game.events) if epoch > 1)
 
 
 def decisions_to_analyse(game: Game, seats: Sequence[int]) -> list[int]:

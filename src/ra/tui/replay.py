@@ -12,6 +12,7 @@ from textual.widgets import Footer, RichLog, Static
 import ra
 from ra.analysis.game import GameAnalysis
 from ra.analysis.report import pct
+from ra.events import decision_seats
 from ra.tui import render
 from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board
 
@@ -45,13 +46,7 @@ class ReplayApp(App[None]):
         self.position = 0
         self.game = self.start.clone()
         self.edition = edition
-        # Who took each decision, for the status line.
-        probe = self.start.clone()
-        self.movers: list[int] = []
-        for action in self.decisions:
-            assert probe.to_move is not None
-            self.movers.append(probe.to_move)
-            probe.apply(action)
+        self.movers = decision_seats(game.events)  # who took each decision, for the status line
 
     def compose(self) -> ComposeResult:
         yield from board_widgets()

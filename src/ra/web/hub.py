@@ -26,8 +26,8 @@ from typing import Any
 from ra import bots
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
-from ra.events import Event
-from ra.table import DECISION_EVENTS, Seat, Table, TableOptions, bot_seed, undo_refusal
+from ra.events import DECISION_EVENTS, Event
+from ra.table import Seat, Table, TableOptions, bot_seed, undo_refusal
 from ra.web.hints import hint_for
 from ra.web.protocol import (
     ErrorMessage,
