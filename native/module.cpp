@@ -20,172 +20,142 @@ inline StateObject* new_state_object() {
     return obj;
 }
 
-// --- reading a ra.Game / ra.PlayerView ------------------------------------------------------------
+// --- the bridge by value: a packed position (ra.native.pack) ------------------------------------
+//
+// The Python side writes a position as bytes in a fixed little-endian layout (its version and size
+// below, checked when the core is loaded: ra.native.check_core); this reads it in one pass.  The
+// core never reads a Python object's fields, so renaming one cannot break it at run time.
 
-bool get_long(PyObject* obj, const char* name, long* out) {
-    PyObject* v = PyObject_GetAttrString(obj, name);
-    if (!v) return false;
-    *out = PyLong_AsLong(v);
-    Py_DECREF(v);
-    return !(*out == -1 && PyErr_Occurred());
-}
+constexpr int LAYOUT_VERSION = 1;
+constexpr char LAYOUT_MAGIC[4] = {'R', 'A', 'S', 'T'};
+constexpr int N5 = ra::MAX_PLAYERS;
+constexpr Py_ssize_t LAYOUT_SIZE = 4 + 1              // magic, version
+                                   + 17 + 2           // the byte scalars, num_decisions
+                                   + 4 * N5 + 4 * N5  // suns, used
+                                   + 2 * N5           // scores
+                                   + 1 + ra::AUCTION_TRACK_SIZE          // track_len, track
+                                   + N5 * ra::NUM_KINDS + 2 * ra::NUM_KINDS  // displays, unseen, box
+                                   + 1 + 2 * ra::EPOCHS * N5 * 9        // breakdowns
+                                   + ra::BAG_SIZE;
 
-// A sequence of ints of at most `cap` items into out[]; the count into *len.
-bool seq_longs(PyObject* seq_obj, long* out, Py_ssize_t cap, Py_ssize_t* len, const char* what) {
-    PyObject* seq = PySequence_Fast(seq_obj, what);
-    if (!seq) return false;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > cap) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "%s: too many items (%zd)", what, n);
+struct Reader {
+    const uint8_t* p;
+    uint8_t u8() { return *p++; }
+    int8_t i8() { return (int8_t)*p++; }
+    uint16_t u16() {
+        uint16_t v = (uint16_t)(p[0] | (p[1] << 8));
+        p += 2;
+        return v;
+    }
+    int16_t i16() { return (int16_t)u16(); }
+    uint32_t u32() {
+        uint32_t v = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+        p += 4;
+        return v;
+    }
+};
+
+bool read_packed(const uint8_t* data, Py_ssize_t size, ra::State& s) {
+    if (size != LAYOUT_SIZE || std::memcmp(data, LAYOUT_MAGIC, 4) != 0 || data[4] != LAYOUT_VERSION) {
+        PyErr_Format(PyExc_ValueError, "not a packed Ra position of layout %d (%zd bytes)", LAYOUT_VERSION,
+                     LAYOUT_SIZE);
         return false;
     }
-    PyObject** items = PySequence_Fast_ITEMS(seq);
-    for (Py_ssize_t i = 0; i < n; ++i) {
-        out[i] = PyLong_AsLong(items[i]);
-        if (out[i] == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return false;
-        }
-    }
-    *len = n;
-    Py_DECREF(seq);
-    return true;
-}
-
-bool get_longs(PyObject* obj, const char* name, long* out, Py_ssize_t cap, Py_ssize_t* len) {
-    PyObject* v = PyObject_GetAttrString(obj, name);
-    if (!v) return false;
-    bool ok = seq_longs(v, out, cap, len, name);
-    Py_DECREF(v);
-    return ok;
-}
-
-bool read_game(PyObject* game, ra::State& s) {
     std::memset(&s, 0, sizeof s);
-    long v;
-    long buf[ra::BAG_SIZE];
-    Py_ssize_t len;
-#define FIELD(name, dst)                              \
-    if (!get_long(game, "_" #name, &v)) return false; \
-    s.dst = (decltype(s.dst))v;
-    FIELD(n, n)
-    if (s.n < ra::MIN_PLAYERS || s.n > ra::MAX_PLAYERS) {
-        PyErr_SetString(PyExc_ValueError, "not a game of 2-5 players");
+    Reader r{data + 5};
+    s.n = r.u8();
+    s.ra_end = r.u8();
+    s.epoch = r.u8();
+    s.phase = r.u8();
+    s.to_move = r.i8();
+    s.ra_player = r.i8();
+    s.auction_kind = r.u8();
+    s.high = r.u8();
+    s.high_bidder = r.i8();
+    s.must_bid = r.u8();
+    s.unrest_left = r.u8();
+    s.quake_left = r.u8();
+    s.after_discard = r.u8();
+    s.center = r.u8();
+    s.ra = r.u8();
+    s.drawn = r.u8();
+    s.bag_size = r.u8();
+    s.num_decisions = r.u16();
+    for (int i = 0; i < N5; ++i) s.suns[i] = r.u32();
+    for (int i = 0; i < N5; ++i) s.used[i] = r.u32();
+    for (int i = 0; i < N5; ++i) s.scores[i] = r.i16();
+    s.track_len = r.u8();
+    for (int i = 0; i < ra::AUCTION_TRACK_SIZE; ++i) s.track[i] = r.u8();
+    for (int i = 0; i < N5; ++i)
+        for (int t = 0; t < ra::NUM_KINDS; ++t) s.displays[i][t] = r.u8();
+    for (int t = 0; t < ra::NUM_KINDS; ++t) s.unseen[t] = r.u8();
+    for (int t = 0; t < ra::NUM_KINDS; ++t) s.box[t] = r.u8();
+    s.num_epochs_scored = r.u8();
+    for (int e = 0; e < ra::EPOCHS; ++e)
+        for (int i = 0; i < N5; ++i) {
+            ra::Breakdown& b = s.breakdowns[e][i];
+            for (int c = 0; c < 7; ++c) b.points[c] = r.i16();
+            b.before = r.i16();
+            b.after = r.i16();
+        }
+    for (int k = 0; k < ra::BAG_SIZE; ++k) s.bag[k] = r.u8();
+    bool sane = s.n >= ra::MIN_PLAYERS && s.n <= ra::MAX_PLAYERS && s.track_len <= ra::AUCTION_TRACK_SIZE &&
+                s.drawn <= s.bag_size && s.bag_size <= ra::BAG_SIZE && s.num_epochs_scored <= ra::EPOCHS &&
+                s.phase <= ra::PHASE_ACTION_NO_DRAW && s.epoch >= 1 && s.epoch <= ra::EPOCHS;
+    for (int k = 0; sane && k < s.bag_size; ++k) sane = s.bag[k] < ra::NUM_KINDS;
+    for (int i = 0; sane && i < s.track_len; ++i) sane = s.track[i] < ra::NUM_KINDS;
+    if (!sane) PyErr_SetString(PyExc_ValueError, "the packed Ra position is not a valid position");
+    return sane;
+}
+
+// The layout and the code tables the core was built with, for ra.native.check_core.
+PyObject* layout(PyObject*, PyObject*) {
+    PyObject* actions = PyTuple_New(ra::NUM_ACTIONS);
+    for (int a = 0; actions && a < ra::NUM_ACTIONS; ++a) {
+        const char* kind = a == ra::A_DRAW     ? "draw"
+                           : a == ra::A_INVOKE ? "ra"
+                           : a == ra::A_DONE   ? "done"
+                           : a == ra::A_PASS   ? "pass"
+                           : ra::is_god(a)     ? "god"
+                           : ra::is_bid(a)     ? "bid"
+                                               : "discard";
+        int arg = a <= ra::A_PASS ? -1 : ra::action_arg(a);
+        PyTuple_SET_ITEM(actions, a, Py_BuildValue("(si)", kind, arg));
+    }
+    PyObject* counts = PyTuple_New(ra::NUM_KINDS);
+    for (int t = 0; counts && t < ra::NUM_KINDS; ++t) PyTuple_SET_ITEM(counts, t, PyLong_FromLong(ra::TILE_COUNTS[t]));
+    return Py_BuildValue(
+        "{s:i,s:n,s:{s:i,s:i,s:i,s:i,s:i,s:i},s:{s:i,s:i,s:i},s:{s:i,s:i},"
+        "s:{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i},s:N,s:N}",
+        "version", LAYOUT_VERSION, "size", LAYOUT_SIZE,
+        "phases", "action", ra::PHASE_ACTION, "bid", ra::PHASE_BID, "god", ra::PHASE_GOD, "discard",
+        ra::PHASE_DISCARD, "over", ra::PHASE_OVER, "action_no_draw", ra::PHASE_ACTION_NO_DRAW,
+        "auction_kinds", "drawn", ra::DRAWN, "voluntary", ra::VOLUNTARY, "forced", ra::FORCED,
+        "after", "auction", ra::AFTER_AUCTION, "god", ra::AFTER_GOD,
+        "limits", "kinds", ra::NUM_KINDS, "bag", ra::BAG_SIZE, "max_sun", ra::MAX_SUN, "center_sun",
+        ra::CENTER_SUN, "min_players", ra::MIN_PLAYERS, "max_players", ra::MAX_PLAYERS, "track",
+        ra::AUCTION_TRACK_SIZE, "epochs", ra::EPOCHS, "starting_score", ra::STARTING_SCORE, "ra",
+        ra::T_RA, "god", ra::T_GOD, "first_disaster", ra::T_FIRST_DISASTER, "first_civ", ra::T_FIRST_CIV,
+        "first_monument", ra::T_FIRST_MONUMENT,
+        "actions", actions, "tile_counts", counts);
+}
+
+// Calls ra.native.pack(game) for the bytes (the one place that reads the Python position).
+bool read_game(PyObject* game, ra::State& s) {
+    PyObject* mod = PyImport_ImportModule("ra.native");
+    if (!mod) return false;
+    PyObject* packed = PyObject_CallMethod(mod, "pack", "O", game);
+    Py_DECREF(mod);
+    if (!packed) return false;
+    char* data;
+    Py_ssize_t size;
+    if (PyBytes_AsStringAndSize(packed, &data, &size) < 0) {
+        Py_DECREF(packed);
         return false;
     }
-    FIELD(ra_end, ra_end)
-    FIELD(epoch, epoch)
-    FIELD(phase, phase)
-    FIELD(to_move, to_move)
-    FIELD(ra_player, ra_player)
-    FIELD(auction_kind, auction_kind)
-    FIELD(high, high)
-    FIELD(high_bidder, high_bidder)
-    FIELD(must_bid, must_bid)
-    FIELD(unrest_left, unrest_left)
-    FIELD(quake_left, quake_left)
-    FIELD(after_discard, after_discard)
-    FIELD(center, center)
-    FIELD(ra, ra)
-    FIELD(drawn, drawn)
-    FIELD(bag_size, bag_size)
-    FIELD(num_decisions, num_decisions)
-#undef FIELD
-    int n = s.n;
-    if (!get_longs(game, "_suns", buf, n, &len)) return false;
-    for (int i = 0; i < n; ++i) s.suns[i] = (uint32_t)buf[i];
-    if (!get_longs(game, "_used", buf, n, &len)) return false;
-    for (int i = 0; i < n; ++i) s.used[i] = (uint32_t)buf[i];
-    if (!get_longs(game, "_scores", buf, n, &len)) return false;
-    for (int i = 0; i < n; ++i) s.scores[i] = (int16_t)buf[i];
-    if (!get_longs(game, "_track", buf, ra::AUCTION_TRACK_SIZE, &len)) return false;
-    s.track_len = (uint8_t)len;
-    for (Py_ssize_t i = 0; i < len; ++i) s.track[i] = (uint8_t)buf[i];
-    if (!get_longs(game, "_unseen", buf, ra::NUM_KINDS, &len)) return false;
-    for (int i = 0; i < ra::NUM_KINDS; ++i) s.unseen[i] = (uint8_t)buf[i];
-    if (!get_longs(game, "_box", buf, ra::NUM_KINDS, &len)) return false;
-    for (int i = 0; i < ra::NUM_KINDS; ++i) s.box[i] = (uint8_t)buf[i];
-    PyObject* displays = PyObject_GetAttrString(game, "_displays");
-    if (!displays) return false;
-    for (int i = 0; i < n; ++i) {
-        PyObject* d = PySequence_GetItem(displays, i);
-        bool ok = d && seq_longs(d, buf, ra::NUM_KINDS, &len, "display");
-        Py_XDECREF(d);
-        if (!ok) {
-            Py_DECREF(displays);
-            return false;
-        }
-        for (int t = 0; t < ra::NUM_KINDS; ++t) s.displays[i][t] = (uint8_t)buf[t];
-    }
-    Py_DECREF(displays);
-    // Epoch scorings: ((epoch, seat, points, before, after) or None per seat) per epoch.
-    PyObject* bds = PyObject_GetAttrString(game, "_breakdowns");
-    if (!bds) return false;
-    Py_ssize_t epochs = PySequence_Size(bds);
-    if (epochs < 0 || epochs > ra::EPOCHS) {
-        Py_DECREF(bds);
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad epoch scorings");
-        return false;
-    }
-    s.num_epochs_scored = (uint8_t)epochs;
-    for (Py_ssize_t e = 0; e < epochs; ++e) {
-        PyObject* ep = PySequence_GetItem(bds, e);
-        for (int i = 0; ep && i < n; ++i) {
-            PyObject* row = PySequence_GetItem(ep, i);
-            if (row && row != Py_None) {
-                PyObject* pts = PySequence_GetItem(row, 2);
-                PyObject* before = PySequence_GetItem(row, 3);
-                PyObject* after = PySequence_GetItem(row, 4);
-                if (pts && before && after && seq_longs(pts, buf, 7, &len, "points")) {
-                    ra::Breakdown& b = s.breakdowns[e][i];
-                    for (int c = 0; c < 7; ++c) b.points[c] = (int16_t)buf[c];
-                    b.before = (int16_t)PyLong_AsLong(before);
-                    b.after = (int16_t)PyLong_AsLong(after);
-                }
-                Py_XDECREF(pts);
-                Py_XDECREF(before);
-                Py_XDECREF(after);
-            }
-            Py_XDECREF(row);
-        }
-        Py_XDECREF(ep);
-        if (PyErr_Occurred()) {
-            Py_DECREF(bds);
-            return false;
-        }
-    }
-    Py_DECREF(bds);
-    // The bag: the real order of a Game (all of it: the order is a function of the seed, R9.2),
-    // or for a view the drawn tiles then the unseen ones by kind (a search redeals them).
-    PyObject* bag = PyObject_GetAttrString(game, "_bag");
-    if (!bag) return false;
-    if (bag != Py_None) {
-        if (s.bag_size > 0) {
-            PyObject* r = PyObject_CallMethod(bag, "tile", "i", (int)s.bag_size - 1);
-            if (!r) {
-                Py_DECREF(bag);
-                return false;
-            }
-            Py_DECREF(r);
-        }
-        bool ok = get_longs(bag, "order", buf, ra::BAG_SIZE, &len);
-        Py_DECREF(bag);
-        if (!ok) return false;
-        if (len < s.bag_size) {
-            PyErr_SetString(PyExc_ValueError, "the bag order is shorter than the bag");
-            return false;
-        }
-        for (int k = 0; k < s.bag_size; ++k) s.bag[k] = (uint8_t)buf[k];
-    } else {
-        Py_DECREF(bag);
-        if (!get_longs(game, "_drawn_order", buf, ra::BAG_SIZE, &len)) return false;
-        for (Py_ssize_t k = 0; k < len && k < s.drawn; ++k) s.bag[k] = (uint8_t)buf[k];
-        int k = s.drawn;
-        for (int t = 0; t < ra::NUM_KINDS; ++t)
-            for (int c = 0; c < s.unseen[t] && k < ra::BAG_SIZE; ++c) s.bag[k++] = (uint8_t)t;
-    }
-    return true;
+    bool ok = read_packed(reinterpret_cast<const uint8_t*>(data), size, s);
+    Py_DECREF(packed);
+    return ok;
 }
 
 // --- State methods ------------------------------------------------------------------------------
@@ -212,6 +182,19 @@ int State_init(PyObject* self, PyObject* args, PyObject* kwargs) {
         return -1;
     }
     return 0;
+}
+
+PyObject* State_from_bytes(PyObject* cls, PyObject* arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return nullptr;
+    StateObject* obj = new_state_object();
+    bool ok = obj && read_packed(static_cast<const uint8_t*>(view.buf), view.len, obj->st);
+    PyBuffer_Release(&view);
+    if (!ok) {
+        Py_XDECREF(obj);
+        return nullptr;
+    }
+    return reinterpret_cast<PyObject*>(obj);
 }
 
 PyObject* State_from_game(PyObject* cls, PyObject* game) {
@@ -518,6 +501,8 @@ PyObject* State_greedy_playout(PyObject* self, PyObject* args, PyObject* kwargs)
 PyMethodDef State_methods[] = {
     {"from_game", (PyCFunction)State_from_game, METH_O | METH_CLASS,
      "The native state of a ra.Game (its whole bag order too) or a ra.PlayerView (bag unknown)."},
+    {"from_bytes", (PyCFunction)State_from_bytes, METH_O | METH_CLASS,
+     "A position from the packed layout of ra.native.pack (bytes)."},
     {"clone", State_clone, METH_NOARGS, "An independent copy (a memcpy)."},
     {"legal_mask", State_legal_mask, METH_NOARGS, "Bit a is set for every legal action index a."},
     {"legal_actions", State_legal_actions, METH_NOARGS, "The legal action indices, ascending."},
@@ -603,6 +588,7 @@ PyMethodDef module_methods[] = {
     {"greedy_playouts", (PyCFunction)(void (*)(void))greedy_playouts, METH_VARARGS | METH_KEYWORDS,
      "greedy_playouts(games, players, seed=0): games of the greedy bot against itself; aggregates."},
     {"state_size", state_size, METH_NOARGS, "sizeof the native state in bytes."},
+    {"layout", layout, METH_NOARGS, "The packed layout's version and size, and the code tables (phases, tiles, actions)."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "ra._core",
