@@ -327,6 +327,11 @@ def test_a_typed_action_that_is_not_possible_gets_the_engines_whole_reason(tmp_p
     run(app, script)
 
 
+def handing_over(app: PlayApp) -> bool:
+    """Whether the hot-seat hand-over screen is up."""
+    return isinstance(app.screen, TextScreen) and app.screen.name == HANDOVER
+
+
 def test_hot_seat_hands_the_screen_over_before_showing_the_next_view(tmp_path: Path) -> None:
     """Two people at one screen under hidden scores (R9.1): after Ann's decision the screen
     shows only public things until Bob says he has it; then Bob's own score appears."""
@@ -335,17 +340,17 @@ def test_hot_seat_hands_the_screen_over_before_showing_the_next_view(tmp_path: P
 
     async def script(pilot: Pilot[None]) -> None:
         await pilot.pause()
-        assert isinstance(app.screen, TextScreen) and app.screen.name == HANDOVER
+        assert handing_over(app)
         first = s.game.names[s.game.to_move or 0]
         assert f"Pass the screen to {first}" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
-        assert not isinstance(app.screen, TextScreen)
+        assert not handing_over(app)
         mover = s.game.to_move
         await pilot.press("r")  # invoke Ra: the other person bids next
         await pilot.pause()
         other = s.game.names[s.game.to_move or 0]
-        assert s.game.to_move != mover and isinstance(app.screen, TextScreen)
+        assert s.game.to_move != mover and handing_over(app)
         text = screen_text(app)
         assert f"Pass the screen to {other}" in text
         assert app.view().spectator  # only the public view is behind it

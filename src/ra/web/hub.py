@@ -163,9 +163,7 @@ def decisions_before(events: Sequence[Event], k: int) -> int | None:
 def table_for(row: GameRow, game: Game) -> Table[asyncio.Future[HintReply]]:
     """The table of a stored game: its seats (people, or bots by level) and its options."""
     seats = [Seat(s.name or f"Seat {s.seat + 1}", s.level if s.kind == "bot" else None) for s in row.seats]
-    options = TableOptions(
-        hints=row.hints, pace=row.bot_delay, edition=row.edition, undo=row.record is None
-    )
+    options = TableOptions(hints=row.hints, pace=row.bot_delay, edition=row.edition, undo=row.record is None)
     return Table(game, seats, options)
 
 

@@ -203,9 +203,7 @@ class Lobby:
             if s.kind == "bot" and s.level is None:
                 s.level = "medium"
         if body.join and all(s.kind == "bot" for s in body.seats):
-            raise ApiError(
-                422, "bad_request", "no human seat to join: make one seat human or set join false"
-            )
+            raise ApiError(422, "bad_request", "no human seat to join: make one seat human or set join false")
         if body.join and not body.name:
             raise ApiError(422, "bad_request", "name: give your display name to take a seat")
         n = len(body.seats)

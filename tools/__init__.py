@@ -1,0 +1,1 @@
+"""Maintenance commands of the project (regenerating the golden files)."""
