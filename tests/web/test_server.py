@@ -290,7 +290,7 @@ def test_a_race_for_one_decision_applies_exactly_one(server: Server) -> None:
     asyncio.run(main())
 
 
-def test_undo_takes_back_own_decision_and_the_bots_replies(server: Server) -> None:
+def test_undo_takes_back_your_own_last_decision(server: Server) -> None:
     made = create(server.url, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
     gid = made["game"]["id"]
 
@@ -319,6 +319,39 @@ def test_undo_takes_back_own_decision_and_the_bots_replies(server: Server) -> No
         stored = httpx.get(f"{server.url}/api/games/{gid}").json()["decisions"]
         assert stored == m["n"]
         await ann.close()
+
+    asyncio.run(main())
+
+
+def test_undo_is_told_to_everyone_and_refused_once_a_bot_answered(server: Server) -> None:
+    """ra.table's one undo policy at the browser table: before the bot answers (it waits its
+    pace) Ann may take back invoking Ra, and a spectator is told; once the bot has bid, no."""
+    made = create(server.url, [{"kind": "human"}, {"kind": "bot", "level": "random"}], bot_delay=1.5)
+    gid = made["game"]["id"]
+
+    async def main() -> None:
+        ann, watcher = Player(server.ws, gid, made["token"]), Player(server.ws, gid, None)
+        await connect(ann, watcher)
+        st = await ann.state_now()
+        if "ra" not in st["legal"]:
+            st = await ann.until(lambda m: m["type"] == "state" and "ra" in m["legal"], timeout=60)
+        await ann.send({"type": "action", "action": "ra", "n": st["n"]})
+        after = await ann.until(lambda m: m["type"] == "state" and m["n"] == st["n"] + 1)
+        assert after["can_undo"]
+        await ann.send({"type": "undo", "n": after["n"]})
+        told = await watcher.until(lambda m: m["type"] == "undone")
+        assert told == {"type": "undone", "seat": 0, "name": "Ann", "action": "ra", "n": st["n"]}
+        back = await ann.until(lambda m: m["type"] == "state" and m["n"] == st["n"])
+        assert "ra" in back["legal"]
+        # Again, and this time let the bot bid: then Ann's decision stays.
+        await ann.send({"type": "action", "action": "ra", "n": st["n"]})
+        answered = await ann.until(lambda m: m["type"] == "state" and m["n"] >= st["n"] + 2, timeout=30)
+        assert not answered["can_undo"]
+        await ann.send({"type": "undo", "n": answered["n"]})
+        refused = await ann.until(lambda m: m["type"] == "error")
+        assert refused["code"] == "not_allowed" and "Random bot decided last" in refused["message"]
+        await ann.close()
+        await watcher.close()
 
     asyncio.run(main())
 
