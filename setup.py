@@ -18,8 +18,14 @@ setup(
     ext_modules=[
         Extension(
             "ra._core",
-            sources=["native/rules.cpp", "native/greedy.cpp", "native/mcts.cpp", "native/module.cpp"],
-            depends=["native/state.hpp"],
+            sources=[
+                "native/rules.cpp",
+                "native/greedy.cpp",
+                "native/mcts.cpp",
+                "native/vector.cpp",
+                "native/module.cpp",
+            ],
+            depends=["native/state.hpp", "native/vector.hpp"],
             include_dirs=["native"],
             extra_compile_args=args,
             language="c++",

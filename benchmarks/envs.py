@@ -104,6 +104,27 @@ def pettingzoo_raw_unobserved(players: int, seconds: float) -> tuple[float, int,
     return pettingzoo(players, seconds, pettingzoo_raw_env(players=players), observe=False)
 
 
+def vector(players: int, seconds: float, num_envs: int = 1024) -> tuple[float, int, int]:
+    """ra.envs.vector: ``num_envs`` games in the native core, random opponents played natively;
+    the learner picks a random legal action from the mask (numpy); observations and masks every
+    step.  A decision here is one agent step."""
+    from ra.envs.vector import VectorRaEnv
+
+    env = VectorRaEnv(num_envs, players, opponents="random", seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    noise = rng.random((64, num_envs, ra.NUM_ACTIONS), dtype=np.float32)  # reused: no RNG cost per step
+    games = steps = k = 0
+    start = clock()
+    while steps == 0 or clock() - start < seconds:
+        actions = np.argmax(noise[k % 64] * env.action_mask, axis=1)
+        _, _, terminated, _, _ = env.step(actions)
+        games += int(terminated.sum())
+        steps += num_envs
+        k += 1
+    return clock() - start, max(games, 1), steps
+
+
 ROUND = 137
 """Decisions per game of the trivial environments (a random 3-player game of Ra takes about 137)."""
 
@@ -296,6 +317,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ("floor: pettingzoo raw_env", pettingzoo_raw_floor),
         ("floor: openspiel", openspiel_floor),
     )
+    if ra.native_available():
+        runs = (*runs, ("vector (native, 1024 games)", vector))
     for name, run in runs:
         elapsed, games, decisions = run(args.players, args.seconds)
         us = elapsed / decisions * 1e6
@@ -318,6 +341,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         total = rows[name]["us_per_decision"]
         lib = rows[floor]["us_per_decision"]
         print(f"  {name:<26} {total:5.1f} us = {lib:4.1f} + {raw:4.1f} + {total - lib - raw:4.1f}")
+    if "vector (native, 1024 games)" in rows:
+        speedup = (
+            rows["pettingzoo raw_env"]["us_per_decision"]
+            / rows["vector (native, 1024 games)"]["us_per_decision"]
+        )
+        print(f"\nvector: {speedup:.0f}x pettingzoo raw_env (with observations) per agent step")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"players": args.players, "seconds": args.seconds, "results": rows}, f, indent=2)

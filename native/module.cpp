@@ -6,6 +6,7 @@
 #include <string>
 
 #include "state.hpp"
+#include "vector.hpp"
 
 namespace {
 
@@ -582,12 +583,194 @@ PyObject* greedy_playouts(PyObject*, PyObject* args, PyObject* kwargs) { return 
 
 PyObject* state_size(PyObject*, PyObject*) { return PyLong_FromSize_t(sizeof(ra::State)); }
 
+// --- ra._core.VectorEnv: a batch of games (native/vector.cpp, src/ra/envs/vector.py) -----------
+
+struct VectorEnvObject {
+    PyObject_HEAD ra::VectorEnv* env;
+};
+
+extern PyTypeObject VectorEnvType;
+
+// A writable C-contiguous buffer of `count` items of `itemsize` bytes and one of `formats`.
+bool take_buffer(PyObject* obj, Py_buffer* view, Py_ssize_t count, Py_ssize_t itemsize, const char* formats,
+                 const char* what, bool writable = true) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s: a %scontiguous array is needed", what, writable ? "writable " : "");
+        return false;
+    }
+    const char* f = view->format ? view->format : "B";
+    while (*f == '<' || *f == '=' || *f == '@') ++f;
+    bool ok = view->itemsize == itemsize && view->len == count * itemsize && std::strchr(formats, *f) && f[1] == 0;
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd items of %zd bytes expected (format %s), got %zd of %zd (%s)", what,
+                     count, itemsize, formats, view->len / (view->itemsize ? view->itemsize : 1), view->itemsize,
+                     view->format ? view->format : "?");
+        PyBuffer_Release(view);
+    }
+    return ok;
+}
+
+int VectorEnv_init(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"num_envs", "players", "seed", "opponents", "hidden_scores", "suns_per_player",
+                               nullptr};
+    int num_envs = 1, players = 3, opponents = ra::OPP_RANDOM, hidden = 0, long_suns = 0;
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|iKipi", const_cast<char**>(kw), &num_envs, &players, &seed,
+                                     &opponents, &hidden, &long_suns))
+        return -1;
+    ra::State probe;
+    if (num_envs < 1 || num_envs > 1 << 20 || opponents < ra::OPP_NONE || opponents > ra::OPP_GREEDY ||
+        !ra::new_game(probe, players, 0, long_suns)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "num_envs 1..1048576, players 2-5 (R2.1), opponents 0 (none) 1 (random) 2 (greedy), "
+                        "suns_per_player 0 or 4-7 with 2 players (R2.3)");
+        return -1;
+    }
+    auto* env = new ra::VectorEnv();
+    env->num_envs = num_envs;
+    env->players = players;
+    env->opponents = opponents;
+    env->hidden = hidden != 0;
+    env->long_suns = long_suns;
+    env->rng.reseed(seed);
+    env->states.resize(num_envs);
+    env->agent.assign(num_envs, 0);
+    auto* obj = reinterpret_cast<VectorEnvObject*>(self);
+    delete obj->env;
+    obj->env = env;
+    return 0;
+}
+
+void VectorEnv_dealloc(PyObject* self) {
+    delete reinterpret_cast<VectorEnvObject*>(self)->env;
+    Py_TYPE(self)->tp_free(self);
+}
+
+ra::VectorEnv* ENV(PyObject* self) { return reinterpret_cast<VectorEnvObject*>(self)->env; }
+
+PyObject* VectorEnv_reset(PyObject* self, PyObject* args) {
+    PyObject *o_obs, *o_mask, *o_to_move;
+    if (!PyArg_ParseTuple(args, "OOO", &o_obs, &o_mask, &o_to_move)) return nullptr;
+    ra::VectorEnv* env = ENV(self);
+    Py_ssize_t n = env->num_envs;
+    Py_buffer obs, mask, to_move;
+    if (!take_buffer(o_obs, &obs, n * ra::OBSERVATION_SIZE, 4, "f", "obs")) return nullptr;
+    if (!take_buffer(o_mask, &mask, n * ra::NUM_ACTIONS, 1, "bB?", "mask")) {
+        PyBuffer_Release(&obs);
+        return nullptr;
+    }
+    if (!take_buffer(o_to_move, &to_move, n, 1, "b", "to_move")) {
+        PyBuffer_Release(&obs);
+        PyBuffer_Release(&mask);
+        return nullptr;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    env->reset(static_cast<float*>(obs.buf), static_cast<int8_t*>(mask.buf), static_cast<int8_t*>(to_move.buf));
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&to_move);
+    Py_RETURN_NONE;
+}
+
+PyObject* VectorEnv_step(PyObject* self, PyObject* args) {
+    PyObject *o_actions, *o_obs, *o_mask, *o_reward, *o_done, *o_to_move;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &o_actions, &o_obs, &o_mask, &o_reward, &o_done, &o_to_move))
+        return nullptr;
+    ra::VectorEnv* env = ENV(self);
+    Py_ssize_t n = env->num_envs;
+    Py_buffer b[6];
+    struct Spec {
+        PyObject* obj;
+        Py_ssize_t count, size;
+        const char* formats;
+        const char* what;
+        bool writable;
+    } specs[6] = {{o_actions, n, 4, "il", "actions", false},     {o_obs, n * ra::OBSERVATION_SIZE, 4, "f", "obs", true},
+                  {o_mask, n * ra::NUM_ACTIONS, 1, "bB?", "mask", true}, {o_reward, n, 4, "f", "reward", true},
+                  {o_done, n, 1, "bB?", "terminated", true},          {o_to_move, n, 1, "b", "to_move", true}};
+    int got = 0;
+    for (; got < 6; ++got)
+        if (!take_buffer(specs[got].obj, &b[got], specs[got].count, specs[got].size, specs[got].formats,
+                         specs[got].what, specs[got].writable))
+            break;
+    if (got < 6) {
+        for (int k = 0; k < got; ++k) PyBuffer_Release(&b[k]);
+        return nullptr;
+    }
+    int bad;
+    Py_BEGIN_ALLOW_THREADS
+    bad = env->step(static_cast<const int32_t*>(b[0].buf), static_cast<float*>(b[1].buf), static_cast<int8_t*>(b[2].buf),
+                    static_cast<float*>(b[3].buf), static_cast<uint8_t*>(b[4].buf), static_cast<int8_t*>(b[5].buf));
+    Py_END_ALLOW_THREADS
+    int action = bad >= 0 ? static_cast<const int32_t*>(b[0].buf)[bad] : 0;
+    for (auto& v : b) PyBuffer_Release(&v);
+    if (bad >= 0) {
+        PyErr_Format(PyExc_ValueError, "action %d is not legal in game %d (nothing was applied)", action, bad);
+        return nullptr;
+    }
+    Py_RETURN_NONE;
+}
+
+PyObject* VectorEnv_state(PyObject* self, PyObject* arg) {
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return nullptr;
+    ra::VectorEnv* env = ENV(self);
+    if (i < 0 || i >= env->num_envs) {
+        PyErr_Format(PyExc_IndexError, "no game %ld: games are 0-%d", i, env->num_envs - 1);
+        return nullptr;
+    }
+    StateObject* obj = new_state_object();
+    if (!obj) return nullptr;
+    std::memcpy(&obj->st, &env->states[i], sizeof(ra::State));
+    return reinterpret_cast<PyObject*>(obj);
+}
+
+PyObject* VectorEnv_agents(PyObject* self, PyObject*) {
+    ra::VectorEnv* env = ENV(self);
+    PyObject* out = PyList_New(env->num_envs);
+    for (int i = 0; out && i < env->num_envs; ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(env->agent[i]));
+    return out;
+}
+
+PyObject* encode_observation(PyObject*, PyObject* args) {
+    PyObject* state;
+    int me, hidden;
+    if (!PyArg_ParseTuple(args, "O!ip", &StateType, &state, &me, &hidden)) return nullptr;
+    const ra::State& s = reinterpret_cast<StateObject*>(state)->st;
+    if (me < 0 || me >= s.n) {
+        PyErr_Format(PyExc_ValueError, "no seat %d in a %d-player game", me, s.n);
+        return nullptr;
+    }
+    float obs[ra::OBSERVATION_SIZE];
+    ra::encode(s, me, hidden != 0, obs);
+    PyObject* out = PyList_New(ra::OBSERVATION_SIZE);
+    for (int k = 0; out && k < ra::OBSERVATION_SIZE; ++k) PyList_SET_ITEM(out, k, PyFloat_FromDouble(obs[k]));
+    return out;
+}
+
+PyMethodDef VectorEnv_methods[] = {
+    {"reset", VectorEnv_reset, METH_VARARGS, "reset(obs, mask, to_move): new games, written into the arrays."},
+    {"step", VectorEnv_step, METH_VARARGS,
+     "step(actions, obs, mask, reward, terminated, to_move): one decision in every game (auto-reset)."},
+    {"state", VectorEnv_state, METH_O, "A copy of game i's position (a State)."},
+    {"agents", VectorEnv_agents, METH_NOARGS, "The learner's seat in each game (opponent modes)."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyTypeObject VectorEnvType = {
+    PyVarObject_HEAD_INIT(nullptr, 0) "ra._core.VectorEnv",  // tp_name
+    sizeof(VectorEnvObject),                                  // tp_basicsize
+};
+
 PyMethodDef module_methods[] = {
     {"random_playouts", (PyCFunction)(void (*)(void))random_playouts, METH_VARARGS | METH_KEYWORDS,
      "random_playouts(games, players, seed=0): uniformly random games played natively; aggregates."},
     {"greedy_playouts", (PyCFunction)(void (*)(void))greedy_playouts, METH_VARARGS | METH_KEYWORDS,
      "greedy_playouts(games, players, seed=0): games of the greedy bot against itself; aggregates."},
     {"state_size", state_size, METH_NOARGS, "sizeof the native state in bytes."},
+    {"encode", encode_observation, METH_VARARGS, "encode(state, seat, hidden_scores): ra.encode's 370 numbers."},
     {"layout", layout, METH_NOARGS, "The packed layout's version and size, and the code tables (phases, tiles, actions)."},
     {nullptr, nullptr, 0, nullptr}};
 
@@ -616,5 +799,24 @@ PyMODINIT_FUNC PyInit__core(void) {
         return nullptr;
     }
     PyModule_AddIntConstant(m, "NUM_ACTIONS", ra::NUM_ACTIONS);
+    PyModule_AddIntConstant(m, "OBSERVATION_SIZE", ra::OBSERVATION_SIZE);
+    VectorEnvType.tp_flags = Py_TPFLAGS_DEFAULT;
+    VectorEnvType.tp_doc =
+        "VectorEnv(num_envs, players=3, seed=0, opponents=1, hidden_scores=False, suns_per_player=0): "
+        "a batch of games stepped together (see ra.envs.vector).";
+    VectorEnvType.tp_methods = VectorEnv_methods;
+    VectorEnvType.tp_init = VectorEnv_init;
+    VectorEnvType.tp_new = PyType_GenericNew;
+    VectorEnvType.tp_dealloc = VectorEnv_dealloc;
+    if (PyType_Ready(&VectorEnvType) < 0) {
+        Py_DECREF(m);
+        return nullptr;
+    }
+    Py_INCREF(&VectorEnvType);
+    if (PyModule_AddObject(m, "VectorEnv", reinterpret_cast<PyObject*>(&VectorEnvType)) < 0) {
+        Py_DECREF(&VectorEnvType);
+        Py_DECREF(m);
+        return nullptr;
+    }
     return m;
 }

@@ -428,7 +428,15 @@ def test_atomic_write_replaces_the_whole_file(tmp_path: Path) -> None:
 # --- reliability: the boundary ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seat", [None, -1, 3, True, "0", 1.0])
+def test_view_of_none_is_a_spectators_view_r9() -> None:
+    game = ra.Game(players=3, seed=1, hidden_scores=True)
+    view = game.view(None)  # issue 18: the one R9 gate for spectators
+    assert view.spectator and all(p.score is None for p in view.players)
+    with pytest.raises(ValueError, match="seat"):
+        game.player(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [-1, 3, True, "0", 1.0])
 def test_views_of_seats_that_do_not_exist_raise_value_error(seat: object) -> None:
     game = ra.Game(players=3, seed=1)
     with pytest.raises(ra.SeatError, match="seat"):
