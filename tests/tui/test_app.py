@@ -275,7 +275,7 @@ def test_wrong_input_gets_a_message_never_a_crash(tmp_path: Path) -> None:
             await type_text(pilot, text)
             assert s.game._key() == key
             shown.append(screen_text(app))  # the message is on screen, not in a toast that expires
-        assert "unknown action" in shown[0]
+        assert "Unknown action" in shown[0]  # the engine's words, as one sentence
         assert "no sun 99" in shown[1]
         assert any("R3.2" in m or "R4" in m or "not possible" in m for m in shown[2:])
         await pilot.press("escape")
