@@ -94,10 +94,26 @@ class ClientError(Exception):
         self.message = message
 
 
-def choose_for(record: dict[str, Any], seat: int, level: str, seed: int) -> str:
-    """The bot's decision for ``seat`` (runs in a worker process for the search bots)."""
+BUDGET_FLOOR = 0.25
+"""Under load the searches shrink, to this share of their level's budget at least."""
+
+
+def budget_scale(waiting: int, running: int, slots: int) -> float:
+    """The share of their budget searches get now: all of it while every search has a slot,
+    less as they queue up (``slots / searches``), never below :data:`BUDGET_FLOOR`."""
+    demand = waiting + running
+    return 1.0 if demand <= slots else max(BUDGET_FLOOR, slots / demand)
+
+
+def choose_for(record: dict[str, Any], seat: int, level: str, seed: int, scale: float = 1.0) -> str:
+    """The bot's decision for ``seat`` (runs in a worker process for the search bots); a
+    search level at ``scale`` of its budget under load."""
     game = Game.from_record(record)
-    bot = bots.make(level, seed=seed)
+    options: dict[str, Any] = {}
+    if scale < 1.0 and level in bots.MCTS_ITERATIONS:
+        budgets = bots.MCTS_ITERATIONS[level]
+        options["iterations_by_players"] = tuple(max(1, int(b * scale)) for b in budgets)
+    bot = bots.make(level, seed=seed, **options)
     return str(bot.choose(game.view(seat)))
 
 
@@ -255,6 +271,8 @@ class Room:
         self.decided_at: float | None = None
         self.hint_replies: set[asyncio.Future[None]] = set()
         self._presence_sent: list[bool] | None = None
+        self.bot_budget = 1.0
+        """The share of its level's budget the last bot search here had (less under load)."""
         self.local_published: tuple[bool, ...] | None = None
 
     @property
@@ -374,6 +392,7 @@ class Room:
             "events": events,
             "t": self.decided_at if view is not None else None,
             "log_key": log_key(game, seat) if game is not None and view is not None else None,
+            "bot_budget": self.bot_budget,
         }
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
@@ -767,7 +786,10 @@ class Hub:
     async def think(self, room: Room, record: dict[str, Any], seat: int, level: str, seed: int) -> str:
         """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop),
         when its table's turn comes (:class:`ra.web.scheduler.FairScheduler`)."""
-        return await self.scheduler.run(room.id, room.has_person(), choose_for, record, seat, level, seed)
+        sched = self.scheduler
+        scale = budget_scale(sched.waiting, sched.running, sched.slots)
+        room.bot_budget = scale  # the table says so (the state's bot_budget)
+        return await sched.run(room.id, room.has_person(), choose_for, record, seat, level, seed, scale)
 
     def _workers(self) -> Executor:
         """The bot processes (or the Ray cluster), started on first use."""

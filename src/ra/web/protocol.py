@@ -221,6 +221,9 @@ class StateMessage(TypedDict):
     log_key: str | None
     """Names the log the client now holds (seat, decisions, reveal): sent back in ``hello`` as
     ``key`` with ``since``, it lets a reconnecting client get only what it is missing."""
+    bot_budget: float
+    """The share of their level's budget the bots here last searched with: 1.0, less when the
+    server is busy (never below 0.25)."""
 
 
 class PresenceMessage(TypedDict):
