@@ -728,6 +728,22 @@ PyObject* VectorEnv_state(PyObject* self, PyObject* arg) {
     return reinterpret_cast<PyObject*>(obj);
 }
 
+PyObject* VectorEnv_observe_all(PyObject* self, PyObject* arg) {
+    ra::VectorEnv* env = ENV(self);
+    Py_buffer out;
+    Py_ssize_t count = (Py_ssize_t)env->num_envs * env->players * ra::OBSERVATION_SIZE;
+    if (!take_buffer(arg, &out, count, 4, "f", "observations")) return nullptr;
+    Py_BEGIN_ALLOW_THREADS
+    float* obs = static_cast<float*>(out.buf);
+    for (int i = 0; i < env->num_envs; ++i)
+        for (int seat = 0; seat < env->players; ++seat)
+            ra::encode(env->states[i], seat, env->hidden,
+                       obs + ((size_t)i * env->players + seat) * ra::OBSERVATION_SIZE);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 PyObject* VectorEnv_agents(PyObject* self, PyObject*) {
     ra::VectorEnv* env = ENV(self);
     PyObject* out = PyList_New(env->num_envs);
@@ -757,6 +773,8 @@ PyMethodDef VectorEnv_methods[] = {
      "step(actions, obs, mask, reward, terminated, to_move): one decision in every game (auto-reset)."},
     {"state", VectorEnv_state, METH_O, "A copy of game i's position (a State)."},
     {"agents", VectorEnv_agents, METH_NOARGS, "The learner's seat in each game (opponent modes)."},
+    {"observe_all", VectorEnv_observe_all, METH_O,
+     "observe_all(obs): every seat's view of every game, (num_envs, players, 370) float32."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyTypeObject VectorEnvType = {

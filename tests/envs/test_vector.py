@@ -133,3 +133,27 @@ def test_gymnasium_vector_env() -> None:
         actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
         obs, _, _, _, info = env.step(actions)
         assert env.observation_space.contains(obs) and obs.dtype == np.float32
+
+
+def test_the_parallel_api_gives_every_agent_its_own_view_and_moves_only_the_mover() -> None:
+    assert core is not None
+    from ra.envs.vector import ParallelVectorRaEnv
+
+    env = ParallelVectorRaEnv(6, players=3, seed=4, hidden_scores=True)
+    obs, infos = env.reset()
+    rng = np.random.default_rng(2)
+    rewarded = 0.0
+    for _ in range(300):
+        for k, agent in enumerate(env.possible_agents):
+            for i in range(env.num_envs):
+                assert obs[agent][i].tolist() == core.encode(env.env.state(i), k, True)
+            movers = env.env.to_move == k
+            assert (infos[agent]["action_mask"][~movers] == 0).all()
+        actions = {
+            a: np.argmax(rng.random((env.num_envs, ra.NUM_ACTIONS)) * infos[a]["action_mask"], axis=1)
+            for a in env.possible_agents
+        }
+        obs, rewards, terms, _, infos = env.step(actions)
+        rewarded += sum(float(r.sum()) for r in rewards.values())
+        assert all((terms[a] == terms[env.possible_agents[0]]).all() for a in env.possible_agents)
+    assert rewarded > 0  # games ended and their winners were rewarded

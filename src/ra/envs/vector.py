@@ -126,6 +126,66 @@ class VectorRaEnv:
         return choice
 
 
+class ParallelVectorRaEnv:
+    """A PettingZoo-style parallel API over a batch of games where the caller plays every seat
+    (``opponents="none"``): agents ``player_0`` …, each with its own view of every game.
+
+    ``reset()`` and ``step(actions)`` return dicts by agent: observations ``(num_envs, 370)``
+    (each agent's view, R9), rewards, terminations, truncations and infos (``action_mask``: the
+    agent's legal actions in each game, all 0 where it is not to move).  Ra is turn-based: in
+    each game only the agent to move acts, so ``step`` takes from ``actions[agent][i]`` the action
+    of the agent to move in game ``i`` and ignores the others'.
+    """
+
+    def __init__(self, num_envs: int, players: int = 3, **options: Any) -> None:
+        self.env = VectorRaEnv(num_envs, players, opponents="none", **options)
+        self.num_envs = num_envs
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = list(self.possible_agents)
+        self._views: npt.NDArray[np.float32] = np.zeros((num_envs, players, OBSERVATION_SIZE), np.float32)
+
+    def observation_space(self, agent: str) -> Any:
+        import gymnasium
+
+        return gymnasium.spaces.Box(0.0, np.asarray(OBSERVATION_HIGH, np.float32), dtype=np.float32)
+
+    def action_space(self, agent: str) -> Any:
+        import gymnasium
+
+        return gymnasium.spaces.Discrete(NUM_ACTIONS)
+
+    def reset(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.env.reset(seed)
+        return self._observe(), self._infos()
+
+    def step(
+        self, actions: dict[str, npt.ArrayLike]
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any], dict[str, dict[str, Any]]]:
+        table = np.stack([np.asarray(actions[a]) for a in self.possible_agents])  # (players, num_envs)
+        movers = self.env.to_move.astype(np.int64)
+        chosen = table[movers, np.arange(self.num_envs)]
+        movers_before = movers.copy()
+        _, reward, terminated, truncated, _ = self.env.step(chosen)
+        rewards = {
+            a: np.where(movers_before == k, reward, 0.0).astype(np.float32)
+            for k, a in enumerate(self.possible_agents)
+        }
+        terms = {a: terminated.copy() for a in self.possible_agents}
+        truncs = {a: truncated.copy() for a in self.possible_agents}
+        return self._observe(), rewards, terms, truncs, self._infos()
+
+    def _observe(self) -> dict[str, Any]:
+        self.env._env.observe_all(self._views)
+        return {a: self._views[:, k, :].copy() for k, a in enumerate(self.possible_agents)}
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        mask = self.env.action_mask
+        to_move = self.env.to_move
+        return {
+            a: {"action_mask": mask * (to_move == k)[:, None]} for k, a in enumerate(self.possible_agents)
+        }
+
+
 def _gym_vector_env() -> type:
     import gymnasium
     from gymnasium.vector.utils import batch_space
@@ -167,4 +227,4 @@ def GymVectorRaEnv(num_envs: int, players: int = 3, **options: Any) -> Any:  # n
     return _gym_vector_env()(num_envs, players, **options)
 
 
-__all__ = ["OPPONENTS", "GymVectorRaEnv", "VectorRaEnv"]
+__all__ = ["OPPONENTS", "GymVectorRaEnv", "ParallelVectorRaEnv", "VectorRaEnv"]
