@@ -685,6 +685,7 @@ class Hub:
         self._pool: Executor | None = None
         self.scheduler = FairScheduler(self._workers, settings.bot_processes)
         self._tasks: list[asyncio.Task[None]] = []
+        self._note_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
 
     async def start(self) -> None:
@@ -836,7 +837,11 @@ class Hub:
                     await room.resync()
                 note: Note | None = await first
                 while note is not None:
-                    await self.on_note(note)
+                    # Each note in a task of its own: one busy room never holds up the others'
+                    # notes (a room's lock still applies them in their order: asyncio.Lock is FIFO).
+                    task = asyncio.create_task(self.on_note(note))
+                    self._note_tasks.add(task)
+                    task.add_done_callback(self._note_tasks.discard)
                     note = await anext(notes, None)
             except asyncio.CancelledError:
                 raise
