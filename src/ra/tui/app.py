@@ -406,8 +406,10 @@ class PlayApp(App[None]):
         body = Text.assemble(
             (f"Pass the screen to {name}.", "bold"),
             "\n\n",
-            f"{name}: press Enter when only you can see the screen. Your view "
-            "(your hidden score, under hidden scores) appears then.",
+            f"{name}: press Enter when only you can see the screen; then your own view appears"
+            + (
+                " (with your score, which the others do not see)." if self.session.game.hidden_scores else "."
+            ),
         )
         screen = TextScreen(body, hint=f"Enter: {name} is ready", name=HANDOVER)
         self.push_screen(screen, callback=self._handed_over)
