@@ -744,6 +744,48 @@ PyObject* VectorEnv_observe_all(PyObject* self, PyObject* arg) {
     Py_RETURN_NONE;
 }
 
+PyObject* VectorEnv_set_state(PyObject* self, PyObject* args) {
+    long i;
+    PyObject* state;
+    if (!PyArg_ParseTuple(args, "lO!", &i, &StateType, &state)) return nullptr;
+    ra::VectorEnv* env = ENV(self);
+    const ra::State& st = reinterpret_cast<StateObject*>(state)->st;
+    if (i < 0 || i >= env->num_envs) {
+        PyErr_Format(PyExc_IndexError, "no game %ld: games are 0-%d", i, env->num_envs - 1);
+        return nullptr;
+    }
+    if (st.n != env->players) {
+        PyErr_Format(PyExc_ValueError, "a %d-player position in a batch of %d-player games", st.n, env->players);
+        return nullptr;
+    }
+    std::memcpy(&env->states[i], &st, sizeof(ra::State));
+    Py_RETURN_NONE;
+}
+
+PyObject* VectorEnv_observe(PyObject* self, PyObject* args) {
+    PyObject *o_obs, *o_mask, *o_to_move;
+    if (!PyArg_ParseTuple(args, "OOO", &o_obs, &o_mask, &o_to_move)) return nullptr;
+    ra::VectorEnv* env = ENV(self);
+    Py_ssize_t n = env->num_envs;
+    Py_buffer obs, mask, to_move;
+    if (!take_buffer(o_obs, &obs, n * ra::OBSERVATION_SIZE, 4, "f", "obs")) return nullptr;
+    if (!take_buffer(o_mask, &mask, n * ra::NUM_ACTIONS, 1, "bB?", "mask")) {
+        PyBuffer_Release(&obs);
+        return nullptr;
+    }
+    if (!take_buffer(o_to_move, &to_move, n, 1, "b", "to_move")) {
+        PyBuffer_Release(&obs);
+        PyBuffer_Release(&mask);
+        return nullptr;
+    }
+    for (int i = 0; i < env->num_envs; ++i)
+        env->write(i, static_cast<float*>(obs.buf), static_cast<int8_t*>(mask.buf), static_cast<int8_t*>(to_move.buf));
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&to_move);
+    Py_RETURN_NONE;
+}
+
 PyObject* VectorEnv_agents(PyObject* self, PyObject*) {
     ra::VectorEnv* env = ENV(self);
     PyObject* out = PyList_New(env->num_envs);
@@ -772,6 +814,8 @@ PyMethodDef VectorEnv_methods[] = {
     {"step", VectorEnv_step, METH_VARARGS,
      "step(actions, obs, mask, reward, terminated, to_move): one decision in every game (auto-reset)."},
     {"state", VectorEnv_state, METH_O, "A copy of game i's position (a State)."},
+    {"set_state", VectorEnv_set_state, METH_VARARGS, "set_state(i, state): game i continues from this position."},
+    {"observe", VectorEnv_observe, METH_VARARGS, "observe(obs, mask, to_move): write every game's outputs now."},
     {"agents", VectorEnv_agents, METH_NOARGS, "The learner's seat in each game (opponent modes)."},
     {"observe_all", VectorEnv_observe_all, METH_O,
      "observe_all(obs): every seat's view of every game, (num_envs, players, 370) float32."},

@@ -157,3 +157,39 @@ def test_the_parallel_api_gives_every_agent_its_own_view_and_moves_only_the_move
         rewarded += sum(float(r.sum()) for r in rewards.values())
         assert all((terms[a] == terms[env.possible_agents[0]]).all() for a in env.possible_agents)
     assert rewarded > 0  # games ended and their winners were rewarded
+
+
+def test_games_loaded_from_the_python_engine_step_exactly_as_it_does() -> None:
+    """The same positions and actions: the batch's masks are the Python engine's legal actions
+    and its observations ra.encode's, at every step of many seeded games (self-play mode)."""
+    players = 3
+    env = VectorRaEnv(8, players=players, opponents="none", seed=1, hidden_scores=True)
+    env.reset()
+    games = [ra.Game(players, seed=100 + i, hidden_scores=True) for i in range(8)]
+    obs, info = env.load(games)
+    rng = random.Random(5)
+    steps = 0
+    while not all(g.is_over() for g in games):
+        actions = np.zeros(8, np.int32)
+        playing = [not g.is_over() for g in games]
+        actors = [g.to_move for g in games]
+        for i, game in enumerate(games):
+            if not playing[i]:
+                actions[i] = int(np.flatnonzero(info["action_mask"][i])[0])  # a fresh game there
+                continue
+            seat = game.to_move
+            assert seat is not None and info["to_move"][i] == seat
+            legal = game.legal_actions()
+            assert np.flatnonzero(info["action_mask"][i]).tolist() == sorted(a.index for a in legal)
+            assert obs[i].tolist() == observation_of(game, seat)
+            action = rng.choice(legal)
+            actions[i] = action.index
+            game.apply(action)
+        obs, reward, terminated, _, info = env.step(actions)
+        for i, game in enumerate(games):
+            if playing[i]:
+                assert bool(terminated[i]) == game.is_over()  # it ends in the same step
+                won = game.is_over() and game.winner == actors[i]  # the decider won the game
+                assert reward[i] == (1.0 if won else 0.0)
+        steps += 1
+    assert steps > 100

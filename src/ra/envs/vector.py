@@ -119,6 +119,17 @@ class VectorRaEnv:
         """A copy of game ``i``'s position (``ra._core.State``)."""
         return self._env.state(i)
 
+    def load(self, positions: list[Any]) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Continue game ``i`` from ``positions[i]`` (a ``ra.Game`` or ``ra._core.State``; None
+        keeps it) — to start from chosen positions, or to compare with the Python engine."""
+        assert core is not None
+        for i, position in enumerate(positions):
+            if position is not None:
+                state = position if isinstance(position, core.State) else core.State.from_game(position)
+                self._env.set_state(i, state)
+        self._env.observe(self.observations, self.action_mask, self.to_move)
+        return self.observations, self._info()
+
     def sample_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int32]:
         """A uniformly random legal action in every game (for tests and baselines)."""
         scores = rng.random(self.action_mask.shape) * self.action_mask
