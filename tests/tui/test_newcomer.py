@@ -79,7 +79,11 @@ def test_with_hints_open_the_log_stays_at_the_newest_event(tmp_path: Path) -> No
             await settle(pilot, app)
             await pilot.press(*first_keys(app))
             await settle(pilot, app)
-            await pilot.pause(0.3)  # the panel fills in
+            for _ in range(200):  # the panel fills in (its height changes then)
+                if app._hint_result is not None:
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause(0.2)
             newest = s.game.events[-1].text(s.game.names)
             assert newest[:40] in screen_text(app).replace("\n ", " "), (newest, screen_text(app))
 

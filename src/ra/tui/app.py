@@ -276,6 +276,8 @@ class PlayApp(App[None]):
             self._log_seat = seat
         for event in events[self._logged :]:
             log.write(render.log_line(event, view.names, self.edition), width=log_width(log))
+        if len(events) > self._logged:
+            self.call_after_refresh(self._log_to_end)  # after the layout settles (the hints panel)
         self._logged = len(events)
         self.show_actions()
 

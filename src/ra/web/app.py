@@ -19,7 +19,8 @@ from typing import Annotated, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -69,6 +70,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="Ra", version="1", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.hub = hub
     lobby = Lobby(store, hub, settings)
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostCheck, hosts=settings.allowed_hosts or ("*",))
 
@@ -90,7 +92,9 @@ def create_app(settings: Settings) -> FastAPI:
         return JSONResponse({"error": "server_error", "message": "the server failed; try again"}, 500)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, err: StarletteHTTPException) -> Response:
+        if err.status_code == 404 and not request.url.path.startswith(("/api/", "/ws/", "/static/")):
+            return FileResponse(STATIC / "404.html", status_code=404, headers={"Cache-Control": "no-cache"})
         return JSONResponse({"error": "http", "message": str(err.detail)}, status_code=err.status_code)
 
     # --- pages -------------------------------------------------------------------

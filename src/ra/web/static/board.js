@@ -73,7 +73,10 @@ export function renderPlayer(view, seat, opts = {}) {
     ? `<span class="score hidden-score" title="${esc(t("table.scoreHidden"))}" aria-label="${esc(t("table.scoreHidden"))}">?</span>`
     : `<span class="score">${p.score}</span>`;
   let conn = "";
-  if (opts.kind === "bot") conn = `<span class="conn bot">⚙ ${esc(t("table.bot"))}</span>`;
+  if (opts.kind === "bot") {
+    conn = `<span class="conn bot">⚙ ${esc(t("table.bot"))}</span>`;
+    if (opts.thinking) conn += ` <span class="thinking" role="status"><span class="dots" aria-hidden="true"></span>${esc(t("table.thinking"))}</span>`;
+  }
   else if (opts.connected === true) conn = `<span class="conn on">● ${esc(t("table.online"))}</span>`;
   else if (opts.connected === false) conn = `<span class="conn off">○ ${esc(t("table.offline"))}</span>`;
   const suns = [...(p.suns || [])].sort((x, y) => y - x).map((n) => `<span class="sun up">${sunSVG(n)}</span>`).join("") +

@@ -24,7 +24,7 @@ const S = {
   game: null, seat: null, n: 0, view: null, legal: [], canUndo: false, events: [],
   connected: null, ws: null, retry: 0, retryTimer: null, everConnected: false, lostShown: false,
   sending: false, myTurn: false, fresh: null, rematch: null, seenScoreEpochs: new Set(), initial: true,
-  summaryEpoch: null, digitBuf: "", digitTimer: null, pingTimer: null,
+  summaryEpoch: null, summaryAt: 0, summaryShown: 0, summaryTimer: null, logKey: null, digitBuf: "", digitTimer: null, pingTimer: null,
 };
 
 let soundOn = false;
@@ -86,7 +86,9 @@ function connect() {
   S.ws = ws;
   ws.onopen = () => {
     const mine = getSeat(gameId);
-    ws.send(JSON.stringify({ type: "hello", token: mine ? mine.token : null, since: S.events.length ? S.events.length : null }));
+    // A reconnect sends what it holds (since + key): the server then sends only what is missing.
+    const resume = S.events.length && S.logKey ? { since: S.events.length, key: S.logKey } : {};
+    ws.send(JSON.stringify({ type: "hello", token: mine ? mine.token : null, ...resume }));
     if (S.lostShown) {
       banner(t("conn.restored"), "ok");
       setTimeout(() => { if (S.connected) banner(null); }, 2500);
@@ -116,22 +118,44 @@ function connect() {
   ws.onerror = () => { /* onclose follows */ };
 }
 
+// Retries come quickly (a server that restarts answers again within seconds): 0.25 s doubling
+// to 2 s at most, jittered so that a whole table does not knock at once; the browser's
+// "online" and "visible again" events, and the banner's button, retry at once.
 function scheduleReconnect(restarting = false) {
-  const delays = [1, 2, 4, 8, 15, 30];
-  let s = delays[Math.min(S.retry, delays.length - 1)];
+  clearTimeout(S.retryTimer);
+  const base = Math.min(2, 0.25 * 2 ** Math.min(S.retry, 3));
+  const delay = base * (0.5 + Math.random());
   S.retry += 1;
   S.lostShown = true;
-  const tick = () => {
-    if (s <= 0) { banner(t("conn.connecting"), "warn"); connect(); return; }
-    banner(restarting ? `${t("conn.shutdown")} (${s} s)` : t("conn.lost", { s }), "warn");
-    s -= 1;
-    S.retryTimer = setTimeout(tick, 1000);
-  };
-  tick();
+  connectionBanner(restarting ? t("conn.shutdown") : t("conn.lostNow"));
+  S.retryTimer = setTimeout(() => { connectionBanner(t("conn.connecting")); connect(); }, delay * 1000);
 }
 
+function connectionBanner(text) {
+  const b = $("#conn-banner");
+  b.innerHTML = `<span>${esc(text)}</span> <button type="button" class="btn small" id="reconnect-now">${esc(t("conn.now"))}</button>`;
+  b.className = "conn-banner warn";
+  b.hidden = false;
+  $("#reconnect-now", b).addEventListener("click", retryNow);
+}
+
+// Try again at once (the banner's button, the browser back online or the tab visible again).
+function retryNow() {
+  if (S.connected || S.fatal) return;
+  if (S.ws && S.ws.readyState === 0) return;  // already trying
+  clearTimeout(S.retryTimer);
+  connectionBanner(t("conn.connecting"));
+  connect();
+}
+
+window.addEventListener("online", retryNow);
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") retryNow(); });
+
 function send(obj) {
-  if (!S.ws || S.ws.readyState !== 1) return false;
+  if (!S.ws || S.ws.readyState !== 1 || !S.connected) {
+    toast(t("conn.notSent"), "bad");  // never dropped silently
+    return false;
+  }
   S.ws.send(JSON.stringify(obj));
   return true;
 }
@@ -248,6 +272,7 @@ function onState(msg) {
   S.legal = msg.legal || [];
   S.canUndo = !!msg.can_undo;
   S.sending = false;
+  S.logKey = msg.log_key || null;
   if (S.game && S.game.rematch) S.rematch = S.game.rematch;
   if (S.seat === null && getSeat(gameId) && S.game && S.game.status !== "open") {
     // A token the server did not take: we watch.
@@ -265,7 +290,13 @@ function onState(msg) {
     const latest = tables.length ? tables[tables.length - 1].epoch : null;
     if (latest !== null && !S.seenScoreEpochs.has(latest)) {
       S.seenScoreEpochs.add(latest);
-      if (!S.initial && S.view.phase !== "over") S.summaryEpoch = latest;
+      if (!S.initial && S.view.phase !== "over") {
+        S.summaryEpoch = latest;
+        S.summaryAt = S.n;
+        S.summaryShown = Date.now();
+      }
+    } else if (S.summaryEpoch !== null && S.n > S.summaryAt) {
+      closeSummarySoon();  // the next decision closes it: the board and the buttons stay in view
     }
     if (S.initial) tables.forEach((x) => S.seenScoreEpochs.add(x.epoch));
   }
@@ -343,7 +374,7 @@ function renderWaiting() {
   const freeHuman = S.game.seats.filter((s) => s.kind === "human" && !s.taken);
   const seats = S.game.seats.map((s) => {
     const who = s.kind === "bot" ? `⚙ ${esc(playerName(s.name) || t("table.bot"))}` : s.taken ? esc(s.name || "?") : `<em>${esc(t("table.free"))}</em>`;
-    const conn = s.kind === "human" && s.taken ? (s.connected ? ` <span class="conn on">● ${esc(t("table.online"))}</span>` : ` <span class="conn off">○ ${esc(t("table.offline"))}</span>`) : "";
+    const conn = s.kind === "human" && s.taken ? (S.connected && s.connected ? ` <span class="conn on">● ${esc(t("table.online"))}</span>` : ` <span class="conn off">○ ${esc(t("table.offline"))}</span>`) : "";
     return `<li>${esc(t("lobby.seat", { n: s.seat + 1 }))}: ${who}${conn}${mine && mine.seat === s.seat ? ` <span class="badge you">${esc(t("table.you"))}</span>` : ""}</li>`;
   }).join("");
   const join = !mine && freeHuman.length
@@ -424,6 +455,17 @@ function renderFinalArea() {
   if (b) b.addEventListener("click", playAgain);
 }
 
+// The scoring panel closes at the next decision, but stays at least a few seconds so that a table
+// of quick bots does not whisk it away unread (the scoring tables below keep it anyway).
+const SUMMARY_MIN_MS = 4000;
+function closeSummarySoon() {
+  const left = S.summaryShown + SUMMARY_MIN_MS - Date.now();
+  const epoch = S.summaryEpoch;
+  const close = () => { if (S.summaryEpoch === epoch) { S.summaryEpoch = null; renderSummary(); } };
+  if (left <= 0) close();
+  else { clearTimeout(S.summaryTimer); S.summaryTimer = setTimeout(close, left); }
+}
+
 function renderSummary() {
   const box = $("#epoch-summary");
   if (!S.view || S.summaryEpoch === null || S.view.phase === "over") { box.hidden = true; return; }
@@ -455,7 +497,7 @@ function renderActions() {
   if (!S.view || (S.game && S.game.status === "open")) { box.innerHTML = ""; box.hidden = true; return; }
   box.hidden = false;
   const ed = edition();
-  const dis = S.sending ? " disabled" : "";
+  const dis = S.sending || !S.connected ? " disabled" : "";
   const L = S.legal;
   const parts = [];
   const key = (k) => `<kbd aria-hidden="true">${k}</kbd>`;
@@ -518,7 +560,8 @@ function renderPlayers() {
   box.innerHTML = order.map((seat) => {
     const s = S.game && S.game.seats ? S.game.seats[seat] : null;
     return renderPlayer(S.view, seat, {
-      me: S.seat, edition: edition(), kind: s ? s.kind : "human", connected: s ? s.connected : null,
+      me: S.seat, edition: edition(), kind: s ? s.kind : "human", connected: !S.connected ? false : s ? s.connected : null,
+      thinking: S.connected && s && s.kind === "bot" && S.view.phase !== "over" && S.view.to_move === seat,
       discards: seat === S.seat ? discards : new Set(),
       fresh: S.fresh && S.fresh.tiles[seat], lost: S.fresh && S.fresh.lost[seat], flash: S.fresh && S.fresh.flash.has(seat),
     });
@@ -535,14 +578,19 @@ function renderLogArea() {
 
 function renderLinks() {
   const box = $("#links-card");
-  if (!S.game) { box.innerHTML = ""; return; }
+  // An invitation only where a seat is free; a running table offers a link to watch; a finished
+  // one (its replay is linked from the result) none.
+  if (!S.game || S.game.status === "finished") { box.innerHTML = ""; box.hidden = true; return; }
+  box.hidden = false;
+  const free = S.game.seats.some((x) => x.kind === "human" && !x.taken);
+  const title = free ? t("table.shareLink") : t("table.watchLink");
   const mine = getSeat(gameId);
-  let html = `<div class="share"><input class="share-input" readonly value="${esc(absLink(`/g/${gameId}`))}" aria-label="${esc(t("table.shareLink"))}"><button type="button" class="btn small" id="copy-share">${esc(t("lobby.copy"))}</button></div>`;
+  let html = `<div class="share"><input class="share-input" readonly value="${esc(absLink(`/g/${gameId}`))}" aria-label="${esc(title)}"><button type="button" class="btn small" id="copy-share">${esc(t("lobby.copy"))}</button></div>`;
   if (mine) {
     const seatLink = absLink(`/g/${gameId}?seat=${mine.seat}&token=${encodeURIComponent(mine.token)}`);
     html += `<details class="seat-link"><summary>${esc(t("table.seatLink"))}</summary><div class="share"><input class="share-input" readonly value="${esc(seatLink)}"><button type="button" class="btn small" id="copy-seat">${esc(t("lobby.copy"))}</button></div></details>`;
   }
-  box.innerHTML = `<h3>${esc(t("table.shareLink"))}</h3>${html}`;
+  box.innerHTML = `<h3>${esc(title)}</h3>${html}`;
   $("#copy-share", box).addEventListener("click", async () => { if (await copyText(absLink(`/g/${gameId}`))) toast(t("lobby.copied"), "ok"); });
   const cs = $("#copy-seat", box);
   if (cs) cs.addEventListener("click", async () => { if (await copyText($("input", cs.parentElement).value)) toast(t("lobby.copied"), "ok"); });
