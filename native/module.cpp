@@ -650,28 +650,33 @@ void VectorEnv_dealloc(PyObject* self) {
 
 ra::VectorEnv* ENV(PyObject* self) { return reinterpret_cast<VectorEnvObject*>(self)->env; }
 
-PyObject* VectorEnv_reset(PyObject* self, PyObject* args) {
+// The three per-game outputs (observations, masks, seats to move) of a batch, or false (and
+// nothing held) when one of them is not an array of the right size and type.
+bool take_outputs(ra::VectorEnv* env, PyObject* args, Py_buffer out[3]) {
     PyObject *o_obs, *o_mask, *o_to_move;
-    if (!PyArg_ParseTuple(args, "OOO", &o_obs, &o_mask, &o_to_move)) return nullptr;
-    ra::VectorEnv* env = ENV(self);
+    if (!PyArg_ParseTuple(args, "OOO", &o_obs, &o_mask, &o_to_move)) return false;
     Py_ssize_t n = env->num_envs;
-    Py_buffer obs, mask, to_move;
-    if (!take_buffer(o_obs, &obs, n * ra::OBSERVATION_SIZE, 4, "f", "obs")) return nullptr;
-    if (!take_buffer(o_mask, &mask, n * ra::NUM_ACTIONS, 1, "bB?", "mask")) {
-        PyBuffer_Release(&obs);
-        return nullptr;
+    if (!take_buffer(o_obs, &out[0], n * ra::OBSERVATION_SIZE, 4, "f", "obs")) return false;
+    if (!take_buffer(o_mask, &out[1], n * ra::NUM_ACTIONS, 1, "bB?", "mask")) {
+        PyBuffer_Release(&out[0]);
+        return false;
     }
-    if (!take_buffer(o_to_move, &to_move, n, 1, "b", "to_move")) {
-        PyBuffer_Release(&obs);
-        PyBuffer_Release(&mask);
-        return nullptr;
+    if (!take_buffer(o_to_move, &out[2], n, 1, "b", "to_move")) {
+        PyBuffer_Release(&out[0]);
+        PyBuffer_Release(&out[1]);
+        return false;
     }
+    return true;
+}
+
+PyObject* VectorEnv_reset(PyObject* self, PyObject* args) {
+    ra::VectorEnv* env = ENV(self);
+    Py_buffer out[3];
+    if (!take_outputs(env, args, out)) return nullptr;
     Py_BEGIN_ALLOW_THREADS
-    env->reset(static_cast<float*>(obs.buf), static_cast<int8_t*>(mask.buf), static_cast<int8_t*>(to_move.buf));
+    env->reset(static_cast<float*>(out[0].buf), static_cast<int8_t*>(out[1].buf), static_cast<int8_t*>(out[2].buf));
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&obs);
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&to_move);
+    for (auto& b : out) PyBuffer_Release(&b);
     Py_RETURN_NONE;
 }
 
@@ -763,26 +768,12 @@ PyObject* VectorEnv_set_state(PyObject* self, PyObject* args) {
 }
 
 PyObject* VectorEnv_observe(PyObject* self, PyObject* args) {
-    PyObject *o_obs, *o_mask, *o_to_move;
-    if (!PyArg_ParseTuple(args, "OOO", &o_obs, &o_mask, &o_to_move)) return nullptr;
     ra::VectorEnv* env = ENV(self);
-    Py_ssize_t n = env->num_envs;
-    Py_buffer obs, mask, to_move;
-    if (!take_buffer(o_obs, &obs, n * ra::OBSERVATION_SIZE, 4, "f", "obs")) return nullptr;
-    if (!take_buffer(o_mask, &mask, n * ra::NUM_ACTIONS, 1, "bB?", "mask")) {
-        PyBuffer_Release(&obs);
-        return nullptr;
-    }
-    if (!take_buffer(o_to_move, &to_move, n, 1, "b", "to_move")) {
-        PyBuffer_Release(&obs);
-        PyBuffer_Release(&mask);
-        return nullptr;
-    }
+    Py_buffer out[3];
+    if (!take_outputs(env, args, out)) return nullptr;
     for (int i = 0; i < env->num_envs; ++i)
-        env->write(i, static_cast<float*>(obs.buf), static_cast<int8_t*>(mask.buf), static_cast<int8_t*>(to_move.buf));
-    PyBuffer_Release(&obs);
-    PyBuffer_Release(&mask);
-    PyBuffer_Release(&to_move);
+        env->write(i, static_cast<float*>(out[0].buf), static_cast<int8_t*>(out[1].buf), static_cast<int8_t*>(out[2].buf));
+    for (auto& b : out) PyBuffer_Release(&b);
     Py_RETURN_NONE;
 }
 

@@ -1,6 +1,6 @@
 """The WebSocket protocol of ``ra serve``: every message in and out, typed, with its JSON Schema.
 
-What a client sends is parsed into pydantic models (:data:`ClientMessage`, a union
+What a client sends is parsed into pydantic models (:data:`Incoming`, a union
 discriminated by ``type``); a message that is not one of them is refused with a
 clear error.  What the server sends is typed as ``TypedDict`` s (mypy checks every
 field where a message is built, and nothing is ``Any``); the same types give
@@ -76,20 +76,13 @@ class PingMessage(_In):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    Hello | ActionMessage | UndoMessage | HintMessage | PingMessage, Field(discriminator="type")
-]
-CLIENT_MESSAGES: TypeAdapter[Hello | ActionMessage | UndoMessage | HintMessage | PingMessage] = TypeAdapter(
-    ClientMessage
-)
+Incoming = Hello | ActionMessage | UndoMessage | HintMessage | PingMessage
+"""Any message a client sends."""
+CLIENT_MESSAGES: TypeAdapter[Incoming] = TypeAdapter(Annotated[Incoming, Field(discriminator="type")])
 
 
 class BadMessageError(ValueError):
     """A client message that is not valid JSON of a known shape; the text says what was wrong."""
-
-
-Incoming = Hello | ActionMessage | UndoMessage | HintMessage | PingMessage
-"""Any message a client sends."""
 
 
 def parse_client_message(text: str | bytes) -> Incoming:
@@ -282,29 +275,6 @@ class ShutdownMessage(TypedDict):
     message: str
 
 
-ServerMessage = Annotated[
-    StateMessage
-    | PresenceMessage
-    | ErrorMessage
-    | HintReply
-    | UndoneMessage
-    | RematchMessage
-    | PongMessage
-    | ShutdownMessage,
-    Field(discriminator="type"),
-]
-SERVER_MESSAGES: TypeAdapter[
-    StateMessage
-    | PresenceMessage
-    | ErrorMessage
-    | HintReply
-    | UndoneMessage
-    | RematchMessage
-    | PongMessage
-    | ShutdownMessage
-] = TypeAdapter(ServerMessage)
-
-
 Outgoing = (
     StateMessage
     | PresenceMessage
@@ -315,7 +285,8 @@ Outgoing = (
     | PongMessage
     | ShutdownMessage
 )
-"""Any message the server sends (for typing the send queue)."""
+"""Any message the server sends."""
+SERVER_MESSAGES: TypeAdapter[Outgoing] = TypeAdapter(Annotated[Outgoing, Field(discriminator="type")])
 
 
 def error(code: str, message: str) -> ErrorMessage:
