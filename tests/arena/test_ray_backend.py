@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +16,7 @@ from typer.testing import CliRunner
 from ra import arena
 from ra.arena.runner import GameResult
 from ra.cli import app
+from tests.ray_head import free_port, ray_head
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'ra-boardgame[cluster]')")
 
@@ -76,12 +71,6 @@ def test_bad_backend_options_are_refused() -> None:
         arena.run_games([], backend="slurm")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_an_unreachable_cluster_address_is_one_clear_line() -> None:
     address = f"127.0.0.1:{free_port()}"
     result = CliRunner().invoke(app, ["arena", "-n", "1", "-q", "--backend", "ray", "--address", address])
@@ -92,37 +81,10 @@ def test_an_unreachable_cluster_address_is_one_clear_line() -> None:
 
 def test_a_separately_started_cluster_plays_the_same_games() -> None:
     """A Ray head started by `ray start --head` in other processes, reached only by its address."""
-    ray_cli = Path(sys.executable).with_name("ray")
-    port = free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
-    # Its own short session folder (Ray's socket paths must fit in 107 bytes), never the default cluster.
-    temp = Path(tempfile.mkdtemp(prefix="ra-ray-", dir="/tmp"))
-    start = [
-        str(ray_cli),
-        "start",
-        "--head",
-        "--block",
-        "--port",
-        str(port),
-        "--node-ip-address",
-        "127.0.0.1",
-    ]
-    start += ["--num-cpus", "2", "--include-dashboard=false", "--temp-dir", str(temp)]
-    # --block keeps the head's processes in this process group, so they stop together (`ray stop`
-    # would stop every Ray on the machine).
-    log = temp / "head.log"
-    with log.open("wb") as sink:
-        head = subprocess.Popen(start, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        for _ in range(120):
-            if head.poll() is not None:
-                pytest.skip(f"`ray start --head` cannot run here: {log.read_text()[-300:]}")
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.5)
+    with ray_head(cpus=2) as (address, temp):
         docs: list[list[tuple[object, ...]]] = []
-        for extra in ([], ["--backend", "ray", "--address", f"127.0.0.1:{port}"]):
+        for extra in ([], ["--backend", "ray", "--address", address]):
             out = temp / f"{len(docs)}.json"
             args = ["arena", "-p", "3", "-b", "greedy,random,easy", "-n", "6", "-j", "2", "--seed", "9", "-q"]
             run = subprocess.run(
@@ -137,10 +99,3 @@ def test_a_separately_started_cluster_plays_the_same_games() -> None:
             doc = json.loads(out.read_text())
             docs.append(sorted((g["index"], g["seed"], g["scores"], g["winner"]) for g in doc["games"]))
         assert len(docs[0]) == 6 and docs[0] == docs[1]
-    finally:
-        head.send_signal(signal.SIGINT)  # `ray start --block` stops its processes on Ctrl-C
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            head.wait(timeout=20)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(head.pid, signal.SIGKILL)  # whatever is left of them
-        shutil.rmtree(temp, ignore_errors=True)

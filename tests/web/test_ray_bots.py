@@ -7,20 +7,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
 import signal
-import socket
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from ra.web.testing import Server, free_port
+from ra.web.testing import Server
+from tests.ray_head import ray_head
 from tests.web.client import Player, create
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'ra-boardgame[cluster]')")
@@ -31,31 +26,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A Ray head with two CPUs, started by `ray start` in its own processes; its address."""
-    port = free_port()
-    temp = Path(tempfile.mkdtemp(prefix="ra-rb-", dir="/tmp"))
-    env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
-    start = [str(Path(sys.executable).with_name("ray")), "start", "--head", "--block", "--port", str(port)]
-    start += ["--node-ip-address", "127.0.0.1", "--num-cpus", "2", "--include-dashboard=false"]
-    start += ["--temp-dir", str(temp)]
-    log = temp / "head.log"
-    with log.open("wb") as sink:
-        head = subprocess.Popen(start, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        for _ in range(120):
-            if head.poll() is not None:
-                pytest.skip(f"`ray start --head` cannot run here: {log.read_text()[-300:]}")
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.5)
-        yield f"127.0.0.1:{port}"
-    finally:
-        head.send_signal(signal.SIGINT)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            head.wait(timeout=20)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(head.pid, signal.SIGKILL)
-        shutil.rmtree(temp, ignore_errors=True)
+    with ray_head(cpus=2) as (address, _):
+        yield address
 
 
 def play_first_actions(server: Server, level: str, decisions: int) -> list[str]:
