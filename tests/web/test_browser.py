@@ -425,7 +425,8 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
     browser: Browser, server_factory: Any, sqlite_url: str, tmp_path: Path
 ) -> None:
     srv = server_factory(sqlite_url, tmp_path / "server.log").start()
-    made = create_game(srv.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    # The bot waits a moment: undo is for your own last decision before anyone answers it.
+    made = create_game(srv.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], bot_delay=1.5)
     page = new_page(browser)
     page.goto(srv.url + made["link"])
     page.wait_for_selector(ACTIONS)
@@ -450,13 +451,15 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
             wait_js(page, f"window.__ra.n > {n}")
             drew_by_key = True
             continue
-        if not undone and page.locator("[data-undo]").count():
+        if not undone and "ra" in page.evaluate("window.__ra.legal"):
             n = decisions(page)
-            page.keyboard.press("u")
-            # A bot's draw may have closed the window for undo just before the key: then try later.
-            with contextlib.suppress(sync_api.Error):
-                wait_js(page, f"window.__ra.n !== {n} || !window.__ra.canUndo", timeout=3000)
-            undone = decisions(page) < n
+            page.keyboard.press("r")  # invoke Ra: nothing revealed, the bot has not answered yet
+            wait_js(page, f"window.__ra.n > {n} && !window.__ra.sending")
+            if page.locator("[data-undo]").count():
+                page.keyboard.press("u")
+                with contextlib.suppress(sync_api.Error):
+                    wait_js(page, f"window.__ra.n === {n}", timeout=3000)
+                undone = decisions(page) == n
             continue
         bids = [b for b in page.evaluate("window.__ra.legal") if b.startswith("bid ")]
         if bids and not bid_by_key:
