@@ -333,8 +333,14 @@ def test_undo_is_told_to_everyone_and_refused_once_a_bot_answered(server: Server
         ann, watcher = Player(server.ws, gid, made["token"]), Player(server.ws, gid, None)
         await connect(ann, watcher)
         st = await ann.state_now()
-        if "ra" not in st["legal"]:
-            st = await ann.until(lambda m: m["type"] == "state" and "ra" in m["legal"], timeout=60)
+        while "ra" not in st["legal"]:  # play on (bids, passes) until Ann may invoke Ra
+            if st["legal"]:
+                n = st["n"]
+                await ann.send({"type": "action", "action": st["legal"][-1], "n": n})
+                st = await ann.until(lambda m, n=n: m["type"] == "state" and m["n"] > n, timeout=60)
+            else:
+                st = await ann.until(lambda m: m["type"] == "state" and bool(m["legal"]), timeout=60)
+            st = await ann.state_now()
         await ann.send({"type": "action", "action": "ra", "n": st["n"]})
         after = await ann.until(lambda m: m["type"] == "state" and m["n"] == st["n"] + 1)
         assert after["can_undo"]
