@@ -338,6 +338,14 @@ function render() {
   renderPlayers();
   renderLogArea();
   renderLinks();
+  lockPicks();
+}
+
+// While a move is on its way (or the connection is down) every way to act is disabled — the
+// tiles on the board and the players' areas as well as the buttons — until the next state.
+function lockPicks() {
+  const off = S.sending || !S.connected;
+  document.querySelectorAll("main [data-act]").forEach((b) => { b.disabled = off; });
 }
 
 function renderStatus() {
@@ -545,6 +553,7 @@ function renderActions() {
   }
   box.classList.toggle("mine", L.length > 0);
   box.innerHTML = `<h3 class="sr-only">${esc(t("table.actions"))}</h3>${parts.join("")}`;
+  lockPicks();
 }
 
 function renderPlayers() {
