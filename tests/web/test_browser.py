@@ -188,8 +188,23 @@ def test_lobby_create_and_play_to_the_end_by_clicking(
     n, total = map(int, re.findall(r"\d+", pos))
     assert n == total > 0
     assert page.locator("#rp-download").get_attribute("href") == f"/api/games/{game_id}/record"
+    # Ann played seat 0: "you" there only; following seat 1 shows it without calling it hers.
+    assert page.locator(".player[data-seat='0'] .badge.you").count() == 1
     page.select_option("#rp-seat", "1")
     page.wait_for_selector(".player.me[data-seat='1']")
+    assert page.locator(".badge.you").count() == 0
+    # Home and End move the replay, not the page; the speed can be chosen.
+    page.evaluate("window.addEventListener('keydown', (e) => { window.__kept = e.defaultPrevented; })")
+    page.keyboard.press("Home")
+    page.wait_for_selector("#rp-pos:has-text('Decision 0 of')")
+    assert page.evaluate("window.__kept") is True  # the browser does not scroll the page too
+    assert all(s.isdigit() for s in page.locator(".player .score").all_inner_texts())  # nothing hidden now
+    page.select_option("#rp-speed", "250")
+    page.click("#rp-play")
+    page.wait_for_selector("#rp-pos:has-text('Decision 3 of')")
+    page.click("#rp-play")
+    page.keyboard.press("End")
+    page.wait_for_selector("#final-area:not([hidden]) .final-headline")
     no_sideways_scroll(page)
     shot(page, "replay-1366-en")
     no_js_errors(page)
@@ -374,8 +389,8 @@ def test_russian_table_and_rules(browser: Browser, live_server: str) -> None:
     assert page.locator("#status").inner_text().startswith("Ваш ход")
     assert page.locator("[data-act='draw']").inner_text().strip().endswith("Тянуть тайл")
     assert page.locator("[data-act='ra']").inner_text().strip().endswith("Призвать Ра")
-    assert page.locator(".group h4", has_text="Фараоны").count() == 3
-    assert page.locator(".log-card h3").inner_text() == "Журнал игры"
+    assert page.locator(".group h3", has_text="Фараоны").count() == 3
+    assert page.locator(".log-card h2").inner_text() == "Журнал игры"
     page.click("[data-act='draw']")
     wait_js(page, "document.querySelector('#log').innerText.includes('тянет')")
     page.reload()  # the choice is remembered

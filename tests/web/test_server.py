@@ -495,6 +495,10 @@ def test_records_replay_api_import_and_rematch(server: Server) -> None:
     mid = httpx.get(f"{base}/api/games/{gid}/replay", params={"n": total // 2, "seat": 1}).json()
     assert mid["n"] == total // 2 and mid["total"] == total and mid["view"]["seat"] == 1
     assert [e[0] for e in mid["epochs"]] == [1, 2, 3]
+    # The game is over: its replay hides nothing any more (R9.1), at any decision.
+    assert all(p["score"] is not None for p in mid["view"]["players"]), mid["view"]["players"]
+    scored = [e for e in mid["events"] if e["kind"] == "score"]
+    assert scored and all(e["detail"] is not None for e in scored)
     end = httpx.get(f"{base}/api/games/{gid}/replay", params={"n": 10**6}).json()
     assert end["n"] == total and end["view"]["phase"] == "over"
     # Import the record: a finished game to watch, with the same result.

@@ -7,6 +7,7 @@ checked by the engine (:func:`ra.setup.make_setup`), never re-implemented here.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from datetime import timedelta
@@ -398,7 +399,10 @@ class Lobby:
             )
 
     async def replay(self, game_id: str, n: int, seat: int | None) -> Replay:
-        """A finished game at decision ``n`` as ``seat`` saw it (``None``: a spectator)."""
+        """A finished game at decision ``n``, followed from ``seat`` (``None``: a spectator).
+
+        The game is over, so nothing of it is hidden any more (R9.1): every score and every
+        epoch's breakdown shows at every decision, as at the end of the game itself."""
         row = await self.row(game_id)
         if row.status != "finished":
             raise ApiError(409, "not_finished", "replays are for finished or imported games")
@@ -409,7 +413,8 @@ class Lobby:
             raise ApiError(422, "bad_request", f"seat: 0-{full.num_players - 1}")
         decisions = full.decisions
         k = min(n, len(decisions))
-        game = build_game(row, [str(a) for a in decisions[:k]])
+        game = Game.from_setup(dataclasses.replace(full.setup, hidden_scores=False))
+        game.replay(decisions[:k])
         payload = seat_payload(game, seat, row.edition, 0)
         return {
             "n": k,

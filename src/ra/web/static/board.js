@@ -48,7 +48,7 @@ export function renderBoard(view, opts = {}) {
   let auctionInfo = "";
   if (a) {
     const ns = names(view);
-    auctionInfo = `<div class="auction-info"><strong>${esc(t("st.auction"))}:</strong> ${esc(t("st.raPlayer"))} ${esc(ns[a.ra_player])}` +
+    auctionInfo = `<div class="auction-info"><strong>${esc(t("st.auction"))}:</strong> ${esc(t("st.raPlayer"))}: ${esc(ns[a.ra_player])}` +
       (a.high_bid ? ` · <span class="high-sun">${sunSVG(a.high_bid)}</span>${esc(t("st.high", { sun: a.high_bid, name: ns[a.high_bidder] }))}` : ` · ${esc(t("st.noHigh"))}`) + `</div>`;
   }
   return `<div class="board">` +
@@ -68,6 +68,7 @@ export function renderPlayer(view, seat, opts = {}) {
   const edition = opts.edition || "original";
   const tiles = p.tiles || {};
   const isMe = opts.me === seat;
+  const you = isMe && opts.you !== false;  // the replay follows a seat that may not be yours
   const toMove = view.phase !== "over" && view.to_move === seat;
   const score = p.score === null || p.score === undefined
     ? `<span class="score hidden-score" title="${esc(t("table.scoreHidden"))}" aria-label="${esc(t("table.scoreHidden"))}">?</span>`
@@ -92,13 +93,13 @@ export function renderPlayer(view, seat, opts = {}) {
       }
       return `<span class="chip${fresh}" data-tile="${k}">${tileSVG(k, { edition })}${cnt}</span>`;
     }).join("");
-    return `<div class="group g-${g}"><h4>${esc(t("table.group." + g))}</h4><div class="chips">${chips || '<span class="none">—</span>'}</div></div>`;
+    return `<div class="group g-${g}"><h3>${esc(t("table.group." + g))}</h3><div class="chips">${chips || '<span class="none">—</span>'}</div></div>`;
   }).join("");
   const lost = opts.lost && opts.lost.length
     ? `<div class="lost-strip">${esc(t("table.tilesLost"))}: ${opts.lost.map((k) => `<span class="chip lost">${tileSVG(k, { edition })}</span>`).join("")}</div>` : "";
   return `<section class="player${isMe ? " me" : ""}${toMove ? " to-move" : ""}${opts.flash ? " flash" : ""}" data-seat="${seat}" aria-label="${esc(pn)}">` +
-    `<header class="phead"><div class="pwho"><span class="pname">${toMove ? `<span class="turn-arrow" aria-hidden="true">▶</span>` : ""}${esc(pn)}</span>` +
-    (isMe ? `<span class="badge you">${esc(t("table.you"))}</span>` : "") +
+    `<header class="phead"><div class="pwho"><h2 class="pname">${toMove ? `<span class="turn-arrow" aria-hidden="true">▶</span>` : ""}${esc(pn)}</h2>` +
+    (you ? `<span class="badge you">${esc(t("table.you"))}</span>` : "") +
     (toMove ? `<span class="badge move">${esc(t("table.toMove"))}</span>` : "") +
     (view.auction && view.auction.ra_player === seat ? `<span class="badge ra-badge">☀ ${esc(t("st.raPlayer"))}</span>` : "") + conn +
     `</div><span class="pscore"><span class="lbl">${esc(t("table.score"))}</span> ${score}</span></header>` +
@@ -153,7 +154,7 @@ export function renderScoring(events, view) {
       return `<tr><th scope="row">${esc(ns[seat])}</th>${cs.map((c) => `<td class="${d[c] > 0 ? "pos" : d[c] < 0 ? "neg" : "zero"}">${sg(d[c])}</td>`).join("")}` +
         `<td class="tot">${sg(d.total)}</td><td class="sc-score"><span class="before">${d.before} → </span><strong>${d.after}</strong></td></tr>`;
     }).join("");
-    return `<div class="score-table-wrap"><h4>${esc(t("sc.title", { n: epoch }))}</h4><table class="score-table"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
+    return `<div class="score-table-wrap" data-epoch="${epoch}"><h3>${esc(t("sc.title", { n: epoch }))}</h3><table class="score-table"><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
   }).join("");
 }
 
@@ -170,7 +171,7 @@ export function renderFinal(view, events, me) {
   if (over && over.detail) headline = t("fin.tie", { score: w.score, name: ns[winner], sun: w.sun });
   else headline = winner === me ? t("fin.youWin", { score: w.score }) : t("fin.wins", { name: ns[winner], score: w.score });
   const rows = ranking.map((r, k) => `<tr class="${r.i === winner ? "winner" : ""}"><td>${k + 1}</td><th scope="row">${r.i === winner ? "★ " : ""}${esc(r.name)}${r.i === me ? ` <span class="badge you">${esc(t("table.you"))}</span>` : ""}</th><td class="num">${r.score}</td><td class="num">${r.sun}</td></tr>`).join("");
-  return `<div class="final" role="status"><h3>${esc(t("fin.title"))}</h3><p class="final-headline">${esc(headline)}</p>` +
+  return `<div class="final" role="status"><h2>${esc(t("fin.title"))}</h2><p class="final-headline">${esc(headline)}</p>` +
     `<table class="final-table"><thead><tr><th>${esc(t("fin.place"))}</th><th>${esc(t("sc.player"))}</th><th>${esc(t("sc.score"))}</th><th>${esc(t("fin.highSun"))}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
@@ -192,10 +193,11 @@ export function statusLine(view, me, edition) {
     case "bid": {
       const a = view.auction || {};
       if (mine && a.must_bid) return t("st.yourBidMust");
-      const ra = a.ra_player === me ? (currentLang() === "ru" ? "вы" : "you") : ns[a.ra_player];
-      let why = t("st.why." + (a.kind || "voluntary"), { ra });
-      if (a.ra_player === me && currentLang() === "ru") why = why.replace("(а)", "и");
+      const kind = a.kind || "voluntary";
       const high = a.high_bid ? t("st.high", { sun: a.high_bid, name: ns[a.high_bidder] }) : t("st.noHigh");
+      // The Ra player bids last: then one sentence names them once.
+      if (!mine && who === a.ra_player) return t("st.bidLast." + kind, { name, high });
+      const why = a.ra_player === me ? t("st.whyYou." + kind) : t("st.why." + kind, { ra: ns[a.ra_player] });
       return mine ? t("st.yourBid", { why, high }) : t("st.bid", { name, why, high });
     }
     case "god": return mine ? t("st.yourGod") : t("st.god", { name });

@@ -15,7 +15,7 @@ export function mountHeader(onLang, extra = "") {
   const lang = currentLang();
   header.innerHTML =
     `<a class="brand" href="/"><span class="brand-sun" aria-hidden="true"></span><span data-i18n="app.title"></span></a>` +
-    `<nav class="topnav"><a href="/" class="nav-lobby" data-i18n="nav.lobby"></a><a href="/rules" data-i18n="nav.rules"></a>${extra}` +
+    `<nav class="topnav" aria-label="${esc(t("nav.site"))}"><a href="/" class="nav-lobby" data-i18n="nav.lobby"></a><a href="/rules" data-i18n="nav.rules"></a>${extra}` +
     `<span class="lang-switch" role="group" data-i18n-aria="nav.lang">` +
     LANGS.map((l) => `<button type="button" class="lang-btn${l === lang ? " on" : ""}" data-lang="${l}" aria-pressed="${l === lang}">${l.toUpperCase()}</button>`).join("") +
     `</span></nav>`;
@@ -118,9 +118,17 @@ export async function copyText(text) {
   }
 }
 
+// Dates as the browser's own locale writes them (en-US: 11/23/26; en-GB: 23/11/2026) when it
+// speaks the page's language; otherwise as that language usually does.
+export function dateLocale() {
+  const lang = currentLang();
+  const own = (navigator.languages || [navigator.language]).find((l) => l && l.toLowerCase().split("-")[0] === lang);
+  return own || lang;
+}
+
 export function fmtDate(iso) {
   try {
-    return new Date(iso).toLocaleString(currentLang() === "ru" ? "ru-RU" : "en-GB", { dateStyle: "short", timeStyle: "short" });
+    return new Intl.DateTimeFormat(dateLocale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
   } catch (e) { return iso; }
 }
 

@@ -1,10 +1,13 @@
 // The replay viewer: step through a finished (or imported) game from any seat's view.
 import { t } from "./i18n.js";
-import { $, esc, mountHeader, api, gameIdFromPath, toast } from "./common.js";
+import { $, esc, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
 import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names } from "./board.js";
 
 const gameId = gameIdFromPath("replay");
-const R = { n: 0, total: 0, seat: 0, data: null, epochs: [], game: null, playing: null, cache: new Map(), busy: false };
+const R = { n: 0, total: 0, seat: 0, data: null, epochs: [], game: null, playing: null, cache: new Map(), busy: false, speed: 600 };
+const SPEEDS = [1500, 600, 250];  // milliseconds a decision: slow, normal, fast
+const mine = getSeat(gameId);  // this browser's seat at this game, if it played it
+
 window.__replay = R;
 
 function edition() { return (R.game && R.game.options && R.game.options.edition) || "original"; }
@@ -56,7 +59,7 @@ function render() {
   $("#board-area").innerHTML = renderBoard(v, { edition: edition() });
   const n = v.players.length;
   $("#players").className = `players n${n}`;
-  $("#players").innerHTML = v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human" })).join("");
+  $("#players").innerHTML = v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, you: !!mine && mine.seat === R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human" })).join("");
   const log = $("#log");
   log.innerHTML = renderLog(d.events, ns, edition());
   log.scrollTop = log.scrollHeight;
@@ -64,6 +67,12 @@ function render() {
   const fin = $("#final-area");
   if (v.phase === "over") { fin.hidden = false; fin.innerHTML = `<div class="card final-card">${renderFinal(v, d.events, null)}</div>`; }
   else fin.hidden = true;
+}
+
+function play() {
+  if (R.n >= R.total) load(0);  // from the start again
+  R.playing = setInterval(() => { if (R.n >= R.total) stop(); else step(1); }, R.speed);
+  render();
 }
 
 function stop() { if (R.playing) { clearInterval(R.playing); R.playing = null; render(); } }
@@ -77,10 +86,12 @@ async function start() {
   $("#rp-back").addEventListener("click", () => { stop(); step(-1); });
   $("#rp-step").addEventListener("click", () => { stop(); step(1); });
   $("#rp-last").addEventListener("click", () => { stop(); load(R.total); });
-  $("#rp-play").addEventListener("click", () => {
-    if (R.playing) { stop(); return; }
-    R.playing = setInterval(() => { if (R.n >= R.total) stop(); else step(1); }, 600);
-    render();
+  $("#rp-play").addEventListener("click", () => { if (R.playing) stop(); else play(); });
+  const speed = $("#rp-speed");
+  speed.innerHTML = SPEEDS.map((ms, i) => `<option value="${ms}"${ms === R.speed ? " selected" : ""} data-i18n="rp.speed${i}">${esc(t(`rp.speed${i}`))}</option>`).join("");
+  speed.addEventListener("change", () => {
+    R.speed = Number(speed.value);
+    if (R.playing) { clearInterval(R.playing); R.playing = null; play(); }
   });
   $("#rp-range").addEventListener("change", (e) => { stop(); load(Number(e.target.value)); });
   $("#rp-seat").addEventListener("change", (e) => load(R.n, Number(e.target.value)));
@@ -91,6 +102,7 @@ async function start() {
   document.addEventListener("keydown", (e) => {
     const tag = (e.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "select" || e.ctrlKey || e.metaKey || e.altKey) return;
+    let done = true;
     if (e.key === "ArrowRight") { stop(); step(1); }
     else if (e.key === "ArrowLeft") { stop(); step(-1); }
     else if (e.key === "Home") { stop(); load(0); }
@@ -98,7 +110,8 @@ async function start() {
     else if (/^[1-3]$/.test(e.key)) {
       const ep = R.epochs.find(([x]) => x === Number(e.key));
       if (ep) { stop(); load(ep[1]); }
-    }
+    } else done = false;
+    if (done) e.preventDefault();  // the keys move the replay, not the page
   });
   document.title = `${t("rp.title")} — ${t("app.title")}`;
   await load(0);

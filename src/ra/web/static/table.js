@@ -485,8 +485,8 @@ function renderSummary() {
   // Keep only this epoch's table.
   const wrap = document.createElement("div");
   wrap.innerHTML = html;
-  const mine = [...wrap.querySelectorAll(".score-table-wrap")].find((el) => el.querySelector("h4").textContent === t("sc.title", { n: S.summaryEpoch }));
-  box.innerHTML = `<div class="summary-head"><button type="button" class="btn small" id="summary-close">✕ ${esc(t("table.close"))}</button></div>` + (mine ? mine.outerHTML : html);
+  const mine = wrap.querySelector(`.score-table-wrap[data-epoch="${S.summaryEpoch}"]`);
+  box.innerHTML = `<div class="summary-head"><button type="button" class="btn small" id="summary-close">✕ ${esc(t("table.close"))}</button></div>` + (mine ? mine.outerHTML.replace(/<(\/?)h3>/g, "<$1h2>") : html);  // a heading of the page's second level here
   $("#summary-close", box).addEventListener("click", () => { S.summaryEpoch = null; renderSummary(); });
 }
 
@@ -552,7 +552,7 @@ function renderActions() {
     return;
   }
   box.classList.toggle("mine", L.length > 0);
-  box.innerHTML = `<h3 class="sr-only">${esc(t("table.actions"))}</h3>${parts.join("")}`;
+  box.innerHTML = `<h2 class="sr-only">${esc(t("table.actions"))}</h2>${parts.join("")}`;
   lockPicks();
 }
 
@@ -599,7 +599,7 @@ function renderLinks() {
     const seatLink = absLink(`/g/${gameId}?seat=${mine.seat}&token=${encodeURIComponent(mine.token)}`);
     html += `<details class="seat-link"><summary>${esc(t("table.seatLink"))}</summary><div class="share"><input class="share-input" readonly value="${esc(seatLink)}"><button type="button" class="btn small" id="copy-seat">${esc(t("lobby.copy"))}</button></div></details>`;
   }
-  box.innerHTML = `<h3>${esc(title)}</h3>${html}`;
+  box.innerHTML = `<h2>${esc(title)}</h2>${html}`;
   $("#copy-share", box).addEventListener("click", async () => { if (await copyText(absLink(`/g/${gameId}`))) toast(t("lobby.copied"), "ok"); });
   const cs = $("#copy-seat", box);
   if (cs) cs.addEventListener("click", async () => { if (await copyText($("input", cs.parentElement).value)) toast(t("lobby.copied"), "ok"); });

@@ -1,0 +1,93 @@
+"""Every page passes an axe-core audit (axe-playwright-python, the axe-core engine run in the
+page): the lobby, a table waiting for players, a table in play (laptop and phone, English and
+Russian), a finished table, the replay viewer, the rules and the 404 page (issue 20)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.web.test_browser import (
+    ACTIONS,
+    ARGS,
+    CHROMIUM,
+    LAPTOP,
+    PHONE,
+    Browser,
+    Page,
+    create_game,
+    new_page,
+    no_js_errors,
+    play,
+    sync_api,
+    wait_js,
+)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
+]
+
+AXE = Axe()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def audit(page: Page, where: str, found: list[str]) -> None:
+    """Note every axe violation (of any impact) on the page as it is now."""
+    results = AXE.run(page)
+    if results.violations_count:
+        found.append(f"{where}:\n{results.generate_report()}")
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(LAPTOP, "en"), (PHONE, "ru")])
+def test_every_page_passes_axe(
+    browser: Browser, live_server: str, viewport: dict[str, int], lang: str
+) -> None:
+    found: list[str] = []
+    page = new_page(browser, viewport, locale="ru-RU" if lang == "ru" else "en-US")
+    page.goto(live_server + "/")
+    page.wait_for_selector(".seat-row")
+    audit(page, "lobby", found)
+
+    waiting = create_game(
+        live_server, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    )
+    page.goto(live_server + waiting["link"])
+    page.wait_for_selector("#waiting:not([hidden])")
+    audit(page, "a table waiting for a player", found)
+
+    made = create_game(
+        live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+    )
+    page.goto(live_server + made["link"])
+    page.wait_for_selector(ACTIONS)
+    play(page, random.Random(8), clicks=12)
+    wait_js(page, "window.__ra && !window.__ra.sending")
+    audit(page, "a table in play", found)
+    play(page, random.Random(9))
+    page.wait_for_selector("#final-area:not([hidden])")
+    audit(page, "a finished table", found)
+
+    game_id = made["link"].rsplit("/", 1)[1]
+    page.goto(f"{live_server}/replay/{game_id}")
+    page.wait_for_selector(".player")
+    audit(page, "the replay viewer", found)
+    page.goto(live_server + "/rules")
+    page.wait_for_selector("#R9")
+    audit(page, "the rules", found)
+    page.goto(live_server + "/no/such/page")
+    page.wait_for_selector("h1")
+    audit(page, "the 404 page", found)
+    no_js_errors(page)
+    page.context.close()
+    assert not found, "\n".join(found)
