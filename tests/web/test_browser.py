@@ -306,6 +306,11 @@ def test_two_humans_hidden_scores_and_a_spectator(browser: Browser, live_server:
     ann.locator(".seat-row").nth(2).locator("select.level").select_option("easy")
     assert ann.locator("#hidden-scores").is_checked()
     ann.click("#create-btn")
+    # The invite link comes into view at once (1366x768), ready to copy.
+    wait_js(ann, "document.activeElement && document.activeElement.id === 'share-link'")
+    box = ann.locator("#share-link").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"], box
+    assert ann.locator("#created #copy-btn").is_visible()
     link = ann.locator("#share-link").input_value()
     game_id = link.rsplit("/", 1)[1]
     assert link == f"{live_server}/g/{game_id}"

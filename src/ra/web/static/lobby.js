@@ -25,7 +25,8 @@ function renderSeats() {
       `<input type="radio" name="kind${i}" id="k${i}h" value="human"${s.kind === "human" ? " checked" : ""}><label for="k${i}h">${esc(t("lobby.human"))}</label>` +
       `<input type="radio" name="kind${i}" id="k${i}b" value="bot"${s.kind === "bot" ? " checked" : ""}><label for="k${i}b"><span class="bot-ic" aria-hidden="true">⚙ </span>${esc(t("lobby.bot"))}</label></span>` +
       (s.kind === "bot" ? `<select class="level" aria-label="${esc(t("lobby.level"))}">${levels}</select>` : "") +
-      (seats.length > 2 ? `<button type="button" class="btn small remove" aria-label="${esc(t("lobby.removeSeat"))} ${i + 1}">✕<span class="rm-label"> ${esc(t("lobby.removeSeat"))}</span></button>` : "") +
+      // Your own seat has no Remove: a table without you is chosen by making your seat a bot.
+      (seats.length > 2 && i !== firstHuman ? `<button type="button" class="btn small remove" aria-label="${esc(t("lobby.removeSeat"))} ${i + 1}">✕<span class="rm-label"> ${esc(t("lobby.removeSeat"))}</span></button>` : "") +
       `</div>`;
   }).join("");
   box.querySelectorAll(".seat-row").forEach((row) => {
@@ -42,6 +43,9 @@ function renderSeats() {
   // Hints default to on with one human at the table, off with several (they agree on it here).
   const hints = $("#hints");
   if (!hints.dataset.touched) hints.checked = seats.filter((s) => s.kind === "human").length <= 1;
+  const botsOnly = firstHuman < 0;
+  $("#bots-only").hidden = !botsOnly;
+  $("#create-btn").textContent = t(botsOnly ? "lobby.createWatch" : "lobby.create");
   const add = $("#add-seat");
   add.textContent = `+ ${t("lobby.addSeat")}`;
   add.disabled = seats.length >= 5;
@@ -86,6 +90,11 @@ async function create(e) {
     created = { id, humans };
     if (humans <= 1) { location.href = `/g/${encodeURIComponent(id)}`; return; }
     renderCreated();
+    // The invite link is the answer to "Create game": bring it into view, selected to copy.
+    const share = $("#share-link");
+    $("#created").scrollIntoView({ block: "center" });
+    share.focus({ preventScroll: true });
+    share.select();
     loadLists();
   } catch (ex) {
     err.textContent = ex.message;

@@ -31,8 +31,8 @@ let soundOn = false;
 try { soundOn = localStorage.getItem("ra.sound") === "1"; } catch (e) { /* ignore */ }
 
 function soundButton() {
-  return `<button type="button" id="sound-btn" class="nav-btn" aria-pressed="${soundOn}">${soundOn ? "♪" : "♪"} ${esc(t(soundOn ? "table.soundOn" : "table.soundOff"))}</button>` +
-    `<button type="button" id="help-btn" class="nav-btn" aria-keyshortcuts="?">? ${esc(t("nav.help"))}</button>`;
+  return `<button type="button" id="sound-btn" class="nav-btn" aria-pressed="${soundOn}" aria-label="${esc(t(soundOn ? "table.soundOn" : "table.soundOff"))}"><span aria-hidden="true">♪</span><span class="nav-label"> ${esc(t(soundOn ? "table.soundOn" : "table.soundOff"))}</span></button>` +
+    `<button type="button" id="help-btn" class="nav-btn" aria-keyshortcuts="?" aria-label="${esc(t("nav.help"))}"><span aria-hidden="true">?</span><span class="nav-label"> ${esc(t("nav.help"))}</span></button>`;
 }
 
 function mountTop() {
