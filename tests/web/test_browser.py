@@ -444,6 +444,13 @@ def test_screenshots_and_no_sideways_scrolling(
     play(page, random.Random(4), clicks=14)
     wait_js(page, "window.__ra && !window.__ra.sending")
     no_sideways_scroll(page)
+    # The tracks' names fit their column on one line ("Трек аукциона" wrapped on a laptop).
+    overflow = page.evaluate(
+        "[...document.querySelectorAll('.track-label > span')].filter((s) => {"
+        " const r = s.getBoundingClientRect(), next = s.parentElement.nextElementSibling.getBoundingClientRect();"
+        " return s.offsetHeight > 30 || (next.top < r.bottom && r.right > next.left); }).length"
+    )
+    assert overflow == 0
     shot(page, f"table-{size}-{lang}")
     page.goto(live_server + "/rules")
     page.wait_for_selector("#R9")

@@ -1,7 +1,7 @@
 // Rendering a game position (a seat's View) as the table: tracks, centre sun, displays,
 // game log, scoring tables and the final result. Shared by the table and the replay viewer.
 import { t, tileName, eventText, SCORE_CATEGORIES, CIVS, MONUMENTS, currentLang, playerName } from "./i18n.js";
-import { tileSVG, sunSVG, esc } from "./tiles.js";
+import { tileSVG, sunSVG, esc, keepMarkSVG } from "./tiles.js";
 
 const GROUPS = [
   ["gods", ["god"]],
@@ -207,4 +207,10 @@ export function statusLine(view, me, edition) {
     }
     default: return "";
   }
+}
+
+// The legend under the players: what the scarab on a tile means, and where every tile is explained.
+export function renderLegend() {
+  return `<span class="legend-item">${keepMarkSVG()} ${esc(t("legend.kept"))}</span>` +
+    `<a href="/rules#tiles" target="_blank" rel="noopener">${esc(t("legend.tiles"))} ↗</a>`;
 }

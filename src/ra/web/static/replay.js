@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished (or imported) game from any seat's view.
 import { t } from "./i18n.js";
 import { $, esc, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
-import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names } from "./board.js";
+import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, renderLegend } from "./board.js";
 
 const gameId = gameIdFromPath("replay");
 const R = { n: 0, total: 0, seat: 0, data: null, epochs: [], game: null, playing: null, cache: new Map(), busy: false, speed: 600 };
@@ -60,6 +60,7 @@ function render() {
   const n = v.players.length;
   $("#players").className = `players n${n}`;
   $("#players").innerHTML = v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, you: !!mine && mine.seat === R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human" })).join("");
+  $("#tile-legend").innerHTML = renderLegend();
   const log = $("#log");
   log.innerHTML = renderLog(d.events, ns, edition());
   log.scrollTop = log.scrollHeight;

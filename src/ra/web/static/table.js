@@ -6,7 +6,7 @@ import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
   gameIdFromPath, toast, copyText,
 } from "./common.js";
-import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, scoringByEpoch } from "./board.js";
+import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, scoringByEpoch, renderLegend } from "./board.js";
 
 const gameId = gameIdFromPath("g");
 
@@ -336,6 +336,7 @@ function render() {
   renderBoardArea();
   renderActions();
   renderPlayers();
+  $("#tile-legend").innerHTML = S.view ? renderLegend() : "";
   renderLogArea();
   renderLinks();
   lockPicks();

@@ -78,6 +78,11 @@ const ICONS = {
     `<rect x="12" y="8" width="10" height="9" transform="rotate(-18 17 12)" fill="${c}"/><rect x="36" y="6" width="10" height="10" transform="rotate(22 41 11)" fill="${c}"/>`,
 };
 
+// The scarab alone, for the legend that explains it.
+export function keepMarkSVG() {
+  return `<svg class="keep-legend" viewBox="44 1 14 14" width="18" height="18" aria-hidden="true">${SCARAB}</svg>`;
+}
+
 const SCARAB = `<g class="keep-mark"><circle cx="51" cy="8" r="6.5" fill="#1b1b1b" stroke="#ffd54a" stroke-width="1"/>` +
   `<ellipse cx="51" cy="9" rx="2.6" ry="3.2" fill="#2fb38a"/><circle cx="51" cy="5" r="1.4" fill="#2fb38a"/>` +
   `<path d="M47 7 l2 1 M47 11 l2 -1 M55 7 l-2 1 M55 11 l-2 -1" stroke="#2fb38a" stroke-width="0.9"/></g>`;
