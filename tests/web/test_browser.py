@@ -447,7 +447,8 @@ def test_screenshots_and_no_sideways_scrolling(
     # The tracks' names fit their column on one line ("Трек аукциона" wrapped on a laptop).
     overflow = page.evaluate(
         "[...document.querySelectorAll('.track-label > span')].filter((s) => {"
-        " const r = s.getBoundingClientRect(), next = s.parentElement.nextElementSibling.getBoundingClientRect();"
+        " const r = s.getBoundingClientRect();"
+        " const next = s.parentElement.nextElementSibling.getBoundingClientRect();"
         " return s.offsetHeight > 30 || (next.top < r.bottom && r.right > next.left); }).length"
     )
     assert overflow == 0

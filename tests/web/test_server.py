@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 import websockets
 
 import ra
+from ra.web.assets import build_id
 from ra.web.protocol import seat_payload
 from ra.web.testing import Server
 from tests.web.client import Player, create, join, over
@@ -621,3 +623,33 @@ def test_graceful_shutdown_tells_clients_and_they_resume(
         await ann.close()
 
     asyncio.run(main())
+
+
+# --- static files ------------------------------------------------------------------------
+
+
+def test_pages_link_this_builds_static_files_for_a_year(server: Server) -> None:
+    page = httpx.get(server.url + "/g/abc")
+    assert page.headers["cache-control"] == "no-cache"
+    found = re.search(r'src="/static/([0-9a-f]{12})/table\.js"', page.text)
+    assert found, page.text
+    build = found.group(1)
+    assert f'href="/static/{build}/style.css"' in page.text
+    versioned = httpx.get(f"{server.url}/static/{build}/i18n.js")  # imported relatively by table.js
+    assert versioned.status_code == 200 and "immutable" in versioned.headers["cache-control"]
+    plain = httpx.get(f"{server.url}/static/i18n.js")
+    assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"
+    assert plain.content == versioned.content
+    assert httpx.get(f"{server.url}/static/000000000000/i18n.js").status_code == 404
+    missing = httpx.get(server.url + "/no/such/page")  # the 404 page links this build too
+    assert missing.status_code == 404 and f"/static/{build}/" in missing.text
+
+
+def test_a_changed_file_is_a_new_build(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text("one")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.css").write_text("two")
+    first = build_id(tmp_path)
+    assert build_id(tmp_path) == first
+    (tmp_path / "sub" / "b.css").write_text("three")
+    assert build_id(tmp_path) != first

@@ -20,11 +20,11 @@ from typing import Annotated, Literal
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ra.setup import MAX_PLAYERS
+from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, TokenBody
 from ra.web.protocol import (
@@ -94,35 +94,42 @@ def create_app(settings: Settings) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, err: StarletteHTTPException) -> Response:
         if err.status_code == 404 and not request.url.path.startswith(("/api/", "/ws/", "/static/")):
-            return FileResponse(STATIC / "404.html", status_code=404, headers={"Cache-Control": "no-cache"})
+            return html_page("404.html", status_code=404)
         return JSONResponse({"error": "http", "message": str(err.detail)}, status_code=err.status_code)
 
     # --- pages -------------------------------------------------------------------
 
-    def page(name: str) -> FileResponse:
-        path = STATIC / name
-        if not path.is_file():
+    pages = Pages(STATIC)
+
+    def html_page(name: str, status_code: int = 200) -> Response:
+        body = pages.html(name)
+        if body is None:
             raise ApiError(404, "not_found", f"page {name} is missing")
-        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+        return Response(body, status_code, media_type="text/html", headers={"Cache-Control": NO_CACHE})
+
+    def page(name: str) -> Response:
+        return html_page(name)
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
+    async def lobby_page() -> Response:
         return page("index.html")
 
     @app.get("/g/{game_id}", include_in_schema=False)
-    async def table(game_id: str) -> FileResponse:
+    async def table(game_id: str) -> Response:
         return page("table.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> FileResponse:
+    async def replay_page(game_id: str) -> Response:
         return page("replay.html")
 
     @app.get("/rules", include_in_schema=False)
-    async def rules_page() -> FileResponse:
+    async def rules_page() -> Response:
         return page("rules.html")
 
     if STATIC.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC), name="static")
+        # This build's files for a year; the plain names (an old page's links) always checked.
+        app.mount(pages.prefix.rstrip("/"), CachedStatic(STATIC, LONG_CACHE), name="build")
+        app.mount("/static", CachedStatic(STATIC, NO_CACHE), name="static")
 
     @app.get("/health")
     async def health() -> JSONResponse:
