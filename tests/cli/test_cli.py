@@ -231,6 +231,14 @@ def test_games_lists_saves_and_resume_picks_the_latest_unfinished(
     code, output = invoke("games", env=env)
     assert code == 0
     assert "Ann" in output and "Bob" in output and "finished" in output
+    flat = output.replace("\n", "")
+    assert f"ra replay {finished.save_path}" in flat  # a finished game is watched, not played on
+    assert f"ra play --load {newer.save_path}" in flat
+    # Loading a finished game says where to watch it and writes no copy of it.
+    saves = sorted(p.name for p in finished.save_path.parent.iterdir())
+    code, output = invoke("play", "--load", str(finished.save_path), env=env)
+    assert code == 2 and "finished game" in output and "ra replay" in output, output
+    assert sorted(p.name for p in finished.save_path.parent.iterdir()) == saves
 
     from ra.tui import app as tui_app
 
@@ -263,3 +271,67 @@ def test_ra_module_entry_point_runs() -> None:
         [sys.executable, "-m", "ra.cli", "--version"], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0 and ra.__version__ in result.stdout
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``ra ARGS`` through the console script's entry point (as a shell runs it)."""
+    from ra.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(list(args))
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    code = done.value.code
+    return code if isinstance(code, int) else 1, out.out, out.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--bogus"], "No such option: --bogus"),
+        (["play", "--players", "x"], "'--players'"),
+        (["replay"], "Missing argument 'FILE'"),
+        (["nosuchcommand"], "No such command"),
+        (["play", "--players", "9"], "Ra is for 2 to 5 players, not 9"),
+    ],
+)
+def test_every_error_is_one_line_with_status_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    # The parser's errors and the commands' own look alike: "error: ...", one line, status 2.
+    code, out, err = run_main(capsys, *args)
+    assert code == 2, err
+    assert err.startswith("error: ") and message in err, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "╭" not in err
+
+
+def test_help_shows_flags_as_flags_and_arguments_by_name(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    code, out, _ = run_main(capsys, "play", "--help")
+    assert code == 0
+    assert "--resume" in out and "<bool>" not in out
+    assert "<int>" in out  # options that take a value still say which
+    code, out, _ = run_main(capsys, "replay", "--help")
+    assert "Usage: ra replay [OPTIONS] FILE" in out and "{" not in out.splitlines()[1]
+    code, out, _ = run_main(capsys)
+    assert code == 0 and "Commands" in out  # no command: the help, not an error
+
+
+def test_the_rules_pager_shows_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ra.cli.common import pager_with_colours
+
+    monkeypatch.delenv("LESS", raising=False)
+    monkeypatch.delenv("PAGER", raising=False)
+    with pager_with_colours():
+        assert os.environ["LESS"] == "-R"  # less renders the escape codes as colours
+    assert "LESS" not in os.environ
+    monkeypatch.setenv("LESS", "-X")
+    with pager_with_colours():
+        assert os.environ["LESS"] == "-X"  # the user's own settings win
+    monkeypatch.delenv("LESS")
+    monkeypatch.setenv("PAGER", "more")
+    with pager_with_colours():
+        assert "LESS" not in os.environ

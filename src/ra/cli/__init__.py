@@ -12,7 +12,7 @@ from rich.console import Console
 
 import ra
 from ra import records
-from ra.cli.common import cannot_write, fail
+from ra.cli.common import cannot_write, fail, plain_flags
 from ra.native import status as native_status
 from ra.tui.render import score_table
 
@@ -108,6 +108,19 @@ app.command("serve")(serve_command)
 app.command("analyze")(analyze_command)
 
 
-def main() -> None:
-    """Entry point of the ``ra`` console script."""
-    app()
+def main(args: list[str] | None = None) -> None:
+    """Entry point of the ``ra`` console script: every error is one line ``error: …`` on stderr
+    and exit status 2, from the parser (an unknown option, a bad value) as from the commands."""
+    plain_flags()
+    try:
+        code = app(args=args, prog_name="ra", standalone_mode=False)
+    except typer.TyperException as err:  # the parser's errors: an unknown option, a bad value
+        ctx: typer.Context | None = getattr(err, "ctx", None)
+        if type(err).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help())
+            raise SystemExit(0) from None
+        where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+        raise SystemExit(fail(f"{err.format_message()}{where}").exit_code) from None
+    except typer.Abort:
+        raise SystemExit(130) from None
+    raise SystemExit(code if isinstance(code, int) else 0)

@@ -37,7 +37,7 @@ def _check_out(path: Path, option: str) -> None:
 
 
 def analyze_command(
-    path: Annotated[Path, typer.Argument(help="A saved game or game record (JSON).")],
+    path: Annotated[Path, typer.Argument(metavar="FILE", help="A saved game or game record (JSON).")],
     seat: Annotated[
         str | None, typer.Option("--seat", "-s", help="Analyse only this player: seat number (1-5) or name.")
     ] = None,

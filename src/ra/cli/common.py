@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -50,3 +52,39 @@ def cannot_write(path: Path) -> str | None:
     except OSError as err:
         return err.strerror or str(err)
     return None
+
+
+@contextlib.contextmanager
+def pager_with_colours() -> Iterator[None]:
+    """Let ``less`` show colours (``-R``) unless the user set ``LESS`` or a ``PAGER`` of their own:
+    without it the rules showed raw escape codes (``ESC[1;4m``)."""
+    if "LESS" in os.environ or os.environ.get("PAGER", "less").split()[:1] not in (["less"], []):
+        yield
+        return
+    os.environ["LESS"] = "-R"
+    try:
+        yield
+    finally:
+        del os.environ["LESS"]
+
+
+def plain_flags() -> None:
+    """``--help`` as people read it: on/off options as flags (``--resume``, not ``--resume
+    <bool>``: ``--resume true`` is refused) and a required argument by its name (``ra replay
+    FILE``, not ``{FILE}``) — Typer 0.29 writes both its own way."""
+    from typer.core import TyperArgument, TyperOption
+
+    if getattr(TyperOption, "_ra_plain_flags", False):
+        return
+    typed = TyperOption.display_type_rich
+
+    def display_type_rich(self: TyperOption, ctx: typer.Context) -> str | None:
+        return None if self.is_flag else typed(self, ctx)
+
+    def usage_name(self: TyperArgument) -> str:
+        name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign,assignment]
+    TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]
+    TyperOption._ra_plain_flags = True  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from rich.console import Console
 
 import ra
 from ra.bots import LEVEL_HELP
-from ra.cli.common import LONG_SUNS, PLAYERS, fail, rules_text, setup_message
+from ra.cli.common import LONG_SUNS, PLAYERS, fail, pager_with_colours, rules_text, setup_message
 
 if TYPE_CHECKING:
     from ra.analysis.game import GameAnalysis
@@ -104,6 +104,8 @@ def play_command(
             session = Session.load(load, save_path=save)
         except ra.RecordError as err:
             raise fail(str(err)) from None
+        if session.game.is_over():  # nothing to play: never a second copy of a finished game
+            raise fail(f"{os.fspath(load)!r} is a finished game: watch it with ra replay {os.fspath(load)}")
     else:
         if players is None and variant == "long-2p":
             players = 2
@@ -150,7 +152,7 @@ def _check_writable(path: Path) -> None:
 
 
 def replay_command(
-    path: Annotated[Path, typer.Argument(help="A saved game or game record (JSON).")],
+    path: Annotated[Path, typer.Argument(metavar="FILE", help="A saved game or game record (JSON).")],
     edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
     analysis: Annotated[
         Path | None,
@@ -202,7 +204,8 @@ def games_command() -> None:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.modified))
         state = "finished" if g.over else f"epoch {g.epoch}"
         console.print(f"{when}  {state:<9} {', '.join(g.names)}", highlight=False)
-        console.print(f"    ra play --load {g.path}", highlight=False, soft_wrap=True)
+        again = "ra replay" if g.over else "ra play --load"
+        console.print(f"    {again} {g.path}", highlight=False, soft_wrap=True)
 
 
 def rules_command(
@@ -211,10 +214,10 @@ def rules_command(
     """The rules of Ra (sections R1-R9, cited by the game's messages)."""
     text = rules_text()
     console = Console()
-    if plain or not console.is_terminal:
-        typer.echo(text)
+    if plain or not console.is_terminal or console.no_color or not console.color_system:
+        typer.echo(text)  # a pipe, NO_COLOR or TERM=dumb: the plain text
         return
     from rich.markdown import Markdown
 
-    with console.pager(styles=True):
+    with pager_with_colours(), console.pager(styles=True):
         console.print(Markdown(text))
