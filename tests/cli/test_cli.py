@@ -299,7 +299,7 @@ def test_every_error_is_one_line_with_status_2(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     # The parser's errors and the commands' own look alike: "error: ...", one line, status 2.
-    code, out, err = run_main(capsys, *args)
+    code, _out, err = run_main(capsys, *args)
     assert code == 2, err
     assert err.startswith("error: ") and message in err, err
     assert len(err.strip().splitlines()) == 1, err
