@@ -96,6 +96,7 @@ def _check_save_path(path: Path) -> None:
 
 from ra.cli.analyze import analyze_command  # noqa: E402
 from ra.cli.arena import arena_command  # noqa: E402
+from ra.cli.docs import docs_command  # noqa: E402
 from ra.cli.play import games_command, play_command, replay_command, rules_command  # noqa: E402
 from ra.cli.serve import serve_command  # noqa: E402
 
@@ -106,6 +107,7 @@ app.command("rules")(rules_command)
 app.command("arena")(arena_command)
 app.command("serve")(serve_command)
 app.command("analyze")(analyze_command)
+app.command("docs")(docs_command)
 
 
 def main(args: list[str] | None = None) -> None:

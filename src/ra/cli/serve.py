@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from ra.cli.common import fail
+
 
 def default_db() -> str:
     """A SQLite file in the user's data folder (nothing to install)."""
@@ -77,12 +79,11 @@ def serve_command(
         import ra.web.app  # noqa: F401 - everything the workers import, checked here
         from ra.web import db as database
     except ImportError as err:
-        typer.echo(
-            f"ra serve needs the web extra: pip install 'ra-boardgame[web]' "
-            f"({f'{err.name} is missing' if err.name else str(err).splitlines()[0]})",
-            err=True,
-        )
-        raise typer.Exit(2) from None
+        missing = f"{err.name} is missing" if err.name else str(err).splitlines()[0]
+        raise fail(
+            f"ra serve needs the web extra: pip install -e '.[web]' in a checkout, "
+            f"or pip install 'ra-boardgame[web]' with a wheel ({missing})"
+        ) from None
     url = db or default_db()
     try:
         database.check_url(url)
