@@ -43,6 +43,17 @@ def server_factory(tmp_path: Path) -> Iterator[type[Server]]:
         s.stop()
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Debian's Chromium through Playwright, one per module of browser tests."""
+    from tests.web.test_browser import ARGS, CHROMIUM, sync_api
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'ra.db'}"

@@ -5,15 +5,13 @@ Russian), a finished table, the replay viewer, the rules and the 404 page (issue
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.web.test_browser import (
     ACTIONS,
-    ARGS,
-    CHROMIUM,
+    BROWSER_TESTS,
     LAPTOP,
     PHONE,
     Browser,
@@ -22,24 +20,12 @@ from tests.web.test_browser import (
     new_page,
     no_js_errors,
     play,
-    sync_api,
     wait_js,
 )
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
-]
+pytestmark = BROWSER_TESTS
 
 AXE = Axe()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def audit(page: Page, where: str, found: list[str]) -> None:

@@ -13,7 +13,6 @@ import contextlib
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +20,12 @@ import httpx
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [
+BROWSER_TESTS = [
     pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
 ]
+"""The marks of every module of browser tests (their ``browser`` fixture is in conftest.py)."""
+pytestmark = BROWSER_TESTS
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 Browser = Any  # playwright.sync_api.Browser (imported lazily so the module skips cleanly)
@@ -42,14 +43,6 @@ SHOTS = Path(__file__).parent / "screenshots"
 LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 ACTIONS = "main [data-act]:not([disabled])"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP, locale: str = "en-US") -> Page:

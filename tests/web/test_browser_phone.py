@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 
 import pytest
 
 from tests.web.test_browser import (
     ACTIONS,
-    ARGS,
-    CHROMIUM,
+    BROWSER_TESTS,
     PHONE,
     SHOTS,
     Browser,
@@ -22,14 +20,10 @@ from tests.web.test_browser import (
     no_js_errors,
     no_sideways_scroll,
     play,
-    sync_api,
     wait_js,
 )
 
-pytestmark = [
-    pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
-]
+pytestmark = BROWSER_TESTS
 
 # Every control a finger uses: the top bar, the buttons and fields of the page (not links
 # inside running text such as the rules).
@@ -44,14 +38,6 @@ SMALL_JS = """(sel) => [...document.querySelectorAll(sel)].filter((el) => {
   return shown && (r.width < 44 || r.height < 44);
 }).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} "${el.textContent.trim().slice(0, 20)}"`
   + ` ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def touch_page(browser: Browser, locale: str = "en-US") -> Page:

@@ -3,32 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [
-    pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
-]
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+from tests.web.test_browser import BROWSER_TESTS, LAPTOP
+
+pytestmark = BROWSER_TESTS
 
 HOSTILE = ["<b>Bold</b>", "<svg onload=x()>", '"><i>x</i>', "&amp; Co"]
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-        )
-        pg = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
-        yield pg
-        browser.close()
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=LAPTOP)
+    yield context.new_page()
+    context.close()
 
 
 def test_hostile_names_stay_text(live_server: str, page: Any) -> None:

@@ -6,17 +6,14 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.web.test_browser import (
     ACTIONS,
-    ARGS,
-    CHROMIUM,
+    BROWSER_TESTS,
     Browser,
     click_legal,
     create_game,
@@ -29,18 +26,7 @@ from tests.web.test_browser import (
     wait_js,
 )
 
-pytestmark = [
-    pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+pytestmark = BROWSER_TESTS
 
 
 def test_offline_at_once_controls_off_and_back_as_soon_as_the_server_answers(
