@@ -1,4 +1,5 @@
-"""The ``ra`` command line: ``demo``, ``play``, ``replay``, ``games``, ``rules``, ``arena``, ``analyze``."""
+"""The ``ra`` command line: ``demo``, ``play``, ``replay``, ``games``, ``rules``, ``arena``, ``analyze``,
+``serve``, ``docs``."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ra.tui.render import score_table
 
 app = typer.Typer(
     name="ra",
-    help="Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules.",
+    help="Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules; ra docs.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -96,6 +97,7 @@ def _check_save_path(path: Path) -> None:
 
 from ra.cli.analyze import analyze_command  # noqa: E402
 from ra.cli.arena import arena_command  # noqa: E402
+from ra.cli.docs import docs_command  # noqa: E402
 from ra.cli.play import games_command, play_command, replay_command, rules_command  # noqa: E402
 from ra.cli.serve import serve_command  # noqa: E402
 
@@ -106,6 +108,7 @@ app.command("rules")(rules_command)
 app.command("arena")(arena_command)
 app.command("serve")(serve_command)
 app.command("analyze")(analyze_command)
+app.command("docs")(docs_command)
 
 
 def main(args: list[str] | None = None) -> None:
