@@ -36,7 +36,7 @@ from ra.encode import GLOBAL_FIELDS, OBSERVATION_SIZE, PLAYER_FIELDS
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
-INCLUDE = re.compile(r'^--8<-- "(?P<path>[^"]+)"[ \t]*$', re.M)
+INCLUDE = re.compile(r'^--8<-- "(?P<path>[^":]+)(?::(?P<section>\w+))?"[ \t]*$', re.M)
 FENCE = re.compile(
     r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S
 )
@@ -64,7 +64,17 @@ class Block:
 def expanded(path: Path) -> str:
     """A page's text with its ``--8<--`` includes (pymdownx.snippets, paths from the root) in place."""
     text = path.read_text(encoding="utf-8")
-    return INCLUDE.sub(lambda m: (ROOT / m["path"]).read_text(encoding="utf-8"), text)
+    return INCLUDE.sub(lambda m: included(ROOT / m["path"], m["section"]), text)
+
+
+def included(path: Path, section: str | None) -> str:
+    """A file, or the part of it between ``--8<-- [start:section]`` and ``[end:section]``."""
+    text = path.read_text(encoding="utf-8")
+    if section is None:
+        return text
+    start, end = f"--8<-- [start:{section}]", f"--8<-- [end:{section}]"
+    assert start in text and end in text, f"{path} has no section {section!r}"
+    return text.split(start, 1)[1].split(end, 1)[0]
 
 
 def blocks_of(path: Path) -> list[Block]:
@@ -211,7 +221,7 @@ def test_the_observation_table_matches_the_encoder() -> None:
     glob = [row for row in table if "per slot:" not in row]
     assert table_fields(glob) == [(name, size) for name, size, _ in GLOBAL_FIELDS]
     assert table_fields(slot) == [(name, size) for name, size, _ in PLAYER_FIELDS]
-    assert f"then\nfive player slots of {sum(s for _, s, _ in PLAYER_FIELDS)}" in text
+    assert f"then five player slots of {sum(s for _, s, _ in PLAYER_FIELDS)}" in " ".join(text.split())
     assert OBSERVATION_SIZE == 370 and "370" in text
 
 
@@ -251,3 +261,11 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert "R4.3" in page and "--8&lt;--" not in page  # the rules included, not a dangling marker
     api = (tmp_path / "site" / "api" / "engine" / "index.html").read_text(encoding="utf-8")
     assert "legal_actions" in api  # generated from the docstrings
+
+
+def test_docstrings_are_rewritten_for_markdown() -> None:
+    from tools.griffe_rst import to_markdown
+
+    text = "See :meth:`undo` and :class:`~ra.Tile`.\n\n    >>> 1 + 1\n    2\n\nAfter."
+    fenced = "    ```pycon\n    >>> 1 + 1\n    2\n    ```"
+    assert to_markdown(text) == f"See `undo` and `ra.Tile`.\n\n{fenced}\n\nAfter."
