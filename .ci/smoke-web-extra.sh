@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's first command installs only the [web] extra: check that `ra serve` starts and
-# answers with just that (the test extra pulls in more, which could hide a missing dependency).
+# `ra serve` with only the [web] extra (what docs/getting-started.md installs for the browser):
+# check that it starts and answers (the test extra pulls in more, which could hide a missing one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=$(mktemp -d)/venv

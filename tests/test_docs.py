@@ -186,7 +186,8 @@ def test_readme_starts_with_the_two_commands_and_ci_runs_the_test_one() -> None:
     first = next(b for b in blocks_of(README) if b.lang == "bash")
     commands = [line for line in first.code.splitlines() if line.strip()]
     assert len(commands) == 2
-    assert "pip install -e '.[web]'" in commands[0] and commands[0].endswith(".venv/bin/ra play")
+    assert commands[0].startswith("python3 -m venv .venv && .venv/bin/pip install -e ")
+    assert commands[0].endswith(" && .venv/bin/ra play")
     assert commands[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
@@ -242,6 +243,12 @@ def test_a_layout_change_needs_a_new_version_in_the_history() -> None:
 
 
 # The site itself.
+
+
+def test_the_site_links_every_page_it_has() -> None:
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in (ROOT / "docs").rglob("*.md"):
+        assert page.relative_to(ROOT / "docs").as_posix() in nav, f"{page.name} is not in mkdocs.yml's nav"
 
 
 def test_the_site_builds_strictly(tmp_path: Path) -> None:

@@ -335,3 +335,12 @@ def test_the_rules_pager_shows_colours(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAGER", "more")
     with pager_with_colours():
         assert "LESS" not in os.environ
+
+
+def test_version_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    code, out, _ = run_main(capsys, "--version")
+    assert code == 0
+    assert out.splitlines()[0] == f"ra-boardgame {version('ra-boardgame')}" == f"ra-boardgame {ra.__version__}"
+    assert out.splitlines()[1].startswith("native core:")

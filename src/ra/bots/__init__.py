@@ -180,7 +180,7 @@ def _openspiel_mcts(seed: int | None, options: dict[str, Any]) -> Bot:
         from ra.envs.openspiel import OpenSpielMCTSBot
     except ImportError as err:
         raise ValueError(
-            f"the openspiel-mcts bot needs the rl extra (pip install 'ra-boardgame[rl]'): {err}"
+            f"the openspiel-mcts bot needs the rl extra (pip install -e '.[rl]' in a checkout): {err}"
         ) from None
     return OpenSpielMCTSBot(seed=seed, **options)
 

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from ra.cli.common import fail
+
 
 def default_db() -> str:
     """A SQLite file in the user's data folder (nothing to install)."""
@@ -69,6 +71,21 @@ def serve_command(
             "(repeatable; * for any)."
         ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Reverse proxies to trust, comma-separated addresses or networks (e.g. 127.0.0.1): "
+            "only their X-Forwarded-For / -Proto give a client's address, which the per-address "
+            "limits count. Default: none (every header of the kind is ignored)."
+        ),
+    ] = None,
+    metrics_from: Annotated[
+        str,
+        typer.Option(help="Who may read /metrics: addresses or networks, comma-separated."),
+    ] = "127.0.0.1,::1",
+    log_format: Annotated[
+        str, typer.Option(help="text, or json: one JSON object a line, for a log collector.")
+    ] = "text",
 ) -> None:
     """Serve the lobby and the game tables: play Ra in the browser with friends and bots."""
     try:
@@ -77,30 +94,36 @@ def serve_command(
         import ra.web.app  # noqa: F401 - everything the workers import, checked here
         from ra.web import db as database
     except ImportError as err:
-        typer.echo(
-            f"ra serve needs the web extra: pip install 'ra-boardgame[web]' "
-            f"({f'{err.name} is missing' if err.name else str(err).splitlines()[0]})",
-            err=True,
-        )
-        raise typer.Exit(2) from None
+        missing = f"{err.name} is missing" if err.name else str(err).splitlines()[0]
+        raise fail(
+            f"ra serve needs the web extra: pip install -e '.[web]' in a checkout, "
+            f"or pip install 'ra-boardgame[web]' with a wheel ({missing})"
+        ) from None
     url = db or default_db()
     try:
         database.check_url(url)
     except ValueError as err:
-        typer.echo(f"ra serve: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(f"{err}") from None
     if workers > 1 and database.is_sqlite(url):
-        typer.echo("ra serve: --workers above 1 needs PostgreSQL (--db postgresql+psycopg://...)", err=True)
-        raise typer.Exit(2)
+        raise fail("--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...)") from None
     if log_level not in ("critical", "error", "warning", "info", "debug"):
-        typer.echo(f"ra serve: unknown log level {log_level!r}", err=True)
-        raise typer.Exit(2)
+        raise fail(f"unknown log level {log_level!r}") from None
+    if log_format not in ("text", "json"):
+        raise fail(f"--log-format: text or json, not {log_format!r}")
+    from ra.web.metrics import parse_networks
+
+    for option, value in (
+        ("--forwarded-allow-ips", forwarded_allow_ips or ""),
+        ("--metrics-from", metrics_from),
+    ):
+        try:
+            parse_networks(value)
+        except ValueError as err:
+            raise fail(f"{option}: {err}") from None
     if bot_backend not in ("process", "ray"):
-        typer.echo(f"ra serve: unknown bot backend {bot_backend!r}; backends are: process, ray", err=True)
-        raise typer.Exit(2)
+        raise fail(f"unknown bot backend {bot_backend!r}; backends are: process, ray") from None
     if ray_address is not None and bot_backend != "ray":
-        typer.echo("ra serve: --ray-address is for --bot-backend ray", err=True)
-        raise typer.Exit(2)
+        raise fail("--ray-address is for --bot-backend ray") from None
     if bot_backend == "ray":
         from ra.arena.ray_backend import check_reachable
         from ra.web.ray_bots import check_ray
@@ -110,25 +133,21 @@ def serve_command(
             if ray_address:
                 check_reachable(ray_address)
         except (ValueError, ConnectionError) as err:
-            typer.echo(f"ra serve: {err}", err=True)
-            raise typer.Exit(2) from None
+            raise fail(f"{err}") from None
     from ra.bots.evaluate import Budget
 
     try:
         Budget.parse(hint_budget)
     except ValueError as err:
-        typer.echo(f"ra serve: --hint-budget: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(f"--hint-budget: {err}") from None
     problem = _port_problem(host, port)
     if problem:
-        typer.echo(f"ra serve: cannot listen on {host}:{port}: {problem}; choose another --port", err=True)
-        raise typer.Exit(2)
+        raise fail(f"cannot listen on {host}:{port}: {problem}; choose another --port") from None
     try:
         database.upgrade(url)
     except Exception as err:
         reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-        typer.echo(f"ra serve: cannot open the database {_safe(url)}: {reason}", err=True)
-        raise typer.Exit(2) from None
+        raise fail(f"cannot open the database {_safe(url)}: {reason}") from None
     os.environ["RA_DB_URL"] = url
     os.environ["RA_BOT_PROCESSES"] = str(bot_processes or len(os.sched_getaffinity(0)))
     os.environ["RA_HINT_BUDGET"] = hint_budget
@@ -136,6 +155,11 @@ def serve_command(
     os.environ["RA_RAY_ADDRESS"] = ray_address or ""
     from ra.web.security import allowed_hosts, log_config
 
+    os.environ["RA_METRICS_FROM"] = metrics_from
+    if workers > 1:  # each worker keeps its metrics in files that a scrape of any one adds up
+        import tempfile
+
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="ra-metrics-")
     os.environ["RA_ALLOWED_ORIGINS"] = " ".join(allowed_origin or ())
     os.environ["RA_ALLOWED_HOSTS"] = " ".join(allowed_hosts(host, allowed_host or ()))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
@@ -152,7 +176,9 @@ def serve_command(
         port=port,
         workers=workers,
         log_level=log_level,
-        log_config=log_config(log_level),
+        log_config=log_config(log_level, json_lines=log_format == "json"),
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips or "",
         ws_max_size=16 * 1024,
         # A state message is a few KiB a move: compressing it costs more CPU than it saves.
         ws_per_message_deflate=False,

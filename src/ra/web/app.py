@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ra.setup import MAX_PLAYERS
+from ra.web import metrics
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, TokenBody
@@ -76,6 +77,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, err: ApiError) -> JSONResponse:
+        metrics.ERRORS.labels(err.code).inc()
         return JSONResponse({"error": err.code, "message": err.message}, status_code=err.status)
 
     @app.exception_handler(RequestValidationError)
@@ -138,6 +140,16 @@ def create_app(settings: Settings) -> FastAPI:
         except Exception as err:
             return JSONResponse({"ok": False, "error": type(err).__name__}, status_code=503)
         return JSONResponse({"ok": True})
+
+    metrics_from = metrics.parse_networks(settings.metrics_from)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_page(request: Request) -> Response:
+        """The Prometheus metrics, for the addresses ``--metrics-from`` allows."""
+        if not metrics.allowed(request.client.host if request.client else None, metrics_from):
+            raise ApiError(403, "forbidden", "the metrics are for the operator's addresses (--metrics-from)")
+        body = metrics.render(await store.count_by_status())
+        return Response(body, media_type=metrics.CONTENT_TYPE, headers={"Cache-Control": "no-store"})
 
     # --- lobby -------------------------------------------------------------------
 
@@ -209,6 +221,7 @@ def create_app(settings: Settings) -> FastAPI:
             return
         room, client = opened
         room.clients.add(client)
+        metrics.CONNECTIONS.inc()
         sender = asyncio.create_task(client.run_sender())
         try:
             room.send_state(client)
@@ -217,6 +230,7 @@ def create_app(settings: Settings) -> FastAPI:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            metrics.CONNECTIONS.dec()
             room.clients.discard(client)
             client.finish()
             with contextlib.suppress(Exception):
@@ -326,6 +340,7 @@ async def _handle(room: Room, client: Client, text: str) -> None:
         elif isinstance(msg, ActionMessage):
             await room.act(client.seat, msg.action, msg.n)
     except ClientError as err:
+        metrics.ERRORS.labels(err.code).inc()
         client.put(error(err.code, err.message))
         if err.code == "stale":
             room.send_state(client)
@@ -351,5 +366,6 @@ def app_from_env() -> FastAPI:
             message_burst=2 * float(os.environ.get("RA_MESSAGE_RATE", "20")),
             fixed_seed=int(os.environ["RA_GAME_SEED"]) if os.environ.get("RA_GAME_SEED") else None,
             hint_budget=os.environ.get("RA_HINT_BUDGET", Settings.hint_budget),
+            metrics_from=os.environ.get("RA_METRICS_FROM", Settings.metrics_from),
         )
     )

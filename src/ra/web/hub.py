@@ -28,6 +28,7 @@ from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
 from ra.table import Seat, Table, TableOptions, bot_seed, undo_refusal
+from ra.web import metrics
 from ra.web.hints import hint_for
 from ra.web.protocol import (
     ErrorMessage,
@@ -82,6 +83,8 @@ class Settings:
     """The work behind one hint (playouts, or seconds as ``2s``; ``ra.bots.evaluate.Budget``)."""
     fixed_seed: int | None = None
     """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
+    metrics_from: str = "127.0.0.1,::1"
+    """Who may read ``/metrics``: addresses and networks, comma-separated (``--metrics-from``)."""
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")
 
 
@@ -471,6 +474,8 @@ class Room:
             self.decided_at = submitted
             self._mirror(new, state)
             self.broadcast()
+            metrics.DECISIONS.inc()
+            metrics.DECISION_SECONDS.observe(time.time() - submitted)
             self.schedule_bot()
 
     def hint(self, client: Client, n: int) -> None:
@@ -492,6 +497,7 @@ class Room:
             raise ClientError("stale", f"the game is at decision {game.num_decisions}")
         if seat is None or game.to_move != seat:
             raise ClientError("not_your_turn", "hints are for the player to move")
+        metrics.HINTS.inc()
         key = table.hint_key(seat)
         task = table.hint_cache.get(key)
         if task is None:
@@ -790,7 +796,13 @@ class Hub:
         sched = self.scheduler
         scale = budget_scale(sched.waiting, sched.running, sched.slots)
         room.bot_budget = scale  # the table says so (the state's bot_budget)
-        return await sched.run(room.id, room.has_person(), choose_for, record, seat, level, seed, scale)
+        asked = time.monotonic()
+        metrics.BOT_QUEUE.set(sched.waiting)
+        try:
+            return await sched.run(room.id, room.has_person(), choose_for, record, seat, level, seed, scale)
+        finally:
+            metrics.BOT_SECONDS.observe(time.monotonic() - asked)
+            metrics.BOT_QUEUE.set(sched.waiting)
 
     def _workers(self) -> Executor:
         """The bot processes (or the Ray cluster), started on first use."""

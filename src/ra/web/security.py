@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import datetime
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
@@ -158,13 +160,18 @@ class RedactTokens(logging.Filter):
         return True
 
 
-def log_config(level: str) -> dict[str, object]:
+def log_config(level: str, json_lines: bool = False) -> dict[str, object]:
     """Uvicorn's logging configuration with :class:`RedactTokens` on every handler and a root
-    handler, so the server's own and its libraries' records are filtered too."""
+    handler, so the server's own and its libraries' records are filtered too; ``json_lines``
+    writes each record as one JSON object (:class:`JsonLines`)."""
     from uvicorn.config import LOGGING_CONFIG
 
+    formatters = LOGGING_CONFIG["formatters"]
+    if json_lines:
+        formatters = {name: {"()": "ra.web.security.JsonLines"} for name in formatters}
     config: dict[str, Any] = {
         **LOGGING_CONFIG,
+        "formatters": formatters,
         "filters": {"redact": {"()": "ra.web.security.RedactTokens"}},
         "handlers": {
             name: {**handler, "filters": ["redact"]} for name, handler in LOGGING_CONFIG["handlers"].items()
@@ -172,3 +179,19 @@ def log_config(level: str) -> dict[str, object]:
         "loggers": {**LOGGING_CONFIG["loggers"], "": {"handlers": ["default"], "level": level.upper()}},
     }
     return config
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and the exception's
+    traceback when there is one — what log collectors read without a parser of their own."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
+            "time": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)

@@ -227,6 +227,12 @@ class Store:
             row = (await conn.execute(q)).one()
             return int(row[0]), int(row[1])
 
+    async def count_by_status(self) -> dict[str, int]:
+        """How many games are open, running and finished (for ``/metrics``)."""
+        q = sa.select(games.c.status, sa.func.count()).group_by(games.c.status)
+        async with self.engine.connect() as conn:
+            return {str(status): int(n) for status, n in (await conn.execute(q)).all()}
+
     async def games_from(self, addr: str, hours: float = 24.0) -> int:
         """Games (tables and imported records) this address created in the last ``hours``."""
         since = now() - timedelta(hours=hours)
