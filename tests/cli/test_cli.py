@@ -342,5 +342,6 @@ def test_version_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -
 
     code, out, _ = run_main(capsys, "--version")
     assert code == 0
-    assert out.splitlines()[0] == f"ra-boardgame {version('ra-boardgame')}" == f"ra-boardgame {ra.__version__}"
+    first = out.splitlines()[0]
+    assert first == f"ra-boardgame {version('ra-boardgame')}" == f"ra-boardgame {ra.__version__}"
     assert out.splitlines()[1].startswith("native core:")
