@@ -41,6 +41,7 @@ def snapshot(game: ra.Game) -> tuple[Any, ...]:
 # --- one definition of legality -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_legal_actions_is_legal_and_apply_agree_on_all_54_actions() -> None:
     # R3.2, R3.5, R4.2, R4.3, R5.2: over many random positions, every action is in
     # legal_actions() exactly when is_legal() says so and apply() succeeds.

@@ -36,6 +36,7 @@ def key(r: GameResult) -> tuple[Any, ...]:
     return (r.index, r.seed, r.rotation, r.seats, r.names, r.scores, r.winner, r.decisions, r.record, r.error)
 
 
+@pytest.mark.slow
 def test_ray_backend_gives_exactly_the_process_backend_results(local_ray: None) -> None:
     specs = arena.schedule(["greedy", "random", "easy"], players=3, games=6, seed=3)
     local, stopped = arena.run_games(specs, jobs=2, keep_records=True)
@@ -48,6 +49,7 @@ def test_ray_backend_gives_exactly_the_process_backend_results(local_ray: None) 
     assert sorted(map(key, remote)) == sorted(map(key, local))
 
 
+@pytest.mark.slow
 def test_cli_backend_ray_writes_the_same_results(local_ray: None, tmp_path: Path) -> None:
     runner = CliRunner()
     docs = []
@@ -79,6 +81,7 @@ def test_an_unreachable_cluster_address_is_one_clear_line() -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_a_separately_started_cluster_plays_the_same_games() -> None:
     """A Ray head started by `ray start --head` in other processes, reached only by its address."""
     env = {**os.environ, "RAY_AUTH_MODE": "disabled"}

@@ -342,6 +342,23 @@ def test_version_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -
 
     code, out, _ = run_main(capsys, "--version")
     assert code == 0
-    first = out.splitlines()[0]
-    assert first == f"ra-boardgame {version('ra-boardgame')}" == f"ra-boardgame {ra.__version__}"
+    assert (
+        out.splitlines()[0] == f"ra-boardgame {version('ra-boardgame')}" == f"ra-boardgame {ra.__version__}"
+    )
     assert out.splitlines()[1].startswith("native core:")
+
+
+def test_the_resume_hint_names_a_command_that_works_in_a_new_shell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ra.cli.play import ra_command
+
+    script = tmp_path / "venv" / "bin" / "ra"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(script)])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # the environment is not activated
+    assert ra_command() == str(script.resolve())
+    monkeypatch.setenv("PATH", f"{script.parent}:/usr/bin:/bin")  # activated: plain "ra" works
+    assert ra_command() == "ra"

@@ -102,6 +102,7 @@ async def play_to_the_end(pilot: Pilot[None], app: PlayApp) -> int:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "bots"), [(2, ["greedy"]), (5, ["greedy", "random", "easy", "greedy"])])
 def test_a_complete_game_against_bots(tmp_path: Path, players: int, bots: list[str]) -> None:
     s = session(tmp_path, players, bots)
@@ -121,6 +122,7 @@ def test_a_complete_game_against_bots(tmp_path: Path, players: int, bots: list[s
     assert ra.Game.from_record(json.loads((tmp_path / "save.json").read_text())) == game
 
 
+@pytest.mark.slow  # a whole hot-seat game through the screen, several minutes
 def test_hot_seat_shows_each_persons_view(tmp_path: Path) -> None:
     seats = plan_seats(None, ["Ann", "Bob"], ["greedy"])
     s = Session.new(seats, seed=5, save_path=tmp_path / "s.json", hidden_scores=True)
@@ -365,6 +367,7 @@ def test_play_cli_errors(args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_hidden_scores_stay_hidden_on_screen_until_the_end(tmp_path: Path) -> None:
     s = session(tmp_path, 2, ["greedy"], seed=6, hidden_scores=True)
     app = PlayApp(s, delay=0)

@@ -21,9 +21,10 @@ import httpx
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"
-)
+pytestmark = [
+    pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
+]
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 Browser = Any  # playwright.sync_api.Browser (imported lazily so the module skips cleanly)

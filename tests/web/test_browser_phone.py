@@ -26,9 +26,10 @@ from tests.web.test_browser import (
     wait_js,
 )
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"
-)
+pytestmark = [
+    pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
+]
 
 # Every control a finger uses: the top bar, the buttons and fields of the page (not links
 # inside running text such as the rules).

@@ -10,9 +10,10 @@ import httpx
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"
-)
+pytestmark = [
+    pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
+]
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 HOSTILE = ["<b>Bold</b>", "<svg onload=x()>", '"><i>x</i>', "&amp; Co"]

@@ -29,9 +29,10 @@ from tests.web.test_browser import (
     wait_js,
 )
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"
-)
+pytestmark = [
+    pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium (/usr/bin/chromium) is not installed"),
+]
 
 
 @pytest.fixture(scope="module")

@@ -137,7 +137,22 @@ def play_command(
     if app.saved_to:
         console.print(f"Game saved to {app.saved_to}", highlight=False, soft_wrap=True)
         if not game.is_over():
-            console.print("Resume with: ra play --resume", highlight=False)
+            console.print(f"Resume with: {ra_command()} play --resume", highlight=False, soft_wrap=True)
+
+
+def ra_command() -> str:
+    """How to type ``ra`` in a new shell: ``ra`` when it is on the PATH, else its full path
+    (in a virtual environment that is not activated, ``ra`` alone is not found)."""
+    import shutil
+    import sys
+
+    here = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
+    on_path = shutil.which("ra")
+    if on_path is not None and (here is None or Path(on_path).resolve() == here):
+        return "ra"
+    if here is not None and here.name == "ra" and here.is_file():
+        return str(here)
+    return "ra"
 
 
 def _check_writable(path: Path) -> None:
