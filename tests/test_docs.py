@@ -1,106 +1,278 @@
-"""The documentation site: it builds with ``mkdocs build --strict``, its Python examples run as
-written, and every ``ra`` command line on it is one the command line accepts."""
+"""Every code block of the README and of the documentation site (docs/*.md, with the files they
+include) runs or is checked, the site builds with ``mkdocs build --strict``, and CI runs the
+README's test command.
+
+The convention (docs/contributing.md): ``python`` blocks are executed; in ``bash`` blocks each
+``ra …`` line is parsed by the real command-line parser (every option and value checked, nothing
+run: games and servers go on for minutes or forever) and each ``python benchmarks/…`` or
+``python tools/…`` line may use only options its script's ``--help`` lists; ``text`` blocks are
+output, not code. Any other block says why it cannot run on the line before it:
+``<!-- not run: reason -->``.
+"""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib.util
 import os
 import re
 import shlex
 import subprocess
 import sys
+import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import typer
+from typer.core import TyperGroup
+from typer.main import get_command
 
+import ra
 from ra.cli import app
+from ra.encode import GLOBAL_FIELDS, OBSERVATION_SIZE, PLAYER_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = sorted((ROOT / "docs").rglob("*.md"))
-TEXTS = {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in [*PAGES, ROOT / "README.md"]}
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+INCLUDE = re.compile(r'^--8<-- "(?P<path>[^":]+)(?::(?P<section>\w+))?"[ \t]*$', re.M)
+FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S
+)
+NOT_RUN = re.compile(r"<!-- not run: (?P<reason>\S.*?) -->[ \t]*\n[ \t]*\Z")
+SCRIPTS = ("benchmarks/", "tools/")
+"""Folders of scripts whose command lines are checked against their ``--help``."""
+PYTHONS = ("python", "python3", ".venv/bin/python")
 
 
-def blocks(language: str) -> list[tuple[str, str]]:
-    return [
-        (name, code)
-        for name, text in TEXTS.items()
-        for code in re.findall(rf"```{language}\n(.*?)```", text, re.S)
-    ]
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block: where it is, its language and text, and why it is not run."""
+
+    page: str
+    line: int
+    lang: str
+    code: str
+    not_run: str | None
+
+    @property
+    def name(self) -> str:
+        return f"{self.page}:{self.line}"
 
 
-EXAMPLES = [(n, c) for n, c in blocks("python") if n != "README.md"]  # tests/test_readme.py runs those
+def expanded(path: Path) -> str:
+    """A page's text with its ``--8<--`` includes (pymdownx.snippets, paths from the root) in place."""
+    text = path.read_text(encoding="utf-8")
+    return INCLUDE.sub(lambda m: included(ROOT / m["path"], m["section"]), text)
 
 
-@pytest.mark.parametrize(("page", "code"), EXAMPLES, ids=[f"{n}:{i}" for i, (n, _) in enumerate(EXAMPLES)])
-def test_every_python_example_on_the_site_runs(page: str, code: str) -> None:
-    exec(compile(code, f"<{page}>", "exec"), {})
+def included(path: Path, section: str | None) -> str:
+    """A file, or the part of it between ``--8<-- [start:section]`` and ``[end:section]``."""
+    text = path.read_text(encoding="utf-8")
+    if section is None:
+        return text
+    start, end = f"--8<-- [start:{section}]", f"--8<-- [end:{section}]"
+    assert start in text and end in text, f"{path} has no section {section!r}"
+    return text.split(start, 1)[1].split(end, 1)[0]
 
 
-def command_lines() -> list[tuple[str, list[str]]]:
-    """Every ``ra …`` line of the shell blocks, without its comment."""
+def blocks_of(path: Path) -> list[Block]:
+    """The fenced code blocks of a page, in order."""
+    text = expanded(path)
     found = []
-    for page, code in blocks("bash"):
-        for line in code.splitlines():
-            words = shlex.split(line, comments=True)
-            if words and words[0] in ("ra", ".venv/bin/ra"):
-                found.append((page, words[1:]))
+    for match in FENCE.finditer(text):
+        before = text[: match.start()]
+        marker = NOT_RUN.search(before)
+        found.append(
+            Block(
+                page=str(path.relative_to(ROOT)),
+                line=before.count("\n") + 1,
+                lang=match["lang"],
+                code=textwrap.dedent(match["body"]),
+                not_run=marker["reason"] if marker else None,
+            )
+        )
     return found
 
 
-COMMANDS = command_lines()
+BLOCKS = [block for page in PAGES for block in blocks_of(page)]
+PYTHON = [b for b in BLOCKS if b.lang == "python" and b.not_run is None]
+SHELL = [b for b in BLOCKS if b.lang == "bash" and b.not_run is None]
 
 
-@pytest.mark.parametrize(("page", "args"), COMMANDS, ids=[f"{p}:{' '.join(a)[:40]}" for p, a in COMMANDS])
-def test_every_command_line_on_the_site_parses(page: str, args: list[str]) -> None:
-    # Parsed as the command line would (subcommand, options, their types), not run.
-    group = typer.main.get_command(app)
-    assert isinstance(group, typer.core.TyperGroup)
-    command = group.commands.get(args[0]) if args else None
-    assert command is not None, f"{page}: ra {' '.join(args)}: no such command"
-    command.make_context(f"ra {args[0]}", args[1:])
+def test_the_pages_have_code_to_check() -> None:
+    assert len(PYTHON) >= 12 and len(SHELL) >= 10, (len(PYTHON), len(SHELL))
+    assert {b.page for b in PYTHON} >= {"docs/library.md", "docs/research.md", "docs/vector-env.md"}
+
+
+@pytest.mark.parametrize("block", PYTHON, ids=[b.name for b in PYTHON])
+def test_python_block_runs(block: Block) -> None:
+    if "ra.envs.vector" in block.code and not ra.native_available():
+        pytest.skip("the batch environment needs the native core (RA_NATIVE=0 or not built)")
+    exec(compile(block.code, block.name, "exec"), {"__name__": "__docs__"})
+
+
+def command_lines(code: str) -> list[list[str]]:
+    """The commands of a shell block, as argument lists (comments dropped; ``&&`` splits)."""
+    commands: list[list[str]] = []
+    for line in code.splitlines():
+        words = shlex.split(line, comments=True)
+        while words:
+            end = words.index("&&") if "&&" in words else len(words)
+            commands.append(words[:end])
+            words = words[end + 1 :]
+    return commands
+
+
+def parse_ra(args: list[str]) -> None:
+    """Parse ``ra ARGS`` with the real command-line parser without running the command."""
+    group = get_command(app)
+    assert isinstance(group, TyperGroup)
+    with group.make_context("ra", list(args), resilient_parsing=False) as ctx:
+        name, command, rest = group.resolve_command(ctx, [*getattr(ctx, "_protected_args", []), *ctx.args])
+        assert command is not None and name is not None, f"no command in ra {shlex.join(args)}"
+        with command.make_context(name, rest, parent=ctx):
+            pass
+
+
+@functools.cache
+def script_help(script: str) -> str:
+    result = subprocess.run(
+        [sys.executable, script, "--help"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, f"{script} --help: {result.stderr}"
+    return result.stdout
+
+
+def check_command(words: list[str]) -> str | None:
+    """Check one command of a shell block; a complaint, or ``None``."""
+    program = words[0].removeprefix(".venv/bin/")
+    if program == "ra":
+        try:
+            parse_ra(words[1:])
+        except typer.TyperException as err:
+            return f"{shlex.join(words)}: {err.format_message()}"
+        return None
+    if program in PYTHONS and len(words) > 1 and words[1].startswith(SCRIPTS):
+        helptext = script_help(words[1])
+        unknown = [w for w in words[2:] if w.startswith("--") and w.split("=")[0] not in helptext]
+        return f"{shlex.join(words)}: not in --help: {unknown}" if unknown else None
+    return f"{shlex.join(words)}: neither ra nor a script; mark the block <!-- not run: reason -->"
+
+
+@pytest.mark.parametrize("block", SHELL, ids=[b.name for b in SHELL])
+def test_shell_block_parses(block: Block) -> None:
+    commands = command_lines(block.code)
+    assert commands, "an empty block"
+    complaints = [c for c in map(check_command, commands) if c is not None]
+    assert not complaints, "\n".join(complaints)
+
+
+def test_every_other_block_says_why_it_is_not_run() -> None:
+    unchecked = [b.name for b in BLOCKS if b.lang not in ("python", "bash", "text") and b.not_run is None]
+    assert not unchecked, f"blocks neither run nor marked <!-- not run: reason -->: {unchecked}"
+
+
+def test_the_checker_refuses_wrong_commands() -> None:
+    assert check_command(["ra", "play", "--players", "4"]) is None
+    assert "no such option" in (check_command(["ra", "play", "--no-such-option"]) or "").lower()
+    assert check_command(["ra", "arena", "--games", "many"]) is not None
+    assert "not in --help" in (check_command(["python", "tools/regen_golden.py", "--nope"]) or "")
+    assert "not run" in (check_command(["pip", "install", "ra"]) or "")
+
+
+def test_readme_starts_with_the_two_commands_and_ci_runs_the_test_one() -> None:
+    first = next(b for b in blocks_of(README) if b.lang == "bash")
+    commands = [line for line in first.code.splitlines() if line.strip()]
+    assert len(commands) == 2
+    assert commands[0].startswith("python3 -m venv .venv && .venv/bin/pip install -e ")
+    assert commands[0].endswith(" && .venv/bin/ra play")
+    assert commands[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_readme_links_into_the_site_exist() -> None:
+    text = README.read_text(encoding="utf-8")
+    links = re.findall(r"\]\(((?:docs|native|src)/[^)#]+)", text)
+    assert len(links) >= 8
+    missing = [link for link in links if not (ROOT / link).exists()]
+    assert not missing
+    assert "ra-boardgame[" not in text, "the package is on no index: pip install -e '.[extra]'"
+
+
+# The research page's observation table and version history (docs/research.md) against ra.encode.
+
+
+def table_fields(rows: list[str]) -> list[tuple[str, int]]:
+    """(name, size) pairs of the observation table's rows, as the page writes them."""
+    fields = []
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        names = re.findall(r"`(\w+)`", cells[0])
+        words = cells[1].split(",")
+        sizes = [int(cells[1].split()[0])] * len(names) if "each" in cells[1] else [int(w) for w in words]
+        fields += list(zip(names, sizes, strict=True))
+    return fields
+
+
+def test_the_observation_table_matches_the_encoder() -> None:
+    text = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    table = text[text.index("| field | size | meaning |") :].split("\n\n")[0].splitlines()[2:]
+    slot = [row for row in table if "per slot:" in row]
+    glob = [row for row in table if "per slot:" not in row]
+    assert table_fields(glob) == [(name, size) for name, size, _ in GLOBAL_FIELDS]
+    assert table_fields(slot) == [(name, size) for name, size, _ in PLAYER_FIELDS]
+    assert f"then five player slots of {sum(s for _, s, _ in PLAYER_FIELDS)}" in " ".join(text.split())
+    assert OBSERVATION_SIZE == 370 and "370" in text
+
+
+def layout_fingerprint() -> str:
+    """What ``Ra-v0`` promises: the observation layout and the action space."""
+    layout = repr((GLOBAL_FIELDS, PLAYER_FIELDS, [str(action) for action in ra.ALL_ACTIONS]))
+    return hashlib.sha256(layout.encode()).hexdigest()[:12]
+
+
+def test_a_layout_change_needs_a_new_version_in_the_history() -> None:
+    text = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    history = re.findall(r"^\| `Ra-v(\d+)` \|.*\| `(\w+)` \|$", text, re.M)
+    assert history, "the version history table is missing"
+    assert history[-1][1] == layout_fingerprint(), (
+        "the observation layout or action space changed: add a version (Ra-v1) to docs/research.md "
+        f"with fingerprint {layout_fingerprint()}, register it, and say so in CHANGELOG.md"
+    )
+
+
+# The site itself.
 
 
 def test_the_site_links_every_page_it_has() -> None:
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    for page in PAGES:
+    for page in (ROOT / "docs").rglob("*.md"):
         assert page.relative_to(ROOT / "docs").as_posix() in nav, f"{page.name} is not in mkdocs.yml's nav"
 
 
-DOCS_TOOLS = [sys.executable, "-c", "import mkdocs, material, mkdocstrings"]
-HAS_DOCS_TOOLS = subprocess.run(DOCS_TOOLS, check=False, capture_output=True).returncode == 0
-
-
-@pytest.mark.skipif(
-    not HAS_DOCS_TOOLS,
-    reason="the docs extra is not installed (pip install -e '.[docs]')",
-)
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("mkdocstrings") is None:
+        pytest.skip("MkDocs is not installed (the docs extra: pip install -e '.[docs]')")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run(
+    result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
-        check=False,
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
-        env=env,
-        timeout=300,
+        check=False,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    api = (tmp_path / "site" / "reference" / "api" / "index.html").read_text(encoding="utf-8")
-    assert "legal_actions" in api  # the reference is made from the docstrings
-    rules = (tmp_path / "site" / "rules" / "index.html").read_text(encoding="utf-8")
-    assert "R4.3" in rules  # the rules reference included, not copied
+    assert result.returncode == 0, result.stderr[-3000:]
+    page = (tmp_path / "site" / "rules" / "index.html").read_text(encoding="utf-8")
+    assert "R4.3" in page and "--8&lt;--" not in page  # the rules included, not a dangling marker
+    api = (tmp_path / "site" / "api" / "engine" / "index.html").read_text(encoding="utf-8")
+    assert "legal_actions" in api  # generated from the docstrings
 
 
-def test_ra_docs_points_at_the_built_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ra.cli import docs
+def test_docstrings_are_rewritten_for_markdown() -> None:
+    from tools.griffe_rst import to_markdown
 
-    (tmp_path / "site").mkdir()
-    (tmp_path / "site" / "index.html").write_text("<html></html>")
-    monkeypatch.setattr(docs, "CHECKOUT", tmp_path)
-    monkeypatch.setattr(docs, "site_index", lambda root=tmp_path: root / "site" / "index.html")
-    opened: list[str] = []
-    monkeypatch.setattr("webbrowser.open", opened.append)
-    docs.docs_command(print_only=False, rebuild=False)
-    assert opened == [(tmp_path / "site" / "index.html").as_uri()]
-    assert "not a source checkout" in (docs.build_site(tmp_path / "elsewhere") or "")
+    text = "See :meth:`undo` and :class:`~ra.Tile`.\n\n    >>> 1 + 1\n    2\n\nAfter."
+    fenced = "    ```pycon\n    >>> 1 + 1\n    2\n    ```"
+    assert to_markdown(text) == f"See `undo` and `ra.Tile`.\n\n{fenced}\n\nAfter."

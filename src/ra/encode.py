@@ -14,36 +14,10 @@ another player's score is 0 with its ``score_known`` flag 0.  The position is
 Markov given this vector (everything that decides what may happen next is in it),
 so agents need no history.
 
-Layout, in order (``name`` [size]: meaning):
-
-Global fields
-
-- ``players`` [1]: the number of players, 2-5
-- ``epoch`` [1]: 1-3
-- ``phase`` [5]: one-hot: action, bid, god, discard, over
-- ``to_move`` [5]: one-hot slot of the player to move (all 0 once over)
-- ``ra_count`` [1]: Ra tiles on the Ra track
-- ``ra_track_length`` [1]: Ra tiles that end the epoch (R2.2)
-- ``center_sun`` [1]: the sun in the centre
-- ``tiles_in_bag`` [1]: tiles left in the bag
-- ``auction_track`` [23]: tiles on the auction track, count by :class:`ra.Tile` value
-- ``unseen`` [23]: tiles still in the bag, count by tile kind (public, R9.1)
-- ``auction_kind`` [3]: one-hot drawn, voluntary, forced (all 0 outside an auction)
-- ``ra_player`` [5]: one-hot slot of the Ra player (all 0 outside an auction)
-- ``high_bid`` [1]: the highest bid so far (0: none, or no auction)
-- ``high_bidder`` [5]: one-hot slot of the highest bidder (all 0: none)
-- ``must_bid`` [1]: 1 when the bidder must bid (R4.3)
-- ``pending_disaster`` [2]: one-hot unrest, earthquake (the discard phase, R5.4)
-- ``discards_left`` [1]: tiles still to discard to that disaster
-
-Then 5 player slots of 58 entries each, slot 0 first (``slot<i>.<name>``):
-
-- ``present`` [1]: 1 if the slot is a seat of this game
-- ``suns`` [16]: face-up suns, entry ``s - 1`` is 1 when the player holds sun ``s``
-- ``used_suns`` [16]: face-down suns, the same way (R4.4)
-- ``tiles`` [23]: the display, count by tile kind
-- ``score`` [1]: the score (0 when hidden)
-- ``score_known`` [1]: 1 unless the score is hidden from the viewer (R9.1)
+The layout is :data:`GLOBAL_FIELDS`, then five player slots of :data:`PLAYER_FIELDS` (name,
+size, largest value); :data:`FIELDS` maps ``name`` and ``slot<i>.<name>`` to (offset, size).
+What each field means, and the layout's version history (``Ra-v0``: what bumps it), are in
+the documentation, docs/research.md, one copy kept in step with these fields by a test.
 
 >>> import ra
 >>> from ra.encode import observation, describe

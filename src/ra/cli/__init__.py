@@ -1,4 +1,5 @@
-"""The ``ra`` command line: ``demo``, ``play``, ``replay``, ``games``, ``rules``, ``arena``, ``analyze``."""
+"""The ``ra`` command line: ``demo``, ``play``, ``replay``, ``games``, ``rules``, ``arena``, ``analyze``,
+``serve``, ``docs``."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ra.tui.render import score_table
 
 app = typer.Typer(
     name="ra",
-    help="Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules.",
+    help="Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules; ra docs.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -1,8 +1,11 @@
-"""``ra docs``: open the documentation site built from ``docs/`` (building it first if MkDocs is
-installed), or say where the documentation is."""
+"""``ra docs``: open the documentation site (``mkdocs.yml``, pages in ``docs/``) built in the
+checkout this ``ra`` runs from, building it first when MkDocs is installed and the copy is
+missing or older than its pages."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import subprocess
 import sys
 import webbrowser
@@ -11,48 +14,95 @@ from typing import Annotated
 
 import typer
 
+import ra
 from ra.cli.common import fail
 
-CHECKOUT = Path(__file__).resolve().parents[3]
-"""The source checkout this package runs from (an editable install), if it is one."""
+BUILD_COMMAND = "pip install -e '.[docs]' && mkdocs build"
+"""How to build the site by hand, from the checkout (the ``docs`` extra brings MkDocs)."""
+SOURCES = ("mkdocs.yml", "docs", "CHANGELOG.md", "src/ra/data/rules.md")
+"""What the site is built from (the rules and the changelog are included, not copied)."""
 
 
-def site_index(root: Path = CHECKOUT) -> Path:
+def checkout_root() -> Path | None:
+    """The source checkout of this ``ra`` (an editable install), or ``None`` for an install from
+    a wheel, which carries no documentation sources."""
+    root = Path(ra.__file__).resolve().parents[2]
+    return root if (root / "mkdocs.yml").is_file() and (root / "docs").is_dir() else None
+
+
+def site_index(root: Path) -> Path:
+    """The built site's front page (``mkdocs.yml`` builds into ``site/``)."""
     return root / "site" / "index.html"
 
 
-def build_site(root: Path = CHECKOUT) -> str | None:
-    """Build the site with MkDocs; the reason it could not, or None."""
-    if not (root / "mkdocs.yml").is_file():
-        return "this installation has no docs/ folder (it is not a source checkout)"
-    try:
-        import mkdocs  # noqa: F401
-    except ImportError:
-        return "MkDocs is not installed: pip install -e '.[docs]'"
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--quiet"],
-        check=False,
+def is_stale(root: Path) -> bool:
+    """Whether the built site is missing or older than any of its sources."""
+    index = site_index(root)
+    if not index.is_file():
+        return True
+    built = index.stat().st_mtime
+    for name in SOURCES:
+        source = root / name
+        files = source.rglob("*") if source.is_dir() else [source]
+        if any(path.is_file() and path.stat().st_mtime > built for path in files):
+            return True
+    return False
+
+
+def mkdocs_installed() -> bool:
+    """Whether MkDocs can be run by this Python (the ``docs`` extra)."""
+    return importlib.util.find_spec("mkdocs") is not None
+
+
+def build_site(root: Path) -> str | None:
+    """Build the site with MkDocs in ``root``; the reason it failed, or ``None``."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],  # not --quiet: it hides the warnings strict mode counts
         cwd=root,
+        env=env,
         capture_output=True,
         text=True,
+        check=False,
     )
-    if done.returncode != 0:
-        return f"mkdocs build failed: {done.stderr.strip().splitlines()[-1:]}"
-    return None
+    if result.returncode == 0:
+        return None
+    lines = [line.strip() for line in (result.stderr + result.stdout).splitlines() if line.strip()]
+    problems = [line for line in lines if line.startswith(("ERROR", "WARNING"))]
+    return (problems or lines or [f"mkdocs exited with status {result.returncode}"])[0]
 
 
 def docs_command(
-    print_only: Annotated[
-        bool, typer.Option("--print", help="Print the path of the local site instead of opening it.")
+    path_only: Annotated[
+        bool, typer.Option("--path", help="Print the front page's path instead of opening a browser.")
     ] = False,
-    rebuild: Annotated[bool, typer.Option("--build", help="Build the site again first.")] = False,
+    rebuild: Annotated[
+        bool, typer.Option("--build", help="Build the site again even if it is up to date.")
+    ] = False,
 ) -> None:
-    """Open the documentation (the site built from docs/; built first when MkDocs is installed)."""
-    index = site_index()
-    if rebuild or not index.is_file():
-        reason = build_site()
-        if reason is not None:
-            raise fail(f"cannot build the documentation site: {reason}; read docs/*.md instead")
-    typer.echo(index.as_uri() if not print_only else str(index))
-    if not print_only:
-        webbrowser.open(index.as_uri())
+    """Open this project's documentation in a browser: the site built from the checkout's docs/
+    (built first when MkDocs is installed and the copy is missing or out of date)."""
+    root = checkout_root()
+    if root is None:
+        raise fail(
+            "this ra is not installed from a checkout, so there is no local documentation: "
+            f"in a checkout of the repository run {BUILD_COMMAND}, or read its docs/ folder"
+        )
+    index = site_index(root)
+    if rebuild or is_stale(root):
+        if mkdocs_installed():
+            typer.echo(f"Building the documentation in {root / 'site'} …", err=True)
+            reason = build_site(root)
+            if reason is not None:
+                raise fail(f"mkdocs build failed: {reason}")
+        elif not index.is_file():
+            raise fail(f"the documentation is not built; in {root} run {BUILD_COMMAND}")
+        else:
+            typer.echo(f"The built copy is older than its pages (to rebuild: {BUILD_COMMAND}).", err=True)
+    if path_only:
+        typer.echo(str(index))
+        return
+    if webbrowser.open(index.as_uri()):
+        typer.echo(f"Opened {index.as_uri()}")
+    else:
+        typer.echo(f"No browser found; open {index}")

@@ -1,0 +1,133 @@
+"""``ra docs``: opens the documentation site built from the checkout, builds it first when MkDocs is
+installed and the copy is missing or stale, and otherwise names the command that builds it."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ra.cli import app as cli
+from ra.cli import docs
+
+ROOT = Path(__file__).resolve().parents[2]
+needs_mkdocs = pytest.mark.skipif(
+    importlib.util.find_spec("mkdocs") is None, reason="MkDocs is not installed (pip install -e '.[docs]')"
+)
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, ["docs", *args])
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+def small_checkout(root: Path, *, built: bool) -> Path:
+    """A checkout with a one-page site, built (an older ``site/``) or not."""
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: Small\nstrict: true\n", encoding="utf-8")
+    (root / "docs" / "index.md").write_text("# Small\n\nThe one page.\n", encoding="utf-8")
+    if built:
+        (root / "site").mkdir()
+        (root / "site" / "index.html").write_text("<h1>Small</h1>", encoding="utf-8")
+        os.utime(root / "site" / "index.html", (1_000_000, 1_000_000))
+    return root
+
+
+def test_help_says_what_it_opens_and_its_options() -> None:
+    code, output = invoke("--help")
+    assert code == 0
+    assert "documentation" in output and "--path" in output and "--build" in output
+
+
+def test_this_checkout_is_found() -> None:
+    assert docs.checkout_root() == ROOT
+    assert docs.site_index(ROOT) == ROOT / "site" / "index.html"
+
+
+def test_installed_from_a_wheel_it_says_where_the_docs_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(docs, "checkout_root", lambda: None)
+    code, output = invoke()
+    assert code == 2
+    assert output.startswith("error: ") and "not installed from a checkout" in output
+    assert docs.BUILD_COMMAND in output
+
+
+def test_not_built_and_no_mkdocs_names_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = small_checkout(tmp_path, built=False)
+    monkeypatch.setattr(docs, "checkout_root", lambda: root)
+    monkeypatch.setattr(docs, "mkdocs_installed", lambda: False)
+    code, output = invoke("--path")
+    assert code == 2
+    assert "not built" in output and docs.BUILD_COMMAND in output
+
+
+def test_a_stale_copy_without_mkdocs_is_still_shown_with_a_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = small_checkout(tmp_path, built=True)
+    monkeypatch.setattr(docs, "checkout_root", lambda: root)
+    monkeypatch.setattr(docs, "mkdocs_installed", lambda: False)
+    assert docs.is_stale(root)
+    code, output = invoke("--path")
+    assert code == 0
+    assert "older than its pages" in output
+    assert output.strip().endswith(str(root / "site" / "index.html"))
+
+
+@needs_mkdocs
+def test_builds_a_missing_site_and_knows_when_it_is_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = small_checkout(tmp_path, built=False)
+    monkeypatch.setattr(docs, "checkout_root", lambda: root)
+    code, output = invoke("--path")
+    assert code == 0, output
+    index = root / "site" / "index.html"
+    assert "The one page." in index.read_text(encoding="utf-8")
+    assert not docs.is_stale(root)
+    page = root / "docs" / "index.md"
+    os.utime(page, (index.stat().st_mtime + 10, index.stat().st_mtime + 10))
+    assert docs.is_stale(root)
+
+
+@needs_mkdocs
+def test_a_failed_build_is_one_line_naming_the_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = small_checkout(tmp_path, built=False)
+    (root / "docs" / "index.md").write_text("# Small\n\n[gone](missing.md)\n", encoding="utf-8")
+    monkeypatch.setattr(docs, "checkout_root", lambda: root)
+    code, output = invoke("--path")
+    assert code == 2
+    last = output.strip().splitlines()[-1]
+    assert last.startswith("error: mkdocs build failed: WARNING") and "missing.md" in last
+
+
+@needs_mkdocs
+def test_opens_this_projects_site_in_the_browser(tmp_path: Path) -> None:
+    """The real command, the real checkout, and a browser that writes down what it was asked to open
+    (webbrowser honours $BROWSER)."""
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n', encoding="utf-8")
+    browser.chmod(0o755)
+    env = {**os.environ, "BROWSER": str(browser), "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "ra.cli", "docs"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    uri = (ROOT / "site" / "index.html").as_uri()
+    assert opened.read_text(encoding="utf-8").strip() == uri
+    assert f"Opened {uri}" in result.stdout
+    assert "Getting started" in (ROOT / "site" / "index.html").read_text(encoding="utf-8")
