@@ -57,6 +57,24 @@ def serve_command(
         ),
     ] = "1.5s",
     log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
+    log_format: Annotated[
+        str,
+        typer.Option(help="text (uvicorn's lines) or json (one JSON object a line, for a log collector)."),
+    ] = "text",
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as IPs or "
+            "networks, comma-separated (e.g. 127.0.0.1 for nginx on this machine). Default: none, "
+            "every client is its peer's address.",
+        ),
+    ] = "",
+    metrics_from: Annotated[
+        str,
+        typer.Option(
+            help="Who may read /metrics, directly (never through a proxy): IPs or networks, comma-separated.",
+        ),
+    ] = "127.0.0.1,::1",
     allowed_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -78,6 +96,7 @@ def serve_command(
 
         import ra.web.app  # noqa: F401 - everything the workers import, checked here
         from ra.web import db as database
+        from ra.web.security import LOG_FORMATS, parse_networks
     except ImportError as err:
         missing = f"{err.name} is missing" if err.name else str(err).splitlines()[0]
         raise fail(
@@ -96,6 +115,16 @@ def serve_command(
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         typer.echo(f"ra serve: unknown log level {log_level!r}", err=True)
         raise typer.Exit(2)
+    if log_format not in LOG_FORMATS:
+        formats = ", ".join(LOG_FORMATS)
+        typer.echo(f"ra serve: unknown log format {log_format!r}; formats are: {formats}", err=True)
+        raise typer.Exit(2)
+    for option, value in (("--forwarded-allow-ips", forwarded_allow_ips), ("--metrics-from", metrics_from)):
+        try:
+            parse_networks(value)
+        except ValueError as err:
+            typer.echo(f"ra serve: {option}: {err}", err=True)
+            raise typer.Exit(2) from None
     if bot_backend not in ("process", "ray"):
         typer.echo(f"ra serve: unknown bot backend {bot_backend!r}; backends are: process, ray", err=True)
         raise typer.Exit(2)
@@ -137,11 +166,14 @@ def serve_command(
     os.environ["RA_RAY_ADDRESS"] = ray_address or ""
     from ra.web.security import allowed_hosts, log_config
 
+    os.environ["RA_FORWARDED_ALLOW_IPS"] = ",".join(str(n) for n in parse_networks(forwarded_allow_ips))
+    os.environ["RA_METRICS_FROM"] = ",".join(str(n) for n in parse_networks(metrics_from))
     os.environ["RA_ALLOWED_ORIGINS"] = " ".join(allowed_origin or ())
     os.environ["RA_ALLOWED_HOSTS"] = " ".join(allowed_hosts(host, allowed_host or ()))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    typer.echo(f"Ra is served at http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
-    if host in ("0.0.0.0", "::") and not allowed_host:
+    if log_format == "text":  # in JSON, uvicorn's own first lines say where it listens
+        typer.echo(f"Ra is served at http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+    if host in ("0.0.0.0", "::") and not allowed_host and log_format == "text":
         typer.echo(
             "Other machines reach it by a name or address: allow each with --allowed-host "
             "(e.g. --allowed-host 192.168.1.20)."
@@ -153,7 +185,10 @@ def serve_command(
         port=port,
         workers=workers,
         log_level=log_level,
-        log_config=log_config(log_level),
+        log_config=log_config(log_level, log_format),
+        # The app believes X-Forwarded-For only from --forwarded-allow-ips (ra.web.app.client_address);
+        # uvicorn's own would trust 127.0.0.1 by default.
+        proxy_headers=False,
         ws_max_size=16 * 1024,
         # A state message is a few KiB a move: compressing it costs more CPU than it saves.
         ws_per_message_deflate=False,

@@ -6,13 +6,18 @@
   configured origin (another site must not play a seat from a visitor's browser).
 - :class:`SecurityHeaders`: every response forbids framing, inline script and referrers.
 - :class:`RedactTokens`: no seat token reaches a log line, at any level.
+- :func:`parse_networks`: the proxies whose ``X-Forwarded-For`` is believed, and who may read
+  ``/metrics`` (``ra serve --forwarded-allow-ips``, ``--metrics-from``).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -61,6 +66,34 @@ def allowed_hosts(listen_host: str, extra: Iterable[str] = ()) -> tuple[str, ...
     if listen_host not in ("0.0.0.0", "::", ""):
         names.append(host_name(listen_host))
     return tuple(dict.fromkeys(names))
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """Comma-separated IP addresses and CIDR networks (``127.0.0.1, 10.0.0.0/8, ::1``); a
+    ValueError names the entry that is neither."""
+    out: list[Network] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        try:
+            out.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ValueError(f"{item!r} is not an IP address or network (like 10.0.0.0/8)") from None
+    return tuple(out)
+
+
+def address_in(address: str, networks: Iterable[Network]) -> bool:
+    """Whether ``address`` (an IP, maybe ``::ffff:``-mapped) is in one of ``networks``."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in net for net in networks)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -158,13 +191,40 @@ class RedactTokens(logging.Filter):
         return True
 
 
-def log_config(level: str) -> dict[str, object]:
+class JsonLines(logging.Formatter):
+    """One JSON object a line: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message`` and,
+    when there is one, ``exception``; tokens redacted in all of them (tracebacks too)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": redact(record.getMessage()),
+        }
+        if record.exc_info:
+            entry["exception"] = redact(self.formatException(record.exc_info))
+        return json.dumps(entry, ensure_ascii=False)
+
+
+LOG_FORMATS = ("text", "json")
+"""``ra serve --log-format``: uvicorn's lines, or :class:`JsonLines`."""
+
+
+def log_config(level: str, log_format: str = "text") -> dict[str, object]:
     """Uvicorn's logging configuration with :class:`RedactTokens` on every handler and a root
-    handler, so the server's own and its libraries' records are filtered too."""
+    handler, so the server's own and its libraries' records are filtered too; with
+    ``log_format="json"`` every handler writes :class:`JsonLines`."""
     from uvicorn.config import LOGGING_CONFIG
 
+    if log_format not in LOG_FORMATS:
+        raise ValueError(f"unknown log format {log_format!r}; formats are: {', '.join(LOG_FORMATS)}")
+    formatters = LOGGING_CONFIG["formatters"]
+    if log_format == "json":
+        formatters = {name: {"()": "ra.web.security.JsonLines"} for name in formatters}
     config: dict[str, Any] = {
         **LOGGING_CONFIG,
+        "formatters": formatters,
         "filters": {"redact": {"()": "ra.web.security.RedactTokens"}},
         "handlers": {
             name: {**handler, "filters": ["redact"]} for name, handler in LOGGING_CONFIG["handlers"].items()

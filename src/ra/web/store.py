@@ -234,6 +234,17 @@ class Store:
             q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
             return int((await conn.execute(q)).scalar_one())
 
+    async def count_by_status(self) -> dict[str, int]:
+        """How many games are open (waiting for players) and running (for ``/metrics``)."""
+        q = (
+            sa.select(games.c.status, sa.func.count())
+            .where(games.c.status.in_(("open", "running")))
+            .group_by(games.c.status)
+        )
+        async with self.engine.connect() as conn:
+            counts = {str(r[0]): int(r[1]) for r in await conn.execute(q)}
+        return {status: counts.get(status, 0) for status in ("open", "running")}
+
     async def games_waiting_for_bots(self, stale_after: float) -> list[str]:
         """Running games whose mover is a bot, waiting for ``stale_after`` seconds or more with
         no worker (still) thinking for it."""
