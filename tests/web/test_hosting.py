@@ -31,6 +31,7 @@ from tests.web.test_server import play
 
 ROOT = Path(__file__).resolve().parents[2]
 NGINX_CONF = ROOT / "deploy" / "nginx" / "ra.conf"
+CADDYFILE = ROOT / "deploy" / "caddy" / "Caddyfile"
 UNIT = ROOT / "deploy" / "ra.service"
 BACKUP = ROOT / "deploy" / "ra-backup.sh"
 CLIENT = "127.0.0.2"
@@ -135,6 +136,55 @@ http {{
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("nginx did not answer within 20 s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+class Caddy:
+    """Debian's caddy in the foreground serving deploy/caddy/Caddyfile, on this test's port with
+    its own local certificate authority (``tls internal``) and no admin endpoint."""
+
+    def __init__(self, binary: str, root: Path, upstream: int) -> None:
+        self.binary, self.root, self.port = binary, root, free_port()
+        text = CADDYFILE.read_text()
+        for old, new in {
+            "ra.example.org {": f"https://127.0.0.1:{self.port} {{\n\ttls internal",
+            "reverse_proxy 127.0.0.1:8000": f"reverse_proxy 127.0.0.1:{upstream}",
+        }.items():
+            assert text.count(old) == 1, (
+                f"deploy/caddy/Caddyfile no longer has {old!r} (the test templates it)"
+            )
+            text = text.replace(old, new)
+        options = "{\n\tadmin off\n\tauto_https disable_redirects\n\tskip_install_trust\n}\n"
+        (root / "Caddyfile").write_text(options + text)
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    def start(self) -> Caddy:
+        env = {
+            **os.environ,
+            "XDG_DATA_HOME": str(self.root / "data"),
+            "XDG_CONFIG_HOME": str(self.root / "cfg"),
+        }
+        cmd = [self.binary, "run", "--adapter", "caddyfile", "--config", str(self.root / "Caddyfile")]
+        log = open(self.root / "caddy.log", "ab")  # noqa: SIM115 - the child keeps it
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, (self.root / "caddy.log").read_text()[-2000:]
+            try:
+                if httpx.get(self.url + "/health", verify=False, timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("caddy did not answer within 30 s")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -283,6 +333,44 @@ def test_a_game_is_played_through_nginx_with_the_clients_own_address(
         cli_copy = tmp_path / "cli-copy.db"
         subprocess.run(["sqlite3", str(db), f".backup '{cli_copy}'"], check=True, timeout=60)
         assert creators(cli_copy) == creators(copy)
+
+
+def test_caddy_instead_of_nginx_passes_the_client_and_its_websocket(
+    server_factory: type[Server], tmp_path: Path
+) -> None:
+    server = server_factory(
+        f"sqlite:///{tmp_path / 'ra.db'}",
+        tmp_path / "server.log",
+        args=("--forwarded-allow-ips", "127.0.0.1"),
+    ).start()
+    (tmp_path / "caddy").mkdir()
+    proxy = Caddy(_need("caddy"), tmp_path / "caddy", server.port).start()
+    try:
+        with client_from(CLIENT) as ann:
+            r = ann.post(
+                proxy.url + "/api/games",
+                json={
+                    "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}],
+                    "name": "Ann",
+                    "bot_delay": 0,
+                },
+                headers={"X-Forwarded-For": "203.0.113.9"},
+            )
+            assert r.status_code == 200, r.text
+            assert ann.get(proxy.url + "/metrics").status_code == 404
+        assert creators(tmp_path / "ra.db") == [CLIENT]
+        made = r.json()
+
+        async def hello() -> None:
+            p = PlayerFrom(proxy.url.replace("https://", "wss://"), made["game"]["id"], made["token"], CLIENT)
+            await p.connect()
+            state = await p.until(lambda m: m["type"] == "state")
+            assert state["view"] is not None
+            await p.close()
+
+        asyncio.run(hello())
+    finally:
+        proxy.stop()
 
 
 def test_without_forwarded_allow_ips_no_peer_is_trusted(server: Server) -> None:
