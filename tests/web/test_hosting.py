@@ -67,6 +67,17 @@ def nginx_site(https_port: int, http_port: int, upstream: int, cert: Path, key: 
     return text
 
 
+def self_signed(cert: Path, key: Path) -> None:
+    """A certificate for 127.0.0.1 valid for a day (the proxies' TLS in these tests)."""
+    curve = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1")
+    files = ("-keyout", str(key), "-out", str(cert))
+    subprocess.run(
+        [_need("openssl"), "req", "-x509", *curve, "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", *files],
+        check=True,
+        capture_output=True,
+    )
+
+
 class Nginx:
     """Debian's nginx in the foreground, its files in ``root``, serving deploy/nginx/ra.conf."""
 
@@ -74,22 +85,7 @@ class Nginx:
         self.binary, self.root = binary, root
         self.https_port, self.http_port = free_port(), free_port()
         cert, key = root / "cert.pem", root / "key.pem"
-        subprocess.run(
-            [
-                *(
-                    _need("openssl"),
-                    "req",
-                    "-x509",
-                    "-newkey",
-                    "ec",
-                    "-pkeyopt",
-                    "ec_paramgen_curve:prime256v1",
-                ),
-                *("-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)),
-            ],
-            check=True,
-            capture_output=True,
-        )
+        self_signed(cert, key)
         (root / "ra.conf").write_text(nginx_site(self.https_port, self.http_port, upstream, cert, key))
         temp = "\n".join(
             f"    {k}_temp_path {root / k};" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -126,7 +122,7 @@ http {{
         ]
         check = subprocess.run([*args, "-t"], capture_output=True, text=True, check=False)
         assert check.returncode == 0, check.stderr
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, (self.root / "error.log").read_text()
@@ -263,6 +259,8 @@ def test_a_game_is_played_through_nginx_with_the_clients_own_address(
     db = tmp_path / "ra.db"
     seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "greedy"}]
     with client_from(CLIENT) as ann:
+        plain = ann.get(f"http://127.0.0.1:{proxy.http_port}/rules")
+        assert plain.status_code == 301 and plain.headers["location"] == "https://127.0.0.1/rules"
         assert ann.get(proxy.url + "/").status_code == 200
         # A claim in the request's own X-Forwarded-For is replaced by nginx with the peer's address.
         r = ann.post(
