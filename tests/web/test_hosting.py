@@ -21,10 +21,12 @@ import httpx
 import pytest
 import websockets
 from prometheus_client.parser import text_string_to_metric_families
+from starlette.requests import Request
 from websockets.typing import Origin
 
+from ra.web.app import metrics_allowed
 from ra.web.metrics import CONTENT_TYPE
-from ra.web.security import JsonLines, log_config
+from ra.web.security import JsonLines, address_in, log_config, parse_networks
 from ra.web.testing import Server, free_port
 from tests.web.client import Player, create
 from tests.web.test_server import play
@@ -441,3 +443,27 @@ def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
     from ra.cli import app
 
     get_command(app).commands["serve"].make_context("ra serve", args)  # type: ignore[attr-defined]
+
+
+def test_addresses_and_networks_are_parsed_and_matched() -> None:
+    nets = parse_networks(" 127.0.0.1, 10.0.0.0/8 ,::1,")
+    assert [str(n) for n in nets] == ["127.0.0.1/32", "10.0.0.0/8", "::1/128"]
+    assert address_in("10.2.3.4", nets) and address_in("::ffff:127.0.0.1", nets) and address_in("::1", nets)
+    assert not address_in("11.0.0.1", nets) and not address_in("unix:/run/ra.sock", nets)
+    with pytest.raises(ValueError, match="'nginx' is not an IP address or network"):
+        parse_networks("127.0.0.1,nginx")
+
+
+@pytest.mark.parametrize(
+    ("peer", "headers", "allowed"),
+    [
+        ("127.0.0.1", [], True),
+        ("10.0.0.7", [], False),  # not in --metrics-from
+        ("127.0.0.1", [(b"x-forwarded-for", b"127.0.0.1")], False),  # through a proxy, whoever it claims
+    ],
+)
+def test_metrics_are_for_the_machine_asking_directly(
+    peer: str, headers: list[tuple[bytes, bytes]], allowed: bool
+) -> None:
+    request = Request({"type": "http", "client": (peer, 5000), "headers": headers, "path": "/metrics"})
+    assert metrics_allowed(request, parse_networks("127.0.0.1,::1")) is allowed
