@@ -435,8 +435,8 @@ def test_the_systemd_unit_is_valid(tmp_path: Path) -> None:
     assert text.count("/opt/ra/venv/bin/ra serve") == 1
     unit.write_text(text.replace("/opt/ra/venv/bin/ra", str(ra)))
     done = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
-    line = next(x for x in text.splitlines() if x.startswith("ExecStart="))
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr  # an unknown key is only a warning
+    line = next(x for x in text.replace("\\\n", " ").splitlines() if x.startswith("ExecStart="))
     args = line.split("ra serve ", 1)[1].split()
     from typer.main import get_command
 
