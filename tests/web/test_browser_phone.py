@@ -58,7 +58,7 @@ def touch_page(browser: Browser, locale: str = "en-US") -> Page:
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors  # type: ignore[attr-defined]
+    page.js_errors = errors  # checked by no_js_errors()
     return page
 
 
