@@ -467,3 +467,25 @@ def test_metrics_are_for_the_machine_asking_directly(
 ) -> None:
     request = Request({"type": "http", "client": (peer, 5000), "headers": headers, "path": "/metrics"})
     assert metrics_allowed(request, parse_networks("127.0.0.1,::1")) is allowed
+
+
+def test_metrics_add_up_every_worker(server_factory: type[Server], pg_url: str, tmp_path: Path) -> None:
+    s = server_factory(pg_url, tmp_path / "s.log", workers=2).start()
+    for _ in range(12):  # each on its own connection, so both workers get some
+        assert httpx.post(s.url + "/api/games", json={"seats": []}, timeout=10).status_code == 422
+    gid = create(s.url, [{"kind": "human"}, {"kind": "human"}])["game"]["id"]
+
+    async def watch() -> None:
+        spectators = [Player(s.ws, gid, None) for _ in range(4)]
+        for p in spectators:
+            await p.connect()
+            await p.until(lambda m: m["type"] == "state")
+        for _ in range(6):  # whichever worker answers, it counts them all
+            seen = metrics(s)
+            assert seen[("ra_errors_total", ("code=bad_request",))] == 12
+            assert seen[("ra_websocket_connections", ())] == 4
+            assert seen[("ra_games", ("status=open",))] == 1
+        for p in spectators:
+            await p.close()
+
+    asyncio.run(watch())

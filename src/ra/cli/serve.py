@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated
 
 import typer
@@ -164,7 +167,7 @@ def serve_command(
     os.environ["RA_HINT_BUDGET"] = hint_budget
     os.environ["RA_BOT_BACKEND"] = bot_backend
     os.environ["RA_RAY_ADDRESS"] = ray_address or ""
-    from ra.web.security import allowed_hosts, log_config
+    from ra.web.security import allowed_hosts
 
     os.environ["RA_FORWARDED_ALLOW_IPS"] = ",".join(str(n) for n in parse_networks(forwarded_allow_ips))
     os.environ["RA_METRICS_FROM"] = ",".join(str(n) for n in parse_networks(metrics_from))
@@ -178,6 +181,29 @@ def serve_command(
             "Other machines reach it by a name or address: allow each with --allowed-host "
             "(e.g. --allowed-host 192.168.1.20)."
         )
+    shared = _metrics_folder(workers)
+    try:
+        _run(uvicorn, host, port, workers, log_level, log_format)
+    finally:
+        if shared is not None:
+            shutil.rmtree(shared, ignore_errors=True)
+
+
+def _metrics_folder(workers: int) -> str | None:
+    """With several workers, a fresh folder where they share their /metrics numbers."""
+    from ra.web.metrics import MULTIPROCESS_ENV
+
+    os.environ.pop(MULTIPROCESS_ENV, None)
+    if workers == 1:
+        return None
+    folder = tempfile.mkdtemp(prefix="ra-metrics-")
+    os.environ[MULTIPROCESS_ENV] = folder  # the workers are new processes: they read it on import
+    return folder
+
+
+def _run(uvicorn: ModuleType, host: str, port: int, workers: int, log_level: str, log_format: str) -> None:
+    from ra.web.security import log_config
+
     uvicorn.run(
         "ra.web.app:app_from_env",
         factory=True,

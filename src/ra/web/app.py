@@ -94,6 +94,7 @@ def create_app(settings: Settings) -> FastAPI:
         yield
         await hub.stop()
         await store.close()
+        metrics.close()
 
     app = FastAPI(title="Ra", version="1", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.hub = hub
@@ -183,8 +184,6 @@ def create_app(settings: Settings) -> FastAPI:
             )
         for status, count in (await store.count_by_status()).items():
             metrics.games.labels(status).set(count)
-        metrics.bot_queue.set(hub.scheduler.waiting)
-        metrics.bot_running.set(hub.scheduler.running)
         return Response(metrics.render(), media_type=CONTENT_TYPE, headers={"Cache-Control": NO_CACHE})
 
     # --- lobby -------------------------------------------------------------------

@@ -700,7 +700,7 @@ class Hub:
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: Executor | None = None
-        self.scheduler = FairScheduler(self._workers, settings.bot_processes, self._ran)
+        self.scheduler = FairScheduler(self._workers, settings.bot_processes, self._ran, self.metrics.bots)
         self._tasks: list[asyncio.Task[None]] = []
         self._note_tasks: set[asyncio.Task[None]] = set()
         self.closing = False

@@ -1,12 +1,14 @@
 """What an operator watches: ``ra serve``'s numbers in the Prometheus text format (``/metrics``).
 
 One :class:`Metrics` per app (its own registry, so several apps in one process, as in the
-tests, do not collide). The names are listed in ``docs/hosting.md``; each worker process
-(``--workers N``) counts its own connections, decisions and bots, while the games open and
-running are read from the shared database at each scrape.
+tests, do not collide). The names are listed in ``docs/hosting.md``. With ``--workers N``,
+``ra serve`` gives the workers a shared folder (:data:`MULTIPROCESS_ENV`, prometheus-client's
+multiprocess mode): each writes its numbers there and whichever answers a scrape adds them up.
 """
 
 from __future__ import annotations
+
+import os
 
 from prometheus_client import (
     CollectorRegistry,
@@ -17,9 +19,13 @@ from prometheus_client import (
     generate_latest,
 )
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
 # No ``*_created`` timestamp series: they say nothing an operator watches.
 disable_created_metrics()  # type: ignore[no-untyped-call]
+
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+"""The folder ``--workers N`` share their numbers in (read when prometheus-client is imported)."""
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The ``Content-Type`` of :meth:`Metrics.render`'s text."""
@@ -42,9 +48,10 @@ class Metrics:
             "Games open (waiting for players) or running, from the database",
             ["status"],
             registry=r,
+            multiprocess_mode="mostrecent",  # every worker reads the same database
         )
         self.decisions = Counter(
-            "ra_decisions", "Decisions committed by this worker, by a person or a bot", ["by"], registry=r
+            "ra_decisions", "Decisions committed, by a person or a bot", ["by"], registry=r
         )
         self.decision_latency = Histogram(
             "ra_decision_latency_seconds",
@@ -53,11 +60,24 @@ class Metrics:
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
-        self.websockets = Gauge("ra_websocket_connections", "Open game WebSocket connections", registry=r)
-        self.bot_queue = Gauge(
-            "ra_bot_queue_length", "Bot searches and hints waiting for a free process", registry=r
+        self.websockets = Gauge(
+            "ra_websocket_connections",
+            "Open game WebSocket connections",
+            registry=r,
+            multiprocess_mode="livesum",
         )
-        self.bot_running = Gauge("ra_bot_searches_running", "Bot searches and hints running now", registry=r)
+        self.bot_queue = Gauge(
+            "ra_bot_queue_length",
+            "Bot searches and hints waiting for a free process",
+            registry=r,
+            multiprocess_mode="livesum",
+        )
+        self.bot_running = Gauge(
+            "ra_bot_searches_running",
+            "Bot searches and hints running now",
+            registry=r,
+            multiprocess_mode="livesum",
+        )
         self.bot_think = Histogram(
             "ra_bot_think_seconds",
             "Time a bot's search (work=move) or a hint (work=hint) ran in its process, queueing excluded",
@@ -73,6 +93,21 @@ class Metrics:
             registry=r,
         )
 
+    def bots(self, waiting: int, running: int) -> None:
+        """The bots' queue changed (:class:`ra.web.scheduler.FairScheduler`)."""
+        self.bot_queue.set(waiting)
+        self.bot_running.set(running)
+
     def render(self) -> bytes:
-        """Every metric in the Prometheus text format."""
+        """Every metric in the Prometheus text format: this process's, or every worker's."""
+        if os.environ.get(MULTIPROCESS_ENV):
+            registry = CollectorRegistry()
+            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            return bytes(generate_latest(registry))
         return bytes(generate_latest(self.registry))
+
+    @staticmethod
+    def close() -> None:
+        """This worker stops: its live gauges (connections, bots) no longer count."""
+        if os.environ.get(MULTIPROCESS_ENV):
+            mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]

@@ -36,9 +36,11 @@ class FairScheduler:
         executor: Callable[[], Executor],
         slots: int,
         on_run: Callable[[Callable[..., object], float], None] | None = None,
+        on_change: Callable[[int, int], None] | None = None,
     ) -> None:
         self._executor = executor
         self._on_run = on_run  # told each finished job's function and its running time
+        self._on_change = on_change  # told the jobs waiting and running after every change
         self.slots = max(1, slots)
         self.running = 0
         self.running_bots = 0  # of which for tables of bots only
@@ -82,11 +84,13 @@ class FairScheduler:
         while self.running < self.slots:
             job = self._next()
             if job is None:
-                return
+                break
             self.running += 1
             self.running_bots += not job.person
             task = asyncio.ensure_future(self._run(job))
             task.add_done_callback(lambda _: None)
+        if self._on_change is not None:
+            self._on_change(self.waiting, self.running)
 
     async def _run(self, job: _Job) -> None:
         loop = asyncio.get_running_loop()
