@@ -18,7 +18,8 @@ for _ in range(60):
     try:
         ok = urllib.request.urlopen(base + "/health", timeout=2).status == 200
         page = urllib.request.urlopen(base + "/", timeout=2).read().decode()
-        sys.exit(0 if ok and "<html" in page.lower() else 1)
+        metrics = urllib.request.urlopen(base + "/metrics", timeout=2).read().decode()
+        sys.exit(0 if ok and "<html" in page.lower() and "ra_games" in metrics else 1)
     except OSError:
         time.sleep(1)
 sys.exit(1)

@@ -29,6 +29,12 @@ def serve(*args: str) -> subprocess.CompletedProcess[str]:
         (["--db", "not a url"], "not a database URL"),
         (["--workers", "2", "--db", "sqlite:///{tmp}/ra.db"], "--workers above 1 needs PostgreSQL"),
         (["--log-level", "loud", "--db", "sqlite:///{tmp}/ra.db"], "unknown log level"),
+        (["--log-format", "xml", "--db", "sqlite:///{tmp}/ra.db"], "unknown log format 'xml'"),
+        (
+            ["--forwarded-allow-ips", "127.0.0.1,nginx", "--db", "sqlite:///{tmp}/ra.db"],
+            "--forwarded-allow-ips: 'nginx' is not an IP address or network",
+        ),
+        (["--metrics-from", "10.0.0.0/33", "--db", "sqlite:///{tmp}/ra.db"], "--metrics-from: '10.0.0.0/33'"),
         (["--db", "postgresql+psycopg://nobody:wrong@127.0.0.1:1/x"], "cannot open the database"),
     ],
 )

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated
 
 import typer
@@ -57,6 +60,24 @@ def serve_command(
         ),
     ] = "1.5s",
     log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
+    log_format: Annotated[
+        str,
+        typer.Option(help="text (uvicorn's lines) or json (one JSON object a line, for a log collector)."),
+    ] = "text",
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            help="Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as IPs or "
+            "networks, comma-separated (e.g. 127.0.0.1 for nginx on this machine). Default: none, "
+            "every client is its peer's address.",
+        ),
+    ] = "",
+    metrics_from: Annotated[
+        str,
+        typer.Option(
+            help="Who may read /metrics, directly (never through a proxy): IPs or networks, comma-separated.",
+        ),
+    ] = "127.0.0.1,::1",
     allowed_origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -71,21 +92,6 @@ def serve_command(
             "(repeatable; * for any)."
         ),
     ] = None,
-    forwarded_allow_ips: Annotated[
-        str | None,
-        typer.Option(
-            help="Reverse proxies to trust, comma-separated addresses or networks (e.g. 127.0.0.1): "
-            "only their X-Forwarded-For / -Proto give a client's address, which the per-address "
-            "limits count. Default: none (every header of the kind is ignored)."
-        ),
-    ] = None,
-    metrics_from: Annotated[
-        str,
-        typer.Option(help="Who may read /metrics: addresses or networks, comma-separated."),
-    ] = "127.0.0.1,::1",
-    log_format: Annotated[
-        str, typer.Option(help="text, or json: one JSON object a line, for a log collector.")
-    ] = "text",
 ) -> None:
     """Serve the lobby and the game tables: play Ra in the browser with friends and bots."""
     try:
@@ -93,6 +99,7 @@ def serve_command(
 
         import ra.web.app  # noqa: F401 - everything the workers import, checked here
         from ra.web import db as database
+        from ra.web.security import LOG_FORMATS, parse_networks
     except ImportError as err:
         missing = f"{err.name} is missing" if err.name else str(err).splitlines()[0]
         raise fail(
@@ -107,15 +114,10 @@ def serve_command(
     if workers > 1 and database.is_sqlite(url):
         raise fail("--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...)") from None
     if log_level not in ("critical", "error", "warning", "info", "debug"):
-        raise fail(f"unknown log level {log_level!r}") from None
-    if log_format not in ("text", "json"):
-        raise fail(f"--log-format: text or json, not {log_format!r}")
-    from ra.web.metrics import parse_networks
-
-    for option, value in (
-        ("--forwarded-allow-ips", forwarded_allow_ips or ""),
-        ("--metrics-from", metrics_from),
-    ):
+        raise fail(f"unknown log level {log_level!r}")
+    if log_format not in LOG_FORMATS:
+        raise fail(f"unknown log format {log_format!r}; formats are: {', '.join(LOG_FORMATS)}")
+    for option, value in (("--forwarded-allow-ips", forwarded_allow_ips), ("--metrics-from", metrics_from)):
         try:
             parse_networks(value)
         except ValueError as err:
@@ -153,22 +155,43 @@ def serve_command(
     os.environ["RA_HINT_BUDGET"] = hint_budget
     os.environ["RA_BOT_BACKEND"] = bot_backend
     os.environ["RA_RAY_ADDRESS"] = ray_address or ""
-    from ra.web.security import allowed_hosts, log_config
+    from ra.web.security import allowed_hosts
 
-    os.environ["RA_METRICS_FROM"] = metrics_from
-    if workers > 1:  # each worker keeps its metrics in files that a scrape of any one adds up
-        import tempfile
-
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="ra-metrics-")
+    os.environ["RA_FORWARDED_ALLOW_IPS"] = ",".join(str(n) for n in parse_networks(forwarded_allow_ips))
+    os.environ["RA_METRICS_FROM"] = ",".join(str(n) for n in parse_networks(metrics_from))
     os.environ["RA_ALLOWED_ORIGINS"] = " ".join(allowed_origin or ())
     os.environ["RA_ALLOWED_HOSTS"] = " ".join(allowed_hosts(host, allowed_host or ()))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    typer.echo(f"Ra is served at http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
-    if host in ("0.0.0.0", "::") and not allowed_host:
+    if log_format == "text":  # in JSON, uvicorn's own first lines say where it listens
+        typer.echo(f"Ra is served at http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+    if host in ("0.0.0.0", "::") and not allowed_host and log_format == "text":
         typer.echo(
             "Other machines reach it by a name or address: allow each with --allowed-host "
             "(e.g. --allowed-host 192.168.1.20)."
         )
+    shared = _metrics_folder(workers)
+    try:
+        _run(uvicorn, host, port, workers, log_level, log_format)
+    finally:
+        if shared is not None:
+            shutil.rmtree(shared, ignore_errors=True)
+
+
+def _metrics_folder(workers: int) -> str | None:
+    """With several workers, a fresh folder where they share their /metrics numbers."""
+    from ra.web.metrics import MULTIPROCESS_ENV
+
+    os.environ.pop(MULTIPROCESS_ENV, None)
+    if workers == 1:
+        return None
+    folder = tempfile.mkdtemp(prefix="ra-metrics-")
+    os.environ[MULTIPROCESS_ENV] = folder  # the workers are new processes: they read it on import
+    return folder
+
+
+def _run(uvicorn: ModuleType, host: str, port: int, workers: int, log_level: str, log_format: str) -> None:
+    from ra.web.security import log_config
+
     uvicorn.run(
         "ra.web.app:app_from_env",
         factory=True,
@@ -176,9 +199,10 @@ def serve_command(
         port=port,
         workers=workers,
         log_level=log_level,
-        log_config=log_config(log_level, json_lines=log_format == "json"),
-        proxy_headers=forwarded_allow_ips is not None,
-        forwarded_allow_ips=forwarded_allow_ips or "",
+        log_config=log_config(log_level, log_format),
+        # The app believes X-Forwarded-For only from --forwarded-allow-ips (ra.web.app.client_address);
+        # uvicorn's own would trust 127.0.0.1 by default.
+        proxy_headers=False,
         ws_max_size=16 * 1024,
         # A state message is a few KiB a move: compressing it costs more CPU than it saves.
         ws_per_message_deflate=False,

@@ -22,12 +22,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ra.setup import MAX_PLAYERS
-from ra.web import metrics
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, TokenBody
+from ra.web.metrics import CONTENT_TYPE, Metrics
 from ra.web.protocol import (
     MAX_MESSAGE_BYTES,
     ActionMessage,
@@ -42,7 +44,14 @@ from ra.web.protocol import (
     parse_client_message,
     ws_schema,
 )
-from ra.web.security import HostCheck, SecurityHeaders, origin_allowed
+from ra.web.security import (
+    HostCheck,
+    Network,
+    SecurityHeaders,
+    address_in,
+    origin_allowed,
+    parse_networks,
+)
 from ra.web.store import Store, hash_token
 
 log = logging.getLogger("ra.web")
@@ -52,14 +61,32 @@ UNSUPPORTED_DATA = 1003
 """The WebSocket close code for a binary frame (the protocol is JSON text)."""
 
 
-def _addr(request: Request) -> str:
-    return request.client.host if request.client else "?"
+MAX_ADDRESS = 64
+"""Characters of a client address kept (the database's column; an IPv6 address has at most 45)."""
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The address every per-address limit keys on: the peer's, or, when the peer is a proxy
+    trusted by ``--forwarded-allow-ips``, the right-most address in ``X-Forwarded-For`` that is
+    not a trusted proxy (uvicorn's :class:`ProxyHeadersMiddleware` has put it in the scope;
+    an untrusted peer's ``X-Forwarded-For`` is ignored)."""
+    return conn.client.host[:MAX_ADDRESS] if conn.client else "?"
+
+
+def metrics_allowed(conn: HTTPConnection, networks: tuple[Network, ...]) -> bool:
+    """``/metrics`` is for a scraper on the machine (or ``--metrics-from``), asking directly:
+    never through a proxy (any ``X-Forwarded-For``), so a public reverse proxy cannot expose it."""
+    if "x-forwarded-for" in conn.headers:
+        return False
+    return address_in(client_address(conn), networks)
 
 
 def create_app(settings: Settings) -> FastAPI:
     """The server for one database; ``ra serve`` runs it under uvicorn."""
     store = Store(settings.db_url, settings.worker_id)
-    hub = Hub(store, settings)
+    metrics = Metrics()
+    metrics_from = parse_networks(",".join(settings.metrics_from))
+    hub = Hub(store, settings, metrics=metrics)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -67,6 +94,7 @@ def create_app(settings: Settings) -> FastAPI:
         yield
         await hub.stop()
         await store.close()
+        metrics.close()
 
     app = FastAPI(title="Ra", version="1", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.hub = hub
@@ -74,10 +102,12 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostCheck, hosts=settings.allowed_hosts or ("*",))
+    if settings.forwarded_allow_ips:  # outermost: everything inside sees the client's address
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.forwarded_allow_ips))
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, err: ApiError) -> JSONResponse:
-        metrics.ERRORS.labels(err.code).inc()
+        metrics.errors.labels(err.code).inc()
         return JSONResponse({"error": err.code, "message": err.message}, status_code=err.status)
 
     @app.exception_handler(RequestValidationError)
@@ -86,11 +116,13 @@ def create_app(settings: Settings) -> FastAPI:
         for e in err.errors()[:3]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
             parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg")))
+        metrics.errors.labels("bad_request").inc()
         return JSONResponse({"error": "bad_request", "message": "; ".join(parts)}, status_code=422)
 
     @app.exception_handler(Exception)
     async def _crash(_: Request, err: Exception) -> JSONResponse:
         log.exception("request failed", exc_info=err)
+        metrics.errors.labels("server_error").inc()
         return JSONResponse({"error": "server_error", "message": "the server failed; try again"}, 500)
 
     @app.exception_handler(StarletteHTTPException)
@@ -141,28 +173,31 @@ def create_app(settings: Settings) -> FastAPI:
             return JSONResponse({"ok": False, "error": type(err).__name__}, status_code=503)
         return JSONResponse({"ok": True})
 
-    metrics_from = metrics.parse_networks(settings.metrics_from)
-
     @app.get("/metrics", include_in_schema=False)
     async def metrics_page(request: Request) -> Response:
-        """The Prometheus metrics, for the addresses ``--metrics-from`` allows."""
-        if not metrics.allowed(request.client.host if request.client else None, metrics_from):
-            raise ApiError(403, "forbidden", "the metrics are for the operator's addresses (--metrics-from)")
-        body = metrics.render(await store.count_by_status())
-        return Response(body, media_type=metrics.CONTENT_TYPE, headers={"Cache-Control": "no-store"})
+        """The Prometheus text format (docs/hosting.md lists the names); from the machine only."""
+        if not metrics_allowed(request, metrics_from):
+            raise ApiError(
+                403,
+                "forbidden",
+                "metrics are for the server's machine (its operator: ra serve --metrics-from)",
+            )
+        for status, count in (await store.count_by_status()).items():
+            metrics.games.labels(status).set(count)
+        return Response(metrics.render(), media_type=CONTENT_TYPE, headers={"Cache-Control": NO_CACHE})
 
     # --- lobby -------------------------------------------------------------------
 
     @app.post("/api/games")
     async def create(body: NewGame, request: Request) -> Seated:
-        return await lobby.create(body, _addr(request))
+        return await lobby.create(body, client_address(request))
 
     @app.get("/api/games")
     async def list_games(
         request: Request,
         status: Annotated[Literal["open", "running", "finished"] | None, Query()] = None,
     ) -> dict[str, list[GameSummary]]:
-        return {"games": await lobby.list(status, _addr(request))}
+        return {"games": await lobby.list(status, client_address(request))}
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> GameSummary:
@@ -193,7 +228,7 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(
                 415, "bad_content_type", "send the record as JSON (Content-Type: application/json)"
             )
-        return await lobby.import_record(await request.body(), _addr(request))
+        return await lobby.import_record(await request.body(), client_address(request))
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(
@@ -216,35 +251,42 @@ def create_app(settings: Settings) -> FastAPI:
             await ws.close(1008, "this page may not open a game here (Origin not allowed)")
             return
         await ws.accept()
-        opened = await _hello(ws, game_id, hub, store)
-        if opened is None:
-            return
-        room, client = opened
-        room.clients.add(client)
-        metrics.CONNECTIONS.inc()
-        sender = asyncio.create_task(client.run_sender())
+        metrics.websockets.inc()
         try:
-            room.send_state(client)
-            await hub.presence_changed(room)
-            await _serve(ws, room, client, sender)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            await _play(ws, game_id, hub, store)
         finally:
-            metrics.CONNECTIONS.dec()
-            room.clients.discard(client)
-            client.finish()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sender, 1.0)
-            sender.cancel()
-            if client.close_code is not None:
-                with contextlib.suppress(Exception):
-                    await ws.close(client.close_code)
-            if not hub.closing:
-                with contextlib.suppress(Exception):
-                    await hub.presence_changed(room)
-                hub.release(room)
+            metrics.websockets.dec()
 
     return app
+
+
+async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> None:
+    """One game connection, from its hello until it closes."""
+    opened = await _hello(ws, game_id, hub, store)
+    if opened is None:
+        return
+    room, client = opened
+    room.clients.add(client)
+    sender = asyncio.create_task(client.run_sender())
+    try:
+        room.send_state(client)
+        await hub.presence_changed(room)
+        await _serve(ws, room, client, sender)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        room.clients.discard(client)
+        client.finish()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sender, 1.0)
+        sender.cancel()
+        if client.close_code is not None:
+            with contextlib.suppress(Exception):
+                await ws.close(client.close_code)
+        if not hub.closing:
+            with contextlib.suppress(Exception):
+                await hub.presence_changed(room)
+            hub.release(room)
 
 
 async def _hello(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> tuple[Room, Client] | None:
@@ -252,6 +294,7 @@ async def _hello(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> tuple[R
     fault the client is told why and the socket closed (None)."""
 
     async def refuse(code: str, message: str, close: int) -> None:
+        hub.metrics.errors.labels(code).inc()
         with contextlib.suppress(Exception):
             await ws.send_json(error(code, message))
             await ws.close(close)
@@ -289,7 +332,7 @@ async def _hello(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> tuple[R
         token_hash = hash_token(hello.token)
         if room.row.seats[seat].token_hash != token_hash:
             await room.resync()  # the room's copy of the seats is older than the database's
-    client = Client(seat, ws.send_text, hub.settings, token_hash, close=ws.close)
+    client = Client(seat, ws.send_text, hub.settings, token_hash, close=ws.close, metrics=hub.metrics)
     room.resume(client, hello.since, hello.key)
     return room, client
 
@@ -340,7 +383,6 @@ async def _handle(room: Room, client: Client, text: str) -> None:
         elif isinstance(msg, ActionMessage):
             await room.act(client.seat, msg.action, msg.n)
     except ClientError as err:
-        metrics.ERRORS.labels(err.code).inc()
         client.put(error(err.code, err.message))
         if err.code == "stale":
             room.send_state(client)
@@ -362,10 +404,15 @@ def app_from_env() -> FastAPI:
             max_games_per_addr=int(os.environ.get("RA_MAX_GAMES_PER_DAY", "200")),
             allowed_origins=tuple(o for o in os.environ.get("RA_ALLOWED_ORIGINS", "").split() if o),
             allowed_hosts=tuple(h for h in os.environ.get("RA_ALLOWED_HOSTS", "").split() if h),
+            forwarded_allow_ips=tuple(
+                str(n) for n in parse_networks(os.environ.get("RA_FORWARDED_ALLOW_IPS", ""))
+            ),
+            metrics_from=tuple(
+                str(n) for n in parse_networks(os.environ.get("RA_METRICS_FROM", "127.0.0.1,::1"))
+            ),
             messages_per_second=float(os.environ.get("RA_MESSAGE_RATE", "20")),
             message_burst=2 * float(os.environ.get("RA_MESSAGE_RATE", "20")),
             fixed_seed=int(os.environ["RA_GAME_SEED"]) if os.environ.get("RA_GAME_SEED") else None,
             hint_budget=os.environ.get("RA_HINT_BUDGET", Settings.hint_budget),
-            metrics_from=os.environ.get("RA_METRICS_FROM", Settings.metrics_from),
         )
     )

@@ -28,8 +28,8 @@ from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
 from ra.table import Seat, Table, TableOptions, bot_seed, undo_refusal
-from ra.web import metrics
 from ra.web.hints import hint_for
+from ra.web.metrics import Metrics
 from ra.web.protocol import (
     ErrorMessage,
     GameSummary,
@@ -77,14 +77,16 @@ class Settings:
     """Origins besides the server's own that may open a game's WebSocket (``--allowed-origin``)."""
     allowed_hosts: tuple[str, ...] = ()
     """``Host`` names the server answers to besides loopback names (``--allowed-host``, ``--host``)."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Proxies (IPs, CIDRs) whose ``X-Forwarded-For``/``-Proto`` are believed (``--forwarded-allow-ips``)."""
+    metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses (IPs, CIDRs) that may read ``/metrics``, directly and never through a proxy."""
     messages_per_second: float = 20.0
     message_burst: float = 40.0
     hint_budget: str = "1.5s"
     """The work behind one hint (playouts, or seconds as ``2s``; ``ra.bots.evaluate.Budget``)."""
     fixed_seed: int | None = None
     """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
-    metrics_from: str = "127.0.0.1,::1"
-    """Who may read ``/metrics``: addresses and networks, comma-separated (``--metrics-from``)."""
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")
 
 
@@ -197,8 +199,10 @@ class Client:
         settings: Settings,
         token_hash: str | None = None,
         close: Callable[[int], Awaitable[None]] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.seat = seat
+        self._metrics = metrics
         self._close = close
         self.token_hash = token_hash
         self.events_sent = 0
@@ -226,6 +230,8 @@ class Client:
         """Queue a message (typed, or its JSON text already encoded)."""
         if self.closed:
             return
+        if self._metrics is not None and not isinstance(message, str) and message["type"] == "error":
+            self._metrics.errors.labels(message["code"]).inc()
         try:
             self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
         except asyncio.QueueFull:
@@ -444,6 +450,7 @@ class Room:
     async def act(self, seat: int, text: str, n: int, by_bot: bool = False) -> None:
         """Apply ``text`` for ``seat`` at decision ``n``: validate, commit, then tell everyone."""
         submitted = time.time()
+        received = time.perf_counter()
         async with self.lock:
             table = self._table()
             game = table.game
@@ -474,8 +481,9 @@ class Room:
             self.decided_at = submitted
             self._mirror(new, state)
             self.broadcast()
-            metrics.DECISIONS.inc()
-            metrics.DECISION_SECONDS.observe(time.time() - submitted)
+            by = "bot" if by_bot else "person"
+            self.hub.metrics.decisions.labels(by).inc()
+            self.hub.metrics.decision_latency.labels(by).observe(time.perf_counter() - received)
             self.schedule_bot()
 
     def hint(self, client: Client, n: int) -> None:
@@ -486,6 +494,7 @@ class Room:
         One evaluation per position and seat (the table's hint cache): asking again gets
         the same answer.
         """
+        self.hub.metrics.hints.inc()
         seat = client.seat
         table = self.table
         if not self.row.hints:
@@ -497,7 +506,6 @@ class Room:
             raise ClientError("stale", f"the game is at decision {game.num_decisions}")
         if seat is None or game.to_move != seat:
             raise ClientError("not_your_turn", "hints are for the player to move")
-        metrics.HINTS.inc()
         key = table.hint_key(seat)
         task = table.hint_cache.get(key)
         if task is None:
@@ -681,15 +689,18 @@ class Room:
 class Hub:
     """All rooms of this worker, the bot processes, and the link to the other workers."""
 
-    def __init__(self, store: Store, settings: Settings, pubsub: PubSub | None = None) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, pubsub: PubSub | None = None, metrics: Metrics | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
+        self.metrics = metrics or Metrics()
         self.pubsub: PubSub = pubsub or _pubsub_for(store, settings)
         self.rooms: dict[str, Room] = {}
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: Executor | None = None
-        self.scheduler = FairScheduler(self._workers, settings.bot_processes)
+        self.scheduler = FairScheduler(self._workers, settings.bot_processes, self._ran, self.metrics.bots)
         self._tasks: list[asyncio.Task[None]] = []
         self._note_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
@@ -796,13 +807,11 @@ class Hub:
         sched = self.scheduler
         scale = budget_scale(sched.waiting, sched.running, sched.slots)
         room.bot_budget = scale  # the table says so (the state's bot_budget)
-        asked = time.monotonic()
-        metrics.BOT_QUEUE.set(sched.waiting)
-        try:
-            return await sched.run(room.id, room.has_person(), choose_for, record, seat, level, seed, scale)
-        finally:
-            metrics.BOT_SECONDS.observe(time.monotonic() - asked)
-            metrics.BOT_QUEUE.set(sched.waiting)
+        return await sched.run(room.id, room.has_person(), choose_for, record, seat, level, seed, scale)
+
+    def _ran(self, fn: Callable[..., object], seconds: float) -> None:
+        """A bot's search or a hint finished in its process after ``seconds`` (for ``/metrics``)."""
+        self.metrics.bot_think.labels("hint" if fn is hint_for else "move").observe(seconds)
 
     def _workers(self) -> Executor:
         """The bot processes (or the Ray cluster), started on first use."""

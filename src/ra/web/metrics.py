@@ -1,95 +1,113 @@
-"""What an operator watches: the server's metrics in the Prometheus text format (``/metrics``).
+"""What an operator watches: ``ra serve``'s numbers in the Prometheus text format (``/metrics``).
 
-Counters and histograms are kept by prometheus-client; with several workers each keeps its own in
-``PROMETHEUS_MULTIPROC_DIR`` (``ra serve`` makes one) and a scrape of any worker adds them up.
-The games open and running are read from the database at each scrape, so every worker gives the
-same answer.  ``/metrics`` answers only to the addresses ``--metrics-from`` allows (by default
-this machine): the numbers are harmless, but an operator decides who reads them.
+One :class:`Metrics` per app (its own registry, so several apps in one process, as in the
+tests, do not collide). The names are listed in ``docs/hosting.md``. With ``--workers N``,
+``ra serve`` gives the workers a shared folder (:data:`MULTIPROCESS_ENV`, prometheus-client's
+multiprocess mode): each writes its numbers there and whichever answers a scrape adds them up.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import os
-from collections.abc import Iterable, Iterator
 
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
+    disable_created_metrics,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
-DECISIONS = Counter("ra_decisions", "Decisions applied (people and bots).")
-DECISION_SECONDS = Histogram(
-    "ra_decision_seconds",
-    "From receiving a decision to sending the new state to the table.",
-    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
-)
-CONNECTIONS = Gauge("ra_websocket_connections", "Open game WebSockets.", multiprocess_mode="livesum")
-BOT_QUEUE = Gauge("ra_bot_queue", "Bot searches and hints waiting for a worker.", multiprocess_mode="livesum")
-BOT_SECONDS = Histogram(
-    "ra_bot_think_seconds",
-    "Time from asking a bot for its move to having it (queue included).",
-    buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0),
-)
-HINTS = Counter("ra_hint_requests", "Hint requests.")
-ERRORS = Counter("ra_errors", "Errors answered, by code (HTTP API and WebSocket).", ["code"])
+# No ``*_created`` timestamp series: they say nothing an operator watches.
+disable_created_metrics()  # type: ignore[no-untyped-call]
+
+MULTIPROCESS_ENV = "PROMETHEUS_MULTIPROC_DIR"
+"""The folder ``--workers N`` share their numbers in (read when prometheus-client is imported)."""
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
+"""The ``Content-Type`` of :meth:`Metrics.render`'s text."""
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+"""Seconds from an action's arrival to its broadcast: milliseconds when all is well."""
+
+THINK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)
+"""Seconds a bot's search or a hint takes in its process (budgets are about a second)."""
 
 
-class GameCounts:
-    """The games by status, read just before a scrape (a collector of ready numbers)."""
+class Metrics:
+    """The counters, gauges and histograms of one ``ra serve`` worker."""
 
-    def __init__(self, counts: dict[str, int]) -> None:
-        self.counts = counts
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.games = Gauge(
+            "ra_games",
+            "Games open (waiting for players) or running, from the database",
+            ["status"],
+            registry=r,
+            multiprocess_mode="mostrecent",  # every worker reads the same database
+        )
+        self.decisions = Counter(
+            "ra_decisions", "Decisions committed, by a person or a bot", ["by"], registry=r
+        )
+        self.decision_latency = Histogram(
+            "ra_decision_latency_seconds",
+            "From receiving an action to broadcasting the new state (validation, storing, sending)",
+            ["by"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.websockets = Gauge(
+            "ra_websocket_connections",
+            "Open game WebSocket connections",
+            registry=r,
+            multiprocess_mode="livesum",
+        )
+        self.bot_queue = Gauge(
+            "ra_bot_queue_length",
+            "Bot searches and hints waiting for a free process",
+            registry=r,
+            multiprocess_mode="livesum",
+        )
+        self.bot_running = Gauge(
+            "ra_bot_searches_running",
+            "Bot searches and hints running now",
+            registry=r,
+            multiprocess_mode="livesum",
+        )
+        self.bot_think = Histogram(
+            "ra_bot_think_seconds",
+            "Time a bot's search (work=move) or a hint (work=hint) ran in its process, queueing excluded",
+            ["work"],
+            buckets=THINK_BUCKETS,
+            registry=r,
+        )
+        self.hints = Counter("ra_hint_requests", "Hint requests from players", registry=r)
+        self.errors = Counter(
+            "ra_errors",
+            "Errors told to clients, by code (bad_message, illegal, rate_limited, ...)",
+            ["code"],
+            registry=r,
+        )
 
-    def collect(self) -> Iterator[Metric]:
-        family = GaugeMetricFamily("ra_games", "Games stored, by status.", labels=["status"])
-        for status in ("open", "running", "finished"):
-            family.add_metric([status], self.counts.get(status, 0))
-        yield family
+    def bots(self, waiting: int, running: int) -> None:
+        """The bots' queue changed (:class:`ra.web.scheduler.FairScheduler`)."""
+        self.bot_queue.set(waiting)
+        self.bot_running.set(running)
 
+    def render(self) -> bytes:
+        """Every metric in the Prometheus text format: this process's, or every worker's."""
+        if os.environ.get(MULTIPROCESS_ENV):
+            registry = CollectorRegistry()
+            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            return bytes(generate_latest(registry))
+        return bytes(generate_latest(self.registry))
 
-def render(counts: dict[str, int]) -> bytes:
-    """The whole text a scrape gets: this process's (or every worker's) metrics and the games."""
-    registry = CollectorRegistry()
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-        text = generate_latest(registry)
-    else:
-        from prometheus_client import REGISTRY
-
-        text = generate_latest(REGISTRY)
-    games = CollectorRegistry()
-    games.register(GameCounts(counts))
-    return text + generate_latest(games)
-
-
-def parse_networks(text: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    """``127.0.0.1,10.0.0.0/8`` as networks; ``ValueError`` naming the bad entry."""
-    out = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
-        try:
-            out.append(ipaddress.ip_network(part, strict=False))
-        except ValueError:
-            raise ValueError(f"{part!r} is not an IP address or network") from None
-    return out
-
-
-def allowed(address: str | None, networks: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
-    """Whether a client at ``address`` may read the metrics."""
-    if address is None:
-        return False
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in net for net in networks)
+    @staticmethod
+    def close() -> None:
+        """This worker stops: its live gauges (connections, bots) no longer count."""
+        if os.environ.get(MULTIPROCESS_ENV):
+            mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]

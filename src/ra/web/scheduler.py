@@ -10,6 +10,7 @@ for more than the searches already running.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -30,8 +31,16 @@ class _Job:
 class FairScheduler:
     """Run blocking functions in ``executor`` with at most ``slots`` at once, fairly by table."""
 
-    def __init__(self, executor: Callable[[], Executor], slots: int) -> None:
+    def __init__(
+        self,
+        executor: Callable[[], Executor],
+        slots: int,
+        on_run: Callable[[Callable[..., object], float], None] | None = None,
+        on_change: Callable[[int, int], None] | None = None,
+    ) -> None:
         self._executor = executor
+        self._on_run = on_run  # told each finished job's function and its running time
+        self._on_change = on_change  # told the jobs waiting and running after every change
         self.slots = max(1, slots)
         self.running = 0
         self.running_bots = 0  # of which for tables of bots only
@@ -75,16 +84,21 @@ class FairScheduler:
         while self.running < self.slots:
             job = self._next()
             if job is None:
-                return
+                break
             self.running += 1
             self.running_bots += not job.person
             task = asyncio.ensure_future(self._run(job))
             task.add_done_callback(lambda _: None)
+        if self._on_change is not None:
+            self._on_change(self.waiting, self.running)
 
     async def _run(self, job: _Job) -> None:
         loop = asyncio.get_running_loop()
+        started = time.perf_counter()
         try:
             result = await loop.run_in_executor(self._executor(), job.fn, *job.args)
+            if self._on_run is not None:
+                self._on_run(job.fn, time.perf_counter() - started)
         except BaseException as err:  # the caller gets the error; the scheduler goes on
             if not job.done.done():
                 job.done.set_exception(err)

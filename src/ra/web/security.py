@@ -6,15 +6,18 @@
   configured origin (another site must not play a seat from a visitor's browser).
 - :class:`SecurityHeaders`: every response forbids framing, inline script and referrers.
 - :class:`RedactTokens`: no seat token reaches a log line, at any level.
+- :func:`parse_networks`: the proxies whose ``X-Forwarded-For`` is believed, and who may read
+  ``/metrics`` (``ra serve --forwarded-allow-ips``, ``--metrics-from``).
 """
 
 from __future__ import annotations
 
-import datetime
+import ipaddress
 import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -63,6 +66,34 @@ def allowed_hosts(listen_host: str, extra: Iterable[str] = ()) -> tuple[str, ...
     if listen_host not in ("0.0.0.0", "::", ""):
         names.append(host_name(listen_host))
     return tuple(dict.fromkeys(names))
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """Comma-separated IP addresses and CIDR networks (``127.0.0.1, 10.0.0.0/8, ::1``); a
+    ValueError names the entry that is neither."""
+    out: list[Network] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        try:
+            out.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ValueError(f"{item!r} is not an IP address or network (like 10.0.0.0/8)") from None
+    return tuple(out)
+
+
+def address_in(address: str, networks: Iterable[Network]) -> bool:
+    """Whether ``address`` (an IP, maybe ``::ffff:``-mapped) is in one of ``networks``."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in net for net in networks)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -160,14 +191,36 @@ class RedactTokens(logging.Filter):
         return True
 
 
-def log_config(level: str, json_lines: bool = False) -> dict[str, object]:
+class JsonLines(logging.Formatter):
+    """One JSON object a line: ``time`` (UTC, ISO 8601), ``level``, ``logger``, ``message`` and,
+    when there is one, ``exception``; tokens redacted in all of them (tracebacks too)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": redact(record.getMessage()),
+        }
+        if record.exc_info:
+            entry["exception"] = redact(self.formatException(record.exc_info))
+        return json.dumps(entry, ensure_ascii=False)
+
+
+LOG_FORMATS = ("text", "json")
+"""``ra serve --log-format``: uvicorn's lines, or :class:`JsonLines`."""
+
+
+def log_config(level: str, log_format: str = "text") -> dict[str, object]:
     """Uvicorn's logging configuration with :class:`RedactTokens` on every handler and a root
-    handler, so the server's own and its libraries' records are filtered too; ``json_lines``
-    writes each record as one JSON object (:class:`JsonLines`)."""
+    handler, so the server's own and its libraries' records are filtered too; with
+    ``log_format="json"`` every handler writes :class:`JsonLines`."""
     from uvicorn.config import LOGGING_CONFIG
 
+    if log_format not in LOG_FORMATS:
+        raise ValueError(f"unknown log format {log_format!r}; formats are: {', '.join(LOG_FORMATS)}")
     formatters = LOGGING_CONFIG["formatters"]
-    if json_lines:
+    if log_format == "json":
         formatters = {name: {"()": "ra.web.security.JsonLines"} for name in formatters}
     config: dict[str, Any] = {
         **LOGGING_CONFIG,
@@ -179,19 +232,3 @@ def log_config(level: str, json_lines: bool = False) -> dict[str, object]:
         "loggers": {**LOGGING_CONFIG["loggers"], "": {"handlers": ["default"], "level": level.upper()}},
     }
     return config
-
-
-class JsonLines(logging.Formatter):
-    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and the exception's
-    traceback when there is one — what log collectors read without a parser of their own."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, object] = {
-            "time": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "message": record.getMessage(),
-        }
-        if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False)

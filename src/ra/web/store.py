@@ -227,18 +227,23 @@ class Store:
             row = (await conn.execute(q)).one()
             return int(row[0]), int(row[1])
 
-    async def count_by_status(self) -> dict[str, int]:
-        """How many games are open, running and finished (for ``/metrics``)."""
-        q = sa.select(games.c.status, sa.func.count()).group_by(games.c.status)
-        async with self.engine.connect() as conn:
-            return {str(status): int(n) for status, n in (await conn.execute(q)).all()}
-
     async def games_from(self, addr: str, hours: float = 24.0) -> int:
         """Games (tables and imported records) this address created in the last ``hours``."""
         since = now() - timedelta(hours=hours)
         async with self.engine.connect() as conn:
             q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
             return int((await conn.execute(q)).scalar_one())
+
+    async def count_by_status(self) -> dict[str, int]:
+        """How many games are open (waiting for players) and running (for ``/metrics``)."""
+        q = (
+            sa.select(games.c.status, sa.func.count())
+            .where(games.c.status.in_(("open", "running")))
+            .group_by(games.c.status)
+        )
+        async with self.engine.connect() as conn:
+            counts = {str(r[0]): int(r[1]) for r in await conn.execute(q)}
+        return {status: counts.get(status, 0) for status in ("open", "running")}
 
     async def games_waiting_for_bots(self, stale_after: float) -> list[str]:
         """Running games whose mover is a bot, waiting for ``stale_after`` seconds or more with
