@@ -73,6 +73,7 @@ def play_random(game: ra.Game, rng: random.Random, check: bool = True) -> None:
     check_invariants(game, suns)
 
 
+@pytest.mark.slow  # thousands of games
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_thousands_of_random_games_keep_the_invariants(players: int) -> None:
     for seed in range(1000):

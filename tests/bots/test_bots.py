@@ -26,6 +26,7 @@ def play_bots(players: int, specs: list[str], seed: int) -> ra.Game:
     return game
 
 
+@pytest.mark.slow  # many whole games per player count
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_and_greedy_bots_only_return_legal_actions(players: int) -> None:
     for seed in range(250):

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import ra
@@ -293,6 +294,14 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, 
         (["replay"], "Missing argument 'FILE'"),
         (["nosuchcommand"], "No such command"),
         (["play", "--players", "9"], "Ra is for 2 to 5 players, not 9"),
+        (["play", "--resume", "true"], "unexpected extra argument"),  # a flag takes no value
+        (["replay", "no/such/game.json"], "cannot read 'no/such/game.json'"),
+        (["analyze", "no/such/game.json"], "cannot read 'no/such/game.json'"),
+        (["play", "--load", "no/such/game.json"], "cannot read 'no/such/game.json'"),
+        (["demo", "--seed", "-1"], "--seed must be 0 or more"),
+        (["arena", "--games", "0"], "--games must be at least 1"),
+        (["arena", "--bots", "nobot"], "unknown bot 'nobot'"),
+        (["play", "--suns-per-player", "3"], "--suns-per-player:"),  # a setup error, by its option
     ],
 )
 def test_every_error_is_one_line_with_status_2(
@@ -303,7 +312,7 @@ def test_every_error_is_one_line_with_status_2(
     assert code == 2, err
     assert err.startswith("error: ") and message in err, err
     assert len(err.strip().splitlines()) == 1, err
-    assert "╭" not in err
+    assert "╭" not in err and ". (see" not in err
 
 
 def test_help_shows_flags_as_flags_and_arguments_by_name(
@@ -318,6 +327,22 @@ def test_help_shows_flags_as_flags_and_arguments_by_name(
     assert "Usage: ra replay [OPTIONS] FILE" in out and "{" not in out.splitlines()[1]
     code, out, _ = run_main(capsys)
     assert code == 0 and "Commands" in out  # no command: the help, not an error
+
+
+def test_every_command_has_plain_help(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    group = typer.main.get_command(cli)
+    assert isinstance(group, typer.core.TyperGroup)
+    names = sorted(group.commands)
+    assert {"demo", "play", "replay", "serve", "arena", "analyze"} <= set(names)
+    for name in names:
+        code, out, _ = run_main(capsys, name, "--help")
+        usage = next(line for line in out.splitlines() if "Usage:" in line)
+        assert code == 0 and "<bool>" not in out, out
+        assert usage.split() == ["Usage:", "ra", name, "[OPTIONS]", *usage.split()[4:]]
+        assert "{" not in usage and all(word.isupper() for word in usage.split()[4:]), usage
 
 
 def test_the_rules_pager_shows_colours(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -42,6 +42,7 @@ def test_bad_options_give_one_line(args: list[str], says: str, tmp_path: Path) -
     result = serve(*(a.replace("{tmp}", str(tmp_path)) for a in args))
     assert result.returncode == 2, result.stderr
     assert says in result.stderr
+    assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr + result.stdout
     assert "wrong" not in result.stderr  # a password is never echoed
 

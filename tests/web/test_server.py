@@ -391,6 +391,7 @@ def simulate(seed: int, stop: Pred | None, names: list[str]) -> tuple[ra.Game, i
     return game, stop_at
 
 
+@pytest.mark.slow  # three server restarts
 @pytest.mark.parametrize("where", ["bid", "discard", "action"])
 def test_kill_9_mid_game_loses_nothing(
     server_factory: type[Server], sqlite_url: str, tmp_path: Path, where: str
@@ -442,6 +443,7 @@ def test_kill_9_mid_game_loses_nothing(
     asyncio.run(main())
 
 
+@pytest.mark.slow  # a server restart mid-game
 def test_bots_resume_after_a_restart(server_factory: type[Server], sqlite_url: str, tmp_path: Path) -> None:
     srv = server_factory(sqlite_url, tmp_path / "s.log").start()
     made = create(srv.url, [{"kind": "bot", "level": "random"}] * 3, name=None, bot_delay=0.02)
@@ -520,6 +522,7 @@ def test_records_replay_api_import_and_rematch(server: Server) -> None:
 # --- PostgreSQL, several workers -----------------------------------------------------------
 
 
+@pytest.mark.slow  # PostgreSQL and several server processes
 def test_postgresql_two_servers_share_games(
     server_factory: type[Server], pg_url: str, tmp_path: Path
 ) -> None:

@@ -123,7 +123,7 @@ def main(args: list[str] | None = None) -> None:
             typer.echo(ctx.get_help())
             raise SystemExit(0) from None
         where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-        raise SystemExit(fail(f"{err.format_message()}{where}").exit_code) from None
+        raise SystemExit(fail(f"{err.format_message().rstrip('.')}{where}").exit_code) from None
     except typer.Abort:
         raise SystemExit(130) from None
     raise SystemExit(code if isinstance(code, int) else 0)

@@ -56,9 +56,11 @@ def cannot_write(path: Path) -> str | None:
 
 @contextlib.contextmanager
 def pager_with_colours() -> Iterator[None]:
-    """Let ``less`` show colours (``-R``) unless the user set ``LESS`` or a ``PAGER`` of their own:
-    without it the rules showed raw escape codes (``ESC[1;4m``)."""
-    if "LESS" in os.environ or os.environ.get("PAGER", "less").split()[:1] not in (["less"], []):
+    """Let ``less`` show colours (``-R``) unless the user set ``LESS`` or a pager of their own
+    (``MANPAGER`` or ``PAGER``, read in that order as :func:`pydoc.pager` does): without it the
+    rules showed raw escape codes (``ESC[1;4m``)."""
+    pager = os.environ.get("MANPAGER") or os.environ.get("PAGER") or "less"
+    if "LESS" in os.environ or Path((pager.split() or ["less"])[0]).name != "less":
         yield
         return
     os.environ["LESS"] = "-R"
