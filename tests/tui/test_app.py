@@ -61,6 +61,19 @@ async def type_text(pilot: Pilot[None], text: str) -> None:
     await pilot.pause()
 
 
+async def steady_text(pilot: Pilot[None], app: PlayApp) -> str:
+    """The screen once it has stopped changing (two captures alike, a frame apart): on a busy
+    machine a capture right after :func:`settle` can catch a panel still being laid out."""
+    text = screen_text(app)
+    for _ in range(100):
+        await pilot.pause(0.02)
+        again = screen_text(app)
+        if again == text:
+            return text
+        text = again
+    return text
+
+
 async def settle(pilot: Pilot[None], app: PlayApp) -> None:
     """Wait until a person must act, a modal is open, or the game is over."""
     for _ in range(2000):

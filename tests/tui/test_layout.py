@@ -12,7 +12,7 @@ import ra
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile
 from ra.tui import PlayApp, Seat, Session
 from ra.tui.render import code, final_line, status_text
-from tests.tui.test_app import first_keys, run, screen_text, settle
+from tests.tui.test_app import first_keys, run, settle, steady_text
 
 NAMES = ["Hatshepsut I", "Akhenaten II", "Nefertiti III", "Ramesses IV", "Cleopatra VII"]
 
@@ -45,7 +45,7 @@ def test_every_player_and_tile_group_is_visible_at_80x24(tmp_path: Path, players
 
     async def script(pilot: Pilot[None]) -> None:
         await settle(pilot, app)
-        screens.append(screen_text(app))
+        screens.append(await steady_text(pilot, app))
 
     run(app, script)
     text = screens[0]
@@ -69,7 +69,7 @@ def test_the_2023_edition_names_the_monuments_it_renames(tmp_path: Path) -> None
 
     async def script(pilot: Pilot[None]) -> None:
         await settle(pilot, app)
-        screens.append(screen_text(app))
+        screens.append(await steady_text(pilot, app))
         await pilot.press("question_mark")
         await pilot.pause()
         screens.append(app.screen.query_one(Markdown).source)
@@ -94,7 +94,7 @@ def test_a_full_track_of_long_names_stays_on_its_line(tmp_path: Path) -> None:
 
     async def script(pilot: Pilot[None]) -> None:
         await settle(pilot, app)
-        screens.append(screen_text(app))
+        screens.append(await steady_text(pilot, app))
 
     run(app, script)
     line = next(x for x in screens[0].splitlines() if x.strip().startswith("Auction"))
@@ -112,7 +112,7 @@ def test_log_lines_wrap_and_are_never_cut(tmp_path: Path) -> None:
         long = "Cleopatra VII wins the auction with sun 10 and takes " + ", ".join(NAMES) + " -> (face down)."
         log.write(long)  # type: ignore[attr-defined]
         await pilot.pause()
-        screens.append(screen_text(app))
+        screens.append(await steady_text(pilot, app))
 
     run(app, script)
     flat = " ".join(line.strip() for line in screens[0].splitlines())
@@ -132,7 +132,7 @@ def test_status_line_is_never_cut_at_80_columns(tmp_path: Path) -> None:
         for _ in range(200):
             await settle(pilot, app)
             if s.game.phase == "bid" and s.game.auction is not None and s.game.auction.must_bid:
-                screens.append(screen_text(app))
+                screens.append(await steady_text(pilot, app))
                 return
             if s.game.phase == "action" and s.game.to_move == 0 and s.game.ra_track < 2:
                 await pilot.press("r")
@@ -186,7 +186,7 @@ def test_eight_god_choices_fit_the_button_line(tmp_path: Path) -> None:
 
     async def script(pilot: Pilot[None]) -> None:
         await settle(pilot, app)
-        screens.append(screen_text(app))
+        screens.append(await steady_text(pilot, app))
 
     run(app, script)
     bar = next(x for x in screens[0].splitlines() if "Invoke Ra" in x)
@@ -215,7 +215,7 @@ def test_choosing_a_discard_keeps_every_row_and_says_who_and_what(tmp_path: Path
 
     async def script(pilot: Pilot[None]) -> None:
         await settle(pilot, app)
-        screens.append(screen_text(app))
+        screens.append(await steady_text(pilot, app))
 
     run(app, script)
     text = screens[0]

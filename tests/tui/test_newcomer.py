@@ -14,7 +14,7 @@ from textual.widgets import Static
 import ra
 from ra.tui import PlayApp, Seat, Session
 from ra.tui.app import TextScreen
-from tests.tui.test_app import first_keys, screen_text, settle, type_text
+from tests.tui.test_app import first_keys, screen_text, settle, steady_text, type_text
 
 
 def run_at(app: PlayApp, size: tuple[int, int], script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
@@ -114,7 +114,7 @@ def test_the_footer_offers_hints_only_where_the_table_has_them(tmp_path: Path) -
 
         async def script(pilot: Pilot[None], app: PlayApp = app, seen: list[str] = seen) -> None:
             await settle(pilot, app)
-            seen.append(screen_text(app).splitlines()[-1])
+            seen.append((await steady_text(pilot, app)).splitlines()[-1])
             await pilot.press("h")
             await pilot.pause()
             seen.append(app.message)
