@@ -55,7 +55,38 @@ struct Search {
         return __builtin_ctzll(legal);
     }
 
-    void rewards(const State& g, double out[MAX_PLAYERS]) {
+    std::vector<RootStat>* root_stats = nullptr;
+    int root_mover = 0;
+
+    // Who ends an iteration ahead (the winner at the end of the game, R8.1; else the highest
+    // projected score, ties shared) and the root mover's margin, for the root's statistics.
+    void record_root(const State& g, int action, const double scores[MAX_PLAYERS], bool final) {
+        RootStat* st = nullptr;
+        for (RootStat& s : *root_stats)
+            if (s.action == action) st = &s;
+        if (!st) {
+            root_stats->emplace_back();
+            st = &root_stats->back();
+            st->action = action;
+        }
+        int n = g.n;
+        double best_other = -1e300;
+        for (int j = 0; j < n; ++j)
+            if (j != root_mover && scores[j] > best_other) best_other = scores[j];
+        st->margin += scores[root_mover] - best_other;
+        if (final) {
+            st->leads[winner(g)] += 1.0;
+            return;
+        }
+        double top = -1e300;
+        int tied = 0;
+        for (int j = 0; j < n; ++j) top = std::max(top, scores[j]);
+        for (int j = 0; j < n; ++j) tied += scores[j] == top;
+        for (int j = 0; j < n; ++j)
+            if (scores[j] == top) st->leads[j] += 1.0 / tied;
+    }
+
+    void rewards(const State& g, double out[MAX_PLAYERS], int root_action) {
         bool final = is_over(g);
         double scores[MAX_PLAYERS];
         int n = g.n;
@@ -64,6 +95,7 @@ struct Search {
         else
             projected_scores(g, w, scores);
         int win = final ? winner(g) : -1;
+        if (root_stats && root_action >= 0) record_root(g, root_action, scores, final);
         for (int i = 0; i < n; ++i) {
             double best_other = -1e300;
             for (int j = 0; j < n; ++j)
@@ -138,7 +170,7 @@ struct Search {
             apply_legal(g, a);
         }
         double r[MAX_PLAYERS];
-        rewards(g, r);
+        rewards(g, r, path.empty() ? -1 : path[0].action);
         for (const Step& st : path) {
             Node& nd = nodes[st.node];
             bool seen = false;
@@ -159,11 +191,20 @@ struct Search {
 
 int mcts_choose(const State& root, const MctsConfig& cfg, const Weights& w, uint64_t seed,
                 int64_t* iterations_done) {
+    return mcts_search(root, cfg, w, seed, iterations_done, nullptr);
+}
+
+int mcts_search(const State& root, const MctsConfig& cfg, const Weights& w, uint64_t seed,
+                int64_t* iterations_done, std::vector<RootStat>* stats) {
     uint64_t legal = legal_mask(root);
     if (iterations_done) *iterations_done = 0;
+    if (stats) stats->clear();
     if (!legal) return -1;
-    if (!(legal & (legal - 1))) return __builtin_ctzll(legal);
+    // One legal action needs no search, unless its numbers are wanted (the advisor's chances).
+    if (!(legal & (legal - 1)) && !stats) return __builtin_ctzll(legal);
     Search search(cfg, w, seed);
+    search.root_stats = stats;
+    search.root_mover = root.to_move;
     search.nodes.reserve(1024);
     search.nodes.emplace_back();
     search.stop_epoch = root.epoch + cfg.horizon - 1;
@@ -193,6 +234,10 @@ int mcts_choose(const State& root, const MctsConfig& cfg, const Weights& w, uint
         double mean = e.total / e.visits;
         if (mean > best_mean) best = e.action, best_mean = mean;
     }
+    if (stats)
+        for (RootStat& st : *stats)
+            for (const Edge& e : r.edges)
+                if (e.action == st.action) st.visits = e.visits, st.reward = e.total;
     return best;
 }
 

@@ -273,6 +273,7 @@ PyObject* State_is_over(PyObject* self, PyObject*) { return PyBool_FromLong(ra::
 
 PyObject* State_greedy_action(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* State_mcts(PyObject* self, PyObject* args, PyObject* kwargs);
+PyObject* State_mcts_stats(PyObject* self, PyObject* args, PyObject* kwargs);
 
 PyObject* tuple_u8(const uint8_t* v, int n) {
     PyObject* t = PyTuple_New(n);
@@ -404,53 +405,103 @@ bool poll_check(void* arg) {
     return !p->failed;
 }
 
-PyObject* State_mcts(PyObject* self, PyObject* args, PyObject* kwargs) {
+// The settings shared by mcts() and mcts_stats(), parsed and checked.
+struct SearchArgs {
+    ra::MctsConfig cfg;
+    ra::Weights w;
+    unsigned long long seed = 0;
+    PyObject* check = nullptr;
+};
+
+bool parse_search_args(PyObject* self, PyObject* args, PyObject* kwargs, SearchArgs& out) {
     static const char* kw[] = {"iterations", "seed",    "seconds", "exploration", "horizon", "margin_scale",
                                "win_weight", "rollout", "weights", "check",       nullptr};
-    ra::MctsConfig cfg;
+    ra::MctsConfig& cfg = out.cfg;
     long long iterations = cfg.iterations;
-    unsigned long long seed = 0;
     const char* rollout = "greedy";
     PyObject* weights = nullptr;
     PyObject* check = nullptr;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOO", const_cast<char**>(kw), &iterations, &seed,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOO", const_cast<char**>(kw), &iterations, &out.seed,
                                      &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
                                      &cfg.win_weight, &rollout, &weights, &check))
-        return nullptr;
+        return false;
     if (check == Py_None) check = nullptr;
     if (check && !PyCallable_Check(check)) {
         PyErr_SetString(PyExc_TypeError, "check must be callable");
-        return nullptr;
+        return false;
     }
-    ra::Weights w;
-    if (!parse_weights(weights, w)) return nullptr;
+    if (!parse_weights(weights, out.w)) return false;
     std::string r = rollout;
     if (r != "greedy" && r != "random") {
         PyErr_SetString(PyExc_ValueError, "rollout must be greedy or random");
-        return nullptr;
+        return false;
     }
     if (iterations < 1 || cfg.horizon < 1 || cfg.horizon > 3 || cfg.margin_scale <= 0) {
         PyErr_SetString(PyExc_ValueError, "iterations >= 1, horizon 1-3 and margin_scale > 0");
-        return nullptr;
+        return false;
     }
     cfg.iterations = iterations;
     cfg.greedy_rollout = r == "greedy";
-    ra::State root = ST(self);
-    if (ra::is_over(root)) {
+    out.check = check;
+    if (ra::is_over(ST(self))) {
         PyErr_SetString(PyExc_ValueError, "the game is over: no decision to take");
-        return nullptr;
+        return false;
     }
-    int64_t done = 0;
-    Poll poll{check, nullptr, false};
-    if (check) {
-        cfg.poll = poll_check;
-        cfg.poll_arg = &poll;
+    return true;
+}
+
+// Run the search without the GIL (the check callable takes it back every 256 iterations).
+// Returns false when the check raised.
+bool run_search(PyObject* self, SearchArgs& a, int* action, int64_t* done, std::vector<ra::RootStat>* stats) {
+    ra::State root = ST(self);
+    Poll poll{a.check, nullptr, false};
+    if (a.check) {
+        a.cfg.poll = poll_check;
+        a.cfg.poll_arg = &poll;
     }
     poll.saved = PyEval_SaveThread();
-    int action = ra::mcts_choose(root, cfg, w, seed, &done);
+    *action = ra::mcts_search(root, a.cfg, a.w, a.seed, done, stats);
     PyEval_RestoreThread(poll.saved);
-    if (poll.failed) return nullptr;
+    return !poll.failed;
+}
+
+PyObject* State_mcts(PyObject* self, PyObject* args, PyObject* kwargs) {
+    SearchArgs a;
+    if (!parse_search_args(self, args, kwargs, a)) return nullptr;
+    int action = -1;
+    int64_t done = 0;
+    if (!run_search(self, a, &action, &done, nullptr)) return nullptr;
     return Py_BuildValue("(iL)", action, (long long)done);
+}
+
+// The search's root statistics: (best action, iterations, [(action, visits, reward sum,
+// margin sum, (leads per player...)), ...]) in the order the actions were first tried.
+PyObject* State_mcts_stats(PyObject* self, PyObject* args, PyObject* kwargs) {
+    SearchArgs a;
+    if (!parse_search_args(self, args, kwargs, a)) return nullptr;
+    int action = -1;
+    int64_t done = 0;
+    std::vector<ra::RootStat> stats;
+    if (!run_search(self, a, &action, &done, &stats)) return nullptr;
+    int n = ST(self).n;
+    PyObject* list = PyList_New((Py_ssize_t)stats.size());
+    if (!list) return nullptr;
+    for (size_t k = 0; k < stats.size(); ++k) {
+        const ra::RootStat& st = stats[k];
+        PyObject* leads = PyTuple_New(n);
+        if (!leads) {
+            Py_DECREF(list);
+            return nullptr;
+        }
+        for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(leads, i, PyFloat_FromDouble(st.leads[i]));
+        PyObject* item = Py_BuildValue("(iiddN)", st.action, st.visits, st.reward, st.margin, leads);
+        if (!item) {
+            Py_DECREF(list);
+            return nullptr;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)k, item);
+    }
+    return Py_BuildValue("(iLN)", action, (long long)done, list);
 }
 
 PyObject* State_random_playout(PyObject* self, PyObject* arg) {
@@ -518,6 +569,9 @@ PyMethodDef State_methods[] = {
      "ra.bots.mcts.projected_scores: scores so far plus what each player keeps (rollout value)."},
     {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
      "Native ISMCTS for the player to move: (action index, iterations made)."},
+    {"mcts_stats", (PyCFunction)(void (*)(void))State_mcts_stats, METH_VARARGS | METH_KEYWORDS,
+     "mcts() with its root statistics: (action, iterations, [(action, visits, reward sum, margin sum, "
+     "leads)])."},
     {"random_playout", State_random_playout, METH_O, "Play uniformly random actions to the end."},
     {"greedy_playout", (PyCFunction)(void (*)(void))State_greedy_playout, METH_VARARGS | METH_KEYWORDS,
      "greedy_playout(seed, epsilon=0.0, weights=None): play the greedy policy to the end, a random "

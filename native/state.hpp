@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 #include <cstring>
 
 namespace ra {
@@ -178,5 +179,18 @@ struct MctsConfig {
 // The chosen action index for the player to move; `iterations_done` gets the rollouts made.
 int mcts_choose(const State& root, const MctsConfig& cfg, const Weights& w, uint64_t seed,
                 int64_t* iterations_done);
+
+// What the search learnt about one action at the root (the advisor's numbers, ra.bots.advisor).
+struct RootStat {
+    int action = -1;
+    int visits = 0;
+    double reward = 0.0;               // summed reward of the mover (the search's own value)
+    double margin = 0.0;               // summed score margin of the mover, in points
+    double leads[MAX_PLAYERS] = {};    // iterations each player ended ahead in (ties shared)
+};
+
+// mcts_choose, also filling `stats` with every root action tried (in the order first tried).
+int mcts_search(const State& root, const MctsConfig& cfg, const Weights& w, uint64_t seed,
+                int64_t* iterations_done, std::vector<RootStat>* stats);
 
 }  // namespace ra

@@ -12,6 +12,7 @@ MODULES = [
     "ra.actions",
     "ra.bots",
     "ra.bots.evaluate",
+    "ra.bots.advisor",
     "ra.engine",
     "ra.events",
     "ra.record_format",

@@ -24,12 +24,12 @@ from ra.analysis.game import (
 )
 from ra.analysis.report import html_report, svg_chart, terminal_chart
 from ra.bots import make
-from ra.bots.evaluate import Evaluator
+from ra.bots.advisor import Advisor
 from ra.cli import app as cli
 from ra.tui import ReplayApp
 
 SVG = "{http://www.w3.org/2000/svg}"
-BUDGET = 24
+BUDGET = 300
 
 
 def short_game() -> ra.Game:
@@ -49,7 +49,7 @@ def analysed() -> tuple[ra.Game, GameAnalysis]:
     return game, analyse_game(game, seats=[1], budget=BUDGET, seed=0)
 
 
-def test_every_choice_of_the_seat_is_judged_with_the_evaluators_numbers(
+def test_every_choice_of_the_seat_is_judged_with_the_advisors_numbers(
     analysed: tuple[ra.Game, GameAnalysis],
 ) -> None:
     game, analysis = analysed
@@ -62,7 +62,7 @@ def test_every_choice_of_the_seat_is_judged_with_the_evaluators_numbers(
     position = ra.Game.from_setup(game.setup)
     for action in game.decisions[: d.index]:
         position.apply(action)
-    evaluation = Evaluator(BUDGET, seed=0).evaluate(position.view(1))
+    evaluation = Advisor(BUDGET, seed=0).evaluate(position.view(1))
     chosen = game.decisions[d.index]
     assert d.chosen == str(chosen) and d.best == str(evaluation.best.action)
     assert d.chances == evaluation.value(chosen).chances
@@ -74,7 +74,7 @@ def test_every_choice_of_the_seat_is_judged_with_the_evaluators_numbers(
     after = ra.Game.from_setup(game.setup)
     for action in game.decisions[: between + 1]:
         after.apply(action)
-    expected = position_chances(after, Evaluator(BUDGET, seed=0), curve_playouts(Evaluator(BUDGET).budget))
+    expected = position_chances(after, Advisor(BUDGET, seed=0), curve_playouts(Advisor(BUDGET).budget, 2))
     assert analysis.curve[between][1] == expected
     assert analysis.curve[-1][1][game.winner or 0] == 1.0  # the end is certain
     accuracy = analysis.accuracy(1)
@@ -82,7 +82,7 @@ def test_every_choice_of_the_seat_is_judged_with_the_evaluators_numbers(
     assert analysis.accuracy(0) is None
 
 
-def test_the_report_holds_the_chart_with_the_evaluators_numbers(
+def test_the_report_holds_the_chart_with_the_advisors_numbers(
     analysed: tuple[ra.Game, GameAnalysis],
 ) -> None:
     _, analysis = analysed
@@ -156,7 +156,7 @@ def test_the_command_writes_the_report_and_the_json(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Bob: accuracy" in result.output and "Report written to" in result.output
     analysis = GameAnalysis.from_dict(json.loads(data.read_text()))
-    assert analysis.seats == (1,) and analysis.budget == "16 playouts"
+    assert analysis.seats == (1,) and analysis.budget == "16 iterations"
     assert out.read_text() == html_report(analysis)
 
 

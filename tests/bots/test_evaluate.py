@@ -14,7 +14,6 @@ from ra.bots.evaluate import (
     EvaluationCancelledError,
     Evaluator,
     calibrate,
-    evaluate_in_process,
     position_wins,
 )
 from ra.bots.explain import reason, signed
@@ -38,8 +37,11 @@ def test_budget_parsing_and_errors() -> None:
     assert Budget.parse("2s") == Budget(iterations=None, seconds=2.0)
     assert Budget.parse(" 1.5 s ") == Budget(iterations=None, seconds=1.5)
     assert Budget.parse("500") == Budget(iterations=500)
-    assert str(Budget.parse("500")) == "500 playouts" and str(Budget.parse("2s")) == "2s"
-    for bad in ("", "fast", "-3", "2.5", "0", "0s", "99999s"):
+    assert str(Budget.parse("500")) == "500 iterations" and str(Budget.parse("2s")) == "2s"
+    assert Budget.parse(" Expert ") == Budget(iterations=None, level="expert")
+    assert Budget.parse("expert").search_iterations(3) == ra.bots.NATIVE_MCTS_ITERATIONS["expert"][1]
+    assert Budget.parse("hard").flat() == Budget(iterations=None, seconds=2.0)  # the Python advice's time
+    for bad in ("", "fast", "-3", "2.5", "0", "0s", "99999s", "easy"):
         with pytest.raises(ValueError, match="budget"):
             Budget.parse(bad)
 
@@ -119,13 +121,6 @@ def test_a_time_budget_and_cancelling() -> None:
     cancel.set()
     with pytest.raises(EvaluationCancelledError):
         Evaluator(10_000, seed=1).evaluate(view, cancel=cancel)
-    with pytest.raises(EvaluationCancelledError):
-        evaluate_in_process(view, 10_000, 1, cancel)
-
-
-def test_the_process_gives_the_same_numbers_as_in_process() -> None:
-    view = rich_auction().view(1)
-    assert evaluate_in_process(view, 40, 7, threading.Event()) == Evaluator(40, seed=7).evaluate(view)
 
 
 def test_a_positions_chances_come_from_its_raw_playout_wins() -> None:

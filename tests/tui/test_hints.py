@@ -9,7 +9,7 @@ from textual.widgets import Static
 from textual.worker import WorkerState
 from typer.testing import CliRunner
 
-from ra.bots.evaluate import Evaluator
+from ra.bots.advisor import Advisor
 from ra.cli import app as cli
 from ra.tui import PlayApp, Session, plan_seats
 from ra.tui.app import TextScreen
@@ -69,7 +69,7 @@ def test_keys_work_while_the_hints_are_being_worked_out(tmp_path: Path) -> None:
     run(app, script)
 
 
-def test_the_hints_show_the_evaluators_numbers_and_star_the_best(tmp_path: Path) -> None:
+def test_the_hints_show_the_advisors_numbers_and_star_the_best(tmp_path: Path) -> None:
     session = table(tmp_path, hints=True)
     app = PlayApp(session, delay=0, hint_budget=40)
 
@@ -83,7 +83,7 @@ def test_the_hints_show_the_evaluators_numbers_and_star_the_best(tmp_path: Path)
         game = session.game
         seat = game.to_move
         assert seat is not None
-        expected = Evaluator(40, seed=0).evaluate(game.view(seat))
+        expected = Advisor(40, seed=0).evaluate(game.view(seat))
         assert app._hint_result == expected
         text = panel(app)
         lines = text.splitlines()

@@ -1,6 +1,6 @@
 """Analysis of a finished (or saved) game: every decision of a seat (or all) judged by the
-win-chance evaluator (:mod:`ra.bots.evaluate`), the costly ones labelled with a reason
-(:mod:`ra.bots.explain`), and a summary.
+advisor (:mod:`ra.bots.advisor`: the bots' own search, the hints' numbers), the costly ones
+labelled with a reason (:mod:`ra.bots.explain`), and a summary.
 
 Each decision is evaluated from the view the player had then (R9: under hidden scores,
 without the others' scores); decisions with one legal action are skipped (no choice).
@@ -17,10 +17,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ra.actions import Action
+from ra.bots.advisor import Advisor
 from ra.bots.evaluate import Budget, Evaluator
 from ra.bots.explain import mistake_text, reason
 from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
+
+Judge = Advisor | Evaluator
+"""What judges decisions: the advisor (the default), or the flat evaluator (its fallback, tests)."""
 
 FORMAT = "ra-analysis"
 """The ``format`` field of an analysis JSON file."""
@@ -175,7 +179,7 @@ def decisions_to_analyse(game: Game, seats: Sequence[int]) -> list[int]:
 
 
 def analyse_decision(
-    position: Game, chosen: Action, evaluator: Evaluator, index: int, edition: str = "original"
+    position: Game, chosen: Action, evaluator: Judge, index: int, edition: str = "original"
 ) -> DecisionReport:
     """Judge ``chosen`` in ``position`` (the game just before it), from the mover's view."""
     seat = position.to_move
@@ -209,7 +213,7 @@ def analyse_decision(
 def analyse_game(
     game: Game,
     seats: Sequence[int] | None = None,
-    budget: Budget | str | int = 600,
+    budget: Budget | str | int = "hard",
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     edition: str = "original",
@@ -228,7 +232,7 @@ def analyse_game(
             raise ValueError(f"no seat {s + 1} in a {game.num_players}-player game")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
-    evaluator = Evaluator(budget, seed=seed)
+    evaluator = Advisor(budget, seed=seed)
     over = game.is_over()
     analysis = GameAnalysis(
         names=game.names,
@@ -251,12 +255,12 @@ def analyse_game(
 def _analyse_here(
     game: Game,
     chosen: set[int],
-    evaluator: Evaluator,
+    evaluator: Judge,
     analysis: GameAnalysis,
     progress: Callable[[int, int], None] | None,
     edition: str,
 ) -> None:
-    playouts = curve_playouts(evaluator.budget)
+    playouts = curve_playouts(evaluator.budget, game.num_players)
     probe = Game.from_setup(game.setup)
     try:
         for index, action in enumerate(game.decisions):
@@ -329,22 +333,23 @@ def _judge(
     probe = Game.from_setup(game.setup)
     for action in game.decisions[:index]:
         probe.apply(action)
-    evaluator = Evaluator(budget, seed=seed)
+    evaluator = Advisor(budget, seed=seed)
     action = game.decisions[index]
     if analysed:
         report = analyse_decision(probe, action, evaluator, index, edition)
         return index, report, report.chances
     probe.apply(action)
-    return index, None, position_chances(probe, evaluator, curve_playouts(budget))
+    return index, None, position_chances(probe, evaluator, curve_playouts(budget, game.num_players))
 
 
-def curve_playouts(budget: Budget) -> int:
-    """Playouts for a point of the curve between analysed decisions: a quarter of an
-    iteration budget (at least 20), or 100 under a time budget."""
-    return max(20, budget.iterations // 4) if budget.iterations is not None else 100
+def curve_playouts(budget: Budget, players: int) -> int:
+    """Iterations (playouts for the flat evaluator) for a point of the curve between analysed
+    decisions: a quarter of the budget's (at least 20), or 2,000 under a time budget."""
+    iterations = budget.search_iterations(players)
+    return max(20, iterations // 4) if iterations is not None else 2000
 
 
-def position_chances(position: Game, evaluator: Evaluator, playouts: int) -> tuple[float, ...]:
+def position_chances(position: Game, evaluator: Judge, playouts: int) -> tuple[float, ...]:
     """Every player's chance to win ``position`` (certain once the game is over)."""
     if position.is_over():
         return tuple(float(i == position.winner) for i in range(position.num_players))

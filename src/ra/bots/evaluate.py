@@ -28,12 +28,8 @@ The budget is a number of playouts (``iterations``, deterministic for a seed) or
 from __future__ import annotations
 
 import math
-import os
-import pickle
 import random
 import re
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -83,53 +79,87 @@ class EvaluationCancelledError(Exception):
 
 @dataclass(frozen=True)
 class Budget:
-    """How much work an evaluation may do: ``iterations`` playouts or ``seconds``."""
+    """How much work an evaluation may do: ``iterations`` (the advisor's search iterations, or
+    the flat evaluator's playouts), ``seconds``, or a bot ``level``'s search budget (by player
+    count, :data:`ra.bots.NATIVE_MCTS_ITERATIONS`)."""
 
     iterations: int | None = 600
     seconds: float | None = None
+    level: str | None = None
 
     def __post_init__(self) -> None:
-        if (self.iterations is None) == (self.seconds is None):
-            raise ValueError("a budget is a number of playouts or a number of seconds, not both")
+        if sum(x is not None for x in (self.iterations, self.seconds, self.level)) != 1:
+            raise ValueError("a budget is a number of iterations, of seconds, or a level: one of them")
         if self.iterations is not None and (
             isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1
         ):
             raise ValueError(
-                f"a budget's playouts must be a whole number of 1 or more, got {self.iterations!r}"
+                f"a budget's iterations must be a whole number of 1 or more, got {self.iterations!r}"
             )
         if self.seconds is not None and (
             not isinstance(self.seconds, int | float) or not 0.001 <= self.seconds <= 3600
         ):
             raise ValueError(f"a budget's time must be from 0.001 to 3600 seconds, got {self.seconds!r}")
+        if self.level is not None and self.level not in BUDGET_LEVELS:
+            raise ValueError(f"a budget's level is one of {', '.join(BUDGET_LEVELS)}, got {self.level!r}")
 
     @classmethod
     def parse(cls, text: str | int | float) -> Budget:
-        """``"500"`` (playouts), ``"2s"`` or ``"1.5s"`` (seconds); ``ValueError`` says what is wrong.
+        """``"500"`` (iterations), ``"2s"`` or ``"1.5s"`` (seconds), ``"hard"`` or ``"expert"``
+        (that level's search budget); ``ValueError`` says what is wrong.
 
         >>> Budget.parse("2s")
-        Budget(iterations=None, seconds=2.0)
+        Budget(iterations=None, seconds=2.0, level=None)
         >>> Budget.parse("500")
-        Budget(iterations=500, seconds=None)
+        Budget(iterations=500, seconds=None, level=None)
+        >>> Budget.parse("expert")
+        Budget(iterations=None, seconds=None, level='expert')
         """
+        levels = ", ".join(BUDGET_LEVELS)
+        bad = f"bad budget {text!r}: give iterations (500), seconds (2s) or a level ({levels})"
         if isinstance(text, bool):
-            raise ValueError(f"bad budget {text!r}: give playouts (500) or seconds (2s)")
+            raise ValueError(bad)
         if isinstance(text, int):
             return cls(iterations=text)
         if isinstance(text, float):
             return cls(iterations=None, seconds=text)
         raw = text.strip().lower()
+        if raw in BUDGET_LEVELS:
+            return cls(iterations=None, level=raw)
         match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(s|sec|seconds?)?", raw)
         if match is None:
-            raise ValueError(f"bad budget {text!r}: give playouts (500) or seconds (2s)")
+            raise ValueError(bad)
         number, unit = match.groups()
         if unit:
             return cls(iterations=None, seconds=float(number))
         if "." in number:
-            raise ValueError(f"bad budget {text!r}: playouts are a whole number (or add s for seconds)")
+            raise ValueError(f"bad budget {text!r}: iterations are a whole number (or add s for seconds)")
         return cls(iterations=int(number))
 
+    def search_iterations(self, players: int) -> int | None:
+        """Iterations of the advisor's search in a game of ``players`` (None: a time budget)."""
+        if self.level is not None:
+            from ra.bots import NATIVE_MCTS_ITERATIONS
+
+            return NATIVE_MCTS_ITERATIONS[self.level][players - 2]
+        return self.iterations
+
+    def flat(self) -> Budget:
+        """The budget the flat evaluator (the advice without the native core) uses for this one:
+        a level's budget is a native search's, so the Python advice gets :data:`FLAT_LEVEL_SECONDS`."""
+        return Budget(iterations=None, seconds=FLAT_LEVEL_SECONDS) if self.level is not None else self
+
     def __str__(self) -> str:
-        return f"{self.seconds:g}s" if self.seconds is not None else f"{self.iterations} playouts"
+        if self.level is not None:
+            return f"the {self.level} level's search"
+        return f"{self.seconds:g}s" if self.seconds is not None else f"{self.iterations} iterations"
+
+
+BUDGET_LEVELS = ("medium", "hard", "expert")
+"""Levels whose search budget an advice budget may name."""
+
+FLAT_LEVEL_SECONDS = 2.0
+"""Time the flat (Python) evaluator takes for a level's budget when the native core is missing."""
 
 
 # --- playouts -------------------------------------------------------------------------
@@ -226,6 +256,9 @@ class Evaluation:
     mover: int
     actions: tuple[ActionValue, ...]
     playouts: int
+    source: str = "flat"
+    """What made the numbers: ``"search"`` (the bots' native search, :mod:`ra.bots.advisor`) or
+    ``"flat"`` (flat Monte Carlo with greedy playouts, the weaker Python advice)."""
 
     @property
     def best(self) -> ActionValue:
@@ -251,7 +284,7 @@ class Evaluation:
 # --- calibration ------------------------------------------------------------------------
 
 
-def calibrate(wins: Sequence[int], playouts: int, temperature: float | None = None) -> tuple[float, ...]:
+def calibrate(wins: Sequence[float], playouts: int, temperature: float | None = None) -> tuple[float, ...]:
     """Calibrated win chances from raw playout wins (see the module doc).
 
     Monotone: more raw wins never mean a smaller chance.
@@ -291,7 +324,7 @@ class Evaluator:
         backend: PlayoutBackend | None = None,
         calibrated: bool = True,
     ) -> None:
-        self.budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
+        self.budget = (budget if isinstance(budget, Budget) else Budget.parse(budget)).flat()
         self.seed = seed
         self.backend: PlayoutBackend = backend or default_backend()
         self.calibrated = calibrated
@@ -396,57 +429,6 @@ def position_wins(
     return wins, margin / playouts
 
 
-def evaluate_in_process(
-    view: PlayerView, budget: Budget | str | int, seed: int | None, cancel: threading.Event
-) -> Evaluation:
-    """:meth:`Evaluator.evaluate` in a separate, lower-priority process, waited for here.
-
-    For user interfaces: a thread would hold Python's interpreter lock and make the screen
-    stall, a process does not.  Setting ``cancel`` ends the process at once and raises
-    :class:`EvaluationCancelledError`.  Only the view goes to the process (R9.3).
-    """
-    budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
-    payload: bytes | None = pickle.dumps((view, budget, seed))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ra.bots.evaluate"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    try:
-        while True:
-            if cancel.is_set():
-                raise EvaluationCancelledError
-            try:
-                out, err = process.communicate(payload, timeout=0.05)
-                break
-            except subprocess.TimeoutExpired:
-                payload = None  # sent; later calls only collect the output
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    if process.returncode != 0 or not out:
-        last = err.decode(errors="replace").strip().splitlines()[-1:] or [f"exit code {process.returncode}"]
-        raise RuntimeError(f"the evaluation process failed: {last[0]}")
-    result: Evaluation = pickle.loads(out)
-    return result
-
-
-def _child_main() -> None:
-    """``python -m ra.bots.evaluate``: read (view, budget, seed) pickled on stdin, write the
-    evaluation pickled on stdout (the other side of :func:`evaluate_in_process`)."""
-    from ra.bots.evaluate import Evaluator as ModuleEvaluator  # the module's classes, not __main__'s
-
-    if hasattr(os, "nice"):
-        os.nice(5)  # the screen and the bots come first
-    view, budget, seed = pickle.loads(sys.stdin.buffer.read())
-    sys.stdout.buffer.write(pickle.dumps(ModuleEvaluator(budget, seed=seed).evaluate(view)))
-    sys.stdout.buffer.flush()
-
-
 def _margin(scores: Sequence[int], seat: int) -> float:
     best_other = max(s for i, s in enumerate(scores) if i != seat)
     return float(scores[seat] - best_other)
@@ -472,11 +454,7 @@ __all__ = [
     "PlayoutBackend",
     "calibrate",
     "default_backend",
-    "evaluate_in_process",
     "log_loss",
     "position_wins",
 ]
 
-
-if __name__ == "__main__":
-    _child_main()

@@ -42,8 +42,13 @@ def analyze_command(
         str | None, typer.Option("--seat", "-s", help="Analyse only this player: seat number (1-5) or name.")
     ] = None,
     budget: Annotated[
-        str, typer.Option("--budget", "-b", help="Per decision: playouts (600) or seconds (2s).")
-    ] = "600",
+        str,
+        typer.Option(
+            "--budget",
+            "-b",
+            help="Per decision: a level's search (hard, expert), iterations (20000) or seconds (2s).",
+        ),
+    ] = "hard",
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write an HTML report with the chart here.")
     ] = None,
@@ -51,7 +56,7 @@ def analyze_command(
         Path | None,
         typer.Option("--json", help="Write the analysis as JSON here (for ra replay --analysis)."),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the evaluator's samples (0 or more).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the advisor's search (0 or more).")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (the numbers do not change).")] = 1,
     edition: Annotated[str, typer.Option(help=f"Tile names of an edition: {', '.join(ra.EDITIONS)}.")] = (
         "original"

@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.cli.common import fail
 
 
@@ -56,9 +57,9 @@ def serve_command(
         str,
         typer.Option(
             envvar="RA_HINT_BUDGET",
-            help="Work behind one hint at tables with hints: playouts (400) or seconds (1.5s).",
+            help="Work behind one hint: a level's search (hard, expert), iterations or seconds (2s).",
         ),
-    ] = "1.5s",
+    ] = ADVICE_BUDGET,
     log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
     log_format: Annotated[
         str,

@@ -8,13 +8,14 @@ from collections.abc import Mapping
 from rich.text import Text
 
 import ra
+from ra.bots.advisor import DEFAULT_BUDGET
 from ra.bots.evaluate import Evaluation
 from ra.bots.explain import reason, signed
 from ra.state import State
 from ra.tui.render import action_label
 
-HINT_BUDGET = "2s"
-"""Time the background evaluation of a position may take (the table's own setting)."""
+HINT_BUDGET = DEFAULT_BUDGET
+"""The work behind the hints (the advisor's default: the expert level's search)."""
 
 
 def hints_text(

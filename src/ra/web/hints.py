@@ -1,15 +1,15 @@
-"""Hints at the browser table: each legal action's win chance, the best one and why (issue 13).
+"""Hints at the browser table: each legal action's win chance, the best one and why.
 
 Computed in a bot worker process (a search is CPU-bound) from the asking seat's view only
-(R9.3: never the bag order), with the evaluator of :mod:`ra.bots.evaluate` the terminal
-game uses, and sent to that seat alone.
+(R9.3: never the bag order), by the advisor of :mod:`ra.bots.advisor` the terminal game and
+``ra analyze`` use, and sent to that seat alone.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ra.bots.evaluate import Evaluator
+from ra.bots.advisor import Advisor
 from ra.bots.explain import reason
 from ra.engine import Game
 from ra.web.protocol import HintReply
@@ -19,7 +19,7 @@ def hint_for(record: dict[str, Any], seat: int, budget: str, seed: int, edition:
     """The ``hint`` message for ``seat`` to move in the game of ``record`` (runs in a worker)."""
     game = Game.from_record(record)
     view = game.view(seat)
-    evaluation = Evaluator(budget, seed=seed).evaluate(view)
+    evaluation = Advisor(budget, seed=seed).evaluate(view)
     best = evaluation.best
     return {
         "type": "hint",
@@ -33,6 +33,7 @@ def hint_for(record: dict[str, Any], seat: int, budget: str, seed: int, edition:
         "best": str(best.action),
         "reason": reason(view, best.action, edition),
         "playouts": evaluation.playouts,
+        "source": "search" if evaluation.source == "search" else "flat",
     }
 
 

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ra import bots
+from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
@@ -83,8 +84,8 @@ class Settings:
     """Addresses (IPs, CIDRs) that may read ``/metrics``, directly and never through a proxy."""
     messages_per_second: float = 20.0
     message_burst: float = 40.0
-    hint_budget: str = "1.5s"
-    """The work behind one hint (playouts, or seconds as ``2s``; ``ra.bots.evaluate.Budget``)."""
+    hint_budget: str = ADVICE_BUDGET
+    """The work behind one hint (a level, iterations, or seconds as ``2s``; ``ra.bots.evaluate.Budget``)."""
     fixed_seed: int | None = None
     """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")

@@ -249,6 +249,8 @@ class HintReply(TypedDict):
     best: str
     reason: str
     playouts: int
+    source: Literal["search", "flat"]
+    """``search``: the bots' native search; ``flat``: the weaker Python advice (no native core)."""
 
 
 class UndoneMessage(TypedDict):

@@ -536,7 +536,8 @@ function renderActions() {
     if (h) {
       const me = S.seat ?? 0;
       const why = currentLang() === "en" && h.reason ? ` — ${esc(h.reason)}` : "";
-      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best), chance: Math.round(100 * h.chances[me]) }))}${why}</p>`);
+      const weaker = h.source === "flat" ? ` <small>${esc(t("table.hintWeaker"))}</small>` : "";
+      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best), chance: Math.round(100 * h.chances[me]) }))}${why}${weaker}</p>`);
     } else {
       const busy = S.hintFor === S.n;
       parts.push(`<button type="button" class="btn small" data-hint="1" aria-keyshortcuts="h"${busy ? " disabled" : ""}>${key("h")} ${esc(t(busy ? "table.hintThinking" : "table.hint"))}</button>`);

@@ -1,0 +1,234 @@
+"""One advisor: hints, the analysis and the win chances from the search our bots play with.
+
+The hints of the terminal game and the browser, ``ra analyze`` and the win chances all come
+from :class:`Advisor`.  With the native core it runs the ``hard`` bot's search (the native
+information-set MCTS of :mod:`ra.bots.native_mcts`, the same settings) and reads its root:
+each legal action's visits, mean reward (the search's own value, which picks the best
+action: the move the bot would play for the same seed and budget), the mover's mean score
+margin, and how often each player ended the search's iterations ahead (at the end of the
+game, R8.1, or on the projected scores at the end of the epoch).  Those shares are mapped to
+win chances by the fitted power of :data:`SEARCH_TEMPERATURE` (``benchmarks/calibration.py
+--source search --fit``).  Every iteration redeals the unseen tiles (R9.1, R9.3): the bag's
+real order is never read.
+
+Without the native core the advisor falls back to the flat Monte-Carlo evaluator of
+:mod:`ra.bots.evaluate` (greedy playouts; much weaker), and its :class:`Evaluation` says so
+(``source == "flat"``) so the front ends can tell people.
+
+The same position (by its decision history), budget and seed give the same numbers in every
+front end: the search's seed is derived from them.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+
+from ra.actions import ALL_ACTIONS, Action
+from ra.bots.evaluate import (
+    ActionValue,
+    Budget,
+    Evaluation,
+    EvaluationCancelledError,
+    Evaluator,
+    ProgressCallback,
+    calibrate,
+)
+from ra.bots.mcts import MCTSConfig
+from ra.bots.native_mcts import native_weights
+from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
+from ra.native import core
+from ra.views import PlayerView
+
+DEFAULT_BUDGET = "expert"
+"""The advice's budget unless a front end says otherwise: the ``expert`` level's search (about
+1-2 s of one core), so that a player who follows the hints plays at least as well as ``hard``."""
+
+SEARCH_TEMPERATURE: dict[int, float] = {2: 1.0, 3: 1.0, 4: 1.0, 5: 1.0}
+"""Power applied to the search's smoothed shares of iterations ended ahead, per player count
+(fitted by ``benchmarks/calibration.py --source search --fit``; docs/benchmarks.md has the
+reliability tables)."""
+
+
+class Advisor:
+    """Win chances and the best action for a player's view, from the bots' search.
+
+    ``budget``: search iterations, seconds or a level (:class:`Budget`); ``seed`` fixes the
+    search for a position, so an iteration or level budget gives the same numbers every time.
+    """
+
+    def __init__(
+        self,
+        budget: Budget | str | int = DEFAULT_BUDGET,
+        seed: int | None = 0,
+        calibrated: bool = True,
+        weights: Weights = DEFAULT_WEIGHTS,
+        native: bool | None = None,
+    ) -> None:
+        self.budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
+        self.seed = seed
+        self.calibrated = calibrated
+        self.native = core is not None if native is None else native
+        if self.native and core is None:
+            raise ValueError("native=True needs the native core (not built, or RA_NATIVE=0)")
+        self._weights = native_weights(weights)
+        self._config = MCTSConfig()
+        self._flat = None if self.native else Evaluator(self.budget, seed=seed, calibrated=calibrated)
+
+    @property
+    def source(self) -> str:
+        """``"search"`` (the native search) or ``"flat"`` (the weaker Python evaluator)."""
+        return "search" if self.native else "flat"
+
+    def _seed(self, view: PlayerView) -> int:
+        # The same position (by its history) gets the same search for a given seed.
+        if self.seed is None:
+            return random.getrandbits(63)
+        key = ",".join(str(a.index) for a in view.decisions)
+        return random.Random(f"advisor/{self.seed}/{view.num_players}/{key}").getrandbits(63)
+
+    def evaluate(
+        self,
+        view: PlayerView,
+        cancel: threading.Event | None = None,
+        progress: ProgressCallback | None = None,
+        actions: Sequence[Action] | None = None,
+    ) -> Evaluation:
+        """Every legal action of the player to move (or just ``actions``), best first: the
+        search's choice first, the rest by the search's value.
+
+        ``cancel`` stops the search (raises :class:`EvaluationCancelledError`);
+        ``progress(done, total)`` is called every 256 iterations.
+        """
+        if self._flat is not None:
+            return self._flat.evaluate(view, cancel, progress, actions)
+        mover = view.to_move
+        if mover is None:
+            raise ValueError("the game is over: there is no decision to evaluate")
+        n = view.num_players
+        iterations = self.budget.search_iterations(n)
+        done = [0]
+
+        def check() -> None:
+            if cancel is not None and cancel.is_set():
+                raise EvaluationCancelledError
+            done[0] += 256
+            if progress is not None:
+                progress(done[0], iterations or 0)
+
+        assert core is not None
+        cfg = self._config
+        _, made, stats = core.State.from_game(view).mcts_stats(
+            iterations=iterations or 1,
+            seconds=self.budget.seconds or 0.0,
+            seed=self._seed(view),
+            exploration=cfg.exploration,
+            horizon=cfg.horizon,
+            margin_scale=cfg.margin_scale,
+            win_weight=cfg.win_weight,
+            rollout=cfg.rollout,
+            weights=self._weights,
+            check=check if cancel is not None or progress is not None else None,
+        )
+        values = [self._value(ALL_ACTIONS[a], v, total, gap, leads) for a, v, total, gap, leads in stats]
+        reward_of = {ALL_ACTIONS[a]: reward / visits for a, visits, reward, _, _ in stats if visits}
+        unvisited = [a for a in view.legal_actions() if a not in reward_of]
+        values += [self._value(a, 0, 0.0, 0.0, (0.0,) * n) for a in unvisited]
+        # Best first: the search's value (the bot's own choice), unvisited actions last.
+        values.sort(key=lambda v: (v.playouts == 0, -reward_of.get(v.action, 0.0), -v.margin))
+        if actions is not None:
+            wanted = set(actions)
+            values = [v for v in values if v.action in wanted or v is values[0]]
+        return Evaluation(mover=mover, actions=tuple(values), playouts=int(made), source="search")
+
+    def _value(
+        self, action: Action, visits: int, reward: float, margin: float, leads: Sequence[float]
+    ) -> ActionValue:
+        n = len(leads)
+        if self.calibrated:
+            chances = calibrate(leads, visits, SEARCH_TEMPERATURE[n])
+        else:
+            chances = tuple(x / visits for x in leads) if visits else (1 / n,) * n
+        return ActionValue(
+            action=action,
+            chances=chances,
+            margin=margin / visits if visits else 0.0,
+            wins=tuple(round(x) for x in leads),
+            playouts=visits,
+        )
+
+    def position(
+        self, view: PlayerView, iterations: int | None = None
+    ) -> tuple[tuple[float, ...], float, int]:
+        """Each player's chance to win from here (the chances of the search's best action),
+        the mover's expected margin and the iterations made; ``iterations`` overrides the budget
+        (the analysis' curve between judged decisions is cheaper)."""
+        if self._flat is not None:  # a level's or a time budget: the flat evaluator's own default
+            return self._flat.position(view, iterations if self.budget.iterations is not None else None)
+        advisor = self if iterations is None else Advisor(iterations, self.seed, self.calibrated, native=True)
+        advisor._weights = self._weights
+        ev = advisor.evaluate(view)
+        return ev.chances, ev.best.margin, ev.playouts
+
+
+def advise_in_process(
+    view: PlayerView, budget: Budget | str | int, seed: int | None, cancel: threading.Event
+) -> Evaluation:
+    """:meth:`Advisor.evaluate` in a separate, lower-priority process, waited for here.
+
+    For user interfaces: a thread would hold Python's interpreter lock and make the screen
+    stall, a process does not.  Setting ``cancel`` ends the process at once and raises
+    :class:`EvaluationCancelledError`.  Only the view goes to the process (R9.3).
+    """
+    budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
+    payload: bytes | None = pickle.dumps((view, budget, seed))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ra.bots.advisor"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        while True:
+            if cancel.is_set():
+                raise EvaluationCancelledError
+            try:
+                out, err = process.communicate(payload, timeout=0.05)
+                break
+            except subprocess.TimeoutExpired:
+                payload = None  # sent; later calls only collect the output
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    if process.returncode != 0 or not out:
+        last = err.decode(errors="replace").strip().splitlines()[-1:] or [f"exit code {process.returncode}"]
+        raise RuntimeError(f"the evaluation process failed: {last[0]}")
+    result: Evaluation = pickle.loads(out)
+    return result
+
+
+def _child_main() -> None:
+    """``python -m ra.bots.advisor``: read (view, budget, seed) pickled on stdin, write the
+    evaluation pickled on stdout (the other side of :func:`advise_in_process`)."""
+    from ra.bots.advisor import Advisor as ModuleAdvisor  # the module's classes, not __main__'s
+
+    if hasattr(os, "nice"):
+        os.nice(5)  # the screen and the bots come first
+    view, budget, seed = pickle.loads(sys.stdin.buffer.read())
+    sys.stdout.buffer.write(pickle.dumps(ModuleAdvisor(budget, seed=seed).evaluate(view)))
+    sys.stdout.buffer.flush()
+
+
+__all__ = ["DEFAULT_BUDGET", "SEARCH_TEMPERATURE", "Advisor", "advise_in_process"]
+
+
+if __name__ == "__main__":
+    _child_main()
