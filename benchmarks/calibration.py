@@ -32,11 +32,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ra.analysis import calibration as cal
 from ra.bots import evaluate
+from ra.bots.advisor import SEARCH_TEMPERATURE
 from ra.records import atomic_write
 
 
 def run(
-    players: int, positions: int, budget: int, per_game: int, seed: int, jobs: int, progress: Progress
+    players: int,
+    positions: int,
+    budget: int | str,
+    per_game: int,
+    seed: int,
+    jobs: int,
+    progress: Progress,
+    source: str = "flat",
 ) -> list[cal.Sample]:
     """``positions`` samples of ``players``-player self-play (games seeded from ``seed``)."""
     games = math.ceil(positions / per_game)
@@ -45,7 +53,7 @@ def run(
     seeds = [seed + players * 100_000 + g for g in range(games)]
     if jobs <= 1:
         for s in seeds:
-            got = cal.game_samples(players, s, per_game, budget)
+            got = cal.game_samples(players, s, per_game, budget, source)
             samples += got
             progress.advance(task, len(got))
     else:
@@ -54,7 +62,7 @@ def run(
             todo = list(seeds)
             while todo or pending:
                 while todo and len(pending) < jobs * 2:
-                    pending.add(pool.submit(cal.game_samples, players, todo.pop(0), per_game, budget))
+                    pending.add(pool.submit(cal.game_samples, players, todo.pop(0), per_game, budget, source))
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in finished:
                     got = f.result()
@@ -108,7 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", default="2,3,4,5", help="player counts, comma-separated")
     parser.add_argument("--positions", type=int, default=2000, help="positions per player count")
-    parser.add_argument("--budget", type=int, default=100, help="playouts per position")
+    parser.add_argument(
+        "--budget", default="100", help="per position: playouts (flat), or iterations or a level (search)"
+    )
+    parser.add_argument(
+        "--source",
+        choices=("flat", "search"),
+        default="flat",
+        help="the flat evaluator's playouts, or the advisor's search (ra.bots.advisor)",
+    )
     parser.add_argument("--per-game", type=int, default=10, help="positions drawn from each game")
     parser.add_argument(
         "--seed", type=int, default=1, help="first game seed (fit and test on different ones)"
@@ -133,8 +149,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--players: comma-separated numbers, got {args.players!r}")
     if any(not 2 <= n <= 5 for n in counts):
         parser.error("--players: counts from 2 to 5")
-    if args.positions < 1 or args.budget < 1 or args.per_game < 1 or args.jobs < 1:
-        parser.error("--positions, --budget, --per-game and --jobs must be 1 or more")
+    if args.positions < 1 or args.per_game < 1 or args.jobs < 1:
+        parser.error("--positions, --per-game and --jobs must be 1 or more")
+    try:
+        budget: int | str = (
+            int(args.budget) if args.budget.isdigit() else evaluate.Budget.parse(args.budget).level or ""
+        )
+        if not budget or (args.source == "flat" and not isinstance(budget, int)):
+            raise ValueError(f"bad budget {args.budget!r}")
+    except ValueError as err:
+        parser.error(f"--budget: {err} (playouts for flat; iterations or a level for search)")
 
     by_count: dict[int, list[cal.Sample]] = {}
     meta: dict[str, Any] = {}
@@ -152,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path}: {meta}")
     else:
         meta = {
-            "budget": args.budget,
+            "budget": budget,
+            "source": args.source,
             "per_game": args.per_game,
             "seed": args.seed,
             "bots": list(cal.SELFPLAY_BOTS),
@@ -170,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             with Progress(*columns, transient=False) as progress:
                 for n in counts:
                     by_count[n] = run(
-                        n, args.positions, args.budget, args.per_game, args.seed, args.jobs, progress
+                        n, args.positions, budget, args.per_game, args.seed, args.jobs, progress, args.source
                     )
         except KeyboardInterrupt:
             print("interrupted: nothing written", file=sys.stderr)
@@ -185,14 +210,16 @@ def main(argv: list[str] | None = None) -> int:
             how = f"out of fold (2 folds by game, fitted T = {folds})"
         else:
             preds[n] = cal.predictions(by_count[n])
-            how = f"T = {evaluate.TEMPERATURE[n]}"
+            search = by_count[n][0].source == "search"
+            how = f"T = {(SEARCH_TEMPERATURE if search else evaluate.TEMPERATURE)[n]}"
         print_table(n, by_count[n], preds[n], how)
         results[str(n)] = cal.summary(by_count[n], preds=preds[n])
     if args.markdown:
         print("\n" + markdown(by_count, preds))
     if args.fit:
         fitted = {n: cal.fit_temperature(by_count[n]) for n in sorted(by_count)}
-        print(f"\nfitted TEMPERATURE = {fitted}")
+        name = "SEARCH_TEMPERATURE" if next(iter(by_count.values()))[0].source == "search" else "TEMPERATURE"
+        print(f"\nfitted {name} = {fitted}")
         for n, t in fitted.items():
             s = by_count[n]
             print(

@@ -13,7 +13,13 @@ per seat rotation, so luck cancels out):
    hard (``mcts:iterations=1200:native=false``), target >= 70%;
 5. 3 players: ``hard`` against two Python hards; the target (>= 70%) is on the head-to-head
    rate (the share of old-hard seats it finishes ahead of; R8.1 order), its win rate is shown too
-   (chance 33%).
+   (chance 33%);
+6. 3 players: the hint follower (``advisor``: always plays the advisor's best action at the
+   hints' default budget, :mod:`ra.bots.advisor`) against two ``hard`` bots (target >= 33%, its
+   fair share);
+7. 2 players: the hint follower against ``hard`` (target >= 50%);
+8. 2 players: the hint follower against the flat-evaluator follower (the advice before the
+   search: flat Monte Carlo, the browser's 1.5 s budget), target >= 60%.
 
 ``--calibrate hard`` (or ``expert``) instead times a level: one game per player count (2-5)
 with the level in every seat, printing the process CPU seconds per decision (mean, 90th
@@ -41,6 +47,9 @@ from ra.arena.stats import wilson_interval
 OLD_HARD = "mcts:iterations=1200:native=false"
 """Today's hard level: the pure-Python search at 1,200 iterations a decision."""
 
+FLAT_FOLLOWER = "advisor:flat=true:budget=1.5s"
+"""A player who follows the advice as it was before the search: the flat evaluator, 1.5 s."""
+
 MATCHES: list[dict[str, Any]] = [
     {"name": "greedy vs 2 random (3p)", "bots": ["greedy", "random", "random"], "players": 3,
      "games": 300, "bot": "greedy", "target": 0.60},
@@ -52,6 +61,12 @@ MATCHES: list[dict[str, Any]] = [
      "games": 40, "bot": "hard", "target": 0.70},
     {"name": "hard vs 2 Python hard (3p)", "bots": ["hard", OLD_HARD, OLD_HARD], "players": 3,
      "games": 24, "bot": "hard", "target": 0.70, "head_to_head": OLD_HARD},
+    {"name": "hint follower vs 2 hard (3p)", "bots": ["advisor", "hard", "hard"], "players": 3,
+     "games": 60, "bot": "advisor", "target": 1 / 3},
+    {"name": "hint follower vs hard (2p)", "bots": ["advisor", "hard"], "players": 2,
+     "games": 40, "bot": "advisor", "target": 0.50},
+    {"name": "follower vs flat follower (2p)", "bots": ["advisor", FLAT_FOLLOWER], "players": 2,
+     "games": 40, "bot": "advisor", "target": 0.60},
 ]  # fmt: skip
 
 

@@ -95,7 +95,7 @@ def test_the_evaluator_prefers_the_winning_bid_and_flags_the_blunder() -> None:
     assert blunder.loss >= MISTAKE and blunder.label in ("mistake", "blunder")
     assert blunder.best == "bid 9"
     assert blunder.text.startswith(f"lost {round(100 * blunder.loss)}% — ")
-    assert "consider bid 9 rather than pass" in blunder.text
+    assert "better to bid sun 9 than pass: " in blunder.text
     good = analyse_decision(
         game.clone(), ra.Action.parse("bid 9"), Evaluator(200, seed=0), game.num_decisions
     )
@@ -105,11 +105,12 @@ def test_the_evaluator_prefers_the_winning_bid_and_flags_the_blunder() -> None:
 def test_reasons_quote_the_lot_and_its_worth() -> None:
     game = rich_auction()
     text = reason(game, ra.Action.parse("bid 9"))
-    assert "3× Gold, 2× God, 2× Pharaoh" in text and "sun 9 for the centre" in text
+    assert "the lot (3 Gold tiles, 2 God tiles and 2 Pharaohs)" in text
+    assert "giving sun 9 for the centre sun 1 nets +" in text
     assert "Ann" in text  # the rival the lot is worth most to
     start = make_game(["Ann", "Bob"], seed=2)
     assert "Ra tiles until the epoch ends" in reason(start, ra.Action.parse("draw"))
-    assert "suns left: you 4, Bob 4" in reason(start, ra.Action.parse("draw"))
+    assert "you hold 2, 5, 6 and 9; Bob holds 3, 4, 7 and 8" in reason(start, ra.Action.parse("draw"))
     assert (signed(-0.3), signed(2.6), signed(-2.4)) == ("0", "+3", "-2")  # never "-0"
 
 
@@ -142,4 +143,4 @@ def test_bidding_the_top_sun_on_a_worthless_lot_is_flagged() -> None:
         game.clone(), ra.Action.parse("bid 9"), Evaluator(300, seed=0), game.num_decisions
     )
     assert report.label in ("mistake", "blunder") and report.loss >= MISTAKE
-    assert report.best == "pass" and "consider pass rather than bid 9" in report.text
+    assert report.best == "pass" and "better to pass than bid sun 9: " in report.text

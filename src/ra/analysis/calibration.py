@@ -1,11 +1,13 @@
-"""Measuring and fitting the calibration of the win-chance evaluator on bot self-play.
+"""Measuring and fitting the calibration of the win chances on bot self-play.
 
 Positions come from games between a mix of bots (:data:`SELFPLAY_BOTS`, one drawn per
 seat); each sampled position is evaluated from the view of the player to move, and the
 game's real winner is the outcome.  :func:`reliability` bins the predicted chances of
 the player to move and compares them with how often that player won; :func:`brier`
 scores them, next to the naive ``1/N`` forecast.  :func:`fit_temperature` fits the
-constant of :data:`ra.bots.evaluate.TEMPERATURE` (``benchmarks/calibration.py --fit``).
+constant of :data:`ra.bots.advisor.SEARCH_TEMPERATURE` (the advisor's search, ``source``
+``"search"``) or :data:`ra.bots.evaluate.TEMPERATURE` (the flat evaluator, ``"flat"``) with
+``benchmarks/calibration.py --fit``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ra import bots
-from ra.bots.evaluate import GreedyPlayouts, calibrate, log_loss, position_wins
+from ra.bots.advisor import SEARCH_TEMPERATURE, Advisor
+from ra.bots.evaluate import TEMPERATURE, GreedyPlayouts, calibrate, log_loss, position_wins
 from ra.engine import Game
 
 SELFPLAY_BOTS = ("greedy", "greedy:epsilon=0.1", "easy", "mcts:iterations=40")
@@ -33,14 +36,18 @@ class Sample:
     decision: int
     epoch: int
     mover: int
-    wins: tuple[int, ...]
-    """Raw playout wins of each player (uncalibrated)."""
+    wins: tuple[float, ...]
+    """Raw playout wins of each player, or the search's iterations ended ahead (uncalibrated)."""
     playouts: int
     winner: int
+    source: str = "flat"
+    """``"flat"`` (greedy playouts) or ``"search"`` (the advisor's search, its best action)."""
 
     def chances(self, temperature: float | None = None) -> tuple[float, ...]:
-        """The calibrated chances of this position (the evaluator's map, or ``temperature``)."""
-        return calibrate(self.wins, self.playouts, temperature)
+        """The calibrated chances of this position (the source's map, or ``temperature``)."""
+        table = SEARCH_TEMPERATURE if self.source == "search" else TEMPERATURE
+        t = table[self.players] if temperature is None else temperature
+        return calibrate(self.wins, self.playouts, t)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,9 +69,12 @@ def selfplay_game(players: int, seed: int) -> Game:
     return game
 
 
-def game_samples(players: int, seed: int, per_game: int, playouts: int) -> list[Sample]:
+def game_samples(
+    players: int, seed: int, per_game: int, playouts: int | str, source: str = "flat"
+) -> list[Sample]:
     """Play one self-play game and evaluate up to ``per_game`` of its decisions (those with a
-    choice), drawn at random; each with ``playouts`` raw playouts."""
+    choice), drawn at random; each with ``playouts`` raw playouts (``source`` ``"flat"``) or the
+    advisor's search at that budget (``"search"``: iterations or a level)."""
     game = selfplay_game(players, seed)
     winner = game.winner
     assert winner is not None
@@ -87,6 +97,13 @@ def game_samples(players: int, seed: int, per_game: int, playouts: int) -> list[
         mover = replay.to_move
         assert mover is not None
         view = replay.view(mover)
+        if source == "search":
+            best = Advisor(playouts, seed=seed).evaluate(view).best
+            out.append(
+                Sample(players, seed, i, replay.epoch, mover, best.wins, best.playouts, winner, source)
+            )
+            continue
+        assert isinstance(playouts, int)
         wins, _ = position_wins(view, playouts, random.Random(f"{seed}/{i}"), backend)
         out.append(Sample(players, seed, i, replay.epoch, mover, tuple(wins), playouts, winner))
     return out

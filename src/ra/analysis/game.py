@@ -191,9 +191,9 @@ def analyse_decision(
     loss = ev.loss(chosen)
     label = label_for(loss)
     if label is not None:
-        text = mistake_text(view, chosen, best.action, loss, edition)
+        text = mistake_text(view, chosen, best.action, loss, edition, evaluation=ev)
     else:
-        text = reason(view, chosen, edition)
+        text = reason(view, chosen, edition, you=False, evaluation=ev)
     return DecisionReport(
         index=index,
         seat=seat,

@@ -103,6 +103,8 @@ BOT_OPTIONS: dict[str, tuple[str, ...]] = {
     "mcts": (*(f.name for f in fields(MCTSConfig)), "config", "weights", "native"),
     # OpenSpiel's own MCTS (ra.envs.openspiel): needs the rl extra, imported only when asked for.
     "openspiel-mcts": ("simulations", "rollouts", "uct_c"),
+    # Plays the advisor's best action (ra.bots.advisor): the hint follower.
+    "advisor": ("budget", "flat"),
 }
 
 
@@ -138,7 +140,9 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         else:
             options = {**preset, **options}
     if key not in BOT_OPTIONS:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join((*BOTS, *LEVELS, 'openspiel-mcts'))}")
+        raise ValueError(
+            f"unknown bot {name!r}; bots are: {', '.join((*BOTS, *LEVELS, 'advisor', 'openspiel-mcts'))}"
+        )
     if level is not None and key != "mcts":
         raise ValueError(f"the {key} bot has no levels (only mcts has: {', '.join(LEVELS)})")
     unknown = sorted(set(options) - set(BOT_OPTIONS[key]))
@@ -151,6 +155,10 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         return GreedyBot(seed=seed, **options)
     if key == "openspiel-mcts":
         return _openspiel_mcts(seed, options)
+    if key == "advisor":
+        from ra.bots.advisor import FollowerBot  # imports the evaluators: only when asked for
+
+        return FollowerBot(seed=seed, **options)
     native = options.pop("native", None)
     if native is None:
         config = options.get("config")

@@ -30,6 +30,7 @@ import threading
 from collections.abc import Sequence
 
 from ra.actions import ALL_ACTIONS, Action
+from ra.bots.base import SeededBot
 from ra.bots.evaluate import (
     ActionValue,
     Budget,
@@ -158,7 +159,7 @@ class Advisor:
             action=action,
             chances=chances,
             margin=margin / visits if visits else 0.0,
-            wins=tuple(round(x) for x in leads),
+            wins=tuple(leads),
             playouts=visits,
         )
 
@@ -174,6 +175,36 @@ class Advisor:
         advisor._weights = self._weights
         ev = advisor.evaluate(view)
         return ev.chances, ev.best.margin, ev.playouts
+
+
+class FollowerBot(SeededBot):
+    """A player who always plays the advisor's best action (the hint follower of
+    ``benchmarks/strength.py``): ``budget`` as for :class:`Advisor` (default: the hints'),
+    ``flat=True`` follows the flat evaluator instead (the advice before the search was used).
+    It sees only its view, as every bot (R9.3)."""
+
+    name = "advisor"
+
+    def __init__(
+        self, seed: int | None = None, budget: str | int = DEFAULT_BUDGET, flat: bool = False
+    ) -> None:
+        super().__init__(seed)
+        if not isinstance(flat, bool):
+            raise ValueError(f"the advisor option flat is true or false, got {flat!r}")
+        self.budget = budget
+        self.flat = flat
+        self._advisor: Advisor | Evaluator = (
+            Evaluator(budget, seed=seed or 0) if flat else Advisor(budget, seed=seed or 0)
+        )
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self._advisor.evaluate(view).best.action
+
+    def settings(self) -> dict[str, object]:
+        return {"budget": self.budget, "flat": self.flat}
 
 
 def advise_in_process(
@@ -227,7 +258,7 @@ def _child_main() -> None:
     sys.stdout.buffer.flush()
 
 
-__all__ = ["DEFAULT_BUDGET", "SEARCH_TEMPERATURE", "Advisor", "advise_in_process"]
+__all__ = ["DEFAULT_BUDGET", "SEARCH_TEMPERATURE", "Advisor", "FollowerBot", "advise_in_process"]
 
 
 if __name__ == "__main__":

@@ -241,8 +241,9 @@ class ActionValue:
     """Each player's calibrated chance to win after the action (sums to 1)."""
     margin: float
     """Expected final score margin of the mover: own score minus the best rival's (points)."""
-    wins: tuple[int, ...]
-    """Raw: playouts won by each player."""
+    wins: tuple[float, ...]
+    """Raw: playouts won by each player (flat), or the search's iterations each player ended
+    ahead in (ties shared)."""
     playouts: int
 
     def chance(self, seat: int) -> float:
@@ -457,4 +458,3 @@ __all__ = [
     "log_loss",
     "position_wins",
 ]
-

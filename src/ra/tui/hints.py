@@ -10,7 +10,7 @@ from rich.text import Text
 import ra
 from ra.bots.advisor import DEFAULT_BUDGET
 from ra.bots.evaluate import Evaluation
-from ra.bots.explain import reason, signed
+from ra.bots.explain import action_words, reason, signed
 from ra.state import State
 from ra.tui.render import action_label
 
@@ -36,5 +36,11 @@ def hints_text(
         line = f"{star} {key:>2} {action_label(v.action, edition):<16} {round(100 * v.chances[seat]):>3}%"
         line += f"  margin {signed(v.margin)}"
         text.append(line + "\n", style="bold green" if v is best else "")
-    text.append(f"Why {best.action}: {reason(state, best.action, edition)}", style="italic")
+    why = reason(state, best.action, edition, evaluation=evaluation)
+    text.append(f"Why {action_words(best.action, edition)}: {why}", style="italic")
+    if evaluation.source == "flat":
+        text.append(
+            "\n(weaker advice: the native core is not built, so the hints come from quick playouts)",
+            style="dim",
+        )
     return text

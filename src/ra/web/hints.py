@@ -31,7 +31,7 @@ def hint_for(record: dict[str, Any], seat: int, budget: str, seed: int, edition:
             for v in evaluation.actions
         ],
         "best": str(best.action),
-        "reason": reason(view, best.action, edition),
+        "reason": reason(view, best.action, edition, evaluation=evaluation),
         "playouts": evaluation.playouts,
         "source": "search" if evaluation.source == "search" else "flat",
     }
