@@ -59,7 +59,9 @@ def test_the_advisor_plays_the_winning_bid_and_the_analysis_agrees_with_the_hint
     evaluation = Advisor(4000, seed=0).evaluate(game.view(1))
     assert str(evaluation.best.action) == "bid 9"
     # The analysis of the same position (same budget, seed) gives the same best and numbers.
-    report = analyse_decision(game.clone(), ra.Action.parse("pass"), Advisor(4000, seed=0), game.num_decisions)
+    report = analyse_decision(
+        game.clone(), ra.Action.parse("pass"), Advisor(4000, seed=0), game.num_decisions
+    )
     assert report.best == "bid 9" and report.label in ("mistake", "blunder")
     assert report.chances == evaluation.value(ra.Action.parse("pass")).chances
     # And so does the browser's hint (the same advisor in a worker).
