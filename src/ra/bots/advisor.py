@@ -50,7 +50,7 @@ DEFAULT_BUDGET = "expert"
 """The advice's budget unless a front end says otherwise: the ``expert`` level's search (about
 1-2 s of one core), so that a player who follows the hints plays at least as well as ``hard``."""
 
-SEARCH_TEMPERATURE: dict[int, float] = {2: 1.0, 3: 1.0, 4: 1.0, 5: 1.0}
+SEARCH_TEMPERATURE: dict[int, float] = {2: 0.52, 3: 0.49, 4: 0.53, 5: 0.38}
 """Power applied to the search's smoothed shares of iterations ended ahead, per player count
 (fitted by ``benchmarks/calibration.py --source search --fit``; docs/benchmarks.md has the
 reliability tables)."""
