@@ -493,7 +493,15 @@ PyObject* State_mcts_stats(PyObject* self, PyObject* args, PyObject* kwargs) {
             Py_DECREF(list);
             return nullptr;
         }
-        for (int i = 0; i < n; ++i) PyTuple_SET_ITEM(leads, i, PyFloat_FromDouble(st.leads[i]));
+        for (int i = 0; i < n; ++i) {
+            PyObject* x = PyFloat_FromDouble(st.leads[i]);
+            if (!x) {
+                Py_DECREF(leads);
+                Py_DECREF(list);
+                return nullptr;
+            }
+            PyTuple_SET_ITEM(leads, i, x);
+        }
         PyObject* item = Py_BuildValue("(iiddN)", st.action, st.visits, st.reward, st.margin, leads);
         if (!item) {
             Py_DECREF(list);

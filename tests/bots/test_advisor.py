@@ -13,7 +13,7 @@ from ra.analysis.game import analyse_decision
 from ra.bots import from_spec
 from ra.bots.advisor import Advisor, FollowerBot, advise_in_process
 from ra.bots.evaluate import Evaluation, EvaluationCancelledError
-from ra.bots.explain import action_words, lot_text, reason
+from ra.bots.explain import action_words, lot_text, mistake_text, reason
 from ra.tiles import Tile
 from ra.tui.hints import hints_text
 from ra.web.hints import hint_for
@@ -174,3 +174,27 @@ def test_a_reason_argues_for_its_action() -> None:
     for action in game.legal_actions():
         text = reason(game.view(1), action, evaluation=ev)
         assert "nets -" not in text  # a losing bid is never described as netting points
+
+
+def test_in_hints_only_the_mover_is_you() -> None:
+    """Hot seat: the hints speak to the player to move; a third party named "You" keeps the name."""
+    game = rich_auction(("You", "Bob"))
+    text = reason(game.view(1), ra.Action.parse("bid 9"), you=True)
+    assert "to you, " in text and "to You" in text
+
+
+def test_actions_in_words_and_as_gerunds() -> None:
+    assert action_words(ra.Action.parse("god astronomy")) == "take the Astronomy tile with a God tile"
+    assert action_words(ra.Action.parse("ra"), gerund=True) == "invoking Ra"
+    assert action_words(ra.Action.parse("bid 10"), gerund=True) == "bidding sun 10"
+    assert action_words(ra.Action.parse("discard obelisk")) == "lose an Obelisk"
+    assert action_words(ra.Action.parse("done")) == "keep the God tiles"
+
+
+@native
+def test_a_costly_decision_is_compared_with_the_move_made() -> None:
+    game = rich_auction()
+    ev = Advisor(3000, seed=0).evaluate(game.view(1))
+    text = mistake_text(game.view(1), ra.Action.parse("pass"), ev.best.action, 0.5, evaluation=ev)
+    assert text.startswith("lost 50% — better to bid sun 9 than pass: ")
+    assert text.endswith("to pass instead")  # the comparison is with the pass actually made

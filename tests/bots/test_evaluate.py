@@ -40,7 +40,7 @@ def test_budget_parsing_and_errors() -> None:
     assert str(Budget.parse("500")) == "500 iterations" and str(Budget.parse("2s")) == "2s"
     assert Budget.parse(" Expert ") == Budget(iterations=None, level="expert")
     assert Budget.parse("expert").search_iterations(3) == ra.bots.NATIVE_MCTS_ITERATIONS["expert"][1]
-    assert Budget.parse("hard").flat() == Budget(iterations=None, seconds=2.0)  # the Python advice's time
+    assert Budget.parse("hard").flat() == Budget(iterations=600)  # the Python advice: a count, repeatable
     for bad in ("", "fast", "-3", "2.5", "0", "0s", "99999s", "easy"):
         with pytest.raises(ValueError, match="budget"):
             Budget.parse(bad)

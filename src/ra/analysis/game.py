@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ra.actions import Action
-from ra.bots.advisor import Advisor
+from ra.bots.advisor import DEFAULT_BUDGET, Advisor
 from ra.bots.evaluate import Budget, Evaluator
 from ra.bots.explain import mistake_text, reason
 from ra.engine import Game
@@ -213,7 +213,7 @@ def analyse_decision(
 def analyse_game(
     game: Game,
     seats: Sequence[int] | None = None,
-    budget: Budget | str | int = "hard",
+    budget: Budget | str | int = DEFAULT_BUDGET,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     edition: str = "original",

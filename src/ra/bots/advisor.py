@@ -1,11 +1,12 @@
 """One advisor: hints, the analysis and the win chances from the search our bots play with.
 
 The hints of the terminal game and the browser, ``ra analyze`` and the win chances all come
-from :class:`Advisor`.  With the native core it runs the ``hard`` bot's search (the native
-information-set MCTS of :mod:`ra.bots.native_mcts`, the same settings) and reads its root:
-each legal action's visits, mean reward (the search's own value, which picks the best
-action: the move the bot would play for the same seed and budget), the mover's mean score
-margin, and how often each player ended the search's iterations ahead (at the end of the
+from :class:`Advisor`.  With the native core it runs the bots' search (the native
+information-set MCTS of :mod:`ra.bots.native_mcts`, the same settings; by default at the
+``expert`` level's budget) and reads its root: the search's choice (the move the bot plays for
+the same seed and budget), each legal action's visits and mean reward (the search's own value),
+the mover's mean score margin at the end of the search's horizon (projected, the end of the
+epoch), and how often each player ended the search's iterations ahead (at the end of the
 game, R8.1, or on the projected scores at the end of the epoch).  Those shares are mapped to
 win chances by the fitted power of :data:`SEARCH_TEMPERATURE` (``benchmarks/calibration.py
 --source search --fit``).  Every iteration redeals the unseen tiles (R9.1, R9.3): the bag's
@@ -16,7 +17,12 @@ Without the native core the advisor falls back to the flat Monte-Carlo evaluator
 (``source == "flat"``) so the front ends can tell people.
 
 The same position (by its decision history), budget and seed give the same numbers in every
-front end: the search's seed is derived from them.
+front end: the search's seed is derived from them (:data:`ADVICE_SEED` everywhere).
+
+The star goes to the search's choice, which maximises the search's value (a blend of the
+projected margin and the win); the chance shown beside each action is the calibrated share of
+its iterations that player ended ahead in, so a less explored action may show a chance a point
+or two above the starred one — its number is the less certain.
 """
 
 from __future__ import annotations
@@ -45,6 +51,13 @@ from ra.bots.native_mcts import native_weights
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
 from ra.native import core
 from ra.views import PlayerView
+
+ADVICE_SEED = 0
+"""The advisor's seed in every front end (hints, ``ra analyze``), so that they agree; the search
+mixes it with the position's decision history (never the bag)."""
+
+MIN_VISITS = 8
+"""Iterations per legal action the search makes at least (a tiny budget still judges them all)."""
 
 DEFAULT_BUDGET = "expert"
 """The advice's budget unless a front end says otherwise: the ``expert`` level's search (about
@@ -124,8 +137,10 @@ class Advisor:
 
         assert core is not None
         cfg = self._config
-        _, made, stats = core.State.from_game(view).mcts_stats(
-            iterations=iterations or 1,
+        legal = view.legal_actions()
+        chosen, made, stats = core.State.from_game(view).mcts_stats(
+            # At least a few iterations per action, so that every action has numbers.
+            iterations=max(iterations or 1, MIN_VISITS * len(legal)),
             seconds=self.budget.seconds or 0.0,
             seed=self._seed(view),
             exploration=cfg.exploration,
@@ -138,13 +153,15 @@ class Advisor:
         )
         values = [self._value(ALL_ACTIONS[a], v, total, gap, leads) for a, v, total, gap, leads in stats]
         reward_of = {ALL_ACTIONS[a]: reward / visits for a, visits, reward, _, _ in stats if visits}
-        unvisited = [a for a in view.legal_actions() if a not in reward_of]
+        unvisited = [a for a in legal if a not in reward_of]  # only under a very short time budget
         values += [self._value(a, 0, 0.0, 0.0, (0.0,) * n) for a in unvisited]
-        # Best first: the search's value (the bot's own choice), unvisited actions last.
-        values.sort(key=lambda v: (v.playouts == 0, -reward_of.get(v.action, 0.0), -v.margin))
-        if actions is not None:
+        # Best first: the search's own choice (the move the bot plays, ties as it breaks them),
+        # then the others by the search's value; unvisited actions last.
+        best = ALL_ACTIONS[chosen]
+        values.sort(key=lambda v: (v.action is not best, v.playouts == 0, -reward_of.get(v.action, 0.0)))
+        if actions is not None:  # the best stays first: it is what the others are judged against
             wanted = set(actions)
-            values = [v for v in values if v.action in wanted or v is values[0]]
+            values = [v for v in values if v.action in wanted or v.action is best]
         return Evaluation(mover=mover, actions=tuple(values), playouts=int(made), source="search")
 
     def _value(
@@ -258,7 +275,15 @@ def _child_main() -> None:
     sys.stdout.buffer.flush()
 
 
-__all__ = ["DEFAULT_BUDGET", "SEARCH_TEMPERATURE", "Advisor", "FollowerBot", "advise_in_process"]
+__all__ = [
+    "ADVICE_SEED",
+    "DEFAULT_BUDGET",
+    "MIN_VISITS",
+    "SEARCH_TEMPERATURE",
+    "Advisor",
+    "FollowerBot",
+    "advise_in_process",
+]
 
 
 if __name__ == "__main__":

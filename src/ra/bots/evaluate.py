@@ -146,8 +146,9 @@ class Budget:
 
     def flat(self) -> Budget:
         """The budget the flat evaluator (the advice without the native core) uses for this one:
-        a level's budget is a native search's, so the Python advice gets :data:`FLAT_LEVEL_SECONDS`."""
-        return Budget(iterations=None, seconds=FLAT_LEVEL_SECONDS) if self.level is not None else self
+        a level's budget is a native search's, so the Python advice gets :data:`FLAT_LEVEL_PLAYOUTS`
+        (a count, so its numbers stay the same for a seed)."""
+        return Budget(iterations=FLAT_LEVEL_PLAYOUTS) if self.level is not None else self
 
     def __str__(self) -> str:
         if self.level is not None:
@@ -158,8 +159,9 @@ class Budget:
 BUDGET_LEVELS = ("medium", "hard", "expert")
 """Levels whose search budget an advice budget may name."""
 
-FLAT_LEVEL_SECONDS = 2.0
-"""Time the flat (Python) evaluator takes for a level's budget when the native core is missing."""
+FLAT_LEVEL_PLAYOUTS = 600
+"""Playouts of the flat (Python) evaluator for a level's budget when the native core is missing
+(about 2 s of pure Python at 3 players)."""
 
 
 # --- playouts -------------------------------------------------------------------------
@@ -240,7 +242,9 @@ class ActionValue:
     chances: tuple[float, ...]
     """Each player's calibrated chance to win after the action (sums to 1)."""
     margin: float
-    """Expected final score margin of the mover: own score minus the best rival's (points)."""
+    """Expected score margin of the mover, own score minus the best rival's (points): at the end
+    of the game for the flat evaluator, projected at the end of the search's horizon (the epoch)
+    for the advisor's search."""
     wins: tuple[float, ...]
     """Raw: playouts won by each player (flat), or the search's iterations each player ended
     ahead in (ties shared)."""

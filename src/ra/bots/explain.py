@@ -54,10 +54,9 @@ TEMPLATES: dict[str, str] = {
     "lot_rival": "{lot} is worth {points} to {who}, {rival_points} to {rival}",
     "empty": "the auction track is empty",
     "bid_net": "giving sun {sun} for the centre sun {centre} nets {net}",
-    "deny": "otherwise {rival} takes it, worth {rival_points} to them",
+    "deny": "otherwise {rival} would take it ({rival_points})",
     "cannot_outbid": "{who} cannot outbid",
     "low_bid": "{who_poss} lowest bid, sun {sun}, would lose points (net {net})",
-    "keep_suns": "{who_poss} suns are worth more in a later auction",
     "ra_last": "the next Ra tile ends the epoch",
     "ra_left": "{ra_left} until the epoch ends",
     "suns": "{suns}",
@@ -65,7 +64,7 @@ TEMPLATES: dict[str, str] = {
     "done": "no tile left on the track is worth more to {who} than keeping the God tile",
     "discard": "losing {tile} costs {who} least ({points})",
     "search": "{chance}% to win, against {alt_chance}% to {alt} instead",
-    "search_value": "the search values it above {alt} (expected margin {margin}, against {alt_margin})",
+    "search_value": "the search values it above {alt_gerund}",
     "search_close": "{chance}% to win, close to the {alt_chance}% to {alt}",
     "search_below": "{chance}% to win; the search prefers to {alt} ({alt_chance}%)",
     "god_take": "{tile} is worth {points} to {who}",
@@ -107,22 +106,40 @@ def signed(x: float) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def action_words(action: Action, edition: str = "original") -> str:
-    """An action as a verb phrase: ``invoke Ra``, ``bid sun 9``, ``take the Flood with a God tile``."""
+def the_tile(tile: int, edition: str = "original") -> str:
+    """One tile named definitely: ``the Flood``, ``the Astronomy tile``."""
+    name = display_name(Tile(tile), edition)
+    return f"the {name} tile" if name in _UNCOUNTABLE else f"the {name}"
+
+
+_VERBS: dict[str, tuple[str, str]] = {
+    "ra": ("invoke", "invoking"),
+    "bid": ("bid", "bidding"),
+    "done": ("keep", "keeping"),
+    "draw": ("draw", "drawing"),
+    "pass": ("pass", "passing"),
+    "god": ("take", "taking"),
+    "discard": ("lose", "losing"),
+}
+
+
+def action_words(action: Action, edition: str = "original", gerund: bool = False) -> str:
+    """An action as a verb phrase: ``invoke Ra``, ``bid sun 9``, ``take the Flood with a God
+    tile``; ``gerund``: ``invoking Ra``, ``bidding sun 9``…"""
     kind = action.kind
     if kind == "ra":
-        return "invoke Ra"
-    if kind == "bid":
-        return f"bid sun {action.sun}"
-    if kind == "done":
-        return "keep the God tiles"
-    if kind in ("draw", "pass"):
-        return kind
-    assert action.tile is not None
-    name = display_name(action.tile, edition)
-    return (
-        f"take the {name} with a God tile" if kind == "god" else f"lose {a_tile(int(action.tile), edition)}"
-    )
+        rest = " Ra"
+    elif kind == "bid":
+        rest = f" sun {action.sun}"
+    elif kind == "done":
+        rest = " the God tiles"
+    elif kind in ("draw", "pass"):
+        rest = ""
+    else:
+        assert action.tile is not None
+        t = int(action.tile)
+        rest = f" {the_tile(t, edition)} with a God tile" if kind == "god" else f" {a_tile(t, edition)}"
+    return _VERBS[kind][1 if gerund else 0] + rest
 
 
 # --- reasons as data -----------------------------------------------------------------------
@@ -162,10 +179,13 @@ def _track(state: State) -> list[Clause]:
     return [track, Clause("suns", {"suns": tuple(runs)})]
 
 
-def explain(state: State, action: Action, evaluation: Evaluation | None = None) -> Reason | None:
+def explain(
+    state: State, action: Action, evaluation: Evaluation | None = None, versus: Action | None = None
+) -> Reason | None:
     """The reason for ``action`` by the player to move in ``state`` (a game or a view), or None
     when nobody is to move.  With ``evaluation`` (the advisor's numbers for this position) a
-    fact against the action gives way to the search's verdict, which always closes the reason."""
+    fact against the action gives way to the search's verdict, which always closes the reason
+    (compared with ``versus`` when given: the move a player actually made)."""
     seat = state.to_move
     if seat is None:
         return None
@@ -173,7 +193,7 @@ def explain(state: State, action: Action, evaluation: Evaluation | None = None) 
     tiles = list(state.track_tiles())
     clauses = _clauses(state, val, seat, tiles, action, evaluation is not None)
     if evaluation is not None:
-        clauses.append(_search(evaluation, action))
+        clauses.append(_search(evaluation, action, versus))
     return Reason(seat, tuple(clauses))
 
 
@@ -188,7 +208,7 @@ def _clauses(
         if net >= 0:
             return [*out, Clause("bid_net", {"sun": action.sun, "centre": state.center_sun, "net": net})]
         rival = _rival(state, val, seat, tiles)
-        if rival is not None and rival[1] > 0:
+        if rival is not None and round(rival[1]) >= 1:
             out.append(Clause("deny", {"rival": rival[0], "rival_points": round(rival[1])}))
         return out
     if kind == "pass":
@@ -200,7 +220,9 @@ def _clauses(
         net = val.bid_value(seat, tiles, low, val.lot_gain(seat, tiles))
         if net < 0:
             return [*out, Clause("low_bid", {"who": seat, "sun": low, "net": net})]
-        return [*out, Clause("keep_suns", {"who": seat})] if judged else out
+        # A bid would gain now: the lot's worth argues against passing, so only who holds which
+        # suns is said, and the search's verdict (when judged) gives the reason.
+        return _track(state)[1:] if judged else out
     if kind in ("ra", "draw"):
         return [_lot(state, val, seat, tiles), *_track(state)]
     if kind == "god":
@@ -212,6 +234,8 @@ def _clauses(
             "who": seat,
             "god_points": round(val.god_worth),
         }
+        if round(gain) < 1:
+            return []  # the tile itself gains nothing now: the search's verdict is the reason
         return [Clause("god" if gain >= val.god_worth else "god_take", values)]
     if kind == "done":
         return [Clause("done", {"who": seat})]
@@ -223,32 +247,34 @@ def _clauses(
     return [Clause("discard", {"tile": int(action.tile), "who": seat, "points": round(cost)})]
 
 
-def _search(evaluation: Evaluation, action: Action) -> Clause:
-    """The search's comparison of this action with the next one in its order (with the best,
-    for an action that is not the best), worded so that it argues for the action."""
+def _search(evaluation: Evaluation, action: Action, versus: Action | None = None) -> Clause:
+    """The search's comparison of this action with ``versus`` (default: the best action for one
+    that is not the best, else the strongest other), worded so that it argues for the action."""
     mover = evaluation.mover
     mine = evaluation.value(action)
     chance = round(100 * mine.chances[mover])
-    others = [v for v in evaluation.actions if v.action is not action]
+    others = [v for v in evaluation.actions if v.action is not action and v.playouts]
     if not others:
         return Clause("search_only", {"chance": chance})
-    # Against the best action for one that is not the best, else against the strongest other.
-    alt = (
-        evaluation.best
-        if evaluation.best.action is not action
-        else max(others, key=lambda v: v.chances[mover])
-    )
+    if versus is not None and versus is not action:
+        alt = evaluation.value(versus)
+    elif evaluation.best.action is not action:
+        alt = evaluation.best
+    else:
+        alt = max(others, key=lambda v: v.chances[mover])
     values: dict[str, Value] = {
         "chance": chance,
         "alt": alt.action.index,
+        "alt_gerund": alt.action.index,
         "alt_chance": round(100 * alt.chances[mover]),
         "margin": mine.margin,
         "alt_margin": alt.margin,
     }
-    if evaluation.best.action is not action:
+    ahead = mine.chances[mover] >= alt.chances[mover]
+    if evaluation.best.action is not action and not ahead:
         close = mine.chances[mover] >= alt.chances[mover] - 0.05
         return Clause("search_close" if close else "search_below", values)
-    return Clause("search" if mine.chances[mover] >= alt.chances[mover] else "search_value", values)
+    return Clause("search" if ahead else "search_value", values)
 
 
 # --- reasons in words -------------------------------------------------------------------------
@@ -263,8 +289,8 @@ def render(reason: Reason | None, names: Sequence[str], you: bool = True, editio
         return ""
 
     def who(seat: int, possessive: bool = False) -> str:
-        # The reader: the mover in hints, and a player called "You" anywhere (is_you).
-        if (you and seat == reason.seat) or is_you(names[seat]):
+        # The reader: the mover in hints; in an analysis, a player called "You" (is_you).
+        if (seat == reason.seat) if you else is_you(names[seat]):
             return "your" if possessive else "you"
         name = names[seat]
         return (name + ("'" if name.endswith("s") else "'s")) if possessive else name
@@ -301,6 +327,8 @@ def _word(key: str, value: Value, who: Who, edition: str) -> str:
         return plural(int(value), "Ra tile")
     if key == "alt":
         return action_words(ALL_ACTIONS[int(value)], edition)
+    if key == "alt_gerund":
+        return action_words(ALL_ACTIONS[int(value)], edition, gerund=True)
     return str(value)
 
 
@@ -345,7 +373,7 @@ def mistake_text(
     you: bool = False,
 ) -> str:
     """The label of a costly decision: ``lost 15% — better to invoke Ra: <why>``."""
-    why = reason(state, best, edition, you, evaluation)
+    why = render(explain(state, best, evaluation, versus=chosen), state.names, you, edition)
     better = f"better to {action_words(best, edition)} than {action_words(chosen, edition)}"
     return f"lost {round(100 * loss)}% — {better}: {why}"
 

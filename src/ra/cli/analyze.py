@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 import ra
+from ra.bots.advisor import ADVICE_SEED
+from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.cli.common import cannot_write, fail
 from ra.events import plural
 
@@ -48,7 +50,7 @@ def analyze_command(
             "-b",
             help="Per decision: a level's search (hard, expert), iterations (20000) or seconds (2s).",
         ),
-    ] = "hard",
+    ] = ADVICE_BUDGET,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write an HTML report with the chart here.")
     ] = None,
@@ -56,7 +58,7 @@ def analyze_command(
         Path | None,
         typer.Option("--json", help="Write the analysis as JSON here (for ra replay --analysis)."),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the advisor's search (0 or more).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the advisor's search (0 or more).")] = ADVICE_SEED,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (the numbers do not change).")] = 1,
     edition: Annotated[str, typer.Option(help=f"Tile names of an edition: {', '.join(ra.EDITIONS)}.")] = (
         "original"

@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Input, Markdown, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 import ra
-from ra.bots.advisor import advise_in_process
+from ra.bots.advisor import ADVICE_SEED, advise_in_process
 from ra.bots.evaluate import Budget, Evaluation, EvaluationCancelledError
 from ra.state import State
 from ra.table import UndoError
@@ -439,7 +439,7 @@ class PlayApp(App[None]):
         seat = game.to_move
         assert seat is not None
         view = game.view(seat)
-        budget, seed = self.hint_budget, 0  # not the game's seed: nothing of the bag reaches hints
+        budget, seed = self.hint_budget, ADVICE_SEED  # not the game's seed: nothing of the bag reaches hints
         self.run_worker(  # the worker thread only waits: the evaluation runs in a process
             lambda: (position, advise_in_process(view, budget, seed, cancel)),
             thread=True,

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ra import bots
+from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
@@ -510,8 +511,8 @@ class Room:
         key = table.hint_key(seat)
         task = table.hint_cache.get(key)
         if task is None:
-            seed = table.bot_seed(n) ^ (seat + 1)
-            task = asyncio.ensure_future(self.hub.hint(self, game.to_record(), seat, self.row.edition, seed))
+            record = game.to_record()
+            task = asyncio.ensure_future(self.hub.hint(self, record, seat, self.row.edition, ADVICE_SEED))
             table.hint_cache.put(key, task)
         reply = asyncio.ensure_future(self._send_hint(client, key, task))
         self.hint_replies.add(reply)
