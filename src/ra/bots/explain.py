@@ -223,8 +223,13 @@ def _clauses(
         # A bid would gain now: the lot's worth argues against passing, so only who holds which
         # suns is said, and the search's verdict (when judged) gives the reason.
         return _track(state)[1:] if judged else out
-    if kind in ("ra", "draw"):
+    if kind == "ra":
         return [_lot(state, val, seat, tiles), *_track(state)]
+    if kind == "draw":
+        # A lot worth something to the mover argues for invoking Ra, not for drawing: it is
+        # said only when it is (next to) nothing.
+        lot = [_lot(state, val, seat, tiles)] if round(val.lot_gain(seat, tiles)) <= 1 else []
+        return [*lot, *_track(state)]
     if kind == "god":
         assert action.tile is not None
         gain = val.lot_gain(seat, (int(action.tile),))
