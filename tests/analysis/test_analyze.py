@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -232,3 +235,15 @@ def test_two_processes_give_the_same_analysis(analysed: tuple[ra.Game, GameAnaly
     assert seen == list(range(1, game.num_decisions + 1))
     with pytest.raises(ValueError, match="jobs"):
         analyse_game(game, jobs=0)
+
+
+def test_without_the_native_core_the_analysis_says_it_is_weaker(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    records.save(short_game(), path)
+    env = {**os.environ, "RA_NATIVE": "0"}
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "ra"), "analyze", str(path), "--seat", "Bob", "--budget", "8"],
+        capture_output=True, text=True, env=env, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "the native core is not built, so this analysis is weaker" in " ".join(done.stdout.split())

@@ -104,6 +104,12 @@ def analyze_command(
         analysis = analyse_game(game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs)
 
     names = analysis.names
+    if not ra.native_available():
+        console.print(
+            "Judged by quick playouts: the native core is not built, so this analysis is weaker "
+            "than the bots' search (see ra --version).",
+            style="yellow",
+        )
     if not analysis.complete:
         console.print(f"Interrupted: {plural(len(analysis.decisions), 'decision')} analysed.", style="yellow")
     console.print(terminal_chart(analysis, width=min(72, console.width - 20)))
