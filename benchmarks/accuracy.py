@@ -10,9 +10,10 @@ chance lost a decision and the accuracy (share of decisions losing less than ``I
 with 95% intervals over games, the share of inaccuracies / mistakes / blunders, and whether
 the levels come out in the order of their strength (expert >= hard >= ... >= random).
 
-``--fit`` re-fits the labels' thresholds on these decisions: an inaccuracy, a mistake and a
-blunder are the losses that the strongest level's decisions exceed 10%, 3% and 1% of the time
-(what a strong player still does now and then, a weak one often).
+``--fit`` re-fits the labels' thresholds on these decisions: the smallest losses (on a grid of
+whole per cent) that the strong levels' decisions (the first two of ``--levels``) reach at most
+1.5%, 0.25% and 0% of the time — an inaccuracy, a mistake, a blunder: what a strong player still
+does now and then, a weak one often.  It prints the share each level would get.
 """
 
 from __future__ import annotations
@@ -63,9 +64,35 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+def share_at(losses: list[float], threshold: float) -> float:
+    """The share of decisions that lost ``threshold`` or more."""
+    return sum(x >= threshold for x in losses) / len(losses) if losses else 0.0
+
+
+def fit(results: list[dict[str, Any]], levels: list[str]) -> None:
+    """Print the thresholds the strong levels almost never reach (see the module doc)."""
+    strong = [x for r in results if r["level"] in levels[:2] for x in r["losses"]]
+    grid = [k / 100 for k in range(1, 51)]
+    fitted = [next(t for t in grid if share_at(strong, t) <= most) for most in (0.015, 0.0025, 0.0)]
+    names = ("INACCURACY", "MISTAKE", "BLUNDER")
+    print("fitted: " + ", ".join(f"{n} {t}" for n, t in zip(names, fitted, strict=True)))
+    for lv in levels:
+        losses = [x for r in results if r["level"] == lv for x in r["losses"]]
+        shares = ", ".join(f"{100 * share_at(losses, t):.1f}%" for t in fitted)
+        print(f"  {lv:<8} decisions at or above them: {shares}")
+
+
+def play(levels: list[str], args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every level's games, played and analysed in ``args.jobs`` processes."""
+    tasks = [(lv, k, args.players, args.budget, args.seed) for lv in levels for k in range(args.games)]
+    results = []
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for done, result in enumerate(pool.map(one_game, *zip(*tasks, strict=True)), 1):
+            results.append(result)
+            print(
+                f"  {done}/{len(tasks)}: {result['level']} game {result['game']}", file=sys.stderr, flush=True
+            )
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,17 +105,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--fit", action="store_true", help="re-fit the labels' thresholds")
     parser.add_argument("--json", metavar="PATH", help="also write every decision's loss as JSON")
+    parser.add_argument("--from-json", metavar="PATH", help="the tables of a --json file, without playing")
     args = parser.parse_args(argv)
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]
-    tasks = [(lv, k, args.players, args.budget, args.seed) for lv in levels for k in range(args.games)]
     start = time.perf_counter()
-    results: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for done, result in enumerate(pool.map(one_game, *zip(*tasks, strict=True)), 1):
-            results.append(result)
-            print(
-                f"  {done}/{len(tasks)}: {result['level']} game {result['game']}", file=sys.stderr, flush=True
-            )
+    if args.from_json:
+        with open(args.from_json, encoding="utf-8") as f:
+            saved = json.load(f)
+        results: list[dict[str, Any]] = saved["results"]
+        for key in ("players", "games", "budget"):
+            setattr(args, key, saved["args"][key])
+    else:
+        results = play(levels, args)
     print(
         f"{args.players} players, {args.games} games a level against 2 medium, "
         f"analysis budget {args.budget}, {(time.perf_counter() - start) / 60:.1f} min"
@@ -115,11 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     verdict = f"chance lost {'yes' if lost_order else 'NO'}, accuracy {'yes' if acc_order else 'NO'}"
     print(f"ordered as their strength: {verdict}")
     if args.fit:
-        strongest = [x for r in results if r["level"] == levels[0] for x in r["losses"]]
-        fitted = [round(quantile(strongest, q), 3) for q in (0.90, 0.97, 0.99)]
-        print(f"fitted thresholds (the {levels[0]} level's 90/97/99th percentiles of loss): "
-              f"INACCURACY {fitted[0]}, MISTAKE {fitted[1]}, BLUNDER {fitted[2]} "
-              f"(now {INACCURACY}, {MISTAKE}, {BLUNDER})")  # fmt: skip
+        fit(results, levels)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"args": vars(args), "results": results}, f)

@@ -29,11 +29,15 @@ Judge = Advisor | Evaluator
 FORMAT = "ra-analysis"
 """The ``format`` field of an analysis JSON file."""
 
-INACCURACY = 0.05
+# The labels' thresholds, re-fitted for the advisor's search (benchmarks/accuracy.py --fit, 9
+# games a level at 3 players, docs/benchmarks.md#advice): the smallest at which the strong levels
+# (expert, hard) get about 1% inaccuracies, 0.2% mistakes and no blunders, while medium to random
+# bots get 11-13%, 6-8% and 2-3%.  (They were 5%, 10% and 20% for the flat evaluator.)
+INACCURACY = 0.02
 """Win chance lost from which a decision counts as inaccurate (and not "accurate")."""
-MISTAKE = 0.10
+MISTAKE = 0.04
 """Win chance lost from which a decision is labelled a mistake, with a reason."""
-BLUNDER = 0.20
+BLUNDER = 0.08
 """Win chance lost from which a mistake is called a blunder."""
 
 
