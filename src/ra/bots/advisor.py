@@ -45,9 +45,10 @@ from ra.bots.evaluate import (
     Evaluator,
     ProgressCallback,
     calibrate,
+    history_key,
 )
 from ra.bots.mcts import MCTSConfig
-from ra.bots.native_mcts import native_weights
+from ra.bots.native_mcts import native_weights, search_settings
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
 from ra.native import core
 from ra.views import PlayerView
@@ -90,6 +91,7 @@ class Advisor:
         self.native = core is not None if native is None else native
         if self.native and core is None:
             raise ValueError("native=True needs the native core (not built, or RA_NATIVE=0)")
+        self.weights = weights
         self._weights = native_weights(weights)
         self._config = MCTSConfig()
         self._flat = None if self.native else Evaluator(self.budget, seed=seed, calibrated=calibrated)
@@ -103,8 +105,7 @@ class Advisor:
         # The same position (by its history) gets the same search for a given seed.
         if self.seed is None:
             return random.getrandbits(63)
-        key = ",".join(str(a.index) for a in view.decisions)
-        return random.Random(f"advisor/{self.seed}/{view.num_players}/{key}").getrandbits(63)
+        return random.Random(f"advisor/{self.seed}/{view.num_players}/{history_key(view)}").getrandbits(63)
 
     def evaluate(
         self,
@@ -136,20 +137,15 @@ class Advisor:
                 progress(done[0], iterations or 0)
 
         assert core is not None
-        cfg = self._config
         legal = view.legal_actions()
         chosen, made, stats = core.State.from_game(view).mcts_stats(
             # At least a few iterations per action, so that every action has numbers.
             iterations=max(iterations or 1, MIN_VISITS * len(legal)),
             seconds=self.budget.seconds or 0.0,
             seed=self._seed(view),
-            exploration=cfg.exploration,
-            horizon=cfg.horizon,
-            margin_scale=cfg.margin_scale,
-            win_weight=cfg.win_weight,
-            rollout=cfg.rollout,
             weights=self._weights,
             check=check if cancel is not None or progress is not None else None,
+            **search_settings(self._config),
         )
         values = [self._value(ALL_ACTIONS[a], v, total, gap, leads) for a, v, total, gap, leads in stats]
         reward_of = {ALL_ACTIONS[a]: reward / visits for a, visits, reward, _, _ in stats if visits}
@@ -188,8 +184,9 @@ class Advisor:
         (the analysis' curve between judged decisions is cheaper)."""
         if self._flat is not None:  # a level's or a time budget: the flat evaluator's own default
             return self._flat.position(view, iterations if self.budget.iterations is not None else None)
-        advisor = self if iterations is None else Advisor(iterations, self.seed, self.calibrated, native=True)
-        advisor._weights = self._weights
+        advisor = (
+            self if iterations is None else Advisor(iterations, self.seed, self.calibrated, self.weights)
+        )
         ev = advisor.evaluate(view)
         return ev.chances, ev.best.margin, ev.playouts
 

@@ -286,6 +286,12 @@ class Evaluation:
         return max(0.0, self.best.chances[self.mover] - self.value(action).chances[self.mover])
 
 
+def history_key(state: PlayerView | Game) -> str:
+    """A position by its decision history (never the bag): what seeds an evaluation, so the same
+    position gets the same numbers in every front end."""
+    return ",".join(str(a.index) for a in state.decisions)
+
+
 # --- calibration ------------------------------------------------------------------------
 
 
@@ -343,8 +349,7 @@ class Evaluator:
         # The same position (by its history) gets the same samples for a given seed.
         if self.seed is None:
             return random.Random()
-        key = ",".join(str(a.index) for a in state.decisions)
-        return random.Random(f"{self.seed}/{state.num_players}/{key}")
+        return random.Random(f"{self.seed}/{state.num_players}/{history_key(state)}")
 
     def evaluate(
         self,
@@ -459,6 +464,7 @@ __all__ = [
     "PlayoutBackend",
     "calibrate",
     "default_backend",
+    "history_key",
     "log_loss",
     "position_wins",
 ]

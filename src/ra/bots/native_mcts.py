@@ -10,6 +10,7 @@ are its own, so it does not choose move for move what the Python search would.
 from __future__ import annotations
 
 import dataclasses
+from typing import TypedDict
 
 from ra.actions import ALL_ACTIONS, Action
 from ra.bots.mcts import MCTSBot, MCTSConfig
@@ -21,6 +22,27 @@ from ra.views import PlayerView
 def native_weights(weights: Weights) -> tuple[float, ...] | None:
     """The valuation weights as the native core takes them (None: its built-in defaults)."""
     return None if weights == DEFAULT_WEIGHTS else dataclasses.astuple(weights)
+
+
+class SearchSettings(TypedDict):
+    """The settings of :class:`MCTSConfig` that shape the native search (``State.mcts``)."""
+
+    exploration: float
+    horizon: int
+    margin_scale: float
+    win_weight: float
+    rollout: str
+
+
+def search_settings(cfg: MCTSConfig) -> SearchSettings:
+    """``cfg`` as the native core's search takes it (the bot and the advisor alike)."""
+    return SearchSettings(
+        exploration=cfg.exploration,
+        horizon=cfg.horizon,
+        margin_scale=cfg.margin_scale,
+        win_weight=cfg.win_weight,
+        rollout=cfg.rollout,
+    )
 
 
 class NativeMCTSBot(MCTSBot):
@@ -56,13 +78,9 @@ class NativeMCTSBot(MCTSBot):
             iterations=cfg.budget(len(view.players)),
             seed=self.rng.getrandbits(63),
             seconds=cfg.seconds or 0.0,
-            exploration=cfg.exploration,
-            horizon=cfg.horizon,
-            margin_scale=cfg.margin_scale,
-            win_weight=cfg.win_weight,
-            rollout=cfg.rollout,
             weights=self._weights,
             check=check,
+            **search_settings(cfg),
         )
         self.last_iterations = done
         return ALL_ACTIONS[index]
