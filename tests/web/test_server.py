@@ -293,22 +293,26 @@ def test_a_race_for_one_decision_applies_exactly_one(server: Server) -> None:
 
 
 def test_undo_takes_back_your_own_last_decision(server: Server) -> None:
-    made = create(server.url, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    """Ann undoes a decision that revealed nothing.  The bot waits its pace (1.5 s), so the
+    position right after Ann's first bid, pass or Ra is undoable: the test never depends on the
+    random bot leaving one by chance (with no pace it answered at once and the game could end
+    before an undoable position came, leaving the loop waiting for a state that never came)."""
+    made = create(server.url, [{"kind": "human"}, {"kind": "bot", "level": "random"}], bot_delay=1.5)
     gid = made["game"]["id"]
 
     async def main() -> None:
         ann = Player(server.ws, gid, made["token"], seed=3)
         await connect(ann)
-        # Play until Ann has just made a decision that reveals nothing (a bid or a pass).
         for _ in range(400):
             st = await ann.state_now()
+            assert st["view"]["phase"] != "over", "the game ended before an undoable position"
+            if st["can_undo"]:
+                break
             if st["legal"]:
                 safe = [a for a in st["legal"] if a != "draw"]
-                if st["can_undo"] and st["view"]["phase"] != "over":
-                    break
-                choice = ann.rng.choice(safe or st["legal"])
-                await ann.send({"type": "action", "action": choice, "n": st["n"]})
-                await ann.until(lambda m: m["type"] in ("state", "error"))
+                n = st["n"]
+                await ann.send({"type": "action", "action": ann.rng.choice(safe or st["legal"]), "n": n})
+                await ann.until(lambda m, n=n: m["type"] == "error" or (m["type"] == "state" and m["n"] > n))
             else:
                 await ann.until(lambda m: m["type"] == "state")
         st = await ann.state_now()
