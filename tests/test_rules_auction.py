@@ -56,7 +56,8 @@ def test_r4_2_players_who_cannot_beat_the_bid_pass_automatically() -> None:
     play(game, "ra", "bid 12")
     # Seat 2's highest sun is 11: passed by the engine, and logged.
     auto = last(game, "pass")
-    assert (auto.seat, auto.auto, auto.detail) == (2, True, "no sun higher than 12")
+    assert (auto.seat, auto.auto, auto.detail) == (2, True, ("no_higher", 12))
+    assert (auto.reason, auto.pass_high) == ("no_higher", 12)
     assert game.to_move == 0
 
 
@@ -68,7 +69,8 @@ def test_r4_2_players_without_face_up_suns_pass_automatically() -> None:
     assert game.to_move == 2
     play(game, "pass")
     auto = last(game, "pass")
-    assert (auto.seat, auto.auto, auto.detail) == (0, True, "no face-up sun")
+    assert (auto.seat, auto.auto, auto.detail) == (0, True, ("no_sun", None))
+    assert (auto.reason, auto.pass_high) == ("no_sun", None)
     # Seat 1 invoked Ra and everyone else passed: it must bid (R4.3).
     assert [str(a) for a in game.legal_actions()] == ["bid 3", "bid 12"]
 

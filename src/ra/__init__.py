@@ -23,7 +23,7 @@ from ra.errors import (
     SeatError,
     SetupError,
 )
-from ra.events import AUCTION_KIND_LABELS, AUCTION_KINDS, EVENT_KINDS, AuctionKind, Event, EventKind
+from ra.events import AUCTION_KINDS, EVENT_KINDS, AuctionKind, Event, EventKind
 from ra.native import native_available
 from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown, score_table_rows
 from ra.setup import (
@@ -46,7 +46,6 @@ __version__ = "0.1.0"
 __all__ = [
     "ALL_ACTIONS",
     "AUCTION_KINDS",
-    "AUCTION_KIND_LABELS",
     "AUCTION_TRACK_SIZE",
     "CATEGORIES",
     "CATEGORY_LABELS",

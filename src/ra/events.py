@@ -28,7 +28,8 @@ from typing import Any, Final, Literal, NamedTuple, cast, get_args
 
 from ra.scoring import CATEGORIES, ScoreBreakdown
 from ra.tiles import TILES as _TILES
-from ra.tiles import Tile, display_name
+from ra.tiles import Tile, name_id
+from ra.words import Msg, Param, Seat, languages, msg, words
 
 EventKind = Literal[
     "epoch",
@@ -56,12 +57,6 @@ AuctionKind = Literal["drawn", "voluntary", "forced"]
 AUCTION_KINDS: Final[tuple[str, ...]] = get_args(AuctionKind)
 """The kinds of auction (R3.3, R3.4), indexed by the engine's auction code."""
 
-AUCTION_KIND_LABELS: Final[dict[str, str]] = {
-    "drawn": "a drawn Ra tile",
-    "voluntary": "Ra invoked",
-    "forced": "Ra invoked on a full track",
-}
-"""Why an auction takes place, in words (for logs and status lines)."""
 
 EpochEndReason = Literal["ra_track", "no_suns"]
 
@@ -85,9 +80,9 @@ class Event(NamedTuple):
     auto: bool = False
     detail: Any = None
 
-    def text(self, names: Sequence[str] | None = None, edition: str = "original") -> str:
+    def text(self, names: Sequence[str] | None = None, edition: str = "original", lang: str = "en") -> str:
         """The event in plain words, e.g. ``"Ann bids sun 9."`` (second person for a seat named "You")."""
-        return describe(self, names, edition)
+        return describe(self, names, edition, lang)
 
     def __str__(self) -> str:
         return describe(self)
@@ -105,12 +100,18 @@ class Event(NamedTuple):
 
     @property
     def reason(self) -> str | None:
-        """For ``epoch_end``: ``"ra_track"`` or ``"no_suns"`` (R6.1); for an automatic pass, why (R4.2)."""
+        """For ``epoch_end``: ``"ra_track"`` or ``"no_suns"`` (R6.1); for an automatic pass, why
+        (R4.2): ``"no_higher"`` (see :attr:`pass_high`) or ``"no_sun"``."""
         if self.kind == "epoch_end":
             return cast(str, self.detail[1])
-        if self.kind == "pass":
-            return cast("str | None", self.detail)
+        if self.kind == "pass" and self.detail is not None:
+            return cast(str, self.detail[0])
         return None
+
+    @property
+    def pass_high(self) -> int | None:
+        """For an automatic pass for want of a higher sun: the bid to beat (R4.2)."""
+        return cast("int | None", self.detail[1]) if self.kind == "pass" and self.detail else None
 
     @property
     def ra_count(self) -> int | None:
@@ -195,14 +196,15 @@ def bid(seat: int, sun: int, auto: bool = False) -> Event:
     return _new(Event, ("bid", seat, None, sun, (), auto, None))
 
 
-def passed(seat: int, reason: str | None = None) -> Event:
-    """``seat`` passed; an automatic pass (R4.2) carries its ``reason``."""
+def passed(seat: int, reason: tuple[str, int | None] | None = None) -> Event:
+    """``seat`` passed; an automatic pass (R4.2) carries its reason as data:
+    ``("no_higher", high)`` (no face-up sun higher than the bid ``high``) or ``("no_sun", None)``."""
     return _new(Event, ("pass", seat, None, None, (), reason is not None, reason))
 
 
 def auto_pass(seat: int, high: int, has_suns: bool) -> Event:
     """``seat`` passed automatically (R4.2): no face-up sun, or none higher than ``high``."""
-    return passed(seat, f"no sun higher than {high}" if has_suns else "no face-up sun")
+    return passed(seat, ("no_higher", high) if has_suns else ("no_sun", None))
 
 
 def won(seat: int, sun: int, lot: Sequence[int], face_down: int) -> Event:
@@ -269,7 +271,157 @@ def materialize(entry: LogEntry) -> Event:
     return make(*entry[1:])
 
 
-# --- plain words -------------------------------------------------------------------
+# --- plain words ------------------------------------------------------------------
+# The text of an event is made in one place, as a message (ra.words.Msg: a catalogue key
+# and data), then rendered in any language: here for the terminal and the command line,
+# in the browser from the same message.
+
+
+def is_you(name: str) -> bool:
+    """Whether a player's name addresses the reader ("You" in any language): the log then
+    uses the second person."""
+    folded = name.strip().casefold()
+    return any(folded == words(lang)("player.you").casefold() for lang in languages(include_pseudo=True))
+
+
+def you_seat(names: Sequence[str] | None) -> int | None:
+    """The seat of the player named "You", if any."""
+    if names is None:
+        return None
+    return next((i for i, n in enumerate(names) if is_you(n)), None)
+
+
+def tile_msg(tile: Tile | None, edition: str = "original") -> Msg:
+    """A tile's name as a message (its edition's name, R1.2)."""
+    return msg("tile.unknown") if tile is None else msg(f"tile.{name_id(tile, edition)}")
+
+
+def tiles_msg(tiles: Sequence[Tile], edition: str = "original") -> Msg | tuple[Msg, ...]:
+    """Tiles counted by kind (``1 Pharaoh, 2 Floods and 1 Gold tile``), or "no tiles"."""
+    if not tiles:
+        return msg("tiles.none")
+    counts: dict[Tile, int] = {}
+    for t in tiles:
+        counts[t] = counts.get(t, 0) + 1
+    return tuple(msg(f"tiles.{name_id(t, edition)}", n=c) for t, c in sorted(counts.items()))
+
+
+def tile_list(tiles: Sequence[Tile], edition: str = "original", lang: str = "en") -> str:
+    """Tiles in words, counted by kind: ``"1 Pharaoh, 2 Floods and 1 Gold tile"``."""
+    w, counted = words(lang), tiles_msg(tiles, edition)
+    return w.render(counted) if isinstance(counted, Msg) else w.join(w.render(m) for m in counted)
+
+
+def _signed(x: int) -> str:
+    return f"+{x}" if x > 0 else str(x)
+
+
+def _simple(key: str, event: Event, **params: Param) -> Msg:
+    return msg(key, p=Seat(event.seat if event.seat is not None else -1), **params)
+
+
+def _score_msg(event: Event) -> Msg:
+    b: ScoreBreakdown | None = event.detail
+    if b is None:
+        return _simple("log.score_hidden", event)
+    parts: tuple[Msg, ...] = tuple(
+        msg("log.score_part", category=msg(f"sc.{c}"), points=_signed(getattr(b, c)))
+        for c in CATEGORIES
+        if getattr(b, c)
+    )
+    return _simple(
+        "log.score",
+        event,
+        total=_signed(b.total),
+        parts=parts or msg("log.score_nothing"),
+        before=b.before,
+        after=b.after,
+    )
+
+
+def _pass_msg(event: Event) -> Msg:
+    if not event.auto:
+        return _simple("log.pass", event)
+    code, high = event.detail
+    why = msg("pass.no_higher", high=high) if code == "no_higher" else msg("pass.no_sun")
+    return _simple("log.pass_auto", event, why=why)
+
+
+def _win_msg(event: Event, edition: str) -> Msg:
+    key = "log.win" if event.tiles else "log.win_empty"
+    return _simple(key, event, sun=event.sun or 0, lot=tiles_msg(event.tiles, edition), centre=event.detail)
+
+
+def _no_bid_msg(event: Event) -> Msg:
+    n = len(event.tiles)
+    if event.detail == "removed":
+        return msg("log.no_bid_removed", n=n)
+    return msg("log.no_bid_kept", n=n) if n else msg("log.no_bid")
+
+
+def _disaster_msg(event: Event, edition: str) -> Msg:
+    tile = tile_msg(event.tile, edition)
+    if event.detail:
+        return _simple("log.disaster", event, tile=tile, n=event.detail)
+    return _simple("log.disaster_none", event, tile=tile)
+
+
+def message(event: Event, edition: str = "original") -> Msg:
+    """An event as a message: what the log says, as data any language renders."""
+    k: str = event.kind  # a str: an Event made by hand may carry an unknown kind
+    d = event.detail
+    if k == "epoch":
+        return _simple("log.epoch", event, epoch=d)
+    if k == "draw":
+        if event.tile is Tile.RA:
+            return _simple("log.draw_ra", event, count=d)
+        return _simple("log.draw", event, tile=tile_msg(event.tile, edition))
+    if k == "invoke":
+        return _simple("log.invoke_auto" if event.auto else "log.invoke", event)
+    if k == "auction":
+        return _simple("log.auction", event, cause=msg(f"auction.{d}"))
+    if k == "bid":
+        return _simple("log.bid_forced" if event.auto else "log.bid", event, sun=event.sun or 0)
+    if k == "pass":
+        return _pass_msg(event)
+    if k == "win":
+        return _win_msg(event, edition)
+    if k == "no_bid":
+        return _no_bid_msg(event)
+    if k == "god":
+        return _simple("log.god", event, tile=tile_msg(event.tile, edition))
+    if k == "done":
+        return _simple("log.done", event)
+    if k == "disaster":
+        return _disaster_msg(event, edition)
+    if k == "discard":
+        return _simple(
+            "log.discard" if event.auto else "log.discard_chosen", event, tile=tile_msg(event.tile, edition)
+        )
+    if k == "epoch_end":
+        epoch, reason = d
+        return msg("log.epoch_end", epoch=epoch, why=msg(f"epoch_end.{reason}"))
+    if k == "score":
+        return _score_msg(event)
+    if k == "game_over":
+        return _simple("log.game_over_tie" if d else "log.game_over", event)
+    # An unknown kind (never made by the engine): show the raw fields, never str(event).
+    return msg("log.unknown", kind=k, fields=repr(tuple(event)))
+
+
+def describe(
+    event: Event,
+    names: Sequence[str] | None = None,
+    edition: str = "original",
+    lang: str = "en",
+    you: int | None = None,
+) -> str:
+    """Plain-words text of an event in ``lang``; ``names`` are the players' names by seat and
+    ``you`` the reader's seat (by default the player named "You")."""
+    return words(lang).render(message(event, edition), names, you if you is not None else you_seat(names))
+
+
+# --- English-only helpers (for the texts not yet in the catalogue) -----------------
 
 _UNCOUNTABLE: Final = frozenset(
     {"Ra", "God", "Gold", "Astronomy", "Agriculture", "Writing", "Religion", "Art", "Unrest"}
@@ -295,11 +447,6 @@ def plural_noun(noun: str) -> str:
     if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
         return noun[:-1] + "ies"
     return noun + "s"
-
-
-def is_you(name: str) -> bool:
-    """Whether a player's name addresses the reader ("You"): the log then uses the second person."""
-    return name.strip().casefold() == "you"
 
 
 def subject(name: str, third: str, second: str, start: bool = True) -> str:
@@ -341,108 +488,6 @@ def auction_cause(kind: str, ra_player_name: str) -> str:
     if kind == "forced":
         return f"{who} invoked Ra on a full track"
     return f"{who} invoked Ra"
-
-
-def _tile(t: Tile | None, edition: str) -> str:
-    return display_name(t, edition) if t is not None else "?"
-
-
-def tile_list(tiles: Sequence[Tile], edition: str = "original") -> str:
-    """Tiles in words, grouped by kind: ``"Pharaoh, 2 Floods and Gold"``."""
-    if not tiles:
-        return "no tiles"
-    counts: dict[Tile, int] = {}
-    for t in tiles:
-        counts[t] = counts.get(t, 0) + 1
-    parts = [
-        plural(c, display_name(t, edition)) if c > 1 else display_name(t, edition)
-        for t, c in sorted(counts.items())
-    ]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _signed(x: int) -> str:
-    return f"+{x}" if x > 0 else str(x)
-
-
-def describe(event: Event, names: Sequence[str] | None = None, edition: str = "original") -> str:
-    """Plain-words text of an event; ``names`` are the players' names by seat."""
-    seat = event.seat
-    if seat is None:
-        name = "?"
-    elif names is not None:
-        name = names[seat]
-    else:
-        name = f"Player {seat + 1}"
-    p = _Who(name)
-    k: str = event.kind  # a str: an Event made by hand may carry an unknown kind
-    d = event.detail
-    if k == "epoch":
-        return f"Epoch {d} begins; {p.does('plays', 'play', start=False)} first."
-    if k == "draw":
-        if event.tile is Tile.RA:
-            return f"{p.does('draws', 'draw')} Ra ({d} on the Ra track)."
-        return f"{p.does('draws', 'draw')} {_tile(event.tile, edition)}."
-    if k == "invoke":
-        return p.does("invokes", "invoke") + " Ra" + (" (the only possible action)." if event.auto else ".")
-    if k == "auction":
-        how = AUCTION_KIND_LABELS.get(d, str(d))
-        bids = "bid" if p.you else "bids"
-        return f"Auction ({how}); {p.does('is', 'are', start=False)} the Ra player and {bids} last."
-    if k == "bid":
-        return f"{p.does('bids', 'bid')} sun {event.sun}" + (
-            " (must bid, the only sun)." if event.auto else "."
-        )
-    if k == "pass":
-        if event.auto:
-            return f"{p.does('passes', 'pass')} ({d})."
-        return f"{p.does('passes', 'pass')}."
-    if k == "win":
-        lot = tile_list(event.tiles, edition)
-        take = "take" if p.you else "takes"
-        if not event.tiles:
-            return f"{p.does('wins', 'win')} with sun {event.sun}: {take} no tiles, only sun {d} (face down)."
-        comma = "," if " and " in lot else ""  # "Pharaoh and Nile, and sun 8" / "Nile and sun 8"
-        return f"{p.does('wins', 'win')} with sun {event.sun}: {take} {lot}{comma} and sun {d} (face down)."
-    if k == "no_bid":
-        n = len(event.tiles)
-        if d == "removed":
-            return f"Nobody bids; the {plural(n, 'tile')} on the full auction track leave the game."
-        if n == 0:
-            return "Nobody bids."
-        if n == 1:
-            return "Nobody bids; the tile stays on the auction track."
-        return "Nobody bids; the tiles stay on the auction track."
-    if k == "god":
-        return f"{p.does('uses', 'use')} a God tile to take {_tile(event.tile, edition)}."
-    if k == "done":
-        return f"{p.does('stops', 'stop')} using God tiles."
-    if k == "disaster":
-        what = f"{plural(d, 'tile')} lost" if d else "nothing to lose"
-        return f"{_tile(event.tile, edition)} strikes {p.obj}: {what}."
-    if k == "discard":
-        return f"{p.does('loses', 'lose')} {_tile(event.tile, edition)}" + (
-            "." if event.auto else " (chosen)."
-        )
-    if k == "epoch_end":
-        epoch, reason = d
-        why = "the Ra track is full" if reason == "ra_track" else "no player has a face-up sun"
-        return f"Epoch {epoch} ends: {why}."
-    if k == "score":
-        b: ScoreBreakdown | None = d
-        if b is None:
-            return f"{p.does('scores', 'score')} (hidden)."
-        parts = ", ".join(
-            f"{c.replace('_', '/')} {_signed(getattr(b, c))}" for c in CATEGORIES if getattr(b, c)
-        )
-        return (
-            f"{p.does('scores', 'score')} {_signed(b.total)} ({parts or 'nothing'}): {b.before} -> {b.after}."
-        )
-    if k == "game_over":
-        win = p.does("wins", "win", start=False)
-        return f"Game over: {win}" + (" on the tie-break (highest sun, R8.1)." if d else ".")
-    # An unknown kind (never made by the engine): show the raw fields, never str(event).
-    return f"{k}: {tuple(event)!r}"
 
 
 # --- reading a log ------------------------------------------------------------------

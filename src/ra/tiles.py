@@ -11,6 +11,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
+from ra.words import words
+
 
 class Tile(IntEnum):
     """One kind of tile.  The value indexes count lists; ``tile.id`` is its identifier."""
@@ -157,28 +159,33 @@ def category(tile: Tile) -> str:
 # R1.2 — display names by edition.  Cosmetic only.
 EDITIONS: Final[tuple[str, ...]] = ("original", "2016", "2023")
 
-_BASE_NAMES: Final[dict[Tile, str]] = {t: t.name.replace("_", " ").title() for t in Tile}
-_BASE_NAMES[Tile.RA] = "Ra"
 EDITION_NAMES: Final[dict[str, dict[Tile, str]]] = {
     "original": {},
-    "2016": {Tile.UNREST: "War"},
+    "2016": {Tile.UNREST: "war"},
     # The 2023 edition renames Unrest and two monuments (Sanctuary, Mausoleum).
     # Which of its art replaces which original monument is not stated; we pair them
     # by name order.  The rules never depend on it (R1.2).  Only the renamed tiles
-    # are listed; use display_name() for any tile.
-    "2023": {Tile.UNREST: "War", Tile.FORTRESS: "Sanctuary", Tile.PALACE: "Mausoleum"},
+    # are listed; use name_id() for any tile.
+    "2023": {Tile.UNREST: "war", Tile.FORTRESS: "sanctuary", Tile.PALACE: "mausoleum"},
 }
+"""The renamed tiles of each edition, by the identifier of their printed name."""
 
 
-def display_name(tile: Tile | str, edition: str = "original") -> str:
-    """The printed name of a tile in an edition.
-
-    >>> display_name("unrest", "2016"), display_name(Tile.STEP_PYRAMID)
-    ('War', 'Step Pyramid')
-    """
+def name_id(tile: Tile | str, edition: str = "original") -> str:
+    """The identifier of a tile's printed name in an edition (``unrest`` is ``war`` in 2016):
+    the catalogue's key for it is ``tile.<name_id>`` (counted: ``tiles.<name_id>``)."""
     t = Tile.parse(tile)
     try:
         names = EDITION_NAMES[edition]
     except KeyError:
         raise ValueError(f"unknown edition {edition!r}; editions are: {', '.join(EDITIONS)}") from None
-    return names.get(t, _BASE_NAMES[t])
+    return names.get(t, t.name.lower())
+
+
+def display_name(tile: Tile | str, edition: str = "original", lang: str = "en") -> str:
+    """The printed name of a tile in an edition, in a language.
+
+    >>> display_name("unrest", "2016"), display_name(Tile.STEP_PYRAMID), display_name("palace", "2023", "ru")
+    ('War', 'Step Pyramid', 'Мавзолей')
+    """
+    return words(lang)(f"tile.{name_id(tile, edition)}")

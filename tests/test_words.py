@@ -1,0 +1,129 @@
+"""The message catalogue (ra.words, src/ra/locale): complete, consistent, plural-correct."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from tools import catalogue
+
+from ra import words as w
+
+
+def test_every_message_is_translated_with_the_same_placeholders() -> None:
+    assert catalogue.problems() == []
+
+
+def test_a_missing_translation_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    ru = w.catalogue("ru")
+    forms = dict(ru.forms)
+    del forms["log.bid"]
+    forms["log.pass"] = ("{p} пасует {oops}.",)
+    original = w.catalogue
+    broken = w.Catalogue("ru", forms, ru.plural_index)
+    monkeypatch.setattr(w, "catalogue", lambda lang: broken if lang == "ru" else original(lang))
+    found = catalogue.problems()
+    assert "ru: log.bid is not translated" in found
+    assert "ru: log.pass has unknown placeholders ['{oops}']" in found
+
+
+def test_the_pseudo_locale_is_up_to_date() -> None:
+    stored = (w.LOCALE_DIR / "en_XA.po").read_bytes()
+    assert stored == catalogue.pseudo_catalogue(), "run: python -m tools.catalogue pseudo"
+
+
+def test_pseudo_text_keeps_placeholders_and_has_no_plain_letters() -> None:
+    text = catalogue.pseudo("{p} bids sun {sun} (R4.2).")
+    assert "{p}" in text and "{sun}" in text and "R4.2" in text
+    assert not re.search(r"[A-Za-z]{2,}", re.sub(r"\{\w+\}|R\d+\.\d+", "", text))
+
+
+@pytest.mark.parametrize(
+    ("n", "tiles", "suns"),
+    [
+        (1, "1 тайл", "1 солнце"),
+        (2, "2 тайла", "2 солнца"),
+        (5, "5 тайлов", "5 солнц"),
+        (11, "11 тайлов", "11 солнц"),
+        (21, "21 тайл", "21 солнце"),
+    ],
+)
+def test_russian_plurals(n: int, tiles: str, suns: str) -> None:
+    ru = w.words("ru")
+    assert (ru("count.tiles", n=n), ru("count.suns", n=n)) == (tiles, suns)
+
+
+def test_english_plurals_and_gendered_russian_tile_names() -> None:
+    en, ru = w.words("en"), w.words("ru")
+    assert [en("tiles.sphinx", n=n) for n in (1, 2)] == ["1 Sphinx", "2 Sphinxes"]
+    assert en("tiles.gold", n=2) == "2 Gold tiles"
+    # Feminine, masculine and neuter nouns agree with 1, 2 and 5 (and 21 like 1).
+    assert [ru("tiles.pyramid", n=n) for n in (1, 2, 5, 21)] == [
+        "1 пирамида",
+        "2 пирамиды",
+        "5 пирамид",
+        "21 пирамида",
+    ]
+    assert [ru("tiles.temple", n=n) for n in (1, 2, 5)] == ["1 храм", "2 храма", "5 храмов"]
+    assert [ru("tiles.earthquake", n=n) for n in (1, 3, 11)] == [
+        "1 землетрясение",
+        "3 землетрясения",
+        "11 землетрясений",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "ru_RU.UTF-8"}, "ru"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANGUAGE": "de:ru", "LANG": "en_US.UTF-8"}, "ru"),
+        ({"LC_ALL": "en_US.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),
+        ({"LANG": "en_XA"}, "en_XA"),
+    ],
+)
+def test_the_language_comes_from_the_environment(env: dict[str, str], lang: str) -> None:
+    assert w.choose(None, env) == lang
+
+
+def test_an_asked_for_language_wins_and_an_unknown_one_is_named() -> None:
+    assert w.choose("ru", {"LANG": "en_US.UTF-8"}) == "ru"
+    assert w.choose("en-XA") == "en_XA"
+    with pytest.raises(w.UnknownLanguageError, match=r"unknown language 'klingon'; languages are: en, ru"):
+        w.choose("klingon")
+
+
+def test_messages_as_data_render_alike_in_every_language() -> None:
+    m = w.msg("log.disaster", p=w.Seat(1), tile=w.msg("tile.funeral"), n=2)
+    assert json.loads(json.dumps(m.to_json())) == {
+        "key": "log.disaster",
+        "params": {"p": {"seat": 1}, "tile": {"key": "tile.funeral", "params": {}}, "n": 2},
+    }
+    names = ["Ann", "Bob"]
+    assert w.words("en").render(m, names) == "Funeral strikes Bob: 2 tiles lost."
+    assert w.words("en").render(m, names, you=1) == "Funeral strikes you: 2 tiles lost."
+    assert w.words("ru").render(m, names, you=1) == "Похороны поражает вас: потеряно 2 тайла."
+    assert w.words("en").render(m) == "Funeral strikes Player 2: 2 tiles lost."
+
+
+def test_lists_join_by_the_catalogue() -> None:
+    assert w.words("en").join(["a", "b", "c"]) == "a, b and c"
+    assert w.words("ru").join(["a", "b"]) == "a и b"
+    assert w.words("ru").join(["a"]) == "a"
+
+
+def test_the_browser_export_maps_plural_categories_to_forms() -> None:
+    data = w.export("ru")
+    assert data["lang"] == "ru" and data["plural"] == {"one": 0, "few": 1, "many": 2, "other": 2}
+    messages = data["messages"]
+    assert isinstance(messages, dict)
+    assert messages["count.tiles"] == ["{n} тайл", "{n} тайла", "{n} тайлов"]
+    assert messages["lobby.new"] == "Новая игра"
+    langs = data["langs"]
+    assert isinstance(langs, list)
+    assert {"code": "ru", "name": "Русский"} in langs
+    assert all(lang["code"] != "en-XA" for lang in langs)
+    assert w.export("en_XA")["lang"] == "en-XA"
