@@ -33,7 +33,7 @@ sdist=$(ls "$work"/dist/*.tar.gz)
 wheel=$(ls "$work"/dist/*.whl)
 # The sdist must carry what a build from it needs: the native sources and the package's data.
 tar tzf "$sdist" >"$work/sdist.txt"
-for needed in setup.py native/module.cpp native/state.hpp native/vector.hpp src/ra/data/rules.md \
+for needed in setup.py native/module.cpp native/state.hpp native/vector.hpp src/ra/data/rules.md src/ra/data/rules.ru.md \
   src/ra/_core.pyi src/ra/py.typed src/ra/web/static/index.html src/ra/web/migrations/script.py.mako \
   CHANGELOG.md; do
   grep -q "^[^/]*/$needed\$" "$work/sdist.txt" || { echo "wheel: the sdist lacks $needed" >&2; exit 1; }

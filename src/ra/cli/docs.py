@@ -19,7 +19,7 @@ from ra.cli.common import fail
 
 BUILD_COMMAND = "pip install -e '.[docs]' && mkdocs build"
 """How to build the site by hand, from the checkout (the ``docs`` extra brings MkDocs)."""
-SOURCES = ("mkdocs.yml", "docs", "CHANGELOG.md", "src/ra/data/rules.md")
+SOURCES = ("mkdocs.yml", "docs", "CHANGELOG.md", "src/ra/data/rules.md", "src/ra/data/rules.ru.md")
 """What the site is built from (the rules and the changelog are included, not copied)."""
 
 
