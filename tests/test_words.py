@@ -28,9 +28,10 @@ def test_a_missing_translation_is_found(monkeypatch: pytest.MonkeyPatch) -> None
     assert "ru: log.pass has unknown placeholders ['{oops}']" in found
 
 
-def test_the_pseudo_locale_is_up_to_date() -> None:
-    stored = (w.LOCALE_DIR / "en_XA.po").read_bytes()
-    assert stored == catalogue.pseudo_catalogue(), "run: python -m tools.catalogue pseudo"
+@pytest.mark.parametrize("domain", w.domains())
+def test_the_pseudo_locale_is_up_to_date(domain: str) -> None:
+    stored = (w.LOCALE_DIR / "en_XA" / f"{domain}.po").read_bytes()
+    assert stored == catalogue.pseudo_catalogue(domain), "run: python -m tools.catalogue pseudo"
 
 
 def test_pseudo_text_keeps_placeholders_and_has_no_plain_letters() -> None:

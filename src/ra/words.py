@@ -1,17 +1,19 @@
 """Every word the program shows, in every language: one gettext catalogue.
 
-The catalogue is a set of standard gettext files in ``ra/locale``:
+The catalogue is a set of standard gettext files in ``ra/locale``, one domain per
+surface (``messages`` for the game log, the tiles and the browser; ``tui``, ``cli``,
+``hints`` …):
 
-* ``messages.pot`` is the source: each message has a stable key (its ``msgctxt``,
-  e.g. ``lobby.new``) and its English text (``msgid``, with ``msgid_plural`` where a
-  count chooses the form);
-* ``<lang>.po`` (``ru.po``, the pseudo-locale ``en_XA.po``) translate it, with the
-  plural forms of their language (``Plural-Forms``; Russian has three).
+* ``<domain>.pot`` is the source: each message has a stable key (its ``msgctxt``,
+  e.g. ``lobby.new``), unique over all domains, and its English text (``msgid``, with
+  ``msgid_plural`` where a count chooses the form);
+* ``<lang>/<domain>.po`` (``ru/``, the pseudo-locale ``en_XA/``) translate it, with
+  the plural forms of their language (``Plural-Forms``; Russian has three).
 
 Babel reads the files; the plural form of a count comes from the file's own
 ``Plural-Forms`` formula (Python) or, in the browser, from ``Intl.PluralRules``
 through the category table that :func:`export` computes.  A third language is one
-more ``.po`` file: nothing else lists the languages.
+more directory of ``.po`` files: nothing else lists the languages.
 
 A message may be kept as data, :class:`Msg` (a key and its parameters, which may
 be other messages, lists of messages and seats), and rendered in any language:
@@ -39,9 +41,9 @@ from typing import Final, TypeAlias
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from typing_extensions import TypeAliasType, TypedDict
 
 LOCALE_DIR: Final = Path(__file__).parent / "locale"
-SOURCE: Final = LOCALE_DIR / "messages.pot"
 DEFAULT_LANG: Final = "en"
 PSEUDO_LANGS: Final = frozenset({"en_XA"})
 """Pseudo-locales: complete catalogues for tests, not offered in language switches."""
@@ -60,6 +62,22 @@ class UnknownLanguageError(ValueError):
 # --- messages as data ---------------------------------------------------------
 
 
+class SeatJson(TypedDict):
+    """A seat in a message's JSON form."""
+
+    seat: int
+
+
+ParamJson = TypeAliasType("ParamJson", "str | int | MsgJson | SeatJson | list[ParamJson]")
+
+
+class MsgJson(TypedDict):
+    """A message's JSON form: what the browser renders with the same catalogue."""
+
+    key: str
+    params: dict[str, ParamJson]
+
+
 @dataclass(frozen=True)
 class Seat:
     """A player, by seat: rendered as their name (or "you" for the viewer)."""
@@ -74,7 +92,7 @@ class Msg:
     key: str
     params: Mapping[str, Param] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> MsgJson:
         """The message as JSON-able data, the same shape the browser renders."""
         return {"key": self.key, "params": {k: _param_json(v) for k, v in self.params.items()}}
 
@@ -87,11 +105,11 @@ def msg(key: str, **params: Param) -> Msg:
     return Msg(key, params)
 
 
-def _param_json(value: Param) -> object:
+def _param_json(value: Param) -> ParamJson:
     if isinstance(value, Msg):
         return value.to_json()
     if isinstance(value, Seat):
-        return {"seat": value.seat}
+        return SeatJson(seat=value.seat)
     if isinstance(value, tuple):
         return [_param_json(v) for v in value]
     return value
@@ -114,11 +132,16 @@ def _read(path: Path, locale: str | None = None) -> Catalog:
         return read_po(f, locale=locale, charset="utf-8")
 
 
+def domains() -> tuple[str, ...]:
+    """The catalogue's domains (one ``.pot`` each)."""
+    return tuple(sorted(p.stem for p in LOCALE_DIR.glob("*.pot")))
+
+
 @cache
 def source() -> dict[str, Entry]:
     """Every message of the catalogue by key, with its English text."""
     out: dict[str, Entry] = {}
-    for m in _read(SOURCE):
+    for m in (m for d in domains() for m in _read(LOCALE_DIR / f"{d}.pot")):
         if not m.id or m.context is None:
             continue
         if isinstance(m.id, (tuple, list)):
@@ -129,8 +152,8 @@ def source() -> dict[str, Entry]:
 
 
 def languages(include_pseudo: bool = False) -> tuple[str, ...]:
-    """English and every language with a ``.po`` file (pseudo-locales on request)."""
-    found = sorted(p.stem for p in LOCALE_DIR.glob("*.po"))
+    """English and every language with a catalogue directory (pseudo-locales on request)."""
+    found = sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir() and any(p.glob("*.po")))
     return (DEFAULT_LANG, *(lang for lang in found if include_pseudo or lang not in PSEUDO_LANGS))
 
 
@@ -176,18 +199,20 @@ def catalogue(lang: str) -> Catalogue:
             k: (e.singular,) if e.plural is None else (e.singular, e.plural) for k, e in source().items()
         }
         return Catalogue(lang, forms, _english_index)
-    path = LOCALE_DIR / f"{lang}.po"
     if lang not in languages(include_pseudo=True):
         raise UnknownLanguageError(_unknown(lang))
-    cat = _read(path, None if lang in PSEUDO_LANGS else lang)
+    cats = [
+        _read(path, None if lang in PSEUDO_LANGS else lang)
+        for path in sorted((LOCALE_DIR / lang).glob("*.po"))
+    ]
     forms_of: dict[str, tuple[str, ...]] = {}
-    for m in cat:
+    for m in (m for cat in cats for m in cat):
         if not m.id or m.context is None:
             continue
         strings = tuple(str(x) for x in m.string) if isinstance(m.string, (tuple, list)) else (str(m.string),)
         if all(strings) and not m.fuzzy:
             forms_of[m.context] = tuple(strings)
-    return Catalogue(lang, forms_of, gettext.c2py(cat.plural_expr))
+    return Catalogue(lang, forms_of, gettext.c2py(cats[0].plural_expr))
 
 
 def _unknown(lang: str) -> str:
@@ -319,11 +344,20 @@ def bcp47(lang: str) -> str:
     return lang.replace("_", "-")
 
 
-def export(lang: str) -> dict[str, object]:
+class Export(TypedDict):
+    """A catalogue as the browser loads it."""
+
+    lang: str
+    plural: dict[str, int]
+    langs: list[dict[str, str]]
+    messages: dict[str, str | list[str]]
+
+
+def export(lang: str) -> Export:
     """The catalogue of ``lang`` as the JSON the browser loads: every message's forms,
     the plural categories' form indices and the languages a switch offers."""
     cat = catalogue(lang)
-    messages: dict[str, object] = {}
+    messages: dict[str, str | list[str]] = {}
     for key in source():
         forms = cat.forms.get(key) or catalogue(DEFAULT_LANG).forms[key]
         messages[key] = forms[0] if len(forms) == 1 else list(forms)

@@ -40,6 +40,7 @@ from ra.web.protocol import (
     PingMessage,
     UndoMessage,
     WsSchema,
+    catalogue_data,
     error,
     parse_client_message,
     ws_schema,
@@ -53,6 +54,7 @@ from ra.web.security import (
     parse_networks,
 )
 from ra.web.store import Store, hash_token
+from ra.words import DEFAULT_LANG, LOCALE_DIR, normalize
 
 log = logging.getLogger("ra.web")
 STATIC = Path(str(files("ra.web") / "static"))
@@ -133,7 +135,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     # --- pages -------------------------------------------------------------------
 
-    pages = Pages(STATIC)
+    pages = Pages(STATIC, LOCALE_DIR)
 
     def html_page(name: str, status_code: int = 200) -> Response:
         body = pages.html(name)
@@ -159,6 +161,14 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/rules", include_in_schema=False)
     async def rules_page() -> Response:
         return page("rules.html")
+
+    @app.get("/static/{build}/catalogue/{lang}.json", include_in_schema=False)
+    async def catalogue_json(build: str, lang: str) -> Response:
+        """The words of a language and the tiles' facts (``ra.words``): this build's for a year,
+        any other build's (an old page) always checked.  An unknown language gets English."""
+        data = catalogue_data(normalize(lang) or DEFAULT_LANG)
+        cache = LONG_CACHE if build == pages.build else NO_CACHE
+        return JSONResponse(data, headers={"Cache-Control": cache})
 
     if STATIC.is_dir():
         # This build's files for a year; the plain names (an old page's links) always checked.

@@ -21,13 +21,15 @@ LONG_CACHE = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
 
 
-def build_id(directory: Path) -> str:
-    """A short hash of every file's name and content under ``directory``."""
+def build_id(*directories: Path) -> str:
+    """A short hash of every file's name and content under ``directories`` (the static
+    files and the message catalogue, which the pages load as this build's JSON)."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(directory).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
+    for directory in directories:
+        for path in sorted(p for p in directory.rglob("*") if p.is_file()):
+            digest.update(path.relative_to(directory).as_posix().encode())
+            digest.update(b"\0")
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
@@ -49,9 +51,9 @@ class CachedStatic(StaticFiles):
 class Pages:
     """The HTML pages with their static links pointing into this build."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *also: Path) -> None:
         self.directory = directory
-        self.build = build_id(directory) if directory.is_dir() else "none"
+        self.build = build_id(directory, *also) if directory.is_dir() else "none"
         self.prefix = f"/static/{self.build}/"
         self._html: dict[str, bytes] = {}
 

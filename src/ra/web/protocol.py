@@ -16,7 +16,6 @@ seed, the bag order or (under hidden scores, R9.1) a score its reader may not se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -24,8 +23,21 @@ from pydantic.json_schema import JsonSchemaValue
 from typing_extensions import TypedDict
 
 from ra.engine import Game
-from ra.events import Event
+from ra.events import Event, message
+from ra.scoring import CATEGORIES
 from ra.state import AuctionState
+from ra.tiles import (
+    CIVILIZATIONS,
+    DISASTERS,
+    DISCARDED_AFTER_EPOCH,
+    EDITION_NAMES,
+    MONUMENTS,
+    TILE_COUNTS,
+    TILES,
+    Tile,
+    category,
+)
+from ra.words import MsgJson, export, source
 
 MAX_MESSAGE_BYTES = 4096
 """The largest message a client may send (an action is a few dozen bytes)."""
@@ -104,11 +116,13 @@ def parse_client_message(text: str | bytes) -> Incoming:
 
 # --- what the server sends --------------------------------------------------------------
 
-Detail = int | str | bool | list[int | str] | dict[str, int] | None
+Detail = int | str | bool | list[int | str | None] | dict[str, int] | None
 
 
 class EventData(TypedDict):
-    """One log entry: the engine's event (``Event.to_dict``), its index and English text."""
+    """One log entry: the engine's event (``Event.to_dict``), its index and its words as a
+    message (``ra.events.message``: a catalogue key and data) that the page renders in its
+    own language."""
 
     i: int
     kind: str
@@ -118,7 +132,7 @@ class EventData(TypedDict):
     tiles: list[str]
     auto: bool
     detail: Detail
-    text: str
+    msg: MsgJson
 
 
 class PlayerData(TypedDict):
@@ -313,7 +327,7 @@ def ws_schema() -> WsSchema:
 # --- building the server's messages ------------------------------------------------------
 
 
-def event_data(i: int, event: Event, names: Sequence[str], edition: str) -> EventData:
+def event_data(i: int, event: Event, edition: str) -> EventData:
     """One log entry as sent (a hidden score's breakdown is already ``None`` in the view's log)."""
     d = event.to_dict()
     return {
@@ -325,7 +339,66 @@ def event_data(i: int, event: Event, names: Sequence[str], edition: str) -> Even
         "tiles": [t.id for t in event.tiles],
         "auto": event.auto,
         "detail": d["detail"],
-        "text": event.text(names, edition),
+        "msg": message(event, edition).to_json(),
+    }
+
+
+class TileFacts(TypedDict):
+    """The tiles as the browser draws them (R1.1), from ``ra.tiles``: no copy in the page."""
+
+    kinds: list[str]
+    counts: dict[str, int]
+    categories: dict[str, str]
+    kept: list[str]
+    civilizations: list[str]
+    monuments: list[str]
+    disasters: list[str]
+    editions: dict[str, dict[str, str]]
+    score_categories: list[str]
+
+
+class CatalogueData(TypedDict):
+    """``GET /static/<build>/catalogue/<lang>.json``: the words of a language (``ra.words.export``:
+    every message, the plural categories' forms, the languages) and the tiles' facts."""
+
+    lang: str
+    plural: dict[str, int]
+    langs: list[dict[str, str]]
+    messages: dict[str, str | list[str]]
+    summary: list[tuple[str, int]]
+    tiles: TileFacts
+
+
+def tile_facts() -> TileFacts:
+    """The tiles' kinds, counts, categories and edition names, as ``ra.tiles`` has them."""
+    ids = [t.id for t in TILES]
+    gone = (*DISCARDED_AFTER_EPOCH, *DISASTERS, Tile.RA)
+    return {
+        "kinds": ids,
+        "counts": {t.id: TILE_COUNTS[t] for t in TILES},
+        "categories": {t.id: category(t) for t in TILES},
+        "kept": [t.id for t in TILES if t not in gone],
+        "civilizations": [t.id for t in CIVILIZATIONS],
+        "monuments": [t.id for t in MONUMENTS],
+        "disasters": [t.id for t in DISASTERS],
+        "editions": {ed: {t.id: name for t, name in names.items()} for ed, names in EDITION_NAMES.items()},
+        "score_categories": list(CATEGORIES),
+    }
+
+
+def catalogue_data(lang: str) -> CatalogueData:
+    """What the pages load first: the words of ``lang`` and the tiles' facts."""
+    exported = export(lang)
+    keys = list(source())
+    sections = [k.split(".")[1] for k in keys if k.count(".") == 1 and k.startswith("summary.")]
+    summary = [(sec, sum(1 for k in keys if k.startswith(f"summary.{sec}."))) for sec in sections]
+    return {
+        "lang": exported["lang"],
+        "plural": exported["plural"],
+        "langs": exported["langs"],
+        "messages": exported["messages"],
+        "summary": summary,
+        "tiles": tile_facts(),
     }
 
 
@@ -373,13 +446,13 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
     }
     legal = [str(a) for a in view.legal_actions()] if seat is not None and view.to_move == seat else []
     events = view.events
-    names = game.names
+
     start = max(0, min(events_from, len(events)))
     return {
         "view": data,
         "legal": legal if not over else [],
         "events_from": start,
-        "events": [event_data(i, events[i], names, edition) for i in range(start, len(events))],
+        "events": [event_data(i, events[i], edition) for i in range(start, len(events))],
         "num_events": len(events),
     }
 

@@ -108,14 +108,11 @@ export function renderPlayer(view, seat, opts = {}) {
 }
 
 // The game log (newest last).
-export function renderLog(events, ns, edition) {
-  const lang = currentLang();
+export function renderLog(events, ns, you = null) {
   return events.map((ev) => {
     const cls = ev.kind === "epoch" || ev.kind === "epoch_end" || ev.kind === "game_over" ? " big" : "";
     const dis = ev.kind === "disaster" || ev.kind === "discard" ? " bad" : ev.kind === "win" ? " good" : "";
-    let text;
-    if (lang === "en" && ev.text && ev.kind !== "score") text = ev.text;
-    else text = eventText(ev, ns, edition, lang);
+    const text = eventText(ev, ns, you);
     return `<li class="ev ev-${ev.kind}${cls}${dis}">${esc(text)}</li>`;
   }).join("");
 }

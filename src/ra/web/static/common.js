@@ -1,6 +1,6 @@
 // Shared helpers of every page: the top bar, the language switch, the HTTP API,
 // seat tokens in localStorage, toasts.
-import { t, currentLang, setLang, applyI18n, LANGS } from "./i18n.js";
+import { t, currentLang, setLang, applyI18n, LANGS, LANG_NAMES } from "./i18n.js";
 import { esc } from "./tiles.js";
 
 export { esc };
@@ -17,11 +17,11 @@ export function mountHeader(onLang, extra = "") {
     `<a class="brand" href="/"><span class="brand-sun" aria-hidden="true"></span><span data-i18n="app.title"></span></a>` +
     `<nav class="topnav" aria-label="${esc(t("nav.site"))}"><a href="/" class="nav-lobby" data-i18n="nav.lobby"></a><a href="/rules" data-i18n="nav.rules"></a>${extra}` +
     `<span class="lang-switch" role="group" data-i18n-aria="nav.lang">` +
-    LANGS.map((l) => `<button type="button" class="lang-btn${l === lang ? " on" : ""}" data-lang="${l}" aria-pressed="${l === lang}">${l.toUpperCase()}</button>`).join("") +
+    LANGS.map((l) => `<button type="button" class="lang-btn${l === lang ? " on" : ""}" data-lang="${l}" aria-pressed="${l === lang}" title="${esc(LANG_NAMES[l])}" lang="${l}">${l.toUpperCase()}</button>`).join("") +
     `</span></nav>`;
   document.body.prepend(header);
-  header.querySelectorAll(".lang-btn").forEach((b) => b.addEventListener("click", () => {
-    setLang(b.dataset.lang);
+  header.querySelectorAll(".lang-btn").forEach((b) => b.addEventListener("click", async () => {
+    try { await setLang(b.dataset.lang); } catch (e) { return; }
     header.querySelectorAll(".lang-btn").forEach((x) => {
       x.classList.toggle("on", x.dataset.lang === b.dataset.lang);
       x.setAttribute("aria-pressed", String(x.dataset.lang === b.dataset.lang));

@@ -55,14 +55,14 @@ function render() {
   $("#rp-epochs").innerHTML = R.epochs.map(([ep, first]) => `<button type="button" class="btn small epoch-jump" data-n="${first}">${esc(t("rp.epoch", { n: ep }))}</button>`).join("");
   $("#status").textContent = statusLine(v, null, edition());
   const last = [...d.events].reverse().find((e) => e.kind !== "score");
-  $("#last-event").textContent = last ? t("table.lastMove", { text: renderLog([last], ns, edition()).replace(/<[^>]+>/g, "").replace(/&amp;/g, "&") }) : "";
+  $("#last-event").textContent = last ? t("table.lastMove", { text: renderLog([last], ns).replace(/<[^>]+>/g, "").replace(/&amp;/g, "&") }) : "";
   $("#board-area").innerHTML = renderBoard(v, { edition: edition() });
   const n = v.players.length;
   $("#players").className = `players n${n}`;
   $("#players").innerHTML = v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, you: !!mine && mine.seat === R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human" })).join("");
   $("#tile-legend").innerHTML = renderLegend();
   const log = $("#log");
-  log.innerHTML = renderLog(d.events, ns, edition());
+  log.innerHTML = renderLog(d.events, ns);
   log.scrollTop = log.scrollHeight;
   $("#scoring").innerHTML = renderScoring(d.events, v);
   const fin = $("#final-area");

@@ -1,11 +1,10 @@
 // Rules summary and tile reference, in the page's language.
-import { t, RULES, currentLang, TILE_KINDS, TILE_COUNTS, KEPT, tileName, tileHelp, tileCategory } from "./i18n.js";
+import { t, SUMMARY, TILE_KINDS, TILE_COUNTS, KEPT, tileName, tileHelp, tileCategory } from "./i18n.js";
 import { tileSVG, esc } from "./tiles.js";
 import { mountHeader } from "./common.js";
 
 function render() {
-  const lang = currentLang();
-  const secs = RULES[lang] || RULES.en;
+  const secs = SUMMARY.map(([sec, n]) => [sec, t(`summary.${sec}`), Array.from({ length: n }, (_, i) => t(`summary.${sec}.${i + 1}`))]);
   const ref = TILE_KINDS.map((k) => {
     const ns = [...new Set(["original", "2016", "2023"].map((ed) => tileName(k, ed)))].join(" · ");
     return `<div class="tile-ref-item" id="tile-${k}">${tileSVG(k)}<div><div class="names">${esc(ns)}</div>` +

@@ -370,8 +370,7 @@ function renderStatus() {
 }
 
 function eventLine(ev) {
-  if (currentLang() === "en" && ev.text) return ev.text;
-  return eventText(ev, names(S.view), edition());
+  return eventText(ev, names(S.view), S.seat);
 }
 
 function renderWaiting() {
@@ -582,7 +581,7 @@ function renderPlayers() {
 function renderLogArea() {
   const box = $("#log");
   if (!S.view) { box.innerHTML = ""; return; }
-  box.innerHTML = renderLog(S.events, names(S.view), edition());
+  box.innerHTML = renderLog(S.events, names(S.view), S.seat);
   box.scrollTop = box.scrollHeight;
   $("#scoring").innerHTML = renderScoring(S.events, S.view);
 }
