@@ -61,8 +61,35 @@ def tile_text(tile: Tile, edition: str = "original") -> Text:
     return Text(ra.display_name(tile, edition), style=STYLES[category(tile)])
 
 
+SUN_BOAT: dict[str, str] = {
+    "label": "Sun boat ",
+    "sailed": "~",
+    "boat": "☼",
+    "ahead": "·",
+    "end": "|",
+}
+"""The 2023 edition's Ra track, all its words and glyphs (CP437 has each glyph): the label, the
+spaces the sun boat has sailed, the boat (carrying Ra's sun), the spaces ahead, the last space."""
+
+
+def sun_boat(view: State) -> Text:
+    """The 2023 edition's Ra track (R1.2): the sun boat one space on per Ra tile drawn this epoch
+    (the tiles are discarded), from a start space one before the first tile space (our ruling)
+    to the last space, which ends the epoch (R2.2): ``Sun boat ~~☼·····| 2/8``."""
+    n, length = min(view.ra_count, view.ra_track_length), view.ra_track_length
+    t = Text(SUN_BOAT["label"])
+    t.append(SUN_BOAT["sailed"] * n, style="blue")
+    t.append(SUN_BOAT["boat"], style="bold yellow")
+    if n < length:
+        t.append(SUN_BOAT["ahead"] * (length - n - 1), style="dim")
+        t.append(SUN_BOAT["end"], style="bold red")
+    t.append(f" {n}/{length}")
+    return t
+
+
 def board_line(view: State, edition: str = "original") -> Text:
-    """Epoch, Ra track (filled and remaining spaces), centre sun, bag, and the edition if not the original."""
+    """Epoch, Ra track (filled and remaining spaces; the sun boat in the 2023 edition), centre sun,
+    bag, and the edition if not the original."""
     t = Text()
     t.append(f"Epoch {view.epoch}/{ra.EPOCHS}", style="bold")
     if edition != "original":
@@ -71,10 +98,14 @@ def board_line(view: State, edition: str = "original") -> Text:
         t.append("  Game over", style="bold")
         t.append(f"  Centre sun {view.center_sun}  Bag {view.tiles_in_bag}")
         return t
-    t.append("  Ra track ")
-    t.append("■" * view.ra_track, style="bold yellow")
-    t.append("□" * (view.ra_track_length - view.ra_track), style="dim")
-    t.append(f" {view.ra_track}/{view.ra_track_length}")
+    if edition == "2023":
+        t.append("  ")
+        t.append_text(sun_boat(view))
+    else:
+        t.append("  Ra track ")
+        t.append("■" * view.ra_track, style="bold yellow")
+        t.append("□" * (view.ra_track_length - view.ra_track), style="dim")
+        t.append(f" {view.ra_track}/{view.ra_track_length}")
     t.append("  Centre sun ")
     t.append(f" {view.center_sun} ", style="bold black on yellow")
     t.append(f"  Bag {view.tiles_in_bag}")

@@ -1,7 +1,7 @@
 // Rendering a game position (a seat's View) as the table: tracks, centre sun, displays,
 // game log, scoring tables and the final result. Shared by the table and the replay viewer.
-import { t, tileName, eventText, SCORE_CATEGORIES, CIVS, MONUMENTS, currentLang, playerName } from "./i18n.js";
-import { tileSVG, sunSVG, esc, keepMarkSVG } from "./tiles.js";
+import { t, tileName, eventText, SCORE_CATEGORIES, CIVS, MONUMENTS, TILE_COUNTS, currentLang, playerName } from "./i18n.js";
+import { tileSVG, sunSVG, esc, keepMarkSVG, boatSVG, boatEndSVG } from "./tiles.js";
 
 const GROUPS = [
   ["gods", ["god"]],
@@ -22,12 +22,24 @@ export function highestSun(p) {
 export function renderBoard(view, opts = {}) {
   const edition = opts.edition || "original";
   const len = view.ra_track_length;
-  let ra = "";
-  for (let i = 0; i < len; i++) {
-    const filled = i < view.ra_track;
-    const last = i === len - 1;
-    ra += `<li class="ra-slot${filled ? " filled" : ""}${last ? " last" : ""}${filled && opts.freshRa && i === view.ra_track - 1 ? " fresh" : ""}">` +
-      (filled ? tileSVG("ra", { edition, label: false }) : `<span class="slot-num">${i + 1}</span>`) + `</li>`;
+  let raTrack;
+  let raCount;
+  let discards = "";
+  if (edition === "2023") {
+    ({ track: raTrack, count: raCount } = sunBoatTrack(view, opts));
+    // The 2023 edition discards every Ra tile drawn (R1.2): all those no longer in the bag.
+    const gone = view.unseen ? TILE_COUNTS.ra - (view.unseen.ra || 0) : view.ra_track;
+    discards = `<div class="ra-discards"><span aria-hidden="true">${tileSVG("ra", { edition, label: false })}</span><span>${esc(t("table.raDiscarded", { n: gone }))}</span></div>`;
+  } else {
+    let ra = "";
+    for (let i = 0; i < len; i++) {
+      const filled = i < view.ra_track;
+      const last = i === len - 1;
+      ra += `<li class="ra-slot${filled ? " filled" : ""}${last ? " last" : ""}${filled && opts.freshRa && i === view.ra_track - 1 ? " fresh" : ""}">` +
+        (filled ? tileSVG("ra", { edition, label: false }) : `<span class="slot-num">${i + 1}</span>`) + `</li>`;
+    }
+    raTrack = `<ol class="ra-track" style="--slots:${len}">${ra}</ol>`;
+    raCount = t("table.raTrackCount", { n: view.ra_track, m: len });
   }
   let auction = "";
   const takes = opts.godTakes || new Set();
@@ -52,13 +64,40 @@ export function renderBoard(view, opts = {}) {
       (a.high_bid ? ` · <span class="high-sun">${sunSVG(a.high_bid)}</span>${esc(t("st.high", { sun: a.high_bid, name: ns[a.high_bidder] }))}` : ` · ${esc(t("st.noHigh"))}`) + `</div>`;
   }
   return `<div class="board">` +
-    `<div class="board-row ra-row"><div class="track-label"><span>${esc(t("table.raTrack"))}</span><small>${esc(t("table.raTrackCount", { n: view.ra_track, m: len }))}</small></div>` +
-    `<ol class="ra-track" style="--slots:${len}">${ra}</ol></div>` +
+    `<div class="board-row ra-row"><div class="track-label"><span>${esc(t("table.raTrack"))}</span><small>${esc(raCount)}</small></div>` +
+    `${raTrack}</div>` +
     `<div class="board-mid"><div class="center-sun"><span class="lbl">${esc(t("table.centerSun"))}</span>${sunSVG(view.center_sun)}</div>` +
     `<div class="board-facts"><div class="epoch-badge">${esc(t("table.epoch", { n: view.epoch }))}</div>` +
-    `<div class="bag-count">${esc(t("table.bag", { n: view.tiles_in_bag }))}</div></div></div>` +
+    `<div class="bag-count">${esc(t("table.bag", { n: view.tiles_in_bag }))}</div>${discards}</div></div>` +
     `<div class="board-row au-row"><div class="track-label"><span>${esc(t("table.auctionTrack"))}</span><small>${esc(t("table.auctionCount", { n: view.auction_track.length }))}</small></div>` +
     `<ol class="auction-track">${auction}</ol></div>${auctionInfo}</div>`;
+}
+
+// The 2023 edition's Ra track: the sun boat moves one space per Ra tile drawn this epoch, the
+// tiles themselves being discarded (R1.2). Its start space lies one before the first tile space
+// (our ruling), so it reaches the last space with the Ra tile that ends the epoch (R2.2).
+export function sunBoatTrack(view, opts = {}) {
+  const len = view.ra_track_length;
+  const at = Math.min(view.ra_track, len);
+  const label = t("table.boatCount", { n: at, m: len });
+  let spaces = "";
+  for (let i = 0; i <= len; i++) {
+    const cls = ["boat-space"];
+    if (i === 0) cls.push("start");
+    if (i === len) cls.push("last");
+    if (i < at) cls.push("passed");
+    if (i === at) cls.push("boat-here");
+    if (i === at && opts.freshRa && at > 0) cls.push("fresh");
+    const name = i === 0 ? t("table.boatStart") : i === len ? t("table.boatEnd") : "";
+    let inner = `<span class="slot-num">${i}</span>`;
+    if (i === len) inner = boatEndSVG(name) + inner;
+    if (i === at) inner += boatSVG(label);
+    spaces += `<li class="${cls.join(" ")}" data-space="${i}"${name ? ` title="${esc(name)}"` : ""}>${inner}</li>`;
+  }
+  return {
+    track: `<ol class="ra-track boat-track" style="--slots:${len + 1}" aria-label="${esc(label)}" data-boat="${at}">${spaces}</ol>`,
+    count: label,
+  };
 }
 
 // One player's display. opts: {me, toMove, connected, kind, discards: Set, fresh, lost: [kinds], edition}

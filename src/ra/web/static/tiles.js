@@ -135,6 +135,33 @@ export function sunSVG(n, faceDown = false) {
     `<text x="20" y="25.5" text-anchor="middle" font-size="${n >= 10 ? 14 : 16}" font-weight="800" fill="#5a2d00" font-family="system-ui, sans-serif">${n}</text></svg>`;
 }
 
+// The 2023 edition's sun boat: a golden papyrus barque carrying Ra's disc, on the river.
+// label is its text alternative (where it stands on the Ra track).
+export function boatSVG(label) {
+  const id = `g${++uid}`;
+  return `<svg class="boat-svg" viewBox="0 0 60 60" role="img" aria-label="${esc(label)}"><title>${esc(label)}</title>` +
+    `<defs><linearGradient id="${id}" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#ffd54a"/><stop offset="1" stop-color="#b36b00"/></linearGradient></defs>` +
+    `<path d="M4 55 q6.5 -4 13 0 t13 0 t13 0 t13 0" fill="none" stroke="#1f6fa8" stroke-width="2.6" stroke-linecap="round"/>` +
+    `<path d="M45 36 L51 52" stroke="#5a2d00" stroke-width="2.4" stroke-linecap="round"/>` +
+    `<circle cx="30" cy="25" r="12" fill="#e2592a" stroke="#9c2a10" stroke-width="2.4"/>` +
+    `<circle cx="30" cy="25" r="5" fill="#ffd54a" opacity=".9"/>` +
+    `<path d="M2 28 Q6 47 22 48 H38 Q54 47 58 28 Q51 39 40 39 H20 Q9 39 2 28Z" fill="url(#${id})" stroke="#5a2d00" stroke-width="2" stroke-linejoin="round"/>` +
+    `<path d="M2 28 Q0 20 7 18 M58 28 Q60 20 53 18" fill="none" stroke="#5a2d00" stroke-width="3" stroke-linecap="round"/>` +
+    `<path d="M12 41 L14 45.5 M21 42 V47.5 M30 42 V48 M39 42 V47.5 M48 41 L46 45.5" stroke="#7a4a0a" stroke-width="1.4" stroke-linecap="round"/></svg>`;
+}
+
+// The mark of the Ra track's last space: the sun setting on the river (the epoch ends there).
+export function boatEndSVG(label) {
+  return `<svg class="boat-end-svg" viewBox="0 0 60 60" role="img" aria-label="${esc(label)}"><title>${esc(label)}</title>` +
+    `<path d="M19 29 A11 11 0 0 1 41 29Z" fill="#9c2a10" opacity=".6"/>` +
+    Array.from({ length: 5 }, (_, i) => {
+      const a = Math.PI + ((i + 1) * Math.PI) / 6, x1 = 30 + 14.5 * Math.cos(a), y1 = 29 + 14.5 * Math.sin(a);
+      const x2 = 30 + 20 * Math.cos(a), y2 = 29 + 20 * Math.sin(a);
+      return `<line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}" stroke="#9c2a10" stroke-width="2.6" stroke-linecap="round" opacity=".6"/>`;
+    }).join("") +
+    `<path d="M8 29 H52" stroke="#9c2a10" stroke-width="2.6" stroke-linecap="round" opacity=".75"/></svg>`;
+}
+
 export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
