@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -13,7 +14,7 @@ from rich.console import Console
 
 import ra
 from ra import records
-from ra.cli.common import cannot_write, fail, plain_flags
+from ra.cli.common import LANG_OPTION, argv_lang, cannot_write, fail, plain_flags, set_lang, without_lang
 from ra.native import status as native_status
 from ra.tui.render import score_table
 
@@ -39,6 +40,14 @@ def _root(
         bool,
         typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
     ] = False,
+    language: Annotated[
+        str | None,
+        typer.Option(
+            LANG_OPTION,
+            help="Language of every command: en, ru (else LANGUAGE, LC_ALL, LC_MESSAGES or LANG; else en).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules."""
 
@@ -115,8 +124,16 @@ def main(args: list[str] | None = None) -> None:
     """Entry point of the ``ra`` console script: every error is one line ``error: …`` on stderr
     and exit status 2, from the parser (an unknown option, a bad value) as from the commands."""
     plain_flags()
+    argv = sys.argv[1:] if args is None else list(args)
+    asked = argv_lang(argv)
     try:
-        code = app(args=args, prog_name="ra", standalone_mode=False)
+        set_lang(asked)
+    except typer.Exit as err:
+        raise SystemExit(err.exit_code) from None
+    # --lang may follow the command (ra play --lang ru): it is the root's option, so it goes first.
+    argv = ([LANG_OPTION, asked] if asked is not None else []) + without_lang(argv)
+    try:
+        code = app(args=argv, prog_name="ra", standalone_mode=False)
     except typer.TyperException as err:  # the parser's errors: an unknown option, a bad value
         ctx: typer.Context | None = getattr(err, "ctx", None)
         if type(err).__name__ == "NoArgsIsHelpError" and ctx is not None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -13,6 +14,66 @@ from rich.console import Console
 from rich.markup import escape
 
 import ra
+from ra import words as _words
+from ra.words import UnknownLanguageError, Words
+
+LANG_OPTION = "--lang"
+
+
+def argv_lang(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang X`` / ``--lang=X`` anywhere in a command line, if any."""
+    for i, arg in enumerate(argv):
+        if arg == LANG_OPTION and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith(LANG_OPTION + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def without_lang(argv: Sequence[str]) -> list[str]:
+    """A command line without its ``--lang`` option (``main`` puts it first, for the root)."""
+    out: list[str] = []
+    skip = False
+    for i, arg in enumerate(argv):
+        if skip:
+            skip = False
+        elif arg == LANG_OPTION and i + 1 < len(argv):
+            skip = True
+        elif not arg.startswith(LANG_OPTION + "="):
+            out.append(arg)
+    return out
+
+
+def _initial_lang() -> str:
+    try:
+        return _words.choose(argv_lang(sys.argv[1:]))
+    except UnknownLanguageError:
+        return _words.choose(None)  # main() reports the unknown language
+
+
+_lang = [_initial_lang()]
+
+
+def lang() -> str:
+    """The command line's language: ``--lang``, else the environment, else English."""
+    return _lang[0]
+
+
+def set_lang(value: str | None) -> None:
+    """Choose the language (``--lang``); an unknown one is an error naming the known ones."""
+    try:
+        _lang[0] = _words.choose(value)
+    except UnknownLanguageError as err:
+        raise fail(f"{LANG_OPTION}: {err}") from None
+
+
+def w() -> Words:
+    """The words of the command line's language."""
+    return _words.words(lang())
+
+
+HELP: Words = _words.words(_lang[0])
+"""The words help texts are written in: chosen once, when the commands are defined."""
 
 PLAYERS = f"{ra.MIN_PLAYERS}-{ra.MAX_PLAYERS}"
 """The player counts, for help texts (R2.1)."""
@@ -34,9 +95,14 @@ def setup_message(err: Exception) -> str:
     return str(err)
 
 
-def rules_text() -> str:
-    """The project's rules reference (``ra/data/rules.md``, sections R1-R9)."""
-    return resources.files("ra").joinpath("data", "rules.md").read_text(encoding="utf-8")
+def rules_text(language: str | None = None) -> str:
+    """The project's rules reference in a language (``ra/data/rules.md``, ``rules.ru.md``…;
+    English where there is no translation)."""
+    code = language or lang()
+    data = resources.files("ra").joinpath("data")
+    name = "rules.md" if code == _words.DEFAULT_LANG else f"rules.{code}.md"
+    path = data.joinpath(name)
+    return (path if path.is_file() else data.joinpath("rules.md")).read_text(encoding="utf-8")
 
 
 def cannot_write(path: Path) -> str | None:
