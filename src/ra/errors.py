@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ra.words import Msg
+
 
 class RaError(Exception):
     """Base class of the library's own errors."""
 
 
 class IllegalActionError(RaError, ValueError):
-    """An action that the rules do not allow now.  The message cites the rule; the game is unchanged."""
+    """An action that the rules do not allow now.  The message cites the rule; the game is unchanged.
+
+    ``why`` is the same reason as a message (:class:`ra.words.Msg`) that any front end renders
+    in its own language."""
+
+    def __init__(self, message: str, why: Msg | None = None) -> None:
+        super().__init__(message)
+        self.why = why
 
 
 class SetupError(RaError, ValueError):

@@ -34,10 +34,11 @@ from ra.actions import (
     Action,
 )
 from ra.errors import EventLogOffError, IllegalActionError, SeatError
-from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize, possessive, subject
+from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize, you_seat
 from ra.scoring import ScoreBreakdown
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
 from ra.tiles import MAX_SUN, T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, TILES, Tile
+from ra.words import Msg, Seat, msg, words
 
 Phase = Literal["action", "bid", "god", "discard", "over"]
 """What the player to move decides: a turn action, a bid, a God-tile take, a disaster discard."""
@@ -505,74 +506,86 @@ class State:
         return self._setup.names[seat]
 
     def _why_illegal(self, action: Action) -> str | None:
-        phase = self._phase
-        kind = action.kind
-        if phase == PHASE_OVER:
-            return f"the game is over (R8.1): no more decisions, {action} included"
-        p = self._to_move
-        who = self._name(p)
-        if phase in (PHASE_ACTION, PHASE_ACTION_NO_DRAW):
-            if kind == "draw":
-                if len(self._track) >= AUCTION_TRACK_SIZE:
-                    return "draw is not allowed: the auction track is full (8 tiles) (R3.2)"
-                if not self._can_draw():
-                    return "draw is not allowed: the bag is empty (R3.2, R6.5)"
-                return None
-            if kind == "ra":
-                return None
-            if kind == "god":
-                return self._why_not_god(action)
-            return (
-                f"{action} is not possible now: {who} must take a turn action (draw, ra or god <tile>) (R3.2)"
-            )
-        if phase == PHASE_GOD:
-            if kind == "god":
-                return self._why_not_god(action)
-            if kind == "done":
-                return None
-            return (
-                f"{action} is not possible now: {subject(who, 'is', 'are', False)} using God tiles "
-                "(god <tile> or done) (R3.5)"
-            )
-        if phase == PHASE_BID:
-            if kind == "bid":
-                sun = action.arg
-                if (self._bid_mask(p) >> sun) & 1:
-                    return None
-                if (self._used[p] >> sun) & 1:
-                    return f"{possessive(who)} sun {sun} is face down until the next epoch (R4.4)"
-                if not (self._suns[p] >> sun) & 1:
-                    return f"{subject(who, 'has', 'have')} no face-up sun {sun} (R4.2)"
-                return f"bid {sun} is not higher than the current bid {self._high} (R4.2)"
-            if kind == "pass":
-                if self._must_bid:
-                    return (
-                        f"{who} invoked Ra and every other player passed: "
-                        f"{subject(who, 'must', 'must', False)} bid (R4.3)"
-                    )
-                return None
-            return f"{action} is not possible now: it is {possessive(who)} turn to bid or pass (R4.1)"
-        # PHASE_DISCARD
-        what = "civilization tile (Unrest)" if self._unrest_left else "monument (Earthquake)"
-        if kind == "discard":
-            t = action.arg
-            if t not in self._discard_kinds():
-                return f"{who} must discard a {what}, not {action.tile} (R5.2)"
-            if not self._displays[p][t]:
-                return f"{subject(who, 'holds', 'hold')} no {action.tile} to discard (R5.2)"
-            return None
-        return f"{action} is not possible now: {who} must discard a {what} (R5.2, R5.4)"
+        why = self._why_illegal_msg(action)
+        return None if why is None else self.say(why)
 
-    def _why_not_god(self, action: Action) -> str | None:
+    def say(self, message: Msg, lang: str = "en") -> str:
+        """A message about this game in words: players by name, "you" for a player named so."""
+        names = self._setup.names
+        return words(lang).render(message, names, you_seat(names))
+
+    def why_illegal_message(self, action: Action | str) -> Msg | None:
+        """Why ``action`` is not allowed now, as a message any language renders (or ``None``)."""
+        return self._why_illegal_msg(Action.coerce(action))
+
+    def _why_illegal_msg(self, action: Action) -> Msg | None:
+        phase = self._phase
+        if phase == PHASE_OVER:
+            return msg("illegal.over", action=str(action))
+        if phase in (PHASE_ACTION, PHASE_ACTION_NO_DRAW):
+            return self._why_not_turn_action(action)
+        p = Seat(self._to_move)
+        if phase == PHASE_GOD:
+            if action.kind == "god":
+                return self._why_not_god(action)
+            return None if action.kind == "done" else msg("illegal.using_gods", action=str(action), p=p)
+        if phase == PHASE_BID:
+            return self._why_not_bid(action)
+        return self._why_not_discard(action)
+
+    def _why_not_turn_action(self, action: Action) -> Msg | None:
+        """R3.2: draw (room on the track, tiles in the bag), invoke Ra, or use God tiles."""
+        kind = action.kind
+        if kind == "draw":
+            if len(self._track) >= AUCTION_TRACK_SIZE:
+                return msg("illegal.track_full")
+            return None if self._can_draw() else msg("illegal.bag_empty")
+        if kind == "ra":
+            return None
+        if kind == "god":
+            return self._why_not_god(action)
+        return msg("illegal.turn_action", action=str(action), p=Seat(self._to_move))
+
+    def _why_not_bid(self, action: Action) -> Msg | None:
+        """R4.1-R4.4: one face-up sun higher than the bid, or a pass unless one must bid."""
+        p = self._to_move
+        if action.kind == "bid":
+            sun = action.arg
+            if (self._bid_mask(p) >> sun) & 1:
+                return None
+            if (self._used[p] >> sun) & 1:
+                return msg("illegal.face_down", p=Seat(p), sun=sun)
+            if not (self._suns[p] >> sun) & 1:
+                return msg("illegal.no_sun", p=Seat(p), sun=sun)
+            return msg("illegal.not_higher", sun=sun, high=self._high)
+        if action.kind == "pass":
+            return msg("illegal.must_bid", p=Seat(p)) if self._must_bid else None
+        return msg("illegal.bid_turn", action=str(action), p=Seat(p))
+
+    def _why_not_discard(self, action: Action) -> Msg | None:
+        """R5.2, R5.4: the player struck by Unrest or Earthquake chooses what to lose."""
+        p = Seat(self._to_move)
+        what = msg("illegal.what_civ" if self._unrest_left else "illegal.what_monument")
+        if action.kind != "discard":
+            return msg("illegal.discard_now", action=str(action), p=p, what=what)
+        t = action.arg
+        if t not in self._discard_kinds():
+            return msg("illegal.discard_kind", p=p, what=what, tile=str(action.tile))
+        if not self._displays[p.seat][t]:
+            return msg("illegal.discard_none", p=p, tile=str(action.tile))
+        return None
+
+    def _why_not_god(self, action: Action) -> Msg | None:
         p = self._to_move
         if not self._displays[p][T_GOD]:
-            return f"{subject(self._name(p), 'holds', 'hold')} no God tile (R3.2)"
+            return msg("illegal.no_god", p=Seat(p))
         if not self._can_take(p, action.arg):
-            return f"there is no {action.tile} on the auction track (R3.5)"
+            return msg("illegal.not_on_track", tile=str(action.tile))
         return None
 
     def _illegal(self, action: Action) -> IllegalActionError:
-        return IllegalActionError(self._why_illegal(action) or f"{action} is not possible now")
+        why = self._why_illegal_msg(action) or msg("illegal.generic", action=str(action))
+        return IllegalActionError(self.say(why), why)
 
     # --- players ---------------------------------------------------------------
 

@@ -230,11 +230,11 @@ class Table(Generic[HintT]):
             who = game.names[game.to_move] if game.to_move is not None else "nobody"
             raise ValueError(f"it is {who}'s turn, not {game.names[seat]}'s")
         parsed = action if isinstance(action, Action) else Action.parse(action)
-        reason = game.why_illegal(parsed)
-        if reason is not None:
+        why = game.why_illegal_message(parsed)
+        if why is not None:
             from ra.errors import IllegalActionError
 
-            raise IllegalActionError(reason)
+            raise IllegalActionError(game.say(why), why)
         return parsed
 
     def apply(self, action: Action | str) -> None:

@@ -64,7 +64,7 @@ def replayed(record: dict[str, Any]) -> ra.Game:
 
 def assert_logs_match(game: ra.Game, p: Player, seat: int | None, edition: str = "original") -> None:
     expected = seat_payload(game, seat, edition)["events"]
-    assert [e["text"] for e in p.events] == [e["text"] for e in expected]
+    assert [e["msg"] for e in p.events] == [e["msg"] for e in expected]
 
 
 async def connect(*players: Player) -> None:

@@ -170,6 +170,11 @@ def create_app(settings: Settings) -> FastAPI:
         cache = LONG_CACHE if build == pages.build else NO_CACHE
         return JSONResponse(data, headers={"Cache-Control": cache})
 
+    @app.get("/static/catalogue/{lang}.json", include_in_schema=False)
+    async def catalogue_json_unversioned(lang: str) -> Response:
+        """The same for a page loaded from the plain ``/static/`` names."""
+        return await catalogue_json("", lang)
+
     if STATIC.is_dir():
         # This build's files for a year; the plain names (an old page's links) always checked.
         app.mount(pages.prefix.rstrip("/"), CachedStatic(STATIC, LONG_CACHE), name="build")
@@ -393,7 +398,7 @@ async def _handle(room: Room, client: Client, text: str) -> None:
         elif isinstance(msg, ActionMessage):
             await room.act(client.seat, msg.action, msg.n)
     except ClientError as err:
-        client.put(error(err.code, err.message))
+        client.put(error(err.code, err.message, err.why))
         if err.code == "stale":
             room.send_state(client)
 

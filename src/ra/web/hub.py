@@ -48,6 +48,7 @@ from ra.web.protocol import (
 from ra.web.pubsub import GameChanged, LocalPubSub, Note, PostgresPubSub, PresenceChanged, PubSub
 from ra.web.scheduler import FairScheduler
 from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, Store
+from ra.words import MsgJson
 
 log = logging.getLogger("ra.web")
 
@@ -95,10 +96,11 @@ class Settings:
 class ClientError(Exception):
     """A request the server refuses; ``code`` and the words go to that client only."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, why: MsgJson | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.why = why
 
 
 BUDGET_FLOOR = 0.25
@@ -465,7 +467,10 @@ class Room:
                 raise ClientError("not_your_turn", f"it is {who}'s turn, not yours")
             try:
                 action = table.check(seat, text)
-            except (NotationError, IllegalActionError) as err:
+            except IllegalActionError as err:
+                why = err.why.to_json() if err.why is not None else None
+                raise ClientError("illegal", str(err), why) from None
+            except NotationError as err:
                 raise ClientError("illegal", str(err)) from None
             new = game.clone()
             new.apply(action)

@@ -16,7 +16,7 @@ seed, the bag order or (under hidden scores, R9.1) a score its reader may not se
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.json_schema import JsonSchemaValue
@@ -244,6 +244,8 @@ class ErrorMessage(TypedDict):
     type: Literal["error"]
     code: str
     message: str
+    why: NotRequired[MsgJson]
+    """For a refused move: the rule's reason as a message the page renders in its language."""
 
 
 class HintAction(TypedDict):
@@ -305,8 +307,11 @@ Outgoing = (
 SERVER_MESSAGES: TypeAdapter[Outgoing] = TypeAdapter(Annotated[Outgoing, Field(discriminator="type")])
 
 
-def error(code: str, message: str) -> ErrorMessage:
-    return {"type": "error", "code": code, "message": message}
+def error(code: str, message: str, why: MsgJson | None = None) -> ErrorMessage:
+    out: ErrorMessage = {"type": "error", "code": code, "message": message}
+    if why is not None:
+        out["why"] = why
+    return out
 
 
 class WsSchema(TypedDict):

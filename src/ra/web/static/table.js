@@ -1,6 +1,6 @@
 // The table: one WebSocket to the server, the position rendered from this seat's view,
 // only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
-import { t, tileName, tileList, currentLang, eventText, playerName } from "./i18n.js";
+import { t, tileName, tileList, currentLang, eventText, playerName, render as renderMsg } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
@@ -213,7 +213,8 @@ function onMessage(msg) {
       if (msg.code !== "stale") S.sending = false;
       if (S.hintFor === S.n && !(S.hint && S.hint.n === S.n)) S.hintFor = null; // may ask again
       const key = `err.${msg.code}`;
-      const txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
+      let txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
+      if (msg.why && S.view) txt = renderMsg(msg.why, names(S.view), S.seat); // the rule's reason, in our words
       toast(txt, msg.code === "stale" ? "info" : "bad");
       if (msg.code === "bad_token" || msg.code === "seat_lost") forgetSeat(gameId);
       if (msg.code === "not_found") { S.fatal = true; $("#status").textContent = t("table.notFound"); }
