@@ -246,7 +246,9 @@ def test_r3_5_the_variant_survives_undo_views_and_records() -> None:
 
 
 def test_r3_5_an_unknown_timing_is_a_setup_error() -> None:
-    with pytest.raises(ra.SetupError, match=r"unknown disaster_timing '2016'.*immediate, 2008 \(R3.5\)") as err:
+    with pytest.raises(
+        ra.SetupError, match=r"unknown disaster_timing '2016'.*immediate, 2008 \(R3.5\)"
+    ) as err:
         ra.Game(3, disaster_timing="2016")
     assert err.value.option == "disaster_timing"
     with pytest.raises(ra.SetupError, match="disaster_timing"):
