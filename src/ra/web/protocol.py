@@ -183,6 +183,8 @@ class TableSettings(TypedDict):
     edition: str
     bot_delay: float
     hints: bool
+    disaster_timing: str
+    """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
 
 
 class GameSummary(TypedDict):
