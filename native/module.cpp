@@ -27,7 +27,7 @@ inline StateObject* new_state_object() {
 // below, checked when the core is loaded: ra.native.check_core); this reads it in one pass.  The
 // core never reads a Python object's fields, so renaming one cannot break it at run time.
 
-constexpr int LAYOUT_VERSION = 1;
+constexpr int LAYOUT_VERSION = 2;
 constexpr char LAYOUT_MAGIC[4] = {'R', 'A', 'S', 'T'};
 constexpr int N5 = ra::MAX_PLAYERS;
 constexpr Py_ssize_t LAYOUT_SIZE = 4 + 1              // magic, version
@@ -35,6 +35,7 @@ constexpr Py_ssize_t LAYOUT_SIZE = 4 + 1              // magic, version
                                    + 4 * N5 + 4 * N5  // suns, used
                                    + 2 * N5           // scores
                                    + 1 + ra::AUCTION_TRACK_SIZE          // track_len, track
+                                   + 2 + ra::AUCTION_TRACK_SIZE  // late_disasters, pending_len, pending
                                    + N5 * ra::NUM_KINDS + 2 * ra::NUM_KINDS  // displays, unseen, box
                                    + 1 + 2 * ra::EPOCHS * N5 * 9        // breakdowns
                                    + ra::BAG_SIZE;
@@ -87,6 +88,9 @@ bool read_packed(const uint8_t* data, Py_ssize_t size, ra::State& s) {
     for (int i = 0; i < N5; ++i) s.scores[i] = r.i16();
     s.track_len = r.u8();
     for (int i = 0; i < ra::AUCTION_TRACK_SIZE; ++i) s.track[i] = r.u8();
+    s.late_disasters = r.u8();
+    s.pending_len = r.u8();
+    for (int i = 0; i < ra::AUCTION_TRACK_SIZE; ++i) s.pending[i] = r.u8();
     for (int i = 0; i < N5; ++i)
         for (int t = 0; t < ra::NUM_KINDS; ++t) s.displays[i][t] = r.u8();
     for (int t = 0; t < ra::NUM_KINDS; ++t) s.unseen[t] = r.u8();
@@ -105,6 +109,10 @@ bool read_packed(const uint8_t* data, Py_ssize_t size, ra::State& s) {
                 s.phase <= ra::PHASE_ACTION_NO_DRAW && s.epoch >= 1 && s.epoch <= ra::EPOCHS;
     for (int k = 0; sane && k < s.bag_size; ++k) sane = s.bag[k] < ra::NUM_KINDS;
     for (int i = 0; sane && i < s.track_len; ++i) sane = s.track[i] < ra::NUM_KINDS;
+    sane = sane && s.late_disasters <= 1 && s.pending_len <= ra::AUCTION_TRACK_SIZE &&
+           s.after_discard <= ra::AFTER_GOD_TURN;
+    for (int i = 0; sane && i < s.pending_len; ++i)
+        sane = s.pending[i] >= ra::T_FIRST_DISASTER && s.pending[i] < ra::NUM_KINDS;
     if (!sane) PyErr_SetString(PyExc_ValueError, "the packed Ra position is not a valid position");
     return sane;
 }
@@ -126,13 +134,13 @@ PyObject* layout(PyObject*, PyObject*) {
     PyObject* counts = PyTuple_New(ra::NUM_KINDS);
     for (int t = 0; counts && t < ra::NUM_KINDS; ++t) PyTuple_SET_ITEM(counts, t, PyLong_FromLong(ra::TILE_COUNTS[t]));
     return Py_BuildValue(
-        "{s:i,s:n,s:{s:i,s:i,s:i,s:i,s:i,s:i},s:{s:i,s:i,s:i},s:{s:i,s:i},"
+        "{s:i,s:n,s:{s:i,s:i,s:i,s:i,s:i,s:i},s:{s:i,s:i,s:i},s:{s:i,s:i,s:i},"
         "s:{s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i},s:N,s:N}",
         "version", LAYOUT_VERSION, "size", LAYOUT_SIZE,
         "phases", "action", ra::PHASE_ACTION, "bid", ra::PHASE_BID, "god", ra::PHASE_GOD, "discard",
         ra::PHASE_DISCARD, "over", ra::PHASE_OVER, "action_no_draw", ra::PHASE_ACTION_NO_DRAW,
         "auction_kinds", "drawn", ra::DRAWN, "voluntary", ra::VOLUNTARY, "forced", ra::FORCED,
-        "after", "auction", ra::AFTER_AUCTION, "god", ra::AFTER_GOD,
+        "after", "auction", ra::AFTER_AUCTION, "god", ra::AFTER_GOD, "god_turn", ra::AFTER_GOD_TURN,
         "limits", "kinds", ra::NUM_KINDS, "bag", ra::BAG_SIZE, "max_sun", ra::MAX_SUN, "center_sun",
         ra::CENTER_SUN, "min_players", ra::MIN_PLAYERS, "max_players", ra::MAX_PLAYERS, "track",
         ra::AUCTION_TRACK_SIZE, "epochs", ra::EPOCHS, "starting_score", ra::STARTING_SCORE, "ra",
@@ -169,14 +177,21 @@ PyObject* State_new(PyTypeObject* type, PyObject*, PyObject*) {
 }
 
 int State_init(PyObject* self, PyObject* args, PyObject* kwargs) {
-    static const char* kw[] = {"players", "seed", "suns_per_player", nullptr};
+    static const char* kw[] = {"players", "seed", "suns_per_player", "disaster_timing", nullptr};
     int players = 3;
     unsigned long long seed = 0;
     int long_suns = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|iKi", const_cast<char**>(kw), &players, &seed,
-                                     &long_suns))
+    const char* timing = "immediate";
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|iKis", const_cast<char**>(kw), &players, &seed,
+                                     &long_suns, &timing))
         return -1;
-    if (!ra::new_game(reinterpret_cast<StateObject*>(self)->st, players, seed, long_suns)) {
+    bool late = std::strcmp(timing, "2008") == 0;
+    if (!late && std::strcmp(timing, "immediate") != 0) {
+        PyErr_Format(PyExc_ValueError, "unknown disaster_timing '%s'; disaster timings are: immediate, 2008 (R3.5)",
+                     timing);
+        return -1;
+    }
+    if (!ra::new_game(reinterpret_cast<StateObject*>(self)->st, players, seed, long_suns, late)) {
         PyErr_SetString(PyExc_ValueError,
                         "Ra is for 2 to 5 players (R2.1); suns_per_player 4-7 is the long 2-player game "
                         "(R2.3), 0 the standard one");
@@ -307,10 +322,11 @@ PyObject* State_snapshot(PyObject* self, PyObject*) {
         PyTuple_SET_ITEM(bds, e, ep);
     }
     return Py_BuildValue(
-        "(iiiiiiiiiOiiiiiNiiiNNNNNNN)", n, s.ra_end, s.epoch, s.phase, s.to_move, s.ra_player, s.auction_kind,
+        "(iiiiiiiiiOiiiiiNiiiNNNNNNNiN)", n, s.ra_end, s.epoch, s.phase, s.to_move, s.ra_player, s.auction_kind,
         s.high, s.high_bidder, s.must_bid ? Py_True : Py_False, s.unrest_left, s.quake_left, s.after_discard,
         s.center, s.ra, tuple_u8(s.track, s.track_len), s.drawn, s.bag_size, s.num_decisions, suns, used,
-        scores, displays, tuple_u8(s.unseen, ra::NUM_KINDS), tuple_u8(s.box, ra::NUM_KINDS), bds);
+        scores, displays, tuple_u8(s.unseen, ra::NUM_KINDS), tuple_u8(s.box, ra::NUM_KINDS), bds,
+        (int)s.late_disasters, tuple_u8(s.pending, s.pending_len));
 }
 
 PyObject* State_get_to_move(PyObject* self, void*) {
@@ -899,7 +915,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     StateType.tp_name = "ra._core.State";
     StateType.tp_basicsize = sizeof(StateObject);
     StateType.tp_flags = Py_TPFLAGS_DEFAULT;
-    StateType.tp_doc = "A Ra position in native form: State(players=3, seed=0, suns_per_player=0).";
+    StateType.tp_doc =
+        "A Ra position in native form: State(players=3, seed=0, suns_per_player=0, disaster_timing='immediate').";
     StateType.tp_methods = State_methods;
     StateType.tp_getset = State_getset;
     StateType.tp_init = State_init;

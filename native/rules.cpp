@@ -275,13 +275,39 @@ static void resolve_auction(State& s) {
     after_auction(s);
 }
 
+static bool resolve_taken(State& s, int p) {
+    // R3.5 / R5.3, "2008 disaster timing" (ra.engine.Game._resolve_taken): the Disasters taken
+    // this turn, each kind stacked and the kinds in the order of their first take; true if a
+    // discard choice now awaits p.
+    while (s.pending_len) {
+        uint8_t t = s.pending[0];
+        uint8_t same[AUCTION_TRACK_SIZE];
+        int ns = 0, k = 0;
+        for (int i = 0; i < s.pending_len; ++i) {
+            if (s.pending[i] == t)
+                same[ns++] = t;
+            else
+                s.pending[k++] = s.pending[i];
+        }
+        for (int i = k; i < s.pending_len; ++i) s.pending[i] = 0;
+        s.pending_len = (uint8_t)k;
+        if (resolve_disasters(s, p, same, ns, AFTER_GOD_TURN)) return true;
+    }
+    return false;
+}
+
+static void end_god_turn(State& s, int p) {  // the player stopped using God tiles
+    if (s.pending_len && resolve_taken(s, p)) return;
+    begin_turn(s, (p + 1) % s.n);
+}
+
 static void after_god(State& s, int p) {
     if (can_use_god(s, p)) {
         s.phase = PHASE_GOD;
         s.to_move = (int8_t)p;
         return;
     }
-    begin_turn(s, (p + 1) % s.n);
+    end_god_turn(s, p);
 }
 
 static void god_take(State& s, int p, int t) {  // R3.5
@@ -293,8 +319,12 @@ static void god_take(State& s, int p, int t) {  // R3.5
     for (; i + 1 < s.track_len; ++i) s.track[i] = s.track[i + 1];
     s.track_len--;
     if (t >= T_FIRST_DISASTER) {
-        uint8_t one[1] = {(uint8_t)t};
-        if (resolve_disasters(s, p, one, 1, AFTER_GOD)) return;
+        if (s.late_disasters) {
+            s.pending[s.pending_len++] = (uint8_t)t;  // R3.5, 2008: resolved when the turn's takes end
+        } else {
+            uint8_t one[1] = {(uint8_t)t};
+            if (resolve_disasters(s, p, one, 1, AFTER_GOD)) return;
+        }
     } else {
         d[t]++;
     }
@@ -433,7 +463,7 @@ void apply_legal(State& s, int a) {
     } else if (is_god(a)) {
         god_take(s, p, action_arg(a));
     } else if (a == A_DONE) {
-        begin_turn(s, (p + 1) % s.n);
+        end_god_turn(s, p);
     } else {
         int t = action_arg(a);
         s.displays[p][t]--;
@@ -445,6 +475,8 @@ void apply_legal(State& s, int a) {
         if (!settle_discards(s, p)) {
             if (s.after_discard == AFTER_GOD)
                 after_god(s, p);
+            else if (s.after_discard == AFTER_GOD_TURN)
+                end_god_turn(s, p);
             else
                 after_auction(s);
         }
@@ -496,6 +528,12 @@ bool setup_state(State& s, int n, const uint32_t sun_masks[], const uint8_t* bag
     s.ra_player = -1;
     s.high_bidder = -1;
     begin_epoch(s);
+    return true;
+}
+
+bool new_game(State& s, int n, uint64_t seed, int long_suns, bool late_disasters) {
+    if (!new_game(s, n, seed, long_suns)) return false;
+    s.late_disasters = late_disasters ? 1 : 0;  // changes nothing before the first God-tile take
     return true;
 }
 

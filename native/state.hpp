@@ -43,7 +43,8 @@ constexpr int action_arg(int a) { return is_god(a) ? a - 2 : is_bid(a) ? a - 24 
 constexpr int PHASE_ACTION = 0, PHASE_BID = 1, PHASE_GOD = 2, PHASE_DISCARD = 3, PHASE_OVER = 4,
               PHASE_ACTION_NO_DRAW = 5;
 constexpr int DRAWN = 0, VOLUNTARY = 1, FORCED = 2;
-constexpr int AFTER_AUCTION = 0, AFTER_GOD = 1;
+// AFTER_GOD_TURN: R3.5 "2008 disaster timing", the disasters taken this turn resolved after it.
+constexpr int AFTER_AUCTION = 0, AFTER_GOD = 1, AFTER_GOD_TURN = 2;
 
 // One finished epoch's scoring of one seat: the 7 categories of ra.scoring.CATEGORIES,
 // the score before and after (R7.1).
@@ -71,12 +72,16 @@ struct State {
     uint8_t drawn;        // tiles drawn from the bag
     uint8_t bag_size;
     uint8_t num_epochs_scored;
-    uint8_t pad_;
+    uint8_t late_disasters;  // R3.5: 1 for the variant "2008 disaster timing", 0 for "immediate"
     uint16_t num_decisions;
     uint32_t suns[MAX_PLAYERS];  // face-up suns, bit s = sun s
     uint32_t used[MAX_PLAYERS];  // face-down suns (R4.4)
     int16_t scores[MAX_PLAYERS];
     uint8_t track[AUCTION_TRACK_SIZE];
+    // R3.5, "2008 disaster timing": Disasters taken with God tiles this turn, not yet resolved,
+    // in the order taken (at most 8: there are 8 God tiles).
+    uint8_t pending_len;
+    uint8_t pending[AUCTION_TRACK_SIZE];
     uint8_t displays[MAX_PLAYERS][NUM_KINDS];
     uint8_t unseen[NUM_KINDS];  // tiles left in the bag by kind (public, R9.1)
     uint8_t box[NUM_KINDS];     // tiles removed from the game
@@ -133,6 +138,8 @@ bool setup_state(State& s, int n, const uint32_t sun_masks[], const uint8_t* bag
 // A standard or long-2p game dealt from a seed: sun deal as ra.setup (same permutation),
 // the bag shuffled by the native generator.  long_suns = 0 for the standard game.
 bool new_game(State& s, int n, uint64_t seed, int long_suns);
+// The same with the disaster timing of R3.5 (late: the "2008 disaster timing" variant).
+bool new_game(State& s, int n, uint64_t seed, int long_suns, bool late_disasters);
 uint64_t mix64(uint64_t seed);
 
 // --- rules --------------------------------------------------------------------------------------

@@ -90,6 +90,7 @@ def test_records_with_any_decisions_load_or_raise_record_error(decisions: list[s
     hidden_scores=st.booleans() | ANY,
     bag=st.none() | st.lists(st.sampled_from(ra.TILE_IDS) | st.text(max_size=4), max_size=5) | ANY,
     suns=st.none() | ANY,
+    disaster_timing=st.sampled_from(ra.DISASTER_TIMINGS) | ANY,
 )
 def test_setups_build_a_game_that_round_trips_or_raise_value_error(**kwargs: Any) -> None:
     try:

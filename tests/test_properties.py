@@ -32,7 +32,11 @@ def new_game(players: int, seed: int) -> ra.Game:
             suns_per_player=rng.choice([4, 5, 6, 7]),
             hidden_scores=rng.random() < 0.5,
         )
-    return ra.Game(players=players, seed=seed, hidden_scores=rng.random() < 0.3)
+    # R3.5: the "2008 disaster timing" variant in a quarter of the games (drawn after the
+    # other options, so the games drawn before it are unchanged).
+    hidden = rng.random() < 0.3
+    timing = "2008" if rng.random() < 0.25 else "immediate"
+    return ra.Game(players=players, seed=seed, hidden_scores=hidden, disaster_timing=timing)
 
 
 def check_invariants(game: ra.Game, initial_suns: int) -> None:
@@ -125,6 +129,7 @@ def test_views_depend_only_on_public_information(players: int, seed: int, steps:
         suns=game.setup.suns,
         bag=drawn,
         hidden_scores=game.setup.hidden_scores,
+        disaster_timing=game.setup.disaster_timing,
     )
     twin.replay(game.decisions)
     for seat in range(players):

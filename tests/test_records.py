@@ -44,6 +44,38 @@ def test_unfinished_games_and_variants_round_trip() -> None:
     assert ra.Game.from_record(exact.to_record()) == exact
 
 
+def test_the_2008_disaster_timing_saves_and_replays(tmp_path: Path) -> None:
+    # R3.5 "2008 disaster timing": the setup field travels with the record, files included.
+    top = ["god", "god", "god", "funeral", "pharaoh", "unrest", "astronomy", "writing"] * 2
+    for seed in range(10):
+        game = random_game(3, seed=seed, disaster_timing="2008", bag=top)
+        record = game.to_record()
+        assert record["disaster_timing"] == "2008"
+        again = ra.Game.from_record(json.dumps(record))
+        assert again == game and again.disaster_timing == "2008"
+        path = tmp_path / f"g{seed}.json"
+        records.save(game, path)
+        assert records.load(path) == game
+    half = random_game(3, seed=3, steps=40, disaster_timing="2008", bag=top)
+    assert ra.Game.from_record(half.to_record(public=True)).disaster_timing == "2008"
+
+
+def test_a_record_without_disaster_timing_loads_as_immediate() -> None:
+    # Records made before the variant existed (R3.5): the default timing.
+    game = random_game(3, seed=8)
+    record = game.to_record()
+    assert record["disaster_timing"] == "immediate"
+    del record["disaster_timing"]
+    again = ra.Game.from_record(record)
+    assert again == game and again.setup.disaster_timing == "immediate"
+    record["disaster_timing"] = "2009"
+    with pytest.raises(ra.RecordError, match=r"record setup: unknown disaster_timing '2009'"):
+        ra.Game.from_record(record)
+    record["disaster_timing"] = 2008
+    with pytest.raises(ra.RecordError, match=r"'disaster_timing' has the wrong type"):
+        ra.Game.from_record(record)
+
+
 def test_the_same_seed_and_decisions_give_the_same_game() -> None:
     a = random_game(4, seed=99)
     b = ra.Game(players=4, seed=99)

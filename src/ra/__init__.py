@@ -28,6 +28,7 @@ from ra.native import native_available
 from ra.scoring import CATEGORIES, CATEGORY_LABELS, ScoreBreakdown, score_table_rows
 from ra.setup import (
     AUCTION_TRACK_SIZE,
+    DISASTER_TIMINGS,
     EPOCHS,
     LONG_2P_GROUPS,
     MAX_PLAYERS,
@@ -50,6 +51,7 @@ __all__ = [
     "CATEGORIES",
     "CATEGORY_LABELS",
     "CENTER_SUN",
+    "DISASTER_TIMINGS",
     "EDITIONS",
     "EPOCHS",
     "EVENT_KINDS",

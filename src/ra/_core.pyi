@@ -15,7 +15,9 @@ class PlayoutResult(TypedDict):
 class State:
     """A Ra position in native form (a flat struct; ``clone`` is a memcpy)."""
 
-    def __init__(self, players: int = 3, seed: int = 0, suns_per_player: int = 0) -> None: ...
+    def __init__(
+        self, players: int = 3, seed: int = 0, suns_per_player: int = 0, disaster_timing: str = "immediate"
+    ) -> None: ...
     @classmethod
     def from_game(cls, game: Any) -> State: ...
     @classmethod

@@ -91,6 +91,8 @@ from ra.views import PlayerView
 # What to do once a disaster's discards are settled.
 _AFTER_AUCTION: Final = 0
 _AFTER_GOD: Final = 1
+_AFTER_GOD_TURN: Final = 2
+"""R3.5, "2008 disaster timing": the disasters taken this turn are being resolved after it."""
 
 MARK_EVERY: Final = 32
 """Undo checkpoints: a snapshot of the position every this many decisions (a power of two)."""
@@ -110,6 +112,9 @@ class Game(State):
     the first tiles drawn and ``suns`` chooses each seat's sun group, for
     scenarios and tests (``exact_bag=True`` makes ``bag`` the whole bag, e.g. to
     empty it, R6.5).  ``hidden_scores`` is the optional rule of R9.1.
+    ``disaster_timing="2008"`` is the variant "2008 disaster timing" of R3.5: the
+    Disasters taken with God tiles are resolved once the player stops using them
+    (the default ``"immediate"`` resolves each at once).
     ``events=False`` keeps no event log (faster, for search and training games;
     see :meth:`stop_events`).
     A ``seed`` (0 to 2**64 - 1) fixes the sun deal and the bag order (R9.2);
@@ -131,6 +136,7 @@ class Game(State):
         hidden_scores: bool = False,
         exact_bag: bool = False,
         events: bool = True,
+        disaster_timing: str = "immediate",
     ) -> None:
         if not isinstance(events, bool):
             raise ValueError(f"events must be True or False, got {str(events)[:20]!r}")
@@ -143,6 +149,7 @@ class Game(State):
             suns=suns,
             hidden_scores=hidden_scores,
             exact_bag=exact_bag,
+            disaster_timing=disaster_timing,
         )
         self._start(setup, Bag.for_setup(setup), events)
 
@@ -165,6 +172,7 @@ class Game(State):
                 suns=[list(g) for g in setup.suns],
                 hidden_scores=setup.hidden_scores,
                 bag_counts=setup.bag_counts,
+                disaster_timing=setup.disaster_timing,
             )
         except (TypeError, IndexError) as err:
             raise ValueError(f"not a valid Setup: {err}") from None
@@ -208,6 +216,7 @@ class Game(State):
         self._unrest_left = 0
         self._quake_left = 0
         self._after_discard = _AFTER_AUCTION
+        self._pending = ()
         self._log = None
         self._logging = events
         self._decisions = None
@@ -329,7 +338,7 @@ class Game(State):
             elif code == DONE:
                 if self._logging:
                     self._log = (self._log, (e_done, p))
-                self._begin_turn((p + 1) % self._n)
+                self._end_god_turn(p)
             else:
                 t = action.arg
                 self._displays[p][t] -= 1
@@ -503,7 +512,11 @@ class Game(State):
         if self._logging:
             self._log = (self._log, (e_god, p, t))
         if t >= T_FIRST_DISASTER:
-            if self._resolve_disasters(p, [t], _AFTER_GOD):
+            if self._setup.disaster_timing == "2008":
+                # R3.5, "2008 disaster timing": the Disaster waits with the tiles taken this
+                # turn (pending_disasters) and is resolved when the turn's takes are over.
+                self._pending = (*self._pending, t)
+            elif self._resolve_disasters(p, [t], _AFTER_GOD):
                 return
         else:
             d[t] += 1
@@ -516,11 +529,46 @@ class Game(State):
             return
         if self._logging:
             self._log = (self._log, (e_done, p, True))
+        self._end_god_turn(p)
+
+    def _end_god_turn(self, p: int) -> None:
+        """The player stopped using God tiles ("done", or no God tile / non-God tile left)."""
+        if self._pending and self._resolve_taken(p):
+            return
         self._begin_turn((p + 1) % self._n)
 
+    def _resolve_taken(self, p: int) -> bool:
+        """R3.5 / R5.3, "2008 disaster timing": resolve the Disasters taken with God tiles this
+        turn (every tile taken is in the display by now), in the order taken; True if a discard
+        choice now awaits ``p`` (the rest follow once it is settled).
+
+        Our rulings where R3.5 is silent, after the 2008 rulebook ("a player may take a disaster
+        tile with a God tile.  In this case, follow the rules above [those of an auction] after
+        placing all acquired tiles in the play area"): the resolution is exactly the one after an
+        auction (R5.1-R5.4) but ordered by the first take of each kind: Disasters of one kind
+        stack (R5.3: two Earthquakes taken this turn destroy up to four Monuments, as one
+        resolution, and R5.4 asks only when there is a real choice among those four), and the
+        kinds are resolved in the order the first of each was taken (an Earthquake taken before
+        an Unrest asks its Monument discards first).  Their categories are disjoint, so the order
+        changes only the order of the events and questions, never the tiles lost.  Tiles taken
+        after a Disaster in the same turn may be destroyed by it (that is the variant's point).
+        """
+        pending = self._pending
+        while pending:
+            t = pending[0]
+            same = [x for x in pending if x == t]
+            pending = tuple([x for x in pending if x != t])
+            self._pending = pending
+            if self._resolve_disasters(p, same, _AFTER_GOD_TURN):
+                return True
+        return False
+
     def _after_disasters(self, p: int) -> None:
-        if self._after_discard == _AFTER_GOD:
+        after = self._after_discard
+        if after == _AFTER_GOD:
             self._after_god(p)
+        elif after == _AFTER_GOD_TURN:
+            self._end_god_turn(p)
         else:
             self._after_auction()
 
@@ -792,4 +840,6 @@ class Game(State):
                 census[t] += d[t]
         for t in range(NUM_KINDS):
             census[t] += self._box[t]
+        for t in self._pending:
+            census[t] += 1
         return census

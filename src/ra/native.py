@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 ENV_VAR = "RA_NATIVE"
 """``RA_NATIVE=0`` turns the native core off (for tests and comparisons)."""
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
 """The packed layout's version: bump it with any change to :data:`LAYOUT` (and the core's reader)."""
 _N5 = setup.MAX_PLAYERS
 _BREAKDOWN = 9  # the 7 categories of ra.scoring.CATEGORIES, before, after
@@ -44,6 +44,7 @@ LAYOUT = struct.Struct(
     "H"  # num_decisions
     f"{_N5}I{_N5}I{_N5}h"  # suns, used (bit masks), scores
     f"B{setup.AUCTION_TRACK_SIZE}s"  # track length, track tiles
+    f"BB{setup.AUCTION_TRACK_SIZE}s"  # R3.5 disaster timing (1: "2008"), pending disasters: count, tiles
     f"{_N5 * tiles.NUM_KINDS}s{tiles.NUM_KINDS}s{tiles.NUM_KINDS}s"  # displays, unseen, box
     f"B{setup.EPOCHS * _N5 * _BREAKDOWN}h"  # epochs scored, breakdowns
     f"{tiles.BAG_SIZE}s"  # the bag: its whole order (a game) or drawn + unseen by kind (a view)
@@ -96,6 +97,9 @@ def pack(position: State) -> bytes:
         *pad,
         len(s._track),
         bytes(s._track),
+        int(s._setup.disaster_timing == "2008"),
+        len(s._pending),
+        bytes(s._pending),
         b"".join(bytes(d) for d in s._displays) + bytes(tiles.NUM_KINDS * (_N5 - n)),
         bytes(s._unseen),
         bytes(s._box),
@@ -134,7 +138,7 @@ def expected_layout() -> dict[str, Any]:
             "action_no_draw": state.PHASE_ACTION_NO_DRAW,
         },
         "auction_kinds": {"drawn": state.DRAWN, "voluntary": state.VOLUNTARY, "forced": state.FORCED},
-        "after": {"auction": 0, "god": 1},
+        "after": {"auction": 0, "god": 1, "god_turn": 2},
         "limits": {
             "kinds": tiles.NUM_KINDS,
             "bag": tiles.BAG_SIZE,
@@ -264,4 +268,6 @@ def snapshot(state: State) -> tuple[Any, ...]:
             tuple((b[0], b[1], tuple(b[2]), b[3], b[4]) for b in epoch if b is not None)
             for epoch in s._breakdowns
         ),
+        int(s._setup.disaster_timing == "2008"),
+        tuple(s._pending),
     )

@@ -6,7 +6,7 @@
     {
       "format": "ra-game", "version": 1,
       "players": ["Ann", "Bob", "Cy"], "variant": "standard", "suns_per_player": null,
-      "hidden_scores": false, "seed": 7,
+      "hidden_scores": false, "disaster_timing": "immediate", "seed": 7,
       "suns": [[13, 8, 5, 2], [12, 9, 6, 3], [11, 10, 7, 4]],
       "bag": [], "bag_counts": null,
       "decisions": ["draw", "draw", "ra", "bid 9", "pass", ...],
@@ -14,6 +14,8 @@
     }
 
 ``result`` is informative; when present, loading checks that the replay agrees.
+``disaster_timing`` (R3.5: ``"immediate"`` or ``"2008"``) was added later: a record without
+it is a game with the default timing, ``"immediate"``.
 Whatever a record holds, reading it raises only :class:`ra.RecordError`.
 """
 
@@ -53,6 +55,7 @@ def build_record(
         "variant": s.variant,
         "suns_per_player": s.suns_per_player,
         "hidden_scores": s.hidden_scores,
+        "disaster_timing": s.disaster_timing,
         "seed": s.seed,
         "suns": [list(g) for g in s.suns],
         "bag": [TILE_IDS[t] for t in s.bag],
@@ -127,6 +130,8 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
             suns=_field(record, "suns", (list, type(None)), None),
             hidden_scores=_field(record, "hidden_scores", (bool,), False),
             bag_counts=_field(record, "bag_counts", (list, type(None)), None),
+            # R3.5: records made before the "2008 disaster timing" variant have the default.
+            disaster_timing=_field(record, "disaster_timing", (str,), "immediate"),
         )
     except ValueError as err:
         raise RecordError(f"record setup: {err}") from None

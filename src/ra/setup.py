@@ -44,10 +44,17 @@ LONG_2P_GROUPS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
     7: ((15, 12, 10, 8, 6, 4, 2), (14, 13, 11, 9, 7, 5, 3)),
 }
 VARIANTS: Final[tuple[str, ...]] = ("standard", "long-2p")
+DISASTER_TIMINGS: Final[tuple[str, ...]] = ("immediate", "2008")
+"""R3.5: when a Disaster taken with a God tile is resolved.  ``"immediate"`` (the 2016 and
+2023 rulebooks, the default): at once, before the next God tile is used.  ``"2008"`` (the
+variant "2008 disaster timing", the Rio Grande 2008 rulebook): after the player stops using
+God tiles, every tile taken being placed first (see :meth:`ra.Game` and ``docs/rules.md``).
+Orthogonal to :data:`VARIANTS` (which fixes the suns): any variant may use either timing."""
 STARTING_SCORE: Final = 10  # R2.1
 __all__ = [
     "AUCTION_TRACK_SIZE",
     "CENTER_SUN",
+    "DISASTER_TIMINGS",
     "EPOCHS",
     "LONG_2P_GROUPS",
     "MAX_PLAYERS",
@@ -83,6 +90,9 @@ class Setup:
     bag_counts: tuple[int, ...] | None = None
     """The bag's whole content by :class:`Tile` when it is not the 180 tiles of R1.1
     (``exact_bag`` scenarios); ``None`` for a real game."""
+    disaster_timing: str = "immediate"
+    """R3.5: ``"immediate"`` (the default) or ``"2008"``, the "2008 disaster timing"
+    variant (see :data:`DISASTER_TIMINGS`)."""
 
     @property
     def contents(self) -> tuple[int, ...]:
@@ -119,6 +129,7 @@ def make_setup(
     hidden_scores: bool = False,
     exact_bag: bool = False,
     bag_counts: Sequence[int] | None = None,
+    disaster_timing: str = "immediate",
 ) -> Setup:
     """Check the arguments of a new game and deal the suns (R2).  Raises ``ValueError``
     (never another exception) for anything that is not a valid setup.
@@ -126,6 +137,7 @@ def make_setup(
     ``exact_bag=True`` makes ``bag`` the whole bag rather than its top: a scenario
     device (for instance to empty the bag, R6.5), not a legal Ra setup.
     ``bag_counts`` gives the whole bag's content by kind directly.
+    ``disaster_timing`` is ``"immediate"`` or ``"2008"`` (R3.5, :data:`DISASTER_TIMINGS`).
     """
     names = _player_names(players)
     n = len(names)
@@ -152,6 +164,12 @@ def make_setup(
                 "other numbers need the long-2p variant (R2.3)",
                 "suns_per_player",
             )
+    if not isinstance(disaster_timing, str) or disaster_timing not in DISASTER_TIMINGS:
+        raise SetupError(
+            f"unknown disaster_timing {_short(disaster_timing)}; "
+            f"disaster timings are: {', '.join(DISASTER_TIMINGS)} (R3.5)",
+            "disaster_timing",
+        )
     if not isinstance(hidden_scores, bool):
         raise ValueError(f"hidden_scores must be True or False, got {hidden_scores!r}")
     if not isinstance(exact_bag, bool):
@@ -197,6 +215,7 @@ def make_setup(
         bag=stacked,
         hidden_scores=bool(hidden_scores),
         bag_counts=contents,
+        disaster_timing=disaster_timing,
     )
 
 

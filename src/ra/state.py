@@ -221,6 +221,7 @@ class State:
         "_unrest_left",
         "_quake_left",
         "_after_discard",
+        "_pending",
         "_log",
         "_logging",
         "_decisions",
@@ -257,6 +258,9 @@ class State:
     _unrest_left: int
     _quake_left: int
     _after_discard: int
+    _pending: tuple[int, ...]
+    """R3.5, "2008 disaster timing": the Disasters taken with God tiles this turn and not yet
+    resolved, in the order taken (always empty with the default timing)."""
     _log: tuple[Any, Any] | None
     _logging: bool
     """Whether decisions add to ``_log`` (False: no event log, see ``Game.stop_events``)."""
@@ -296,6 +300,7 @@ class State:
         new._unrest_left = self._unrest_left
         new._quake_left = self._quake_left
         new._after_discard = self._after_discard
+        new._pending = self._pending
         new._log = self._log
         new._logging = self._logging
         new._decisions = self._decisions
@@ -321,6 +326,7 @@ class State:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         object.__setattr__(self, "_logging", True)  # pickles made before the flag existed
+        object.__setattr__(self, "_pending", ())  # pickles made before the 2008 timing (R3.5)
         for name, value in state.items():
             if name in ("_log", "_decisions"):
                 chain: tuple[Any, Any] | None = None
@@ -347,6 +353,11 @@ class State:
     @property
     def hidden_scores(self) -> bool:
         return self._setup.hidden_scores
+
+    @property
+    def disaster_timing(self) -> str:
+        """R3.5: ``"immediate"`` (the default) or ``"2008"`` (the "2008 disaster timing" variant)."""
+        return self._setup.disaster_timing
 
     # --- where the game stands -------------------------------------------------
 
@@ -423,6 +434,13 @@ class State:
         if self._phase != PHASE_DISCARD:
             return None
         return "unrest" if self._unrest_left else "earthquake"
+
+    @property
+    def pending_disasters(self) -> tuple[str, ...]:
+        """R3.5, "2008 disaster timing": the Disasters taken with God tiles this turn that are
+        still to be resolved, in the order taken (identifiers; empty with the default timing).
+        They lie with the player's display but are not part of it (not in ``player().tiles``)."""
+        return tuple([TILE_IDS[t] for t in self._pending])
 
     @property
     def discards_left(self) -> int:
@@ -742,6 +760,8 @@ class State:
             self._unrest_left,
             self._quake_left,
             self._after_discard,
+            self._pending,
+            self._setup.disaster_timing,
         )
 
     def _key(self) -> tuple[Any, ...]:

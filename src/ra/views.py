@@ -164,6 +164,8 @@ class PlayerView(State):
             ],
             "variant": self._setup.variant,
             "hidden_scores": self._setup.hidden_scores,
+            "disaster_timing": self._setup.disaster_timing,
+            "pending_disasters": list(self.pending_disasters),
             "epoch": self.epoch,
             "phase": self.phase,
             "to_move": self.to_move,

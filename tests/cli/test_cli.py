@@ -99,6 +99,8 @@ def test_a_bad_file_gets_one_line_and_status_2(tmp_path: Path, case: str, comman
         (["arena", "-n", "2", "--csv", "/no/such/folder/x.csv"], "does not exist"),
         (["arena", "-n", "2", "--records", "/proc/games"], "--records: cannot write"),
         (["arena", "-p", "6"], "2 to 5 players, not 6"),
+        (["play", "--disaster-timing", "2016"], "--disaster-timing: unknown disaster_timing '2016'"),
+        (["play", "--load", "a.json", "--disaster-timing", "2008"], "its disaster timing (R3.5) comes from"),
     ],
 )
 def test_cli_errors_are_one_line(tmp_path: Path, args: list[str], message: str) -> None:
@@ -203,6 +205,23 @@ def test_open_scores_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     code, output = invoke("play", "--open-scores", "-p", "2", env={"XDG_DATA_HOME": str(tmp_path)})
     assert code == 0, output
     assert not seen[0].game.setup.hidden_scores
+
+
+def test_disaster_timing_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # R3.5: the variant "2008 disaster timing"; without the option, the default timing.
+    from ra.tui import app as tui_app
+
+    seen: list[Session] = []
+    monkeypatch.setattr(tui_app.PlayApp, "run", lambda self, **kw: seen.append(self.session))
+    env = {"XDG_DATA_HOME": str(tmp_path)}
+    code, output = invoke("play", "--disaster-timing", "2008", "-p", "2", env=env)
+    assert code == 0, output
+    assert seen[0].game.setup.disaster_timing == "2008"
+    code, output = invoke("play", "-p", "2", env=env)
+    assert code == 0, output
+    assert seen[1].game.setup.disaster_timing == "immediate"
+    code, output = invoke("play", "--help", env=env)
+    assert "--disaster-timing" in output
 
 
 def test_rules_command_prints_the_packaged_reference() -> None:

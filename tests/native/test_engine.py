@@ -65,6 +65,45 @@ def test_disaster_heavy_bag_matches() -> None:
         play_through(game, "random", seed)
 
 
+def god_heavy_policy(game: ra.Game, rng: random.Random) -> ra.Action:
+    """Random, but saving God tiles to use several in one turn, Disasters first (the paths of
+    R3.5's two timings)."""
+    legal = game.legal_actions()
+    gods = [a for a in legal if a.kind == "god"]
+    seat = game.to_move
+    assert seat is not None
+    held = game.tile_counts(seat)[ra.Tile.GOD]
+    if gods and (game.phase == "god" or held >= 2) and rng.random() < 0.9:
+        disasters = [a for a in gods if a.tile is not None and a.tile >= ra.Tile.FUNERAL]
+        return rng.choice(disasters if disasters and rng.random() < 0.7 else gods)
+    if gods and game.phase == "action" and held < 2:
+        legal = [a for a in legal if a.kind != "god"] if rng.random() < 0.8 else legal
+    return rng.choice(legal)
+
+
+GOD_AND_DISASTER_TOP = [
+    "god", "god", "god", "god", "unrest", "earthquake", "pharaoh", "astronomy", "funeral", "fortress",
+    "writing", "obelisk", "drought", "flood", "nile", "unrest", "god", "god", "art", "earthquake",
+    "god", "god", "pharaoh", "funeral", "unrest", "temple", "pyramid", "drought", "religion", "unrest",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_2008_disaster_timing_games_match(players: int) -> None:
+    """R3.5, the variant "2008 disaster timing": Disasters taken with God tiles wait until the
+    player stops, then are resolved (choices included); both engines agree after every decision."""
+    decisions = waiting = 0
+    for seed in range(150):
+        bag = GOD_AND_DISASTER_TOP if seed % 3 else None
+        game = ra.Game(players, seed=seed * 11 + players, disaster_timing="2008", bag=bag)
+        policy = god_heavy_policy if seed % 5 else greedy_policy
+        for g, _ in side_by_side(game, policy, seed):
+            decisions += 1
+            waiting += bool(g.pending_disasters)
+    assert decisions > 150 * 50  # thousands of decisions, whole games
+    assert waiting > 15  # and many of them with disasters waiting (the variant's own states)
+
+
 def test_empty_bag_scenario_matches() -> None:
     """R6.5: a small exact bag runs out; drawing is no longer offered."""
     bag = ["pharaoh", "nile", "flood", "ra", "god", "gold", "ra", "ra", "ra", "ra", "ra", "ra"]

@@ -127,6 +127,32 @@ def test_lobby_create_join_leave_and_errors(server: Server) -> None:
     assert [s.get("level") for s in expert["game"]["seats"]] == [None, "expert"]
 
 
+def test_lobby_offers_the_2008_disaster_timing(server: Server) -> None:
+    # R3.5: the variant "2008 disaster timing" is a table option, shown in the lobby and the view.
+    base = server.url
+    made = create(base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], disaster_timing="2008")
+    gid = made["game"]["id"]
+    assert made["game"]["options"]["disaster_timing"] == "2008"
+    plain = create(base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], name="Bob")
+    assert plain["game"]["options"]["disaster_timing"] == "immediate"  # the default
+    r = httpx.post(
+        base + "/api/games",
+        json={"seats": [{"kind": "human"}] * 2, "name": "A", "disaster_timing": "2016"},
+    )
+    assert r.status_code == 422 and "disaster timing" in r.json()["message"]
+
+    async def look() -> dict[str, Any]:
+        ann = Player(server.ws, gid, made["token"], seed=1)
+        await connect(ann)
+        assert ann.state is not None
+        state = ann.state
+        await ann.close()
+        return state
+
+    state = asyncio.run(look())
+    assert state["view"]["disaster_timing"] == "2008" and state["view"]["pending_disasters"] == []
+
+
 def test_open_games_per_address_are_limited(
     server_factory: type[Server], sqlite_url: str, tmp_path: Path
 ) -> None:

@@ -63,6 +63,13 @@ def play_command(
     suns_per_player: Annotated[
         int | None, typer.Option(help=f"Long two-player game: {LONG_SUNS} suns.")
     ] = None,
+    disaster_timing: Annotated[
+        str,
+        typer.Option(
+            help="When a Disaster taken with a God tile is resolved (R3.5): immediate (at once, "
+            "the 2016/2023 rules) or 2008 (after all the turn's God-tile takes, the 2008 rules)."
+        ),
+    ] = "immediate",
     open_scores: Annotated[
         bool, typer.Option("--open-scores", help="Show every score (rulebooks: hidden, R9.1).")
     ] = False,
@@ -100,6 +107,8 @@ def play_command(
     if load is not None:
         if players is not None or bots_list or humans or name or seed is not None or hints is not None:
             raise fail("--load resumes a saved game: its players, bots, seed and hints come from the file")
+        if disaster_timing != "immediate":
+            raise fail("--load resumes a saved game: its disaster timing (R3.5) comes from the file")
         try:
             session = Session.load(load, save_path=save)
         except ra.RecordError as err:
@@ -119,6 +128,7 @@ def play_command(
                 hidden_scores=not open_scores,
                 save_path=save,
                 hints=hints,
+                disaster_timing=disaster_timing,
             )
         except ValueError as err:
             raise fail(_engine_message(err)) from None

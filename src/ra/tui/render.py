@@ -249,6 +249,10 @@ def status_text(
     elif phase == "god":
         t.append(f"{who}: ", style="bold")
         t.append("take another tile with a God tile, or done")
+        if view.pending_disasters:
+            # R3.5, "2008 disaster timing": the Disasters taken wait until the takes end.
+            waiting = ", ".join(ra.display_name(Tile.parse(d), edition) for d in view.pending_disasters)
+            t.append(f"; waiting: {waiting}", style="red")
     elif phase == "discard":
         disaster = view.pending_disaster or "disaster"
         tile = Tile.parse(disaster) if disaster != "disaster" else None

@@ -183,6 +183,7 @@ class Session(Table[Evaluation]):
         hidden_scores: bool = True,
         save_path: Path | None = None,
         hints: bool | None = None,
+        disaster_timing: str = "immediate",
     ) -> Session:
         game = ra.Game(
             players=[s.name for s in seats],
@@ -190,6 +191,7 @@ class Session(Table[Evaluation]):
             variant=variant,
             suns_per_player=suns_per_player,
             hidden_scores=hidden_scores,
+            disaster_timing=disaster_timing,
         )
         return cls(game, seats, save_path, hints)
 

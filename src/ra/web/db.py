@@ -44,6 +44,8 @@ games = sa.Table(
     sa.Column("bot_claim_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("starts_at", sa.DateTime(timezone=True), nullable=True),  # bots wait until then
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),  # win chances on request
+    # R3.5: "immediate" or "2008" (the variant "2008 disaster timing")
+    sa.Column("disaster_timing", sa.String(16), nullable=False, server_default="immediate"),
     sa.Index("ix_games_status_created_at", "status", "created_at"),
     sa.Index("ix_games_created_at", "created_at"),
 )

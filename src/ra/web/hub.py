@@ -137,6 +137,7 @@ def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
             variant=row.variant,
             suns_per_player=row.suns_per_player,
             hidden_scores=row.hidden_scores,
+            disaster_timing=row.disaster_timing,
         )
     for d in decisions:
         game.apply(d)

@@ -18,7 +18,7 @@ from typing_extensions import TypedDict
 
 from ra.engine import Game
 from ra.errors import RaError, SetupError
-from ra.setup import MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
+from ra.setup import DISASTER_TIMINGS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
 from ra.table import bot_name
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
@@ -79,6 +79,8 @@ class NewGame(BaseModel):
     start_in: float = Field(default=0.0, ge=0.0, le=3600.0)
     hints: bool | None = None
     """Players may ask for win chances; by default only with one human at the table."""
+    disaster_timing: str = "immediate"
+    """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     name: str | None = None
     join: bool = True
 
@@ -86,6 +88,11 @@ class NewGame(BaseModel):
     @classmethod
     def _variant(cls, v: str) -> str:
         return _one_of(v, VARIANTS, "variant")
+
+    @field_validator("disaster_timing")
+    @classmethod
+    def _disaster_timing(cls, v: str) -> str:
+        return _one_of(v, DISASTER_TIMINGS, "disaster timing")
 
     @field_validator("edition")
     @classmethod
@@ -214,6 +221,7 @@ class Lobby:
                 seed=0,
                 variant=body.variant,
                 suns_per_player=body.suns_per_player,
+                disaster_timing=body.disaster_timing,
             )
         except SetupError as err:
             where = f"{err.option}: " if err.option and err.option != "players" else ""
@@ -234,6 +242,7 @@ class Lobby:
                 "creator_addr": addr,
                 "starts_at": now() + timedelta(seconds=body.start_in) if body.start_in else None,
                 "hints": body.hints if body.hints is not None else humans == 1,
+                "disaster_timing": body.disaster_timing,
             },
             [
                 {
@@ -377,6 +386,7 @@ class Lobby:
                 "variant": game.setup.variant,
                 "suns_per_player": game.setup.suns_per_player,
                 "hidden_scores": game.hidden_scores,
+                "disaster_timing": game.setup.disaster_timing,
                 "edition": "original",
                 "bot_delay": 0.0,
                 "seed": 0,

@@ -160,6 +160,8 @@ class ViewData(TypedDict):
     players: list[PlayerData]
     variant: str
     hidden_scores: bool
+    disaster_timing: str
+    """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     epoch: int
     phase: str
     to_move: int | None
@@ -171,6 +173,8 @@ class ViewData(TypedDict):
     tiles_in_bag: int
     unseen: dict[str, int]
     pending_disaster: str | None
+    pending_disasters: list[str]
+    """R3.5, "2008 disaster timing": Disasters taken with God tiles this turn, not yet resolved."""
     discards_left: int
     num_decisions: int
     winner: int | None
@@ -193,6 +197,8 @@ class TableSettings(TypedDict):
     edition: str
     bot_delay: float
     hints: bool
+    disaster_timing: str
+    """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
 
 
 class GameSummary(TypedDict):
@@ -434,6 +440,7 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
         ],
         "variant": game.setup.variant,
         "hidden_scores": game.hidden_scores,
+        "disaster_timing": game.setup.disaster_timing,
         "epoch": view.epoch,
         "phase": view.phase,
         "to_move": view.to_move,
@@ -445,6 +452,7 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
         "tiles_in_bag": view.tiles_in_bag,
         "unseen": dict(view.unseen),
         "pending_disaster": view.pending_disaster,
+        "pending_disasters": list(view.pending_disasters),
         "discards_left": view.discards_left,
         "num_decisions": game.num_decisions,
         "winner": game.winner if over else None,

@@ -79,6 +79,8 @@ class GameRow:
     rematch_id: str | None
     starts_at: datetime | None = None
     hints: bool = False
+    disaster_timing: str = "immediate"
+    """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -95,6 +97,7 @@ class GameRow:
             "edition": self.edition,
             "bot_delay": self.bot_delay,
             "hints": self.hints,
+            "disaster_timing": self.disaster_timing,
         }
 
 
@@ -563,6 +566,7 @@ def _game_row(r: Any) -> GameRow:
         rematch_id=r["rematch_id"],
         starts_at=_utc(r["starts_at"]),
         hints=bool(r["hints"]),
+        disaster_timing=r["disaster_timing"],
     )
 
 

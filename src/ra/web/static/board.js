@@ -236,7 +236,12 @@ export function statusLine(view, me, edition) {
       const why = a.ra_player === me ? t("st.whyYou." + kind) : t("st.why." + kind, { ra: ns[a.ra_player] });
       return mine ? t("st.yourBid", { why, high }) : t("st.bid", { name, why, high });
     }
-    case "god": return mine ? t("st.yourGod") : t("st.god", { name });
+    case "god": {
+      const base = mine ? t("st.yourGod") : t("st.god", { name });
+      // R3.5, "2008 disaster timing": the Disasters taken wait until the takes end.
+      const waiting = (view.pending_disasters || []).map((k) => tileName(k, edition));
+      return waiting.length ? `${base} ${t("st.godPending", { disasters: waiting.join(", ") })}` : base;
+    }
     case "discard": {
       const dis = tileName(view.pending_disaster || "unrest", edition);
       return mine ? t("st.yourDiscard", { disaster: dis, n: view.discards_left || 1 }) : t("st.discard", { name, disaster: dis });

@@ -75,6 +75,7 @@ async function create(e) {
     variant,
     suns_per_player: variant === "long-2p" ? Number($("#suns").value) : null,
     hidden_scores: $("#hidden-scores").checked,
+    disaster_timing: $("#disaster-timing").value,
     hints: $("#hints").checked,
     edition: $("#edition").value,
     bot_delay: Number($("#pace").value),
@@ -123,7 +124,8 @@ function describe(g) {
   const v = o.variant === "long-2p" ? ` · ${t("lobby.variant.long")} (${o.suns_per_player})` : "";
   const hid = o.hidden_scores ? ` · ${t("lobby.hidden")}` : "";
   const hints = o.hints ? ` · ${t("lobby.hints")}` : "";
-  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${hid}${hints}${ed}`;
+  const dis = o.disaster_timing === "2008" ? ` · ${t("lobby.disasters.short")}` : "";
+  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${dis}${hid}${hints}${ed}`;
 }
 
 function seatNames(g) {
