@@ -1,6 +1,6 @@
 // Rendering a game position (a seat's View) as the table: tracks, centre sun, displays,
 // game log, scoring tables and the final result. Shared by the table and the replay viewer.
-import { t, tileName, eventText, SCORE_CATEGORIES, CIVS, MONUMENTS, TILE_COUNTS, currentLang, playerName } from "./i18n.js";
+import { t, tileName, eventText, SCORE_CATEGORIES, CIVS, MONUMENTS, TILE_COUNTS, playerName, join } from "./i18n.js";
 import { tileSVG, sunSVG, esc, keepMarkSVG, boatSVG, boatEndSVG } from "./tiles.js";
 
 const GROUPS = [
@@ -240,7 +240,7 @@ export function statusLine(view, me, edition) {
       const base = mine ? t("st.yourGod") : t("st.god", { name });
       // R3.5, "2008 disaster timing": the Disasters taken wait until the takes end.
       const waiting = (view.pending_disasters || []).map((k) => tileName(k, edition));
-      return waiting.length ? `${base} ${t("st.godPending", { disasters: waiting.join(", ") })}` : base;
+      return waiting.length ? `${base} ${t("st.godPending", { disasters: join(waiting) })}` : base;
     }
     case "discard": {
       const dis = tileName(view.pending_disaster || "unrest", edition);
