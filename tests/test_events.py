@@ -149,18 +149,19 @@ def test_every_auction_kind_has_words() -> None:
 
 def test_the_log_in_russian() -> None:
     names = ["Аня", "Боря"]
-    assert ev.bid(0, 9).text(names, lang="ru") == "Аня ставит солнце 9."
-    assert ev.auto_pass(1, 12, True).text(names, lang="ru") == "Боря пасует (нет солнца выше 12)."
+    assert ev.bid(0, 9).text(names, lang="ru") == "Аня ставит диск 9."
+    assert ev.auto_pass(1, 12, True).text(names, lang="ru") == "Боря пасует (нет диска выше 12)."
     assert (
         ev.disaster(1, Tile.UNREST, 2).text(names, "2016", "ru")
-        == "Война поражает игрока Боря: потеряно 2 тайла."
+        == "Война: Боря теряет 2 жетона."
     )
     lot = [Tile.FLOOD, Tile.PHARAOH, Tile.FLOOD, Tile.GOLD]
     assert ev.won(0, 9, lot, 1).text(["Вы", "Боря"], lang="ru") == (
-        "Вы выигрываете солнцем 9 и забираете: 1 золото, 1 фараон и 2 разлива, а также солнце 1 (лицом вниз)."
+        "Вы выигрываете аукцион с диском 9 и забираете: 1 жетон золота, 1 фараон и 2 жетона паводка, "
+        "а также диск 1 (лицевой стороной вниз)."
     )
     assert ev.no_bid(0, [Tile.GOLD] * 5, removed=True).text(names, lang="ru") == (
-        "Никто не поставил; 5 тайлов с полного трека аукциона уходят из игры."
+        "Ставок нет; 5 жетонов с заполненного аукционного ряда уходят из игры."
     )
 
 

@@ -43,11 +43,11 @@ def test_pseudo_text_keeps_placeholders_and_has_no_plain_letters() -> None:
 @pytest.mark.parametrize(
     ("n", "tiles", "suns"),
     [
-        (1, "1 тайл", "1 солнце"),
-        (2, "2 тайла", "2 солнца"),
-        (5, "5 тайлов", "5 солнц"),
-        (11, "11 тайлов", "11 солнц"),
-        (21, "21 тайл", "21 солнце"),
+        (1, "1 жетон", "1 диск"),
+        (2, "2 жетона", "2 диска"),
+        (5, "5 жетонов", "5 дисков"),
+        (11, "11 жетонов", "11 дисков"),
+        (21, "21 жетон", "21 диск"),
     ],
 )
 def test_russian_plurals(n: int, tiles: str, suns: str) -> None:
@@ -67,10 +67,13 @@ def test_english_plurals_and_gendered_russian_tile_names() -> None:
         "21 пирамида",
     ]
     assert [ru("tiles.temple", n=n) for n in (1, 2, 5)] == ["1 храм", "2 храма", "5 храмов"]
-    assert [ru("tiles.earthquake", n=n) for n in (1, 3, 11)] == [
-        "1 землетрясение",
-        "3 землетрясения",
-        "11 землетрясений",
+    assert [ru("tiles.sanctuary", n=n) for n in (1, 3, 11)] == ["1 святилище", "3 святилища", "11 святилищ"]
+    # Kinds not counted by themselves are counted in tiles ("1 жетон золота", not "1 золото").
+    assert [ru("tiles.gold", n=n) for n in (1, 2, 5, 21)] == [
+        "1 жетон золота",
+        "2 жетона золота",
+        "5 жетонов золота",
+        "21 жетон золота",
     ]
 
 
@@ -106,7 +109,7 @@ def test_messages_as_data_render_alike_in_every_language() -> None:
     names = ["Ann", "Bob"]
     assert w.words("en").render(m, names) == "Funeral strikes Bob: 2 tiles lost."
     assert w.words("en").render(m, names, you=1) == "Funeral strikes you: 2 tiles lost."
-    assert w.words("ru").render(m, names, you=1) == "Похороны поражает вас: потеряно 2 тайла."
+    assert w.words("ru").render(m, names, you=1) == "Похороны: вы теряете 2 жетона."
     assert w.words("en").render(m) == "Funeral strikes Player 2: 2 tiles lost."
 
 
@@ -121,7 +124,7 @@ def test_the_browser_export_maps_plural_categories_to_forms() -> None:
     assert data["lang"] == "ru" and data["plural"] == {"one": 0, "few": 1, "many": 2, "other": 2}
     messages = data["messages"]
     assert isinstance(messages, dict)
-    assert messages["count.tiles"] == ["{n} тайл", "{n} тайла", "{n} тайлов"]
+    assert messages["count.tiles"] == ["{n} жетон", "{n} жетона", "{n} жетонов"]
     assert messages["lobby.new"] == "Новая игра"
     langs = data["langs"]
     assert isinstance(langs, list)

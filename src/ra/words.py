@@ -22,7 +22,7 @@ very same message in its own language.
 
 >>> en, ru = words("en"), words("ru")
 >>> en("log.bid", p="Ann", sun=9), ru("log.bid", p="Аня", sun=9)
-('Ann bids sun 9.', 'Аня ставит солнце 9.')
+('Ann bids sun 9.', 'Аня ставит диск 9.')
 >>> [ru("tiles.pharaoh", n=n) for n in (1, 2, 5, 11, 21)]
 ['1 фараон', '2 фараона', '5 фараонов', '11 фараонов', '21 фараон']
 """

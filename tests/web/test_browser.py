@@ -388,10 +388,10 @@ def test_russian_table_and_rules(browser: Browser, live_server: str) -> None:
             break
         if click_legal(page, rng) is None:
             page.wait_for_timeout(40)
-    assert page.locator(".track-label", has_text="Трек аукциона").count() == 1
+    assert page.locator(".track-label", has_text="Аукционный ряд").count() == 1
     assert page.locator("#status").inner_text().startswith("Ваш ход")
-    assert page.locator("[data-act='draw']").inner_text().strip().endswith("Тянуть тайл")
-    assert page.locator("[data-act='ra']").inner_text().strip().endswith("Призвать Ра")
+    assert page.locator("[data-act='draw']").inner_text().strip().endswith("Тянуть жетон")
+    assert page.locator("[data-act='ra']").inner_text().strip().endswith("Воззвать к Ра")
     assert page.locator(".group h3", has_text="Фараоны").count() == 3
     assert page.locator(".log-card h2").inner_text() == "Журнал игры"
     page.click("[data-act='draw']")
@@ -442,7 +442,7 @@ def test_screenshots_and_no_sideways_scrolling(
     play(page, random.Random(4), clicks=14)
     wait_js(page, "window.__ra && !window.__ra.sending")
     no_sideways_scroll(page)
-    # The tracks' names fit their column on one line ("Трек аукциона" wrapped on a laptop).
+    # The tracks' names fit their column on one line ("Трек аукциона" once wrapped on a laptop).
     overflow = page.evaluate(
         "[...document.querySelectorAll('.track-label > span')].filter((s) => {"
         " const r = s.getBoundingClientRect();"
@@ -598,6 +598,7 @@ def test_log_and_tie_break_are_rendered_from_the_data(browser: Browser, live_ser
     assert en["log"][1] == "Ann draws War."
     assert en["log"][15] == "Ann loses Sanctuary (chosen)."
     assert en["you"][15] == "You lose Sanctuary (chosen)."
+    assert ru["log"][1] == "Ann тянет жетон «Война»."
     assert "Tie on 30 points: Ann wins the tie-break holding the highest sun (13) (R8.1)." in en["final"]
     assert "(30)" in ru["final"] and "(13)" in ru["final"]
     assert (en["war"], ru["war"], en["bot"]) == ("War", "Война", "Hard bot 2")

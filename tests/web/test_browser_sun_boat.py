@@ -95,7 +95,7 @@ def test_the_2023_edition_sails_the_sun_boat_and_the_original_lays_ra_tiles(
     page.click(".lang-btn[data-lang='ru']")
     page.wait_for_selector(".track-label:has-text('Трек Ра')")
     assert page.locator(".ra-track").get_attribute("aria-label") == f"Солнечная ладья: {n} из 6 делений"
-    assert page.locator(".ra-discards").inner_text().strip() == f"Сброшено тайлов Ра: {gone}"
+    assert page.locator(".ra-discards").inner_text().strip() == f"Сброшено жетонов Ра: {gone}"
     no_js_errors(page)
     page.context.close()
 
