@@ -588,9 +588,9 @@ class State:
             return msg("illegal.discard_now", action=str(action), p=p, what=what)
         t = action.arg
         if t not in self._discard_kinds():
-            return msg("illegal.discard_kind", p=p, what=what, tile=str(action.tile))
+            return msg("illegal.discard_kind", p=p, what=what, tile=msg(f"tile.{action.tile}"))
         if not self._displays[p.seat][t]:
-            return msg("illegal.discard_none", p=p, tile=str(action.tile))
+            return msg("illegal.discard_none", p=p, tile=msg(f"tile.{action.tile}"))
         return None
 
     def _why_not_god(self, action: Action) -> Msg | None:
@@ -598,7 +598,7 @@ class State:
         if not self._displays[p][T_GOD]:
             return msg("illegal.no_god", p=Seat(p))
         if not self._can_take(p, action.arg):
-            return msg("illegal.not_on_track", tile=str(action.tile))
+            return msg("illegal.not_on_track", tile=msg(f"tile.{action.tile}"))
         return None
 
     def _illegal(self, action: Action) -> IllegalActionError:
