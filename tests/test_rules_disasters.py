@@ -82,7 +82,7 @@ def test_r5_2_unrest_lets_the_player_choose_civilization_tiles() -> None:
     assert game.discards_left == 2
     assert [str(a) for a in game.legal_actions()] == ["discard astronomy", "discard writing", "discard art"]
     with pytest.raises(
-        ra.IllegalActionError, match=r"must discard a civilization tile .*not temple \(R5.2\)"
+        ra.IllegalActionError, match=r"must discard a civilization tile .*not Temple \(R5.2\)"
     ):
         game.apply("discard temple")
     with pytest.raises(ra.IllegalActionError, match=r"holds no religion to discard \(R5.2\)"):
