@@ -85,7 +85,7 @@ def test_r5_2_unrest_lets_the_player_choose_civilization_tiles() -> None:
         ra.IllegalActionError, match=r"must discard a civilization tile .*not Temple \(R5.2\)"
     ):
         game.apply("discard temple")
-    with pytest.raises(ra.IllegalActionError, match=r"holds no religion to discard \(R5.2\)"):
+    with pytest.raises(ra.IllegalActionError, match=r"holds no Religion to discard \(R5.2\)"):
         game.apply("discard religion")
     with pytest.raises(ra.IllegalActionError, match=r"must discard"):
         game.apply("draw")
