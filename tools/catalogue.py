@@ -32,7 +32,7 @@ _ACCENTS = dict(
         strict=True,
     )
 )
-_PROTECTED = re.compile(r"(\{\w+\}|<[^>]*>|&\w+;|R\d+(?:\.\d+)?)")
+_PROTECTED = re.compile(r"(\{[^{}]*\}|%\(\w+\)[sd]|\[/?\w*\]|(?<!\w)--?[a-z][\w-]*|<[^>]*>|&\w+;|R\d+(?:\.\d+)?)")
 
 
 def pseudo(text: str) -> str:
@@ -90,9 +90,9 @@ def problems() -> list[str]:
             if forms is None:
                 found.append(f"{lang}: {key} is not translated")
                 continue
-            want = set(re.findall(r"\{\w+\}", entry.singular + (entry.plural or "")))
+            want = set(re.findall(r"\{[^{}]*\}", entry.singular + (entry.plural or "")))
             for form in forms:
-                have = set(re.findall(r"\{\w+\}", form))
+                have = set(re.findall(r"\{[^{}]*\}", form))
                 if have - want:
                     found.append(f"{lang}: {key} has unknown placeholders {sorted(have - want)}")
                 if not have and want and entry.plural is None:

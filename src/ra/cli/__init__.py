@@ -1,7 +1,14 @@
 """The ``ra`` command line: ``demo``, ``play``, ``replay``, ``games``, ``rules``, ``arena``, ``analyze``,
 ``serve``, ``docs``."""
 
+# ruff: noqa: E402  (the language goes first: see below)
 from __future__ import annotations
+
+# Typer and Click print words of their own ("Usage:", "Options"): they must find the
+# catalogue's, so the command line's language is installed before they are imported.
+from ra.cli import language as _language
+
+_language.install()
 
 import os
 import random
@@ -14,9 +21,17 @@ from rich.console import Console
 
 import ra
 from ra import records
-from ra.cli.common import LANG_OPTION, argv_lang, cannot_write, fail, plain_flags, set_lang, without_lang
+from ra.cli.common import LANG_OPTION, argv_lang, cannot_write, fail, plain_flags, set_lang, w, without_lang
 from ra.native import status as native_status
 from ra.tui.render import score_table
+
+
+def _words_now(key: str) -> str:
+    """A message in the language ``main`` chose (it may differ from the one at import)."""
+    return w()(key)
+
+
+_language.localize_typer(_words_now)
 
 app = typer.Typer(
     name="ra",
@@ -104,11 +119,11 @@ def _check_save_path(path: Path) -> None:
         raise fail(f"cannot save to {os.fspath(path)!r}: {reason}")
 
 
-from ra.cli.analyze import analyze_command  # noqa: E402
-from ra.cli.arena import arena_command  # noqa: E402
-from ra.cli.docs import docs_command  # noqa: E402
-from ra.cli.play import games_command, play_command, replay_command, rules_command  # noqa: E402
-from ra.cli.serve import serve_command  # noqa: E402
+from ra.cli.analyze import analyze_command
+from ra.cli.arena import arena_command
+from ra.cli.docs import docs_command
+from ra.cli.play import games_command, play_command, replay_command, rules_command
+from ra.cli.serve import serve_command
 
 app.command("play")(play_command)
 app.command("replay")(replay_command)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
@@ -15,54 +14,16 @@ from rich.markup import escape
 
 import ra
 from ra import words as _words
+from ra.cli.language import LANG_OPTION, argv_lang, choose, lang, without_lang
 from ra.words import UnknownLanguageError, Words
 
-LANG_OPTION = "--lang"
-
-
-def argv_lang(argv: Sequence[str]) -> str | None:
-    """The value of ``--lang X`` / ``--lang=X`` anywhere in a command line, if any."""
-    for i, arg in enumerate(argv):
-        if arg == LANG_OPTION and i + 1 < len(argv):
-            return argv[i + 1]
-        if arg.startswith(LANG_OPTION + "="):
-            return arg.split("=", 1)[1]
-    return None
-
-
-def without_lang(argv: Sequence[str]) -> list[str]:
-    """A command line without its ``--lang`` option (``main`` puts it first, for the root)."""
-    out: list[str] = []
-    skip = False
-    for i, arg in enumerate(argv):
-        if skip:
-            skip = False
-        elif arg == LANG_OPTION and i + 1 < len(argv):
-            skip = True
-        elif not arg.startswith(LANG_OPTION + "="):
-            out.append(arg)
-    return out
-
-
-def _initial_lang() -> str:
-    try:
-        return _words.choose(argv_lang(sys.argv[1:]))
-    except UnknownLanguageError:
-        return _words.choose(None)  # main() reports the unknown language
-
-
-_lang = [_initial_lang()]
-
-
-def lang() -> str:
-    """The command line's language: ``--lang``, else the environment, else English."""
-    return _lang[0]
+__all__ = ["LANG_OPTION", "argv_lang", "lang", "without_lang"]
 
 
 def set_lang(value: str | None) -> None:
     """Choose the language (``--lang``); an unknown one is an error naming the known ones."""
     try:
-        _lang[0] = _words.choose(value)
+        choose(value)
     except UnknownLanguageError as err:
         raise fail(f"{LANG_OPTION}: {err}") from None
 
@@ -72,7 +33,7 @@ def w() -> Words:
     return _words.words(lang())
 
 
-HELP: Words = _words.words(_lang[0])
+HELP: Words = _words.words(lang())
 """The words help texts are written in: chosen once, when the commands are defined."""
 
 PLAYERS = f"{ra.MIN_PLAYERS}-{ra.MAX_PLAYERS}"
