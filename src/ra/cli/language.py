@@ -120,7 +120,7 @@ def localize_typer(help_text: Callable[[str], str]) -> None:
     def help_option(self: core.Command, ctx: core.Context) -> core.Parameter | None:
         option = get_help_option(self, ctx)
         if option is not None:
-            option.help = help_text("click.help")  # type: ignore[attr-defined]
+            option.help = help_text("click.help")
         return option
 
     formatting.HelpFormatter.write_usage = usage  # type: ignore[method-assign]
