@@ -247,3 +247,74 @@ def test_without_the_native_core_the_analysis_says_it_is_weaker(tmp_path: Path) 
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "the native core is not built, so this analysis is weaker" in " ".join(done.stdout.split())
+
+
+NOTATION = {"bid", "pass", "draw", "ra", "god", "done", "discard", "version", "analysis", "replay"}
+"""Words left as they are in every language: the action notation (``bid 9``, ``god pharaoh``),
+the commands (``ra --version``)."""
+
+
+def foreign_words(text: str, names: tuple[str, ...]) -> set[str]:
+    """Words of three or more unaccented Latin letters outside player names, the notation, tile
+    identifiers and rule numbers (R4.2)."""
+    allowed = NOTATION | set(ra.TILE_IDS) | {"war", "sanctuary", "mausoleum"}
+    allowed |= {part for name in names for part in name.split()}
+    words_found = re.findall(r"(?<![\w.])[A-Za-z]{3,}(?![\w])", re.sub(r"\bR\d+(\.\d+)*", "", text))
+    return {w for w in words_found if w not in allowed and w.lower() not in allowed}
+
+
+def page_text(page: str) -> str:
+    """What a reader sees of an HTML page (and its SVG): the text, without tags and styles."""
+    import html
+
+    body = re.sub(r"<style>.*?</style>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+@pytest.mark.parametrize("lang", ["ru", "en_XA"])
+def test_the_report_speaks_the_chosen_language(analysed: tuple[ra.Game, GameAnalysis], lang: str) -> None:
+    _, analysis = analysed
+    page = html_report(analysis, lang)
+    assert f'<html lang="{lang.replace("_", "-")}">' in page
+    seen = page_text(page)
+    assert not foreign_words(seen, analysis.names), foreign_words(seen, analysis.names)
+    if lang == "ru":
+        assert "Анализ партии" in seen and "точность" in seen and "итераций на решение" in seen
+        d = analysis.costliest()[0]
+        assert d.why_text(analysis.names, "ru").startswith(f"потеряно {round(100 * d.loss)}% — лучше ")
+    svg = ET.fromstring(svg_chart(analysis, lang))  # still well-formed, with the numbers
+    assert len(svg.findall(f"{SVG}polyline[@class='player']")) == 2
+    chart = terminal_chart(analysis, width=40, lang=lang).plain
+    assert not foreign_words(chart, analysis.names), chart
+
+
+def test_the_english_report_is_unchanged_in_substance(analysed: tuple[ra.Game, GameAnalysis]) -> None:
+    _, analysis = analysed
+    page = html_report(analysis)
+    assert '<html lang="en">' in page and "Ra game analysis: Ann, Bob" in page
+    assert "300 iterations per decision" in page
+    d = analysis.decisions[0]
+    assert d.why_text(analysis.names) == d.text  # the stored English text is the message's
+
+
+@pytest.mark.parametrize("lang", ["ru", "en_XA"])
+def test_the_command_speaks_the_chosen_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    from ra.cli import common
+
+    monkeypatch.setattr(common, "_lang", [lang])  # ra --lang <lang>
+    path = tmp_path / "game.json"
+    records.save(short_game(), path)
+    out = tmp_path / "report.html"
+    args = ["analyze", str(path), "--seat", "Bob", "--budget", "16", "--out", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    shown = result.output.replace(str(out), " ")
+    assert not foreign_words(shown, ("Ann", "Bob")), shown
+    assert f'<html lang="{lang.replace("_", "-")}">' in out.read_text()
+    if lang == "ru":
+        assert "Bob: точность" in shown and "Отчёт записан в" in shown
+    bad = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "9"])
+    said = bad.output.removeprefix("error:").replace("--seat", "")  # the prefix: ra.cli.common.fail's
+    assert bad.exit_code == 2 and not foreign_words(said, ("Ann", "Bob")), bad.output

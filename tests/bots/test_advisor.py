@@ -128,15 +128,15 @@ def test_the_calibration_runs_on_the_search_s_numbers() -> None:
 
 def test_lots_are_named_tile_by_tile() -> None:
     pharaoh, flood = int(Tile.PHARAOH), int(Tile.FLOOD)
-    assert lot_text([pharaoh, flood, pharaoh]) == "2 Pharaohs and a Flood"
-    assert lot_text([]) == "an empty lot"
-    assert lot_text([int(Tile.OBELISK)]) == "an Obelisk"
+    assert lot_text([pharaoh, flood, pharaoh]) == "2 Pharaohs and 1 Flood"
+    assert lot_text([]) == "no tiles"
+    assert lot_text([int(Tile.OBELISK)]) == "1 Obelisk"
     assert lot_text([int(Tile.AGRICULTURE), int(Tile.GOLD), int(Tile.GOLD)]) == (
-        "an Agriculture tile and 2 Gold tiles"
+        "1 Agriculture and 2 Gold tiles"
     )
-    assert lot_text([int(Tile.UNREST)], edition="2016") == "a War"
+    assert lot_text([int(Tile.UNREST)], edition="2016") == "1 War"
     assert action_words(ra.Action.parse("ra")) == "invoke Ra"
-    assert action_words(ra.Action.parse("god pharaoh")) == "take the Pharaoh with a God tile"
+    assert action_words(ra.Action.parse("god pharaoh")) == "take a Pharaoh with a God tile"
 
 
 def test_an_empty_track_and_the_suns_with_their_owners() -> None:
@@ -184,7 +184,7 @@ def test_in_hints_only_the_mover_is_you() -> None:
 
 
 def test_actions_in_words_and_as_gerunds() -> None:
-    assert action_words(ra.Action.parse("god astronomy")) == "take the Astronomy tile with a God tile"
+    assert action_words(ra.Action.parse("god astronomy")) == "take an Astronomy tile with a God tile"
     assert action_words(ra.Action.parse("ra"), gerund=True) == "invoking Ra"
     assert action_words(ra.Action.parse("bid 10"), gerund=True) == "bidding sun 10"
     assert action_words(ra.Action.parse("discard obelisk")) == "lose an Obelisk"

@@ -10,6 +10,7 @@ scrolls sideways on a laptop (1366×768) or a phone (390×844). Screenshots go t
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import re
 import time
@@ -677,11 +678,9 @@ def test_hints_show_each_actions_win_chance_and_the_best(
 
     made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot"}])
     page = new_page(browser, viewport)
-    page.goto(live_server + made["link"])
+    page.goto(live_server + made["link"] + ("&lang=ru" if lang == "ru" else ""))  # the page reads ?lang=
     page.wait_for_selector(ACTIONS)
-    if lang == "ru":
-        page.click(".lang-btn[data-lang='ru']")
-        page.wait_for_selector(".track-label:has-text('Трек Ра')")
+    assert page.evaluate("document.documentElement.lang") == lang
     legal = sorted(page.evaluate("window.__ra.legal"))
     page.keyboard.press("h")
     page.wait_for_selector("#hint-box")
@@ -696,7 +695,21 @@ def test_hints_show_each_actions_win_chance_and_the_best(
     assert "★" in best.locator(".chance").inner_text()
     box = page.locator("#hint-box").inner_text()
     assert ("Лучший ход" if lang == "ru" else "Best:") in box
-    assert (hint["reason"] in box) == (lang == "en")  # the reasons are in English only
+    # The reason comes as a message (players by seat) and is shown in the page's language,
+    # the player to move addressed as "you", the others by name.
+    assert hint["reason"]["key"].startswith("hint.")
+    why = box.split(" — ", 1)[1]
+    names = page.evaluate("window.__ra.view.players.map((p) => p.name)")
+    addressed = f'"seat": {hint["seat"]}}}' in json.dumps(hint["reason"])  # the mover is in it
+    if lang == "ru":
+        assert "шанс на победу" in why
+        assert bool(re.search(r"\b(вы|вас|вам|ваша)\b", why)) == addressed, why
+        shown = page.locator(".player-name, .pname").all_inner_texts()
+        latin = set(re.findall(r"[A-Za-z]{3,}", why)) - {w for n in [*names, *shown] for w in n.split()}
+        assert not latin, f"English words in a Russian reason: {latin} in {why!r}"
+    else:
+        assert "% to win" in why
+        assert bool(re.search(r"\b(you|your)\b", why)) == addressed, why
     no_sideways_scroll(page)
     shot(page, f"table-hints-{size}-{lang}")
     # The next decision starts without hints until asked again.

@@ -10,7 +10,9 @@ import pytest
 
 import ra
 from ra.bots.advisor import ADVICE_SEED, Advisor
+from ra.bots.explain import msg_from_json
 from ra.web.testing import Server
+from ra.words import words
 from tests.web.client import Player, create
 
 SEED = 4242
@@ -39,7 +41,12 @@ def test_a_hint_is_the_advisors_answer_and_never_holds_up_a_move(
         assert hint["best"] == hint["actions"][0]["action"]
         assert hint["source"] == ("search" if ra.native_available() else "flat")
         assert sum(hint["chances"]) == pytest.approx(1, abs=1e-3) and len(hint["chances"]) == 3
-        assert isinstance(hint["reason"], str) and hint["reason"]
+        # The reason is a message (players by seat), rendered in any language.
+        assert isinstance(hint["reason"], dict) and hint["reason"]["key"].startswith("hint.")
+        why = msg_from_json(hint["reason"])
+        names = ["Ann", "Easy bot", "Easy bot 2"]
+        assert "% to win" in words("en").render(why, names, 0)
+        assert "шанс на победу" in words("ru").render(why, names, 0)
 
         # The numbers are the advisor's for Ann's view (the same seed gives the same search).
         record = httpx.get(f"{server.url}/api/games/{gid}/record").json()

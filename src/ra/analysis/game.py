@@ -19,9 +19,11 @@ from typing import Any
 from ra.actions import Action
 from ra.bots.advisor import DEFAULT_BUDGET, Advisor
 from ra.bots.evaluate import Budget, Evaluator
-from ra.bots.explain import mistake_text, reason
+from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
 from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
+from ra.events import you_seat
+from ra.words import DEFAULT_LANG, Msg, MsgJson, words
 
 Judge = Advisor | Evaluator
 """What judges decisions: the advisor (the default), or the flat evaluator (its fallback, tests)."""
@@ -79,8 +81,17 @@ class DecisionReport:
     """Win chance the mover gave up (best minus chosen, 0 or more)."""
     label: str | None
     text: str
-    """Why: the reason for the best action, or the mistake's label."""
+    """Why: the reason for the chosen action, or the mistake's label (in English)."""
     actions: tuple[ActionLine, ...] = ()
+    why: MsgJson | None = None
+    """The same as a catalogue message (players by seat), to be put in any language
+    (:meth:`why_text`)."""
+
+    def why_text(self, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
+        """Why, in a language: a player called "You" is the reader (as in the log)."""
+        if self.why is None:
+            return self.text
+        return words(lang).render(msg_from_json(self.why), names, you_seat(names))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DecisionReport:
@@ -194,10 +205,12 @@ def analyse_decision(
     mine = ev.value(chosen)
     loss = ev.loss(chosen)
     label = label_for(loss)
+    why: Msg | None
     if label is not None:
-        text = mistake_text(view, chosen, best.action, loss, edition, evaluation=ev)
+        why = mistake_msg(view, chosen, best.action, loss, edition, evaluation=ev)
     else:
-        text = reason(view, chosen, edition, you=False, evaluation=ev)
+        why = reason_msg(explain(view, chosen, ev), edition)
+    text = "" if why is None else words(DEFAULT_LANG).render(why, view.names, you_seat(view.names))
     return DecisionReport(
         index=index,
         seat=seat,
@@ -211,6 +224,7 @@ def analyse_decision(
         label=label,
         text=text,
         actions=tuple(ActionLine(str(v.action), v.chances[seat], v.margin) for v in ev.actions),
+        why=None if why is None else why.to_json(),
     )
 
 

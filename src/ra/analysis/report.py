@@ -6,16 +6,22 @@ marked decisions), it keeps ``ra analyze`` working on the base install with no e
 dependency, its output is byte-for-byte deterministic, and its elements carry the
 numbers they draw (``data-seat``, ``data-values``), so tests and other tools can read
 them back.  The page is self-contained (no scripts, no external files): it opens offline.
+
+Every word is a catalogue message (``ra/locale/analysis.pot``), in the language asked for
+(``lang``; ``ra analyze`` passes the command line's), numbers and percentages plainly.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from html import escape
 
 from rich.text import Text
 
 from ra.analysis.game import INACCURACY, DecisionReport, GameAnalysis
 from ra.bots.explain import signed
+from ra.words import DEFAULT_LANG, Param, Words, bcp47, msg, words
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 """One line colour per seat (distinct for colour-blind readers in order: blue, red, green…)."""
@@ -29,6 +35,33 @@ LEFT, RIGHT, TOP, BOTTOM = 50, 150, 20, 40
 def pct(x: float) -> str:
     """A chance as a whole percentage: ``62%``."""
     return f"{round(100 * x)}%"
+
+
+def budget_text(budget: str, lang: str = DEFAULT_LANG) -> str:
+    """A stored budget (``300 iterations``, ``2s``, ``the expert level's search``) in words."""
+    w = words(lang)
+    if m := re.fullmatch(r"(\d+) iterations?", budget):
+        return w("analysis.budget.iterations", n=int(m.group(1)))
+    if m := re.fullmatch(r"(\d+(?:\.\d+)?)s", budget):
+        return w("analysis.budget.seconds", seconds=m.group(1))
+    if m := re.fullmatch(r"the (\w+) level's search", budget):
+        level = f"lobby.level.{m.group(1)}"
+        return w("analysis.budget.level", level=msg(level) if w.has(level) else m.group(1))
+    return budget
+
+
+def label_text(label: str | None, lang: str = DEFAULT_LANG) -> str:
+    """A decision's label (``mistake``…) in words; empty for none."""
+    return words(lang)(f"analysis.label.{label}") if label else ""
+
+
+def _html(w: Words, key: str, raw: Mapping[str, str] | None = None, **params: Param) -> str:
+    """A message as HTML: its text escaped, the ``raw`` parameters (HTML already) put in as they are."""
+    marks = {k: f"\x00{i}\x00" for i, k in enumerate(raw or {})}
+    text = escape(w(key, **params, **marks))
+    for k, mark in marks.items():
+        text = text.replace(mark, (raw or {})[k])
+    return text
 
 
 def marked(analysis: GameAnalysis) -> list[DecisionReport]:
@@ -47,8 +80,9 @@ def series(analysis: GameAnalysis, seat: int) -> list[tuple[int, float]]:
     return [(0, 1 / n)] + [(d.index + 1, d.chances[seat]) for d in analysis.decisions]
 
 
-def svg_chart(analysis: GameAnalysis) -> str:
+def svg_chart(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
     """The win chance of every player over the game, as an SVG document."""
+    w = words(lang)
     total = max(1, analysis.total_decisions)
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
@@ -63,7 +97,7 @@ def svg_chart(analysis: GameAnalysis) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'width="{WIDTH}" height="{HEIGHT}" role="img" class="win-chart" '
         f'font-family="sans-serif" font-size="12">',
-        "<title>Win chance of every player over the game</title>",
+        f"<title>{_html(w, 'analysis.chart.title')}</title>",
         f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="#fafafa" stroke="#999"/>',
     ]
     for p in (0.0, 0.25, 0.5, 0.75, 1.0):
@@ -75,10 +109,12 @@ def svg_chart(analysis: GameAnalysis) -> str:
         out.append(
             f'<line class="epoch" data-decision="{start}" x1="{x(start):.1f}" x2="{x(start):.1f}" '
             f'y1="{TOP}" y2="{TOP + plot_h}" stroke="#555" stroke-dasharray="4 3"/>'
-            f'<text x="{x(start) + 3:.1f}" y="{TOP + 12}" fill="#555">epoch {epoch}</text>'
+            f'<text x="{x(start) + 3:.1f}" y="{TOP + 12}" fill="#555">'
+            f"{_html(w, 'analysis.chart.epoch', epoch=epoch)}</text>"
         )
     out.append(
-        f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 8}" text-anchor="middle">decision</text>'
+        f'<text x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 8}" text-anchor="middle">'
+        f"{_html(w, 'analysis.chart.decision')}</text>"
         f'<text x="{LEFT}" y="{TOP + plot_h + 15}" text-anchor="middle">0</text>'
         f'<text x="{LEFT + plot_w}" y="{TOP + plot_h + 15}" text-anchor="middle">{total}</text>'
     )
@@ -101,7 +137,9 @@ def svg_chart(analysis: GameAnalysis) -> str:
         )
     for d in marked(analysis):
         cx, cy = x(d.index + 1), y(d.chances[d.seat])
-        tip = f"decision {d.index + 1}, {analysis.names[d.seat]}: {d.chosen} — {d.text}"
+        why = d.why_text(analysis.names, lang)
+        name = analysis.names[d.seat]
+        tip = w("analysis.chart.tip", number=d.index + 1, name=name, chosen=d.chosen, why=why)
         out.append(
             f'<circle class="costly" data-decision="{d.index}" data-seat="{d.seat}" '
             f'data-loss="{d.loss:.4f}" cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="none" '
@@ -110,7 +148,7 @@ def svg_chart(analysis: GameAnalysis) -> str:
     ly = TOP + 30 + 18 * len(analysis.names)
     out.append(
         f'<circle cx="{LEFT + plot_w + 22}" cy="{ly - 4}" r="5" fill="none" stroke="#000" stroke-width="2"/>'
-        f'<text x="{LEFT + plot_w + 36}" y="{ly}">costly decision</text>'
+        f'<text x="{LEFT + plot_w + 36}" y="{ly}">{_html(w, "analysis.chart.costly")}</text>'
     )
     out.append("</svg>")
     return "\n".join(out)
@@ -126,76 +164,93 @@ tr.blunder td { background: #fdd; } tr.mistake td { background: #fed; } tr.inacc
 """
 
 
-def html_report(analysis: GameAnalysis) -> str:
+def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
     """A self-contained HTML page: summary, the chart, and every analysed decision."""
+    w = words(lang)
     names = analysis.names
-    title = "Ra game analysis: " + ", ".join(names)
+    title = w("analysis.html.title", names=", ".join(names))
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{escape(bcp47(lang))}"><head><meta charset="utf-8">',
         f"<title>{escape(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
     ]
     if analysis.final_scores is not None and analysis.winner is not None:
-        scores = ", ".join(f"{escape(n)} {s}" for n, s in zip(names, analysis.final_scores, strict=True))
-        parts.append(f"<p>Final scores: {scores}. Winner: <b>{escape(names[analysis.winner])}</b>.</p>")
+        final = zip(names, analysis.final_scores, strict=True)
+        scores = ", ".join(w("analysis.html.score", name=n, score=s) for n, s in final)
+        winner = f"<b>{escape(names[analysis.winner])}</b>"
+        parts.append(f"<p>{_html(w, 'analysis.html.final', {'winner': winner}, scores=scores)}</p>")
     else:
-        parts.append("<p>The game is not finished.</p>")
-    who = ", ".join(escape(names[s]) for s in analysis.seats)
-    parts.append(
-        f'<p class="note">Analysed: {who}; {len(analysis.decisions)} decisions with a choice, '
-        f"{escape(analysis.budget)} per decision (seed {analysis.seed}).</p>"
+        parts.append(f"<p>{_html(w, 'analysis.html.unfinished')}</p>")
+    analysed = _html(
+        w,
+        "analysis.html.analysed",
+        who=", ".join(names[s] for s in analysis.seats),
+        n=len(analysis.decisions),
+        budget=budget_text(analysis.budget, lang),
+        seed=analysis.seed,
     )
+    parts.append(f'<p class="note">{analysed}</p>')
     if not analysis.complete:
-        parts.append('<p class="note"><b>Interrupted:</b> only the decisions shown were analysed.</p>')
-    parts.append("<h2>Summary</h2><ul>")
+        parts.append(
+            f'<p class="note"><b>{_html(w, "analysis.html.interrupted")}</b> '
+            f"{_html(w, 'analysis.html.interrupted_note')}</p>"
+        )
+    parts.append(f"<h2>{_html(w, 'analysis.html.summary')}</h2><ul>")
     for s in analysis.seats:
         acc = analysis.accuracy(s)
         if acc is not None:
-            parts.append(
-                f'<li class="accuracy" data-seat="{s}">{escape(names[s])}: accuracy {pct(acc)} '
-                f"(decisions within {pct(INACCURACY)} of the best)</li>"
-            )
-    parts.append("</ul><h3>The costliest decisions</h3><ol>")
+            within = pct(INACCURACY)
+            line = _html(w, "analysis.html.accuracy", name=names[s], accuracy=pct(acc), within=within)
+            parts.append(f'<li class="accuracy" data-seat="{s}">{line}</li>')
+    parts.append(f"</ul><h3>{_html(w, 'analysis.costliest')}</h3><ol>")
     for d in analysis.costliest():
-        parts.append(
-            f'<li class="costliest" data-decision="{d.index}">decision {d.index + 1} '
-            f"({escape(names[d.seat])}, epoch {d.epoch}): {escape(d.chosen)} — {escape(d.text)}</li>"
+        line = _html(
+            w,
+            "analysis.decision",
+            number=d.index + 1,
+            name=names[d.seat],
+            epoch=d.epoch,
+            chosen=d.chosen,
+            why=d.why_text(names, lang),
         )
+        parts.append(f'<li class="costliest" data-decision="{d.index}">{line}</li>')
     if not analysis.costliest():
-        parts.append("<li>none lost more than " + pct(INACCURACY) + "</li>")
-    parts.append("</ol><h2>Win chances</h2>")
-    parts.append(svg_chart(analysis))
-    parts.append(
-        '<p class="note">Each line: a player\'s chance to win after each decision (calibrated on '
-        "bot self-play). Dashed lines: epoch starts. Circles: costly decisions (hover for why).</p>"
-    )
-    parts.append(
-        "<h2>Decisions</h2><table><tr><th>#</th><th>epoch</th><th>player</th><th>chosen</th>"
-        "<th>win chance</th><th>best</th><th>best's chance</th><th>lost</th><th>why</th></tr>"
-    )
+        parts.append(f"<li>{_html(w, 'analysis.html.none_costly', within=pct(INACCURACY))}</li>")
+    parts.append(f"</ol><h2>{_html(w, 'analysis.html.chances')}</h2>")
+    parts.append(svg_chart(analysis, lang))
+    parts.append(f'<p class="note">{_html(w, "analysis.html.chart_note")}</p>')
+    columns = ("number", "epoch", "player", "chosen", "chance", "best", "best_chance", "lost", "why")
+    head = "".join(f"<th>{_html(w, f'analysis.html.col.{c}')}</th>" for c in columns)
+    parts.append(f"<h2>{_html(w, 'analysis.html.decisions')}</h2><table><tr>{head}</tr>")
     for d in analysis.decisions:
         cls = f' class="{d.label}"' if d.label else ""
+        why = d.why_text(names, lang)
+        if d.label:
+            why = w("analysis.html.labelled", label=label_text(d.label, lang), why=why)
         parts.append(
             f'<tr{cls} data-decision="{d.index}"><td class="num">{d.index + 1}</td><td>{d.epoch}</td>'
             f"<td>{escape(names[d.seat])}</td><td>{escape(d.chosen)}</td>"
             f'<td class="num">{pct(d.chosen_chance)}</td><td>{escape(d.best)}</td>'
             f'<td class="num">{pct(d.best_chance)}</td><td class="num">{pct(d.loss)}</td>'
-            f"<td>{escape(d.label + ': ' if d.label else '')}{escape(d.text)}{_all_actions(d)}</td></tr>"
+            f"<td>{escape(why)}{_all_actions(d, w)}</td></tr>"
         )
     parts.append("</table></body></html>\n")
     return "\n".join(parts)
 
 
-def _all_actions(d: DecisionReport) -> str:
+def _all_actions(d: DecisionReport, w: Words) -> str:
     """Every legal action's win chance and expected margin, folded away under the reason."""
     if len(d.actions) < 2:
         return ""
-    items = " · ".join(f"{escape(a.action)} {pct(a.chance)} ({signed(a.margin)})" for a in d.actions)
-    return f"<details><summary>all actions</summary>{items}</details>"
+    items = " · ".join(
+        _html(w, "analysis.html.action", action=a.action, chance=pct(a.chance), margin=signed(a.margin))
+        for a in d.actions
+    )
+    return f"<details><summary>{_html(w, 'analysis.html.all_actions')}</summary>{items}</details>"
 
 
-def terminal_chart(analysis: GameAnalysis, width: int = 60) -> Text:
+def terminal_chart(analysis: GameAnalysis, width: int = 60, lang: str = DEFAULT_LANG) -> Text:
     """A compact chart: one sparkline row per player (▁ 0% … █ 100%) over the game, a row
     marking epoch starts (┊) and costly decisions (▲), and each player's final chance."""
     total = max(1, analysis.total_decisions)
@@ -229,8 +284,17 @@ def terminal_chart(analysis: GameAnalysis, width: int = 60) -> Text:
     for d in marked(analysis):
         marks[column(d.index + 1)] = "▲"
     text.append(" " * (name_w + 1) + "".join(marks), style="bold")
-    text.append("\n" + " " * (name_w + 1) + "┊ epoch start  ▲ costly decision", style="dim")
+    text.append("\n" + " " * (name_w + 1) + words(lang)("analysis.chart.legend"), style="dim")
     return text
 
 
-__all__ = ["html_report", "marked", "pct", "series", "svg_chart", "terminal_chart"]
+__all__ = [
+    "budget_text",
+    "html_report",
+    "label_text",
+    "marked",
+    "pct",
+    "series",
+    "svg_chart",
+    "terminal_chart",
+]

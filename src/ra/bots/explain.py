@@ -5,26 +5,30 @@ points, players by seat, suns) — from the greedy bot's valuation
 (:class:`ra.bots.valuation.Valuation`: what the lot on the auction track is worth to each
 player, R7 scoring projected over the epochs to come; the Ra track's urgency, R6.1; the suns
 each player holds, R4.4) and, when given, the advisor's evaluation (the search's own comparison
-with the next best action).  :func:`render` turns a reason into words with one template per
-clause (:data:`TEMPLATES`; another language is another table).
+with the next best action).  :func:`reason_msg` turns a reason into one catalogue message
+(:mod:`ra.words`: a message per clause, :data:`TEMPLATES`, in ``ra/locale/hints.pot``; players
+by seat, tiles by the ``tiles.*``/``hint.tile.*`` messages, counts through plural forms), which
+:func:`render` puts in words in any language and the browser renders from its JSON.
 
 A reason only states facts that argue for the action it explains: a fact against it (a bid
 that loses points, a pass that leaves a profitable bid) is replaced by the search's verdict.
-The reader is "you" only in hints (``you=True``); an analysis names every player.
+The reader is "you" only in hints (``you=True``: the mover); an analysis names every player (but
+a player called "You", as in the log).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ra.actions import ALL_ACTIONS, Action
 from ra.bots.valuation import Valuation
-from ra.events import _UNCOUNTABLE, is_you, plural, plural_noun
+from ra.events import you_seat
 from ra.state import State, sun_list
-from ra.tiles import Tile, display_name
+from ra.tiles import Tile, name_id
+from ra.words import DEFAULT_LANG, Msg, MsgJson, Param, ParamJson, Seat, msg, words
 
 if TYPE_CHECKING:
     from ra.bots.evaluate import Evaluation
@@ -50,39 +54,46 @@ class Reason:
 
 
 TEMPLATES: dict[str, str] = {
-    "lot": "{lot} is worth {points} to {who}",
-    "lot_rival": "{lot} is worth {points} to {who}, {rival_points} to {rival}",
-    "empty": "the auction track is empty",
-    "bid_net": "giving sun {sun} for the centre sun {centre} nets {net}",
-    "deny": "otherwise {rival} would take it ({rival_points})",
-    "cannot_outbid": "{who} cannot outbid",
-    "low_bid": "{who_poss} lowest bid, sun {sun}, would lose points (net {net})",
-    "ra_last": "the next Ra tile ends the epoch",
-    "ra_left": "{ra_left} until the epoch ends",
-    "suns": "{suns}",
-    "god": "{tile} is worth {points} to {who}, more than keeping a God tile ({god_points})",
-    "done": "no tile left on the track is worth more to {who} than keeping the God tile",
-    "discard": "losing {tile} costs {who} least ({points})",
-    "search": "{chance}% to win, against {alt_chance}% to {alt} instead",
-    "search_value": "the search values it above {alt_gerund}",
-    "search_close": "{chance}% to win, close to the {alt_chance}% to {alt}",
-    "search_below": "{chance}% to win; the search prefers to {alt} ({alt_chance}%)",
-    "god_take": "{tile} is worth {points} to {who}",
-    "search_only": "{chance}% to win",
+    "lot": "hint.lot",
+    "lot_rival": "hint.lot_rival",
+    "empty": "hint.empty",
+    "bid_net": "hint.bid_net",
+    "deny": "hint.deny",
+    "cannot_outbid": "hint.cannot_outbid",
+    "low_bid": "hint.low_bid",
+    "ra_last": "hint.ra_last",
+    "ra_left": "hint.ra_left",
+    "suns": "hint.holds",
+    "god": "hint.god",
+    "done": "hint.done",
+    "discard": "hint.discard",
+    "search": "hint.search",
+    "search_value": "hint.search_value",
+    "search_close": "hint.search_close",
+    "search_below": "hint.search_below",
+    "god_take": "hint.god_take",
+    "search_only": "hint.search_only",
 }
-"""The English words of each clause (one table per language)."""
+"""The catalogue message of each clause (its words in every language: ``ra/locale/hints.pot``)."""
 
 
-def lot_text(tiles: Sequence[object], edition: str = "original") -> str:
-    """The tiles of a lot in words: ``2 Pharaohs and a Flood``; ``an empty lot``."""
+def lot_msg(tiles: Sequence[object], edition: str = "original") -> Msg | tuple[Msg, ...]:
+    """The tiles of a lot counted by kind (``tiles.*``), in their order; ``tiles.none`` if empty."""
     pairs = _pairs(tiles)
     if not pairs:
-        return "an empty lot"
-    parts = [
-        a_tile(t, edition) if c == 1 else f"{c} {plural_noun(display_name(Tile(t), edition))}"
-        for t, c in pairs
-    ]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return msg("tiles.none")
+    counted = tuple(msg(f"tiles.{name_id(Tile(t), edition)}", n=c) for t, c in pairs)
+    return counted[0] if len(counted) == 1 else counted
+
+
+def lot_text(tiles: Sequence[object], edition: str = "original", lang: str = DEFAULT_LANG) -> str:
+    """The tiles of a lot in words: ``2 Pharaohs and 1 Flood``; ``no tiles``."""
+    w, lot = words(lang), lot_msg(tiles, edition)
+    return w.render(lot) if isinstance(lot, Msg) else w.join(w.render(m) for m in lot)
+
+
+def _as_tuple(m: Msg | tuple[Msg, ...]) -> tuple[Msg, ...]:
+    return m if isinstance(m, tuple) else (m,)
 
 
 def _pairs(tiles: Sequence[object]) -> tuple[tuple[int, int], ...]:
@@ -93,11 +104,15 @@ def _pairs(tiles: Sequence[object]) -> tuple[tuple[int, int], ...]:
     return tuple(Counter(int(t) for t in tiles if isinstance(t, int)).items())
 
 
-def a_tile(tile: int, edition: str = "original") -> str:
+def tile_msg(tile: int, edition: str = "original") -> Msg:
+    """One tile as the object of an action or a reason: ``a Flood``, ``an Obelisk``, ``a Gold
+    tile`` (``hint.tile.*``; in Russian the accusative)."""
+    return msg(f"hint.tile.{name_id(Tile(tile), edition)}")
+
+
+def a_tile(tile: int, edition: str = "original", lang: str = DEFAULT_LANG) -> str:
     """One tile with its article: ``a Flood``, ``an Obelisk``, ``a Gold tile``."""
-    name = display_name(Tile(tile), edition)
-    article = "an" if name[0] in "AEIOU" else "a"
-    return f"{article} {name} tile" if name in _UNCOUNTABLE else f"{article} {name}"
+    return words(lang).render(tile_msg(tile, edition))
 
 
 def signed(x: float) -> str:
@@ -106,40 +121,37 @@ def signed(x: float) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def the_tile(tile: int, edition: str = "original") -> str:
-    """One tile named definitely: ``the Flood``, ``the Astronomy tile``."""
-    name = display_name(Tile(tile), edition)
-    return f"the {name} tile" if name in _UNCOUNTABLE else f"the {name}"
-
-
-_VERBS: dict[str, tuple[str, str]] = {
-    "ra": ("invoke", "invoking"),
-    "bid": ("bid", "bidding"),
-    "done": ("keep", "keeping"),
-    "draw": ("draw", "drawing"),
-    "pass": ("pass", "passing"),
-    "god": ("take", "taking"),
-    "discard": ("lose", "losing"),
-}
-
-
-def action_words(action: Action, edition: str = "original", gerund: bool = False) -> str:
-    """An action as a verb phrase: ``invoke Ra``, ``bid sun 9``, ``take the Flood with a God
-    tile``; ``gerund``: ``invoking Ra``, ``bidding sun 9``…"""
-    kind = action.kind
-    if kind == "ra":
-        rest = " Ra"
-    elif kind == "bid":
-        rest = f" sun {action.sun}"
-    elif kind == "done":
-        rest = " the God tiles"
-    elif kind in ("draw", "pass"):
-        rest = ""
-    else:
+def action_msg(action: Action, edition: str = "original", gerund: bool = False) -> Msg:
+    """An action as a verb phrase (``hint.act.*``): ``invoke Ra``, ``bid sun 9``, ``take a
+    Pharaoh with a God tile``; ``gerund``: ``invoking Ra``, ``bidding sun 9``…"""
+    key = f"hint.act.{action.kind}" + (".ing" if gerund else "")
+    if action.kind == "bid":
+        assert action.sun is not None
+        return msg(key, sun=action.sun)
+    if action.kind in ("god", "discard"):
         assert action.tile is not None
-        t = int(action.tile)
-        rest = f" {the_tile(t, edition)} with a God tile" if kind == "god" else f" {a_tile(t, edition)}"
-    return _VERBS[kind][1 if gerund else 0] + rest
+        return msg(key, tile=tile_msg(int(action.tile), edition))
+    return msg(key)
+
+
+def action_words(
+    action: Action, edition: str = "original", gerund: bool = False, lang: str = DEFAULT_LANG
+) -> str:
+    """An action as a verb phrase in words: ``invoke Ra``, ``bid sun 9``, ``take a Pharaoh with
+    a God tile``; ``gerund``: ``invoking Ra``, ``bidding sun 9``…"""
+    return words(lang).render(action_msg(action, edition, gerund))
+
+
+def label_msg(action: Action, edition: str = "original") -> Msg:
+    """An action's short label (``hint.label.*``): ``Bid 9``, ``God: Pharaoh``, ``Lose Flood``."""
+    key = f"hint.label.{action.kind}"
+    if action.kind == "bid":
+        assert action.sun is not None
+        return msg(key, sun=action.sun)
+    if action.kind in ("god", "discard"):
+        assert action.tile is not None
+        return msg(key, tile=msg(f"tile.{name_id(action.tile, edition)}"))
+    return msg(key)
 
 
 # --- reasons as data -----------------------------------------------------------------------
@@ -282,79 +294,114 @@ def _search(evaluation: Evaluation, action: Action, versus: Action | None = None
     return Clause("search" if ahead else "search_value", values)
 
 
-# --- reasons in words -------------------------------------------------------------------------
-
-Who = Callable[[int, bool], str]
-"""A seat in words, possessive or not: ``you``/``your`` for the reader of hints, else the name."""
+# --- reasons as messages ---------------------------------------------------------------------
 
 
-def render(reason: Reason | None, names: Sequence[str], you: bool = True, edition: str = "original") -> str:
-    """A reason in English words; ``you``: the mover is the reader (hints), else named."""
-    if reason is None:
-        return ""
-
-    def who(seat: int, possessive: bool = False) -> str:
-        # The reader: the mover in hints; in an analysis, a player called "You" (is_you).
-        if (seat == reason.seat) if you else is_you(names[seat]):
-            return "your" if possessive else "you"
-        name = names[seat]
-        return (name + ("'" if name.endswith("s") else "'s")) if possessive else name
-
-    parts = []
-    for clause in reason.clauses:
-        words = {k: _word(k, v, who, edition) for k, v in clause.values.items()}
-        seat = clause.values.get("who")
-        if isinstance(seat, int):
-            words["who_poss"] = who(seat, True)
-        parts.append(TEMPLATES[clause.key].format(**words))
-    return "; ".join(parts)
+def _points(value: Value) -> Msg:
+    return msg("count.points", n=round(float(_num(value))))
 
 
-def _word(key: str, value: Value, who: Who, edition: str) -> str:
-    """One value of a clause in words (its key says what it is)."""
-    if isinstance(value, tuple):
-        if key == "lot":
-            return "the lot (" + lot_text(_pairs(value), edition) + ")"
-        return _holdings(tuple(int(x) for x in value if isinstance(x, int)), who)
-    if isinstance(value, str):
-        return value
-    if key in ("who", "rival"):
-        return who(int(value), False)
-    if key in ("points", "rival_points", "god_points"):
-        return plural(round(value), "point")
-    if key in ("margin", "alt_margin"):
-        return signed(value)
-    if key == "net":
-        return f"{signed(value)} {'point' if abs(round(value)) == 1 else 'points'}"
-    if key == "tile":
-        return a_tile(int(value), edition)
-    if key == "ra_left":
-        return plural(int(value), "Ra tile")
-    if key == "alt":
-        return action_words(ALL_ACTIONS[int(value)], edition)
-    if key == "alt_gerund":
-        return action_words(ALL_ACTIONS[int(value)], edition, gerund=True)
-    return str(value)
+def _num(value: Value) -> float:
+    assert isinstance(value, (int, float)), value
+    return value
 
 
-def _holdings(runs: tuple[int, ...], who: Who) -> str:
-    """``you hold 3 and 9; Bob holds 5; Cleo holds no suns`` from ``(seat, count, sun...)`` runs."""
+def _worth(seat: Value, points: Value) -> Msg:
+    return msg("hint.worth", p=Seat(int(_num(seat))), points=_points(points))
+
+
+def _net(value: Value) -> Msg:
+    return msg("hint.net", n=abs(round(_num(value))), signed=signed(_num(value)))
+
+
+def _holdings(runs: Sequence[int]) -> list[Msg]:
+    """``you hold 3 and 9``, ``Bob holds 5``, ``Cleo holds no suns`` from ``(seat, count, sun...)`` runs."""
     out, k = [], 0
     while k < len(runs):
         seat, count = runs[k], runs[k + 1]
-        suns = [str(s) for s in runs[k + 2 : k + 2 + count]]
+        suns = tuple(str(s) for s in runs[k + 2 : k + 2 + count])
         k += 2 + count
-        person = who(seat, False)
-        verb = "hold" if person == "you" else "holds"
-        held = (
-            "no suns"
-            if not suns
-            else suns[0]
-            if len(suns) == 1
-            else ", ".join(suns[:-1]) + " and " + suns[-1]
-        )
-        out.append(f"{person} {verb} {held}")
-    return "; ".join(out)
+        if suns:
+            out.append(msg("hint.holds", p=Seat(seat), n=count, suns=suns))
+        else:
+            out.append(msg("hint.holds_none", p=Seat(seat)))
+    return out
+
+
+def clause_msgs(clause: Clause, edition: str = "original") -> list[Msg]:
+    """A clause as catalogue messages (one; the suns clause one per player)."""
+    v = clause.values
+    key = TEMPLATES[clause.key]
+    if clause.key == "suns":
+        runs = v["suns"]
+        assert isinstance(runs, tuple)
+        return _holdings([int(x) for x in runs if isinstance(x, int)])
+    params: dict[str, Param] = {}
+    for name, value in v.items():
+        if name == "lot":
+            assert isinstance(value, tuple)
+            params["tiles"] = _as_tuple(lot_msg(value, edition))
+        elif name == "who":
+            params["p"] = Seat(int(_num(value)))
+        elif name == "tile":
+            params["tile"] = tile_msg(int(_num(value)), edition)
+        elif name == "ra_left":
+            params["left"] = msg("tiles.ra", n=int(_num(value)))
+        elif name == "net":
+            params["net"] = _net(value)
+        elif name in ("sun", "centre", "chance", "alt_chance"):
+            params[name] = int(_num(value))
+        elif name in ("god_points",):
+            params[name] = _points(value)
+    if clause.key in ("lot", "lot_rival", "god", "god_take"):
+        params.pop("p", None)
+        params["worth"] = _worth(v["who"], v["points"])
+    if clause.key == "lot_rival":
+        params["rival"] = _worth(v["rival"], v["rival_points"])
+    if clause.key == "deny":
+        params["p"] = Seat(int(_num(v["rival"])))
+        params["points"] = _points(v["rival_points"])
+    if clause.key == "discard":
+        params["points"] = _points(v["points"])
+    if clause.key in ("search", "search_close", "search_below"):
+        params["alt"] = action_msg(ALL_ACTIONS[int(_num(v["alt"]))], edition)
+    if clause.key == "search_value":
+        params["alt"] = action_msg(ALL_ACTIONS[int(_num(v["alt_gerund"]))], edition, gerund=True)
+    return [Msg(key, params)]
+
+
+def reason_msg(reason: Reason | None, edition: str = "original") -> Msg | None:
+    """A reason as one catalogue message (its clauses joined by ``hint.also``; players by
+    seat), for any language and the browser; None for no reason."""
+    if reason is None:
+        return None
+    parts = [m for clause in reason.clauses for m in clause_msgs(clause, edition)]
+    if not parts:
+        return None
+    out = parts[0]
+    for part in parts[1:]:
+        out = msg("hint.also", a=out, b=part)
+    return out
+
+
+def render(
+    reason: Reason | None,
+    names: Sequence[str],
+    you: bool = True,
+    edition: str = "original",
+    lang: str = DEFAULT_LANG,
+) -> str:
+    """A reason in words; ``you``: the mover is the reader (hints), else every player is named
+    (a player called "You" in any language is the reader, as in the log)."""
+    m = reason_msg(reason, edition)
+    if m is None or reason is None:
+        return ""
+    return words(lang).render(m, names, reader(reason.seat, names, you))
+
+
+def reader(seat: int, names: Sequence[str], you: bool) -> int | None:
+    """Whom a reason addresses as "you": the mover in hints, else the player called "You"."""
+    return seat if you else you_seat(names)
 
 
 def reason(
@@ -363,9 +410,29 @@ def reason(
     edition: str = "original",
     you: bool = True,
     evaluation: Evaluation | None = None,
+    lang: str = DEFAULT_LANG,
 ) -> str:
-    """A short reason for ``action`` by the player to move in ``state``, in English words."""
-    return render(explain(state, action, evaluation), state.names, you, edition)
+    """A short reason for ``action`` by the player to move in ``state``, in words."""
+    return render(explain(state, action, evaluation), state.names, you, edition, lang)
+
+
+def mistake_msg(
+    state: State,
+    chosen: Action,
+    best: Action,
+    loss: float,
+    edition: str = "original",
+    evaluation: Evaluation | None = None,
+) -> Msg:
+    """The label of a costly decision as a message: ``lost 15% — better to invoke Ra than pass: <why>``."""
+    why = reason_msg(explain(state, best, evaluation, versus=chosen), edition)
+    return msg(
+        "analysis.mistake",
+        loss=round(100 * loss),
+        best=action_msg(best, edition),
+        chosen=action_msg(chosen, edition),
+        why=why if why is not None else "",
+    )
 
 
 def mistake_text(
@@ -376,11 +443,27 @@ def mistake_text(
     edition: str = "original",
     evaluation: Evaluation | None = None,
     you: bool = False,
+    lang: str = DEFAULT_LANG,
 ) -> str:
-    """The label of a costly decision: ``lost 15% — better to invoke Ra: <why>``."""
-    why = render(explain(state, best, evaluation, versus=chosen), state.names, you, edition)
-    better = f"better to {action_words(best, edition)} than {action_words(chosen, edition)}"
-    return f"lost {round(100 * loss)}% — {better}: {why}"
+    """The label of a costly decision in words: ``lost 15% — better to invoke Ra: <why>``."""
+    m = mistake_msg(state, chosen, best, loss, edition, evaluation)
+    seat = state.to_move if state.to_move is not None else -1
+    return words(lang).render(m, state.names, reader(seat, state.names, you))
+
+
+def msg_from_json(data: MsgJson) -> Msg:
+    """A message from its JSON form (:meth:`ra.words.Msg.to_json`)."""
+    return Msg(data["key"], {k: _param_from_json(v) for k, v in data["params"].items()})
+
+
+def _param_from_json(value: ParamJson) -> Param:
+    if isinstance(value, list):
+        return tuple(p for p in (_param_from_json(v) for v in value) if isinstance(p, (Msg, str)))
+    if isinstance(value, dict):
+        if "seat" in value:
+            return Seat(int(value["seat"]))  # type: ignore[typeddict-item]
+        return msg_from_json(value)
+    return value
 
 
 __all__ = [
@@ -388,11 +471,20 @@ __all__ = [
     "Clause",
     "Reason",
     "a_tile",
+    "action_msg",
     "action_words",
+    "clause_msgs",
     "explain",
+    "label_msg",
+    "lot_msg",
     "lot_text",
+    "mistake_msg",
     "mistake_text",
+    "msg_from_json",
+    "reader",
     "reason",
+    "reason_msg",
     "render",
     "signed",
+    "tile_msg",
 ]

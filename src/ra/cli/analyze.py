@@ -1,4 +1,5 @@
-"""``ra analyze``: judge every decision of a game with the win-chance evaluator."""
+"""``ra analyze``: judge every decision of a game with the win-chance evaluator, in the command
+line's language (``ra --lang``; the words in ``ra/locale/analysis.pot``)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.text import Text
 
 import ra
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
-from ra.cli.common import cannot_write, fail
-from ra.events import plural
+from ra.cli.common import HELP, cannot_write, fail, lang, w
+
+_EDITION_HELP = HELP("analysis.help.edition", editions=", ".join(ra.EDITIONS))
 
 
 def _seat(text: str, names: tuple[str, ...]) -> int:
@@ -22,64 +25,58 @@ def _seat(text: str, names: tuple[str, ...]) -> int:
     if text.strip().isdigit():
         number = int(text)
         if not 1 <= number <= len(names):
-            raise fail(f"--seat {text}: seats are 1 to {len(names)} in this game ({', '.join(names)})")
+            raise fail(w()("analysis.err.seat_range", seat=text, n=len(names), names=", ".join(names)))
         return number - 1
     folded = [n.casefold() for n in names]
     if text.strip().casefold() in folded:
         return folded.index(text.strip().casefold())
-    raise fail(f"--seat {text!r}: give a seat number (1-{len(names)}) or a name: {', '.join(names)}")
+    raise fail(w()("analysis.err.seat_name", seat=repr(text), n=len(names), names=", ".join(names)))
 
 
 def _check_out(path: Path, option: str) -> None:
     if path.is_dir():
-        raise fail(f"{option} {os.fspath(path)!r} is a folder, not a file")
+        raise fail(w()("analysis.err.folder", option=option, path=repr(os.fspath(path))))
     reason = cannot_write(path)
     if reason is not None:
-        raise fail(f"cannot write {option} {os.fspath(path)!r}: {reason}")
+        raise fail(w()("analysis.err.cannot_write", option=option, path=repr(os.fspath(path)), reason=reason))
 
 
 def analyze_command(
-    path: Annotated[Path, typer.Argument(metavar="FILE", help="A saved game or game record (JSON).")],
-    seat: Annotated[
-        str | None, typer.Option("--seat", "-s", help="Analyse only this player: seat number (1-5) or name.")
-    ] = None,
+    path: Annotated[Path, typer.Argument(metavar="FILE", help=HELP("analysis.help.file"))],
+    seat: Annotated[str | None, typer.Option("--seat", "-s", help=HELP("analysis.help.seat"))] = None,
     budget: Annotated[
         str,
         typer.Option(
             "--budget",
             "-b",
-            help="Per decision: a level's search (hard, expert), iterations (20000) or seconds (2s).",
+            help=HELP("analysis.help.budget"),
         ),
     ] = ADVICE_BUDGET,
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write an HTML report with the chart here.")
-    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help=HELP("analysis.help.out"))] = None,
     json_path: Annotated[
         Path | None,
-        typer.Option("--json", help="Write the analysis as JSON here (for ra replay --analysis)."),
+        typer.Option("--json", help=HELP("analysis.help.json")),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the advisor's search (0 or more).")] = ADVICE_SEED,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes (the numbers do not change).")] = 1,
-    edition: Annotated[str, typer.Option(help=f"Tile names of an edition: {', '.join(ra.EDITIONS)}.")] = (
-        "original"
-    ),
+    seed: Annotated[int, typer.Option(help=HELP("analysis.help.seed"))] = ADVICE_SEED,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=HELP("analysis.help.jobs"))] = 1,
+    edition: Annotated[str, typer.Option(help=_EDITION_HELP)] = ("original"),
 ) -> None:
-    """Judge every decision of a player (or all): chance lost, mistakes with reasons, a chart.
-
-    Ctrl-C stops early and keeps the decisions analysed so far.
-    """
+    """Judge every decision of a player (or all): chance lost, mistakes with reasons, a chart
+    (the help text: ``analysis.help``)."""
     from ra.analysis.game import analyse_game
     from ra.analysis.report import html_report, pct, terminal_chart
     from ra.bots.evaluate import Budget
     from ra.records import atomic_write
     from ra.tui.session import load_game
 
+    code = lang()
+    say = w()
     if edition not in ra.EDITIONS:
-        raise fail(f"unknown edition {edition!r}; editions are: {', '.join(ra.EDITIONS)}")
+        raise fail(say("analysis.err.edition", edition=repr(edition), editions=", ".join(ra.EDITIONS)))
     if seed < 0:
-        raise fail(f"--seed must be 0 or more, not {seed}")
+        raise fail(say("analysis.err.seed", seed=seed))
     if jobs < 1:
-        raise fail(f"--jobs must be 1 or more, not {jobs}")
+        raise fail(say("analysis.err.jobs", jobs=jobs))
     try:
         plan = Budget.parse(budget)
     except ValueError as err:
@@ -94,7 +91,12 @@ def analyze_command(
             _check_out(target, option)
 
     console = Console()
-    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn(say("analysis.progress"), markup=False),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task("decisions", total=None)
 
@@ -105,38 +107,44 @@ def analyze_command(
 
     names = analysis.names
     if not ra.native_available():
-        console.print(
-            "Judged by quick playouts: the native core is not built, so this analysis is weaker "
-            "than the bots' search (see ra --version).",
-            style="yellow",
-        )
+        console.print(Text(say("analysis.weaker"), style="yellow"))
     if not analysis.complete:
-        console.print(f"Interrupted: {plural(len(analysis.decisions), 'decision')} analysed.", style="yellow")
-    console.print(terminal_chart(analysis, width=min(72, console.width - 20)))
+        console.print(Text(say("analysis.interrupted", n=len(analysis.decisions)), style="yellow"))
+    console.print(terminal_chart(analysis, width=min(72, console.width - 20), lang=code))
     console.print()
     for s in analysis.seats:
         acc = analysis.accuracy(s)
         if acc is not None:
             n = sum(d.seat == s for d in analysis.decisions)
-            console.print(f"{names[s]}: accuracy {pct(acc)} of {plural(n, 'decision')}", highlight=False)
+            console.print(Text(say("analysis.accuracy", name=names[s], accuracy=pct(acc), n=n)))
     costly = analysis.costliest()
     if costly:
-        console.print("\nThe costliest decisions:", style="bold")
+        console.print()
+        console.print(Text(say("analysis.costliest") + ":", style="bold"))
         for d in costly:
-            console.print(
-                f"  decision {d.index + 1} ({names[d.seat]}, epoch {d.epoch}): {d.chosen} — {d.text}",
-                highlight=False,
+            line = say(
+                "analysis.decision",
+                number=d.index + 1,
+                name=names[d.seat],
+                epoch=d.epoch,
+                chosen=d.chosen,
+                why=d.why_text(names, code),
             )
+            console.print(Text("  " + line))
     else:
-        console.print("\nNo decision lost much: well played.")
+        console.print()
+        console.print(Text(say("analysis.well_played")))
     try:
         if json_path is not None:
             atomic_write(json_path, analysis.to_json())
-            console.print(f"Analysis written to {json_path}", highlight=False)
+            console.print(Text(say("analysis.json_written", path=str(json_path))))
         if out is not None:
-            atomic_write(out, html_report(analysis))
-            console.print(f"Report written to {out}", highlight=False)
+            atomic_write(out, html_report(analysis, code))
+            console.print(Text(say("analysis.report_written", path=str(out))))
     except OSError as err:
-        raise fail(f"cannot write the report: {err.strerror or err}") from None
+        raise fail(say("analysis.err.report", reason=err.strerror or str(err))) from None
     if not analysis.complete:
         raise typer.Exit(130)
+
+
+analyze_command.__doc__ = HELP("analysis.help")

@@ -1,5 +1,6 @@
 """Hints in the terminal game: each legal action with its win chance, the best one marked
-and a short reason (:mod:`ra.bots.evaluate`, :mod:`ra.bots.explain`)."""
+and a short reason (:mod:`ra.bots.evaluate`, :mod:`ra.bots.explain`), in the command line's
+language (``ra --lang``; the words in ``ra/locale/hints.pot``)."""
 
 from __future__ import annotations
 
@@ -10,37 +11,46 @@ from rich.text import Text
 import ra
 from ra.bots.advisor import DEFAULT_BUDGET
 from ra.bots.evaluate import Evaluation
-from ra.bots.explain import action_words, reason, signed
+from ra.bots.explain import action_msg, label_msg, reason, signed
 from ra.state import State
-from ra.tui.render import action_label
+from ra.words import words
 
 HINT_BUDGET = DEFAULT_BUDGET
 """The work behind the hints (the advisor's default: the expert level's search)."""
 
 
+def _lang() -> str:
+    from ra.cli.common import lang
+
+    return lang()
+
+
 def hints_text(
-    evaluation: Evaluation, state: State, keys: Mapping[ra.Action, str], edition: str = "original"
+    evaluation: Evaluation,
+    state: State,
+    keys: Mapping[ra.Action, str],
+    edition: str = "original",
+    lang: str | None = None,
 ) -> Text:
     """The hints panel: one line per legal action (key, label, win chance, expected margin),
-    best first and starred, then why the best is best."""
+    best first and starred, then why the best is best (the mover addressed as "you")."""
+    code = lang or _lang()
+    w = words(code)
     seat = evaluation.mover
     best = evaluation.best
     text = Text()
-    text.append(f"Hints for {state.names[seat]}", style="bold")
-    text.append(
-        f" (win chance with the best action: {round(100 * best.chances[seat])}%; h hides)\n", style="dim"
-    )
+    text.append(w("hint.panel.title", name=state.names[seat]), style="bold")
+    chance = round(100 * best.chances[seat])
+    text.append(" " + w("hint.panel.best", chance=chance) + "\n", style="dim")
     for v in evaluation.actions:
         star = "★" if v is best else " "
         key = keys.get(v.action, "")
-        line = f"{star} {key:>2} {action_label(v.action, edition):<16} {round(100 * v.chances[seat]):>3}%"
-        line += f"  margin {signed(v.margin)}"
+        label = w.render(label_msg(v.action, edition))
+        line = f"{star} {key:>2} {label:<16} {round(100 * v.chances[seat]):>3}%"
+        line += "  " + w("hint.panel.margin", margin=signed(v.margin))
         text.append(line + "\n", style="bold green" if v is best else "")
-    why = reason(state, best.action, edition, evaluation=evaluation)
-    text.append(f"Why {action_words(best.action, edition)}: {why}", style="italic")
+    why = reason(state, best.action, edition, evaluation=evaluation, lang=code)
+    text.append(w("hint.panel.why", action=action_msg(best.action, edition), why=why), style="italic")
     if evaluation.source == "flat":
-        text.append(
-            "\n(weaker advice: the native core is not built, so the hints come from quick playouts)",
-            style="dim",
-        )
+        text.append("\n" + w("hint.panel.weaker"), style="dim")
     return text

@@ -2,7 +2,8 @@
 
 Computed in a bot worker process (a search is CPU-bound) from the asking seat's view only
 (R9.3: never the bag order), by the advisor of :mod:`ra.bots.advisor` the terminal game and
-``ra analyze`` use, and sent to that seat alone.
+``ra analyze`` use, and sent to that seat alone.  The reason travels as a message
+(:func:`ra.bots.explain.reason_msg`, players by seat): the browser renders it in its language.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ra.bots.advisor import Advisor
-from ra.bots.explain import reason
+from ra.bots.explain import explain, reason_msg
 from ra.engine import Game
 from ra.web.protocol import HintReply
 
@@ -21,6 +22,7 @@ def hint_for(record: dict[str, Any], seat: int, budget: str, seed: int, edition:
     view = game.view(seat)
     evaluation = Advisor(budget, seed=seed).evaluate(view)
     best = evaluation.best
+    why = reason_msg(explain(view, best.action, evaluation), edition)
     return {
         "type": "hint",
         "n": game.num_decisions,
@@ -31,7 +33,7 @@ def hint_for(record: dict[str, Any], seat: int, budget: str, seed: int, edition:
             for v in evaluation.actions
         ],
         "best": str(best.action),
-        "reason": reason(view, best.action, edition, evaluation=evaluation),
+        "reason": why.to_json() if why is not None else None,
         "playouts": evaluation.playouts,
         "source": "search" if evaluation.source == "search" else "flat",
     }

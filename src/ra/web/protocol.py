@@ -269,7 +269,8 @@ class HintReply(TypedDict):
     chances: list[float]
     actions: list[HintAction]
     best: str
-    reason: str
+    reason: MsgJson | None
+    """Why the best action is best, as a catalogue message (the mover is the seat ``seat``)."""
     playouts: int
     source: Literal["search", "flat"]
     """``search``: the bots' native search; ``flat``: the weaker Python advice (no native core)."""

@@ -1,6 +1,6 @@
 // The table: one WebSocket to the server, the position rendered from this seat's view,
 // only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
-import { t, tileName, tileList, currentLang, eventText, playerName, render as renderMsg } from "./i18n.js";
+import { t, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
@@ -213,8 +213,7 @@ function onMessage(msg) {
       if (msg.code !== "stale") S.sending = false;
       if (S.hintFor === S.n && !(S.hint && S.hint.n === S.n)) S.hintFor = null; // may ask again
       const key = `err.${msg.code}`;
-      let txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
-      if (msg.why && S.view) txt = renderMsg(msg.why, names(S.view), S.seat); // the rule's reason, in our words
+      const txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
       toast(txt, msg.code === "stale" ? "info" : "bad");
       if (msg.code === "bad_token" || msg.code === "seat_lost") forgetSeat(gameId);
       if (msg.code === "not_found") { S.fatal = true; $("#status").textContent = t("table.notFound"); }
@@ -535,7 +534,8 @@ function renderActions() {
     const h = S.hint && S.hint.n === S.n ? S.hint : null;
     if (h) {
       const me = S.seat ?? 0;
-      const why = currentLang() === "en" && h.reason ? ` — ${esc(h.reason)}` : "";
+      // The reason is a catalogue message (players by seat, this seat addressed as "you").
+      const why = h.reason && typeof h.reason === "object" ? ` — ${esc(renderMsg(h.reason, names(S.view), me))}` : "";
       const weaker = h.source === "flat" ? ` <small>${esc(t("table.hintWeaker"))}</small>` : "";
       parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best), chance: Math.round(100 * h.chances[me]) }))}${why}${weaker}</p>`);
     } else {
