@@ -213,7 +213,8 @@ function onMessage(msg) {
       if (msg.code !== "stale") S.sending = false;
       if (S.hintFor === S.n && !(S.hint && S.hint.n === S.n)) S.hintFor = null; // may ask again
       const key = `err.${msg.code}`;
-      const txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
+      let txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
+      if (msg.why && S.view) txt = renderMsg(msg.why, names(S.view), S.seat); // the rule's reason, in our words
       toast(txt, msg.code === "stale" ? "info" : "bad");
       if (msg.code === "bad_token" || msg.code === "seat_lost") forgetSeat(gameId);
       if (msg.code === "not_found") { S.fatal = true; $("#status").textContent = t("table.notFound"); }
