@@ -25,22 +25,7 @@ from babel.messages.pofile import read_po, write_po
 from ra import words
 
 PSEUDO = "en_XA"
-_ACCENTS = dict(
-    zip(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-        "áƀçðéƒĝĥíĵķļɱñóþǫŕšţúṽŵẋýžÁƁÇÐÉƑĜĤÍĴĶĻṀÑÓÞǪŔŠŢÚṼŴẊÝŽ",
-        strict=True,
-    )
-)
-_PROTECTED = re.compile(r"(\{[^{}]*\}|%\(\w+\)[sd]|\[/?\w*\]|(?<!\w)--?[a-z][\w-]*|<[^>]*>|&\w+;|R\d+(?:\.\d+)?)")
-
-
-def pseudo(text: str) -> str:
-    """The pseudo-locale's form of an English text: placeholders, tags and rule numbers kept."""
-    parts = _PROTECTED.split(text)
-    out = "".join(p if i % 2 else "".join(_ACCENTS.get(c, c) for c in p) for i, p in enumerate(parts))
-    letters = sum(c.isalpha() for c in text)
-    return f"[{out} {'·' * max(1, letters // 3)}]"
+pseudo = words.pseudo_text
 
 
 def _width() -> int:

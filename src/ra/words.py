@@ -367,3 +367,28 @@ def export(lang: str) -> Export:
         "langs": [{"code": bcp47(code), "name": words(code)("lang.self")} for code in languages()],
         "messages": messages,
     }
+
+
+# --- the pseudo-locale ------------------------------------------------------------
+
+_ACCENTS: Final = dict(
+    zip(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        "áƀçðéƒĝĥíĵķļɱñóþǫŕšţúṽŵẋýžÁƁÇÐÉƑĜĤÍĴĶĻṀÑÓÞǪŔŠŢÚṼŴẊÝŽ",
+        strict=True,
+    )
+)
+_PROTECTED: Final = re.compile(
+    r"(\{[^{}]*\}|%\(\w+\)[sd]|\[/?\w*\]|(?<!\w)--?[a-z][\w-]*|<[^>]*>|&\w+;|R\d+(?:\.\d+)?|`[^`]*`)"
+)
+
+
+def pseudo_text(text: str, wrap: bool = True) -> str:
+    """The pseudo-locale's form of an English text: every letter accented, about a third longer,
+    in brackets; placeholders, markup, options, code and rule numbers kept."""
+    parts = _PROTECTED.split(text)
+    out = "".join(p if i % 2 else "".join(_ACCENTS.get(c, c) for c in p) for i, p in enumerate(parts))
+    if not wrap:
+        return out
+    letters = sum(c.isalpha() for c in text)
+    return f"[{out} {'·' * max(1, letters // 3)}]"

@@ -19,12 +19,15 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from babel.numbers import format_decimal
+
 from ra.bots.base import Bot, RandomBot, SeededBot
 from ra.bots.greedy import GreedyBot, greedy_action
 from ra.bots.mcts import MCTSBot, MCTSConfig
 from ra.bots.native_mcts import NativeMCTSBot
 from ra.bots.valuation import Valuation, Weights
 from ra.native import native_available
+from ra.words import words
 
 BOTS = ("random", "greedy", "mcts")
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -67,12 +70,18 @@ def level_options(level: str, native: bool | None = None) -> dict[str, Any]:
     return {"iterations_by_players": budgets}
 
 
-def _budget_text(level: str) -> str:
+def _budget_text(level: str, lang: str = "en") -> str:
+    w = words(lang)
     options = level_options(level)
     if "iterations" in options:
-        return f"{options['iterations']:,} iterations"
+        return w(
+            "level.budget_flat",
+            n=options["iterations"],
+            count=format_decimal(options["iterations"], locale=w.locale),
+        )
     budgets = options["iterations_by_players"]
-    return f"{budgets[0]:,} (2 players) to {budgets[-1]:,} (5 players) iterations"
+    first, last = (format_decimal(b, locale=w.locale) for b in (budgets[0], budgets[-1]))
+    return w("level.budget", first=first, last=last)
 
 
 # The difficulty levels of the user interfaces, as bots.
@@ -82,17 +91,17 @@ LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "hard": ("mcts", level_options("hard")),
     "expert": ("mcts", level_options("expert")),
 }
-LEVEL_HELP: dict[str, str] = {
-    "easy": "the greedy bot, with a random move a quarter of the time",
-    "medium": f"MCTS, {_budget_text('medium')} a decision",
-    "hard": f"MCTS, {_budget_text('hard')} a decision (within about 1 s)",
-    "expert": (
-        f"MCTS, {_budget_text('expert')} a decision (within about 2 s)"
-        if native_available()
-        else f"the Python MCTS with a larger budget, {_budget_text('expert')} "
-        "(several seconds a decision; build the native core for a faster, stronger expert)"
-    ),
-}
+
+
+def level_help(level: str, lang: str = "en") -> str:
+    """What a level is, in one line of ``lang`` (for help texts)."""
+    key = (
+        "level.help.expert_python" if level == "expert" and not native_available() else f"level.help.{level}"
+    )
+    return words(lang)(key, budget=_budget_text(level, lang) if level != "easy" else "")
+
+
+LEVEL_HELP: dict[str, str] = {level: level_help(level) for level in ("easy", "medium", "hard", "expert")}
 """One line per level, for help texts."""
 
 
@@ -264,6 +273,7 @@ __all__ = [
     "Weights",
     "from_spec",
     "greedy_action",
+    "level_help",
     "level_options",
     "make",
     "parse_spec",

@@ -21,9 +21,20 @@ from rich.console import Console
 
 import ra
 from ra import records
-from ra.cli.common import LANG_OPTION, argv_lang, cannot_write, fail, plain_flags, set_lang, w, without_lang
+from ra.cli.common import (
+    HELP,
+    LANG_OPTION,
+    argv_lang,
+    cannot_write,
+    fail,
+    plain_flags,
+    set_lang,
+    w,
+    without_lang,
+)
 from ra.native import status as native_status
 from ra.tui.render import score_table
+from ra.words import languages
 
 
 def _words_now(key: str) -> str:
@@ -35,7 +46,7 @@ _language.localize_typer(_words_now)
 
 app = typer.Typer(
     name="ra",
-    help="Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules; ra docs.",
+    help=HELP("cli.root"),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -53,13 +64,13 @@ def _print_version(value: bool) -> None:
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+        typer.Option("--version", callback=_print_version, is_eager=True, help=HELP("cli.version")),
     ] = False,
     language: Annotated[
         str | None,
         typer.Option(
             LANG_OPTION,
-            help="Language of every command: en, ru (else LANGUAGE, LC_ALL, LC_MESSAGES or LANG; else en).",
+            help=HELP("cli.lang", langs=", ".join(languages())),
             show_default=False,
         ),
     ] = None,
@@ -125,10 +136,10 @@ from ra.cli.docs import docs_command
 from ra.cli.play import games_command, play_command, replay_command, rules_command
 from ra.cli.serve import serve_command
 
-app.command("play")(play_command)
-app.command("replay")(replay_command)
-app.command("games")(games_command)
-app.command("rules")(rules_command)
+app.command("play", help=HELP("cli.play"))(play_command)
+app.command("replay", help=HELP("cli.replay"))(replay_command)
+app.command("games", help=HELP("cli.games"))(games_command)
+app.command("rules", help=HELP("cli.rules"))(rules_command)
 app.command("arena")(arena_command)
 app.command("serve")(serve_command)
 app.command("analyze")(analyze_command)

@@ -60,6 +60,8 @@ def rules_text(language: str | None = None) -> str:
     """The project's rules reference in a language (``ra/data/rules.md``, ``rules.ru.md``…;
     English where there is no translation)."""
     code = language or lang()
+    if code in _words.PSEUDO_LANGS:  # the English reference, accented like the catalogue
+        return "\n".join(_words.pseudo_text(line, wrap=False) for line in rules_text("en").splitlines())
     data = resources.files("ra").joinpath("data")
     name = "rules.md" if code == _words.DEFAULT_LANG else f"rules.{code}.md"
     path = data.joinpath(name)

@@ -11,18 +11,20 @@ import typer
 from rich.console import Console
 
 import ra
-from ra.bots import LEVEL_HELP
-from ra.cli.common import LONG_SUNS, PLAYERS, fail, pager_with_colours, rules_text, setup_message
+from ra.bots import LEVELS, level_help
+from ra.cli.common import HELP, LONG_SUNS, PLAYERS, fail, pager_with_colours, rules_text, setup_message, w
 
 if TYPE_CHECKING:
     from ra.analysis.game import GameAnalysis
 
-EDITION_HELP = f"Tile names of an edition: {', '.join(ra.EDITIONS)}."
+LEVELS_HELP = "; ".join(HELP("cli.play.level", level=lv, text=level_help(lv, HELP.lang)) for lv in LEVELS)
+VARIANT_HELP = HELP("cli.play.variant", variants=", ".join(ra.VARIANTS))
+EDITION_HELP = HELP("cli.play.edition", editions=", ".join(ra.EDITIONS))
 
 
 def _check_edition(edition: str) -> None:
     if edition not in ra.EDITIONS:
-        raise fail(f"unknown edition {edition!r}; editions are: {', '.join(ra.EDITIONS)}")
+        raise fail(w()("cli.err.edition", edition=edition, editions=", ".join(ra.EDITIONS)))
 
 
 def _engine_message(err: Exception) -> str:
@@ -32,54 +34,46 @@ def _engine_message(err: Exception) -> str:
 
 def play_command(
     players: Annotated[
-        int | None, typer.Option("--players", "-p", help=f"Players ({PLAYERS}); default 3, or 2 for long-2p.")
+        int | None, typer.Option("--players", "-p", help=HELP("cli.play.players", players=PLAYERS))
     ] = None,
     bots_list: Annotated[
         str,
         typer.Option(
             "--bots",
             "-b",
-            help="Bots for the other seats: easy, medium, hard, expert (or any bot spec). "
-            + "; ".join(f"{level}: {text}" for level, text in LEVEL_HELP.items())
-            + ".",
+            help=HELP(
+                "cli.play.bots",
+                levels="; ".join(
+                    HELP("cli.play.level", level=lv, text=level_help(lv, HELP.lang)) for lv in LEVELS
+                ),
+            ),
         ),
     ] = "",
-    humans: Annotated[
-        str, typer.Option("--humans", help="Hot seat: comma-separated names of the people.")
-    ] = "",
-    name: Annotated[str | None, typer.Option("--name", "-n", help="Your name (one person).")] = None,
-    load: Annotated[
-        Path | None, typer.Option("--load", help="Resume a saved game (saved to a new file).")
-    ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Resume your latest unfinished game (see ra games).")
-    ] = False,
+    humans: Annotated[str, typer.Option("--humans", help=HELP("cli.play.humans"))] = "",
+    name: Annotated[str | None, typer.Option("--name", "-n", help=HELP("cli.play.name"))] = None,
+    load: Annotated[Path | None, typer.Option("--load", help=HELP("cli.play.load"))] = None,
+    resume: Annotated[bool, typer.Option("--resume", help=HELP("cli.play.resume"))] = False,
     save: Annotated[
         Path | None,
-        typer.Option("--save", help="Save here (default: a new file per game; see ra games)."),
+        typer.Option("--save", help=HELP("cli.play.save")),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the bag (0 or more).")] = None,
-    variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(ra.VARIANTS)}.")] = "standard",
-    suns_per_player: Annotated[
-        int | None, typer.Option(help=f"Long two-player game: {LONG_SUNS} suns.")
-    ] = None,
+    seed: Annotated[int | None, typer.Option(help=HELP("cli.play.seed"))] = None,
+    variant: Annotated[
+        str, typer.Option(help=HELP("cli.play.variant", variants=", ".join(ra.VARIANTS)))
+    ] = "standard",
+    suns_per_player: Annotated[int | None, typer.Option(help=HELP("cli.play.suns", suns=LONG_SUNS))] = None,
     disaster_timing: Annotated[
         str,
-        typer.Option(
-            help="When a Disaster taken with a God tile is resolved (R3.5): immediate (at once, "
-            "the 2016/2023 rules) or 2008 (after all the turn's God-tile takes, the 2008 rules)."
-        ),
+        typer.Option(help=HELP("cli.play.disasters")),
     ] = "immediate",
-    open_scores: Annotated[
-        bool, typer.Option("--open-scores", help="Show every score (rulebooks: hidden, R9.1).")
-    ] = False,
-    delay: Annotated[float, typer.Option(help="Seconds between bot moves (+/- in game).")] = 0.7,
+    open_scores: Annotated[bool, typer.Option("--open-scores", help=HELP("cli.play.open_scores"))] = False,
+    delay: Annotated[float, typer.Option(help=HELP("cli.play.delay"))] = 0.7,
     edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
     hints: Annotated[
         bool | None,
         typer.Option(
             "--hints/--no-hints",
-            help="Allow win-chance hints (key h); default: on for one person, off for several.",
+            help=HELP("cli.play.hints"),
         ),
     ] = None,
 ) -> None:
@@ -93,11 +87,11 @@ def play_command(
 
     _check_edition(edition)
     if delay < 0:
-        raise fail("--delay cannot be negative")
+        raise fail(w()("cli.err.delay"))
     if seed is not None and seed < 0:
-        raise fail(f"--seed must be 0 or more, not {seed}")
+        raise fail(w()("cli.err.seed", seed=seed))
     if load is not None and resume:
-        raise fail("give --load or --resume, not both")
+        raise fail(w()("cli.err.load_resume"))
     if resume:
         unfinished = [g for g in list_saves() if not g.over]
         if not unfinished:
@@ -177,13 +171,11 @@ def _check_writable(path: Path) -> None:
 
 
 def replay_command(
-    path: Annotated[Path, typer.Argument(metavar="FILE", help="A saved game or game record (JSON).")],
+    path: Annotated[Path, typer.Argument(metavar="FILE", help=HELP("cli.replay.file"))],
     edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
     analysis: Annotated[
         Path | None,
-        typer.Option(
-            "--analysis", help="Show this analysis beside the moves (ra analyze --json writes one)."
-        ),
+        typer.Option("--analysis", help=HELP("cli.replay.analysis")),
     ] = None,
 ) -> None:
     """Step through a finished or saved game (→ next, ← back, ] next epoch, End, q)."""
@@ -223,18 +215,18 @@ def games_command() -> None:
     console = Console()
     saves = list_saves()
     if not saves:
-        console.print(f"No saved games in {games_dir()}", highlight=False)
+        console.print(w()("cli.games.none", folder=str(games_dir())), highlight=False)
         return
     for g in saves:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.modified))
-        state = "finished" if g.over else f"epoch {g.epoch}"
+        state = w()("cli.games.finished") if g.over else w()("cli.games.epoch", n=g.epoch)
         console.print(f"{when}  {state:<9} {', '.join(g.names)}", highlight=False)
         again = "ra replay" if g.over else "ra play --load"
         console.print(f"    {again} {g.path}", highlight=False, soft_wrap=True)
 
 
 def rules_command(
-    plain: Annotated[bool, typer.Option("--plain", help="Print the text without paging.")] = False,
+    plain: Annotated[bool, typer.Option("--plain", help=HELP("cli.rules.plain"))] = False,
 ) -> None:
     """The rules of Ra (sections R1-R9, cited by the game's messages)."""
     text = rules_text()
