@@ -288,7 +288,9 @@ def status_text(
     t = Text()
     phase = view.phase
     if phase == "action":
-        t.append(w("tui.status.your_turn" if mine else "tui.status.to_play", name=who) + " ", style="bold")
+        t.append(
+            say("tui.status.your_turn" if mine else "tui.status.to_play", p=Seat(seat)) + " ", style="bold"
+        )
         kinds = {a.kind for a in view.legal_actions()}
         choices = [w(f"tui.choice.{kind}") for kind in ("draw", "ra", "god") if kind in kinds]
         t.append(either(w, choices))
@@ -297,7 +299,7 @@ def status_text(
         assert a is not None
         cause = msg(f"tui.cause.{a.kind}", p=Seat(a.ra_player))
         t.append(say("tui.status.auction", cause=cause) + " ", style="bold")
-        t.append(w("tui.status.your_bid" if mine else "tui.status.to_bid", name=who), style="bold")
+        t.append(say("tui.status.your_bid" if mine else "tui.status.to_bid", p=Seat(seat)), style="bold")
         parts = []
         if a.high_bid:
             parts.append(say("tui.status.high", sun=a.high_bid, p=Seat(a.high_bidder or 0)))
