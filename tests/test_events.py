@@ -151,10 +151,7 @@ def test_the_log_in_russian() -> None:
     names = ["Аня", "Боря"]
     assert ev.bid(0, 9).text(names, lang="ru") == "Аня ставит диск 9."
     assert ev.auto_pass(1, 12, True).text(names, lang="ru") == "Боря пасует (нет диска выше 12)."
-    assert (
-        ev.disaster(1, Tile.UNREST, 2).text(names, "2016", "ru")
-        == "Война: Боря теряет 2 жетона."
-    )
+    assert ev.disaster(1, Tile.UNREST, 2).text(names, "2016", "ru") == "Война: Боря теряет 2 жетона."
     lot = [Tile.FLOOD, Tile.PHARAOH, Tile.FLOOD, Tile.GOLD]
     assert ev.won(0, 9, lot, 1).text(["Вы", "Боря"], lang="ru") == (
         "Вы выигрываете аукцион с диском 9 и забираете: 1 жетон золота, 1 фараон и 2 жетона паводка, "

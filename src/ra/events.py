@@ -479,17 +479,6 @@ class _Who:
         return "you" if self.you else self.name
 
 
-def auction_cause(kind: str, ra_player_name: str) -> str:
-    """Why an auction takes place, with its Ra player: ``"Ann drew a Ra tile"``,
-    ``"you invoked Ra on a full track"`` (for status lines)."""
-    who = "you" if is_you(ra_player_name) else ra_player_name
-    if kind == "drawn":
-        return f"{who} drew a Ra tile"
-    if kind == "forced":
-        return f"{who} invoked Ra on a full track"
-    return f"{who} invoked Ra"
-
-
 # --- reading a log ------------------------------------------------------------------
 
 DECISION_EVENTS: Final[frozenset[str]] = frozenset(

@@ -18,7 +18,7 @@ from ra.table import UndoError
 from ra.tiles import Tile
 from ra.tui import PlayApp, Session, plan_seats
 from ra.tui.app import HANDOVER, TextScreen
-from ra.tui.render import board_line, score_table, sentence
+from ra.tui.render import board_line, score_table, sentence, why_not
 from tests.tui.test_app import first_keys, run, screen_text, settle
 
 
@@ -320,7 +320,9 @@ def test_a_typed_action_that_is_not_possible_gets_the_engines_whole_reason(tmp_p
         assert reason is not None and len(reason) > 78  # longer than one line at 80 columns
         await pilot.press("slash", "b", "i", "d", "space", "1", "3", "enter")
         await pilot.pause()
-        shown = sentence(reason)  # the engine's whole reason, in the terminal's one style
+        # The engine's whole reason, in the catalogue's words (the terminal's language).
+        shown = why_not(s.game, ra.Action.parse("bid 13"))
+        assert shown == sentence(reason) + "."
         assert s.game.num_decisions == n and app.message == shown
         text = " ".join(line.strip() for line in screen_text(app).splitlines())
         assert shown in text, text  # wrapped, never cut

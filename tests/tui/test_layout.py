@@ -79,8 +79,10 @@ def test_the_2023_edition_names_the_monuments_it_renames(tmp_path: Path) -> None
     assert code(Tile.FORTRESS, "2023") == "Sa" and code(Tile.PALACE, "2023") == "Ma"
     assert "Sa3" in table and "Ma3" in table and "Fo3" not in table and "Pa3" not in table
     assert "2023 ed." in table
-    assert "Sanctuary" in full_help and "Mausoleum" in full_help and "War" in full_help
-    assert "Fortress" not in full_help and "Unrest" not in full_help
+    # The legend names the edition's tiles (the rules summary above it names every edition's).
+    legend = full_help[full_help.index("Civilizations: ") :]
+    assert "Sanctuary" in legend and "Mausoleum" in legend
+    assert "Fortress" not in legend and "Unrest" not in legend
 
 
 def test_a_full_track_of_long_names_stays_on_its_line(tmp_path: Path) -> None:
@@ -251,7 +253,6 @@ def test_the_status_line_says_why_the_auction_takes_place_in_the_engines_words()
     assert line.startswith(f"Auction ({game.names[invoker]} invoked Ra): ")
     names = tuple("You" if seat == invoker else n for seat, n in enumerate(game.names))
     line = status_text(game, names, {bidder}, bidder).plain
-    assert line.startswith(f"Auction ({ra.events.auction_cause(game.auction.kind, 'You')}): ")
     assert line.startswith("Auction (you invoked Ra): ")
 
 

@@ -11,7 +11,10 @@ from textual.pilot import Pilot
 import ra
 from ra.tui import PlayApp, Seat, Session
 from ra.tui.render import SUN_BOAT, board_line
+from ra.words import words
 from tests.tui.test_app import run, settle, steady_text
+
+BOAT_LABEL = words("en")("tui.board.sun_boat") + " "
 
 
 def with_ra_tiles(game: ra.Game, n: int) -> ra.Game:
@@ -31,7 +34,7 @@ def test_the_2023_track_shows_the_boat_and_the_original_the_ra_tiles(players: in
     length = game.ra_track_length
     boat = board_line(game, "2023").plain
     # The start space, then one space per Ra tile: the boat stands on space `drawn`.
-    track = boat.split(SUN_BOAT["label"])[1].split(" ")[0]
+    track = boat.split(BOAT_LABEL)[1].split(" ")[0]
     assert len(track) == length + 1
     assert track.index(SUN_BOAT["boat"]) == drawn
     assert track == "~" * drawn + "☼" + "·" * (length - drawn - 1) + "|"
@@ -39,13 +42,13 @@ def test_the_2023_track_shows_the_boat_and_the_original_the_ra_tiles(players: in
     assert "■" not in boat and "□" not in boat and "Ra track" not in boat  # no Ra tiles laid
     original = board_line(game).plain
     assert "Ra track " + "■" * drawn + "□" * (length - drawn) + f" {drawn}/{length}" in original
-    assert SUN_BOAT["boat"] not in original and SUN_BOAT["label"] not in original
+    assert SUN_BOAT["boat"] not in original and BOAT_LABEL not in original
 
 
 def test_the_boat_on_the_last_space_hides_the_end_mark() -> None:
     game = with_ra_tiles(ra.Game(players=3, seed=11), 2)
     game._ra = game.ra_track_length  # the Ra tile that ends the epoch (scored at once, R6)
-    track = board_line(game, "2023").plain.split(SUN_BOAT["label"])[1].split(" ")[0]
+    track = board_line(game, "2023").plain.split(BOAT_LABEL)[1].split(" ")[0]
     assert track == "~" * 8 + "☼"
 
 

@@ -12,7 +12,17 @@ from rich.console import Console
 
 import ra
 from ra.bots import LEVELS, level_help
-from ra.cli.common import HELP, LONG_SUNS, PLAYERS, fail, pager_with_colours, rules_text, setup_message, w
+from ra.cli.common import (
+    HELP,
+    LONG_SUNS,
+    PLAYERS,
+    fail,
+    lang,
+    pager_with_colours,
+    rules_text,
+    setup_message,
+    w,
+)
 
 if TYPE_CHECKING:
     from ra.analysis.game import GameAnalysis
@@ -113,7 +123,7 @@ def play_command(
         if players is None and variant == "long-2p":
             players = 2
         try:
-            seats = plan_seats(players, humans.split(","), bots_list.split(","), name)
+            seats = plan_seats(players, humans.split(","), bots_list.split(","), name, lang())
             session = Session.new(
                 seats,
                 seed=seed,
@@ -127,7 +137,7 @@ def play_command(
         except ValueError as err:
             raise fail(_engine_message(err)) from None
     _check_writable(session.save_path)
-    app = PlayApp(session, delay=delay, edition=edition)
+    app = PlayApp(session, delay=delay, edition=edition, lang=lang())
     try:
         app.run()
     finally:
@@ -137,11 +147,12 @@ def play_command(
         console.print(f"[red]{app.error}[/red]", highlight=False)
     game = session.game
     if game.is_over():
-        console.print(final_line(game, game.names), highlight=False)
+        console.print(final_line(game, game.names, lang()), highlight=False)
     if app.saved_to:
-        console.print(f"Game saved to {app.saved_to}", highlight=False, soft_wrap=True)
+        console.print(w()("tui.saved_to", path=app.saved_to), highlight=False, soft_wrap=True)
         if not game.is_over():
-            console.print(f"Resume with: {ra_command()} play --resume", highlight=False, soft_wrap=True)
+            again = f"{ra_command()} play --resume"
+            console.print(w()("tui.resume_with", command=again), highlight=False, soft_wrap=True)
 
 
 def ra_command() -> str:
@@ -188,7 +199,7 @@ def replay_command(
     except ra.RecordError as err:
         raise fail(str(err)) from None
     judged = None if analysis is None else _load_analysis(analysis, game)
-    ReplayApp(game, edition=edition, analysis=judged).run()
+    ReplayApp(game, edition=edition, analysis=judged, lang=lang()).run()
 
 
 def _load_analysis(path: Path, game: ra.Game) -> GameAnalysis:

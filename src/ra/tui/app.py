@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import re
 import signal
 import threading
+from collections.abc import Mapping
 from typing import ClassVar
 
 from rich.text import Text
@@ -13,6 +16,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.events import Key
 from textual.screen import ModalScreen
 from textual.timer import Timer
@@ -22,12 +26,14 @@ from textual.worker import Worker, WorkerState
 import ra
 from ra.bots.advisor import ADVICE_SEED, advise_in_process
 from ra.bots.evaluate import Budget, Evaluation, EvaluationCancelledError
+from ra.events import you_seat
 from ra.state import State
 from ra.table import UndoError
 from ra.tui import render
 from ra.tui.help import help_text
 from ra.tui.hints import HINT_BUDGET, hints_text
 from ra.tui.session import SearchCancelledError, Session
+from ra.words import DEFAULT_LANG, Seat, Words, msg, words
 
 # Keys for the fixed actions; bids are typed as the sun's number, the others get digits 1-9.
 _LETTERS = {"draw": "d", "ra": "r", "pass": "p", "done": "n"}
@@ -75,13 +81,25 @@ def log_width(log: RichLog) -> int | None:
     return width if width > 0 else None
 
 
-def show_board(app: App[None], state: State, edition: str, perspective: int | None = None) -> None:
+def show_board(
+    app: App[None], state: State, edition: str, perspective: int | None = None, lang: str = DEFAULT_LANG
+) -> None:
     """Fill the board line, the auction track and the players of :func:`board_widgets`
     for the screen's width (``perspective``: the player shown in bold)."""
     width = max(20, app.size.width - 2)
-    app.query_one("#board", Static).update(render.board_line(state, edition))
-    app.query_one("#auction", Static).update(render.auction_line(state, edition, width))
-    app.query_one("#players", Static).update(render.players_table(state, perspective, edition, width))
+    app.query_one("#board", Static).update(render.board_line(state, edition, lang))
+    app.query_one("#auction", Static).update(render.auction_line(state, edition, width, lang))
+    app.query_one("#players", Static).update(render.players_table(state, perspective, edition, width, lang))
+
+
+def translate_bindings(node: DOMNode, w: Words, keys: Mapping[str, str]) -> None:
+    """Give a node's key bindings their descriptions (the footer's words) in ``w``'s language:
+    ``keys`` maps each binding's action to its catalogue key."""
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [
+            dataclasses.replace(b, description=w(keys[b.action])) if b.action in keys else b for b in bindings
+        ]
 
 
 class TextScreen(ModalScreen[None]):
@@ -104,16 +122,30 @@ class TextScreen(ModalScreen[None]):
     TextScreen #hint { height: 1; color: $text-muted; }
     """
 
+    KEYS: ClassVar[dict[str, str]] = {
+        "close": "tui.key.close",
+        "scroll(-1)": "tui.key.up",
+        "scroll(1)": "tui.key.down",
+        "page(-1)": "tui.key.page_up",
+        "page(1)": "tui.key.page_down",
+        "home": "tui.key.top",
+        "end": "tui.key.bottom",
+    }
+    """The catalogue keys of the bindings' descriptions."""
+
     def __init__(
         self,
         body: object,
-        hint: str = "Enter or Esc to continue",
+        hint: str | None = None,
         markdown: bool = False,
         name: str | None = None,
+        lang: str = DEFAULT_LANG,
     ) -> None:
         super().__init__(name=name)
+        w = words(lang)
+        translate_bindings(self, w, self.KEYS)
         self._body = body
-        self._hint = hint
+        self._hint = w("tui.modal.continue") if hint is None else hint
         self._markdown = markdown
 
     def compose(self) -> ComposeResult:
@@ -167,6 +199,21 @@ class PlayApp(App[None]):
         Binding("q", "quit_game", "Quit"),
         Binding("ctrl+c,ctrl+q", "quit_game", "Quit", show=False, priority=True),
     ]
+    KEYS: ClassVar[dict[str, str]] = {
+        "help": "tui.key.help",
+        "undo": "tui.key.undo",
+        "save": "tui.key.save",
+        "type": "tui.key.type",
+        "hints": "tui.key.hints",
+        "fast_forward": "tui.key.fast",
+        "pace(-1)": "tui.key.faster",
+        "pace(1)": "tui.key.slower",
+        "scroll_log(-1)": "tui.key.log_up",
+        "scroll_log(1)": "tui.key.log_down",
+        "escape": "tui.key.cancel",
+        "quit_game": "tui.key.quit",
+    }
+    """The catalogue keys of the bindings' descriptions (the footer)."""
 
     def __init__(
         self,
@@ -174,8 +221,12 @@ class PlayApp(App[None]):
         delay: float = 0.7,
         edition: str = "original",
         hint_budget: Budget | str | int = HINT_BUDGET,
+        lang: str = DEFAULT_LANG,
     ) -> None:
         super().__init__()
+        self.lang = lang
+        self.w = words(lang)
+        translate_bindings(self, self.w, self.KEYS)
         self.hint_budget = hint_budget if isinstance(hint_budget, Budget) else Budget.parse(hint_budget)
         self._hint_cancel = threading.Event()  # stops the hints' evaluation under way
         self._hint_position = -1  # the decision number the hints are (being) computed for
@@ -207,7 +258,7 @@ class PlayApp(App[None]):
         yield Horizontal(id="actions")
         yield Static(id="message")
         yield Static(id="hints")
-        yield Input(placeholder="type an action (e.g. bid 9), Enter to play, Esc to leave", id="command")
+        yield Input(placeholder=self.w("tui.command.placeholder"), id="command")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -259,15 +310,16 @@ class PlayApp(App[None]):
         session = self.session
         view = self.view()
         seat = None if view.spectator else view.seat
-        show_board(self, view, self.edition, seat)
-        status = render.status_text(view, view.names, set(session.humans), seat, self.edition)
+        w = self.w
+        show_board(self, view, self.edition, seat, self.lang)
+        status = render.status_text(view, view.names, set(session.humans), seat, self.edition, self.lang)
         if self._thinking:
-            status.append("  (thinking…)", style="dim")
+            status.append("  " + w("tui.status.thinking"), style="dim")
         if self._fast:
-            status.append("  (fast-forward)", style="dim")
+            status.append("  " + w("tui.status.fast"), style="dim")
         if self._digits:
-            enter = f", Enter bids {self._digits}" if self._digits in self._bids else ""
-            status.append(f"  bid {self._digits}… (next digit{enter})", style="bold yellow")
+            key = "tui.status.digits_enter" if self._digits in self._bids else "tui.status.digits"
+            status.append("  " + w(key, sun=self._digits), style="bold yellow")
         self.query_one("#status", Static).update(status)
         log = self.query_one("#log", RichLog)
         events = view.events
@@ -276,7 +328,8 @@ class PlayApp(App[None]):
             self._logged = 0
             self._log_seat = seat
         for event in events[self._logged :]:
-            log.write(render.log_line(event, view.names, self.edition), width=log_width(log))
+            line = render.log_line(event, view.names, self.edition, self.lang, view.ra_track_length)
+            log.write(line, width=log_width(log))
         if len(events) > self._logged:
             self.call_after_refresh(self._log_to_end)  # after the layout settles (the hints panel)
         self._logged = len(events)
@@ -304,7 +357,7 @@ class PlayApp(App[None]):
             if action.kind == "bid":
                 assert action.sun is not None
                 if not bid_label:
-                    widgets.append(Static("Bid (type the sun):", classes="label"))
+                    widgets.append(Static(self.w("tui.actions.bid"), classes="label"))
                     bid_label = True
                 self._bids[str(action.sun)] = action
                 continue
@@ -317,7 +370,9 @@ class PlayApp(App[None]):
             named.append((key, action))
         for sun, action in self._bids.items():  # the keys that work: "1⏎" when 10-16 may follow
             widgets.append(Button(self.bid_keys(sun), name=str(action.index), compact=True))
-        lead, labels = render.action_labels([a for _, a in named], self.edition, self.size.width - 2)
+        lead, labels = render.action_labels(
+            [a for _, a in named], self.edition, self.size.width - 2, self.lang
+        )
         for (key, action), label in zip(named, labels, strict=True):
             if lead and action.tile is not None:
                 widgets.append(Static(lead, classes="label"))
@@ -367,7 +422,7 @@ class PlayApp(App[None]):
             if isinstance(event.worker.error, SearchCancelledError):
                 return  # stopped on purpose (undo, quit)
             self._thinking = False
-            self.error = f"a bot failed: {event.worker.error}"
+            self.error = self.w("tui.error.bot", error=str(event.worker.error))
             self.say(self.error, error=True)
             self.refresh_screen()
 
@@ -376,8 +431,8 @@ class PlayApp(App[None]):
         game = self.session.game
         try:
             self.session.apply(action)
-        except ra.RaError as err:
-            self.say(render.sentence(str(err)), error=True)
+        except ra.RaError:
+            self.say(self.why_not(action), error=True)
             return
         self._stop_hints()
         self.refresh_screen()
@@ -386,10 +441,9 @@ class PlayApp(App[None]):
             self._shown_epochs = finished
             self._modal = True
             self._fast = False  # fast-forward ends with the epoch
-            hint = "Enter or Esc to continue" if not game.is_over() else "Enter or Esc to close; then q quits"
-            self.push_screen(
-                TextScreen(render.epoch_summary(self.view(), finished), hint=hint), callback=self._after_modal
-            )
+            hint = self.w("tui.modal.close_quit" if game.is_over() else "tui.modal.continue")
+            summary = render.epoch_summary(self.view(), finished, self.lang)
+            self.push_screen(TextScreen(summary, hint=hint, lang=self.lang), callback=self._after_modal)
             return
         if self.session.human_to_move() or game.is_over() or self._fast or self.delay <= 0:
             self.call_later(self.step)
@@ -405,16 +459,15 @@ class PlayApp(App[None]):
         screen (:meth:`ra.table.Table.handover`)."""
         self._modal = True
         self.refresh_screen()  # the public view only, under the hand-over screen
+        w = self.w
         name = self.session.game.names[seat]
+        hidden = self.session.game.hidden_scores
         body = Text.assemble(
-            (f"Pass the screen to {name}.", "bold"),
+            (w("tui.handover.title", name=name), "bold"),
             "\n\n",
-            f"{name}: press Enter when only you can see the screen; then your own view appears"
-            + (
-                " (with your score, which the others do not see)." if self.session.game.hidden_scores else "."
-            ),
+            w("tui.handover.body_hidden" if hidden else "tui.handover.body", name=name),
         )
-        screen = TextScreen(body, hint=f"Enter: {name} is ready", name=HANDOVER)
+        screen = TextScreen(body, hint=w("tui.handover.hint", name=name), name=HANDOVER, lang=self.lang)
         self.push_screen(screen, callback=self._handed_over)
 
     def _handed_over(self, _: object = None) -> None:
@@ -463,7 +516,7 @@ class PlayApp(App[None]):
         elif event.state == WorkerState.ERROR and not isinstance(
             event.worker.error, EvaluationCancelledError
         ):
-            self.say(f"the hints failed: {event.worker.error}", error=True)
+            self.say(self.w("tui.error.hints", error=str(event.worker.error)), error=True)
 
     def _show_hints(self) -> None:
         """Fill the hints panel (when open): the table, or a note that it is being worked out."""
@@ -472,9 +525,9 @@ class PlayApp(App[None]):
         if not self._hints_open:
             return
         if not self.session.human_to_move() or self.session.game.is_over():
-            panel.update(Text("Hints: for your own decisions (h hides).", style="dim"))
+            panel.update(Text(self.w("tui.hints.not_yours"), style="dim"))
         elif self._hint_result is None:
-            panel.update(Text(f"Hints: weighing every action ({self.hint_budget})… (h hides)", style="dim"))
+            panel.update(Text(self.w("tui.hints.working", budget=str(self.hint_budget)), style="dim"))
         else:
             keys = {a: k for k, a in self._keys.items()}
             keys |= {a: self.bid_keys(k) for k, a in self._bids.items()}
@@ -491,7 +544,7 @@ class PlayApp(App[None]):
     def action_hints(self) -> None:
         """Show or hide each legal action's win chance (a table option: ra play --hints)."""
         if not self.session.hints:
-            self.say("Hints are off at this table (agree on them at the start: ra play --hints).", error=True)
+            self.say(self.w("tui.hints.off"), error=True)
             return
         self._hints_open = not self._hints_open
         if self._hints_open:
@@ -511,11 +564,10 @@ class PlayApp(App[None]):
         """A person's choice (button, key or typed notation)."""
         self._digits = ""
         if not self.session.human_to_move() or self._thinking or self._modal:
-            self.say("Not your turn yet.", error=True)
+            self.say(self.w("tui.error.not_your_turn"), error=True)
             return
-        reason = self.session.game.why_illegal(action)
-        if reason is not None:
-            self.say(render.sentence(reason), error=True)
+        if self.session.game.why_illegal(action) is not None:
+            self.say(self.why_not(action), error=True)
             return
         self._clear_message()
         self.play(action)
@@ -549,7 +601,7 @@ class PlayApp(App[None]):
             typed, self._digits = self._digits, ""
             action = self._bids.get(typed)
             if action is None:
-                self.say(f"You have no sun {typed} to bid.", error=True)
+                self.say(self.w("tui.error.no_sun", sun=typed), error=True)
                 self.refresh_screen()
                 return
             self.choose(action)
@@ -563,8 +615,8 @@ class PlayApp(App[None]):
             self.refresh_screen()
         else:
             self._digits = ""
-            suns = ", ".join(self._bids)
-            self.say(f"You have no sun {typed} to bid; you can bid {suns}.", error=True)
+            suns = self.w.join(self._bids)
+            self.say(self.w("tui.error.no_sun_bid", sun=typed, suns=suns), error=True)
             self.refresh_screen()
 
     @on(Input.Submitted, "#command")
@@ -575,8 +627,8 @@ class PlayApp(App[None]):
             return
         try:
             action = ra.Action.parse(text)
-        except ra.NotationError as err:
-            self.say(render.sentence(str(err)), error=True)
+        except ra.NotationError:
+            self.say(self.notation_error(text), error=True)
             return
         self.choose(action)  # says why if it is not possible now
 
@@ -608,19 +660,20 @@ class PlayApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(
             TextScreen(
-                help_text(self.edition),
-                hint="↑ ↓ PgUp PgDn scroll · Esc, Enter or q close · full rules: ra rules",
+                help_text(self.edition, self.lang),
+                hint=self.w("tui.help.hint"),
                 markdown=True,
+                lang=self.lang,
             )
         )
 
     def action_fast_forward(self) -> None:
         """Play the bots at once until a person must act or the epoch ends."""
         if self.session.human_to_move() or self.session.game.is_over():
-            self.say("Fast-forward plays the bots at once while you wait; it is your move now.")
+            self.say(self.w("tui.fast.yours"))
             return
         self._fast = True
-        self.say("Fast-forward: bots play at once until you are to move or the epoch ends.")
+        self.say(self.w("tui.fast.on"))
         self.refresh_screen()
         if not self._thinking and not self._modal:
             self.step()
@@ -633,7 +686,7 @@ class PlayApp(App[None]):
             self.delay = slower[0]
         elif direction < 0 and faster:
             self.delay = faster[-1]
-        self.say(f"Bots move every {self.delay:g} s (- faster, + slower, f fast-forward).")
+        self.say(self.w("tui.pace", seconds=f"{self.delay:g}"))
 
     def action_undo(self) -> None:
         """Take back the last decision of the person shown, under the table's one undo
@@ -642,8 +695,8 @@ class PlayApp(App[None]):
         seat = session.perspective()
         try:
             taken = session.undo(seat)
-        except UndoError as err:
-            self.say(str(err), error=True)
+        except UndoError:
+            self.say(self.undo_refusal(seat), error=True)
             return
         self._generation += 1  # forget a bot that is thinking, and stop its search
         self._cancel.set()
@@ -652,7 +705,8 @@ class PlayApp(App[None]):
         self._fast = False
         self._digits = ""
         self._shown_epochs = len(session.game.epoch_scores)
-        self.say(f"{session.game.names[seat]} took back: {render.action_label(taken, self.edition)}.")
+        label = render.action_label(taken, self.edition, self.lang)
+        self.say(self.w("table.undone", name=session.game.names[seat], action=label))
         self.refresh_screen(rebuild_log=True)
         self.step()
 
@@ -660,10 +714,10 @@ class PlayApp(App[None]):
         try:
             path = self.session.save()
         except OSError as err:
-            self.say(f"Could not save: {err}", error=True)
+            self.say(self.w("tui.save.failed", error=str(err)), error=True)
             return
         self.saved_to = str(path)
-        self.say(f"Saved to {path}")
+        self.say(self.w("tui.save.done", path=str(path)))
 
     def action_quit_game(self) -> None:
         """Save at once and quit; a bot's search is stopped, not waited for."""
@@ -678,4 +732,44 @@ class PlayApp(App[None]):
         try:
             self.saved_to = str(self.session.save())
         except OSError as err:
-            self.error = f"could not save the game: {err}"
+            self.error = self.w("tui.save.failed", error=str(err))
+
+    # --- refusals in words ------------------------------------------------------------
+
+    def why_not(self, action: ra.Action) -> str:
+        """Why ``action`` is not possible now, in the game's language (:func:`render.why_not`)."""
+        return render.why_not(self.session.game, action, self.edition, self.lang)
+
+    def notation_error(self, text: str) -> str:
+        """What is wrong with a typed action (the notation is the engine's: ``bid 9``)."""
+        sun = re.fullmatch(r"bid\s+(\d+)", text.strip(), re.IGNORECASE)
+        if sun is not None:
+            return self.w("tui.error.no_such_sun", sun=sun.group(1), max=ra.MAX_SUN)
+        return self.w("tui.error.notation", text=text)
+
+    def undo_refusal(self, seat: int | None) -> str:
+        """Why ``seat`` may not take a decision back now, and the table's undo policy."""
+        w = self.w
+        reason = self.session.why_no_undo(seat) or ""
+        key = UNDO_REASONS.get(reason)
+        if key is not None:
+            why = w(key)
+        elif reason.endswith(" decided last"):
+            names = self.session.game.names
+            who = reason.removesuffix(" decided last")
+            seat_ = names.index(who) if who in names else -1
+            why = w.render(msg("tui.undo.other", p=Seat(seat_)), names, you_seat(names))
+        else:
+            why = reason
+        return w("tui.undo.refused", reason=why, rule=w("tui.undo.rule"))
+
+
+UNDO_REASONS: dict[str, str] = {
+    "spectators cannot take decisions back": "tui.undo.spectator",
+    "decisions cannot be taken back at this table": "tui.undo.off",
+    "the game is over": "tui.undo.over",
+    "there is no decision to take back": "tui.undo.none",
+    "a tile was drawn": "tui.undo.drawn",
+    "an epoch was scored": "tui.undo.scored",
+}
+"""The reasons :meth:`ra.table.Table.why_no_undo` gives, by their catalogue keys."""

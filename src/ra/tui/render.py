@@ -7,29 +7,57 @@ screen) and the names; the Textual app only places them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import cache
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 import ra
-from ra.events import auction_cause, is_you, plural
-from ra.scoring import CATEGORIES, ScoreBreakdown, score_table_rows
+from ra.events import describe, you_seat
+from ra.scoring import CATEGORIES, ScoreBreakdown
 from ra.state import State
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
+from ra.words import DEFAULT_LANG, Msg, Seat, Words, msg, words
 
 CODE_CLASHES: dict[Tile, str] = {Tile.SPHINX: "Sx", Tile.STEP_PYRAMID: "Sp"}
-"""The codes that are not the first two letters of the tile's name ("Sp" and "St" are taken)."""
+"""The English codes that are not the first two letters of the tile's name ("Sp" and "St" are taken)."""
+
+CODED: tuple[Tile, ...] = (*CIVILIZATIONS, Tile.GOLD, *MONUMENTS)
+"""The tiles the players' displays show by code (civilizations, gold, monuments)."""
 
 
-def code(tile: Tile, edition: str = "original") -> str:
-    """The two-letter code of any tile in an edition, for the players' displays (the help
-    screen lists them): the first letters of its printed name (:func:`ra.display_name`),
-    but for the original names in :data:`CODE_CLASHES`."""
-    name = ra.display_name(tile, edition)
-    if tile in CODE_CLASHES and name == ra.display_name(tile):
-        return CODE_CLASHES[tile]
-    return name[:2]
+def code(tile: Tile, edition: str = "original", lang: str = DEFAULT_LANG) -> str:
+    """The two-letter code of any tile in an edition and language, for the players' displays
+    (the help screen lists them): the first letters of its printed name (:func:`ra.display_name`),
+    but for the English names in :data:`CODE_CLASHES`; in other languages the codes of the
+    displayed tiles are made unique the same way (first letter, then the next letter that makes
+    the code unique: Russian Пирамида ``Пр`` beside Письменность ``Пи``)."""
+    if lang == DEFAULT_LANG:
+        name = ra.display_name(tile, edition)
+        if tile in CODE_CLASHES and name == ra.display_name(tile):
+            return CODE_CLASHES[tile]
+        return name[:2]
+    return _codes(edition, lang).get(tile) or _letters(ra.display_name(tile, edition, lang))[:2]
+
+
+def _letters(name: str) -> str:
+    """A name's letters only (the pseudo-locale's brackets and dots dropped)."""
+    return "".join(c for c in name if c.isalpha())
+
+
+@cache
+def _codes(edition: str, lang: str) -> dict[Tile, str]:
+    out: dict[Tile, str] = {}
+    for tile in CODED:
+        letters = _letters(ra.display_name(tile, edition, lang)) or tile.id
+        first = letters[0].upper()
+        taken = set(out.values())
+        out[tile] = next(
+            (first + c.lower() for c in letters[1:] if first + c.lower() not in taken), first + str(len(out))
+        )
+    return out
 
 
 STYLES: dict[str, str] = {
@@ -57,27 +85,27 @@ def fit_names(names: list[str], budget: int) -> list[str]:
     return [cut(n, limit) for n in names]
 
 
-def tile_text(tile: Tile, edition: str = "original") -> Text:
-    return Text(ra.display_name(tile, edition), style=STYLES[category(tile)])
+def tile_text(tile: Tile, edition: str = "original", lang: str = DEFAULT_LANG) -> Text:
+    return Text(ra.display_name(tile, edition, lang), style=STYLES[category(tile)])
 
 
 SUN_BOAT: dict[str, str] = {
-    "label": "Sun boat ",
     "sailed": "~",
     "boat": "☼",
     "ahead": "·",
     "end": "|",
 }
-"""The 2023 edition's Ra track, all its words and glyphs (CP437 has each glyph): the label, the
-spaces the sun boat has sailed, the boat (carrying Ra's sun), the spaces ahead, the last space."""
+"""The 2023 edition's Ra track, its glyphs (CP437 has each glyph): the spaces the sun boat has
+sailed, the boat (carrying Ra's sun), the spaces ahead, the last space (the label is the
+catalogue's ``tui.board.sun_boat``)."""
 
 
-def sun_boat(view: State) -> Text:
+def sun_boat(view: State, lang: str = DEFAULT_LANG) -> Text:
     """The 2023 edition's Ra track (R1.2): the sun boat one space on per Ra tile drawn this epoch
     (the tiles are discarded), from a start space one before the first tile space (our ruling)
     to the last space, which ends the epoch (R2.2): ``Sun boat ~~☼·····| 2/8``."""
     n, length = min(view.ra_count, view.ra_track_length), view.ra_track_length
-    t = Text(SUN_BOAT["label"])
+    t = Text(words(lang)("tui.board.sun_boat") + " ")
     t.append(SUN_BOAT["sailed"] * n, style="blue")
     t.append(SUN_BOAT["boat"], style="bold yellow")
     if n < length:
@@ -87,38 +115,39 @@ def sun_boat(view: State) -> Text:
     return t
 
 
-def board_line(view: State, edition: str = "original") -> Text:
+def board_line(view: State, edition: str = "original", lang: str = DEFAULT_LANG) -> Text:
     """Epoch, Ra track (filled and remaining spaces; the sun boat in the 2023 edition), centre sun,
     bag, and the edition if not the original."""
+    w = words(lang)
     t = Text()
-    t.append(f"Epoch {view.epoch}/{ra.EPOCHS}", style="bold")
+    t.append(w("tui.board.epoch", epoch=view.epoch, epochs=ra.EPOCHS), style="bold")
     if edition != "original":
-        t.append(f" ({edition} ed.)", style="dim")
+        t.append(" " + w("tui.board.edition", edition=edition), style="dim")
     if view.is_over():
-        t.append("  Game over", style="bold")
-        t.append(f"  Centre sun {view.center_sun}  Bag {view.tiles_in_bag}")
+        t.append("  " + w("tui.board.over"), style="bold")
+        t.append(f"  {w('tui.board.centre')} {view.center_sun}  {w('tui.board.bag', n=view.tiles_in_bag)}")
         return t
     if edition == "2023":
         t.append("  ")
-        t.append_text(sun_boat(view))
+        t.append_text(sun_boat(view, lang))
     else:
-        t.append("  Ra track ")
+        t.append(f"  {w('tui.board.ra_track')} ")
         t.append("■" * view.ra_track, style="bold yellow")
         t.append("□" * (view.ra_track_length - view.ra_track), style="dim")
         t.append(f" {view.ra_track}/{view.ra_track_length}")
-    t.append("  Centre sun ")
+    t.append(f"  {w('tui.board.centre')} ")
     t.append(f" {view.center_sun} ", style="bold black on yellow")
-    t.append(f"  Bag {view.tiles_in_bag}")
+    t.append("  " + w("tui.board.bag", n=view.tiles_in_bag))
     return t
 
 
-def auction_line(view: State, edition: str = "original", width: int = 78) -> Text:
+def auction_line(view: State, edition: str = "original", width: int = 78, lang: str = DEFAULT_LANG) -> Text:
     """The 8 spaces of the auction track, names shortened only as much as ``width`` needs."""
-    t = Text("Auction ")
+    t = Text(words(lang)("tui.board.auction") + " ")
     tiles = [Tile(v) for v in view.track_tiles()]
     empty = ra.AUCTION_TRACK_SIZE - len(tiles)
     budget = width - len(t) - 2 * ra.AUCTION_TRACK_SIZE - 2 * empty
-    names = fit_names([ra.display_name(tile, edition) for tile in tiles], budget)
+    names = fit_names([ra.display_name(tile, edition, lang) for tile in tiles], budget)
     for tile, name in zip(tiles, names, strict=True):
         t.append("[")
         t.append(name, style=STYLES[category(tile)])
@@ -128,9 +157,9 @@ def auction_line(view: State, edition: str = "original", width: int = 78) -> Tex
     return t
 
 
-def _counts(tiles: dict[str, int], kinds: tuple[Tile, ...], edition: str) -> list[str]:
+def _counts(tiles: dict[str, int], kinds: tuple[Tile, ...], edition: str, lang: str) -> list[str]:
     return [
-        code(k, edition) + (str(tiles[k.id]) if tiles.get(k.id, 0) > 1 else "")
+        code(k, edition, lang) + (str(tiles[k.id]) if tiles.get(k.id, 0) > 1 else "")
         for k in kinds
         if tiles.get(k.id)
     ]
@@ -149,7 +178,11 @@ def _cell(text: str | Text, width: int, right: bool = False) -> Text:
 
 
 def players_table(
-    view: State, perspective: int | None = None, edition: str = "original", width: int = 78
+    view: State,
+    perspective: int | None = None,
+    edition: str = "original",
+    width: int = 78,
+    lang: str = DEFAULT_LANG,
 ) -> Text:
     """One row per player: score, suns (face up, then face down), and the display.
 
@@ -157,10 +190,13 @@ def players_table(
     line when it fits, else on a line of its own below: every player takes at most
     two lines at 80 columns, even holding every kind of tile (59 characters).
     """
+    w = words(lang)
     auction = view.auction
+    ra_mark = w("tui.players.ra_mark")
     rows: list[tuple[list[str | Text], Text]] = []
     for p in view.players:
-        marker = "▶" if p.seat == view.to_move else ("R" if auction and auction.ra_player == p.seat else "")
+        is_ra = auction is not None and auction.ra_player == p.seat
+        marker = "▶" if p.seat == view.to_move else (ra_mark if is_ra else "")
         suns = Text(" ".join(str(s) for s in reversed(p.suns)), style="bold yellow")
         if p.used_suns:
             suns.append(
@@ -169,9 +205,9 @@ def players_table(
         tiles = dict(p.tiles)
         river = ""
         if tiles.get("nile") or tiles.get("flood"):
-            river = f"{tiles.get('nile', 0)}+{tiles.get('flood', 0)}f"
-        display = Text(" ".join(_counts(tiles, (*CIVILIZATIONS, Tile.GOLD), edition)), style="green")
-        monuments = " ".join(_counts(tiles, MONUMENTS, edition))
+            river = w("tui.players.river", nile=tiles.get("nile", 0), flood=tiles.get("flood", 0))
+        display = Text(" ".join(_counts(tiles, (*CIVILIZATIONS, Tile.GOLD), edition, lang)), style="green")
+        monuments = " ".join(_counts(tiles, MONUMENTS, edition, lang))
         if monuments:
             display.append(" / " if display else "/ ", style="dim")
             display.append(monuments)
@@ -185,22 +221,25 @@ def players_table(
             river,
         ]
         rows.append((cells, display))
-    header = ["", "player", "pts", "suns", "god", "ph", "nile"]
+    header = [
+        "",
+        *(w(f"tui.players.{c}") for c in ("player", "points", "suns", "god", "pharaoh", "nile")),
+    ]
     widths = [max(len(h), *(len(r[0][i]) for r in rows)) for i, h in enumerate(header)]
     widths[1] = min(widths[1], NAME_WIDTH)
     right = {2, 4, 5}
     fixed = sum(widths) + len(widths)
     out = Text()
     head = Text(
-        " ".join(str(_cell(h, w, i in right)) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
+        " ".join(str(_cell(h, n, i in right)) for i, (h, n) in enumerate(zip(header, widths, strict=True)))
     )
     room = width - len(head.plain)
-    labels = (" civ, gold / monuments", " civ/gold/mon", " civ")
+    labels = tuple(" " + w(f"tui.players.display_{k}") for k in ("long", "short", "civ"))
     head.append(next((h for h in labels if len(h) <= room), labels[-1]))
     out.append_text(Text(head.plain.rstrip(), style="dim"))
     for cells, display in rows:
         line = Text(" ").join(
-            _cell(c, w, i in right) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            _cell(c, n, i in right) for i, (c, n) in enumerate(zip(cells, widths, strict=True))
         )
         out.append("\n")
         if fixed + len(display) <= width:
@@ -214,165 +253,194 @@ def players_table(
     return out
 
 
+def either(w: Words, parts: Sequence[str]) -> str:
+    """Choices joined as this language offers them: ``a, b or c``."""
+    if len(parts) < 2:
+        return "".join(parts)
+    head = parts[0]
+    for part in parts[1:-1]:
+        head = w("list.middle", a=head, b=part)
+    return w("tui.list.or", a=head, b=parts[-1])
+
+
 def status_text(
-    view: State, names: tuple[str, ...], humans: set[int], perspective: int | None, edition: str = "original"
+    view: State,
+    names: tuple[str, ...],
+    humans: set[int],
+    perspective: int | None,
+    edition: str = "original",
+    lang: str = DEFAULT_LANG,
 ) -> Text:
     """Whose turn it is and why, in plain words; the person to move is always named
-    (hot seat), and the line is short enough for 80 columns."""
+    (hot seat), and the line is short enough for 80 columns.  A player named "You"
+    (in any language) is addressed in the second person."""
+    w = words(lang)
     seat = view.to_move
     if seat is None:
-        return Text(final_line(view, names), style="bold")
+        return Text(final_line(view, names, lang), style="bold")
     mine = seat in humans
+    you = you_seat(names)
+
+    def say(key: str, **params: str | int | Msg | Seat) -> str:
+        return w.render(msg(key, **params), names, you)
+
     who = names[seat]
     t = Text()
     phase = view.phase
     if phase == "action":
-        t.append(f"{who}" + (", your turn: " if mine else " to play: "), style="bold")
+        t.append(
+            say("tui.status.your_turn" if mine else "tui.status.to_play", p=Seat(seat)) + " ", style="bold"
+        )
         kinds = {a.kind for a in view.legal_actions()}
-        choices = [
-            text
-            for kind, text in (("draw", "draw a tile"), ("ra", "invoke Ra"), ("god", "use a God tile"))
-            if kind in kinds
-        ]
-        t.append(", ".join(choices[:-1]) + (" or " if len(choices) > 1 else "") + choices[-1])
+        choices = [w(f"tui.choice.{kind}") for kind in ("draw", "ra", "god") if kind in kinds]
+        t.append(either(w, choices))
     elif phase == "bid":
         a = view.auction
         assert a is not None
-        t.append(f"Auction ({auction_cause(a.kind, names[a.ra_player])}): ", style="bold")
-        t.append(f"{who}, your bid" if mine else f"{who} to bid", style="bold")
+        cause = msg(f"tui.cause.{a.kind}", p=Seat(a.ra_player))
+        t.append(say("tui.status.auction", cause=cause) + " ", style="bold")
+        t.append(say("tui.status.your_bid" if mine else "tui.status.to_bid", p=Seat(seat)), style="bold")
+        parts = []
         if a.high_bid:
-            t.append(f"; high bid {a.high_bid} by {_obj(names[a.high_bidder or 0])}")
+            parts.append(say("tui.status.high", sun=a.high_bid, p=Seat(a.high_bidder or 0)))
         if a.must_bid:
-            t.append("; all others passed: you must bid (R4.3)" if mine else "; must bid")
+            parts.append(w("tui.status.must_bid_you" if mine else "tui.status.must_bid"))
         elif seat == a.ra_player:
-            t.append("; last to bid")
+            parts.append(w("tui.status.last_to_bid"))
+        for part in parts:
+            t.append(w("tui.status.more", text=part))
     elif phase == "god":
-        t.append(f"{who}: ", style="bold")
-        t.append("take another tile with a God tile, or done")
+        t.append(w("tui.status.label", name=who) + " ", style="bold")
+        t.append(w("tui.status.god"))
         if view.pending_disasters:
             # R3.5, "2008 disaster timing": the Disasters taken wait until the takes end.
-            waiting = ", ".join(ra.display_name(Tile.parse(d), edition) for d in view.pending_disasters)
-            t.append(f"; waiting: {waiting}", style="red")
+            waiting = w.join(ra.display_name(Tile.parse(d), edition, w.lang) for d in view.pending_disasters)
+            t.append(w("tui.status.waiting", disasters=waiting), style="red")
     elif phase == "discard":
         disaster = view.pending_disaster or "disaster"
         tile = Tile.parse(disaster) if disaster != "disaster" else None
-        title = ra.display_name(tile, edition) if tile is not None else "Disaster"
+        title = ra.display_name(tile, edition, lang) if tile is not None else w("cat.disaster")
         what = "civilization" if disaster == "unrest" else "monument"
-        n = view.discards_left
-        t.append(f"{title}: ", style="bold red")
-        t.append(f"{who} must discard {plural(n, what)}; choose which")
+        t.append(w("tui.status.label", name=title) + " ", style="bold red")
+        t.append(say(f"tui.status.discard_{what}", p=Seat(seat), n=view.discards_left))
     return t
 
 
-def final_line(view: State, names: tuple[str, ...]) -> str:
+def final_line(view: State, names: tuple[str, ...], lang: str = DEFAULT_LANG) -> str:
     """The winner, with the tie-break explained when it decided (R8.1)."""
-    w = view.winner
-    if w is None:
+    winner = view.winner
+    if winner is None:
         return ""
+    w = words(lang)
+    you = you_seat(names)
     scores = view.scores
-    you = is_you(names[w])
-    line = f"Game over — {'you win' if you else names[w] + ' wins'} with {scores[w]} points"
-    tied = [i for i, s in enumerate(scores) if s == scores[w] and i != w]
-    if tied:
-        best = max(view.players[w].all_suns)
-        holds = "you hold" if you else f"{names[w]} holds"
-        line += f" (tie with {', '.join(_obj(names[i]) for i in tied)}; {holds} the highest sun, {best})"
-    return line + "."
-
-
-def _obj(name: str) -> str:
-    """A player's name inside a sentence: "you" for the seat named "You" (as the log writes it)."""
-    return "you" if is_you(name) else name
+    tied = [i for i, s in enumerate(scores) if s == scores[winner] and i != winner]
+    if not tied:
+        return w.render(msg("tui.final.win", p=Seat(winner), n=scores[winner] or 0), names, you)
+    others = tuple(w("tui.you_object") if i == you else names[i] for i in tied)
+    best = max(view.players[winner].all_suns)
+    return w.render(
+        msg("tui.final.win_tie", p=Seat(winner), n=scores[winner] or 0, others=others, sun=best), names, you
+    )
 
 
 EPOCH_ONLY = ("monuments", "suns")
 """Categories scored only after the third epoch (R7.3)."""
 
 
-def score_table(view: State, epochs: list[int] | None = None, title: str | None = None) -> Table:
+def score_table(
+    view: State, epochs: list[int] | None = None, title: str | None = None, lang: str = DEFAULT_LANG
+) -> Table:
     """Scoring per player and category (R7) for the given finished epochs (default: all).
 
     The one score table of the project: the game's epoch summaries and ``ra demo``
     both show it.  Monuments and suns appear only when the third epoch is shown;
     hidden scores (R9.1) show as ``?``.
     """
+    w = words(lang)
     finished = list(range(1, len(view.epoch_scores) + 1))
     shown = finished if epochs is None else [e for e in epochs if e in finished]
-    # The engine's rows: player, the categories (in CATEGORIES order), total, score.
-    columns = [0, *(1 + i for i, c in enumerate(CATEGORIES) if c not in EPOCH_ONLY or ra.EPOCHS in shown)]
-    columns += [len(CATEGORIES) + 1, len(CATEGORIES) + 2]
-    epoch_only = {1 + CATEGORIES.index(c) for c in EPOCH_ONLY}
+    cats = [c for c in CATEGORIES if c not in EPOCH_ONLY or ra.EPOCHS in shown]
     if title is None:
-        title = f"Epoch {shown[0]} scoring" if len(shown) == 1 else "Scores by epoch and category (R7)"
+        title = w("sc.title", n=shown[0]) if len(shown) == 1 else w("tui.scores.title")
     table = Table(title=title, pad_edge=False)
     if len(shown) > 1:
-        table.add_column("ep", justify="right")
-    header = score_table_rows([], view.names)[0]
-    table.add_column(header[0], no_wrap=True, max_width=14, overflow="ellipsis")
-    for i in columns[1:-1]:
-        table.add_column(header[i], justify="right")
-    table.add_column(header[-1], justify="right", style="bold")
+        table.add_column(w("tui.scores.epoch"), justify="right")
+    table.add_column(w("tui.scores.player"), no_wrap=True, max_width=14, overflow="ellipsis")
+    for c in cats:
+        table.add_column(w(f"tui.scores.{c}"), justify="right")
+    table.add_column(w("tui.scores.total"), justify="right")
+    table.add_column(w("tui.scores.score"), justify="right", style="bold")
     for epoch in shown:
         breakdowns: list[ScoreBreakdown | None] = view.epoch_scores[epoch - 1]
-        for b, row in zip(breakdowns, score_table_rows(breakdowns, view.names)[1:], strict=True):
+        for seat, b in enumerate(breakdowns):
             lead = [str(epoch)] if len(shown) > 1 else []
-            # Monuments and suns score only after the third epoch (R7.3): blank before.
-            blank = b is not None and epoch != ra.EPOCHS
-            table.add_row(*lead, *("" if blank and i in epoch_only else row[i] for i in columns))
+            if b is None:
+                row = ["?"] * len(cats) + ["?", "?"]
+            else:
+                # Monuments and suns score only after the third epoch (R7.3): blank before.
+                blank = epoch != ra.EPOCHS
+                row = ["" if blank and c in EPOCH_ONLY else str(getattr(b, c)) for c in cats]
+                row += [f"{b.total:+d}", str(b.after)]
+            table.add_row(*lead, view.names[seat], *row)
         if len(shown) > 1:
             table.add_section()
     return table
 
 
-def epoch_summary(view: State, epoch: int) -> Group:
+def epoch_summary(view: State, epoch: int, lang: str = DEFAULT_LANG) -> Group:
     """The scoring table of one finished epoch, plus the final result after the third."""
-    table = score_table(view, [epoch])
+    table = score_table(view, [epoch], lang=lang)
     if epoch == ra.EPOCHS and view.is_over():
-        return Group(table, Text(""), Text(final_line(view, view.names), style="bold green"))
+        return Group(table, Text(""), Text(final_line(view, view.names, lang), style="bold green"))
     return Group(table)
 
 
-def log_line(event: ra.Event, names: tuple[str, ...], edition: str = "original") -> Text:
-    """One line of the game log; the epochs' beginnings and ends stand out."""
+def log_line(
+    event: ra.Event,
+    names: tuple[str, ...],
+    edition: str = "original",
+    lang: str = DEFAULT_LANG,
+    ra_track_length: int | None = None,
+) -> Text:
+    """One line of the game log; the epochs' beginnings and ends stand out.  In the 2023
+    edition a drawn Ra tile moves the sun boat (R1.2), and the line says so."""
     style = "bold" if event.kind in ("epoch", "epoch_end", "game_over") else ""
-    return Text(event.text(names, edition), style=style)
+    if edition == "2023" and event.kind == "draw" and event.tile is Tile.RA and event.seat is not None:
+        count = event.ra_count or 0
+        boat = msg("tui.log.draw_ra_boat", p=Seat(event.seat), count=count, m=ra_track_length or count)
+        return Text(words(lang).render(boat, names, you_seat(names)), style=style)
+    return Text(describe(event, names, edition, lang), style=style)
 
 
-def action_label(action: ra.Action, edition: str = "original") -> str:
+def action_label(action: ra.Action, edition: str = "original", lang: str = DEFAULT_LANG) -> str:
     """A button label for an action."""
-    if action.kind == "draw":
-        return "Draw"
-    if action.kind == "ra":
-        return "Invoke Ra"
-    if action.kind == "pass":
-        return "Pass"
-    if action.kind == "done":
-        return "Done"
+    w = words(lang)
     if action.kind == "bid":
-        return f"Bid {action.sun}"
-    assert action.tile is not None
-    name = ra.display_name(action.tile, edition)
-    return f"God: {name}" if action.kind == "god" else f"Lose {name}"
+        return w("tui.action.bid", sun=action.sun or 0)
+    if action.tile is None:
+        return w(f"tui.action.{action.kind}")
+    return w(f"tui.action.{action.kind}", tile=ra.display_name(action.tile, edition, lang))
 
 
 def action_labels(
-    actions: list[ra.Action], edition: str = "original", width: int = 78
+    actions: list[ra.Action], edition: str = "original", width: int = 78, lang: str = DEFAULT_LANG
 ) -> tuple[str, list[str]]:
     """A lead-in and button labels for ``actions`` that fit one line of ``width`` (a button
     takes its label, a key and 3 columns).  When "God: Pharaoh …" is too long, the tile
     buttons lose their prefix to one lead-in ("God:") and names shorten only as needed."""
-    labels = [action_label(a, edition) for a in actions]
+    labels = [action_label(a, edition, lang) for a in actions]
     if sum(len(x) + 5 for x in labels) <= width:
         return "", labels
     tiles = [i for i, a in enumerate(actions) if a.tile is not None]
     kinds = {actions[i].kind for i in tiles}
-    lead = "God:" if kinds == {"god"} else "Lose:" if kinds == {"discard"} else ""
+    lead = words(lang)(f"tui.action.{kinds.pop()}_lead") if len(kinds) == 1 else ""
     fixed = sum(len(labels[i]) + 5 for i in range(len(actions)) if i not in tiles) + len(lead) + 1
-    names = [ra.display_name(t, edition) for i in tiles if (t := actions[i].tile) is not None]
+    names = [ra.display_name(t, edition, lang) for i in tiles if (t := actions[i].tile) is not None]
     short = fit_names(names, width - fixed - 5 * len(tiles))
     if any(len(cut) < 4 and cut != name for cut, name in zip(short, names, strict=True)):
         # Too cut to read: the display's two-letter codes instead.
-        short = [code(t, edition) for i in tiles if (t := actions[i].tile) is not None]
+        short = [code(t, edition, lang) for i in tiles if (t := actions[i].tile) is not None]
     for i, name in zip(tiles, short, strict=True):
         labels[i] = name
     return lead, labels
@@ -385,3 +453,52 @@ def sentence(text: str) -> str:
     if text and not text[0].isupper():
         text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?", ")")) or not text else text + "."
+
+
+def why_not(view: State, action: ra.Action, edition: str = "original", lang: str = DEFAULT_LANG) -> str:
+    """Why ``action`` is not possible now (the engine's reasons, :meth:`ra.Game.why_illegal`,
+    in the terminal's language), with the rule that says so."""
+    w = words(lang)
+    seat = view.to_move
+    if seat is None:
+        return w("err.over")
+    names = view.names
+    player = view.players[seat]
+    tiles = dict(player.tiles)
+    label = action_label(action, edition, lang)
+    tile = ra.display_name(action.tile, edition, lang) if action.tile is not None else ""
+    kind, phase = action.kind, view.phase
+
+    def say(key: str, **params: str | int) -> str:
+        return w.render(msg(f"tui.illegal.{key}", p=Seat(seat), **params), names, you_seat(names))
+
+    def god() -> str:
+        if not tiles.get("god"):
+            return say("no_god")
+        return say("not_on_track", tile=tile)
+
+    if phase == "action":
+        if kind == "draw":
+            return say("track_full" if len(view.track_tiles()) >= ra.AUCTION_TRACK_SIZE else "bag_empty")
+        return god() if kind == "god" else say("turn_action", action=label)
+    if phase == "god":
+        return god() if kind == "god" else say("god_phase", action=label)
+    if phase == "bid":
+        auction = view.auction
+        if kind == "bid" and action.sun is not None:
+            if action.sun in player.used_suns:
+                return say("face_down", sun=action.sun)
+            if action.sun not in player.suns:
+                return say("no_sun", sun=action.sun)
+            return say("not_higher", sun=action.sun, high=(auction.high_bid if auction else 0) or 0)
+        if kind == "pass":
+            return say("must_bid")
+        return say("bid_turn", action=label)
+    if phase == "discard":
+        disaster = view.pending_disaster or "unrest"
+        what = "civilization" if disaster == "unrest" else "monument"
+        title = ra.display_name(Tile.parse(disaster), edition, lang)
+        if kind == "discard" and action.tile is not None and category(action.tile) == what:
+            return say("not_held", tile=tile)
+        return say(f"discard_{what}", disaster=title)
+    return w("tui.illegal.generic", action=label)

@@ -14,13 +14,14 @@ from ra.analysis.game import GameAnalysis
 from ra.analysis.report import pct
 from ra.events import decision_seats
 from ra.tui import render
-from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board
+from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board, translate_bindings
+from ra.words import DEFAULT_LANG, words
 
 
 class ReplayApp(App[None]):
     """Step through a game's decisions; everything is shown (the game is over or paused)."""
 
-    TITLE = "Ra replay"
+    TITLE = "Ra"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right,space,n", "next", "Next", priority=True),
@@ -33,12 +34,31 @@ class ReplayApp(App[None]):
         Binding("escape,ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
+    KEYS: ClassVar[dict[str, str]] = {
+        "next": "tui.key.next",
+        "previous": "tui.key.back",
+        "next_epoch": "tui.key.next_epoch",
+        "previous_epoch": "tui.key.epoch_back",
+        "start": "tui.key.start",
+        "end": "tui.key.end",
+        "quit": "tui.key.quit",
+    }
+    """The catalogue keys of the bindings' descriptions (the footer)."""
+
     CSS = BASE_CSS + "#analysis { height: auto; padding: 0 1; border-top: solid $primary-darken-2; }"
 
     def __init__(
-        self, game: ra.Game, edition: str = "original", analysis: GameAnalysis | None = None
+        self,
+        game: ra.Game,
+        edition: str = "original",
+        analysis: GameAnalysis | None = None,
+        lang: str = DEFAULT_LANG,
     ) -> None:
         super().__init__()
+        self.lang = lang
+        self.w = words(lang)
+        translate_bindings(self, self.w, self.KEYS)
+        self.title = self.w("tui.replay.title")
         self.analysis = analysis
         self.judged = {d.index: d for d in analysis.decisions} if analysis is not None else {}
         self.decisions = game.decisions
@@ -69,19 +89,22 @@ class ReplayApp(App[None]):
 
     def show(self) -> None:
         game = self.game
-        show_board(self, game, self.edition)
+        w = self.w
+        show_board(self, game, self.edition, lang=self.lang)
         log = self.query_one("#log", RichLog)
         log.clear()
         for event in game.events:
-            log.write(render.log_line(event, game.names, self.edition), width=log_width(log))
-        status = Text(f"Decision {self.position}/{len(self.decisions)}", style="bold")
+            line = render.log_line(event, game.names, self.edition, self.lang, game.ra_track_length)
+            log.write(line, width=log_width(log))
+        status = Text(w("tui.replay.decision", n=self.position, m=len(self.decisions)), style="bold")
         if self.position:
             who = game.names[self.movers[self.position - 1]]
-            status.append(f" — {who}: {self.decisions[self.position - 1]}")
+            action = render.action_label(self.decisions[self.position - 1], self.edition, self.lang)
+            status.append(" " + w("tui.replay.who", name=who, action=action))
         if game.is_over():
-            status.append("  " + render.final_line(game, game.names), style="bold green")
+            status.append("  " + render.final_line(game, game.names, self.lang), style="bold green")
         elif self.position == len(self.decisions):
-            status.append("  (the record ends here)", style="dim")
+            status.append("  " + w("tui.replay.end"), style="dim")
         self.query_one("#status", Static).update(status)
         if self.analysis is not None:
             self.query_one("#analysis", Static).update(self.analysis_text())
@@ -89,23 +112,32 @@ class ReplayApp(App[None]):
     def analysis_text(self) -> Text:
         """The analysis of the decision just shown: chances, the best action, the chance lost."""
         assert self.analysis is not None
+        w = self.w
         names = self.analysis.names
         d = self.judged.get(self.position - 1)
         if d is None:
-            if self.position == 0:
-                return Text("Analysis: → steps through the decisions.", style="dim")
-            return Text("Analysis: no choice to judge here (one legal action or not analysed).", style="dim")
+            key = "tui.analysis.start" if self.position == 0 else "tui.analysis.nothing"
+            return Text(w(key), style="dim")
         text = Text()
-        text.append(f"{names[d.seat]}: {d.chosen}", style="bold")
-        text.append(f" — win chance {pct(d.chosen_chance)}")
+        text.append(w("tui.replay.who", name=names[d.seat], action=self._label(d.chosen)), style="bold")
+        text.append(" " + w("tui.analysis.chance", chance=pct(d.chosen_chance)))
         if d.chosen != d.best:
-            text.append(f"; best {d.best} {pct(d.best_chance)}, lost {pct(d.loss)}")
+            best = self._label(d.best)
+            text.append(w("tui.analysis.best", action=best, chance=pct(d.best_chance), lost=pct(d.loss)))
         if d.label:
-            text.append(f"  {d.label.upper()}", style="bold red" if d.label != "inaccuracy" else "yellow")
+            label = w(f"tui.analysis.label.{d.label}").upper()
+            text.append(f"  {label}", style="bold red" if d.label != "inaccuracy" else "yellow")
         chances = "  ".join(f"{n} {pct(c)}" for n, c in zip(names, d.chances, strict=True))
-        text.append(f"\nChances: {chances}\n")
+        text.append("\n" + w("tui.analysis.chances", chances=chances) + "\n")
         text.append(d.text, style="italic")
         return text
+
+    def _label(self, notation: str) -> str:
+        """An analysed action's label in the replay's language (the analysis keeps notation)."""
+        try:
+            return render.action_label(ra.Action.parse(notation), self.edition, self.lang)
+        except ra.NotationError:
+            return notation
 
     def action_next(self) -> None:
         self.go(self.position + 1)

@@ -18,7 +18,6 @@ from typing import Any
 import ra
 from ra import bots
 from ra.bots.evaluate import Evaluation
-from ra.events import plural
 from ra.record_format import parse_json
 from ra.records import MAX_RECORD_BYTES, atomic_write
 from ra.table import (
@@ -31,6 +30,7 @@ from ra.table import (
     check_players,
     default_hints,
 )
+from ra.words import DEFAULT_LANG, words
 
 __all__ = [
     "CancellableView",
@@ -114,21 +114,36 @@ def load_game(path: Path) -> ra.Game:
     return game_from_document(read_document(path), os.fspath(path))
 
 
-def _people(n: int) -> str:
-    """``1 person``, ``3 people`` (:func:`ra.events.plural` knows no irregular nouns)."""
-    return plural(n, "person") if n == 1 else f"{n} people"
+def bot_label(spec: str, taken: set[str], lang: str = DEFAULT_LANG) -> str:
+    """A bot's display name in ``lang``: a level's name from the catalogue (``bot.hard``:
+    "Hard bot", "Сильный бот"), then "… 2" …; any other spec as :func:`ra.table.bot_name`."""
+    level = spec.split(":", maxsplit=1)[0].strip().lower()
+    if lang == DEFAULT_LANG or level not in bots.LEVELS:
+        return bot_name(spec, taken)
+    label = words(lang)(f"bot.{level}")
+    candidate, k = label, 1
+    while candidate in taken:
+        k += 1
+        candidate = f"{label} {k}"
+    return candidate
 
 
 def plan_seats(
-    players: int | None, humans: Sequence[str], bot_specs: Sequence[str], name: str | None = None
+    players: int | None,
+    humans: Sequence[str],
+    bot_specs: Sequence[str],
+    name: str | None = None,
+    lang: str = DEFAULT_LANG,
 ) -> list[Seat]:
     """Seats for ``ra play``: the people first, then the bots.
 
-    Without ``humans`` one person plays (called ``name`` or "You").  Bots fill the
-    remaining seats; the last bot spec repeats if ``players`` asks for more seats.
-    Raises ``ValueError`` with the reason when the numbers do not fit.
+    Without ``humans`` one person plays (called ``name`` or "You" in ``lang``: the log
+    then addresses them).  Bots fill the remaining seats; the last bot spec repeats if
+    ``players`` asks for more seats.  Raises ``ValueError`` with the reason when the
+    numbers do not fit.
     """
-    people = [h.strip() for h in humans if h.strip()] or [name or "You"]
+    w = words(lang)
+    people = [h.strip() for h in humans if h.strip()] or [name or w("player.you")]
     specs = [b.strip() for b in bot_specs if b.strip()]
     for spec in specs:
         bots.from_spec(spec, seed=0)  # a bad spec says why
@@ -137,12 +152,17 @@ def plan_seats(
         total = 3
     check_players(total)
     if len(people) > total:
-        raise ValueError(f"{_people(len(people))} for {plural(total, 'seat')}")
+        people_n, seats_n = w("tui.count.people", n=len(people)), w("tui.count.seats", n=total)
+        raise ValueError(w("tui.seats.too_many_people", people=people_n, seats=seats_n))
     n_bots = total - len(people)
     if len(specs) > n_bots:
         raise ValueError(
-            f"{plural(len(specs), 'bot')} but {plural(n_bots, 'seat')} left for bots "
-            f"after {_people(len(people))}"
+            w(
+                "tui.seats.too_many_bots",
+                bots=w("tui.count.bots", n=len(specs)),
+                seats=w("tui.count.seats_left", n=n_bots),
+                people=w("tui.count.people", n=len(people)),
+            )
         )
     if n_bots and not specs:
         specs = ["hard"]
@@ -150,11 +170,11 @@ def plan_seats(
     seats = [Seat(p) for p in people]
     taken = set(people)
     for spec in specs:
-        name_ = bot_name(spec, taken)
+        name_ = bot_label(spec, taken, lang)
         taken.add(name_)
         seats.append(Seat(name_, spec))
     if len(set(s.name for s in seats)) != len(seats):
-        raise ValueError(f"player names must differ: {[s.name for s in seats]}")
+        raise ValueError(w("tui.seats.names_differ", names=w.join(s.name for s in seats)))
     return seats
 
 
