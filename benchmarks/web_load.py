@@ -108,7 +108,7 @@ async def spectate(
             if m["type"] != "state" or m["view"] is None:
                 continue
             del log[m["events_from"] :]
-            log.extend(e["text"] for e in m["events"])
+            log.extend(json.dumps(e["msg"], sort_keys=True) for e in m["events"])
             first, seen_n = seen_n is None, m["n"]
             # The answer to hello is a resync, not a broadcast: it carries an old decision's time.
             if not first and m["t"] is not None and started.is_set():
@@ -178,7 +178,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 record = (await http.get(f"/api/games/{g}/record")).json()
                 game = ra.Game.from_record(record)
                 total_decisions += game.num_decisions
-                expected = [e["text"] for e in seat_payload(game, None, "original")["events"]]
+                expected = [
+                    json.dumps(e["msg"], sort_keys=True)
+                    for e in seat_payload(game, None, "original")["events"]
+                ]
                 lost += sum(1 for log in logs[g] if log != expected)
     finally:
         server.stop()

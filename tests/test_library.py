@@ -471,6 +471,7 @@ def test_from_setup_rejects_non_setups_and_bad_setups() -> None:
 # --- layering ---------------------------------------------------------------------------------
 
 LAYERS = [
+    "words",  # the message catalogue: every layer may speak, and it knows nothing of the game
     "errors",
     "tiles",
     "actions",

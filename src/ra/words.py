@@ -379,13 +379,13 @@ _ACCENTS: Final = dict(
     )
 )
 _PROTECTED: Final = re.compile(
-    r"(\{[^{}]*\}|%\(\w+\)[sd]|\[/?\w*\]|(?<!\w)--?[a-z][\w-]*|<[^>]*>|&\w+;|R\d+(?:\.\d+)?|`[^`]*`)"
+    r"(\{[^{}]*\}|%\(\w+\)[sd]|\[/?\w*\]|(?<!\w)--?[a-z][\w-]*|<[^>]*>|&\w+;|R\d+(?:\.\d+)?)"
 )
 
 
 def pseudo_text(text: str, wrap: bool = True) -> str:
     """The pseudo-locale's form of an English text: every letter accented, about a third longer,
-    in brackets; placeholders, markup, options, code and rule numbers kept."""
+    in brackets; placeholders, markup, options and rule numbers kept."""
     parts = _PROTECTED.split(text)
     out = "".join(p if i % 2 else "".join(_ACCENTS.get(c, c) for c in p) for i, p in enumerate(parts))
     if not wrap:

@@ -208,9 +208,9 @@ def test_replay_shows_the_analysis_beside_the_moves(analysed: tuple[ra.Game, Gam
 
     asyncio.run(main())
     assert "steps through the decisions" in shown[0]
-    assert shown[1].startswith(f"Bob: {d.chosen} — win chance {round(100 * d.chosen_chance)}%")
+    assert shown[1].startswith(f"Bob: {app._label(d.chosen)} — win chance {round(100 * d.chosen_chance)}%")
     assert f"Ann {round(100 * d.chances[0])}%  Bob {round(100 * d.chances[1])}%" in shown[1]
-    assert d.text in shown[1]
+    assert d.why_text(analysis.names) in shown[1]
 
 
 def test_replay_refuses_an_analysis_of_another_game(
@@ -301,9 +301,9 @@ def test_the_english_report_is_unchanged_in_substance(analysed: tuple[ra.Game, G
 def test_the_command_speaks_the_chosen_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
-    from ra.cli import common
+    from ra.cli import language
 
-    monkeypatch.setattr(common, "_lang", [lang])  # ra --lang <lang>
+    monkeypatch.setattr(language, "_lang", [lang])  # ra --lang <lang>
     path = tmp_path / "game.json"
     records.save(short_game(), path)
     out = tmp_path / "report.html"

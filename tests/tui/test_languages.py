@@ -71,7 +71,8 @@ async def collect_a_whole_game(pilot: Pilot[None], app: PlayApp, screens: list[s
     for _ in range(3000):
         await settle(pilot, app)
         screens.append(screen_text(app))
-        if isinstance(app.screen, TextScreen):
+        screen: object = app.screen
+        if isinstance(screen, TextScreen):
             await pilot.press("enter")
             await pilot.pause()
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import cast
 
 import httpx
 import pytest
@@ -12,7 +13,7 @@ import ra
 from ra.bots.advisor import ADVICE_SEED, Advisor
 from ra.bots.explain import msg_from_json
 from ra.web.testing import Server
-from ra.words import words
+from ra.words import MsgJson, words
 from tests.web.client import Player, create
 
 SEED = 4242
@@ -43,7 +44,7 @@ def test_a_hint_is_the_advisors_answer_and_never_holds_up_a_move(
         assert sum(hint["chances"]) == pytest.approx(1, abs=1e-3) and len(hint["chances"]) == 3
         # The reason is a message (players by seat), rendered in any language.
         assert isinstance(hint["reason"], dict) and hint["reason"]["key"].startswith("hint.")
-        why = msg_from_json(hint["reason"])
+        why = msg_from_json(cast("MsgJson", hint["reason"]))
         names = ["Ann", "Easy bot", "Easy bot 2"]
         assert "% to win" in words("en").render(why, names, 0)
         assert "шанс на победу" in words("ru").render(why, names, 0)

@@ -119,7 +119,7 @@ class ReplayApp(App[None]):
             key = "tui.analysis.start" if self.position == 0 else "tui.analysis.nothing"
             return Text(w(key), style="dim")
         text = Text()
-        text.append(w("tui.replay.who", name=names[d.seat], action=self._label(d.chosen)), style="bold")
+        text.append(w("tui.analysis.who", name=names[d.seat], action=self._label(d.chosen)), style="bold")
         text.append(" " + w("tui.analysis.chance", chance=pct(d.chosen_chance)))
         if d.chosen != d.best:
             best = self._label(d.best)
@@ -129,7 +129,7 @@ class ReplayApp(App[None]):
             text.append(f"  {label}", style="bold red" if d.label != "inaccuracy" else "yellow")
         chances = "  ".join(f"{n} {pct(c)}" for n, c in zip(names, d.chances, strict=True))
         text.append("\n" + w("tui.analysis.chances", chances=chances) + "\n")
-        text.append(d.text, style="italic")
+        text.append(d.why_text(names, w.lang), style="italic")
         return text
 
     def _label(self, notation: str) -> str:
