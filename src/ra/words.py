@@ -379,7 +379,7 @@ _ACCENTS: Final = dict(
     )
 )
 _PROTECTED: Final = re.compile(
-    r"(\{[^{}]*\}|%\(\w+\)[sd]|\[/?\w*\]|(?<!\w)--?[a-z][\w-]*|<[^>]*>|&\w+;|R\d+(?:\.\d+)?)"
+    r"(\{[^{}]*\}|%\(\w+\)[sd]|\[/?(?:blue|bold|red|green|yellow|cyan|magenta|dim|italic)?\]|(?<!\w)--?[a-z][\w-]*|<[^>]*>|&\w+;|R\d+(?:\.\d+)?)"
 )
 
 

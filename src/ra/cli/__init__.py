@@ -78,7 +78,7 @@ def _root(
     """Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules."""
 
 
-@app.command()
+@app.command(short_help=HELP("cli.short.demo"))
 def demo(
     players: Annotated[
         int,
@@ -140,10 +140,11 @@ app.command("play", help=HELP("cli.play"))(play_command)
 app.command("replay", help=HELP("cli.replay"))(replay_command)
 app.command("games", help=HELP("cli.games"))(games_command)
 app.command("rules", help=HELP("cli.rules"))(rules_command)
-app.command("arena")(arena_command)
-app.command("serve")(serve_command)
+# Developers' and hosts' commands: their own help is English; the list names them in every language.
+app.command("arena", short_help=HELP("cli.short.arena"))(arena_command)
+app.command("serve", short_help=HELP("cli.short.serve"))(serve_command)
 app.command("analyze")(analyze_command)
-app.command("docs")(docs_command)
+app.command("docs", short_help=HELP("cli.short.docs"))(docs_command)
 
 
 def main(args: list[str] | None = None) -> None:

@@ -1,0 +1,93 @@
+"""The command line in every language (issue 19): ``--lang`` anywhere, else the environment;
+help texts, Typer's own words, errors and ``ra rules`` from the catalogue.  Run as real
+processes: help texts are written when the commands are defined."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+PLAYER_COMMANDS = [
+    ["--help"],
+    ["play", "--help"],
+    ["replay", "--help"],
+    ["games", "--help"],
+    ["rules", "--help"],
+    ["analyze", "--help"],
+]
+"""The commands a player uses (arena, serve and docs are for developers and hosts: English)."""
+
+NOTATION = re.compile(
+    r"(?<![\w-])--?[a-z][\w-]*"  # options: --players, -p
+    r"|<\w+>|\[(?:OPTIONS|ARGS)\]|\bFILE\b|\bCOMMAND\b"  # metavars
+    r"|\bra(?: [a-z]+)?\b|\b(?:easy|medium|hard|expert|standard|long-2p|immediate|original)\b"
+    r"|\bMCTS\b|\bJSON\b|\bHTML\b|\bSVG\b|\bLANGUAGE\b|\bLC_ALL\b|\bLC_MESSAGES\b|\bLANG\b"
+    r"|\b(?:en|ru|en-XA|en_XA)\b|\b(?:End|Ctrl|Ctrl-C|q|h)\b|R\d+(?:[.-]R?\d+)?"
+    r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo)\b"
+    r"|\b(?:[A-Za-z_]+\.(?:json|md|html))\b"
+)
+"""What is the same in every language: options, metavars, commands, values typed as given,
+names of formats and variables, language codes, keys and rule numbers."""
+
+
+def ra(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    environ.update({"COLUMNS": "100", "NO_COLOR": "1", **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-c", "from ra.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=120,
+        check=False,
+    )
+
+
+def words_left(text: str, pattern: str) -> set[str]:
+    return set(re.findall(pattern, NOTATION.sub(" ", text)))
+
+
+@pytest.mark.parametrize("args", PLAYER_COMMANDS, ids=" ".join)
+def test_help_in_the_pseudo_locale_has_no_plain_english(args: list[str]) -> None:
+    done = ra("--lang", "en-XA", *args)
+    assert done.returncode == 0, done.stderr
+    assert not words_left(done.stdout, r"[A-Za-z]{3,}"), done.stdout
+
+
+@pytest.mark.parametrize("args", PLAYER_COMMANDS, ids=" ".join)
+def test_help_in_russian_from_the_environment(args: list[str]) -> None:
+    done = ra(*args, env={"LANG": "ru_RU.UTF-8"})
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"[а-яё]{4,}", done.stdout)
+    assert not words_left(done.stdout, r"[A-Za-z]{3,}"), done.stdout
+
+
+def test_lang_after_the_command_and_errors_in_russian() -> None:
+    done = ra("play", "--lang", "ru", "--delay", "-1")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "error: --delay не может быть отрицательным"
+    unknown = ra("rules", "--lang", "xx")
+    assert unknown.returncode == 2
+    assert "unknown language 'xx'; languages are: en, ru" in unknown.stderr
+
+
+def test_the_rules_in_russian_and_in_the_pseudo_locale() -> None:
+    ru = ra("--lang", "ru", "rules", "--plain")
+    assert ru.returncode == 0 and ru.stdout.startswith("# Ра — правила")
+    xa = ra("--lang", "en-XA", "rules", "--plain")
+    assert xa.returncode == 0
+    assert not words_left(xa.stdout, r"[A-Za-z]{3,}") - {"md"}
+    assert "R4.3" in xa.stdout
+
+
+def test_the_check_finds_english() -> None:
+    """The checks above can fail: plain English is found."""
+    assert words_left("[Ţĥé] --players <int> Show this message", r"[A-Za-z]{3,}") == {
+        "Show",
+        "this",
+        "message",
+    }
