@@ -186,3 +186,12 @@ def test_why_illegal_speaks_to_you_in_the_second_person(first: str, has: str, tu
     game.apply("ra")  # Bob invokes Ra; the first seat bids first
     assert game.why_illegal("bid 13") == f"{has} no face-up sun 13 (R4.2)"
     assert game.why_illegal("draw") == f"draw is not possible now: it is {turn} to bid or pass (R4.1)"
+
+
+def test_the_2023_sun_boat_sails_in_the_log() -> None:
+    # R1.2: in the 2023 edition a drawn Ra tile moves the sun boat; the log says so.
+    draw = ev.draw(0, Tile.RA, 3)
+    assert draw.text(["Ann", "Bob"], "2023") == "Ann draws Ra: the sun boat sails to space 3."
+    assert draw.text(["You", "Bob"], "2023") == "You draw Ra: the sun boat sails to space 3."
+    assert draw.text(["Ann", "Bob"], "2016") == "Ann draws Ra (3 on the Ra track)."
+    assert "солнечная ладья" in draw.text(["Аня", "Боря"], "2023", "ru")

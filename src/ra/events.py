@@ -373,8 +373,8 @@ def message(event: Event, edition: str = "original") -> Msg:
     if k == "epoch":
         return _simple("log.epoch", event, epoch=d)
     if k == "draw":
-        if event.tile is Tile.RA:
-            return _simple("log.draw_ra", event, count=d)
+        if event.tile is Tile.RA:  # in the 2023 edition the sun boat sails instead (R1.2)
+            return _simple("log.draw_ra_boat" if edition == "2023" else "log.draw_ra", event, count=d)
         return _simple("log.draw", event, tile=tile_msg(event.tile, edition))
     if k == "invoke":
         return _simple("log.invoke_auto" if event.auto else "log.invoke", event)

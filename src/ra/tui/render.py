@@ -406,10 +406,6 @@ def log_line(
     """One line of the game log; the epochs' beginnings and ends stand out.  In the 2023
     edition a drawn Ra tile moves the sun boat (R1.2), and the line says so."""
     style = "bold" if event.kind in ("epoch", "epoch_end", "game_over") else ""
-    if edition == "2023" and event.kind == "draw" and event.tile is Tile.RA and event.seat is not None:
-        count = event.ra_count or 0
-        boat = msg("tui.log.draw_ra_boat", p=Seat(event.seat), count=count, m=ra_track_length or count)
-        return Text(words(lang).render(boat, names, you_seat(names)), style=style)
     return Text(describe(event, names, edition, lang), style=style)
 
 
