@@ -18,6 +18,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 import ra
 from ra import records
@@ -27,6 +28,7 @@ from ra.cli.common import (
     argv_lang,
     cannot_write,
     fail,
+    lang,
     plain_flags,
     set_lang,
     w,
@@ -87,38 +89,37 @@ def demo(
             "-p",
             min=ra.MIN_PLAYERS,
             max=ra.MAX_PLAYERS,
-            help=f"{ra.MIN_PLAYERS} to {ra.MAX_PLAYERS} players.",
+            help=HELP("cli.demo.players", low=ra.MIN_PLAYERS, high=ra.MAX_PLAYERS),
         ),
     ] = 3,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed for the deal, the bag and the players (0 or more).")
-    ] = None,
-    save: Annotated[Path | None, typer.Option(help="Write the game record (JSON) here.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the scores.")] = False,
+    seed: Annotated[int | None, typer.Option(help=HELP("cli.demo.seed"))] = None,
+    save: Annotated[Path | None, typer.Option(help=HELP("cli.demo.save"))] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=HELP("cli.demo.quiet"))] = False,
 ) -> None:
     """Play one full game between random players and print its log and scores."""
     console = Console()
     if seed is not None and seed < 0:
-        raise fail(f"--seed must be 0 or more, not {seed}")
+        raise fail(w()("cli.err.seed", seed=seed))
     if save is not None:
         _check_save_path(save)
-    game = ra.Game(players=players, seed=seed)
+    names = [w()("player.numbered", n=i + 1) for i in range(players)]
+    game = ra.Game(players=names, seed=seed)
     rng = random.Random(game.setup.seed)
     while not game.is_over():
         game.apply(rng.choice(game.legal_actions()))
     if not quiet:
         for event in game.events:
-            console.print(event.text(game.names), highlight=False)
-    console.print(score_table(game))
+            console.print(escape(event.text(game.names, lang=lang())), highlight=False)
+    console.print(score_table(game, lang=lang()))
     winner = game.winner
     assert winner is not None
-    console.print(f"Winner: [bold]{game.names[winner]}[/bold] (seed {game.setup.seed})")
+    console.print(w()("cli.demo.winner", name=escape(game.names[winner]), seed=game.setup.seed))
     if save is not None:
         try:
             records.save(game, save)
         except OSError as err:
             raise fail(f"cannot save to {os.fspath(save)!r}: {err.strerror or err}") from None
-        console.print(f"Record saved to {save}", highlight=False)
+        console.print(escape(w()("cli.demo.saved", path=str(save))), highlight=False)
 
 
 def _check_save_path(path: Path) -> None:
