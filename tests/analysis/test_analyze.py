@@ -308,7 +308,7 @@ def test_the_command_speaks_the_chosen_language(
     records.save(short_game(), path)
     out = tmp_path / "report.html"
     args = ["analyze", str(path), "--seat", "Bob", "--budget", "16", "--out", str(out)]
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, args, env={"COLUMNS": "400"})  # a path is never wrapped
     assert result.exit_code == 0, result.output
     shown = result.output.replace(str(out), " ")
     assert not foreign_words(shown, ("Ann", "Bob")), shown
