@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 from tools import catalogue
@@ -131,3 +133,27 @@ def test_the_browser_export_maps_plural_categories_to_forms() -> None:
     assert {"code": "ru", "name": "Русский"} in langs
     assert all(lang["code"] != "en-XA" for lang in langs)
     assert w.export("en_XA")["lang"] == "en-XA"
+
+
+def test_a_new_language_is_a_folder_of_po_files(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m tools.catalogue init de`` makes a language every surface offers at once."""
+    import shutil
+    from pathlib import Path
+
+    locale = Path(str(tmp_path)) / "locale"
+    shutil.copytree(w.LOCALE_DIR, locale)
+    monkeypatch.setattr(w, "LOCALE_DIR", locale)
+    for cached in (w.source, w.catalogue, w.words):
+        cached.cache_clear()
+    try:
+        made = catalogue.init("de")
+        assert {p.name for p in made} == {f"{d}.po" for d in w.domains()}
+        assert "de" in w.languages() and w.choose(None, {"LANG": "de_DE.UTF-8"}) == "de"
+        assert w.words("de")("lobby.new") == "New game"  # untranslated: English until translated
+        assert {"code": "de", "name": "English"} in w.export("ru")["langs"]
+        assert "de: lobby.new is not translated" in catalogue.problems()
+    finally:
+        for cached in (w.source, w.catalogue, w.words):
+            cached.cache_clear()

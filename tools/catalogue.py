@@ -3,6 +3,7 @@ translations from the source, regenerate the pseudo-locale.
 
     python -m tools.catalogue check     # every message translated, placeholders match
     python -m tools.catalogue update    # add new source messages to every .po (untranslated)
+    python -m tools.catalogue init de   # start a new language: de/<domain>.po, untranslated
     python -m tools.catalogue pseudo    # rewrite en_XA/*.po from the sources (*.pot)
 
 The pseudo-locale ``en_XA`` is English with every letter accented and each message
@@ -104,10 +105,33 @@ def update() -> None:
             _write(cat, path)
 
 
+def init(lang: str) -> list[Path]:
+    """A new language's catalogue: one untranslated ``.po`` per domain, with its plural rule."""
+    folder = words.LOCALE_DIR / lang
+    if folder.exists():
+        raise SystemExit(f"{folder} exists already: use update")
+    folder.mkdir()
+    made = []
+    for domain in words.domains():
+        cat = Catalog(locale=lang, project="Ra", version="1", fuzzy=False)
+        cat.update(_source(domain), no_fuzzy_matching=True)
+        path = folder / f"{domain}.po"
+        _write(cat, path)
+        made.append(path)
+    return made
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.catalogue", description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["check", "update", "pseudo"])
+    parser.add_argument("command", choices=["check", "update", "pseudo", "init"])
+    parser.add_argument("lang", nargs="?", help="for init: the new language (e.g. de, pt_BR)")
     args = parser.parse_args(argv)
+    if args.command == "init":
+        if not args.lang:
+            parser.error("init needs a language, e.g. python -m tools.catalogue init de")
+        for path in init(args.lang):
+            print(f"wrote {path}")
+        return 0
     if args.command == "pseudo":
         for domain in words.domains():
             path = words.LOCALE_DIR / PSEUDO / f"{domain}.po"

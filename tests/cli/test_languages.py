@@ -69,7 +69,7 @@ def test_help_in_russian_from_the_environment(args: list[str]) -> None:
 def test_lang_after_the_command_and_errors_in_russian() -> None:
     done = ra("play", "--lang", "ru", "--delay", "-1")
     assert done.returncode == 2
-    assert done.stderr.strip() == "error: --delay не может быть отрицательным"
+    assert done.stderr.strip() == "ошибка: --delay не может быть отрицательным"
     unknown = ra("rules", "--lang", "xx")
     assert unknown.returncode == 2
     assert "unknown language 'xx'; languages are: en, ru" in unknown.stderr

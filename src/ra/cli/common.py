@@ -43,8 +43,10 @@ LONG_SUNS = f"{min(ra.LONG_2P_GROUPS)}-{max(ra.LONG_2P_GROUPS)}"
 
 
 def fail(message: str) -> typer.Exit:
-    """Print ``error: message`` on stderr; raise the result to exit with status 2."""
-    Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    """Print ``error: message`` (in the command line's language) on stderr; raise the result to
+    exit with status 2."""
+    prefix = escape(w()("cli.error"))
+    Console(stderr=True, soft_wrap=True).print(f"[red]{prefix}[/red] {escape(message)}", highlight=False)
     return typer.Exit(code=2)
 
 
