@@ -135,14 +135,9 @@ def test_the_browser_export_maps_plural_categories_to_forms() -> None:
     assert w.export("en_XA")["lang"] == "en-XA"
 
 
-def test_a_new_language_is_a_folder_of_po_files(
-    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_new_language_is_a_folder_of_po_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``python -m tools.catalogue init de`` makes a language every surface offers at once."""
-    import shutil
-    from pathlib import Path
-
-    locale = Path(str(tmp_path)) / "locale"
+    locale = tmp_path / "locale"
     shutil.copytree(w.LOCALE_DIR, locale)
     monkeypatch.setattr(w, "LOCALE_DIR", locale)
     for cached in (w.source, w.catalogue, w.words):
