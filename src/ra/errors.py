@@ -28,9 +28,10 @@ class SetupError(RaError, ValueError):
     (``"variant"``, ``"suns_per_player"`` …) so each front end can name it in its own terms
     (``--suns-per-player`` on the command line, a form field in the browser)."""
 
-    def __init__(self, message: str, option: str | None = None) -> None:
+    def __init__(self, message: str, option: str | None = None, why: Msg | None = None) -> None:
         super().__init__(message)
         self.option = option
+        self.why = why
 
 
 class NotationError(RaError, ValueError):

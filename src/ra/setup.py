@@ -18,6 +18,7 @@ from typing import Final
 
 from ra.errors import SetupError
 from ra.tiles import BAG_SIZE, CENTER_SUN, MAX_SUN, TILE_COUNTS, Tile
+from ra.words import msg, words
 
 MIN_PLAYERS: Final = 2  # R2.1
 MAX_PLAYERS: Final = 5  # R2.1
@@ -142,33 +143,27 @@ def make_setup(
     names = _player_names(players)
     n = len(names)
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise SetupError(f"unknown variant {variant!r}; variants are: {', '.join(VARIANTS)}", "variant")
+        raise _refuse("setup.variant", "variant", value=repr(variant), choices=", ".join(VARIANTS))
     if variant == "long-2p":
         if n != 2:
-            raise SetupError(f"the long-2p variant is for 2 players, not {n} (R2.3)", "players")
+            raise _refuse("setup.long_players", "players", count=n)
         if suns_per_player is None:
             suns_per_player = 6
         if type(suns_per_player) is not int or suns_per_player not in LONG_2P_GROUPS:
-            raise SetupError(
-                f"the long-2p variant gives each player 4, 5, 6 or 7 suns, not {suns_per_player!r} (R2.3)",
-                "suns_per_player",
-            )
+            raise _refuse("setup.long_suns", "suns_per_player", value=repr(suns_per_player))
         groups = LONG_2P_GROUPS[suns_per_player]
     else:
         groups = SUN_GROUPS[n]
         if suns_per_player is not None and (
             type(suns_per_player) is not int or suns_per_player != len(groups[0])
         ):
-            raise SetupError(
-                f"with {n} players each player has {len(groups[0])} suns (R2.2); "
-                "other numbers need the long-2p variant (R2.3)",
-                "suns_per_player",
-            )
+            raise _refuse("setup.suns", "suns_per_player", players=n, suns=len(groups[0]))
     if not isinstance(disaster_timing, str) or disaster_timing not in DISASTER_TIMINGS:
-        raise SetupError(
-            f"unknown disaster_timing {_short(disaster_timing)}; "
-            f"disaster timings are: {', '.join(DISASTER_TIMINGS)} (R3.5)",
+        raise _refuse(
+            "setup.disaster_timing",
             "disaster_timing",
+            value=_short(disaster_timing),
+            choices=", ".join(DISASTER_TIMINGS),
         )
     if not isinstance(hidden_scores, bool):
         raise ValueError(f"hidden_scores must be True or False, got {hidden_scores!r}")
@@ -219,6 +214,12 @@ def make_setup(
     )
 
 
+def _refuse(key: str, option: str | None, **params: str | int) -> SetupError:
+    """A setup error from the catalogue: English in the message, ``why`` for any language."""
+    why = msg(key, low=MIN_PLAYERS, high=MAX_PLAYERS, **params)
+    return SetupError(words("en").render(why), option, why)
+
+
 def _short(value: object) -> str:
     """``repr`` cut to a readable length (a huge number or list must not flood a message)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
@@ -228,28 +229,25 @@ def _short(value: object) -> str:
 
 
 def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
-    limits = f"Ra is for {MIN_PLAYERS} to {MAX_PLAYERS} players"
     if isinstance(players, bool) or not isinstance(players, int | list | tuple):
-        raise SetupError(f"players must be a count or a list of names, got {_short(players)}", "players")
+        raise _refuse("setup.players_type", "players", value=_short(players))
     if isinstance(players, int):
         # Check the count before building anything (players=10**100 must not allocate).
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise SetupError(f"{limits}, not {_short(players)} (R2.1)", "players")
+            raise _refuse("setup.players_count", "players", value=_short(players))
         return tuple(f"Player {i + 1}" for i in range(players))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise SetupError(f"{limits}, not {len(players)} (R2.1)", "players")
+        raise _refuse("setup.players_count", "players", value=str(len(players)))
     names = []
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            raise SetupError(f"player names must be non-empty strings, got {_short(name)}", "players")
+            raise _refuse("setup.name_empty", "players", value=_short(name))
         if len(name.strip()) > MAX_NAME_LENGTH or not name.strip().isprintable():
-            raise SetupError(
-                f"player names are printable and at most {MAX_NAME_LENGTH} characters: {_short(name)}"
-            )
+            raise _refuse("setup.name_form", None, most=MAX_NAME_LENGTH, value=_short(name))
         names.append(name.strip())
     # Compared after stripping: "Ann" and "Ann " would be one name once saved.
     if len(set(names)) != len(names):
-        raise SetupError(f"player names must differ, got {names}", "players")
+        raise _refuse("setup.names_differ", "players", value=str(names))
     return tuple(names)
 
 

@@ -23,10 +23,11 @@ from ra import bots
 from ra.actions import Action
 from ra.bots.base import Bot
 from ra.engine import Game
-from ra.errors import RaError
+from ra.errors import RaError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.views import PlayerView
+from ra.words import msg, words
 
 HintT = TypeVar("HintT")
 
@@ -78,7 +79,8 @@ class TableOptions:
 def check_players(n: int) -> None:
     """Raise ``ValueError`` unless Ra can be played by ``n`` players (R2.1)."""
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise ValueError(f"Ra is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        why = msg("setup.players_count", low=MIN_PLAYERS, high=MAX_PLAYERS, value=str(n))
+        raise SetupError(words("en").render(why), "players", why)
 
 
 def default_hints(seats: Sequence[Seat]) -> bool:

@@ -91,3 +91,11 @@ def test_the_check_finds_english() -> None:
         "this",
         "message",
     }
+
+
+def test_setup_errors_name_the_option_in_the_chosen_language() -> None:
+    ru = ra("--lang", "ru", "play", "-p", "3", "--variant", "long-2p")
+    assert ru.returncode == 2
+    assert ru.stderr.strip() == "ошибка: --players: вариант long-2p — для 2 игроков, а не для 3 (R2.3)"
+    en = ra("play", "-p", "7")
+    assert en.stderr.strip() == "error: --players: Ra is for 2 to 5 players, not 7 (R2.1)"

@@ -53,9 +53,10 @@ def fail(message: str) -> typer.Exit:
 def setup_message(err: Exception) -> str:
     """An engine error in command-line words: a setup error (R2) names its option
     (``--suns-per-player: …``), never a Python keyword."""
+    text = w().render(err.why) if isinstance(err, ra.SetupError) and err.why is not None else str(err)
     if isinstance(err, ra.SetupError) and err.option:
-        return f"--{err.option.replace('_', '-')}: {err}"
-    return str(err)
+        return f"--{err.option.replace('_', '-')}: {text}"
+    return text
 
 
 def rules_text(language: str | None = None) -> str:
