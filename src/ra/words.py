@@ -383,9 +383,16 @@ _PROTECTED: Final = re.compile(
 )
 
 
-def pseudo_text(text: str, wrap: bool = True) -> str:
+_CODE: Final = re.compile(r"(`[^`]*`)")
+
+
+def pseudo_text(text: str, wrap: bool = True, keep_code: bool = False) -> str:
     """The pseudo-locale's form of an English text: every letter accented, about a third longer,
-    in brackets; placeholders, markup, options and rule numbers kept."""
+    in brackets; placeholders, markup, options and rule numbers kept (and in a document,
+    ``keep_code``, its code spans: in messages they are labels shown on screen)."""
+    if keep_code:
+        pieces = _CODE.split(text)
+        return "".join(p if i % 2 else pseudo_text(p, False) for i, p in enumerate(pieces))
     parts = _PROTECTED.split(text)
     out = "".join(p if i % 2 else "".join(_ACCENTS.get(c, c) for c in p) for i, p in enumerate(parts))
     if not wrap:

@@ -64,7 +64,9 @@ def rules_text(language: str | None = None) -> str:
     English where there is no translation)."""
     code = language or lang()
     if code in _words.PSEUDO_LANGS:  # the English reference, accented like the catalogue
-        return "\n".join(_words.pseudo_text(line, wrap=False) for line in rules_text("en").splitlines())
+        return "\n".join(
+            _words.pseudo_text(line, wrap=False, keep_code=True) for line in rules_text("en").splitlines()
+        )
     data = resources.files("ra").joinpath("data")
     name = "rules.md" if code == _words.DEFAULT_LANG else f"rules.{code}.md"
     path = data.joinpath(name)

@@ -56,7 +56,7 @@ def help_text(edition: str = "original", lang: str = DEFAULT_LANG) -> str:
     for section, points in _sections():
         rule = section.removeprefix("summary.")
         lines += [f"**{w(section)}** ({rule})", ""]
-        lines += [f"- {w(point)} ({point.removeprefix('summary.')})" for point in points]
+        lines += [f"- {w(point)}" for point in points]  # a summary's points, not rule numbers
         lines.append("")
     lines += [w("tui.help.open_scores"), "", f"## {w('tui.help.keys')}", ""]
     lines += [f"| {w('tui.help.key')} | {w('tui.help.action')} |", "|---|---|"]

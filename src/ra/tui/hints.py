@@ -12,8 +12,9 @@ import ra
 from ra.bots.advisor import DEFAULT_BUDGET
 from ra.bots.evaluate import Evaluation
 from ra.bots.explain import action_msg, label_msg, reason, signed
+from ra.events import you_seat
 from ra.state import State
-from ra.words import words
+from ra.words import Seat, msg, words
 
 HINT_BUDGET = DEFAULT_BUDGET
 """The work behind the hints (the advisor's default: the expert level's search)."""
@@ -39,7 +40,8 @@ def hints_text(
     seat = evaluation.mover
     best = evaluation.best
     text = Text()
-    text.append(w("hint.panel.title", name=state.names[seat]), style="bold")
+    title = w.render(msg("hint.panel.title", p=Seat(seat)), state.names, you_seat(state.names))
+    text.append(title, style="bold")
     chance = round(100 * best.chances[seat])
     text.append(" " + w("hint.panel.best", chance=chance) + "\n", style="dim")
     for v in evaluation.actions:
