@@ -18,16 +18,21 @@ PLAYER_COMMANDS = [
     ["games", "--help"],
     ["rules", "--help"],
     ["analyze", "--help"],
+    ["serve", "--help"],
 ]
-"""The commands a player uses (arena, serve and docs are for developers and hosts: English)."""
+"""The commands a player or a host uses (arena and docs, for developers, are English)."""
 
 NOTATION = re.compile(
-    r"(?<![\w-])--?[a-z][\w-]*"  # options: --players, -p
-    r"|<\w+>|\[(?:OPTIONS|ARGS)\]|\bFILE\b|\bCOMMAND\b"  # metavars
+    r"\S+://\S+|\b[\w.]+\.example\.org\b"  # addresses first
+    r"|(?<![\w-])--?[a-z][\w-]*"  # options: --players, -p
+    r"|<[^<>]+>|\[(?:OPTIONS|ARGS)\]|\[\d+<=x<=\d+\]|\bFILE\b|\bCOMMAND\b"  # metavars
     r"|\bra(?: [a-z]+)?\b|\b(?:easy|medium|hard|expert|standard|long-2p|immediate|original)\b"
     r"|\bMCTS\b|\bJSON\b|\bHTML\b|\bSVG\b|\bLANGUAGE\b|\bLC_ALL\b|\bLC_MESSAGES\b|\bLANG\b"
     r"|\b(?:en|ru|en-XA|en_XA)\b|\b(?:End|Ctrl|Ctrl-C|q|h)\b|R\d+(?:[.-]R?\d+)?"
     r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo)\b"
+    r"|\b(?:process|ray|text|json|critical|error|warning|info|debug|uvicorn|nginx|cluster)\b"
+    r"|\bX-Forwarded-\w+|\bPostgreSQL\b|\bSQLite\b|\bRay\b|\bWebSocket\b|\bmetrics\b"
+    r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_HINT_BUDGET\b|\benv var\b|\b\d+s\b|\borigin\b"
     r"|\b(?:[A-Za-z_]+\.(?:json|md|html))\b"
 )
 """What is the same in every language: options, metavars, commands, values typed as given,

@@ -143,7 +143,7 @@ app.command("games", help=HELP("cli.games"))(games_command)
 app.command("rules", help=HELP("cli.rules"))(rules_command)
 # Developers' and hosts' commands: their own help is English; the list names them in every language.
 app.command("arena", short_help=HELP("cli.short.arena"))(arena_command)
-app.command("serve", short_help=HELP("cli.short.serve"))(serve_command)
+app.command("serve", help=HELP("cli.serve"), short_help=HELP("cli.short.serve"))(serve_command)
 app.command("analyze")(analyze_command)
 app.command("docs", short_help=HELP("cli.short.docs"))(docs_command)
 

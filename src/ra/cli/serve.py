@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
-from ra.cli.common import fail
+from ra.cli.common import HELP, fail
 
 
 def default_db() -> str:
@@ -23,75 +23,56 @@ def default_db() -> str:
 
 
 def serve_command(
-    host: Annotated[
-        str, typer.Option(help="Address to listen on (0.0.0.0 for every interface).")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(help=HELP("cli.serve.host"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help=HELP("cli.serve.port"))] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(
-            help="Database URL: sqlite:///path/ra.db or postgresql+psycopg://user@host/name. "
-            "Default: a SQLite file in your data folder."
-        ),
+        typer.Option(help=HELP("cli.serve.db")),
     ] = None,
-    workers: Annotated[
-        int, typer.Option(min=1, max=64, help="Server processes (more than one needs PostgreSQL).")
-    ] = 1,
+    workers: Annotated[int, typer.Option(min=1, max=64, help=HELP("cli.serve.workers"))] = 1,
     bot_processes: Annotated[
         int | None,
-        typer.Option(
-            min=1, max=64, help="Processes per worker for the bots' thinking and hints (default: the cores)."
-        ),
+        typer.Option(min=1, max=64, help=HELP("cli.serve.bot_processes")),
     ] = None,
     bot_backend: Annotated[
         str,
-        typer.Option(
-            help="Where bots think: process (this machine) or ray (a Ray cluster; the cluster extra)."
-        ),
+        typer.Option(help=HELP("cli.serve.bot_backend")),
     ] = "process",
     ray_address: Annotated[
         str | None,
-        typer.Option(help="The Ray cluster for --bot-backend ray, as host:port (default: a local Ray)."),
+        typer.Option(help=HELP("cli.serve.ray_address")),
     ] = None,
     hint_budget: Annotated[
         str,
         typer.Option(
             envvar="RA_HINT_BUDGET",
-            help="Work behind one hint: a level's search (hard, expert), iterations or seconds (2s).",
+            help=HELP("cli.serve.hint_budget"),
         ),
     ] = ADVICE_BUDGET,
-    log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
+    log_level: Annotated[str, typer.Option(help=HELP("cli.serve.log_level"))] = "info",
     log_format: Annotated[
         str,
-        typer.Option(help="text (uvicorn's lines) or json (one JSON object a line, for a log collector)."),
+        typer.Option(help=HELP("cli.serve.log_format")),
     ] = "text",
     forwarded_allow_ips: Annotated[
         str,
         typer.Option(
-            help="Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, as IPs or "
-            "networks, comma-separated (e.g. 127.0.0.1 for nginx on this machine). Default: none, "
-            "every client is its peer's address.",
+            help=HELP("cli.serve.forwarded"),
         ),
     ] = "",
     metrics_from: Annotated[
         str,
         typer.Option(
-            help="Who may read /metrics, directly (never through a proxy): IPs or networks, comma-separated.",
+            help=HELP("cli.serve.metrics_from"),
         ),
     ] = "127.0.0.1,::1",
     allowed_origin: Annotated[
         list[str] | None,
-        typer.Option(
-            help="Another origin whose pages may open games' WebSockets, e.g. https://ra.example.org "
-            "(repeatable; the server's own pages always may)."
-        ),
+        typer.Option(help=HELP("cli.serve.allowed_origin")),
     ] = None,
     allowed_host: Annotated[
         list[str] | None,
-        typer.Option(
-            help="A host name the server answers to besides localhost and --host, e.g. ra.example.org "
-            "(repeatable; * for any)."
-        ),
+        typer.Option(help=HELP("cli.serve.allowed_host")),
     ] = None,
 ) -> None:
     """Serve the lobby and the game tables: play Ra in the browser with friends and bots."""
