@@ -136,3 +136,13 @@ def test_seat_planning_speaks_the_language() -> None:
         plan_seats(2, [], ["hard", "hard"], None, "ru")
     assert str(refused.value) == "2 бота, но после людей (1 человек) для ботов остаётся 1 место"
     assert [s.name for s in plan_seats(2, [], ["hard"])] == ["You", "Hard bot"]
+
+
+def test_a_save_is_named_after_its_players_in_any_script(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ra.tui import session
+
+    monkeypatch.setattr(session, "games_dir", lambda: tmp_path)
+    path = session.default_save_path(["Вы", "Лёгкий бот 2", "Ann Lee"])
+    assert path.name.endswith("-вы-лёгкийбот2-annlee.json") and path.parent == tmp_path

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -59,7 +58,8 @@ def games_dir() -> Path:
 def default_save_path(names: Sequence[str] = (), when: datetime | None = None) -> Path:
     """A new save slot for a game: ``games/<start time>-<players>.json`` (never an existing file)."""
     stamp = (when or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    slug = "-".join(re.sub(r"[^A-Za-z0-9]+", "", n).lower() or "p" for n in names)[:60]
+    # Letters and digits of any script (a Russian name stays readable), nothing else.
+    slug = "-".join("".join(c for c in n if c.isalnum()).lower() or "p" for n in names)[:60]
     stem = f"{stamp}-{slug}" if slug else stamp
     folder = games_dir()
     path = folder / f"{stem}.json"
