@@ -154,8 +154,8 @@ def test_the_log_in_russian() -> None:
     assert ev.disaster(1, Tile.UNREST, 2).text(names, "2016", "ru") == "Война: Боря теряет 2 жетона."
     lot = [Tile.FLOOD, Tile.PHARAOH, Tile.FLOOD, Tile.GOLD]
     assert ev.won(0, 9, lot, 1).text(["Вы", "Боря"], lang="ru") == (
-        "Вы выигрываете аукцион с диском 9 и забираете: 1 жетон золота, 1 фараон и 2 жетона паводка, "
-        "а также диск 1 (лицевой стороной вниз)."
+        "Вы выигрываете аукцион с диском 9. Выигрыш: 1 жетон золота, 1 фараон и 2 жетона паводка, "
+        "а также диск 1 (лицевой стороной вниз)."  # the lot in the nominative, after a colon
     )
     assert ev.no_bid(0, [Tile.GOLD] * 5, removed=True).text(names, lang="ru") == (
         "Ставок нет; 5 жетонов с заполненного аукционного ряда уходят из игры."
