@@ -56,9 +56,10 @@ class RecordError(RaError, ValueError):
     the record's setup (not a decision) is at fault.
     """
 
-    def __init__(self, message: str, index: int | None = None) -> None:
+    def __init__(self, message: str, index: int | None = None, why: Msg | None = None) -> None:
         super().__init__(message)
         self.index = index
+        self.why = why
 
 
 class EventLogOffError(RaError, RuntimeError):

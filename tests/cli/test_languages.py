@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +107,13 @@ def test_setup_errors_name_the_option_in_the_chosen_language() -> None:
     assert ru.stderr.strip() == "ошибка: --players: вариант long-2p — для 2 игроков, а не для 3 (R2.3)"
     en = ra("play", "-p", "7")
     assert en.stderr.strip() == "error: --players: Ra is for 2 to 5 players, not 7 (R2.1)"
+
+
+def test_a_file_that_is_no_game_is_named_in_the_chosen_language(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello")
+    ru = ra("--lang", "ru", "replay", str(bad))
+    assert ru.returncode == 2
+    assert ru.stderr.startswith(f"ошибка: «{bad}» — не запись партии: ")  # then the parser's detail
+    en = ra("replay", str(bad))
+    assert en.stderr.startswith(f"error: '{bad}' is not a game record: ")

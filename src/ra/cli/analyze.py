@@ -15,7 +15,7 @@ from rich.text import Text
 import ra
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
-from ra.cli.common import HELP, cannot_write, fail, lang, w
+from ra.cli.common import HELP, cannot_write, error_text, fail, lang, w
 
 _EDITION_HELP = HELP("analysis.help.edition", editions=", ".join(ra.EDITIONS))
 
@@ -84,7 +84,7 @@ def analyze_command(
     try:
         game = load_game(path)
     except ra.RecordError as err:
-        raise fail(str(err)) from None
+        raise fail(error_text(err)) from None
     seats = None if seat is None else [_seat(seat, game.names)]
     for target, option in ((out, "--out"), (json_path, "--json")):
         if target is not None:

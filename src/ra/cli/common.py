@@ -50,10 +50,17 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=2)
 
 
+def error_text(err: Exception) -> str:
+    """An error in the command line's language where it carries its words as a message (``why``),
+    else as the library said it."""
+    why = getattr(err, "why", None)
+    return w().render(why) if isinstance(why, _words.Msg) else str(err)
+
+
 def setup_message(err: Exception) -> str:
     """An engine error in command-line words: a setup error (R2) names its option
     (``--suns-per-player: …``), never a Python keyword."""
-    text = w().render(err.why) if isinstance(err, ra.SetupError) and err.why is not None else str(err)
+    text = error_text(err)
     if isinstance(err, ra.SetupError) and err.option:
         return f"--{err.option.replace('_', '-')}: {text}"
     return text

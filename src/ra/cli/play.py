@@ -16,6 +16,7 @@ from ra.cli.common import (
     HELP,
     LONG_SUNS,
     PLAYERS,
+    error_text,
     fail,
     lang,
     pager_with_colours,
@@ -116,7 +117,7 @@ def play_command(
         try:
             session = Session.load(load, save_path=save)
         except ra.RecordError as err:
-            raise fail(str(err)) from None
+            raise fail(error_text(err)) from None
         if session.game.is_over():  # nothing to play: never a second copy of a finished game
             raise fail(f"{os.fspath(load)!r} is a finished game: watch it with ra replay {os.fspath(load)}")
     else:
@@ -197,7 +198,7 @@ def replay_command(
     try:
         game = load_game(path)
     except ra.RecordError as err:
-        raise fail(str(err)) from None
+        raise fail(error_text(err)) from None
     judged = None if analysis is None else _load_analysis(analysis, game)
     ReplayApp(game, edition=edition, analysis=judged, lang=lang()).run()
 
@@ -211,7 +212,7 @@ def _load_analysis(path: Path, game: ra.Game) -> GameAnalysis:
     try:
         judged = GameAnalysis.from_dict(read_document(path))
     except ra.RecordError as err:
-        raise fail(str(err)) from None
+        raise fail(error_text(err)) from None
     except ValueError as err:
         raise fail(f"{where!r}: {err}") from None
     if judged.names != game.names or judged.total_decisions != game.num_decisions:

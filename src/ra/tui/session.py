@@ -29,7 +29,7 @@ from ra.table import (
     check_players,
     default_hints,
 )
-from ra.words import DEFAULT_LANG, words
+from ra.words import DEFAULT_LANG, msg, words
 
 __all__ = [
     "CancellableView",
@@ -79,16 +79,23 @@ def read_document(path: Path) -> dict[str, Any]:
         with open(path, "rb") as f:
             raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as err:
-        raise ra.RecordError(f"cannot read {where!r}: {err.strerror or err}") from None
+        raise _refused("record.unreadable", file=where, detail=str(err.strerror or err)) from None
     if len(raw) > MAX_RECORD_BYTES:
-        raise ra.RecordError(f"{where!r} is too large to be a saved game")
+        raise _refused("record.too_large", file=where)
     try:
         data = parse_json(raw)
     except ra.RecordError as err:
-        raise ra.RecordError(f"{where!r} is not a game record: {err}") from None
+        raise _refused("record.not_a_record", file=where, detail=str(err)) from None
     if not isinstance(data, dict):
-        raise ra.RecordError(f"{where!r} does not hold a game record (a JSON object)")
+        raise _refused("record.not_an_object", file=where)
     return data
+
+
+def _refused(key: str, **params: str | int) -> ra.RecordError:
+    """A file that is not a game we can load, in words any language renders: the file named,
+    the technical detail (the engine's or the system's words) kept as it came."""
+    why = msg(key, **params)
+    return ra.RecordError(words("en").render(why), why=why)
 
 
 def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
@@ -96,7 +103,7 @@ def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
     try:
         return ra.Game.from_record(data)
     except ra.RecordError as err:
-        raise ra.RecordError(f"{where!r}: {err}") from None
+        raise _refused("record.detail", file=where, detail=str(err)) from None
     except (
         ValueError,
         TypeError,
@@ -106,7 +113,7 @@ def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
         OverflowError,
         RecursionError,
     ) as err:
-        raise ra.RecordError(f"{where!r} is not a valid game record ({type(err).__name__}: {err})") from None
+        raise _refused("record.invalid", file=where, detail=f"{type(err).__name__}: {err}") from None
 
 
 def load_game(path: Path) -> ra.Game:
@@ -250,7 +257,7 @@ class Session(Table[Evaluation]):
             seats = _saved_seats(meta, where, full.num_players)
             saved = meta.get("hints") if isinstance(meta, dict) else None
             if saved is not None and not isinstance(saved, bool):
-                raise ra.RecordError(f"{where!r}: the saved hints option is not true or false: {saved!r}")
+                raise _refused("record.hints", file=where, value=repr(saved))
             hints = saved
         else:
             seats = [Seat(name) for name in full.names]
@@ -261,21 +268,21 @@ def _saved_seats(meta: object, where: str, players: int) -> list[Seat]:
     """The seats of a saved session, checked: one per player, names as text, bot specs valid."""
     seats_data = meta.get("seats") if isinstance(meta, dict) else None
     if not isinstance(seats_data, list):
-        raise ra.RecordError(f"{where!r}: the saved seats are not a list")
+        raise _refused("record.seats", file=where)
     if len(seats_data) != players:
-        raise ra.RecordError(f"{where!r}: {len(seats_data)} saved seats for a {players}-player game")
+        raise _refused("record.seat_count", file=where, seats=len(seats_data), players=players)
     seats = []
     for i, s in enumerate(seats_data, 1):
         if not isinstance(s, dict) or not isinstance(s.get("name"), str):
-            raise ra.RecordError(f"{where!r}: saved seat {i} has no name")
+            raise _refused("record.seat_name", file=where, seat=i)
         bot = s.get("bot")
         if bot is not None:
             if not isinstance(bot, str):
-                raise ra.RecordError(f"{where!r}: saved seat {i} has a bot that is not a bot spec: {bot!r}")
+                raise _refused("record.seat_bot", file=where, seat=i, value=repr(bot))
             try:
                 bots.from_spec(bot, seed=0)
             except ValueError as err:
-                raise ra.RecordError(f"{where!r}: saved seat {s['name']!r}: {err}") from None
+                raise _refused("record.seat_detail", file=where, name=s["name"], detail=str(err)) from None
         seats.append(Seat(s["name"], bot))
     return seats
 
