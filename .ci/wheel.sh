@@ -35,11 +35,15 @@ wheel=$(ls "$work"/dist/*.whl)
 tar tzf "$sdist" >"$work/sdist.txt"
 for needed in setup.py native/module.cpp native/state.hpp native/vector.hpp src/ra/data/rules.md src/ra/data/rules.ru.md \
   src/ra/_core.pyi src/ra/py.typed src/ra/web/static/index.html src/ra/web/migrations/script.py.mako \
-  CHANGELOG.md; do
+  src/ra/locale/messages.pot src/ra/locale/ru/messages.po src/ra/locale/en_XA/tui.po CHANGELOG.md; do
   grep -q "^[^/]*/$needed\$" "$work/sdist.txt" || { echo "wheel: the sdist lacks $needed" >&2; exit 1; }
 done
 python3 -m zipfile -l "$wheel" >"$work/wheel.txt"
 grep -q 'ra/_core\..*\.so ' "$work/wheel.txt" || { echo "wheel: no native core in $wheel" >&2; exit 1; }
+for needed in ra/locale/cli.pot ra/locale/ru/cli.po ra/locale/en_XA/cli.po ra/data/rules.ru.md; do
+  grep -q " *$needed " "$work/wheel.txt" || grep -q "$needed" "$work/wheel.txt" \
+    || { echo "wheel: the wheel lacks $needed" >&2; exit 1; }
+done
 
 step "auditwheel repair"
 PATH="$work/tools/bin:$PATH" "$work/tools/bin/auditwheel" repair -w "$out" "$wheel" >"$work/repair.log" 2>&1 \
@@ -110,6 +114,11 @@ quiet_pip "$work/tools/bin/pipx" install --pip-args="--only-binary :all:" "$repa
 pipx_version=$("$work/pipx/bin/ra" --version)
 [[ $pipx_version == "$version" ]] || { echo "wheel: pipx's ra says: $pipx_version" >&2; exit 1; }
 "$work/pipx/bin/ra" demo --players 3 --seed 5 --quiet >/dev/null
+# The catalogue came along: the installed ra speaks Russian.
+"$work/pipx/bin/ra" --lang ru rules --plain | head -1 | grep -q 'правила' \
+  || { echo "wheel: ra --lang ru rules is not Russian" >&2; exit 1; }
+LANG=ru_RU.UTF-8 "$work/pipx/bin/ra" --help | grep -q 'Использование' \
+  || { echo "wheel: ra --help is not Russian under LANG=ru_RU.UTF-8" >&2; exit 1; }
 [ ! -s "$work/compiler-calls.log" ] || { cat "$work/compiler-calls.log"; exit 1; }
-step "pipx: the same ra --version; ra demo played"
+step "pipx: the same ra --version; ra demo played; Russian from --lang and LANG"
 step "ok: $(basename "$repaired") and $(basename "$sdist") in $out"
