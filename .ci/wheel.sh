@@ -114,11 +114,12 @@ quiet_pip "$work/tools/bin/pipx" install --pip-args="--only-binary :all:" "$repa
 pipx_version=$("$work/pipx/bin/ra" --version)
 [[ $pipx_version == "$version" ]] || { echo "wheel: pipx's ra says: $pipx_version" >&2; exit 1; }
 "$work/pipx/bin/ra" demo --players 3 --seed 5 --quiet >/dev/null
-# The catalogue came along: the installed ra speaks Russian.
-"$work/pipx/bin/ra" --lang ru rules --plain | head -1 | grep -q 'правила' \
-  || { echo "wheel: ra --lang ru rules is not Russian" >&2; exit 1; }
-LANG=ru_RU.UTF-8 "$work/pipx/bin/ra" --help | grep -q 'Использование' \
-  || { echo "wheel: ra --help is not Russian under LANG=ru_RU.UTF-8" >&2; exit 1; }
+# The catalogue came along: the installed ra speaks Russian (output captured first: with pipefail,
+# grep -q closing the pipe early would fail the writer).
+rules_ru=$("$work/pipx/bin/ra" --lang ru rules --plain)
+[[ $rules_ru == *"правила"* ]] || { echo "wheel: ra --lang ru rules is not Russian" >&2; exit 1; }
+help_ru=$(LANG=ru_RU.UTF-8 "$work/pipx/bin/ra" --help)
+[[ $help_ru == *"Использование"* ]] || { echo "wheel: ra --help is not Russian under LANG=ru_RU.UTF-8" >&2; exit 1; }
 [ ! -s "$work/compiler-calls.log" ] || { cat "$work/compiler-calls.log"; exit 1; }
 step "pipx: the same ra --version; ra demo played; Russian from --lang and LANG"
 step "ok: $(basename "$repaired") and $(basename "$sdist") in $out"
