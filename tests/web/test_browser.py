@@ -62,7 +62,24 @@ def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP, locale: str = 
         lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
     )
     page.js_errors = errors  # checked by no_js_errors()
+    # Like a person, a test acts once the page is ready: its script has loaded the language's
+    # catalogue and run (common.js marks it); before that the page may still reset a field.
+    for name in ("goto", "reload"):
+        load = getattr(page, name)
+
+        def ready_after(*args: Any, _load: Any = load, **kwargs: Any) -> Any:
+            response = _load(*args, **kwargs)
+            wait_js(page, READY)
+            return response
+
+        setattr(page, name, ready_after)
     return page
+
+
+READY = (
+    "document.documentElement.dataset.ready === 'true'"
+    " || !document.querySelector('script[type=module]')"  # not one of the site's pages (JSON)
+)
 
 
 def no_js_errors(page: Page) -> None:

@@ -30,6 +30,9 @@ export function mountHeader(onLang, extra = "") {
     if (onLang) onLang();
   }));
   applyI18n();
+  // The page is in its language and its script runs: the catalogue arrives before any page code
+  // (i18n.js awaits it), so anything typed before this moment may be reset by the page.
+  document.documentElement.dataset.ready = "true";
   return header;
 }
 
