@@ -140,7 +140,7 @@ def test_a_new_language_is_a_folder_of_po_files(tmp_path: Path, monkeypatch: pyt
     locale = tmp_path / "locale"
     shutil.copytree(w.LOCALE_DIR, locale)
     monkeypatch.setattr(w, "LOCALE_DIR", locale)
-    for cached in (w.source, w.catalogue, w.words):
+    for cached in (w.source, w.catalogue, w.words, w.locale_folders):
         cached.cache_clear()
     try:
         made = catalogue.init("de")
@@ -150,5 +150,5 @@ def test_a_new_language_is_a_folder_of_po_files(tmp_path: Path, monkeypatch: pyt
         assert {"code": "de", "name": "English"} in w.export("ru")["langs"]
         assert "de: lobby.new is not translated" in catalogue.problems()
     finally:
-        for cached in (w.source, w.catalogue, w.words):
+        for cached in (w.source, w.catalogue, w.words, w.locale_folders):
             cached.cache_clear()

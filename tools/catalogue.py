@@ -29,13 +29,13 @@ PSEUDO = "en_XA"
 pseudo = words.pseudo_text
 
 
-def _width() -> int:
-    return 100
+WIDTH = 100
+"""Where the written .po files wrap their lines."""
 
 
 def _write(catalog: Catalog, path: Path) -> None:
     buf = io.BytesIO()
-    write_po(buf, catalog, width=_width(), omit_header=False, sort_output=False)
+    write_po(buf, catalog, width=WIDTH, omit_header=False, sort_output=False)
     path.write_bytes(buf.getvalue())
 
 
@@ -57,7 +57,7 @@ def pseudo_catalogue(domain: str) -> bytes:
         else:
             cat.add(m.id, pseudo(str(m.id)), context=m.context, flags=m.flags)
     buf = io.BytesIO()
-    write_po(buf, cat, width=_width(), omit_header=False)
+    write_po(buf, cat, width=WIDTH, omit_header=False)
     text = buf.getvalue().decode()
     text = re.sub(r'"POT-Creation-Date: [^"]*"\n', "", text)
     text = re.sub(r'"PO-Revision-Date: [^"]*"\n', "", text)
@@ -118,6 +118,7 @@ def init(lang: str) -> list[Path]:
         path = folder / f"{domain}.po"
         _write(cat, path)
         made.append(path)
+    words.locale_folders.cache_clear()  # a language more
     return made
 
 

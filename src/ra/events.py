@@ -24,6 +24,7 @@ the :class:`Event` when the log is read (``game.events`` caches them).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any, Final, Literal, NamedTuple, cast, get_args
 
 from ra.scoring import CATEGORIES, ScoreBreakdown
@@ -280,8 +281,13 @@ def materialize(entry: LogEntry) -> Event:
 def is_you(name: str) -> bool:
     """Whether a player's name addresses the reader ("You" in any language): the log then
     uses the second person."""
-    folded = name.strip().casefold()
-    return any(folded == words(lang)("player.you").casefold() for lang in languages(include_pseudo=True))
+    return name.strip().casefold() in _you_names()
+
+
+@cache
+def _you_names() -> frozenset[str]:
+    """The reader's name in every language ("You", "Вы" …), read once: every log line asks."""
+    return frozenset(words(lang)("player.you").casefold() for lang in languages(include_pseudo=True))
 
 
 def you_seat(names: Sequence[str] | None) -> int | None:
@@ -421,7 +427,7 @@ def describe(
     return words(lang).render(message(event, edition), names, you if you is not None else you_seat(names))
 
 
-# --- English-only helpers (for the texts not yet in the catalogue) -----------------
+# --- English-only helpers (for the arena's report, not yet in the catalogue) ----------
 
 _UNCOUNTABLE: Final = frozenset(
     {"Ra", "God", "Gold", "Astronomy", "Agriculture", "Writing", "Religion", "Art", "Unrest"}
@@ -447,36 +453,6 @@ def plural_noun(noun: str) -> str:
     if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
         return noun[:-1] + "ies"
     return noun + "s"
-
-
-def subject(name: str, third: str, second: str, start: bool = True) -> str:
-    """A player and a verb agreeing with them: ``Ann has`` / ``You have`` (``you have`` mid-sentence)."""
-    return _Who(name).does(third, second, start)
-
-
-def possessive(name: str) -> str:
-    """``Ann's`` / ``your``."""
-    return "your" if is_you(name) else f"{name}'s"
-
-
-class _Who:
-    """A player as the subject or object of a sentence."""
-
-    __slots__ = ("name", "you")
-
-    def __init__(self, name: str) -> None:
-        self.you = is_you(name)
-        self.name = name
-
-    def does(self, third: str, second: str, start: bool = True) -> str:
-        """Subject and verb: ``Ann draws`` / ``You draw`` (``you draw`` inside a sentence)."""
-        if self.you:
-            return f"{'You' if start else 'you'} {second}"
-        return f"{self.name} {third}"
-
-    @property
-    def obj(self) -> str:
-        return "you" if self.you else self.name
 
 
 # --- reading a log ------------------------------------------------------------------

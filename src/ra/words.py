@@ -151,9 +151,16 @@ def source() -> dict[str, Entry]:
     return out
 
 
+@cache
+def locale_folders() -> tuple[str, ...]:
+    """The folders of ``.po`` files: read once (the log and every language choice ask for them;
+    ``tools.catalogue init``, which adds one, clears this)."""
+    return tuple(sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir() and any(p.glob("*.po"))))
+
+
 def languages(include_pseudo: bool = False) -> tuple[str, ...]:
     """English and every language with a catalogue directory (pseudo-locales on request)."""
-    found = sorted(p.name for p in LOCALE_DIR.iterdir() if p.is_dir() and any(p.glob("*.po")))
+    found = locale_folders()
     return (DEFAULT_LANG, *(lang for lang in found if include_pseudo or lang not in PSEUDO_LANGS))
 
 
@@ -177,11 +184,7 @@ class Catalogue:
         """The raw text of ``key`` (the form for count ``n``), English where untranslated."""
         forms = self.forms.get(key)
         if forms is None:
-            entry = source().get(key)
-            if entry is None:
-                return key
-            forms = (entry.singular,) if entry.plural is None else (entry.singular, entry.plural)
-            return forms[0 if n == 1 or len(forms) == 1 else 1]
+            return key if self.lang == DEFAULT_LANG else catalogue(DEFAULT_LANG).text(key, n)
         if len(forms) == 1 or n is None:
             return forms[0]
         return forms[min(self.plural_index(n), len(forms) - 1)]

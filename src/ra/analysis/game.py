@@ -93,6 +93,18 @@ class DecisionReport:
             return self.text
         return words(lang).render(msg_from_json(self.why), names, you_seat(names))
 
+    def line(self, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
+        """The decision as a costly one is listed (terminal and report alike): ``decision 46
+        (Bob, epoch 2): bid 1 — lost 29% …``."""
+        return words(lang)(
+            "analysis.decision",
+            number=self.index + 1,
+            name=names[self.seat],
+            epoch=self.epoch,
+            chosen=self.chosen,
+            why=self.why_text(names, lang),
+        )
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DecisionReport:
         return cls(

@@ -205,15 +205,7 @@ def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
             parts.append(f'<li class="accuracy" data-seat="{s}">{line}</li>')
     parts.append(f"</ul><h3>{_html(w, 'analysis.costliest')}</h3><ol>")
     for d in analysis.costliest():
-        line = _html(
-            w,
-            "analysis.decision",
-            number=d.index + 1,
-            name=names[d.seat],
-            epoch=d.epoch,
-            chosen=d.chosen,
-            why=d.why_text(names, lang),
-        )
+        line = escape(d.line(names, lang))
         parts.append(f'<li class="costliest" data-decision="{d.index}">{line}</li>')
     if not analysis.costliest():
         parts.append(f"<li>{_html(w, 'analysis.html.none_costly', within=pct(INACCURACY))}</li>")

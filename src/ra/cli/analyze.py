@@ -122,15 +122,7 @@ def analyze_command(
         console.print()
         console.print(Text(say("analysis.costliest") + ":", style="bold"))
         for d in costly:
-            line = say(
-                "analysis.decision",
-                number=d.index + 1,
-                name=names[d.seat],
-                epoch=d.epoch,
-                chosen=d.chosen,
-                why=d.why_text(names, code),
-            )
-            console.print(Text("  " + line))
+            console.print(Text("  " + d.line(names, code)))
     else:
         console.print()
         console.print(Text(say("analysis.well_played")))

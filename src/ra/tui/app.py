@@ -328,7 +328,7 @@ class PlayApp(App[None]):
             self._logged = 0
             self._log_seat = seat
         for event in events[self._logged :]:
-            line = render.log_line(event, view.names, self.edition, self.lang, view.ra_track_length)
+            line = render.log_line(event, view.names, self.edition, self.lang)
             log.write(line, width=log_width(log))
         if len(events) > self._logged:
             self.call_after_refresh(self._log_to_end)  # after the layout settles (the hints panel)

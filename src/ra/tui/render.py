@@ -401,10 +401,9 @@ def log_line(
     names: tuple[str, ...],
     edition: str = "original",
     lang: str = DEFAULT_LANG,
-    ra_track_length: int | None = None,
 ) -> Text:
-    """One line of the game log; the epochs' beginnings and ends stand out.  In the 2023
-    edition a drawn Ra tile moves the sun boat (R1.2), and the line says so."""
+    """One line of the game log; the epochs' beginnings and ends stand out.  (In the 2023
+    edition a drawn Ra tile moves the sun boat, R1.2: the event's own message says so.)"""
     style = "bold" if event.kind in ("epoch", "epoch_end", "game_over") else ""
     return Text(describe(event, names, edition, lang), style=style)
 

@@ -94,7 +94,7 @@ class ReplayApp(App[None]):
         log = self.query_one("#log", RichLog)
         log.clear()
         for event in game.events:
-            line = render.log_line(event, game.names, self.edition, self.lang, game.ra_track_length)
+            line = render.log_line(event, game.names, self.edition, self.lang)
             log.write(line, width=log_width(log))
         status = Text(w("tui.replay.decision", n=self.position, m=len(self.decisions)), style="bold")
         if self.position:

@@ -16,6 +16,7 @@ seed, the bag order or (under hidden scores, R9.1) a score its reader may not se
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -398,8 +399,10 @@ def tile_facts() -> TileFacts:
     }
 
 
+@cache
 def catalogue_data(lang: str) -> CatalogueData:
-    """What the pages load first: the words of ``lang`` and the tiles' facts."""
+    """What the pages load first: the words of ``lang`` and the tiles' facts (made once per
+    language: the catalogue does not change while the server runs)."""
     exported = export(lang)
     keys = list(source())
     sections = [k.split(".")[1] for k in keys if k.count(".") == 1 and k.startswith("summary.")]
