@@ -30,8 +30,8 @@ def server_factory(tmp_path: Path) -> Iterator[type[Server]]:
             log_level: str = "warning",
         ) -> None:
             # Scripted clients act much faster than people: the rate limit has its own test.
-            # Hints: a small fixed budget (playouts), so they are quick and deterministic.
-            base = {"RA_MESSAGE_RATE": "1000", "RA_HINT_BUDGET": "40"}
+            # Hints and analyses: a small fixed budget (iterations), so they are quick and deterministic.
+            base = {"RA_MESSAGE_RATE": "1000", "RA_HINT_BUDGET": "40", "RA_ANALYSIS_BUDGET": "200"}
             super().__init__(db_url, log_path, workers, {**base, **(env or {})}, args, log_level)
 
         def start(self) -> Server:

@@ -256,30 +256,49 @@ def analyse_game(
     depend on ``jobs``.  On ``KeyboardInterrupt`` the analysis so far is returned with
     ``complete=False`` (nothing is lost, nothing is half).
     """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
+    analysis, chosen = new_analysis(game, seats, budget, seed)
+    evaluator = Advisor(budget, seed=seed)
+    if jobs == 1:
+        _analyse_here(game, chosen, evaluator, analysis, progress, edition)
+    else:
+        _analyse_in_pool(game, chosen, evaluator.budget, seed, analysis, progress, edition, jobs)
+    return analysis
+
+
+def new_analysis(
+    game: Game, seats: Sequence[int] | None, budget: Budget | str | int, seed: int
+) -> tuple[GameAnalysis, set[int]]:
+    """An empty analysis of ``game`` (its header filled in) and the decisions to judge:
+    those of ``seats`` (default: all) that had a choice."""
     seats = tuple(range(game.num_players)) if seats is None else tuple(seats)
     for s in seats:
         if not 0 <= s < game.num_players:
             raise ValueError(f"no seat {s + 1} in a {game.num_players}-player game")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
-    evaluator = Advisor(budget, seed=seed)
     over = game.is_over()
     analysis = GameAnalysis(
         names=game.names,
         seats=seats,
-        budget=str(evaluator.budget),
+        budget=str(budget if isinstance(budget, Budget) else Budget.parse(budget)),
         seed=seed,
         total_decisions=game.num_decisions,
         epoch_starts=epoch_starts(game),
         final_scores=tuple(s or 0 for s in game.scores) if over else None,
         winner=game.winner,
     )
-    chosen = set(decisions_to_analyse(game, seats))
-    if jobs == 1:
-        _analyse_here(game, chosen, evaluator, analysis, progress, edition)
-    else:
-        _analyse_in_pool(game, chosen, evaluator.budget, seed, analysis, progress, edition, jobs)
-    return analysis
+    return analysis, set(decisions_to_analyse(game, seats))
+
+
+def fill_analysis(
+    analysis: GameAnalysis, results: dict[int, tuple[DecisionReport | None, tuple[float, ...]]]
+) -> None:
+    """Put :func:`judge_decision`'s results (by decision number) into ``analysis`` in game order."""
+    for index in sorted(results):
+        report, chances = results[index]
+        if report is not None:
+            analysis.decisions.append(report)
+        analysis.curve.append((index + 1, chances))
 
 
 def _analyse_here(
@@ -337,11 +356,7 @@ def _analyse_in_pool(
         pool.terminate()  # the decisions under way are dropped, not waited for
     finally:
         pool.join()
-    for index in sorted(results):
-        report, chances = results[index]
-        if report is not None:
-            analysis.decisions.append(report)
-        analysis.curve.append((index + 1, chances))
+    fill_analysis(analysis, results)
 
 
 def _ignore_interrupts() -> None:
@@ -351,14 +366,14 @@ def _ignore_interrupts() -> None:
 def _judge_task(
     task: tuple[dict[str, Any], int, bool, Budget, int, str],
 ) -> tuple[int, DecisionReport | None, tuple[float, ...]]:
-    return _judge(*task)
+    return judge_decision(*task)
 
 
-def _judge(
+def judge_decision(
     record: dict[str, Any], index: int, analysed: bool, budget: Budget, seed: int, edition: str
 ) -> tuple[int, DecisionReport | None, tuple[float, ...]]:
     """One decision of the game in ``record``, in a worker process: judged if ``analysed``,
-    else the plain estimate of the position after it."""
+    else the plain estimate of the position after it (the server's analyses run these too)."""
     game = Game.from_record(record)
     probe = Game.from_setup(game.setup)
     for action in game.decisions[:index]:
@@ -402,6 +417,9 @@ __all__ = [
     "curve_playouts",
     "decisions_to_analyse",
     "epoch_starts",
+    "fill_analysis",
+    "judge_decision",
     "label_for",
+    "new_analysis",
     "position_chances",
 ]

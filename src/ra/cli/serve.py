@@ -49,6 +49,10 @@ def serve_command(
             help=HELP("cli.serve.hint_budget"),
         ),
     ] = ADVICE_BUDGET,
+    analysis_budget: Annotated[
+        str,
+        typer.Option(envvar="RA_ANALYSIS_BUDGET", help=HELP("cli.serve.analysis_budget")),
+    ] = "hard",
     log_level: Annotated[str, typer.Option(help=HELP("cli.serve.log_level"))] = "info",
     log_format: Annotated[
         str,
@@ -124,6 +128,10 @@ def serve_command(
         Budget.parse(hint_budget)
     except ValueError as err:
         raise fail(f"--hint-budget: {err}") from None
+    try:
+        Budget.parse(analysis_budget)
+    except ValueError as err:
+        raise fail(f"--analysis-budget: {err}") from None
     problem = _port_problem(host, port)
     if problem:
         raise fail(f"cannot listen on {host}:{port}: {problem}; choose another --port") from None
@@ -135,6 +143,7 @@ def serve_command(
     os.environ["RA_DB_URL"] = url
     os.environ["RA_BOT_PROCESSES"] = str(bot_processes or len(os.sched_getaffinity(0)))
     os.environ["RA_HINT_BUDGET"] = hint_budget
+    os.environ["RA_ANALYSIS_BUDGET"] = analysis_budget
     os.environ["RA_BOT_BACKEND"] = bot_backend
     os.environ["RA_RAY_ADDRESS"] = ray_address or ""
     from ra.web.security import allowed_hosts

@@ -26,6 +26,7 @@ from starlette.requests import HTTPConnection
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ra.setup import MAX_PLAYERS
+from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, TokenBody
@@ -94,6 +95,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         yield
+        await analyses.stop()
         await hub.stop()
         await store.close()
         metrics.close()
@@ -101,6 +103,7 @@ def create_app(settings: Settings) -> FastAPI:
     app = FastAPI(title="Ra", version="1", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.hub = hub
     lobby = Lobby(store, hub, settings)
+    analyses = Analyses(store, hub, settings)
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostCheck, hosts=settings.allowed_hosts or ("*",))
@@ -252,6 +255,16 @@ def create_app(settings: Settings) -> FastAPI:
         seat: Annotated[int | None, Query(ge=0, lt=MAX_PLAYERS)] = None,
     ) -> Replay:
         return await lobby.replay(game_id, n, seat)
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def analysis(game_id: str, lang: str = DEFAULT_LANG) -> AnalysisReply:
+        """A finished game's analysis: not asked for yet, its progress, or its result."""
+        return await analyses.status(game_id, normalize(lang) or DEFAULT_LANG)
+
+    @app.post("/api/games/{game_id}/analysis")
+    async def analyse(game_id: str, lang: str = DEFAULT_LANG) -> AnalysisReply:
+        """Start a finished game's analysis (once: asking again reports it)."""
+        return await analyses.start(game_id, normalize(lang) or DEFAULT_LANG)
 
     @app.get("/api/ws-schema")
     async def schema() -> WsSchema:
@@ -429,5 +442,6 @@ def app_from_env() -> FastAPI:
             message_burst=2 * float(os.environ.get("RA_MESSAGE_RATE", "20")),
             fixed_seed=int(os.environ["RA_GAME_SEED"]) if os.environ.get("RA_GAME_SEED") else None,
             hint_budget=os.environ.get("RA_HINT_BUDGET", Settings.hint_budget),
+            analysis_budget=os.environ.get("RA_ANALYSIS_BUDGET", Settings.analysis_budget),
         )
     )

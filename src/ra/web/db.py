@@ -73,6 +73,18 @@ decisions = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),  # running | done
+    sa.Column("done", sa.Integer, nullable=False),  # decisions judged so far
+    sa.Column("total", sa.Integer, nullable=False),
+    sa.Column("budget", sa.String(32), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),  # a stale run is taken over
+    sa.Column("data", sa.JSON, nullable=True),  # ra.analysis.GameAnalysis.to_dict() once done
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 

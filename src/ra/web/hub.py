@@ -88,6 +88,10 @@ class Settings:
     message_burst: float = 40.0
     hint_budget: str = ADVICE_BUDGET
     """The work behind one hint (a level, iterations, or seconds as ``2s``; ``ra.bots.evaluate.Budget``)."""
+    analysis_budget: str = "hard"
+    """The work behind each decision of a finished game's analysis (``ra serve --analysis-budget``)."""
+    max_analyses: int = 2
+    """Analyses one server process runs at once (each judges its game's decisions one by one)."""
     fixed_seed: int | None = None
     """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")

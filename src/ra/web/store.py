@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from typing_extensions import TypedDict
 
-from ra.web.db import async_url, decisions, games, is_sqlite, seats, sync_url
+from ra.web.db import analyses, async_url, decisions, games, is_sqlite, seats, sync_url
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 
@@ -115,6 +115,18 @@ class GameColumns(ResultColumns):
     status: str
     to_move: int | None
     to_move_bot: bool
+
+
+@dataclass
+class AnalysisRow:
+    """A game's analysis as stored: its progress while it runs, its numbers once done."""
+
+    status: str  # running | done
+    done: int
+    total: int
+    budget: str
+    updated_at: datetime
+    data: dict[str, Any] | None
 
 
 class ConflictError(Exception):
@@ -400,6 +412,72 @@ class Store:
                 .values(bot_claim_n=n, bot_claim_at=t)
             )
             return res.rowcount == 1
+
+    # --- analyses ------------------------------------------------------------------
+
+    async def analysis(self, game_id: str) -> AnalysisRow | None:
+        async with self.engine.connect() as conn:
+            r = (await conn.execute(sa.select(analyses).where(analyses.c.game_id == game_id))).mappings()
+            row = r.first()
+        if row is None:
+            return None
+        return AnalysisRow(
+            row["status"],
+            row["done"],
+            row["total"],
+            row["budget"],
+            _utc(row["updated_at"]) or now(),
+            row["data"],
+        )
+
+    async def claim_analysis(self, game_id: str, total: int, budget: str, stale_after: float) -> bool:
+        """Start the game's analysis here: True if nobody had, or a run stopped updating for
+        ``stale_after`` seconds (its worker died); False if it is done or running elsewhere."""
+        t = now()
+        values = {
+            "status": "running",
+            "done": 0,
+            "total": total,
+            "budget": budget,
+            "updated_at": t,
+            "data": None,
+        }
+        async with self.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(analyses)
+                .where(
+                    analyses.c.game_id == game_id,
+                    analyses.c.status == "running",
+                    analyses.c.updated_at < t - timedelta(seconds=stale_after),
+                )
+                .values(**values)
+            )
+            if res.rowcount == 1:
+                return True
+            try:
+                async with conn.begin_nested():
+                    await conn.execute(sa.insert(analyses).values(game_id=game_id, **values))
+            except IntegrityError:
+                return False
+            return True
+
+    async def analysis_progress(self, game_id: str, done: int) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                sa.update(analyses).where(analyses.c.game_id == game_id).values(done=done, updated_at=now())
+            )
+
+    async def finish_analysis(self, game_id: str, data: dict[str, Any] | None) -> None:
+        """Store the finished analysis (``None``: it failed, and the row goes so it can be retried)."""
+        async with self.engine.begin() as conn:
+            if data is None:
+                await conn.execute(sa.delete(analyses).where(analyses.c.game_id == game_id))
+                return
+            await conn.execute(
+                sa.update(analyses)
+                .where(analyses.c.game_id == game_id)
+                .values(status="done", done=analyses.c.total, data=data, updated_at=now())
+            )
 
     async def notify(self, note: Note) -> None:
         """Publish ``note`` to the other workers (PostgreSQL; one SQLite worker has none)."""

@@ -1,5 +1,5 @@
 // The replay viewer: step through a finished (or imported) game from any seat's view.
-import { t } from "./i18n.js";
+import { t, render as renderMsg, currentLang } from "./i18n.js";
 import { $, esc, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
 import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, renderLegend } from "./board.js";
 
@@ -7,6 +7,8 @@ const gameId = gameIdFromPath("replay");
 const R = { n: 0, total: 0, seat: 0, data: null, epochs: [], game: null, playing: null, cache: new Map(), busy: false, speed: 600 };
 const SPEEDS = [1500, 600, 250];  // milliseconds a decision: slow, normal, fast
 const mine = getSeat(gameId);  // this browser's seat at this game, if it played it
+const A = { reply: null, poll: null, error: null };  // the game's analysis (see loadAnalysis)
+window.__analysis = A;
 
 window.__replay = R;
 
@@ -66,8 +68,77 @@ function render() {
   log.scrollTop = log.scrollHeight;
   $("#scoring").innerHTML = renderScoring(d.events, v);
   const fin = $("#final-area");
+  markCurrentMistake();
   if (v.phase === "over") { fin.hidden = false; fin.innerHTML = `<div class="card final-card">${renderFinal(v, d.events, null)}</div>`; }
   else fin.hidden = true;
+}
+
+// ---- analysis: asked for once per game, judged by the server's bots, stored with the game ----
+
+const analysisPath = () => `/api/games/${encodeURIComponent(gameId)}/analysis?lang=${currentLang()}`;
+
+async function loadAnalysis(method = "GET") {
+  clearTimeout(A.poll);
+  try {
+    A.reply = await api(method, analysisPath());
+    A.error = null;
+  } catch (e) {
+    A.error = e.code === "busy" ? t("analysis.web.busy") : e.status === 409 ? null : t("analysis.web.failed");
+  }
+  renderAnalysis();
+  if (A.reply && A.reply.status === "running") A.poll = setTimeout(() => loadAnalysis(), 1000);
+}
+
+function renderAnalysis() {
+  const body = $("#analysis-body");
+  const a = A.reply;
+  const err = A.error ? `<p class="bad-text" role="alert">${esc(A.error)}</p>` : "";
+  if (!a || a.status === "none") {
+    body.innerHTML = `<p class="muted">${esc(t("analysis.web.about"))}</p>${err}` +
+      `<button type="button" class="btn primary" id="analyse-btn">${esc(t("analysis.web.start"))}</button>`;
+    $("#analyse-btn").addEventListener("click", () => loadAnalysis("POST"));
+    return;
+  }
+  if (a.status === "running") {
+    body.innerHTML = `<p>${esc(t("analysis.web.running", { done: a.done, n: a.total }))}</p>` +
+      `<progress max="${a.total}" value="${a.done}"></progress>${err}`;
+    return;
+  }
+  const ns = a.players.map((p) => p.name);
+  const rows = a.players.map((p) => {
+    const acc = p.accuracy === null ? "—" : `${Math.round(100 * p.accuracy)}%`;
+    const head = `<p class="accuracy-row"><strong>${esc(t("analysis.accuracy", { name: p.name, accuracy: acc, n: p.judged }))}</strong></p>`;
+    if (!p.mistakes.length) return `<div>${head}<p class="muted">${esc(t("analysis.web.clean", { name: p.name }))}</p></div>`;
+    const items = p.mistakes.map((m) => `<li><button type="button" class="linkish mistake-jump" data-n="${m.decision}">` +
+      esc(t("analysis.web.mistake", { number: m.decision + 1, epoch: m.epoch, label: t(`analysis.label.${m.label}`) })) +
+      `</button> <span class="why">${esc(m.why ? renderMsg(m.why, ns) : "")}</span></li>`).join("");
+    return `<div>${head}<ul class="mistakes">${items}</ul></div>`;
+  }).join("");
+  body.innerHTML = `<div class="analysis-chart">${a.chart}</div><p class="muted small-print">${esc(t("analysis.web.help"))}</p>` +
+    `<div class="analysis-players">${rows}</div>`;
+  const svg = $("svg.win-chart", body);
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  svg.addEventListener("click", chartClick);
+  body.querySelectorAll(".mistake-jump").forEach((b) => b.addEventListener("click", () => { stop(); load(Number(b.dataset.n)); }));
+  markCurrentMistake();
+}
+
+// A costly decision's circle goes to the position before it; elsewhere, the nearest decision.
+function chartClick(e) {
+  stop();
+  const circle = e.target.closest("circle.costly");
+  if (circle) { load(Number(circle.dataset.decision)); return; }
+  const svg = e.currentTarget;
+  const plot = $("rect", svg);
+  const box = plot.getBoundingClientRect();
+  const share = Math.max(0, Math.min(1, (e.clientX - box.left) / box.width));
+  load(Math.round(share * R.total));
+}
+
+function markCurrentMistake() {
+  document.querySelectorAll(".mistake-jump").forEach((b) => b.classList.toggle("current", Number(b.dataset.n) === R.n));
+  document.querySelectorAll("#analysis-body circle.costly").forEach((c) => c.classList.toggle("current", Number(c.dataset.decision) === R.n));
 }
 
 function play() {
@@ -80,7 +151,7 @@ function stop() { if (R.playing) { clearInterval(R.playing); R.playing = null; r
 function step(k) { if (!R.busy) load(R.n + k); }
 
 async function start() {
-  mountHeader(render);
+  mountHeader(() => { render(); if (A.reply && A.reply.status === "done") loadAnalysis(); else renderAnalysis(); });
   if (!gameId) { $("#status").textContent = t("table.notFound"); return; }
   try { R.game = await api("GET", `/api/games/${encodeURIComponent(gameId)}`); } catch (e) { toast(e.message, "bad"); }
   $("#rp-first").addEventListener("click", () => { stop(); load(0); });
@@ -116,6 +187,7 @@ async function start() {
   });
   document.title = `${t("rp.title")} — ${t("app.title")}`;
   await load(0);
+  await loadAnalysis(new URLSearchParams(location.search).get("analyse") === "1" ? "POST" : "GET");
 }
 
 start();
