@@ -188,9 +188,12 @@ def test_lobby_create_and_play_to_the_end_by_clicking(
     shot(page, "table-final-1366-en")
     no_js_errors(page)
 
-    # The replay viewer steps through the finished game to its end.
+    # "Analyse the game" opens the replay, which asks the server for the analysis at once.
     game_id = page.url.rsplit("/", 1)[1]
-    page.goto(f"{live_server}/replay/{game_id}")
+    page.click("#analyse-link")
+    page.wait_for_url(re.compile(rf"/replay/{game_id}\?analyse=1$"))
+    page.wait_for_selector("#analysis-card progress, #analysis-card svg.win-chart")
+    # The replay viewer steps through the finished game to its end.
     page.wait_for_selector("#rp-pos:has-text('Decision 0')")
     page.click("#rp-step")
     page.wait_for_selector("#rp-pos:has-text('Decision 1 of')")
