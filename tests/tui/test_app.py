@@ -135,20 +135,36 @@ def test_a_complete_game_against_bots(tmp_path: Path, players: int, bots: list[s
     assert ra.Game.from_record(json.loads((tmp_path / "save.json").read_text())) == game
 
 
-@pytest.mark.slow  # a whole hot-seat game through the screen, several minutes
-def test_hot_seat_shows_each_persons_view(tmp_path: Path) -> None:
+def test_hot_seat_hands_the_screen_over_and_shows_each_persons_view(tmp_path: Path) -> None:
+    """R9 at one screen: between two people the hand-over screen names the next person and hides
+    the board; after it, the view is that person's (their perspective, their name on the prompt)."""
     seats = plan_seats(None, ["Ann", "Bob"], ["greedy"])
     s = Session.new(seats, seed=5, save_path=tmp_path / "s.json", hidden_scores=True)
     app = PlayApp(s, delay=0)
+    handovers: list[str] = []
+    views: set[int] = set()
 
     async def script(pilot: Pilot[None]) -> None:
-        await settle(pilot, app)
-        seat = s.game.to_move
-        assert seat in (0, 1) and s.perspective() == seat
-        await play_to_the_end(pilot, app)
+        for _ in range(400):
+            await pilot.pause(0.005)
+            if isinstance(app.screen, TextScreen) and app.screen.name == HANDOVER:
+                handovers.append(screen_text(app))
+                await pilot.press("enter")
+                continue
+            if isinstance(app.screen, TextScreen):
+                await pilot.press("enter")
+                continue
+            if s.human_to_move() and not app._thinking and (app._keys or app._bids):
+                seat = s.game.to_move
+                assert s.perspective() == seat
+                views.add(seat)
+                if len(views) == 2 and len(handovers) >= 2:
+                    return
+                await pilot.press(*first_keys(app))
 
     run(app, script)
-    assert s.game.is_over()
+    assert views == {0, 1}
+    assert any("Bob" in text for text in handovers) and any("Ann" in text for text in handovers)
 
 
 def test_main_screen_snapshot(tmp_path: Path) -> None:
