@@ -29,7 +29,8 @@ from ra.setup import MAX_PLAYERS
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
-from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, TokenBody
+from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
+from ra.web.lobby_feed import LobbyFeed
 from ra.web.metrics import CONTENT_TYPE, Metrics
 from ra.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -94,7 +95,9 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        feed.start()
         yield
+        await feed.stop()
         await analyses.stop()
         await hub.stop()
         await store.close()
@@ -104,6 +107,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.hub = hub
     lobby = Lobby(store, hub, settings)
     analyses = Analyses(store, hub, settings)
+    feed = LobbyFeed(lobby.lists)
+    store.on_change = hub.lobby_changed = feed.touch
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HostCheck, hosts=settings.allowed_hosts or ("*",))
@@ -221,6 +226,11 @@ def create_app(settings: Settings) -> FastAPI:
     async def get_game(game_id: str) -> GameSummary:
         return await lobby.summary(game_id)
 
+    @app.post("/api/seek")
+    async def seek(body: Seek, request: Request) -> Seated:
+        """A seat at the open table of that many players that has waited longest."""
+        return await lobby.seek(body, client_address(request))
+
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: Join) -> Seated:
         return await lobby.join(game_id, body)
@@ -272,6 +282,18 @@ def create_app(settings: Settings) -> FastAPI:
         return ws_schema()
 
     # --- playing -------------------------------------------------------------------
+
+    @app.websocket("/ws/lobby")
+    async def follow_lobby(ws: WebSocket) -> None:
+        """The live lobby: the lists of tables, sent again whenever they change."""
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings.allowed_origins):
+            await ws.close(1008, "this page may not follow the lobby here (Origin not allowed)")
+            return
+        metrics.websockets.inc()
+        try:
+            await feed.follow(ws, client_address(ws))
+        finally:
+            metrics.websockets.dec()
 
     @app.websocket("/ws/games/{game_id}")
     async def play(ws: WebSocket, game_id: str) -> None:

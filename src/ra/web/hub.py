@@ -284,6 +284,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self.remote_presence: dict[str, list[bool]] = {}
+        self.remote_watching: dict[str, int] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.bot_task_n = -1
         self.decided_at: float | None = None
@@ -291,7 +292,7 @@ class Room:
         self._presence_sent: list[bool] | None = None
         self.bot_budget = 1.0
         """The share of its level's budget the last bot search here had (less under load)."""
-        self.local_published: tuple[bool, ...] | None = None
+        self.local_published: tuple[tuple[bool, ...], int] | None = None
 
     @property
     def id(self) -> str:
@@ -343,6 +344,13 @@ class Room:
             if c.seat is not None:
                 here[c.seat] = True
         return here
+
+    def local_watching(self) -> int:
+        return sum(c.seat is None for c in self.clients)
+
+    def watching(self) -> int:
+        """Spectators' connections on every worker that has this table open."""
+        return self.local_watching() + sum(self.remote_watching.values())
 
     def presence(self) -> list[bool]:
         out = self.local_presence()
@@ -716,6 +724,9 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self._note_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
+        self.lobby_changed: Callable[[], None] = _unheard
+        """Called when a table's players or watchers change here or on another worker (the live
+        lobby: :mod:`ra.web.lobby_feed`)."""
 
     async def start(self) -> None:
         if self.settings.bot_backend == "ray":  # join the cluster before the first search waits on it
@@ -782,8 +793,8 @@ class Hub:
             await room.resync()
 
     def summary(self, row: GameRow, connected: list[bool] | None = None) -> GameSummary:
+        room = self.rooms.get(row.id)
         if connected is None:
-            room = self.rooms.get(row.id)
             connected = room.presence() if room is not None else [s.kind == "bot" for s in row.seats]
         finished = row.status == "finished"
         return {
@@ -809,6 +820,7 @@ class Hub:
             "scores": row.scores if finished else None,
             "imported": row.imported,
             "rematch": row.rematch_id,
+            "spectators": room.watching() if room is not None else 0,
         }
 
     # --- bots ------------------------------------------------------------------
@@ -884,6 +896,8 @@ class Hub:
 
     async def on_note(self, note: Note) -> None:
         """Another worker's note: a game changed, or its connections on a game did."""
+        if note.worker != self.settings.worker_id:
+            self.lobby_changed()
         room = self.rooms.get(note.game_id)
         if room is None or note.worker == self.settings.worker_id:
             return
@@ -891,17 +905,23 @@ class Hub:
             await room.remote_change(note)
         else:
             room.remote_presence[note.worker] = list(note.connected)
+            room.remote_watching[note.worker] = note.watching
             room.send_presence()
 
     async def presence_changed(self, room: Room) -> None:
         room.send_presence()
-        local = tuple(room.local_presence())
+        self.lobby_changed()
+        local = (tuple(room.local_presence()), room.local_watching())
         if local == room.local_published:
-            return  # this worker's connections cover the same seats: nothing to tell the others
+            return  # this worker's connections are as they were: nothing to tell the others
         room.local_published = local
-        note = PresenceChanged(room.id, self.settings.worker_id, local)
+        note = PresenceChanged(room.id, self.settings.worker_id, *local)
         with contextlib.suppress(Exception):
             await self.pubsub.publish(note)
+
+
+def _unheard() -> None:
+    """Nobody follows the lobby (a hub without an app around it)."""
 
 
 def _pubsub_for(store: Store, settings: Settings) -> PubSub:

@@ -7,6 +7,7 @@ checked by the engine (:func:`ra.setup.make_setup`), never re-implemented here.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import time
@@ -23,6 +24,7 @@ from ra.table import bot_name
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
+from ra.web.lobby_feed import LobbyLists
 from ra.web.protocol import EventData, GameSummary, ViewData, seat_payload
 from ra.web.store import GameRow, Store, new_token, now
 
@@ -32,6 +34,8 @@ IMPORTS_PER_MINUTE = 5
 """Record imports one address may make in a minute (a burst of as many, then one every 12 s)."""
 LIST_CACHE_SECONDS = 1.0
 """How long the lobby's list is served from memory (it is read by every open lobby page)."""
+FINISHED_LISTED = 30
+"""Finished games the live lobby lists (the page shows five, then the rest on demand)."""
 LISTS_PER_SECOND = 5.0
 """Lobby list requests one address may make a second (bursts of 4×)."""
 
@@ -115,6 +119,18 @@ class Join(BaseModel):
         return _name(v)
 
 
+class Seek(BaseModel):
+    """Join the table that has waited longest for a player, among those of ``players`` seats."""
+
+    players: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    name: str
+
+    @field_validator("name")
+    @classmethod
+    def _nm(cls, v: str) -> str:
+        return _name(v)
+
+
 class TokenBody(BaseModel):
     token: str = Field(max_length=200)
 
@@ -187,6 +203,16 @@ class Lobby:
         listed = [self.hub.summary(r) for r in await self.store.list_games(status)]
         self._listed[status] = (t, listed)
         return listed
+
+    async def lists(self) -> LobbyLists:
+        """Every list a lobby page shows, for the live lobby (:mod:`ra.web.lobby_feed`)."""
+        summarize = self.hub.summary
+        return {
+            "type": "lobby",
+            "open": [summarize(r) for r in await self.store.list_games("open")],
+            "running": [summarize(r) for r in await self.store.list_games("running")],
+            "finished": [summarize(r) for r in await self.store.list_games("finished", FINISHED_LISTED)],
+        }
 
     # --- tables ---------------------------------------------------------------------
 
@@ -290,6 +316,23 @@ class Lobby:
             "token": token,
             "link": link(row.id, free[0], token),
         }
+
+    async def seek(self, body: Seek, addr: str) -> Seated:
+        """A seat at the open table of ``body.players`` seats that has waited longest (one whose
+        seats were all taken meanwhile, or that has this name, is passed over)."""
+        if not self._lists.allow(addr):
+            raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
+        waiting = [r for r in reversed(await self.store.list_games("open")) if r.players == body.players]
+        for row in waiting:
+            if not any(s.kind == "human" and s.token_hash is None for s in row.seats):
+                continue
+            with contextlib.suppress(ApiError):
+                return await self.seat_in(row, Join(name=body.name))
+        raise ApiError(
+            404,
+            "no_table",
+            f"no table for {body.players} players is waiting for a player; create one and others can join it",
+        )
 
     async def maybe_start(self, game_id: str) -> bool:
         """Start the game once every seat is taken; True if it started (its room is told)."""

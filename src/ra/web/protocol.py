@@ -217,6 +217,8 @@ class GameSummary(TypedDict):
     scores: list[int] | None
     imported: bool
     rematch: str | None
+    spectators: int
+    """People watching the table now (the workers that have it open tell each other)."""
 
 
 class StateMessage(TypedDict):

@@ -40,11 +40,13 @@ class GameChanged:
 
 @dataclass(frozen=True)
 class PresenceChanged:
-    """``worker`` now has connections on these seats of ``game_id``."""
+    """``worker`` now has connections on these seats of ``game_id``, and ``watching``
+    spectators' connections."""
 
     game_id: str
     worker: str
     connected: tuple[bool, ...]
+    watching: int = 0
 
 
 Note = GameChanged | PresenceChanged
@@ -55,7 +57,8 @@ def encode(note: Note) -> str:
     if isinstance(note, GameChanged):
         decision = {"a": note.appended, "s": note.seat, "d": note.action}
         return json.dumps({"k": "g", "g": note.game_id, "w": note.worker, **decision})
-    return json.dumps({"k": "p", "g": note.game_id, "w": note.worker, "c": [int(c) for c in note.connected]})
+    connected = [int(c) for c in note.connected]
+    return json.dumps({"k": "p", "g": note.game_id, "w": note.worker, "c": connected, "v": note.watching})
 
 
 def decode(text: str) -> Note | None:
@@ -73,7 +76,9 @@ def decode(text: str) -> Note | None:
                 action if isinstance(action, str) else None,
             )
         if kind == "p":
-            return PresenceChanged(game_id, worker, tuple(bool(c) for c in data["c"]))
+            watching = data.get("v", 0)
+            watching = watching if isinstance(watching, int) and 0 <= watching < 1_000_000 else 0
+            return PresenceChanged(game_id, worker, tuple(bool(c) for c in data["c"]), watching)
     except (ValueError, KeyError, TypeError):
         pass
     log.warning("ignored a malformed note: %.80r", text)

@@ -12,7 +12,7 @@ import asyncio
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -147,6 +147,8 @@ class Store:
             kwargs.update(pool_size=10, max_overflow=20, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
         self._writer: BatchWriter | None = None
+        self.on_change: Callable[[], None] = _nothing
+        """Called after every write this worker commits (the live lobby: :mod:`ra.web.lobby_feed`)."""
         if self.sqlite:
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
             self._writer = BatchWriter(url)
@@ -289,6 +291,8 @@ class Store:
                 )
             )
             await conn.execute(sa.insert(seats), [{"game_id": game_id, **s} for s in seat_rows])
+            await self._notify(conn, game_id)  # the other workers' lobbies list it
+        self.on_change()
         return game_id
 
     async def delete_game(self, game_id: str) -> None:
@@ -296,6 +300,8 @@ class Store:
         async with self.engine.begin() as conn:
             await conn.execute(sa.delete(seats).where(seats.c.game_id == game_id))
             await conn.execute(sa.delete(games).where(games.c.id == game_id, games.c.status == "open"))
+            await self._notify(conn, game_id)
+        self.on_change()
 
     async def take_seat(self, game_id: str, seat: int, name: str, token: str) -> bool:
         """Give a free human seat a name and a token; False if it was taken meanwhile."""
@@ -311,7 +317,8 @@ class Store:
                 .values(name=name, token_hash=hash_token(token))
             )
             await self._notify(conn, game_id)
-            return res.rowcount == 1
+        self.on_change()
+        return res.rowcount == 1
 
     async def free_seat(self, game_id: str, seat: int) -> bool:
         async with self.engine.begin() as conn:
@@ -321,7 +328,8 @@ class Store:
                 .values(name=None, token_hash=None)
             )
             await self._notify(conn, game_id)
-            return res.rowcount == 1
+        self.on_change()
+        return res.rowcount == 1
 
     async def start(self, game_id: str, to_move: int | None, to_move_bot: bool) -> bool:
         """Mark an open game running once every seat is taken (once: a compare-and-set)."""
@@ -332,7 +340,8 @@ class Store:
                 .values(status="running", to_move=to_move, to_move_bot=to_move_bot, updated_at=now())
             )
             await self._notify(conn, game_id)
-            return res.rowcount == 1
+        self.on_change()
+        return res.rowcount == 1
 
     async def set_rematch(self, game_id: str, rematch_id: str) -> bool:
         async with self.engine.begin() as conn:
@@ -342,12 +351,14 @@ class Store:
                 .values(rematch_id=rematch_id)
             )
             await self._notify(conn, game_id)
-            return res.rowcount == 1
+        self.on_change()
+        return res.rowcount == 1
 
     async def append(self, game_id: str, n: int, seat: int, action: str, state: GameColumns) -> None:
         """Store decision ``n``; :class:`ConflictError` if the game is no longer at ``n`` decisions."""
         if self.sqlite:
             await self._write(n, _append, game_id, n, seat, action, state)
+            self.on_change()
             return
         # PostgreSQL: the compare-and-set, the decision row and the other workers' note (with the
         # decision in it: they need not read it back) in one statement, one round trip.
@@ -373,10 +384,12 @@ class Store:
             raise ConflictError(game_id) from None
         if applied is None:
             raise ConflictError(game_id)
+        self.on_change()
 
     async def truncate(self, game_id: str, n: int, keep: int, state: GameColumns) -> None:
         """Take decisions ``keep``.. back (undo); :class:`ConflictError` if the game moved on."""
         await self._write(None, _truncate, game_id, n, keep, state)
+        self.on_change()
 
     async def _write(self, appended: int | None, fn: Any, *args: Any) -> None:
         if self._writer is not None:
@@ -492,6 +505,10 @@ class Store:
         if not self.sqlite:
             note = GameChanged(game_id, self.worker_id, appended)
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
+
+
+def _nothing() -> None:
+    """No one listens for changes (the store without a server around it)."""
 
 
 def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, state: GameColumns) -> None:

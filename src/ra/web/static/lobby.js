@@ -146,6 +146,7 @@ function item(g, mine) {
   let meta = `${describe(g)} · ${fmtDate(g.created)}`;
   if (g.status === "open") meta += ` · ${t("lobby.freeSeats", { n: free })}`;
   if (g.status === "running") meta += ` · ${t("table.epoch", { n: g.epoch })} · ${t("lobby.decisions", { n: g.decisions })}`;
+  if (g.spectators > 0) meta += ` · ${t("lobby.watching", { n: g.spectators })}`;
   if (g.status === "finished" && g.winner !== null && g.winner !== undefined) meta += ` · ${t("lobby.winner", { name: g.seats[g.winner] ? playerName(g.seats[g.winner].name) : "?" })}`;
   if (mine) meta += ` · ${t("lobby.seatAs", { n: mine.seat + 1 })}`;
   return `<li class="game-item"><div class="gi-main"><div class="gi-title">${esc(seatNames(g))} <span class="status-pill ${g.status}">${esc(t("lobby.status." + g.status))}</span></div>` +
@@ -197,6 +198,10 @@ async function loadLists() {
     try { return (await api("GET", `/api/games?status=${status}`)).games || []; } catch (e) { return []; }
   };
   const [open, running, finished] = await Promise.all([get("open"), get("running"), get("finished")]);
+  await showLists(open, running, finished);
+}
+
+async function showLists(open, running, finished) {
   lists = { open, running, finished };
   const mineIds = Object.entries(allSeats()).sort((a, b) => (b[1].saved || 0) - (a[1].saved || 0)).map(([id]) => id).slice(0, 20);
   const known = new Map([...open, ...running, ...finished].map((g) => [g.id, g]));
@@ -238,6 +243,75 @@ $("#variant").addEventListener("change", syncVariant);
 $("#create-form").addEventListener("submit", create);
 $("#refresh").addEventListener("click", loadLists);
 $("#import-file").addEventListener("change", (e) => { if (e.target.files[0]) importRecord(e.target.files[0]); });
+// ---- quick play and seek ----------------------------------------------------
+
+function quickName() {
+  const name = $("#name").value.trim();
+  if (!name) { $("#quick-error").textContent = t("lobby.needName"); $("#name").focus(); return null; }
+  $("#quick-error").textContent = "";
+  saveName(name);
+  return name;
+}
+
+async function quickPlay() {
+  const name = quickName();
+  if (!name) return;
+  const level = $("#quick-level").value;
+  const n = Number($("#quick-players").value);
+  const bots = Array.from({ length: n - 1 }, () => ({ kind: "bot", level }));
+  try {
+    const r = await api("POST", "/api/games", { seats: [{ kind: "human" }, ...bots], name, join: true });
+    saveSeat(r.game.id, r.seat, r.token, name);
+    location.href = `/g/${encodeURIComponent(r.game.id)}`;
+  } catch (ex) { $("#quick-error").textContent = ex.message; }
+}
+
+async function seek() {
+  const name = quickName();
+  if (!name) return;
+  const players = Number($("#quick-players").value);
+  try {
+    const r = await api("POST", "/api/seek", { players, name });
+    saveSeat(r.game.id, r.seat, r.token, name);
+    location.href = `/g/${encodeURIComponent(r.game.id)}`;
+  } catch (ex) {
+    $("#quick-error").textContent = ex.code === "no_table" ? t("lobby.seekNone", { n: players }) : ex.message;
+  }
+}
+
+// ---- the live lobby: the server pushes the lists; polling only while that link is down ----
+
+let polling = null;
+let retry = 1000;
+
+function setLive(live) {
+  $("#live-mark").hidden = !live;
+  $("#refresh").hidden = live; // the lists come by themselves
+  if (live && polling) { clearInterval(polling); polling = null; }
+  if (!live && !polling) polling = setInterval(loadLists, 15000);
+}
+
+function followLobby() {
+  let ws;
+  try { ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`); } catch (e) { setLive(false); return; }
+  ws.addEventListener("message", (e) => {
+    let m = null;
+    try { m = JSON.parse(e.data); } catch (err) { return; }
+    if (!m || m.type !== "lobby") return;
+    retry = 1000;
+    setLive(true);
+    showLists(m.open || [], m.running || [], m.finished || []);
+  });
+  ws.addEventListener("close", () => {
+    setLive(false);
+    setTimeout(followLobby, retry);
+    retry = Math.min(retry * 2, 30000);
+  });
+}
+
+$("#quick-btn").addEventListener("click", quickPlay);
+$("#seek-btn").addEventListener("click", seek);
 renderAll();
 loadLists();
-setInterval(loadLists, 15000);
+setLive(false);
+followLobby();

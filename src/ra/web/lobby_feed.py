@@ -1,0 +1,165 @@
+"""The live lobby: every open lobby page is pushed the list of tables over a WebSocket when it
+changes (players, seats, moves, watchers), instead of asking every few seconds.
+
+One computation per change serves every page: the store and the hub call :meth:`LobbyFeed.touch`
+(after a write here, or a note from another worker), the feed waits a moment for the burst to
+pass, builds the lists once and offers the text to each page.  A slow page holds only its own
+latest list (a queue of one), never the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+from typing_extensions import TypedDict
+
+from ra.web.protocol import MAX_MESSAGE_BYTES, GameSummary
+
+log = logging.getLogger("ra.web")
+
+FEED_DEBOUNCE = 0.4
+"""Seconds a change waits for the ones that follow it (a bot's moves come in bursts)."""
+FEED_REFRESH = 15.0
+"""Seconds between lists sent anyway (changes this worker cannot hear of, e.g. a lost link)."""
+FEEDS_PER_ADDRESS = 8
+"""Lobby pages one address may follow at once."""
+PAGE_MESSAGES_PER_SECOND = 2.0
+"""A lobby page has nothing to say; a few pings are tolerated, a flood closes it."""
+SEND_TIMEOUT = 10.0
+"""Seconds a page may take to take one list before it is dropped."""
+POLICY_VIOLATION = 1008
+UNSUPPORTED_DATA = 1003
+TOO_BIG = 1009
+
+
+class LobbyLists(TypedDict):
+    """What a lobby page is sent: the tables waiting for players, being played, finished."""
+
+    type: Literal["lobby"]
+    open: list[GameSummary]
+    running: list[GameSummary]
+    finished: list[GameSummary]
+
+
+class _Page:
+    """One lobby page: the latest list not yet sent to it."""
+
+    def __init__(self) -> None:
+        self.latest: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+
+    def offer(self, text: str) -> None:
+        """Replace any list still waiting by this newer one."""
+        with contextlib.suppress(asyncio.QueueEmpty):
+            self.latest.get_nowait()
+        self.latest.put_nowait(text)
+
+
+class LobbyFeed:
+    """The pages following the lobby on this worker, and the loop that feeds them."""
+
+    def __init__(self, lists: Callable[[], Awaitable[LobbyLists]]) -> None:
+        self._lists = lists
+        self._pages: set[_Page] = set()
+        self._per_address: Counter[str] = Counter()
+        self._dirty = asyncio.Event()
+        self._last: str | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def following(self) -> int:
+        return len(self._pages)
+
+    def touch(self) -> None:
+        """Something a lobby shows may have changed."""
+        self._dirty.set()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._dirty.wait(), FEED_REFRESH)
+            if not self._pages:
+                self._dirty.clear()
+                self._last = None  # the next page gets a fresh list
+                continue
+            await asyncio.sleep(FEED_DEBOUNCE)
+            self._dirty.clear()
+            try:
+                text = await self._text()
+            except Exception:
+                log.exception("the lobby list failed")
+                continue
+            if text != self._last:
+                self._last = text
+                for page in self._pages:
+                    page.offer(text)
+
+    async def _text(self) -> str:
+        return json.dumps(await self._lists(), separators=(",", ":"))
+
+    async def follow(self, ws: WebSocket, address: str) -> None:
+        """Serve one lobby page from its opening to its closing."""
+        await ws.accept()
+        if self._per_address[address] >= FEEDS_PER_ADDRESS:  # told why, not just refused
+            await ws.close(POLICY_VIOLATION, "too many lobby pages open from this address")
+            return
+        page = _Page()
+        self._per_address[address] += 1
+        self._pages.add(page)
+        sender = asyncio.create_task(self._send(ws, page))
+        try:
+            page.offer(self._last if self._last is not None else await self._text())
+            code = await _listen(ws)
+            if code is not None:
+                with contextlib.suppress(Exception):
+                    await ws.close(code)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self._pages.discard(page)
+            self._per_address[address] -= 1
+            if self._per_address[address] <= 0:
+                del self._per_address[address]
+            sender.cancel()
+
+    @staticmethod
+    async def _send(ws: WebSocket, page: _Page) -> None:
+        with contextlib.suppress(Exception):
+            while True:
+                text = await page.latest.get()
+                await asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT)
+
+
+async def _listen(ws: WebSocket) -> int | None:
+    """Read what the page sends (nothing is expected) until it goes; the close code for a page
+    that misbehaves (binary frames, oversized or too many messages), None when it just left."""
+    allowance, last = 10.0, asyncio.get_running_loop().time()
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is None:
+            return UNSUPPORTED_DATA
+        if len(text) > MAX_MESSAGE_BYTES:
+            return TOO_BIG
+        t = asyncio.get_running_loop().time()
+        allowance = min(10.0, allowance + (t - last) * PAGE_MESSAGES_PER_SECOND) - 1
+        last = t
+        if allowance < 0:
+            return POLICY_VIOLATION

@@ -1,0 +1,219 @@
+"""The live lobby (issue 21): the list of tables pushed over a WebSocket, quick play and seek,
+against a real server on loopback (and two servers sharing PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from ra.web.testing import Server
+from tests.web.client import Player, create, join
+
+Lists = dict[str, Any]
+
+
+class Follower:
+    """A lobby page's socket: every list it was sent."""
+
+    def __init__(self, ws_base: str, origin: str | None = None) -> None:
+        self.url = f"{ws_base}/ws/lobby"
+        self.origin = origin
+        self.lists: list[Lists] = []
+        self.ws: Any = None
+
+    async def open(self) -> Follower:
+        headers = {"Origin": self.origin} if self.origin else None
+        self.ws = await websockets.connect(self.url, additional_headers=headers)
+        return self
+
+    async def until(self, pred: Callable[[Lists], bool], timeout: float = 10) -> Lists:
+        """The first list (kept or newly sent) for which ``pred`` holds."""
+        for lists in self.lists:
+            if pred(lists):
+                return lists
+        async with asyncio.timeout(timeout):
+            while True:
+                lists: Lists = json.loads(await self.ws.recv())
+                assert lists["type"] == "lobby"
+                self.lists.append(lists)
+                if pred(lists):
+                    return lists
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def ids(lists: Lists, status: str) -> list[str]:
+    return [g["id"] for g in lists[status]]
+
+
+def game(lists: Lists, gid: str) -> dict[str, Any]:
+    """Table ``gid`` as ``lists`` has it (an empty dict when it is not listed)."""
+    games = (g for status in ("open", "running", "finished") for g in lists[status] if g["id"] == gid)
+    return next(games, {})
+
+
+def test_the_lobby_is_pushed_each_change_seats_and_watchers(server: Server) -> None:
+    base = server.url
+
+    async def main() -> None:
+        page = await Follower(server.ws).open()
+        first = await page.until(lambda _: True)
+        assert first["open"] == [] and first["running"] == []
+        made = await asyncio.to_thread(create, base, [{"kind": "human"}, {"kind": "human"}])
+        gid = made["game"]["id"]
+        listed = await page.until(lambda ls: gid in ids(ls, "open"))
+        assert [s["taken"] for s in game(listed, gid)["seats"]] == [True, False]
+        await asyncio.to_thread(join, base, gid, "Bob")
+        running = await page.until(lambda ls: gid in ids(ls, "running"))
+        assert gid not in ids(running, "open")
+        # A spectator opens the table: the lobby counts the watcher, and forgets them on leaving.
+        spectator = Player(server.ws, gid, None)
+        await spectator.connect()
+        await page.until(lambda ls: game(ls, gid).get("spectators") == 1)
+        await spectator.close()
+        await page.until(lambda ls: game(ls, gid).get("spectators") == 0 and ls is not running)
+        await page.close()
+
+    asyncio.run(main())
+
+
+def test_a_lobby_socket_refuses_what_a_page_never_sends(server: Server) -> None:
+    async def closed_with(follower: Follower, frame: str | bytes) -> int | None:
+        await follower.open()
+        await follower.until(lambda _: True)
+        await follower.ws.send(frame)
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            async with asyncio.timeout(5):
+                while True:
+                    await follower.ws.recv()
+        return closed.value.rcvd.code if closed.value.rcvd else None
+
+    async def main() -> None:
+        assert await closed_with(Follower(server.ws), b"\x00binary") == 1003
+        assert await closed_with(Follower(server.ws), "x" * 10_000) == 1009
+        # A flood of messages closes the page (it has nothing to say but the odd ping).
+        flood = await Follower(server.ws).open()
+        with pytest.raises(websockets.ConnectionClosed):
+            async with asyncio.timeout(5):
+                for _ in range(200):
+                    await flood.ws.send("{}")
+                    await asyncio.sleep(0)
+                while True:
+                    await flood.ws.recv()
+        # Another site's page may not follow this lobby.
+        with pytest.raises(websockets.InvalidStatus):
+            await Follower(server.ws, origin="https://evil.example").open()
+        # One address may follow the lobby from a few pages at once, not from thousands.
+        pages = [await Follower(server.ws).open() for _ in range(8)]
+        for p in pages:
+            await p.until(lambda _: True)
+        extra = await Follower(server.ws).open()
+        with pytest.raises(websockets.ConnectionClosed) as refused:
+            await extra.ws.recv()
+        assert refused.value.rcvd is not None and refused.value.rcvd.code == 1008
+        for p in pages:
+            await p.close()
+        # The server still serves lists after all that.
+        again = await Follower(server.ws).open()
+        await again.until(lambda _: True)
+        await again.close()
+
+    asyncio.run(main())
+
+
+def test_seek_joins_the_table_that_waited_longest(server: Server) -> None:
+    base = server.url
+    older = create(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    newer = create(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], name="Cy")
+    two = create(base, [{"kind": "human"}, {"kind": "human"}], name="Di")
+    r = httpx.post(base + "/api/seek", json={"players": 3, "name": "Bob"})
+    assert r.status_code == 200, r.text
+    seated = r.json()
+    assert seated["game"]["id"] == older["game"]["id"] and seated["seat"] == 1
+    assert seated["game"]["status"] == "running"  # the last free seat: the game starts
+    # The next seeker of a 3-player table gets the newer one; a name already there is passed over.
+    r = httpx.post(base + "/api/seek", json={"players": 3, "name": "Cy"})
+    assert r.status_code == 404 and r.json()["error"] == "no_table"
+    r = httpx.post(base + "/api/seek", json={"players": 3, "name": "Eve"})
+    assert r.json()["game"]["id"] == newer["game"]["id"]
+    r = httpx.post(base + "/api/seek", json={"players": 4, "name": "Eve"})
+    assert r.status_code == 404 and "4 players" in r.json()["message"]
+    for bad in ({"players": 9, "name": "Eve"}, {"players": 2, "name": ""}, {"players": "x", "name": "E"}):
+        r = httpx.post(base + "/api/seek", json=bad)
+        assert r.status_code == 422, bad
+    assert httpx.get(f"{base}/api/games/{two['game']['id']}").json()["status"] == "open"  # untouched
+
+
+def test_a_lobby_on_one_server_hears_of_a_table_made_on_another(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
+    a = server_factory(pg_url, tmp_path / "a.log").start()
+    b = server_factory(pg_url, tmp_path / "b.log").start()
+
+    async def main() -> None:
+        page = await Follower(b.ws).open()
+        await page.until(lambda _: True)
+        made = await asyncio.to_thread(create, a.url, [{"kind": "human"}, {"kind": "human"}])
+        gid = made["game"]["id"]
+        await page.until(lambda ls: gid in ids(ls, "open"))
+        await asyncio.to_thread(join, a.url, gid, "Bob")
+        await page.until(lambda ls: gid in ids(ls, "running"))
+        await page.close()
+
+    asyncio.run(main())
+
+
+# --- in the browser --------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_lobby_page_updates_live_and_plays_in_one_click(
+    browser: Any, live_server: str, lang: str
+) -> None:
+    from tests.web.test_browser import LAPTOP, PHONE, new_page, no_js_errors, no_sideways_scroll, shot
+
+    locale = "ru-RU" if lang == "ru" else "en-US"
+    people = new_page(browser, PHONE if lang == "ru" else LAPTOP, locale)
+    people.goto(live_server + "/")
+    people.wait_for_selector("#live-mark:not([hidden])")
+    # Someone creates a table elsewhere: it appears here with nobody clicking Refresh.
+    made = create(live_server, [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], name="Cy")
+    gid = made["game"]["id"]
+    people.wait_for_selector(f"#list-open .gi-meta:has-text('#{gid}')", timeout=10_000)
+    shot(people, f"lobby-live-{lang}")
+    no_sideways_scroll(people)
+    # Seek without a name is refused with the reason; with one, the page sits at Cy's table.
+    people.click("#seek-btn")
+    assert people.locator("#quick-error").inner_text().strip() != ""
+    people.fill("#name", "Bob")
+    people.select_option("#quick-players", "2")
+    people.click("#seek-btn")  # no 2-player table waits: the page says so in its language
+    people.wait_for_selector("#quick-error:has-text('2')")
+    expected = "2 игроков" if lang == "ru" else "2 players"
+    assert expected in people.locator("#quick-error").inner_text()
+    people.select_option("#quick-players", "3")
+    people.click("#seek-btn")
+    people.wait_for_url(f"**/g/{gid}")
+    assert httpx.get(f"{live_server}/api/games/{gid}").json()["seats"][1]["name"] == "Bob"
+    # Quick play: one click, a table against two bots of the chosen level, and the game on.
+    people.goto(live_server + "/")
+    people.select_option("#quick-level", "easy")
+    people.click("#quick-btn")
+    people.wait_for_url(re.compile(r".*/g/\w+$"))
+    table = httpx.get(live_server + "/api/games/" + people.url.rsplit("/", 1)[1]).json()
+    assert table["status"] == "running"
+    seats = [(s["kind"], s["level"]) for s in table["seats"]]
+    assert seats == [("human", None), ("bot", "easy"), ("bot", "easy")]
+    no_js_errors(people)
+    people.context.close()
