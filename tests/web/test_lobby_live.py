@@ -41,11 +41,11 @@ class Follower:
                 return lists
         async with asyncio.timeout(timeout):
             while True:
-                lists: Lists = json.loads(await self.ws.recv())
-                assert lists["type"] == "lobby"
-                self.lists.append(lists)
-                if pred(lists):
-                    return lists
+                sent: Lists = json.loads(await self.ws.recv())
+                assert sent["type"] == "lobby"
+                self.lists.append(sent)
+                if pred(sent):
+                    return sent
 
     async def close(self) -> None:
         await self.ws.close()
