@@ -34,10 +34,19 @@ def _types(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def test_the_schema_is_served_and_covers_both_directions(server: Server) -> None:
     served = httpx.get(server.url + "/api/ws-schema").json()
     assert served == json.loads(json.dumps(ws_schema()))
-    assert set(_types(served["client"])) == {"hello", "action", "undo", "hint", "ping"}
-    assert {"state", "error", "hint", "presence", "undone", "rematch", "pong", "shutdown"} <= set(
-        _types(served["server"])
-    )
+    assert set(_types(served["client"])) == {"hello", "action", "undo", "hint", "ping", "chat", "report"}
+    assert {
+        "state",
+        "error",
+        "hint",
+        "presence",
+        "undone",
+        "rematch",
+        "chat",
+        "reported",
+        "pong",
+        "shutdown",
+    } <= set(_types(served["server"]))
 
 
 def test_every_message_of_a_whole_three_player_game_matches_the_schema(server: Server) -> None:

@@ -131,6 +131,7 @@ def _check_save_path(path: Path) -> None:
         raise fail(f"cannot save to {os.fspath(path)!r}: {reason}")
 
 
+from ra.cli.admin import admin
 from ra.cli.analyze import analyze_command
 from ra.cli.arena import arena_command
 from ra.cli.docs import docs_command
@@ -146,6 +147,7 @@ app.command("arena", short_help=HELP("cli.short.arena"))(arena_command)
 app.command("serve", help=HELP("cli.serve"), short_help=HELP("cli.short.serve"))(serve_command)
 app.command("analyze")(analyze_command)
 app.command("docs", short_help=HELP("cli.short.docs"))(docs_command)
+app.add_typer(admin, name="admin", short_help=HELP("cli.short.admin"))
 
 
 def main(args: list[str] | None = None) -> None:

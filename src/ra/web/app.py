@@ -28,6 +28,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from ra.setup import MAX_PLAYERS
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
+from ra.web.chat import Chat
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.lobby_feed import LobbyFeed
@@ -36,10 +37,12 @@ from ra.web.protocol import (
     MAX_MESSAGE_BYTES,
     ActionMessage,
     BadMessageError,
+    ChatRequest,
     GameSummary,
     Hello,
     HintMessage,
     PingMessage,
+    ReportRequest,
     UndoMessage,
     WsSchema,
     catalogue_data,
@@ -108,6 +111,8 @@ def create_app(settings: Settings) -> FastAPI:
     lobby = Lobby(store, hub, settings)
     analyses = Analyses(store, hub, settings)
     feed = LobbyFeed(lobby.lists)
+    chat = Chat(store, hub)
+    hub.chat_posted = chat.posted
     store.on_change = hub.lobby_changed = feed.touch
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecurityHeaders)
@@ -303,28 +308,31 @@ def create_app(settings: Settings) -> FastAPI:
         await ws.accept()
         metrics.websockets.inc()
         try:
-            await _play(ws, game_id, hub, store)
+            await _play(ws, game_id, hub, store, chat)
         finally:
             metrics.websockets.dec()
 
     return app
 
 
-async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> None:
+async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat) -> None:
     """One game connection, from its hello until it closes."""
     opened = await _hello(ws, game_id, hub, store)
     if opened is None:
         return
     room, client = opened
+    client.addr = client_address(ws)
     room.clients.add(client)
     sender = asyncio.create_task(client.run_sender())
     try:
         room.send_state(client)
+        await chat.history(room, client)
         await hub.presence_changed(room)
-        await _serve(ws, room, client, sender)
+        await _serve(ws, room, client, sender, chat)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        chat.forget(client)
         room.clients.discard(client)
         client.finish()
         with contextlib.suppress(Exception):
@@ -387,7 +395,7 @@ async def _hello(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> tuple[R
     return room, client
 
 
-async def _serve(ws: WebSocket, room: Room, client: Client, sender: asyncio.Task[None]) -> None:
+async def _serve(ws: WebSocket, room: Room, client: Client, sender: asyncio.Task[None], chat: Chat) -> None:
     """Read the client's messages until it goes (or is sent away)."""
     while not (client.closed or sender.done()):
         message = await ws.receive()
@@ -404,12 +412,13 @@ async def _serve(ws: WebSocket, room: Room, client: Client, sender: asyncio.Task
         if not client.allow():
             client.put(error("rate_limited", "too many messages: slow down"))
             continue
-        await _handle(room, client, text)
+        await _handle(room, client, text, chat)
 
 
-async def _handle(room: Room, client: Client, text: str) -> None:
-    """One client message: an action, an undo, a hint request or a ping; errors go to this
-    client only.  A seat's token is checked again before anything is done for the seat."""
+async def _handle(room: Room, client: Client, text: str, chat: Chat) -> None:
+    """One client message: an action, an undo, a hint request, a chat line, a report or a ping;
+    errors go to this client only.  A seat's token is checked again before anything is done
+    for the seat (a seat's chat included: a player who left cannot speak as that seat)."""
     try:
         msg = parse_client_message(text)
     except BadMessageError as err:
@@ -421,11 +430,17 @@ async def _handle(room: Room, client: Client, text: str) -> None:
             return
         if isinstance(msg, Hello):
             raise ClientError("bad_message", "hello is only the first message")
-        if client.seat is None:
-            raise ClientError("spectator", "spectators watch; join a seat to play")
-        if not room.holds_seat(client):
+        if client.seat is not None and not room.holds_seat(client):
             room.drop_lost_seats()
             return
+        if isinstance(msg, ChatRequest):
+            await chat.post(room, client, msg, client.addr)
+            return
+        if isinstance(msg, ReportRequest):
+            await chat.report(room, client, msg.id, client.addr)
+            return
+        if client.seat is None:
+            raise ClientError("spectator", "spectators watch; join a seat to play")
         if isinstance(msg, UndoMessage):
             await room.undo(client.seat, msg.n)
         elif isinstance(msg, HintMessage):

@@ -85,6 +85,32 @@ analyses = sa.Table(
     sa.Column("data", sa.JSON, nullable=True),  # ra.analysis.GameAnalysis.to_dict() once done
 )
 
+chat = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("channel", sa.String(12), nullable=False),  # players | spectators: never crossed
+    sa.Column("seat", sa.Integer, nullable=True),  # None: a spectator
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("addr", sa.String(64), nullable=True),  # for the admin acting on a report
+    sa.Column("text", sa.String(400), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("hidden", sa.Boolean, nullable=False, server_default=sa.false()),  # by ra admin hide
+    sa.Index("chat_game_channel", "game_id", "channel", "id"),
+)
+
+chat_reports = sa.Table(
+    "chat_reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("chat_id", sa.Integer, sa.ForeignKey("chat.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("reporter", sa.String(64), nullable=False),  # the reporter's address: once each
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("resolved", sa.String(16), nullable=True),  # None (open) | hidden | dismissed
+    sa.UniqueConstraint("chat_id", "reporter", name="chat_reports_once"),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 

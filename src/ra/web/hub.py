@@ -45,7 +45,15 @@ from ra.web.protocol import (
     error,
     seat_payload,
 )
-from ra.web.pubsub import GameChanged, LocalPubSub, Note, PostgresPubSub, PresenceChanged, PubSub
+from ra.web.pubsub import (
+    ChatPosted,
+    GameChanged,
+    LocalPubSub,
+    Note,
+    PostgresPubSub,
+    PresenceChanged,
+    PubSub,
+)
 from ra.web.scheduler import FairScheduler
 from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, Store
 from ra.words import MsgJson
@@ -224,6 +232,8 @@ class Client:
         self._last = time.monotonic()
         self.closed = False
         self.close_code: int | None = None
+        self.addr = ""
+        """The client's address (chat lines and reports keep it for the admin)."""
 
     def allow(self) -> bool:
         """Token bucket: False when the client sends faster than the limit."""
@@ -724,6 +734,8 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self._note_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
+        self.chat_posted: Callable[[Room, ChatPosted], Awaitable[None]] = _unsaid
+        """Sends on a chat line another worker stored (:mod:`ra.web.chat`)."""
         self.lobby_changed: Callable[[], None] = _unheard
         """Called when a table's players or watchers change here or on another worker (the live
         lobby: :mod:`ra.web.lobby_feed`)."""
@@ -903,6 +915,8 @@ class Hub:
             return
         if isinstance(note, GameChanged):
             await room.remote_change(note)
+        elif isinstance(note, ChatPosted):
+            await self.chat_posted(room, note)
         else:
             room.remote_presence[note.worker] = list(note.connected)
             room.remote_watching[note.worker] = note.watching
@@ -918,6 +932,10 @@ class Hub:
         note = PresenceChanged(room.id, self.settings.worker_id, *local)
         with contextlib.suppress(Exception):
             await self.pubsub.publish(note)
+
+
+async def _unsaid(room: Room, note: ChatPosted) -> None:
+    """No chat on this hub (a hub without an app around it)."""
 
 
 def _unheard() -> None:

@@ -89,7 +89,27 @@ class PingMessage(_In):
     type: Literal["ping"]
 
 
-Incoming = Hello | ActionMessage | UndoMessage | HintMessage | PingMessage
+CHAT_MAX_CHARS = 300
+"""The longest chat line a person may send (its text; the name comes from the seat)."""
+
+
+class ChatRequest(_In):
+    """Say ``text`` at the table: to the players from a seat, to the spectators from the rail
+    (``name``: a spectator's name; a seat's is its own)."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX_CHARS)]
+    name: Annotated[str, Field(max_length=40)] | None = None
+
+
+class ReportRequest(_In):
+    """Report chat line ``id`` (one this client was sent) to the server's admin."""
+
+    type: Literal["report"]
+    id: Annotated[int, Field(ge=1)]
+
+
+Incoming = Hello | ActionMessage | UndoMessage | HintMessage | PingMessage | ChatRequest | ReportRequest
 """Any message a client sends."""
 CLIENT_MESSAGES: TypeAdapter[Incoming] = TypeAdapter(Annotated[Incoming, Field(discriminator="type")])
 
@@ -110,7 +130,7 @@ def parse_client_message(text: str | bytes) -> Incoming:
             raise BadMessageError("messages are JSON objects") from None
         if kind in ("union_tag_invalid", "union_tag_not_found"):
             raise BadMessageError(
-                'unknown message type: "type" is one of hello, action, undo, hint, ping'
+                'unknown message type: "type" is one of hello, action, undo, hint, ping, chat, report'
             ) from None
         raise BadMessageError(f"{where or 'message'}: {first.get('msg', 'invalid')}") from None
 
@@ -294,6 +314,33 @@ class RematchMessage(TypedDict):
     game: str
 
 
+class ChatLine(TypedDict):
+    """One line of chat: who (their seat, or None for a spectator) said what, when."""
+
+    id: int
+    seat: int | None
+    name: str
+    text: str
+    at: str
+
+
+class ChatMessage(TypedDict):
+    """Chat lines of this client's channel (players or spectators): on joining, the last ones
+    (``history``), then each new one."""
+
+    type: Literal["chat"]
+    channel: Literal["players", "spectators"]
+    lines: list[ChatLine]
+    history: bool
+
+
+class ReportedMessage(TypedDict):
+    """The report of chat line ``id`` was taken (the admin sees it with ``ra admin``)."""
+
+    type: Literal["reported"]
+    id: int
+
+
 class PongMessage(TypedDict):
     type: Literal["pong"]
 
@@ -310,6 +357,8 @@ Outgoing = (
     | HintReply
     | UndoneMessage
     | RematchMessage
+    | ChatMessage
+    | ReportedMessage
     | PongMessage
     | ShutdownMessage
 )

@@ -49,7 +49,16 @@ class PresenceChanged:
     watching: int = 0
 
 
-Note = GameChanged | PresenceChanged
+@dataclass(frozen=True)
+class ChatPosted:
+    """``worker`` stored chat line ``chat_id`` at table ``game_id`` (the others send it on)."""
+
+    game_id: str
+    worker: str
+    chat_id: int
+
+
+Note = GameChanged | PresenceChanged | ChatPosted
 
 
 def encode(note: Note) -> str:
@@ -57,6 +66,8 @@ def encode(note: Note) -> str:
     if isinstance(note, GameChanged):
         decision = {"a": note.appended, "s": note.seat, "d": note.action}
         return json.dumps({"k": "g", "g": note.game_id, "w": note.worker, **decision})
+    if isinstance(note, ChatPosted):
+        return json.dumps({"k": "c", "g": note.game_id, "w": note.worker, "i": note.chat_id})
     connected = [int(c) for c in note.connected]
     return json.dumps({"k": "p", "g": note.game_id, "w": note.worker, "c": connected, "v": note.watching})
 
@@ -75,6 +86,8 @@ def decode(text: str) -> Note | None:
                 seat if isinstance(seat, int) else None,
                 action if isinstance(action, str) else None,
             )
+        if kind == "c" and isinstance(data["i"], int):
+            return ChatPosted(game_id, worker, data["i"])
         if kind == "p":
             watching = data.get("v", 0)
             watching = watching if isinstance(watching, int) and 0 <= watching < 1_000_000 else 0

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from typing_extensions import TypedDict
 
-from ra.web.db import analyses, async_url, decisions, games, is_sqlite, seats, sync_url
+from ra.web.db import analyses, async_url, chat, chat_reports, decisions, games, is_sqlite, seats, sync_url
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 
@@ -127,6 +127,33 @@ class AnalysisRow:
     budget: str
     updated_at: datetime
     data: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """One line of a table's chat (``channel``: players or spectators, never both)."""
+
+    id: int
+    game_id: str
+    channel: str
+    seat: int | None
+    name: str
+    text: str
+    created_at: datetime
+    addr: str | None = None
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """A chat line reported by someone (an admin hides the line or dismisses the report)."""
+
+    id: int
+    line: ChatRow
+    reporter: str
+    created_at: datetime
+    reports: int
+    """How many people reported the line."""
 
 
 class ConflictError(Exception):
@@ -492,6 +519,83 @@ class Store:
                 .values(status="done", done=analyses.c.total, data=data, updated_at=now())
             )
 
+    # --- chat ----------------------------------------------------------------------
+
+    async def add_chat(
+        self, game_id: str, channel: str, seat: int | None, name: str, addr: str, text: str
+    ) -> ChatRow:
+        t = now()
+        values = {"game_id": game_id, "channel": channel, "seat": seat, "name": name, "text": text}
+        async with self.engine.begin() as conn:
+            res = await conn.execute(sa.insert(chat).values(addr=addr, created_at=t, **values))
+            key = res.inserted_primary_key
+            assert key is not None  # an insert of one row has its key
+            chat_id = int(key[0])
+        return ChatRow(chat_id, game_id, channel, seat, name, text, t, addr)
+
+    async def chat_line(self, chat_id: int) -> ChatRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(chat).where(chat.c.id == chat_id))).mappings().first()
+        return None if row is None else _chat_row(row)
+
+    async def chat_history(self, game_id: str, channel: str, limit: int) -> list[ChatRow]:
+        """The last ``limit`` lines of a channel not hidden by an admin, oldest first."""
+        q = (
+            sa.select(chat)
+            .where(chat.c.game_id == game_id, chat.c.channel == channel, chat.c.hidden.is_(False))
+            .order_by(chat.c.id.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).mappings().all()
+        return [_chat_row(r) for r in reversed(rows)]
+
+    async def report_chat(self, chat_id: int, reporter: str) -> bool:
+        """Report a line (once per reporter's address); False if this address already had."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    sa.insert(chat_reports).values(chat_id=chat_id, reporter=reporter, created_at=now())
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    async def open_reports(self) -> list[ReportRow]:
+        """Reported lines nobody acted on yet, one row per line (its first report), oldest first."""
+        count = sa.func.count(chat_reports.c.id).label("reports")
+        first = sa.func.min(chat_reports.c.id).label("first")
+        q = (
+            sa.select(first, count, sa.func.min(chat_reports.c.created_at).label("at"), chat)
+            .join(chat, chat.c.id == chat_reports.c.chat_id)
+            .where(chat_reports.c.resolved.is_(None))
+            .group_by(chat.c.id)
+            .order_by(first)
+        )
+        out: list[ReportRow] = []
+        async with self.engine.connect() as conn:
+            for r in (await conn.execute(q)).mappings():
+                reporter = await conn.scalar(
+                    sa.select(chat_reports.c.reporter).where(chat_reports.c.id == r["first"])
+                )
+                out.append(
+                    ReportRow(r["first"], _chat_row(r), str(reporter), _utc(r["at"]) or now(), r["reports"])
+                )
+        return out
+
+    async def resolve_chat(self, chat_id: int, hide: bool) -> bool:
+        """Hide a line (it is no longer sent to anyone) or dismiss its reports; False: no such line."""
+        async with self.engine.begin() as conn:
+            found = await conn.scalar(sa.select(chat.c.id).where(chat.c.id == chat_id)) is not None
+            if hide:
+                await conn.execute(sa.update(chat).where(chat.c.id == chat_id).values(hidden=True))
+            await conn.execute(
+                sa.update(chat_reports)
+                .where(chat_reports.c.chat_id == chat_id, chat_reports.c.resolved.is_(None))
+                .values(resolved="hidden" if hide else "dismissed")
+            )
+        return found
+
     async def notify(self, note: Note) -> None:
         """Publish ``note`` to the other workers (PostgreSQL; one SQLite worker has none)."""
         if self.sqlite:
@@ -505,6 +609,20 @@ class Store:
         if not self.sqlite:
             note = GameChanged(game_id, self.worker_id, appended)
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
+
+
+def _chat_row(r: Any) -> ChatRow:
+    return ChatRow(
+        r["id"],
+        r["game_id"],
+        r["channel"],
+        r["seat"],
+        r["name"],
+        r["text"],
+        _utc(r["created_at"]) or now(),
+        r["addr"],
+        bool(r["hidden"]),
+    )
 
 
 def _nothing() -> None:

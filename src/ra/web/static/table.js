@@ -6,6 +6,7 @@ import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
   gameIdFromPath, toast, copyText,
 } from "./common.js";
+import { mountChat, onChat, onReported, renderChat } from "./chat.js";
 import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, scoringByEpoch, renderLegend } from "./board.js";
 
 const gameId = gameIdFromPath("g");
@@ -235,6 +236,8 @@ function onMessage(msg) {
     case "shutdown":
       banner(t("conn.shutdown"), "warn");
       return undefined;
+    case "chat": return onChat(msg);
+    case "reported": return onReported();
     default: return undefined;
   }
 }
@@ -340,6 +343,7 @@ function render() {
   $("#tile-legend").innerHTML = S.view ? renderLegend() : "";
   renderLogArea();
   renderLinks();
+  renderChat();
   lockPicks();
 }
 
@@ -656,6 +660,7 @@ document.addEventListener("keydown", (e) => {
 // ---- start ---------------------------------------------------------------------
 
 mountTop();
+mountChat(send, () => S.seat);
 if (!gameId) {
   $("#status").textContent = t("table.notFound");
 } else {

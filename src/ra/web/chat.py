@@ -1,0 +1,136 @@
+"""Chat at a table: the players talk among themselves, the spectators among themselves — a
+spectator can never whisper to a player (nor read the players' chat).
+
+Each line is checked (length, characters, a speaker's rate), stored, then sent to this worker's
+clients of its channel and, through a :class:`ra.web.pubsub.ChatPosted` note, to the other
+workers'.  A newcomer gets the channel's last lines.  Anyone may report a line they were sent;
+``ra admin`` lists the reports and hides a line (it is no longer sent) or dismisses them.
+Muting a person is the reader's own business: the page does it, the server is not asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Literal
+
+from ra.web.hub import Client, ClientError, Hub, Room
+from ra.web.protocol import ChatLine, ChatMessage, ChatRequest, ReportedMessage
+from ra.web.pubsub import ChatPosted
+from ra.web.store import ChatRow, Store
+
+Channel = Literal["players", "spectators"]
+HISTORY = 50
+"""Lines a newcomer is sent."""
+LINES_PER_MINUTE = 20
+"""A speaker's lines a minute at most (bursts of :data:`BURST`)."""
+BURST = 5
+SPECTATOR = "spectator"
+
+
+def channel_of(client: Client) -> Channel:
+    return "spectators" if client.seat is None else "players"
+
+
+def line(row: ChatRow) -> ChatLine:
+    at = row.created_at.isoformat(timespec="seconds").replace("+00:00", "Z")
+    return {"id": row.id, "seat": row.seat, "name": row.name, "text": row.text, "at": at}
+
+
+def clean(text: str) -> str:
+    """One line of plain text: whitespace runs made single spaces, no control characters."""
+    said = " ".join(text.split())
+    if not said:
+        raise ClientError("bad_message", "chat: say something (the text is empty)")
+    if not said.isprintable():
+        raise ClientError("bad_message", "chat: the text may not contain control characters")
+    return said
+
+
+class Speaker:
+    """A token bucket per connection: :data:`LINES_PER_MINUTE` lines a minute, bursts of 5."""
+
+    def __init__(self) -> None:
+        self.allowance = float(BURST)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        t = time.monotonic()
+        self.allowance = min(BURST, self.allowance + (t - self.last) * LINES_PER_MINUTE / 60)
+        self.last = t
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
+class Chat:
+    """The chat of every table on this worker."""
+
+    def __init__(self, store: Store, hub: Hub) -> None:
+        self.store = store
+        self.hub = hub
+        self._speakers: dict[int, Speaker] = {}
+
+    def _speaker(self, client: Client) -> Speaker:
+        return self._speakers.setdefault(id(client), Speaker())
+
+    def forget(self, client: Client) -> None:
+        self._speakers.pop(id(client), None)
+
+    async def post(self, room: Room, client: Client, req: ChatRequest, addr: str) -> None:
+        """Store ``req`` and send it to the speaker's channel, here and on the other workers."""
+        if not self._speaker(client).allow():
+            raise ClientError("rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
+        text = clean(req.text)
+        name = self._name(room, client, req.name)
+        row = await self.store.add_chat(room.id, channel_of(client), client.seat, name, addr, text)
+        self.send(room, row)
+        if not self.store.sqlite:  # one SQLite worker has nobody to tell
+            with contextlib.suppress(Exception):
+                await self.hub.pubsub.publish(ChatPosted(room.id, self.hub.settings.worker_id, row.id))
+
+    def _name(self, room: Room, client: Client, given: str | None) -> str:
+        """A seat speaks under its own name; a spectator under the one they give, never a player's."""
+        if client.seat is not None:
+            return room.row.seats[client.seat].name or f"#{client.seat + 1}"
+        name = " ".join((given or "").split())[:20] or SPECTATOR
+        if not name.isprintable():
+            raise ClientError("bad_message", "chat: a name may not contain control characters")
+        if any((s.name or "").casefold() == name.casefold() for s in room.row.seats):
+            raise ClientError(
+                "name_taken", f"chat: {name!r} is a player's name at this table; choose another"
+            )
+        return name
+
+    def send(self, room: Room, row: ChatRow) -> None:
+        """Send one stored line to this worker's clients of its channel."""
+        msg: ChatMessage = {"type": "chat", "channel": _channel(row), "lines": [line(row)], "history": False}
+        for c in room.clients:
+            if channel_of(c) == row.channel:
+                c.put(msg)
+
+    async def history(self, room: Room, client: Client) -> None:
+        """The channel's last lines, for a client that just came."""
+        channel = channel_of(client)
+        rows = await self.store.chat_history(room.id, channel, HISTORY)
+        client.put({"type": "chat", "channel": channel, "lines": [line(r) for r in rows], "history": True})
+
+    async def posted(self, room: Room, note: ChatPosted) -> None:
+        """Another worker stored a line at a table open here."""
+        row = await self.store.chat_line(note.chat_id)
+        if row is not None and row.game_id == room.id and not row.hidden:
+            self.send(room, row)
+
+    async def report(self, room: Room, client: Client, chat_id: int, addr: str) -> None:
+        """Report a line of this table and of the client's own channel (it could not see others)."""
+        row = await self.store.chat_line(chat_id)
+        if row is None or row.game_id != room.id or row.channel != channel_of(client):
+            raise ClientError("not_found", f"chat: no line {chat_id} here to report")
+        await self.store.report_chat(chat_id, addr)  # once per address: a second is a no-op
+        reported: ReportedMessage = {"type": "reported", "id": chat_id}
+        client.put(reported)
+
+
+def _channel(row: ChatRow) -> Channel:
+    return "spectators" if row.channel == "spectators" else "players"
