@@ -30,10 +30,10 @@ NOTATION = re.compile(
     r"|\bra(?: [a-z]+)?\b|\b(?:easy|medium|hard|expert|standard|long-2p|immediate|original)\b"
     r"|\bMCTS\b|\bJSON\b|\bHTML\b|\bSVG\b|\bLANGUAGE\b|\bLC_ALL\b|\bLC_MESSAGES\b|\bLANG\b"
     r"|\b(?:en|ru|en-XA|en_XA)\b|\b(?:End|Ctrl|Ctrl-C|q|h)\b|R\d+(?:[.-]R?\d+)?"
-    r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo)\b"
+    r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo|admin)\b"
     r"|\b(?:process|ray|text|json|critical|error|warning|info|debug|uvicorn|nginx|cluster)\b"
     r"|\bX-Forwarded-\w+|\bPostgreSQL\b|\bSQLite\b|\bRay\b|\bWebSocket\b|\bmetrics\b"
-    r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_HINT_BUDGET\b|\benv var\b|\b\d+s\b|\borigin\b"
+    r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_(?:HINT|ANALYSIS)_BUDGET\b|\benv var\b|\b\d+s\b|\borigin\b"
     r"|\b(?:[A-Za-z_]+\.(?:json|md|html))\b"
 )
 """What is the same in every language: options, metavars, commands, values typed as given,
