@@ -34,7 +34,8 @@ def _types(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def test_the_schema_is_served_and_covers_both_directions(server: Server) -> None:
     served = httpx.get(server.url + "/api/ws-schema").json()
     assert served == json.loads(json.dumps(ws_schema()))
-    assert set(_types(served["client"])) == {"hello", "action", "undo", "hint", "ping", "chat", "report"}
+    client = {"hello", "action", "undo", "hint", "ping", "chat", "report", "back"}
+    assert set(_types(served["client"])) == client
     assert {
         "state",
         "error",

@@ -36,6 +36,7 @@ from ra.web.metrics import CONTENT_TYPE, Metrics
 from ra.web.protocol import (
     MAX_MESSAGE_BYTES,
     ActionMessage,
+    BackMessage,
     BadMessageError,
     ChatRequest,
     GameSummary,
@@ -441,7 +442,9 @@ async def _handle(room: Room, client: Client, text: str, chat: Chat) -> None:
             return
         if client.seat is None:
             raise ClientError("spectator", "spectators watch; join a seat to play")
-        if isinstance(msg, UndoMessage):
+        if isinstance(msg, BackMessage):
+            await room.set_away(client.seat, False)
+        elif isinstance(msg, UndoMessage):
             await room.undo(client.seat, msg.n)
         elif isinstance(msg, HintMessage):
             room.hint(client, msg.n)

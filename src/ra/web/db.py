@@ -46,6 +46,10 @@ games = sa.Table(
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),  # win chances on request
     # R3.5: "immediate" or "2008" (the variant "2008 disaster timing")
     sa.Column("disaster_timing", sa.String(16), nullable=False, server_default="immediate"),
+    # A clock: seconds for each person's decision (None: no clock); when they run out, a bot of
+    # level stand_in decides for the seat, which is marked away until its person comes back.
+    sa.Column("move_seconds", sa.Integer, nullable=True),
+    sa.Column("stand_in", sa.String(16), nullable=True),
     sa.Index("ix_games_status_created_at", "status", "created_at"),
     sa.Index("ix_games_created_at", "created_at"),
 )
@@ -59,6 +63,7 @@ seats = sa.Table(
     sa.Column("level", sa.String(16), nullable=True),  # a bot's level
     sa.Column("name", sa.String(40), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("away", sa.Boolean, nullable=False, server_default=sa.false()),  # the clock ran out
 )
 
 decisions = sa.Table(

@@ -297,6 +297,8 @@ class Room:
         self.remote_watching: dict[str, int] = {}
         self.bot_task: asyncio.Task[None] | None = None
         self.bot_task_n = -1
+        self.clock_task: asyncio.Task[None] | None = None
+        self.clock_task_n = -1
         self.decided_at: float | None = None
         self.hint_replies: set[asyncio.Future[None]] = set()
         self._presence_sent: list[bool] | None = None
@@ -429,7 +431,19 @@ class Room:
             "t": self.decided_at if view is not None else None,
             "log_key": log_key(game, seat) if game is not None and view is not None else None,
             "bot_budget": self.bot_budget,
+            "clock_left": self.clock_left() if view is not None else None,
         }
+
+    def clock_left(self) -> float | None:
+        """Seconds the person to move has left for this decision (None: no clock running)."""
+        game, row = self.game, self.row
+        if row.move_seconds is None or game is None or game.is_over() or game.to_move is None:
+            return None
+        seat = row.seats[game.to_move]
+        if seat.kind == "bot" or seat.away or row.updated_at is None:
+            return None
+        used = (datetime.now(UTC) - row.updated_at).total_seconds()
+        return max(0.0, row.move_seconds - used)
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
         """A reconnecting client holds the first ``since`` log entries of the log ``key`` names:
@@ -602,6 +616,7 @@ class Room:
         self.row.epoch = state["epoch"]
         self.row.winner = state["winner"]
         self.row.scores = state["scores"]
+        self.row.updated_at = datetime.now(UTC)  # the next decision's clock starts now
 
     async def remote_change(self, note: GameChanged) -> None:
         """Another worker committed: apply the one decision its note carries when we are one
@@ -672,6 +687,7 @@ class Room:
         finds a game waiting (after a restart, or a worker died) first claims the turn in
         the database (``claim``), so a bot rarely thinks twice and never moves twice.
         """
+        self.schedule_clock()
         game = self.game
         if game is None or game.is_over() or self.row.record is not None:
             return
@@ -715,6 +731,80 @@ class Room:
         except Exception:
             log.exception("bot move failed in game %s at decision %d", self.id, n)
 
+    # --- the clock ---------------------------------------------------------------
+
+    def schedule_clock(self) -> None:
+        """At a table with a clock, wait for the person to move until their time is up (or, for
+        a seat marked away, the table's pace), then let the stand-in bot decide.  Every worker
+        with the table open waits; the one that claims the decision in the database decides."""
+        game, row = self.game, self.row
+        if game is None or game.is_over() or row.move_seconds is None or row.record is not None:
+            return
+        seat = game.to_move
+        if seat is None or row.seats[seat].kind == "bot":
+            return
+        n = game.num_decisions
+        task = self.clock_task
+        if task is not None and not task.done():
+            if self.clock_task_n == n:
+                return
+            if task is not asyncio.current_task():  # not the stand-in that is deciding now
+                task.cancel()
+        if row.seats[seat].away:
+            delay = row.bot_delay
+        else:
+            left = self.clock_left()
+            delay = 0.0 if left is None else left
+        self.clock_task_n = n
+        self.clock_task = asyncio.create_task(self._clock_turn(seat, n, delay))
+
+    async def _clock_turn(self, seat: int, n: int, delay: float) -> None:
+        try:
+            while True:
+                await asyncio.sleep(delay)
+                game = self.game
+                if game is None or game.num_decisions != n or game.to_move != seat:
+                    return
+                left = None if self.row.seats[seat].away else self.clock_left()
+                if not left:
+                    break
+                delay = left + 0.05  # woken early, or the person came back: their time runs on
+            if not await self.hub.store.claim_bot_turn(self.id, n, BOT_CLAIM_STALE):
+                return
+            level = self.row.stand_in or "medium"
+            seed = bot_seed(self.row.seed, n)
+            action = None
+            if level not in _INLINE_BOTS:
+                action = await self.hub.think(self, game.to_record(), seat, level, seed)
+            async with self.hub.bot_slots:
+                if action is None:
+                    action = str(bots.make(level, seed=seed).choose(game.view(seat)))
+                away = self.row.seats[seat].away
+                await self.act(seat, action, n, by_bot=True)
+            if not away:
+                await self.set_away(seat, True)
+        except ClientError as err:
+            log.debug("stand-in move at %s:%d dropped: %s", self.id, n, err.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("stand-in move failed in game %s at decision %d", self.id, n)
+
+    async def set_away(self, seat: int, away: bool) -> None:
+        """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with
+        their full time if it is their turn); everyone at the table is told."""
+        async with self.lock:
+            if self.row.seats[seat].away == away:
+                return
+            game = self.game
+            due = game is not None and game.to_move == seat
+            await self.hub.store.set_away(self.id, seat, away, restart_turn=due and not away)
+            self.row.seats[seat].away = away
+            if due and not away:
+                self.row.updated_at = datetime.now(UTC)
+            self.broadcast()
+        self.schedule_clock()
+
 
 class Hub:
     """All rooms of this worker, the bot processes, and the link to the other workers."""
@@ -756,8 +846,9 @@ class Hub:
         for t in self._tasks:
             t.cancel()
         for room in self.rooms.values():
-            if room.bot_task is not None:
-                room.bot_task.cancel()
+            for task in (room.bot_task, room.clock_task):
+                if task is not None:
+                    task.cancel()
             for c in room.clients:
                 c.put(ShutdownMessage(type="shutdown", message="the server is restarting; reconnecting…"))
                 c.finish()
@@ -822,6 +913,7 @@ class Hub:
                     "name": s.name,
                     "taken": s.kind == "bot" or s.token_hash is not None,
                     "connected": bool(connected[s.seat]) if s.seat < len(connected) else False,
+                    "away": s.away,
                 }
                 for s in row.seats
             ],
@@ -875,6 +967,10 @@ class Hub:
                     room = await self.room(gid)
                     if room is not None:
                         room.schedule_bot(claim=True)
+                for gid in await self.store.games_past_their_clock():  # nobody's page open
+                    room = await self.room(gid)
+                    if room is not None:
+                        room.schedule_clock()
                 first = False
             except asyncio.CancelledError:
                 raise

@@ -34,6 +34,9 @@ IMPORTS_PER_MINUTE = 5
 """Record imports one address may make in a minute (a burst of as many, then one every 12 s)."""
 LIST_CACHE_SECONDS = 1.0
 """How long the lobby's list is served from memory (it is read by every open lobby page)."""
+MIN_MOVE_SECONDS = 5
+MAX_MOVE_SECONDS = 3 * 24 * 3600
+"""A clock gives each decision 5 s (a blitz) to 3 days (a game by turns)."""
 FINISHED_LISTED = 30
 """Finished games the live lobby lists (the page shows five, then the rest on demand)."""
 LISTS_PER_SECOND = 5.0
@@ -85,8 +88,17 @@ class NewGame(BaseModel):
     """Players may ask for win chances; by default only with one human at the table."""
     disaster_timing: str = "immediate"
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
+    move_seconds: int | None = Field(default=None, ge=MIN_MOVE_SECONDS, le=MAX_MOVE_SECONDS)
+    """A clock: seconds for each decision of a person (5 s to 3 days); None: no clock."""
+    stand_in: str = "medium"
+    """The level of the bot that decides for a person whose time ran out."""
     name: str | None = None
     join: bool = True
+
+    @field_validator("stand_in")
+    @classmethod
+    def _stand_in(cls, v: str) -> str:
+        return _one_of(v, BOT_LEVELS, "bot level")
 
     @field_validator("variant")
     @classmethod
@@ -269,6 +281,8 @@ class Lobby:
                 "starts_at": now() + timedelta(seconds=body.start_in) if body.start_in else None,
                 "hints": body.hints if body.hints is not None else humans == 1,
                 "disaster_timing": body.disaster_timing,
+                "move_seconds": body.move_seconds,
+                "stand_in": body.stand_in if body.move_seconds is not None else None,
             },
             [
                 {

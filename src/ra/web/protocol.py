@@ -102,6 +102,12 @@ class ChatRequest(_In):
     name: Annotated[str, Field(max_length=40)] | None = None
 
 
+class BackMessage(_In):
+    """The person of a seat marked away takes it back from the stand-in bot."""
+
+    type: Literal["back"]
+
+
 class ReportRequest(_In):
     """Report chat line ``id`` (one this client was sent) to the server's admin."""
 
@@ -109,7 +115,16 @@ class ReportRequest(_In):
     id: Annotated[int, Field(ge=1)]
 
 
-Incoming = Hello | ActionMessage | UndoMessage | HintMessage | PingMessage | ChatRequest | ReportRequest
+Incoming = (
+    Hello
+    | ActionMessage
+    | UndoMessage
+    | HintMessage
+    | PingMessage
+    | ChatRequest
+    | ReportRequest
+    | BackMessage
+)
 """Any message a client sends."""
 CLIENT_MESSAGES: TypeAdapter[Incoming] = TypeAdapter(Annotated[Incoming, Field(discriminator="type")])
 
@@ -130,7 +145,7 @@ def parse_client_message(text: str | bytes) -> Incoming:
             raise BadMessageError("messages are JSON objects") from None
         if kind in ("union_tag_invalid", "union_tag_not_found"):
             raise BadMessageError(
-                'unknown message type: "type" is one of hello, action, undo, hint, ping, chat, report'
+                'unknown message type: "type" is one of hello, action, undo, hint, ping, chat, report, back'
             ) from None
         raise BadMessageError(f"{where or 'message'}: {first.get('msg', 'invalid')}") from None
 
@@ -208,6 +223,8 @@ class SeatSummary(TypedDict):
     name: str | None
     taken: bool
     connected: bool
+    away: bool
+    """The seat's clock ran out: a bot decides for it until its person comes back."""
 
 
 class TableSettings(TypedDict):
@@ -220,6 +237,10 @@ class TableSettings(TypedDict):
     hints: bool
     disaster_timing: str
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
+    move_seconds: int | None
+    """The clock: seconds a person has for each decision (None: no clock)."""
+    stand_in: str | None
+    """The level of the bot that decides for a seat whose time ran out."""
 
 
 class GameSummary(TypedDict):
@@ -260,6 +281,8 @@ class StateMessage(TypedDict):
     bot_budget: float
     """The share of their level's budget the bots here last searched with: 1.0, less when the
     server is busy (never below 0.25)."""
+    clock_left: float | None
+    """At a table with a clock: the seconds the person to move has left, when this was sent."""
 
 
 class PresenceMessage(TypedDict):

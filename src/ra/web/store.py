@@ -54,6 +54,9 @@ class SeatRow:
     level: str | None
     name: str | None
     token_hash: str | None
+    away: bool = False
+    """The seat's clock ran out: a bot (the table's ``stand_in``) decides for it until its
+    person comes back."""
 
 
 @dataclass
@@ -81,6 +84,12 @@ class GameRow:
     hints: bool = False
     disaster_timing: str = "immediate"
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
+    move_seconds: int | None = None
+    """The clock: seconds each person has for a decision (None: no clock)."""
+    stand_in: str | None = None
+    """The level of the bot that decides for a seat whose time ran out."""
+    updated_at: datetime | None = None
+    """When the game last changed: in a running game, when the decision now due became due."""
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -98,6 +107,8 @@ class GameRow:
             "bot_delay": self.bot_delay,
             "hints": self.hints,
             "disaster_timing": self.disaster_timing,
+            "move_seconds": self.move_seconds,
+            "stand_in": self.stand_in,
         }
 
 
@@ -203,7 +214,10 @@ class Store:
             await conn.execute(sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
         ).mappings()
         g = _game_row(row)
-        g.seats = [SeatRow(r["seat"], r["kind"], r["level"], r["name"], r["token_hash"]) for r in seat_rows]
+        g.seats = [
+            SeatRow(r["seat"], r["kind"], r["level"], r["name"], r["token_hash"], bool(r["away"]))
+            for r in seat_rows
+        ]
         return g
 
     async def list_games(self, status: str | None, limit: int = 100) -> list[GameRow]:
@@ -220,6 +234,7 @@ class Store:
                 seats.c.level.label("s_level"),
                 seats.c.name.label("s_name"),
                 seats.c.token_hash.label("s_token_hash"),
+                seats.c.away.label("s_away"),
             )
             .select_from(g.outerjoin(seats, seats.c.game_id == g.c.id))
             .order_by(g.c.created_at.desc(), g.c.id, seats.c.seat)
@@ -231,7 +246,14 @@ class Store:
                     out.append(_game_row(r))
                 if r["s_seat"] is not None:
                     out[-1].seats.append(
-                        SeatRow(r["s_seat"], r["s_kind"], r["s_level"], r["s_name"], r["s_token_hash"])
+                        SeatRow(
+                            r["s_seat"],
+                            r["s_kind"],
+                            r["s_level"],
+                            r["s_name"],
+                            r["s_token_hash"],
+                            bool(r["s_away"]),
+                        )
                     )
         return out
 
@@ -428,6 +450,36 @@ class Store:
                 await self._notify(conn, args[0], appended)
         except IntegrityError:
             raise ConflictError(args[0]) from None
+
+    async def set_away(self, game_id: str, seat: int, away: bool, restart_turn: bool = False) -> bool:
+        """Mark a seat away (its clock ran out) or back; ``restart_turn``: the decision now due
+        starts its clock again (a person back at their turn has their full time)."""
+        async with self.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(away=away)
+            )
+            if restart_turn:
+                await conn.execute(sa.update(games).where(games.c.id == game_id).values(updated_at=now()))
+            await self._notify(conn, game_id)
+        self.on_change()
+        return res.rowcount == 1
+
+    async def games_past_their_clock(self) -> list[str]:
+        """Running games whose person to move is out of time, or is away (a bot decides)."""
+        due = sa.select(games.c.id, games.c.updated_at, games.c.move_seconds, seats.c.away).join(
+            seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move)
+        )
+        due = due.where(
+            games.c.status == "running", games.c.move_seconds.is_not(None), games.c.to_move_bot.is_(False)
+        )
+        t = now()
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(due)).all()
+        return [
+            gid
+            for gid, updated, seconds, away in rows
+            if away or (_utc(updated) or t) + timedelta(seconds=seconds) <= t
+        ]
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
         """Claim the bot's turn at decision ``n`` for this worker (rarely computed twice).
@@ -780,6 +832,9 @@ def _game_row(r: Any) -> GameRow:
         starts_at=_utc(r["starts_at"]),
         hints=bool(r["hints"]),
         disaster_timing=r["disaster_timing"],
+        move_seconds=r["move_seconds"],
+        stand_in=r["stand_in"],
+        updated_at=_utc(r["updated_at"]),
     )
 
 

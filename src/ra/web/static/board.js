@@ -100,7 +100,7 @@ export function sunBoatTrack(view, opts = {}) {
   };
 }
 
-// One player's display. opts: {me, toMove, connected, kind, discards: Set, fresh, lost: [kinds], edition}
+// One player's display. opts: {me, toMove, connected, away, kind, discards: Set, fresh, lost: [kinds], edition}
 export function renderPlayer(view, seat, opts = {}) {
   const p = view.players[seat];
   const pn = playerName(p.name);
@@ -117,6 +117,7 @@ export function renderPlayer(view, seat, opts = {}) {
     conn = `<span class="conn bot">⚙ ${esc(t("table.bot"))}</span>`;
     if (opts.thinking) conn += ` <span class="thinking" role="status"><span class="dots" aria-hidden="true"></span>${esc(t("table.thinking"))}</span>`;
   }
+  else if (opts.away) conn = `<span class="conn bot">⚙ ${esc(t("table.away"))}</span>`;
   else if (opts.connected === true) conn = `<span class="conn on">● ${esc(t("table.online"))}</span>`;
   else if (opts.connected === false) conn = `<span class="conn off">○ ${esc(t("table.offline"))}</span>`;
   const suns = [...(p.suns || [])].sort((x, y) => y - x).map((n) => `<span class="sun up">${sunSVG(n)}</span>`).join("") +

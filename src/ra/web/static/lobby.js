@@ -79,6 +79,7 @@ async function create(e) {
     hints: $("#hints").checked,
     edition: $("#edition").value,
     bot_delay: Number($("#pace").value),
+    move_seconds: $("#clock").value ? Number($("#clock").value) : null,
     name: name || null,
     join: humans > 0,
   };
@@ -125,7 +126,9 @@ function describe(g) {
   const hid = o.hidden_scores ? ` · ${t("lobby.hidden")}` : "";
   const hints = o.hints ? ` · ${t("lobby.hints")}` : "";
   const dis = o.disaster_timing === "2008" ? ` · ${t("lobby.disasters.short")}` : "";
-  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${dis}${hid}${hints}${ed}`;
+  const known = `lobby.clock.${o.move_seconds}`;
+  const clock = o.move_seconds ? ` · ◷ ${t(known) !== known ? t(known) : t("lobby.clockSeconds", { n: o.move_seconds })}` : "";
+  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${clock}${dis}${hid}${hints}${ed}`;
 }
 
 function seatNames(g) {

@@ -272,6 +272,8 @@ function onState(msg) {
   S.game = msg.game;
   S.seat = msg.seat ?? null;
   S.n = msg.n;
+  S.clockLeft = msg.clock_left ?? null; // counted down from when it came: no clock skew
+  S.clockAt = performance.now();
   S.view = msg.view || null;
   S.legal = msg.legal || [];
   S.canUndo = !!msg.can_undo;
@@ -344,6 +346,8 @@ function render() {
   renderLogArea();
   renderLinks();
   renderChat();
+  renderClock();
+  renderAway();
   lockPicks();
 }
 
@@ -373,6 +377,33 @@ function renderStatus() {
   const lastEv = [...S.events].reverse().find((e) => e.kind !== "score");
   last.textContent = lastEv ? t("table.lastMove", { text: eventLine(lastEv) }) : "";
 }
+
+// ---- the clock: seconds for each decision; a seat out of time is played by a bot until its person is back ----
+
+function renderClock() {
+  const box = $("#clock");
+  const left = S.clockLeft === null || S.clockLeft === undefined ? null : S.clockLeft - (performance.now() - S.clockAt) / 1000;
+  box.hidden = left === null || !S.view || S.view.phase === "over";
+  if (box.hidden) return;
+  const s = Math.max(0, Math.ceil(left));
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  const time = d ? t("clock.days", { d, h }) : h ? `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}` : `${m}:${String(sec).padStart(2, "0")}`;
+  const who = S.view.to_move === S.seat ? t("clock.yours", { time }) : t("clock.theirs", { name: playerName(S.view.players[S.view.to_move].name), time });
+  box.textContent = `◷ ${who}`;
+  box.classList.toggle("low", s <= 10);
+}
+
+function renderAway() {
+  const box = $("#away-box");
+  const mine = S.game && S.seat !== null ? S.game.seats[S.seat] : null;
+  box.hidden = !(mine && mine.away && S.view && S.view.phase !== "over");
+  if (box.hidden) return;
+  box.innerHTML = `${esc(t("clock.awayYou", { level: t("lobby.level." + (S.game.options.stand_in || "medium")) }))} ` +
+    `<button type="button" class="btn small primary" id="back-btn">${esc(t("clock.back"))}</button>`;
+  $("#back-btn").addEventListener("click", () => send({ type: "back" }));
+}
+
+setInterval(renderClock, 250);
 
 function eventLine(ev) {
   return eventText(ev, names(S.view), S.seat);
@@ -578,6 +609,7 @@ function renderPlayers() {
     const s = S.game && S.game.seats ? S.game.seats[seat] : null;
     return renderPlayer(S.view, seat, {
       me: S.seat, edition: edition(), kind: s ? s.kind : "human", connected: !S.connected ? false : s ? s.connected : null,
+      away: Boolean(s && s.away),
       thinking: S.connected && s && s.kind === "bot" && S.view.phase !== "over" && S.view.to_move === seat,
       discards: seat === S.seat ? discards : new Set(),
       fresh: S.fresh && S.fresh.tiles[seat], lost: S.fresh && S.fresh.lost[seat], flash: S.fresh && S.fresh.flash.has(seat),
