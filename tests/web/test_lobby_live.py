@@ -217,3 +217,69 @@ def test_the_lobby_page_updates_live_and_plays_in_one_click(
     assert seats == [("human", None), ("bot", "easy"), ("bot", "easy")]
     no_js_errors(people)
     people.context.close()
+
+
+def _move(ws_base: str, gid: str, token: str) -> None:
+    """One decision for the seat of ``token``, through its own socket (it must be its turn)."""
+    from websockets.sync.client import connect
+
+    with connect(f"{ws_base}/ws/games/{gid}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            m = json.loads(ws.recv(timeout=10))
+            if m["type"] == "state" and m["view"] is not None:
+                break
+        legal = m["legal"]
+        assert legal, "not this seat's turn"
+        ws.send(
+            json.dumps({"type": "action", "action": "draw" if "draw" in legal else legal[0], "n": m["n"]})
+        )
+        while True:
+            m = json.loads(ws.recv(timeout=10))
+            if m["type"] == "state" and m["n"] > 0:
+                return
+
+
+FAKE_NOTIFICATIONS = """
+Object.defineProperty(document, "hidden", { configurable: true, get: () => window.__hidden === true });
+window.__notes = [];
+window.Notification = function (title, opts) {
+  window.__notes.push([title, opts && opts.body]);
+  return { close() {} };
+};
+window.Notification.permission = "granted";
+window.Notification.requestPermission = async () => "granted";
+"""
+"""Chromium without a desktop shows no notifications: the page's calls are recorded instead."""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+def test_your_turn_is_marked_in_the_lobby_and_notified_while_the_page_is_away(
+    browser: Any, live_server: str, server: Server
+) -> None:
+    from tests.web.test_browser import new_page, no_js_errors, wait_js
+
+    made = create(live_server, [{"kind": "human"}, {"kind": "human"}])
+    gid = made["game"]["id"]
+    bob = join(live_server, gid, "Bob")
+    tokens = {0: made["token"], 1: bob["token"]}
+    to_move = httpx.get(f"{live_server}/api/games/{gid}").json()["to_move"]
+    if to_move == 0:  # Ann first: she moves, so that the turn comes back to her while she is away
+        _move(server.ws, gid, tokens[0])
+    ann = new_page(browser)
+    ann.add_init_script(FAKE_NOTIFICATIONS)
+    ann.goto(f"{live_server}/g/{gid}?seat=0&token={made['token']}")  # her seat is saved here
+    ann.goto(live_server + "/")
+    ann.wait_for_selector("#live-mark:not([hidden])")
+    ann.wait_for_selector("#list-yours .game-item")
+    assert ann.locator("#list-yours .status-pill.turn").count() == 0
+    assert "🔔" in ann.inner_text("#notify-box")
+    ann.evaluate("window.__hidden = true")
+    _move(server.ws, gid, tokens[1])  # Bob moves: Ann's turn
+    ann.wait_for_selector("#list-yours .status-pill.turn")
+    wait_js(ann, "window.__notes.length === 1")
+    title, body = ann.evaluate("window.__notes[0]")
+    assert title == "Your turn in Ra" and gid in body
+    no_js_errors(ann)
+    ann.context.close()

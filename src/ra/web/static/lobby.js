@@ -1,6 +1,7 @@
 // The lobby: create a game, invite friends, join, watch, rejoin.
 import { t, playerName } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
+import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
 import {
   $, esc, mountHeader, api, allSeats, saveSeat, forgetSeat, savedName, saveName, absLink, toast, copyText, fmtDate,
 } from "./common.js";
@@ -135,6 +136,17 @@ function seatNames(g) {
   return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${playerName(s.name) || t("lobby.bot")}` : s.name ? playerName(s.name) : s.taken ? "?" : `(${t("table.free")})`)).join(", ");
 }
 
+const myTurn = (g, mine) => Boolean(mine) && g.status === "running" && g.to_move === Number(mine.seat);
+let turnsSeen = null; // the games at your turn the page last showed (none notified on loading)
+
+function notifyNewTurns(games, mine) {
+  const now = new Set(games.filter((g) => myTurn(g, mine[g.id])).map((g) => g.id));
+  if (turnsSeen !== null) {
+    for (const id of now) if (!turnsSeen.has(id)) notifyTurn(t("notify.atTable", { id }), `/g/${id}`);
+  }
+  turnsSeen = now;
+}
+
 function item(g, mine) {
   const id = encodeURIComponent(g.id);
   const free = g.seats.filter((s) => s.kind === "human" && !s.taken).length;
@@ -152,7 +164,8 @@ function item(g, mine) {
   if (g.spectators > 0) meta += ` · ${t("lobby.watching", { n: g.spectators })}`;
   if (g.status === "finished" && g.winner !== null && g.winner !== undefined) meta += ` · ${t("lobby.winner", { name: g.seats[g.winner] ? playerName(g.seats[g.winner].name) : "?" })}`;
   if (mine) meta += ` · ${t("lobby.seatAs", { n: mine.seat + 1 })}`;
-  return `<li class="game-item"><div class="gi-main"><div class="gi-title">${esc(seatNames(g))} <span class="status-pill ${g.status}">${esc(t("lobby.status." + g.status))}</span></div>` +
+  const turn = myTurn(g, mine) ? ` <span class="status-pill turn">${esc(t("lobby.yourTurn"))}</span>` : "";
+  return `<li class="game-item${turn ? " your-turn" : ""}"><div class="gi-main"><div class="gi-title">${esc(seatNames(g))} <span class="status-pill ${g.status}">${esc(t("lobby.status." + g.status))}</span>${turn}</div>` +
     `<div class="gi-meta">#${esc(g.id)} · ${esc(meta)}</div></div><div class="gi-acts">${acts}</div></li>`;
 }
 
@@ -167,7 +180,12 @@ function renderLists() {
   };
   const ids = new Set(yours.map((g) => g.id));
   $("#yours-card").hidden = yours.length === 0;
-  put("#list-yours", yours);
+  const byTurn = [...yours].sort((a, b) => Number(myTurn(b, mine[b.id])) - Number(myTurn(a, mine[a.id])));
+  put("#list-yours", byTurn);
+  notifyNewTurns(yours, mine);
+  const bell = $("#notify-box");
+  bell.innerHTML = yours.some((g) => g.status !== "finished") ? notifyControl() : "";
+  wireNotify(bell, renderLists);
   put("#list-open", lists.open.filter((g) => !ids.has(g.id)));
   put("#list-running", lists.running.filter((g) => !ids.has(g.id)));
   const finished = lists.finished.slice(0, 30);

@@ -7,6 +7,7 @@ import {
   gameIdFromPath, toast, copyText,
 } from "./common.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
+import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
 import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, scoringByEpoch, renderLegend } from "./board.js";
 
 const gameId = gameIdFromPath("g");
@@ -307,7 +308,10 @@ function onState(msg) {
     if (S.initial) tables.forEach((x) => S.seenScoreEpochs.add(x.epoch));
   }
   const myTurn = S.legal.length > 0;
-  if (myTurn && !S.myTurn) beep();
+  if (myTurn && !S.myTurn) {
+    beep();
+    notifyTurn(statusLine(S.view, S.seat, edition()), `/g/${gameId}`);
+  }
   S.myTurn = myTurn;
   updateTitle();
   S.initial = false;
@@ -635,11 +639,13 @@ function renderLinks() {
   const title = free ? t("table.shareLink") : t("table.watchLink");
   const mine = getSeat(gameId);
   let html = `<div class="share"><input class="share-input" readonly value="${esc(absLink(`/g/${gameId}`))}" aria-label="${esc(title)}"><button type="button" class="btn small" id="copy-share">${esc(t("lobby.copy"))}</button></div>`;
+  if (mine && S.game.status === "running") html += notifyControl();
   if (mine) {
     const seatLink = absLink(`/g/${gameId}?seat=${mine.seat}&token=${encodeURIComponent(mine.token)}`);
     html += `<details class="seat-link"><summary>${esc(t("table.seatLink"))}</summary><div class="share"><input class="share-input" readonly value="${esc(seatLink)}"><button type="button" class="btn small" id="copy-seat">${esc(t("lobby.copy"))}</button></div></details>`;
   }
   box.innerHTML = `<h2>${esc(title)}</h2>${html}`;
+  wireNotify(box, renderLinks);
   $("#copy-share", box).addEventListener("click", async () => { if (await copyText(absLink(`/g/${gameId}`))) toast(t("lobby.copied"), "ok"); });
   const cs = $("#copy-seat", box);
   if (cs) cs.addEventListener("click", async () => { if (await copyText($("input", cs.parentElement).value)) toast(t("lobby.copied"), "ok"); });
