@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import secrets
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
@@ -26,6 +27,18 @@ from starlette.requests import HTTPConnection
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ra.setup import MAX_PLAYERS
+from ra.web.accounts import (
+    COOKIE,
+    SESSION_DAYS,
+    Accounts,
+    Claim,
+    Credentials,
+    Me,
+    Password,
+    Profile,
+    Session,
+    SignUp,
+)
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.chat import Chat
@@ -111,6 +124,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.hub = hub
     lobby = Lobby(store, hub, settings)
     analyses = Analyses(store, hub, settings)
+    accounts_ = Accounts(store)
     feed = LobbyFeed(lobby.lists)
     chat = Chat(store, hub)
     hub.chat_posted = chat.posted
@@ -171,6 +185,14 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> Response:
         return page("replay.html")
+
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> Response:
+        return page("account.html")
+
+    @app.get("/u/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> Response:
+        return page("profile.html")
 
     @app.get("/rules", include_in_schema=False)
     async def rules_page() -> Response:
@@ -281,6 +303,99 @@ def create_app(settings: Settings) -> FastAPI:
     async def analyse(game_id: str, lang: str = DEFAULT_LANG) -> AnalysisReply:
         """Start a finished game's analysis (once: asking again reports it)."""
         return await analyses.start(game_id, normalize(lang) or DEFAULT_LANG)
+
+    # --- accounts (optional) -----------------------------------------------------------
+
+    async def signed_in(request: Request) -> Session:
+        s = await accounts_.session(request.cookies.get(COOKIE))
+        if s is None:
+            raise ApiError(401, "sign_in", "sign in first")
+        return s
+
+    async def changing(request: Request) -> Session:
+        """The session of a request that changes something: from this site, with its CSRF token."""
+        same_site(request)
+        s = await signed_in(request)
+        if not secrets.compare_digest(request.headers.get("x-csrf-token", ""), s.csrf):
+            raise ApiError(403, "csrf", "this request lacks the page's X-CSRF-Token")
+        return s
+
+    def same_site(request: Request) -> None:
+        if not origin_allowed(
+            request.headers.get("origin"), request.headers.get("host"), settings.allowed_origins
+        ):
+            raise ApiError(403, "origin", "another site may not sign in or change an account here")
+
+    def with_cookie(body: Me | dict[str, object], request: Request, token: str | None) -> JSONResponse:
+        """The answer, setting (a new session's token) or clearing (None) the session cookie."""
+        response = JSONResponse(body, headers={"Cache-Control": NO_CACHE})
+        if token is None:
+            response.delete_cookie(COOKIE, path="/")
+        else:
+            response.set_cookie(
+                COOKIE,
+                token,
+                max_age=SESSION_DAYS * 86400,
+                httponly=True,
+                samesite="lax",
+                secure=request.url.scheme == "https",
+                path="/",
+            )
+        return response
+
+    @app.post("/api/account/signup")
+    async def sign_up(body: SignUp, request: Request) -> JSONResponse:
+        same_site(request)
+        token, me = await accounts_.sign_up(body, client_address(request))
+        return with_cookie(me, request, token)
+
+    @app.post("/api/account/login")
+    async def sign_in(body: Credentials, request: Request) -> JSONResponse:
+        same_site(request)
+        token, me = await accounts_.sign_in(body, client_address(request))
+        return with_cookie(me, request, token)
+
+    @app.post("/api/account/logout")
+    async def sign_out(request: Request) -> JSONResponse:
+        await accounts_.close(await changing(request))
+        return with_cookie({"ok": True}, request, None)
+
+    @app.get("/api/account")
+    async def me(request: Request) -> Me:
+        s = await signed_in(request)
+        return {"name": s.name, "csrf": s.csrf, "claimed": 0}
+
+    @app.post("/api/account/claim")
+    async def claim(body: Claim, request: Request) -> dict[str, int]:
+        s = await changing(request)
+        return {"claimed": await accounts_.claim(s.account_id, body.seats)}
+
+    @app.get("/api/account/export")
+    async def export(request: Request) -> JSONResponse:
+        """Everything the account holds: its profile and its games' public records."""
+        s = await signed_in(request)
+        profile = await accounts_.profile(s.name)
+        records = [await lobby.record(g["id"]) for g in profile["games"]]
+        body = {
+            "account": {"name": profile["name"], "since": profile["since"]},
+            "games": profile["games"],
+            "records": records,
+        }
+        headers = {"Content-Disposition": 'attachment; filename="ra-account.json"', "Cache-Control": NO_CACHE}
+        return JSONResponse(body, headers=headers)
+
+    @app.post("/api/account/delete")
+    async def delete_account(body: Password, request: Request) -> JSONResponse:
+        s = await changing(request)
+        await accounts_.check_password(s, body.password)
+        await accounts_.delete(s)
+        return with_cookie({"ok": True}, request, None)
+
+    @app.get("/api/players/{name}")
+    async def player(name: str) -> Profile:
+        if len(name) > 40:
+            raise ApiError(404, "not_found", "no such player")
+        return await accounts_.profile(name)
 
     @app.get("/api/ws-schema")
     async def schema() -> WsSchema:

@@ -64,6 +64,13 @@ seats = sa.Table(
     sa.Column("name", sa.String(40), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
     sa.Column("away", sa.Boolean, nullable=False, server_default=sa.false()),  # the clock ran out
+    # The account that holds this seat (a guest's seat joins the account when they sign up).
+    sa.Column(
+        "account_id",
+        sa.String(16),
+        sa.ForeignKey("accounts.id", ondelete="SET NULL", name="seats_account"),
+        nullable=True,
+    ),
 )
 
 decisions = sa.Table(
@@ -88,6 +95,26 @@ analyses = sa.Table(
     sa.Column("budget", sa.String(32), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),  # a stale run is taken over
     sa.Column("data", sa.JSON, nullable=True),  # ra.analysis.GameAnalysis.to_dict() once done
+)
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(20), nullable=False),
+    sa.Column("name_key", sa.String(20), nullable=False, unique=True),  # casefolded: one Ann
+    sa.Column("password_hash", sa.String(200), nullable=False),  # argon2id
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),  # the cookie's token, hashed
+    sa.Column("account_id", sa.String(16), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("csrf", sa.String(64), nullable=False),  # sent back in X-CSRF-Token by the pages
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 chat = sa.Table(

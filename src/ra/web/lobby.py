@@ -51,7 +51,8 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
-def _name(value: str) -> str:
+def clean_name(value: str) -> str:
+    """A display name as typed, checked: 1 to 20 printable characters, spaces made single."""
     name = " ".join(value.split())
     if not 1 <= len(name) <= 20:
         raise ValueError("a name has 1 to 20 characters")
@@ -118,7 +119,7 @@ class NewGame(BaseModel):
     @field_validator("name")
     @classmethod
     def _nm(cls, v: str | None) -> str | None:
-        return None if v is None else _name(v)
+        return None if v is None else clean_name(v)
 
 
 class Join(BaseModel):
@@ -128,7 +129,7 @@ class Join(BaseModel):
     @field_validator("name")
     @classmethod
     def _nm(cls, v: str) -> str:
-        return _name(v)
+        return clean_name(v)
 
 
 class Seek(BaseModel):
@@ -140,7 +141,7 @@ class Seek(BaseModel):
     @field_validator("name")
     @classmethod
     def _nm(cls, v: str) -> str:
-        return _name(v)
+        return clean_name(v)
 
 
 class TokenBody(BaseModel):

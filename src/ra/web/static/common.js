@@ -66,6 +66,21 @@ export function saveSeat(gameId, seat, token, name) {
   const all = allSeats();
   all[gameId] = { seat: Number(seat), token, name: name || null, saved: Date.now() };
   try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch (e) { /* ignore */ }
+  joinAccount(gameId, token);
+}
+
+// A seat taken while signed in joins the account (a guest's seats join it on signing up).
+async function joinAccount(game, token) {
+  try {
+    const me = await fetch("/api/account");
+    if (!me.ok) return;
+    const { csrf } = await me.json();
+    await fetch("/api/account/claim", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ seats: [{ game, token: String(token) }] }),
+    });
+  } catch (e) { /* offline: the account page claims this browser's seats at the next sign-in */ }
 }
 export function forgetSeat(gameId) {
   const all = allSeats();

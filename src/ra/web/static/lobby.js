@@ -256,7 +256,7 @@ function renderAll() {
   document.title = `${t("app.title")} — ${t("lobby.new")}`;
 }
 
-mountHeader(renderAll);
+mountHeader(renderAll, `<a href="/account" data-i18n="nav.account"></a>`);
 $("#name").value = savedName();
 $("#hints").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
 $("#add-seat").addEventListener("click", () => { if (seats.length < 5) { seats.push({ kind: "bot", level: "medium" }); renderSeats(); } });

@@ -1,0 +1,291 @@
+"""Accounts: optional names that last. A guest plays exactly as before; an account keeps the
+seats its person played (a guest's seats join it on signing up), has a public profile, an
+export of its games and can be deleted.
+
+Passwords are hashed with argon2id (argon2-cffi); a session is a random token in an HttpOnly,
+SameSite=Lax cookie (Secure over HTTPS), stored hashed, new at every sign-in (no fixation);
+every state-changing request made with the cookie must carry the session's CSRF token in
+``X-CSRF-Token``; sign-in is rate-limited per address and per name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Annotated
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from pydantic import BaseModel, Field, field_validator
+from sqlalchemy.exc import IntegrityError
+from typing_extensions import TypedDict
+
+from ra.web.db import accounts, games, seats, sessions
+from ra.web.limits import AddressLimiter
+from ra.web.lobby import ApiError, clean_name
+from ra.web.store import Store, hash_token, new_id, new_token, now
+
+COOKIE = "ra_session"
+SESSION_DAYS = 30
+SIGN_INS_PER_MINUTE = 5.0
+"""Sign-in attempts one address may make a minute (bursts of as many)."""
+NAME_TRIES_PER_HOUR = 20.0
+"""Sign-in attempts for one name an hour, from anywhere (guessing one person's password)."""
+MAX_CLAIMS = 200
+
+_hasher = PasswordHasher()
+
+
+class SeatClaim(BaseModel):
+    """A seat this browser holds: the game and the seat's token."""
+
+    game: Annotated[str, Field(max_length=16)]
+    token: Annotated[str, Field(max_length=200)]
+
+
+class Credentials(BaseModel):
+    name: str
+    password: Annotated[str, Field(min_length=8, max_length=200)]
+
+    @field_validator("name")
+    @classmethod
+    def _nm(cls, v: str) -> str:
+        return clean_name(v)
+
+
+class SignUp(Credentials):
+    seats: Annotated[list[SeatClaim], Field(max_length=MAX_CLAIMS)] = []
+    """The seats this browser held as a guest: they join the new account."""
+
+
+class Claim(BaseModel):
+    seats: Annotated[list[SeatClaim], Field(max_length=MAX_CLAIMS)]
+
+
+class Password(BaseModel):
+    password: Annotated[str, Field(max_length=200)]
+
+
+class Me(TypedDict):
+    """Who is signed in, and the token their page sends back with every change it asks for."""
+
+    name: str
+    csrf: str
+    claimed: int
+
+
+class PlayedGame(TypedDict):
+    id: str
+    status: str
+    players: int
+    seat: int
+    created: str
+    won: bool | None
+    scores: list[int] | None
+
+
+class Tally(TypedDict):
+    played: int
+    won: int
+
+
+class Profile(TypedDict):
+    name: str
+    since: str
+    games: list[PlayedGame]
+    by_players: dict[str, Tally]
+    """Finished games and wins by number of players ("2" to "5")."""
+
+
+@dataclass(frozen=True)
+class Session:
+    account_id: str
+    name: str
+    csrf: str
+    token_hash: str
+
+
+def _iso(t: datetime) -> str:
+    return t.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class Accounts:
+    """Accounts and sessions over the server's database."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._by_address = AddressLimiter(SIGN_INS_PER_MINUTE / 60, SIGN_INS_PER_MINUTE)
+        self._by_name = AddressLimiter(NAME_TRIES_PER_HOUR / 3600, NAME_TRIES_PER_HOUR)
+
+    # --- sessions -------------------------------------------------------------------
+
+    async def session(self, token: str | None) -> Session | None:
+        """The live session of a cookie's token (None: no cookie, unknown or expired)."""
+        if not token or len(token) > 200:
+            return None
+        q = (
+            sa.select(sessions.c.account_id, sessions.c.csrf, sessions.c.expires_at, accounts.c.name)
+            .join(accounts, accounts.c.id == sessions.c.account_id)
+            .where(sessions.c.token_hash == hash_token(token))
+        )
+        async with self.store.engine.connect() as conn:
+            row = (await conn.execute(q)).first()
+        if row is None or _aware(row.expires_at) < now():
+            return None
+        return Session(row.account_id, row.name, row.csrf, hash_token(token))
+
+    async def _open_session(self, account_id: str) -> tuple[str, str]:
+        """A new session: its cookie token and its CSRF token."""
+        token, csrf, t = new_token(), secrets.token_urlsafe(24), now()
+        async with self.store.engine.begin() as conn:
+            await conn.execute(sa.delete(sessions).where(sessions.c.expires_at < t))  # tidy up
+            await conn.execute(
+                sa.insert(sessions).values(
+                    token_hash=hash_token(token),
+                    account_id=account_id,
+                    csrf=csrf,
+                    created_at=t,
+                    expires_at=t + timedelta(days=SESSION_DAYS),
+                )
+            )
+        return token, csrf
+
+    async def close(self, s: Session) -> None:
+        async with self.store.engine.begin() as conn:
+            await conn.execute(sa.delete(sessions).where(sessions.c.token_hash == s.token_hash))
+
+    # --- signing up and in ------------------------------------------------------------
+
+    async def sign_up(self, body: SignUp, addr: str) -> tuple[str, Me]:
+        """A new account (the name is free, casefolded) with the guest's seats; its session."""
+        if not self._by_address.allow(addr):
+            raise ApiError(
+                429, "rate_limited", "too many sign-ups and sign-ins from this address; wait a minute"
+            )
+        digest = await asyncio.to_thread(_hasher.hash, body.password)
+        account_id = new_id()
+        try:
+            async with self.store.engine.begin() as conn:
+                await conn.execute(
+                    sa.insert(accounts).values(
+                        id=account_id,
+                        name=body.name,
+                        name_key=body.name.casefold()[:20],
+                        password_hash=digest,
+                        created_at=now(),
+                    )
+                )
+        except IntegrityError:
+            raise ApiError(
+                409, "name_taken", f"the name {body.name!r} has an account; choose another"
+            ) from None
+        claimed = await self.claim(account_id, body.seats)
+        token, csrf = await self._open_session(account_id)
+        return token, {"name": body.name, "csrf": csrf, "claimed": claimed}
+
+    async def sign_in(self, body: Credentials, addr: str) -> tuple[str, Me]:
+        """A new session for the right password (the same answer for a wrong name or password)."""
+        key = body.name.casefold()[:20]
+        if not self._by_address.allow(addr) or not self._by_name.allow(key):
+            raise ApiError(429, "rate_limited", "too many sign-ins; wait a minute and try again")
+        async with self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
+                        accounts.c.name_key == key
+                    )
+                )
+            ).first()
+        digest = row.password_hash if row is not None else _DUMMY  # the same work either way
+        if not await asyncio.to_thread(_verify, digest, body.password) or row is None:
+            raise ApiError(401, "bad_credentials", "wrong name or password")
+        token, csrf = await self._open_session(row.id)
+        return token, {"name": row.name, "csrf": csrf, "claimed": 0}
+
+    async def check_password(self, s: Session, password: str) -> None:
+        async with self.store.engine.connect() as conn:
+            digest = await conn.scalar(
+                sa.select(accounts.c.password_hash).where(accounts.c.id == s.account_id)
+            )
+        if digest is None or not await asyncio.to_thread(_verify, str(digest), password):
+            raise ApiError(403, "bad_credentials", "wrong password")
+
+    # --- seats, profile, export, deletion -----------------------------------------------
+
+    async def claim(self, account_id: str, claims: list[SeatClaim]) -> int:
+        """Join to the account each seat whose token holds it (others are passed over)."""
+        done = 0
+        async with self.store.engine.begin() as conn:
+            for c in claims:
+                res = await conn.execute(
+                    sa.update(seats)
+                    .where(seats.c.game_id == c.game, seats.c.token_hash == hash_token(c.token))
+                    .values(account_id=account_id)
+                )
+                done += res.rowcount
+        return done
+
+    async def profile(self, name: str) -> Profile:
+        key = name.casefold()[:20]
+        async with self.store.engine.connect() as conn:
+            acc = (await conn.execute(sa.select(accounts).where(accounts.c.name_key == key))).first()
+            if acc is None:
+                raise ApiError(404, "not_found", f"no player {name!r}")
+            q = (
+                sa.select(games, seats.c.seat.label("my_seat"))
+                .join(seats, seats.c.game_id == games.c.id)
+                .where(seats.c.account_id == acc.id)
+                .order_by(games.c.created_at.desc())
+                .limit(200)
+            )
+            rows = (await conn.execute(q)).mappings().all()
+        played: list[PlayedGame] = []
+        tally: dict[str, Tally] = {}
+        for r in rows:
+            over = r["status"] == "finished"
+            won = (r["winner"] == r["my_seat"]) if over else None
+            played.append(
+                {
+                    "id": r["id"],
+                    "status": r["status"],
+                    "players": r["players"],
+                    "seat": r["my_seat"],
+                    "created": _iso(_aware(r["created_at"])),
+                    "won": won,
+                    "scores": r["scores"] if over else None,
+                }
+            )
+            if over:
+                t = tally.setdefault(str(r["players"]), {"played": 0, "won": 0})
+                t["played"] += 1
+                t["won"] += int(bool(won))
+        return {"name": acc.name, "since": _iso(_aware(acc.created_at)), "games": played, "by_players": tally}
+
+    async def delete(self, s: Session) -> None:
+        """The account goes; its seats stay in their games, no longer joined to anyone."""
+        async with self.store.engine.begin() as conn:
+            await conn.execute(
+                sa.update(seats).where(seats.c.account_id == s.account_id).values(account_id=None)
+            )
+            await conn.execute(sa.delete(sessions).where(sessions.c.account_id == s.account_id))
+            await conn.execute(sa.delete(accounts).where(accounts.c.id == s.account_id))
+
+
+def _verify(digest: str, password: str) -> bool:
+    try:
+        return _hasher.verify(digest, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def _aware(t: datetime) -> datetime:
+    from datetime import UTC
+
+    return t.replace(tzinfo=UTC) if t.tzinfo is None else t
+
+
+_DUMMY = _hasher.hash(secrets.token_urlsafe(16))
+"""A hash to verify against for a name without an account (no timing difference to probe)."""

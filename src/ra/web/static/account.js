@@ -1,0 +1,91 @@
+// The account page: sign up or sign in (optional: guests play as before), then your profile,
+// your data, signing out and deleting the account. Changes carry the session's CSRF token.
+import { t } from "./i18n.js";
+import { $, esc, mountHeader, allSeats, savedName, saveName, toast } from "./common.js";
+
+let me = null;
+const ACCOUNT_LINK = `<a href="/account" data-i18n="nav.account"></a>`;
+
+function savedSeats() {
+  return Object.entries(allSeats()).map(([game, s]) => ({ game, token: String(s.token) })).slice(0, 200);
+}
+
+async function call(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (me) headers["X-CSRF-Token"] = me.csrf;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const key = `account.err.${data.error}`;
+    throw new Error(t(key) !== key ? t(key) : data.message || `HTTP ${res.status}`);
+  }
+  return data;
+}
+
+function form(id, title, button, help) {
+  return `<section class="card"><h2>${esc(t(title))}</h2>${help ? `<p class="muted">${esc(t(help))}</p>` : ""}` +
+    `<form id="${id}" class="account-form" novalidate>` +
+    `<label><span>${esc(t("lobby.name"))}</span><input name="name" maxlength="20" autocomplete="username" value="${esc(savedName())}" required></label>` +
+    `<label><span>${esc(t("account.password"))}</span><input name="password" type="password" minlength="8" maxlength="200" autocomplete="${id === "signup" ? "new-password" : "current-password"}" required></label>` +
+    `<button type="submit" class="btn primary">${esc(t(button))}</button><p class="form-error" role="alert"></p></form></section>`;
+}
+
+function render() {
+  const box = $("#account");
+  document.title = `${t("app.title")} — ${t(me ? "account.title" : "account.signIn")}`;
+  if (!me) {
+    box.innerHTML = `<h1>${esc(t("account.signIn"))}</h1>` +
+      form("login", "account.signIn", "account.signInBtn", null) +
+      form("signup", "account.signUp", "account.signUpBtn", "account.signUpHelp");
+  } else {
+    const profile = `/u/${encodeURIComponent(me.name)}`;
+    box.innerHTML = `<h1>${esc(t("account.title"))}</h1><section class="card"><p>${esc(t("account.signedInAs", { name: me.name }))}</p>` +
+      `<p class="account-links"><a class="btn" href="${esc(profile)}">${esc(t("account.profile"))}</a>` +
+      `<a class="btn" href="/api/account/export" download>${esc(t("account.export"))}</a>` +
+      `<button type="button" class="btn" id="logout">${esc(t("account.signOut"))}</button></p></section>` +
+      `<section class="card"><details><summary>${esc(t("account.delete"))}</summary><p class="muted">${esc(t("account.deleteHelp"))}</p>` +
+      `<form id="delete" class="account-form" novalidate><label><span>${esc(t("account.password"))}</span><input name="password" type="password" autocomplete="current-password" required></label>` +
+      `<button type="submit" class="btn danger">${esc(t("account.deleteBtn"))}</button><p class="form-error" role="alert"></p></form></details></section>`;
+  }
+  wire();
+}
+
+function wire() {
+  for (const id of ["login", "signup", "delete"]) {
+    const f = $(`#${id}`);
+    if (f) f.addEventListener("submit", (e) => { e.preventDefault(); submit(id, f); });
+  }
+  const out = $("#logout");
+  if (out) out.addEventListener("click", async () => {
+    try { await call("POST", "/api/account/logout"); me = null; render(); } catch (ex) { toast(ex.message, "bad"); }
+  });
+}
+
+async function submit(id, f) {
+  const err = $(".form-error", f);
+  err.textContent = "";
+  const name = f.name ? f.name.value.trim() : "";
+  const password = f.password.value;
+  if (id !== "delete" && !name) { err.textContent = t("lobby.needName"); return; }
+  if (id === "signup" && password.length < 8) { err.textContent = t("account.err.short"); return; }
+  try {
+    if (id === "delete") {
+      await call("POST", "/api/account/delete", { password });
+      me = null;
+      toast(t("account.deleted"), "ok");
+    } else {
+      me = await call("POST", `/api/account/${id}`, id === "signup" ? { name, password, seats: savedSeats() } : { name, password });
+      saveName(me.name);
+      if (id === "login") await call("POST", "/api/account/claim", { seats: savedSeats() });
+      toast(t("account.welcome", { name: me.name }), "ok");
+    }
+    render();
+  } catch (ex) { err.textContent = ex.message; }
+}
+
+mountHeader(render, ACCOUNT_LINK);
+try {
+  const res = await fetch("/api/account");
+  me = res.ok ? await res.json() : null;
+} catch (e) { me = null; }
+render();

@@ -1,0 +1,35 @@
+// A player's public page: their games (to watch, or to replay once finished) and results.
+import { t } from "./i18n.js";
+import { $, esc, mountHeader, fmtDate } from "./common.js";
+
+const name = decodeURIComponent(location.pathname.split("/")[2] || "");
+let data = null;
+let missing = false;
+
+function game(g) {
+  const href = g.status === "finished" ? `/replay/${encodeURIComponent(g.id)}` : `/g/${encodeURIComponent(g.id)}`;
+  const result = g.won === null ? t(`lobby.status.${g.status}`) : t(g.won ? "profile.won" : "profile.lost");
+  return `<li class="game-item"><div class="gi-main"><div class="gi-title">${esc(t("lobby.players", { n: g.players }))} · ${esc(result)}</div>` +
+    `<div class="gi-meta">#${esc(g.id)} · ${esc(fmtDate(g.created))}</div></div><div class="gi-acts"><a class="btn small" href="${esc(href)}">${esc(t(g.status === "finished" ? "lobby.replay" : "lobby.spectate"))}</a></div></li>`;
+}
+
+function render() {
+  const box = $("#profile");
+  document.title = `${t("app.title")} — ${name}`;
+  if (missing) { box.innerHTML = `<h1>${esc(name)}</h1><p>${esc(t("profile.none"))}</p>`; return; }
+  if (!data) { box.innerHTML = `<p>${esc(t("table.loading"))}</p>`; return; }
+  const rows = Object.entries(data.by_players).sort().map(([n, r]) =>
+    `<tr><th scope="row">${esc(t("lobby.players", { n: Number(n) }))}</th><td>${r.played}</td><td>${r.won}</td></tr>`).join("");
+  box.innerHTML = `<h1>${esc(data.name)}</h1><p class="muted">${esc(t("profile.since", { date: fmtDate(data.since) }))}</p>` +
+    `<section class="card"><h2>${esc(t("profile.results"))}</h2>` +
+    (rows ? `<table class="results"><thead><tr><th></th><th scope="col">${esc(t("profile.played"))}</th><th scope="col">${esc(t("profile.wins"))}</th></tr></thead><tbody>${rows}</tbody></table>` : `<p class="muted">${esc(t("profile.noResults"))}</p>`) +
+    `</section><section class="card"><h2>${esc(t("profile.games"))}</h2><ul class="game-list">${data.games.length ? data.games.map(game).join("") : `<li class="muted">${esc(t("lobby.none"))}</li>`}</ul></section>`;
+}
+
+mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);
+render();
+try {
+  const res = await fetch(`/api/players/${encodeURIComponent(name)}`);
+  if (res.status === 404) missing = true; else data = await res.json();
+} catch (e) { missing = true; }
+render();
