@@ -26,6 +26,7 @@ from typing_extensions import TypedDict
 from ra.web.db import accounts, games, seats, sessions
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, clean_name
+from ra.web.ratings import Rating, rating
 from ra.web.store import Store, hash_token, new_id, new_token, now
 
 COOKIE = "ra_session"
@@ -95,6 +96,7 @@ class Tally(TypedDict):
 class Profile(TypedDict):
     name: str
     since: str
+    rating: Rating
     games: list[PlayedGame]
     by_players: dict[str, Tally]
     """Finished games and wins by number of players ("2" to "5")."""
@@ -262,7 +264,13 @@ class Accounts:
                 t = tally.setdefault(str(r["players"]), {"played": 0, "won": 0})
                 t["played"] += 1
                 t["won"] += int(bool(won))
-        return {"name": acc.name, "since": _iso(_aware(acc.created_at)), "games": played, "by_players": tally}
+        return {
+            "name": acc.name,
+            "since": _iso(_aware(acc.created_at)),
+            "rating": rating(acc.rating_mu, acc.rating_sigma, acc.rated_games),
+            "games": played,
+            "by_players": tally,
+        }
 
     async def delete(self, s: Session) -> None:
         """The account goes; its seats stay in their games, no longer joined to anyone."""

@@ -64,6 +64,7 @@ from ra.web.protocol import (
     parse_client_message,
     ws_schema,
 )
+from ra.web.ratings import Leader, leaders, rate_game
 from ra.web.security import (
     HostCheck,
     Network,
@@ -127,6 +128,7 @@ def create_app(settings: Settings) -> FastAPI:
     accounts_ = Accounts(store)
     feed = LobbyFeed(lobby.lists)
     chat = Chat(store, hub)
+    hub.on_finished = lambda game_id: rate_game(store, game_id)
     hub.chat_posted = chat.posted
     store.on_change = hub.lobby_changed = feed.touch
     app.add_middleware(GZipMiddleware, minimum_size=1024)
@@ -189,6 +191,10 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/account", include_in_schema=False)
     async def account_page() -> Response:
         return page("account.html")
+
+    @app.get("/players", include_in_schema=False)
+    async def leaderboard_page() -> Response:
+        return page("leaderboard.html")
 
     @app.get("/u/{name}", include_in_schema=False)
     async def profile_page(name: str) -> Response:
@@ -390,6 +396,11 @@ def create_app(settings: Settings) -> FastAPI:
         await accounts_.check_password(s, body.password)
         await accounts_.delete(s)
         return with_cookie({"ok": True}, request, None)
+
+    @app.get("/api/leaderboard")
+    async def leaderboard() -> dict[str, list[Leader]]:
+        """The rated accounts, best conservative rating (mu - 3 sigma) first."""
+        return {"players": await leaders(store)}
 
     @app.get("/api/players/{name}")
     async def player(name: str) -> Profile:

@@ -50,6 +50,7 @@ games = sa.Table(
     # level stand_in decides for the seat, which is marked away until its person comes back.
     sa.Column("move_seconds", sa.Integer, nullable=True),
     sa.Column("stand_in", sa.String(16), nullable=True),
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),  # its ratings applied
     sa.Index("ix_games_status_created_at", "status", "created_at"),
     sa.Index("ix_games_created_at", "created_at"),
 )
@@ -105,6 +106,10 @@ accounts = sa.Table(
     sa.Column("name_key", sa.String(20), nullable=False, unique=True),  # casefolded: one Ann
     sa.Column("password_hash", sa.String(200), nullable=False),  # argon2id
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # OpenSkill (Plackett-Luce) rating from the rated games: between accounts only.
+    sa.Column("rating_mu", sa.Float, nullable=False, server_default="25.0"),
+    sa.Column("rating_sigma", sa.Float, nullable=False, server_default="8.333333333333334"),
+    sa.Column("rated_games", sa.Integer, nullable=False, server_default="0"),
 )
 
 sessions = sa.Table(

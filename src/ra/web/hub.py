@@ -525,6 +525,8 @@ class Room:
             self.decided_at = submitted
             self._mirror(new, state)
             self.broadcast()
+            if new.is_over():
+                self.hub.finished(self.id)
             by = "bot" if by_bot else "person"
             self.hub.metrics.decisions.labels(by).inc()
             self.hub.metrics.decision_latency.labels(by).observe(time.perf_counter() - received)
@@ -826,6 +828,8 @@ class Hub:
         self.closing = False
         self.chat_posted: Callable[[Room, ChatPosted], Awaitable[None]] = _unsaid
         """Sends on a chat line another worker stored (:mod:`ra.web.chat`)."""
+        self.on_finished: Callable[[str], Awaitable[object]] = _unrated
+        """Called once a game is over here (the ratings: :mod:`ra.web.ratings`)."""
         self.lobby_changed: Callable[[], None] = _unheard
         """Called when a table's players or watchers change here or on another worker (the live
         lobby: :mod:`ra.web.lobby_feed`)."""
@@ -1002,6 +1006,19 @@ class Hub:
                 log.exception("lost the notification link; reconnecting")
                 await asyncio.sleep(1.0)
 
+    def finished(self, game_id: str) -> None:
+        """A game ended with a decision made here: rate it (in the background; logged if it fails)."""
+
+        async def run() -> None:
+            try:
+                await self.on_finished(game_id)
+            except Exception:
+                log.exception("rating game %s failed", game_id)
+
+        task = asyncio.create_task(run())
+        self._note_tasks.add(task)
+        task.add_done_callback(self._note_tasks.discard)
+
     async def on_note(self, note: Note) -> None:
         """Another worker's note: a game changed, or its connections on a game did."""
         if note.worker != self.settings.worker_id:
@@ -1032,6 +1049,10 @@ class Hub:
 
 async def _unsaid(room: Room, note: ChatPosted) -> None:
     """No chat on this hub (a hub without an app around it)."""
+
+
+async def _unrated(game_id: str) -> None:
+    """No ratings on this hub (a hub without an app around it)."""
 
 
 def _unheard() -> None:

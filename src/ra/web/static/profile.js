@@ -20,9 +20,12 @@ function render() {
   if (!data) { box.innerHTML = `<p>${esc(t("table.loading"))}</p>`; return; }
   const rows = Object.entries(data.by_players).sort().map(([n, r]) =>
     `<tr><th scope="row">${esc(t("lobby.players", { n: Number(n) }))}</th><td>${r.played}</td><td>${r.won}</td></tr>`).join("");
+  const r = data.rating;
+  const rating = r.games ? t("profile.rating", { rating: r.ordinal.toFixed(1), mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1), n: r.games }) : t("profile.unrated");
   box.innerHTML = `<h1>${esc(data.name)}</h1><p class="muted">${esc(t("profile.since", { date: fmtDate(data.since) }))}</p>` +
+    `<p class="profile-rating">${esc(rating)} · <a href="/players">${esc(t("leaders.title"))}</a></p>` +
     `<section class="card"><h2>${esc(t("profile.results"))}</h2>` +
-    (rows ? `<table class="results"><thead><tr><th></th><th scope="col">${esc(t("profile.played"))}</th><th scope="col">${esc(t("profile.wins"))}</th></tr></thead><tbody>${rows}</tbody></table>` : `<p class="muted">${esc(t("profile.noResults"))}</p>`) +
+    (rows ? `<table class="results"><thead><tr><th scope="col">${esc(t("lobby.quickPlayers"))}</th><th scope="col">${esc(t("profile.played"))}</th><th scope="col">${esc(t("profile.wins"))}</th></tr></thead><tbody>${rows}</tbody></table>` : `<p class="muted">${esc(t("profile.noResults"))}</p>`) +
     `</section><section class="card"><h2>${esc(t("profile.games"))}</h2><ul class="game-list">${data.games.length ? data.games.map(game).join("") : `<li class="muted">${esc(t("lobby.none"))}</li>`}</ul></section>`;
 }
 

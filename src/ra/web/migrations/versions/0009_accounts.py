@@ -1,4 +1,5 @@
-"""Accounts (optional: guests play as before), their sessions, and the seats they hold.
+"""Accounts (optional: guests play as before), their sessions, the seats they hold, and their
+ratings (a game's ratings are applied once: ``games.rated``).
 
 Revision ID: 0009
 Revises: 0008
@@ -23,6 +24,9 @@ def upgrade() -> None:
         sa.Column("name_key", sa.String(20), nullable=False, unique=True),
         sa.Column("password_hash", sa.String(200), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("rating_mu", sa.Float, nullable=False, server_default="25.0"),
+        sa.Column("rating_sigma", sa.Float, nullable=False, server_default="8.333333333333334"),
+        sa.Column("rated_games", sa.Integer, nullable=False, server_default="0"),
     )
     op.create_table(
         "sessions",
@@ -37,9 +41,13 @@ def upgrade() -> None:
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("account_id", sa.String(16), nullable=True))
         batch.create_foreign_key("seats_account", "accounts", ["account_id"], ["id"], ondelete="SET NULL")
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("rated")
     with op.batch_alter_table("seats") as batch:
         batch.drop_constraint("seats_account", type_="foreignkey")
         batch.drop_column("account_id")
