@@ -539,7 +539,8 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
     assert drew_by_key and bid_by_key and undone
 
     # The server dies: the table says so, reconnects by itself when it is back, and resyncs.
-    wait_js(page, "window.__ra && !window.__ra.sending")
+    # (At the person's turn: a bot due to move would rightly move once the server is back.)
+    wait_js(page, "window.__ra && !window.__ra.sending && window.__ra.legal.length > 0")
     events_before = page.evaluate("window.__ra.events.length")
     srv.kill9()
     page.wait_for_selector("#conn-banner:not([hidden]):has-text('Connection lost')")
