@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -162,6 +163,50 @@ def test_chat_crosses_servers_sharing_postgresql(
             await p.close()
 
     asyncio.run(main())
+
+
+def test_the_lobby_chat_reaches_every_lobby_page_and_can_be_reported(server: Server, tmp_path: Path) -> None:
+    from tests.web.test_lobby_live import Follower
+
+    base = server.url
+
+    async def main() -> int:
+        first = await Follower(server.ws).open()
+        history = json.loads(await first.ws.recv())
+        assert history == {"type": "chat", "channel": "lobby", "lines": [], "history": True}
+        r = await asyncio.to_thread(
+            httpx.post, base + "/api/lobby/chat", json={"name": "Ann", "text": "anyone for 3?"}
+        )
+        assert r.status_code == 200, r.text
+        said = r.json()
+        heard = json.loads(await first.ws.recv())
+        while heard["type"] != "chat":
+            heard = json.loads(await first.ws.recv())
+        assert heard["lines"] == [said] and heard["history"] is False
+        late = await Follower(server.ws).open()  # a newcomer gets the last lines first
+        assert json.loads(await late.ws.recv())["lines"] == [said]
+        for page in (first, late):
+            await page.close()
+        return int(said["id"])
+
+    line_id = asyncio.run(main())
+    for bad in ({"name": "", "text": "x"}, {"name": "Ann", "text": ""}, {"name": "Ann", "text": "x" * 301}):
+        assert httpx.post(base + "/api/lobby/chat", json=bad).status_code == 422, bad
+    evil = httpx.post(
+        base + "/api/lobby/chat",
+        json={"name": "Eve", "text": "spam"},
+        headers={"Origin": "https://evil.example"},
+    )
+    assert evil.status_code == 403
+    assert httpx.post(f"{base}/api/lobby/chat/{line_id}/report").json() == {"reported": line_id}
+    assert httpx.post(f"{base}/api/lobby/chat/999999/report").status_code == 404
+    listed = CliRunner().invoke(cli, ["admin", "reports", "--db", f"sqlite:///{tmp_path / 'ra.db'}"])
+    assert "the lobby" in listed.output and "anyone for 3?" in listed.output
+    codes = [
+        httpx.post(base + "/api/lobby/chat", json={"name": "Ann", "text": f"x{i}"}).status_code
+        for i in range(6)
+    ]
+    assert codes[-1] == 429
 
 
 # --- in the browser --------------------------------------------------------------------------

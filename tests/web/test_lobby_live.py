@@ -42,6 +42,8 @@ class Follower:
         async with asyncio.timeout(timeout):
             while True:
                 sent: Lists = json.loads(await self.ws.recv())
+                if sent["type"] == "chat":  # the lobby chat comes on the same socket
+                    continue
                 assert sent["type"] == "lobby"
                 self.lists.append(sent)
                 if pred(sent):
@@ -191,6 +193,10 @@ def test_the_lobby_page_updates_live_and_plays_in_one_click(
     made = create(live_server, [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}], name="Cy")
     gid = made["game"]["id"]
     people.wait_for_selector(f"#list-open .gi-meta:has-text('#{gid}')", timeout=10_000)
+    # The lobby chat: a line said elsewhere shows as text, with nobody reloading.
+    httpx.post(live_server + "/api/lobby/chat", json={"name": "Cy", "text": "<i>anyone</i> for three?"})
+    people.wait_for_selector("#chat-lines .chat-line:has-text('for three?')")
+    assert people.locator("#chat-lines i").count() == 0
     shot(people, f"lobby-live-{lang}")
     no_sideways_scroll(people)
     # Seek without a name is refused with the reason; with one, the page sits at Cy's table.

@@ -12,7 +12,7 @@ from ra.cli.common import fail
 from ra.cli.serve import default_db
 
 if TYPE_CHECKING:
-    from ra.web.store import Store
+    from ra.web.store import ReportRow, Store
 
 T = TypeVar("T")
 
@@ -66,10 +66,14 @@ def reports(db: DbOption = None) -> None:
         who = r.line.name if r.line.seat is None else f"{r.line.name} (seat {r.line.seat + 1})"
         times = "once" if r.reports == 1 else f"{r.reports} times"
         typer.echo(
-            f"line {r.line.id} · table {r.line.game_id} · {r.line.channel} · reported {times}, "
+            f"line {r.line.id} · {where(r)} · reported {times}, "
             f"first {r.created_at:%Y-%m-%d %H:%M} UTC\n  {who} from {r.line.addr or '?'}: {r.line.text!r}"
         )
     typer.echo("Act with: ra admin hide LINE (nobody is sent it again) or ra admin dismiss LINE.")
+
+
+def where(r: ReportRow) -> str:
+    return "the lobby" if r.line.game_id is None else f"table {r.line.game_id} · {r.line.channel}"
 
 
 def _resolve(line: int, db: str | None, hide: bool) -> None:

@@ -41,7 +41,7 @@ from ra.web.accounts import (
 )
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
-from ra.web.chat import Chat
+from ra.web.chat import Chat, LobbyLine
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.lobby_feed import LobbyFeed
@@ -51,6 +51,7 @@ from ra.web.protocol import (
     ActionMessage,
     BackMessage,
     BadMessageError,
+    ChatLine,
     ChatRequest,
     GameSummary,
     Hello,
@@ -126,8 +127,10 @@ def create_app(settings: Settings) -> FastAPI:
     lobby = Lobby(store, hub, settings)
     analyses = Analyses(store, hub, settings)
     accounts_ = Accounts(store)
-    feed = LobbyFeed(lobby.lists)
     chat = Chat(store, hub)
+    feed = LobbyFeed(lobby.lists, greeting=chat.lobby_history)
+    chat.lobby = feed.say
+    hub.lobby_said = chat.lobby_posted
     hub.on_finished = lambda game_id: rate_game(store, game_id)
     hub.chat_posted = chat.posted
     store.on_change = hub.lobby_changed = feed.touch
@@ -259,6 +262,18 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> GameSummary:
         return await lobby.summary(game_id)
+
+    @app.post("/api/lobby/chat")
+    async def lobby_chat(body: LobbyLine, request: Request) -> ChatLine:
+        """Say a line in the lobby chat (every lobby page gets it over /ws/lobby)."""
+        same_site(request)
+        return await chat.post_lobby(body, client_address(request))
+
+    @app.post("/api/lobby/chat/{chat_id}/report")
+    async def report_lobby_line(chat_id: int, request: Request) -> dict[str, int]:
+        same_site(request)
+        await chat.report_lobby(chat_id, client_address(request))
+        return {"reported": chat_id}
 
     @app.post("/api/seek")
     async def seek(body: Seek, request: Request) -> Seated:

@@ -6,20 +6,28 @@ clients of its channel and, through a :class:`ra.web.pubsub.ChatPosted` note, to
 workers'.  A newcomer gets the channel's last lines.  Anyone may report a line they were sent;
 ``ra admin`` lists the reports and hides a line (it is no longer sent) or dismisses them.
 Muting a person is the reader's own business: the page does it, the server is not asked.
+The lobby has a chat of its own, said over HTTP and pushed to the lobby pages with their lists.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import time
-from typing import Literal
+from collections.abc import Callable
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, field_validator
 
 from ra.web.hub import Client, ClientError, Hub, Room
-from ra.web.protocol import ChatLine, ChatMessage, ChatRequest, ReportedMessage
+from ra.web.limits import AddressLimiter
+from ra.web.lobby import ApiError, clean_name
+from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
 from ra.web.store import ChatRow, Store
 
 Channel = Literal["players", "spectators"]
+LOBBY: Literal["lobby"] = "lobby"
 HISTORY = 50
 """Lines a newcomer is sent."""
 LINES_PER_MINUTE = 20
@@ -64,13 +72,28 @@ class Speaker:
         return True
 
 
+class LobbyLine(BaseModel):
+    """A line said in the lobby: who says it (a display name) and what."""
+
+    name: str
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX_CHARS)]
+
+    @field_validator("name")
+    @classmethod
+    def _nm(cls, v: str) -> str:
+        return clean_name(v)
+
+
 class Chat:
-    """The chat of every table on this worker."""
+    """The chat of every table on this worker, and of the lobby."""
 
     def __init__(self, store: Store, hub: Hub) -> None:
         self.store = store
         self.hub = hub
         self._speakers: dict[int, Speaker] = {}
+        self._lobby_speakers = AddressLimiter(LINES_PER_MINUTE / 60, BURST)
+        self.lobby: Callable[[str], None] = _nowhere
+        """Sends a message to every lobby page on this worker (:meth:`ra.web.lobby_feed.LobbyFeed.say`)."""
 
     def _speaker(self, client: Client) -> Speaker:
         return self._speakers.setdefault(id(client), Speaker())
@@ -130,6 +153,54 @@ class Chat:
         await self.store.report_chat(chat_id, addr)  # once per address: a second is a no-op
         reported: ReportedMessage = {"type": "reported", "id": chat_id}
         client.put(reported)
+
+    # --- the lobby -----------------------------------------------------------------
+
+    async def lobby_history(self) -> str:
+        """The lobby chat's last lines, as the message a lobby page gets on opening."""
+        rows = await self.store.chat_history(None, LOBBY, HISTORY)
+        msg: ChatMessage = {
+            "type": "chat",
+            "channel": LOBBY,
+            "lines": [line(r) for r in rows],
+            "history": True,
+        }
+        return json.dumps(msg)
+
+    async def post_lobby(self, said: LobbyLine, addr: str) -> ChatLine:
+        """Store a lobby line and send it to every lobby page, here and on the other workers."""
+        if not self._lobby_speakers.allow(addr):
+            raise ApiError(429, "rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
+        try:
+            text = clean(said.text)
+        except ClientError as err:
+            raise ApiError(422, err.code, err.message) from None
+        row = await self.store.add_chat(None, LOBBY, None, said.name, addr, text)
+        self.say_in_lobby(row)
+        if not self.store.sqlite:
+            with contextlib.suppress(Exception):
+                await self.hub.pubsub.publish(ChatPosted("", self.hub.settings.worker_id, row.id))
+        return line(row)
+
+    def say_in_lobby(self, row: ChatRow) -> None:
+        msg: ChatMessage = {"type": "chat", "channel": LOBBY, "lines": [line(row)], "history": False}
+        self.lobby(json.dumps(msg))
+
+    async def lobby_posted(self, chat_id: int) -> None:
+        """Another worker stored a lobby line."""
+        row = await self.store.chat_line(chat_id)
+        if row is not None and row.channel == LOBBY and not row.hidden:
+            self.say_in_lobby(row)
+
+    async def report_lobby(self, chat_id: int, addr: str) -> None:
+        row = await self.store.chat_line(chat_id)
+        if row is None or row.channel != LOBBY:
+            raise ApiError(404, "not_found", f"chat: no lobby line {chat_id} to report")
+        await self.store.report_chat(chat_id, addr)
+
+
+def _nowhere(text: str) -> None:
+    """No lobby pages to tell (a chat without a lobby feed)."""
 
 
 def _channel(row: ChatRow) -> Channel:

@@ -126,8 +126,8 @@ chat = sa.Table(
     "chat",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
-    sa.Column("channel", sa.String(12), nullable=False),  # players | spectators: never crossed
+    sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("channel", sa.String(12), nullable=False),  # players | spectators (never crossed) | lobby
     sa.Column("seat", sa.Integer, nullable=True),  # None: a spectator
     sa.Column("name", sa.String(40), nullable=False),
     sa.Column("addr", sa.String(64), nullable=True),  # for the admin acting on a report

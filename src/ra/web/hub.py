@@ -827,6 +827,7 @@ class Hub:
         self._note_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
         self.chat_posted: Callable[[Room, ChatPosted], Awaitable[None]] = _unsaid
+        self.lobby_said: Callable[[int], Awaitable[None]] = _unsaid_in_lobby
         """Sends on a chat line another worker stored (:mod:`ra.web.chat`)."""
         self.on_finished: Callable[[str], Awaitable[object]] = _unrated
         """Called once a game is over here (the ratings: :mod:`ra.web.ratings`)."""
@@ -1023,6 +1024,9 @@ class Hub:
         """Another worker's note: a game changed, or its connections on a game did."""
         if note.worker != self.settings.worker_id:
             self.lobby_changed()
+            if isinstance(note, ChatPosted) and not note.game_id:
+                await self.lobby_said(note.chat_id)
+                return
         room = self.rooms.get(note.game_id)
         if room is None or note.worker == self.settings.worker_id:
             return
@@ -1053,6 +1057,10 @@ async def _unsaid(room: Room, note: ChatPosted) -> None:
 
 async def _unrated(game_id: str) -> None:
     """No ratings on this hub (a hub without an app around it)."""
+
+
+async def _unsaid_in_lobby(chat_id: int) -> None:
+    """No lobby chat on this hub."""
 
 
 def _unheard() -> None:

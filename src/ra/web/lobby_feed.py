@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
@@ -34,6 +34,8 @@ PAGE_MESSAGES_PER_SECOND = 2.0
 """A lobby page has nothing to say; a few pings are tolerated, a flood closes it."""
 SEND_TIMEOUT = 10.0
 """Seconds a page may take to take one list before it is dropped."""
+LINES_QUEUED = 100
+"""Chat messages kept for a page that has not taken them yet."""
 POLICY_VIOLATION = 1008
 UNSUPPORTED_DATA = 1003
 TOO_BIG = 1009
@@ -49,23 +51,42 @@ class LobbyLists(TypedDict):
 
 
 class _Page:
-    """One lobby page: the latest list not yet sent to it."""
+    """One lobby page: the latest list not yet sent to it, and the chat lines it has not had."""
 
     def __init__(self) -> None:
-        self.latest: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+        self.latest: str | None = None
+        self.lines: deque[str] = deque(maxlen=LINES_QUEUED)
+        self.wake = asyncio.Event()
 
     def offer(self, text: str) -> None:
         """Replace any list still waiting by this newer one."""
-        with contextlib.suppress(asyncio.QueueEmpty):
-            self.latest.get_nowait()
-        self.latest.put_nowait(text)
+        self.latest = text
+        self.wake.set()
+
+    def say(self, text: str) -> None:
+        """Queue a chat message (a page too slow for :data:`LINES_QUEUED` loses the oldest)."""
+        self.lines.append(text)
+        self.wake.set()
+
+    def take(self) -> list[str]:
+        out = list(self.lines)
+        self.lines.clear()
+        if self.latest is not None:
+            out.append(self.latest)
+            self.latest = None
+        self.wake.clear()
+        return out
 
 
 class LobbyFeed:
     """The pages following the lobby on this worker, and the loop that feeds them."""
 
-    def __init__(self, lists: Callable[[], Awaitable[LobbyLists]]) -> None:
+    def __init__(
+        self, lists: Callable[[], Awaitable[LobbyLists]], greeting: Callable[[], Awaitable[str]] | None = None
+    ) -> None:
         self._lists = lists
+        self._greeting = greeting
+        """What a page is sent first, before the lists (the lobby chat's last lines)."""
         self._pages: set[_Page] = set()
         self._per_address: Counter[str] = Counter()
         self._dirty = asyncio.Event()
@@ -123,6 +144,8 @@ class LobbyFeed:
         self._pages.add(page)
         sender = asyncio.create_task(self._send(ws, page))
         try:
+            if self._greeting is not None:
+                page.say(await self._greeting())
             page.offer(self._last if self._last is not None else await self._text())
             code = await _listen(ws)
             if code is not None:
@@ -137,12 +160,18 @@ class LobbyFeed:
                 del self._per_address[address]
             sender.cancel()
 
+    def say(self, text: str) -> None:
+        """A chat message for every lobby page on this worker."""
+        for page in self._pages:
+            page.say(text)
+
     @staticmethod
     async def _send(ws: WebSocket, page: _Page) -> None:
         with contextlib.suppress(Exception):
             while True:
-                text = await page.latest.get()
-                await asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT)
+                await page.wake.wait()
+                for text in page.take():
+                    await asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT)
 
 
 async def _listen(ws: WebSocket) -> int | None:

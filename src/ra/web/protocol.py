@@ -352,7 +352,7 @@ class ChatMessage(TypedDict):
     (``history``), then each new one."""
 
     type: Literal["chat"]
-    channel: Literal["players", "spectators"]
+    channel: Literal["players", "spectators", "lobby"]
     lines: list[ChatLine]
     history: bool
 

@@ -142,10 +142,11 @@ class AnalysisRow:
 
 @dataclass(frozen=True)
 class ChatRow:
-    """One line of a table's chat (``channel``: players or spectators, never both)."""
+    """One line of chat: a table's (``channel``: players or spectators, never both) or the
+    lobby's (``game_id`` None, ``channel`` lobby)."""
 
     id: int
-    game_id: str
+    game_id: str | None
     channel: str
     seat: int | None
     name: str
@@ -574,7 +575,7 @@ class Store:
     # --- chat ----------------------------------------------------------------------
 
     async def add_chat(
-        self, game_id: str, channel: str, seat: int | None, name: str, addr: str, text: str
+        self, game_id: str | None, channel: str, seat: int | None, name: str, addr: str, text: str
     ) -> ChatRow:
         t = now()
         values = {"game_id": game_id, "channel": channel, "seat": seat, "name": name, "text": text}
@@ -590,11 +591,13 @@ class Store:
             row = (await conn.execute(sa.select(chat).where(chat.c.id == chat_id))).mappings().first()
         return None if row is None else _chat_row(row)
 
-    async def chat_history(self, game_id: str, channel: str, limit: int) -> list[ChatRow]:
-        """The last ``limit`` lines of a channel not hidden by an admin, oldest first."""
+    async def chat_history(self, game_id: str | None, channel: str, limit: int) -> list[ChatRow]:
+        """The last ``limit`` lines of a channel not hidden by an admin, oldest first (``game_id``
+        None: the lobby's)."""
+        at = chat.c.game_id.is_(None) if game_id is None else chat.c.game_id == game_id
         q = (
             sa.select(chat)
-            .where(chat.c.game_id == game_id, chat.c.channel == channel, chat.c.hidden.is_(False))
+            .where(at, chat.c.channel == channel, chat.c.hidden.is_(False))
             .order_by(chat.c.id.desc())
             .limit(limit)
         )

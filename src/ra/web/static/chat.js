@@ -1,5 +1,5 @@
-// The table's chat: the players talk among themselves, the spectators among themselves (the
-// server keeps the two apart). Lines are text, never HTML; muting a person is this browser's
+// Chat: at a table the players talk among themselves, the spectators among themselves (the
+// server keeps the two apart); the lobby has its own. Lines are text, never HTML; muting a person is this browser's
 // own business (kept in localStorage by name); a report goes to the server's admin.
 import { t } from "./i18n.js";
 import { esc } from "./tiles.js";
@@ -38,7 +38,7 @@ export function renderChat() {
   const box = $("#chat-card");
   if (!box || C.channel === null) return;
   box.hidden = false;
-  $("#chat-title").textContent = t(C.channel === "spectators" ? "chat.spectators" : "chat.players");
+  $("#chat-title").textContent = t(`chat.${C.channel}`);
   $("#chat-input").placeholder = t("chat.placeholder");
   const askName = C.me() === null && !savedName(); // a spectator speaks under a name they give
   $("#chat-name").hidden = !askName;

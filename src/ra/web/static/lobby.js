@@ -2,6 +2,7 @@
 import { t, playerName } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
+import { mountChat, onChat, onReported, renderChat } from "./chat.js";
 import {
   $, esc, mountHeader, api, allSeats, saveSeat, forgetSeat, savedName, saveName, absLink, toast, copyText, fmtDate,
 } from "./common.js";
@@ -249,6 +250,7 @@ async function importRecord(file) {
 }
 
 function renderAll() {
+  renderChat();
   renderSeats();
   renderCreated();
   renderLists();
@@ -318,6 +320,7 @@ function followLobby() {
   ws.addEventListener("message", (e) => {
     let m = null;
     try { m = JSON.parse(e.data); } catch (err) { return; }
+    if (m && m.type === "chat") { onChat(m); return; }
     if (!m || m.type !== "lobby") return;
     retry = 1000;
     setLive(true);
@@ -330,6 +333,16 @@ function followLobby() {
   });
 }
 
+// The lobby chat: said over HTTP, heard over the lobby's socket (chat.js draws it).
+function lobbySay(msg) {
+  const done = msg.type === "report"
+    ? api("POST", `/api/lobby/chat/${encodeURIComponent(msg.id)}/report`).then(onReported)
+    : api("POST", "/api/lobby/chat", { name: msg.name, text: msg.text });
+  done.catch((ex) => toast(ex.status === 429 ? t("err.rate_limited") : ex.message, "bad"));
+  return true;
+}
+
+mountChat(lobbySay, () => null);
 $("#quick-btn").addEventListener("click", quickPlay);
 $("#seek-btn").addEventListener("click", seek);
 renderAll();

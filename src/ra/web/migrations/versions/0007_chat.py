@@ -1,4 +1,5 @@
-"""Chat at the tables (players and spectators apart) and the reports an admin acts on.
+"""Chat at the tables (players and spectators apart) and in the lobby (no game), and the reports
+an admin acts on.
 
 Revision ID: 0007
 Revises: 0006
@@ -19,7 +20,7 @@ def upgrade() -> None:
     op.create_table(
         "chat",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=True),
         sa.Column("channel", sa.String(12), nullable=False),
         sa.Column("seat", sa.Integer, nullable=True),
         sa.Column("name", sa.String(40), nullable=False),
