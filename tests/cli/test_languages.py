@@ -33,7 +33,7 @@ NOTATION = re.compile(
     r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo|admin)\b"
     r"|\b(?:process|ray|text|json|critical|error|warning|info|debug|uvicorn|nginx|cluster)\b"
     r"|\bX-Forwarded-\w+|\bPostgreSQL\b|\bSQLite\b|\bRay\b|\bWebSocket\b|\bmetrics\b"
-    r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_(?:HINT|ANALYSIS)_BUDGET\b|\benv var\b"
+    r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_[A-Z_]+\b|\benv var\b|\bSMTP\b|\bTLS\b|\bsmtps?://"
     r"|\b\d+s\b|\borigin\b"
     r"|\b(?:[A-Za-z_]+\.(?:json|md|html))\b"
 )

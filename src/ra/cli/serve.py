@@ -53,6 +53,14 @@ def serve_command(
         str,
         typer.Option(envvar="RA_ANALYSIS_BUDGET", help=HELP("cli.serve.analysis_budget")),
     ] = "hard",
+    smtp: Annotated[
+        str | None,
+        typer.Option(envvar="RA_SMTP_URL", help=HELP("cli.serve.smtp")),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(envvar="RA_PUBLIC_URL", help=HELP("cli.serve.public_url")),
+    ] = None,
     log_level: Annotated[str, typer.Option(help=HELP("cli.serve.log_level"))] = "info",
     log_format: Annotated[
         str,
@@ -135,6 +143,17 @@ def serve_command(
     problem = _port_problem(host, port)
     if problem:
         raise fail(f"cannot listen on {host}:{port}: {problem}; choose another --port") from None
+    if smtp:
+        from ra.web.mail import parse_smtp
+
+        try:
+            parse_smtp(smtp)
+        except ValueError as err:
+            raise fail(f"--smtp: {err}") from None
+    if public_url and not public_url.startswith(("http://", "https://")):
+        raise fail(
+            f"--public-url: give the address players open, e.g. https://ra.example.org (not {public_url!r})"
+        )
     try:
         database.upgrade(url)
     except Exception as err:
@@ -144,6 +163,9 @@ def serve_command(
     os.environ["RA_BOT_PROCESSES"] = str(bot_processes or len(os.sched_getaffinity(0)))
     os.environ["RA_HINT_BUDGET"] = hint_budget
     os.environ["RA_ANALYSIS_BUDGET"] = analysis_budget
+    os.environ["RA_SMTP_URL"] = smtp or ""
+    shown_host = "localhost" if host in ("127.0.0.1", "::1") else host
+    os.environ["RA_PUBLIC_URL"] = public_url or f"http://{shown_host}:{port}"
     os.environ["RA_BOT_BACKEND"] = bot_backend
     os.environ["RA_RAY_ADDRESS"] = ray_address or ""
     from ra.web.security import allowed_hosts

@@ -11,6 +11,7 @@ every state-changing request made with the cookie must carry the session's CSRF 
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -28,6 +29,7 @@ from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, clean_name
 from ra.web.ratings import Rating, rating
 from ra.web.store import Store, hash_token, new_id, new_token, now
+from ra.words import DEFAULT_LANG, normalize
 
 COOKIE = "ra_session"
 SESSION_DAYS = 30
@@ -36,6 +38,8 @@ SIGN_INS_PER_MINUTE = 5.0
 NAME_TRIES_PER_HOUR = 20.0
 """Sign-in attempts for one name an hour, from anywhere (guessing one person's password)."""
 MAX_CLAIMS = 200
+EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
+"""An address to send to: one @, a dot in the domain, no spaces, quotes or header separators."""
 
 _hasher = PasswordHasher()
 
@@ -60,6 +64,24 @@ class Credentials(BaseModel):
 class SignUp(Credentials):
     seats: Annotated[list[SeatClaim], Field(max_length=MAX_CLAIMS)] = []
     """The seats this browser held as a guest: they join the new account."""
+    email: Annotated[str, Field(max_length=254)] | None = None
+    """Where "your turn" mail goes (games by turns); None or empty: no mail."""
+    lang: Annotated[str, Field(max_length=8)] = "en"
+
+    @field_validator("email")
+    @classmethod
+    def _email(cls, v: str | None) -> str | None:
+        v = (v or "").strip()
+        if not v:
+            return None
+        if not EMAIL.fullmatch(v):
+            raise ValueError(f"not an e-mail address: {v!r}")
+        return v
+
+    @field_validator("lang")
+    @classmethod
+    def _lang(cls, v: str) -> str:
+        return normalize(v) or DEFAULT_LANG
 
 
 class Claim(BaseModel):
@@ -177,6 +199,8 @@ class Accounts:
                         name=body.name,
                         name_key=body.name.casefold()[:20],
                         password_hash=digest,
+                        email=body.email,
+                        lang=body.lang,
                         created_at=now(),
                     )
                 )

@@ -624,5 +624,7 @@ def app_from_env() -> FastAPI:
             fixed_seed=int(os.environ["RA_GAME_SEED"]) if os.environ.get("RA_GAME_SEED") else None,
             hint_budget=os.environ.get("RA_HINT_BUDGET", Settings.hint_budget),
             analysis_budget=os.environ.get("RA_ANALYSIS_BUDGET", Settings.analysis_budget),
+            smtp_url=os.environ.get("RA_SMTP_URL") or None,
+            public_url=os.environ.get("RA_PUBLIC_URL") or Settings.public_url,
         )
     )

@@ -105,6 +105,8 @@ accounts = sa.Table(
     sa.Column("name", sa.String(20), nullable=False),
     sa.Column("name_key", sa.String(20), nullable=False, unique=True),  # casefolded: one Ann
     sa.Column("password_hash", sa.String(200), nullable=False),  # argon2id
+    sa.Column("email", sa.String(254), nullable=True),  # "your turn" in games by turns
+    sa.Column("lang", sa.String(8), nullable=False, server_default="en"),  # of the mail
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # OpenSkill (Plackett-Luce) rating from the rated games: between accounts only.
     sa.Column("rating_mu", sa.Float, nullable=False, server_default="25.0"),

@@ -31,6 +31,7 @@ from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
 from ra.table import Seat, Table, TableOptions, bot_seed, undo_refusal
 from ra.web.hints import hint_for
+from ra.web.mail import BY_TURNS_SECONDS, parse_smtp, tell_turn
 from ra.web.metrics import Metrics
 from ra.web.protocol import (
     ErrorMessage,
@@ -100,6 +101,10 @@ class Settings:
     """The work behind each decision of a finished game's analysis (``ra serve --analysis-budget``)."""
     max_analyses: int = 2
     """Analyses one server process runs at once (each judges its game's decisions one by one)."""
+    smtp_url: str | None = None
+    """The SMTP server for "your turn" mail in games by turns (``ra serve --smtp``); None: no mail."""
+    public_url: str = "http://localhost:8000"
+    """The site's address as players reach it, for links in mail (``ra serve --public-url``)."""
     fixed_seed: int | None = None
     """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")
@@ -527,6 +532,8 @@ class Room:
             self.broadcast()
             if new.is_over():
                 self.hub.finished(self.id)
+            elif new.to_move is not None:
+                self.hub.tell_turn(self.row, new.to_move)
             by = "bot" if by_bot else "person"
             self.hub.metrics.decisions.labels(by).inc()
             self.hub.metrics.decision_latency.labels(by).observe(time.perf_counter() - received)
@@ -1006,6 +1013,28 @@ class Hub:
             except Exception:
                 log.exception("lost the notification link; reconnecting")
                 await asyncio.sleep(1.0)
+
+    def tell_turn(self, row: GameRow, seat: int) -> None:
+        """In a game by turns, mail the person whose turn it now is (once: from the worker that
+        committed the decision; in the background, logged if it fails)."""
+        smtp = self.settings.smtp_url
+        seconds = row.move_seconds
+        if smtp is None or seconds is None or seconds < BY_TURNS_SECONDS:
+            return
+        if row.seats[seat].kind != "human" or row.seats[seat].away:
+            return
+        self._background(tell_turn(self.store, parse_smtp(smtp), self.settings.public_url, row.id, seat))
+
+    def _background(self, job: Awaitable[object]) -> None:
+        async def run() -> None:
+            try:
+                await job
+            except Exception:
+                log.exception("a background job failed")
+
+        task = asyncio.create_task(run())
+        self._note_tasks.add(task)
+        task.add_done_callback(self._note_tasks.discard)
 
     def finished(self, game_id: str) -> None:
         """A game ended with a decision made here: rate it (in the background; logged if it fails)."""

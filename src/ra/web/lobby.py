@@ -357,6 +357,8 @@ class Lobby:
         state = game_state(build_game(row, []), row)
         self._listed.clear()
         await self.store.start(game_id, state["to_move"], state["to_move_bot"])
+        if state["to_move"] is not None:
+            self.hub.tell_turn(row, state["to_move"])
         room = await self.hub.room(game_id)
         if room is not None:
             await room.resync()

@@ -27,6 +27,7 @@ function form(id, title, button, help) {
     `<form id="${id}" class="account-form" novalidate>` +
     `<label><span>${esc(t("lobby.name"))}</span><input name="name" maxlength="20" autocomplete="username" value="${esc(savedName())}" required></label>` +
     `<label><span>${esc(t("account.password"))}</span><input name="password" type="password" minlength="8" maxlength="200" autocomplete="${id === "signup" ? "new-password" : "current-password"}" required></label>` +
+    (id === "signup" ? `<label><span>${esc(t("account.email"))}</span><input name="email" type="email" maxlength="254" autocomplete="email"></label>` : "") +
     `<button type="submit" class="btn primary">${esc(t(button))}</button><p class="form-error" role="alert"></p></form></section>`;
 }
 
@@ -74,7 +75,9 @@ async function submit(id, f) {
       me = null;
       toast(t("account.deleted"), "ok");
     } else {
-      me = await call("POST", `/api/account/${id}`, id === "signup" ? { name, password, seats: savedSeats() } : { name, password });
+      const lang = document.documentElement.lang || "en"; // the mail's language
+      const body = id === "signup" ? { name, password, email: f.email.value.trim() || null, lang, seats: savedSeats() } : { name, password };
+      me = await call("POST", `/api/account/${id}`, body);
       saveName(me.name);
       if (id === "login") await call("POST", "/api/account/claim", { seats: savedSeats() });
       toast(t("account.welcome", { name: me.name }), "ok");

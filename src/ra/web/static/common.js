@@ -62,11 +62,12 @@ export function allSeats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || "{}") || {}; } catch (e) { return {}; }
 }
 export function getSeat(gameId) { return allSeats()[gameId] || null; }
+/** Keep a seat in this browser (and in the account, when signed in: await it before leaving the page). */
 export function saveSeat(gameId, seat, token, name) {
   const all = allSeats();
   all[gameId] = { seat: Number(seat), token, name: name || null, saved: Date.now() };
   try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch (e) { /* ignore */ }
-  joinAccount(gameId, token);
+  return joinAccount(gameId, token);
 }
 
 // A seat taken while signed in joins the account (a guest's seats join it on signing up).

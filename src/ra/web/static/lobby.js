@@ -90,7 +90,7 @@ async function create(e) {
   try {
     const r = await api("POST", "/api/games", body);
     const id = r.game.id;
-    if (r.token !== undefined && r.token !== null) saveSeat(id, r.seat, r.token, name);
+    if (r.token !== undefined && r.token !== null) await saveSeat(id, r.seat, r.token, name);
     created = { id, humans };
     if (humans <= 1) { location.href = `/g/${encodeURIComponent(id)}`; return; }
     renderCreated();
@@ -210,7 +210,7 @@ async function join(id) {
   saveName(name);
   try {
     const r = await api("POST", `/api/games/${encodeURIComponent(id)}/join`, { name });
-    saveSeat(id, r.seat, r.token, name);
+    await saveSeat(id, r.seat, r.token, name);
     location.href = `/g/${encodeURIComponent(id)}`;
   } catch (ex) { toast(ex.message, "bad"); loadLists(); }
 }
@@ -284,7 +284,7 @@ async function quickPlay() {
   const bots = Array.from({ length: n - 1 }, () => ({ kind: "bot", level }));
   try {
     const r = await api("POST", "/api/games", { seats: [{ kind: "human" }, ...bots], name, join: true });
-    saveSeat(r.game.id, r.seat, r.token, name);
+    await saveSeat(r.game.id, r.seat, r.token, name);
     location.href = `/g/${encodeURIComponent(r.game.id)}`;
   } catch (ex) { $("#quick-error").textContent = ex.message; }
 }
@@ -295,7 +295,7 @@ async function seek() {
   const players = Number($("#quick-players").value);
   try {
     const r = await api("POST", "/api/seek", { players, name });
-    saveSeat(r.game.id, r.seat, r.token, name);
+    await saveSeat(r.game.id, r.seat, r.token, name);
     location.href = `/g/${encodeURIComponent(r.game.id)}`;
   } catch (ex) {
     $("#quick-error").textContent = ex.code === "no_table" ? t("lobby.seekNone", { n: players }) : ex.message;

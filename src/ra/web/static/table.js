@@ -484,7 +484,7 @@ async function playAgain() {
   if (!mine) return;
   try {
     const r = await api("POST", `/api/games/${gameId}/again`, { token: mine.token });
-    saveSeat(r.game.id, r.seat, r.token, mine.name);
+    await saveSeat(r.game.id, r.seat, r.token, mine.name);
     location.href = `/g/${encodeURIComponent(r.game.id)}`;
   } catch (err) { toast(err.message, "bad"); }
 }

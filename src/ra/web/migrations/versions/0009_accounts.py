@@ -23,6 +23,8 @@ def upgrade() -> None:
         sa.Column("name", sa.String(20), nullable=False),
         sa.Column("name_key", sa.String(20), nullable=False, unique=True),
         sa.Column("password_hash", sa.String(200), nullable=False),
+        sa.Column("email", sa.String(254), nullable=True),
+        sa.Column("lang", sa.String(8), nullable=False, server_default="en"),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("rating_mu", sa.Float, nullable=False, server_default="25.0"),
         sa.Column("rating_sigma", sa.Float, nullable=False, server_default="8.333333333333334"),

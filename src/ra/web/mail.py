@@ -1,0 +1,90 @@
+"""E-mail: a person whose turn comes in a game by turns is told by mail (``ra serve --smtp``).
+
+A table is by turns when its clock gives an hour or more a decision; the worker that commits a
+decision tells the next person, once, if their seat is an account's with an address.  Mail goes
+through the standard library's SMTP client in a thread (the server's loop never waits on it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import smtplib
+from dataclasses import dataclass
+from email.message import EmailMessage
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import sqlalchemy as sa
+
+from ra.web.db import accounts, seats
+from ra.web.store import Store
+from ra.words import words
+
+log = logging.getLogger("ra.web")
+BY_TURNS_SECONDS = 3600
+"""A clock of at least this many seconds a decision makes a game by turns: its players get mail."""
+
+
+@dataclass(frozen=True)
+class Smtp:
+    """Where mail goes: ``smtp://[user:password@]host[:port][?from=ra@example.org]`` (STARTTLS
+    when the server offers it), or ``smtps://`` for TLS from the start."""
+
+    host: str
+    port: int
+    tls: bool
+    user: str | None
+    password: str | None
+    sender: str
+
+
+def parse_smtp(url: str) -> Smtp:
+    """The SMTP server of ``url``, or ``ValueError`` naming what is wrong."""
+    u = urlsplit(url)
+    if u.scheme not in ("smtp", "smtps") or not u.hostname:
+        raise ValueError(f"not an SMTP URL: {url!r} (e.g. smtp://user:password@mail.example.org:587)")
+    try:
+        port = u.port or (465 if u.scheme == "smtps" else 25)
+    except ValueError:
+        raise ValueError(f"bad port in the SMTP URL {url!r}") from None
+    sender = parse_qs(u.query).get("from", [f"ra@{u.hostname}"])[0]
+    user = unquote(u.username) if u.username else None
+    password = unquote(u.password) if u.password else None
+    return Smtp(u.hostname, port, u.scheme == "smtps", user, password, sender)
+
+
+def send(smtp: Smtp, to: str, subject: str, body: str) -> None:
+    """Send one plain-text message (blocking: call it in a thread)."""
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = smtp.sender, to, subject
+    msg.set_content(body)
+    client = smtplib.SMTP_SSL if smtp.tls else smtplib.SMTP
+    with client(smtp.host, smtp.port, timeout=20) as s:
+        if not smtp.tls and s.has_extn("starttls"):
+            s.starttls()
+        if smtp.user and smtp.password:
+            s.login(smtp.user, smtp.password)
+        s.send_message(msg)
+
+
+async def tell_turn(store: Store, smtp: Smtp, public_url: str, game_id: str, seat: int) -> bool:
+    """Mail the person of ``seat`` that it is their turn at ``game_id`` (False: no address)."""
+    q = (
+        sa.select(accounts.c.name, accounts.c.email, accounts.c.lang)
+        .join(seats, seats.c.account_id == accounts.c.id)
+        .where(seats.c.game_id == game_id, seats.c.seat == seat)
+    )
+    async with store.engine.connect() as conn:
+        row = (await conn.execute(q)).first()
+    if row is None or not row.email:
+        return False
+    w = words(row.lang or "en")
+    link = f"{public_url.rstrip('/')}/g/{game_id}"
+    subject = w("mail.turn.subject", id=game_id)
+    body = w("mail.turn.body", name=row.name, id=game_id, link=link)
+    try:
+        await asyncio.to_thread(send, smtp, row.email, subject, body)
+    except (OSError, smtplib.SMTPException) as err:
+        log.warning("could not mail %s about game %s: %s", row.name, game_id, err)
+        return False
+    return True
