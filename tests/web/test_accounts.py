@@ -144,6 +144,9 @@ def test_the_account_pages_sign_up_keep_the_browsers_games_and_show_the_profile(
     page.wait_for_selector(f"#profile .gi-meta:has-text('#{gid}')")
     page.wait_for_selector(f"#profile .gi-meta:has-text('#{quick}')")
     shot(page, "profile-en-laptop")
+    page.goto(live_server + "/players")
+    page.wait_for_selector("#leaderboard .card p")  # no rated game yet: it says so
+    shot(page, "leaderboard-en-laptop")
     page.goto(live_server + "/account")
     page.click("#logout")
     page.wait_for_selector("#login")
