@@ -107,5 +107,12 @@ def pg_url() -> Iterator[str]:
     try:
         yield template.format(db=name)
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        # FORCE ends the test's connections; a superuser's autovacuum worker on the database
+        # cannot be ended by the test's role: wait for it a moment, then leave the database.
+        for attempt in range(10):
+            try:
+                with psycopg.connect(admin, autocommit=True) as conn:
+                    conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                break
+            except psycopg.errors.InsufficientPrivilege:
+                time.sleep(0.5 * (attempt + 1))
