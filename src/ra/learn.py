@@ -12,9 +12,9 @@ and the browser (``/learn``) are thin front ends over :class:`Lesson`.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
@@ -178,7 +178,9 @@ class Lesson:
             self.game.apply(move)
         for i, action in enumerate(made):
             if not isinstance(action, str) or not self.attempt(action).ok:
-                raise ValueError(f"move {i + 1} ({str(action)[:20]!r}) is not accepted in chapter {chapter.id!r}")
+                raise ValueError(
+                    f"move {i + 1} ({str(action)[:20]!r}) is not accepted in chapter {chapter.id!r}"
+                )
 
     @property
     def done(self) -> int:

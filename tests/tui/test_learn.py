@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 from typer.testing import CliRunner
 
 from ra.cli import app as cli
@@ -71,10 +70,15 @@ def test_leaving_and_resuming_keeps_the_chapter_and_its_moves(tmp_path: Path) ->
 
 @pytest.mark.parametrize(
     ("content", "why"),
-    [("{", "cannot read"), ('{"format": "x"}', "not a ra-learn file"),
-     ('{"format": "ra-learn", "chapter": "unrest", "made": ["ra", "x"]}', "move 2")],
+    [
+        ("{", "cannot read"),
+        ('{"format": "x"}', "not a ra-learn file"),
+        ('{"format": "ra-learn", "chapter": "unrest", "made": ["ra", "x"]}', "move 2"),
+    ],
 )
-def test_a_damaged_progress_file_is_refused_naming_what_is_wrong(tmp_path: Path, content: str, why: str) -> None:
+def test_a_damaged_progress_file_is_refused_naming_what_is_wrong(
+    tmp_path: Path, content: str, why: str
+) -> None:
     path = tmp_path / "learn.json"
     path.write_text(content)
     with pytest.raises(ValueError, match=why):

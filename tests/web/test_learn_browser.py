@@ -38,7 +38,10 @@ def click_move(page: Page, action: str) -> None:
 
 
 def offered(page: Page) -> list[str]:
-    return [str(a) for a in page.locator("#learn-moves [data-act]").evaluate_all("bs => bs.map(b => b.dataset.act)")]
+    return [
+        str(a)
+        for a in page.locator("#learn-moves [data-act]").evaluate_all("bs => bs.map(b => b.dataset.act)")
+    ]
 
 
 def test_the_guided_game_to_its_end_by_clicks(browser: Browser, live_server: str) -> None:

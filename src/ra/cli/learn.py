@@ -14,7 +14,12 @@ from ra.learn import ChapterError, chapter_dir, load_chapters
 def learn_command(
     chapter: Annotated[
         int | None,
-        typer.Option("--chapter", "-c", help=HELP("learn.help.chapter", total=len(list(chapter_dir().glob("*.json")))), show_default=False),
+        typer.Option(
+            "--chapter",
+            "-c",
+            help=HELP("learn.help.chapter", total=len(list(chapter_dir().glob("*.json")))),
+            show_default=False,
+        ),
     ] = None,
     restart: Annotated[bool, typer.Option("--restart", help=HELP("learn.help.restart"))] = False,
 ) -> None:

@@ -8,10 +8,10 @@ the moves allowed now.  So the browser holds no rule of the game.
 from __future__ import annotations
 
 from functools import cache
-from typing_extensions import TypedDict
 
 from fastapi import APIRouter
 from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
 
 from ra.learn import LEARNER, Chapter, Lesson, load_chapters
 from ra.tui.render import action_label
@@ -95,7 +95,9 @@ def _describe(lesson: Lesson, index: int, lang: str, ok: bool | None, message: s
     game = lesson.game
     mine = not lesson.finished and game.to_move == LEARNER
     moves: list[MoveChoice] = (
-        [{"action": str(a), "label": action_label(a, lang=lang)} for a in game.legal_actions()] if mine else []
+        [{"action": str(a), "label": action_label(a, lang=lang)} for a in game.legal_actions()]
+        if mine
+        else []
     )
     return {
         "chapter": lesson.chapter.id,
