@@ -57,9 +57,10 @@ def test_the_last_chapter_ends_the_game_and_the_epoch_chapter_ends_an_epoch() ->
     epoch = Lesson(by_id["epoch"], ["draw"])
     assert epoch.game.epoch == 2  # R6.1: the last Ra space filled ends the epoch
     assert dict(epoch.game.players[0].tiles) == {"pharaoh": 1, "nile": 1}  # R6.4: kept
-    last = Lesson(by_id["last_epoch"], ["ra", "bid 9", "draw"])
+    last = Lesson(by_id["last_epoch"], ["ra", "bid 2", "draw"])
     assert last.game.phase == "over"
-    assert last.game.last_draw is not None
+    you, bast = last.game.players
+    assert sum(you.suns) > sum(bast.suns) and you.score > bast.score  # R6.5: the lesson pays
 
 
 def test_resume_replays_the_moves_made() -> None:

@@ -97,3 +97,26 @@ def test_screenshots_and_the_chapter_list(
     shot(page, f"learn-{size}-{lang}")
     no_sideways_scroll(page)
     no_js_errors(page)
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(LAPTOP, "en-XA"), (PHONE, "ru")])
+def test_every_word_from_the_catalogue_and_axe_passes(
+    browser: Browser, live_server: str, viewport: dict[str, int], lang: str
+) -> None:
+    """In Russian no Latin-script word but the players' names and moves' notation; in the
+    pseudo-locale no plain English word at all; and no axe violation."""
+    from tests.web.test_accessibility import audit
+    from tests.web.test_browser_words import latin_words, words_on
+
+    page = new_page(browser, viewport)
+    page.goto(f"{live_server}/learn?lang={lang}")
+    before = tries(page)
+    page.locator('#learn-chapters [data-chapter="gods"]').click()
+    wait_js(page, f"Number(document.querySelector('main').dataset.tries) > {before}")
+    click_move(page, "draw")  # a hint from the server, in the page's language
+    text = words_on(page).replace("You", " ").replace("Bast", " ")
+    assert not latin_words(text), sorted(latin_words(text))
+    found: list[str] = []
+    audit(page, "the guided game", found)
+    assert not found, "\n".join(found)
+    no_js_errors(page)

@@ -113,7 +113,8 @@ class LearnApp(App[None]):
             self.query_one("#text", Static).update(self._chapter_list())
         else:
             text = Text(w(chapter.key("intro")) + "\n\n", style="dim")
-            text.append(self.say(lesson.text()), style="bold")
+            if not (lesson.finished and self.number == len(self.chapters)):
+                text.append(self.say(lesson.text()), style="bold")
             self.query_one("#text", Static).update(text)
         self.query_one("#message", Static).update(self.message)
         game = lesson.game

@@ -41,7 +41,7 @@ function render() {
   $("#learn-heading").textContent = t("learn.chapter_heading", { number: r.number, total: r.total, title });
   $("#learn-intro").textContent = t(`learn.${r.chapter}.intro`);
   $("#learn-step").textContent = t("learn.step", { step: Math.min(r.done + 1, r.steps), steps: r.steps });
-  $("#learn-text").textContent = r.text;
+  $("#learn-text").textContent = r.finished && r.number === r.total ? "" : r.text;
   const msg = $("#learn-message");
   msg.textContent = r.message === null ? "" : (r.ok ? `${t("learn.right")} ${r.message}` : r.message);
   msg.className = `learn-message${r.ok === false ? " wrong" : r.ok ? " right" : ""}`;
