@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_each_chapter_plays_through_refusing_wrong_moves(chapter: ra.learn.Chapt
             wrong_tried = True
         illegal = "bid 1"  # the centre sun is never bid (R4.1)
         reply = lesson.attempt(illegal)
-        assert not reply.ok and "R" in lesson.say(reply.message, "en")
+        assert not reply.ok and re.search(r"\(R\d", lesson.say(reply.message, "en"))  # the engine's why
         assert lesson.game.to_record() == before  # a refused try changes nothing
         legal = [str(a) for a in lesson.game.legal_actions()]
         right = next(a for a in legal if chapter.steps[lesson.done].accepts(a))
