@@ -43,6 +43,7 @@ from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.chat import Chat, LobbyLine
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
+from ra.web.learn import router as learn_router
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.lobby_feed import LobbyFeed
 from ra.web.metrics import CONTENT_TYPE, Metrics
@@ -206,6 +207,12 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/rules", include_in_schema=False)
     async def rules_page() -> Response:
         return page("rules.html")
+
+    @app.get("/learn", include_in_schema=False)
+    async def learn_page() -> Response:
+        return page("learn.html")
+
+    app.include_router(learn_router)
 
     @app.get("/static/{build}/catalogue/{lang}.json", include_in_schema=False)
     async def catalogue_json(build: str, lang: str) -> Response:

@@ -1,0 +1,209 @@
+"""``ra learn``: the guided first game in the terminal, a thin front end over :mod:`ra.learn`.
+
+The board is drawn by :mod:`ra.tui.render` (as in ``ra play``); the learner presses a
+move's number.  Progress (the chapter and the moves accepted) is saved after every
+move in ``learn.json`` under the data directory, and resumed at the next start.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.events import Key
+from textual.widgets import Static
+
+from ra.learn import LEARNER, Chapter, Lesson, load_chapters
+from ra.tui import render
+from ra.tui.session import data_dir
+from ra.words import DEFAULT_LANG, Msg, words
+
+PROGRESS_FORMAT = "ra-learn"
+
+
+def progress_path() -> Path:
+    """Where the guided game keeps its progress."""
+    return data_dir() / "learn.json"
+
+
+def load_progress(path: Path, chapters: tuple[Chapter, ...]) -> Lesson:
+    """The saved lesson; raises ``ValueError`` naming what is wrong with the file."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"cannot read it: {err}") from None
+    if not isinstance(raw, dict) or raw.get("format") != PROGRESS_FORMAT:
+        raise ValueError(f"not a {PROGRESS_FORMAT} file")
+    chapter = next((c for c in chapters if c.id == raw.get("chapter")), None)
+    made = raw.get("made")
+    if chapter is None or not isinstance(made, list):
+        raise ValueError("no known chapter or no list of moves")
+    return Lesson(chapter, made)
+
+
+def save_progress(path: Path, lesson: Lesson) -> None:
+    """Keep the chapter and the moves accepted (written whole, then renamed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    data = {"format": PROGRESS_FORMAT, "chapter": lesson.chapter.id, "made": lesson.made}
+    tmp.write_text(json.dumps(data) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+class LearnApp(App[None]):
+    """The chapters one after another: the texts, the board, the moves by number."""
+
+    CSS = """
+    #heading { text-style: bold; }
+    #message { margin: 1 0 0 0; }
+    #board { margin: 1 0 0 0; }
+    #moves { margin: 1 0 0 0; }
+    #keys { color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit", show=False)]
+
+    def __init__(self, lesson: Lesson, save_to: Path, lang: str = DEFAULT_LANG, note: str = "") -> None:
+        super().__init__()
+        self.chapters = load_chapters()
+        self.lesson = lesson
+        self.save_to = save_to
+        self.lang = lang
+        self.w = words(lang)
+        self.message: Text = Text(note)
+        self.choosing = False
+        self.play_next = False
+        """Set when the learner asked for a real game against easy bots at the end."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(id="heading")
+            yield Static(id="text")
+            yield Static(id="message")
+            yield Static(id="board")
+            yield Static(id="moves")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self.refresh_all()
+
+    @property
+    def number(self) -> int:
+        """The current chapter's number (1-based)."""
+        return self.chapters.index(self.lesson.chapter) + 1
+
+    def say(self, message: Msg | str) -> str:
+        return self.lesson.say(message, self.lang)
+
+    def refresh_all(self) -> None:
+        """Draw everything from the lesson (nothing else holds state)."""
+        lesson, w = self.lesson, self.w
+        chapter = lesson.chapter
+        title = w(chapter.key("title"))
+        heading = w("learn.chapter_heading", number=self.number, total=len(self.chapters), title=title)
+        steps = len(chapter.steps)
+        step = w("learn.step", step=min(lesson.done + 1, steps), steps=steps)
+        self.query_one("#heading", Static).update(f"{heading}  ({step})")
+        if self.choosing:
+            self.query_one("#text", Static).update(self._chapter_list())
+        else:
+            text = Text(w(chapter.key("intro")) + "\n\n", style="dim")
+            if not (lesson.finished and self.number == len(self.chapters)):
+                text.append(self.say(lesson.text()), style="bold")
+            self.query_one("#text", Static).update(text)
+        self.query_one("#message", Static).update(self.message)
+        game = lesson.game
+        self.query_one("#board", Static).update(
+            Group(
+                render.board_line(game, lang=self.lang),
+                render.auction_line(game, width=self.size.width - 2 or 78, lang=self.lang),
+                render.players_table(game, LEARNER, width=self.size.width - 2 or 78, lang=self.lang),
+            )
+        )
+        self.query_one("#moves", Static).update(self._moves_text())
+        self.query_one("#keys", Static).update(self._keys())
+
+    def _chapter_list(self) -> Text:
+        text = Text(self.w("learn.chapters") + "\n", style="bold")
+        for i, c in enumerate(self.chapters, 1):
+            mark = "▶ " if c is self.lesson.chapter else "  "
+            text.append(f"{mark}{i}. {self.w(c.key('title'))}\n")
+        return text
+
+    def _moves(self) -> list[str]:
+        lesson = self.lesson
+        if lesson.finished or lesson.game.to_move != LEARNER:
+            return []
+        return [str(a) for a in lesson.game.legal_actions()][:9]
+
+    def _moves_text(self) -> Text:
+        text = Text()
+        for i, a in enumerate(self.lesson.game.legal_actions()[:9] if self._moves() else [], 1):
+            text.append(f" {i} ", style="bold reverse")
+            text.append(f" {render.action_label(a, lang=self.lang)}  ")
+        if self.lesson.finished and self.number == len(self.chapters):
+            text.append(self.w("learn.all_done"), style="bold green")
+        return text
+
+    def _keys(self) -> str:
+        if self.choosing:
+            return self.w("learn.tui.choose_chapter")
+        if self.lesson.finished:
+            last = self.number == len(self.chapters)
+            return self.w("learn.tui.finished" if last else "learn.tui.continue")
+        return self.w("learn.tui.prompt")
+
+    def on_key(self, event: Key) -> None:
+        key = event.key
+        if self.choosing:
+            self._choose_chapter(key)
+        elif key == "c":
+            self.choosing = True
+        elif key == "r":
+            self._open(self.lesson.chapter)
+        elif key == "enter" and self.lesson.finished:
+            self._after_chapter()
+        elif key.isdigit() and 1 <= int(key) <= len(self._moves()):
+            self.try_move(self._moves()[int(key) - 1])
+        else:
+            return
+        event.stop()
+        self.refresh_all()
+
+    def _choose_chapter(self, key: str) -> None:
+        self.choosing = False
+        if key.isdigit() and 1 <= int(key) <= len(self.chapters):
+            self._open(self.chapters[int(key) - 1])
+
+    def _after_chapter(self) -> None:
+        if self.number < len(self.chapters):
+            self._open(self.chapters[self.number])
+        else:
+            self.play_next = True
+            self.exit()
+
+    def _open(self, chapter: Chapter) -> None:
+        self.lesson = Lesson(chapter)
+        self.message = Text()
+        self._save()
+
+    def try_move(self, action: str) -> None:
+        """Try one of the learner's moves: the engine's reason, the step's hint, or what happened."""
+        reply = self.lesson.attempt(action)
+        words_ = self.say(reply.message)
+        if reply.ok:
+            self.message = Text(f"{self.w('learn.right')} {words_}", style="green")
+            self._save()
+        else:
+            self.message = Text(words_, style="bold red")
+
+    def _save(self) -> None:
+        try:
+            save_progress(self.save_to, self.lesson)
+        except OSError as err:
+            self.message.append(f"\n{err}", style="red")

@@ -1,0 +1,100 @@
+"""``ra learn`` in the terminal, headless with Textual's pilot (issue 24): the guided game to its
+end by keys, a wrong move per chapter refused with the state unchanged, resumed after leaving."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ra.cli import app as cli
+from ra.learn import Lesson, load_chapters
+from ra.tui.learn import LearnApp, load_progress, save_progress
+from tests.tui.test_app import screen_text
+
+CHAPTERS = load_chapters()
+
+
+def key_of(app: LearnApp, action: str) -> str:
+    return str(app._moves().index(action) + 1)
+
+
+def test_the_guided_game_by_keys_to_the_offer_of_a_real_game(tmp_path: Path) -> None:
+    save = tmp_path / "learn.json"
+    app = LearnApp(Lesson(CHAPTERS[0]), save)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for n, chapter in enumerate(CHAPTERS):
+                assert f"Chapter {n + 1} of {len(CHAPTERS)}" in screen_text(app)  # type: ignore[arg-type]
+                wrong_tried = False
+                for step in chapter.steps:
+                    moves = app._moves()
+                    wrong = next((a for a in moves if not step.accepts(a)), None)
+                    if wrong is not None and not wrong_tried:
+                        before = (app.lesson.done, app.lesson.game.to_record())
+                        await pilot.press(key_of(app, wrong))
+                        assert (app.lesson.done, app.lesson.game.to_record()) == before
+                        hint = app.w(chapter.key(f"{app.lesson.done}.hint"))
+                        assert str(app.message) == hint
+                        wrong_tried = True
+                    await pilot.press(key_of(app, next(a for a in moves if step.accepts(a))))
+                    assert str(app.message).startswith("Right!")
+                assert wrong_tried and app.lesson.finished
+                await pilot.press("enter")
+            await pilot.pause()
+
+    asyncio.run(main())
+    assert app.play_next  # the last Enter asks for a game against easy bots
+
+
+def test_leaving_and_resuming_keeps_the_chapter_and_its_moves(tmp_path: Path) -> None:
+    save = tmp_path / "learn.json"
+    app = LearnApp(Lesson(CHAPTERS[0]), save)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("c", "6")  # the chapter list: skip ahead to Unrest
+            await pilot.press(key_of(app, "ra"))
+            await pilot.press("q")
+
+    asyncio.run(main())
+    lesson = load_progress(save, CHAPTERS)
+    assert (lesson.chapter.id, lesson.made) == ("unrest", ["ra"])
+    assert json.loads(save.read_text())["format"] == "ra-learn"
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        ("{", "cannot read"),
+        ('{"format": "x"}', "not a ra-learn file"),
+        ('{"format": "ra-learn", "chapter": "unrest", "made": ["ra", "x"]}', "move 2"),
+    ],
+)
+def test_a_damaged_progress_file_is_refused_naming_what_is_wrong(
+    tmp_path: Path, content: str, why: str
+) -> None:
+    path = tmp_path / "learn.json"
+    path.write_text(content)
+    with pytest.raises(ValueError, match=why):
+        load_progress(path, CHAPTERS)
+
+
+def test_progress_round_trip(tmp_path: Path) -> None:
+    lesson = Lesson(CHAPTERS[4], ["ra", "bid 6"])
+    save_progress(tmp_path / "p" / "learn.json", lesson)
+    again = load_progress(tmp_path / "p" / "learn.json", CHAPTERS)
+    assert again.game.to_record() == lesson.game.to_record()
+
+
+def test_cli_help_and_a_bad_chapter_number() -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["learn", "--help"])
+    assert result.exit_code == 0 and "--chapter" in result.output and "easy bots" in result.output
+    result = runner.invoke(cli, ["learn", "--chapter", "99"])
+    assert result.exit_code == 2
