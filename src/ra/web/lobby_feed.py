@@ -20,6 +20,7 @@ from typing import Literal
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from typing_extensions import TypedDict
 
+from ra.web.limits import AddressLimiter
 from ra.web.protocol import MAX_MESSAGE_BYTES, GameSummary
 
 log = logging.getLogger("ra.web")
@@ -30,6 +31,10 @@ FEED_REFRESH = 15.0
 """Seconds between lists sent anyway (changes this worker cannot hear of, e.g. a lost link)."""
 FEEDS_PER_ADDRESS = 8
 """Lobby pages one address may follow at once."""
+OPENS_PER_MINUTE = 30.0
+"""Lobby sockets one address may open a minute (bursts of :data:`OPENS_BURST`): a page
+reconnects with backoff, and each opening reads the lists."""
+OPENS_BURST = 20.0
 PAGE_MESSAGES_PER_SECOND = 2.0
 """A lobby page has nothing to say; a few pings are tolerated, a flood closes it."""
 SEND_TIMEOUT = 10.0
@@ -89,6 +94,7 @@ class LobbyFeed:
         """What a page is sent first, before the lists (the lobby chat's last lines)."""
         self._pages: set[_Page] = set()
         self._per_address: Counter[str] = Counter()
+        self._opens = AddressLimiter(OPENS_PER_MINUTE / 60, OPENS_BURST)
         self._dirty = asyncio.Event()
         self._last: str | None = None
         self._task: asyncio.Task[None] | None = None
@@ -138,6 +144,9 @@ class LobbyFeed:
         await ws.accept()
         if self._per_address[address] >= FEEDS_PER_ADDRESS:  # told why, not just refused
             await ws.close(POLICY_VIOLATION, "too many lobby pages open from this address")
+            return
+        if not self._opens.allow(address):  # each opening reads the lists: no flood of them
+            await ws.close(POLICY_VIOLATION, "the lobby is opened too often from this address; slow down")
             return
         page = _Page()
         self._per_address[address] += 1
