@@ -112,6 +112,51 @@ def test_csrf_origin_fixation_and_guessing_are_refused(server: Server) -> None:
         assert httpx.post(base + "/api/account/signup", json=bad).status_code == 422, bad
 
 
+def test_ranks_put_the_winner_first_and_share_equal_scores() -> None:
+    from ra.web.ratings import ranks
+
+    assert ranks([30, 41, 41], winner=1) == [3, 1, 2]  # R8: the tie-break made seat 1 the winner
+    assert ranks([12, 30, 30, 5], winner=2) == [3, 2, 1, 4]
+    assert ranks([20, 20, 25], winner=2) == [2, 2, 1]
+
+
+def test_a_game_between_accounts_is_rated_once_and_a_game_with_a_bot_is_not(server: Server) -> None:
+    base = server.url
+    made = create(base, [{"kind": "human"}, {"kind": "human"}], name="Ann")
+    gid = made["game"]["id"]
+    bob_seat = join(base, gid, "Bob")
+    ann = sign_up(base, "Ann", [{"game": gid, "token": made["token"]}])
+    sign_up(base, "Bob", [{"game": gid, "token": bob_seat["token"]}])
+    with_bot = create(base, [{"kind": "human"}, {"kind": "bot", "level": "random"}], name="Ann")
+    ann.post(
+        "/api/account/claim", json={"seats": [{"game": with_bot["game"]["id"], "token": with_bot["token"]}]}
+    )
+
+    async def finish() -> None:
+        a = Player(server.ws, gid, made["token"], seed=1)
+        b = Player(server.ws, gid, bob_seat["token"], seed=2)
+        c = Player(server.ws, with_bot["game"]["id"], with_bot["token"], seed=3)
+        for p in (a, b, c):
+            await p.connect()
+        await asyncio.gather(play([a, b]), play([c]))
+        for p in (a, b, c):
+            await p.close()
+
+    asyncio.run(finish())
+    winner = httpx.get(f"{base}/api/games/{gid}").json()["winner"]
+    deadline = time.monotonic() + 10
+    board: list[dict[str, Any]] = []
+    while len(board) < 2 and time.monotonic() < deadline:
+        board = httpx.get(base + "/api/leaderboard").json()["players"]
+        time.sleep(0.1)
+    assert [p["name"] for p in board] == (["Ann", "Bob"] if winner == 0 else ["Bob", "Ann"])
+    assert [p["rating"]["games"] for p in board] == [1, 1]  # the game with a bot was not rated
+    first, second = board[0]["rating"], board[1]["rating"]
+    assert first["mu"] > 25 > second["mu"] and first["sigma"] < 8.34
+    profile = httpx.get(base + "/api/players/ann").json()
+    assert profile["rating"]["games"] == 1 and len(profile["games"]) == 2
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
 def test_the_account_pages_sign_up_keep_the_browsers_games_and_show_the_profile(
@@ -162,48 +207,3 @@ def test_the_account_pages_sign_up_keep_the_browsers_games_and_show_the_profile(
     no_sideways_scroll(ru)
     no_js_errors(ru)
     ru.context.close()
-
-
-def test_ranks_put_the_winner_first_and_share_equal_scores() -> None:
-    from ra.web.ratings import ranks
-
-    assert ranks([30, 41, 41], winner=1) == [3, 1, 2]  # R8: the tie-break made seat 1 the winner
-    assert ranks([12, 30, 30, 5], winner=2) == [3, 2, 1, 4]
-    assert ranks([20, 20, 25], winner=2) == [2, 2, 1]
-
-
-def test_a_game_between_accounts_is_rated_once_and_a_game_with_a_bot_is_not(server: Server) -> None:
-    base = server.url
-    made = create(base, [{"kind": "human"}, {"kind": "human"}], name="Ann")
-    gid = made["game"]["id"]
-    bob_seat = join(base, gid, "Bob")
-    ann = sign_up(base, "Ann", [{"game": gid, "token": made["token"]}])
-    sign_up(base, "Bob", [{"game": gid, "token": bob_seat["token"]}])
-    with_bot = create(base, [{"kind": "human"}, {"kind": "bot", "level": "random"}], name="Ann")
-    ann.post(
-        "/api/account/claim", json={"seats": [{"game": with_bot["game"]["id"], "token": with_bot["token"]}]}
-    )
-
-    async def finish() -> None:
-        a = Player(server.ws, gid, made["token"], seed=1)
-        b = Player(server.ws, gid, bob_seat["token"], seed=2)
-        c = Player(server.ws, with_bot["game"]["id"], with_bot["token"], seed=3)
-        for p in (a, b, c):
-            await p.connect()
-        await asyncio.gather(play([a, b]), play([c]))
-        for p in (a, b, c):
-            await p.close()
-
-    asyncio.run(finish())
-    winner = httpx.get(f"{base}/api/games/{gid}").json()["winner"]
-    deadline = time.monotonic() + 10
-    board: list[dict[str, Any]] = []
-    while len(board) < 2 and time.monotonic() < deadline:
-        board = httpx.get(base + "/api/leaderboard").json()["players"]
-        time.sleep(0.1)
-    assert [p["name"] for p in board] == (["Ann", "Bob"] if winner == 0 else ["Bob", "Ann"])
-    assert [p["rating"]["games"] for p in board] == [1, 1]  # the game with a bot was not rated
-    first, second = board[0]["rating"], board[1]["rating"]
-    assert first["mu"] > 25 > second["mu"] and first["sigma"] < 8.34
-    profile = httpx.get(base + "/api/players/ann").json()
-    assert profile["rating"]["games"] == 1 and len(profile["games"]) == 2

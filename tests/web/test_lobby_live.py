@@ -125,15 +125,15 @@ def test_a_lobby_socket_refuses_what_a_page_never_sends(server: Server) -> None:
         for p in pages:
             await p.close()
         # Opening and closing the lobby socket in a loop (each opening reads the lists) is stopped.
-        refused = 0
+        turned_away = 0
         for _ in range(20):
             page = await Follower(server.ws).open()
             try:
                 await page.until(lambda _: True, timeout=5)
             except websockets.ConnectionClosed:
-                refused += 1
+                turned_away += 1
             await page.close()
-        assert refused > 0
+        assert turned_away > 0
         await asyncio.sleep(2.5)  # the allowance comes back (30 a minute)
         # The server still serves lists after all that.
         again = await Follower(server.ws).open()
