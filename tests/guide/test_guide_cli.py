@@ -7,7 +7,7 @@ import re
 from typer.testing import CliRunner
 
 from ra.cli import app
-from ra.cli.guide import guide_text
+from ra.guide import guide_text, sections
 
 SECTION = re.compile(r"^## ", re.MULTILINE)
 POSITION = re.compile(r"<!-- position: (\w+) -->")
@@ -26,7 +26,7 @@ def test_both_languages_have_the_same_sections_and_positions() -> None:
 
 def test_russian_guide_uses_the_glossary_terms() -> None:
     ru = guide_text("ru")
-    assert "трек Ра" in ru and "аукционный ряд" in ru and "диск" in ru
+    assert "трек Ра" in ru and "аукционном ряду" in ru and "диск" in ru
     assert "солнце" not in ru.lower() and "тайл" not in ru
 
 
@@ -39,7 +39,7 @@ def test_ra_guide_prints_russian_without_position_markers() -> None:
 
 
 def test_ra_guide_prints_english() -> None:
-    result = CliRunner().invoke(app, ["guide", "--plain"])
+    result = CliRunner().invoke(app, ["guide", "--lang", "en", "--plain"])
     assert result.exit_code == 0, result.output
     assert "## When to invoke Ra" in result.output
 
@@ -49,3 +49,11 @@ def test_unknown_language_is_a_clear_error() -> None:
     assert result.exit_code != 0
     assert "unknown language 'xx'" in result.output
     assert "Traceback" not in result.output
+
+
+def test_sections_share_anchors_in_both_languages() -> None:
+    _, _, en = sections(guide_text("en"))
+    _, _, ru = sections(guide_text("ru"))
+    assert [s.anchor for s in en] == [s.anchor for s in ru]
+    assert en[1].heading == "When to invoke Ra" and ru[1].heading == "Когда воззвать к Ра"
+    assert all(s.positions for s in en)
