@@ -51,6 +51,11 @@ def sections(text: str) -> tuple[str, str, tuple[Section, ...]]:
     for number, part in enumerate(parts, 1):
         heading, _, body = part.partition("\n")
         found.append(
-            Section(f"s{number}", heading.strip(), POSITION_MARK.sub("", body).strip(), tuple(POSITION_MARK.findall(body)))
+            Section(
+                f"s{number}",
+                heading.strip(),
+                POSITION_MARK.sub("", body).strip(),
+                tuple(POSITION_MARK.findall(body)),
+            )
         )
     return title.lstrip("# ").strip(), intro.strip(), tuple(found)

@@ -7,9 +7,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from ra.guide import guide_text, reader_text
 from ra.cli.common import HELP, pager_with_colours, set_lang
 from ra.cli.language import lang
+from ra.guide import guide_text, reader_text
+
 
 def guide_command(
     plain: Annotated[bool, typer.Option("--plain", help=HELP("guide.cli.plain"))] = False,

@@ -42,8 +42,8 @@ from ra.web.accounts import (
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.chat import Chat, LobbyLine
-from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.guide import router as guide_router
+from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.learn import router as learn_router
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.lobby_feed import LobbyFeed

@@ -38,7 +38,9 @@ def _guide(language: str) -> GuideData:
         title=title,
         intro=md.render(intro),
         sections=[
-            SectionData(anchor=s.anchor, heading=s.heading, html=md.render(s.body), positions=list(s.positions))
+            SectionData(
+                anchor=s.anchor, heading=s.heading, html=md.render(s.body), positions=list(s.positions)
+            )
             for s in found
         ],
     )
