@@ -1,0 +1,35 @@
+"""The guide's positions: each is reached by legal moves, and its stored best action is the
+advisor's at the stored budget (the native core makes this deterministic)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ra.bots.advisor import Advisor
+from ra.guide import POSITION_MARK, guide_text, positions
+from ra.native import core
+
+
+def test_every_marker_names_a_stored_position() -> None:
+    stored = positions()
+    for lang in ("en", "ru"):
+        names = POSITION_MARK.findall(guide_text(lang))
+        assert names and set(names) <= set(stored)
+
+
+def test_positions_are_legal_and_their_numbers_are_present() -> None:
+    for position in positions().values():
+        game = position.game()
+        assert game.to_move == position.mover
+        legal = {str(a) for a in game.legal_actions()}
+        assert {a.action for a in position.actions} == legal
+        assert position.best == position.actions[0].action
+        assert all(0.0 <= a.win <= 1.0 for a in position.actions)
+
+
+@pytest.mark.skipif(core is None, reason="the advisor's search needs the native core")
+def test_stored_best_is_the_advisors_choice() -> None:
+    for position in positions().values():
+        game = position.game()
+        evaluation = Advisor(budget=position.budget, seed=0).evaluate(game.view(game.to_move))
+        assert str(evaluation.actions[0].action) == position.best, position.name
