@@ -39,10 +39,12 @@ def test_guide_page_from_lobby_and_language_switch(browser: Browser, live_server
     page.wait_for_url(re.compile(r"/guide$"))
     wait_js(page, READY)
     assert page.locator("section.guide-section").count() == 11
-    assert page.locator("#s2 h2").inner_text() == "When to invoke Ra"
+    assert page.locator("figure.guide-position svg").count() >= 11  # drawn with the table's art
+    assert page.locator("table.guide-numbers").count() == 11
+    assert page.locator("#s2 > h2").inner_text() == "When to invoke Ra"
     shot(page, "guide-laptop-en")
     page.locator('.lang-btn[data-lang="ru"]').click()
-    wait_js(page, "document.querySelector('#s2 h2')?.textContent === 'Когда воззвать к Ра'")
+    wait_js(page, "document.querySelector('#s2 > h2')?.textContent === 'Когда воззвать к Ра'")
     shot(page, "guide-laptop-ru")
     no_js_errors(page)
 
@@ -54,7 +56,7 @@ def test_guide_page_on_a_phone_in_russian(browser: Browser, live_server: str) ->
     page.locator("#guide-link").click()
     page.wait_for_url(re.compile(r"/guide$"))
     wait_js(page, READY)
-    assert page.locator("#s11 h2").inner_text() == "Игра вдвоём"
+    assert page.locator("#s11 > h2").inner_text() == "Игра вдвоём"
     no_sideways_scroll(page)
     shot(page, "guide-phone-ru")
     no_js_errors(page)
