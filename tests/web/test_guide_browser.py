@@ -11,6 +11,7 @@ from tests.web.test_browser import (
     BROWSER_TESTS,
     LAPTOP,
     PHONE,
+    SHOTS,
     Browser,
     new_page,
     no_js_errors,
@@ -46,6 +47,7 @@ def test_guide_page_from_lobby_and_language_switch(browser: Browser, live_server
     page.locator('.lang-btn[data-lang="ru"]').click()
     wait_js(page, "document.querySelector('#s2 > h2')?.textContent === 'Когда воззвать к Ра'")
     shot(page, "guide-laptop-ru")
+    page.locator("#s1").screenshot(path=str(SHOTS / "guide-laptop-ru-section.png"))
     no_js_errors(page)
 
 
@@ -59,4 +61,5 @@ def test_guide_page_on_a_phone_in_russian(browser: Browser, live_server: str) ->
     assert page.locator("#s11 > h2").inner_text() == "Игра вдвоём"
     no_sideways_scroll(page)
     shot(page, "guide-phone-ru")
+    page.locator("#s1 figure.guide-position").screenshot(path=str(SHOTS / "guide-phone-ru-position.png"))
     no_js_errors(page)

@@ -78,7 +78,9 @@ def _guide(language: str) -> GuideData:
         intro=md.render(intro),
         sections=[
             SectionData(
-                anchor=s.anchor, heading=s.heading, html=md.render(s.body),
+                anchor=s.anchor,
+                heading=s.heading,
+                html=md.render(s.body),
                 positions=[_position(stored[n], language) for n in s.positions],
             )
             for s in found
