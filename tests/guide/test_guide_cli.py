@@ -36,6 +36,8 @@ def test_ra_guide_prints_russian_without_position_markers() -> None:
     assert "# Ра — руководство по стратегии" in result.output
     assert "## Игра вдвоём" in result.output
     assert "<!--" not in result.output
+    assert result.output.count("Оценки советника:") == 11  # each position with its numbers
+    assert "★" in result.output
 
 
 def test_ra_guide_prints_english() -> None:

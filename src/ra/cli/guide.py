@@ -7,9 +7,47 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+import ra
 from ra.cli.common import HELP, pager_with_colours, set_lang
 from ra.cli.language import lang
-from ra.guide import guide_text, reader_text
+from ra.guide import POSITION_MARK, Position, guide_text, positions
+from ra.tui.render import action_label
+from ra.words import words
+
+
+def position_text(position: Position, language: str) -> str:
+    """A guide position in text: who is to move, the Ra track, the auction track, the suns, and
+    the advisor's win chance for each legal action (the best starred)."""
+    w = words(language)
+    game = position.game()
+    view = game.view(position.mover)
+    names = game.names
+    suns = "; ".join(f"{names[i]}: {', '.join(map(str, p.suns))}" for i, p in enumerate(view.players))
+    chances = " · ".join(
+        f"{action_label(ra.Action.parse(a.action), lang=language)}"
+        f"{' ★' if a.action == position.best else ''} {round(a.win * 100)}%"
+        for a in position.actions
+    )
+    return "\n".join(
+        (
+            f"> **{w('guide.position', name=names[position.mover])}** "
+            + w(
+                "guide.text.board",
+                ra=view.ra_count,
+                length=view.ra_track_length,
+                auction=len(view.auction_track),
+                centre=view.center_sun,
+            ),
+            f"> {w('guide.text.suns', suns=suns)}",
+            f"> {w('guide.advisor')}: {chances}",
+        )
+    )
+
+
+def with_positions(text: str, language: str) -> str:
+    """The guide with each position marker replaced by the position in text."""
+    stored = positions()
+    return POSITION_MARK.sub(lambda m: position_text(stored[m.group(1)], language), text)
 
 
 def guide_command(
@@ -19,7 +57,7 @@ def guide_command(
     """The strategy guide: the value of a lot, suns, the Ra track, races, monuments."""
     if language is not None:
         set_lang(language)
-    text = reader_text(guide_text(lang()))
+    text = with_positions(guide_text(lang()), lang())
     console = Console()
     if plain or not console.is_terminal or console.no_color or not console.color_system:
         typer.echo(text)  # a pipe, NO_COLOR or TERM=dumb: the plain text
