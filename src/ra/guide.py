@@ -84,9 +84,11 @@ class Position:
     best: str
     actions: tuple[ActionChance, ...]
 
-    def game(self) -> ra.Game:
-        """The game at this position, replayed from its setup (each move checked legal)."""
-        game = ra.Game(players=self.players, seed=self.seed)
+    def game(self, language: str = _words.DEFAULT_LANG) -> ra.Game:
+        """The game at this position, replayed from its setup (each move checked legal); the
+        players are named "Player 1"… in ``language``."""
+        names = [_words.words(language)("player.numbered", n=i + 1) for i in range(self.players)]
+        game = ra.Game(players=names, seed=self.seed)
         for number, text in enumerate(self.moves, 1):
             action = ra.Action.parse(text)
             if action not in game.legal_actions():

@@ -19,7 +19,7 @@ def position_text(position: Position, language: str) -> str:
     """A guide position in text: who is to move, the Ra track, the auction track, the suns, and
     the advisor's win chance for each legal action (the best starred)."""
     w = words(language)
-    game = position.game()
+    game = position.game(language)
     view = game.view(position.mover)
     names = game.names
     suns = "; ".join(f"{names[i]}: {', '.join(map(str, p.suns))}" for i, p in enumerate(view.players))

@@ -41,7 +41,7 @@ class SectionData(TypedDict):
 
 def _position(position: Position, language: str) -> PositionData:
     """A position as the table draws it (the mover's view) and the advisor's numbers, labelled."""
-    game = position.game()
+    game = position.game(language)
     return PositionData(
         name=position.name,
         players=position.players,
