@@ -33,3 +33,15 @@ def test_stored_best_is_the_advisors_choice() -> None:
         game = position.game()
         evaluation = Advisor(budget=position.budget, seed=0).evaluate(game.view(game.to_move))
         assert str(evaluation.actions[0].action) == position.best, position.name
+
+
+def test_each_position_shows_its_sections_point_and_is_an_open_question() -> None:
+    from tools.guide_positions import SPECS, open_question
+
+    stored = positions()
+    assert [name for name, _, _ in SPECS] == list(stored)
+    for name, players, shows in SPECS:
+        position = stored[name]
+        game = position.game()
+        assert game.num_players == players and shows(game), name
+        assert open_question([a.win for a in position.actions]), name
