@@ -38,6 +38,8 @@ def test_ra_guide_prints_russian_without_position_markers() -> None:
     assert "<!--" not in result.output
     assert result.output.count("Оценки советника:") == 11  # each position with its numbers
     assert "★" in result.output
+    assert "В ряду бедствие: кому оно вредит" in result.output  # each position says what it shows
+    assert "guide.caption" not in result.output
 
 
 def test_ra_guide_prints_english() -> None:

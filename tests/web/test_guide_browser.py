@@ -42,6 +42,8 @@ def test_guide_page_from_lobby_and_language_switch(browser: Browser, live_server
     assert page.locator("section.guide-section").count() == 11
     assert page.locator("figure.guide-position svg").count() >= 11  # drawn with the table's art
     assert page.locator("table.guide-numbers").count() == 11
+    captions = page.locator(".guide-caption").all_inner_texts()
+    assert len(captions) == 11 and all(c and "guide.caption" not in c for c in captions)
     assert page.locator("#s2 > h2").inner_text() == "When to invoke Ra"
     shot(page, "guide-laptop-en")
     page.locator('.lang-btn[data-lang="ru"]').click()

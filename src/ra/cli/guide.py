@@ -38,6 +38,7 @@ def position_text(position: Position, language: str) -> str:
                 auction=len(view.auction_track),
                 centre=view.center_sun,
             ),
+            f"> *{w(f'guide.caption.{position.name}')}*",
             f"> {w('guide.text.suns', suns=suns)}",
             f"> {w('guide.advisor')}: {chances}",
         )

@@ -8,7 +8,8 @@ import { renderBoard, renderPlayer, names } from "./board.js";
 function positionHtml(p) {
   const rows = p.actions.map((a) => `<tr${a.best ? ' class="best"' : ""}><td>${esc(a.label)}${a.best ? ` <b>★ ${esc(t("guide.best"))}</b>` : ""}</td><td class="num">${Math.round(a.win * 100)}%</td></tr>`).join("");
   return `<figure class="guide-position" data-position="${esc(p.name)}">` +
-    `<figcaption class="muted">${esc(t("guide.position", { name: names(p.view)[p.mover] }))}</figcaption>` +
+    `<figcaption><span class="muted">${esc(t("guide.position", { name: names(p.view)[p.mover] }))}</span>` +
+    `<span class="guide-caption">${esc(t(`guide.caption.${p.name}`))}</span></figcaption>` +
     `<div class="board-area">${renderBoard(p.view, {})}</div>` +
     `<div class="players">${p.view.players.map((_, i) => renderPlayer(p.view, i, { me: p.mover })).join("")}</div>` +
     `<table class="guide-numbers"><caption>${esc(t("guide.advisor"))}</caption>` +
