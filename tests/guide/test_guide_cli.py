@@ -40,6 +40,7 @@ def test_ra_guide_prints_russian_without_position_markers() -> None:
     assert "★" in result.output
     assert "В ряду бедствие: кому оно вредит" in result.output  # each position says what it shows
     assert "guide.caption" not in result.output
+    assert "Аукцион [Фараон][Пирамида][Похороны]" in result.output  # drawn by the terminal game
 
 
 def test_ra_guide_prints_english() -> None:

@@ -11,18 +11,22 @@ import ra
 from ra.cli.common import HELP, pager_with_colours, set_lang
 from ra.cli.language import lang
 from ra.guide import POSITION_MARK, Position, guide_text, positions
-from ra.tui.render import action_label
+from ra.tui.render import action_label, auction_line, board_line, players_table
 from ra.words import words
 
 
 def position_text(position: Position, language: str) -> str:
-    """A guide position in text: who is to move, the Ra track, the auction track, the suns, and
-    the advisor's win chance for each legal action (the best starred)."""
+    """A guide position in text: who is to move and what it shows, the board as the terminal game
+    draws it (board line, auction track, players), and the advisor's win chance for each legal
+    action (the best starred)."""
     w = words(language)
     game = position.game(language)
     view = game.view(position.mover)
-    names = game.names
-    suns = "; ".join(f"{names[i]}: {', '.join(map(str, p.suns))}" for i, p in enumerate(view.players))
+    board = (
+        board_line(view, lang=language).plain,
+        auction_line(view, lang=language).plain,
+        players_table(view, position.mover, lang=language).plain,
+    )
     chances = " · ".join(
         f"{action_label(ra.Action.parse(a.action), lang=language)}"
         f"{' ★' if a.action == position.best else ''} {round(a.win * 100)}%"
@@ -30,17 +34,14 @@ def position_text(position: Position, language: str) -> str:
     )
     return "\n".join(
         (
-            f"> **{w('guide.position', name=names[position.mover])}** "
-            + w(
-                "guide.text.board",
-                ra=view.ra_count,
-                length=view.ra_track_length,
-                auction=len(view.auction_track),
-                centre=view.center_sun,
-            ),
-            f"> *{w(f'guide.caption.{position.name}')}*",
-            f"> {w('guide.text.suns', suns=suns)}",
-            f"> {w('guide.advisor')}: {chances}",
+            f"**{w('guide.position', name=game.names[position.mover])}** "
+            f"*{w(f'guide.caption.{position.name}')}*",
+            "",
+            "```",
+            *board,
+            "```",
+            "",
+            f"{w('guide.advisor')}: {chances}",
         )
     )
 
