@@ -45,3 +45,26 @@ def test_each_position_shows_its_sections_point_and_is_an_open_question() -> Non
         game = position.game()
         assert game.num_players == players and shows(game), name
         assert open_question([a.win for a in position.actions]), name
+
+
+def test_a_malformed_position_is_a_clear_error() -> None:
+    from ra.guide import GuideDataError, _position
+
+    with pytest.raises(GuideDataError, match="position 'x': missing or malformed field 'moves'"):
+        _position({"name": "x", "players": 3, "seed": 1, "actions": []})
+    with pytest.raises(GuideDataError, match="must be an object"):
+        _position([1, 2])
+    bad = _position(
+        {
+            "name": "y",
+            "players": 3,
+            "seed": 1,
+            "moves": ["bid 16"],
+            "mover": 0,
+            "budget": 1,
+            "best": "draw",
+            "actions": [],
+        }
+    )
+    with pytest.raises(GuideDataError, match=r"position 'y': move 1 \('bid 16'\) is not legal there"):
+        bad.game()
