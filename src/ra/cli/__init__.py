@@ -135,6 +135,7 @@ from ra.cli.admin import admin
 from ra.cli.analyze import analyze_command
 from ra.cli.arena import arena_command
 from ra.cli.docs import docs_command
+from ra.cli.guide import guide_command
 from ra.cli.learn import learn_command
 from ra.cli.play import games_command, play_command, replay_command, rules_command
 from ra.cli.serve import serve_command
@@ -143,6 +144,7 @@ app.command("play", help=HELP("cli.play"))(play_command)
 app.command("replay", help=HELP("cli.replay"))(replay_command)
 app.command("games", help=HELP("cli.games"))(games_command)
 app.command("rules", help=HELP("cli.rules"))(rules_command)
+app.command("guide", help=HELP("guide.cli.help"))(guide_command)
 app.command("learn", help=HELP("learn.help"))(learn_command)
 # Developers' and hosts' commands: their own help is English; the list names them in every language.
 app.command("arena", short_help=HELP("cli.short.arena"))(arena_command)

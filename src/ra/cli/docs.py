@@ -19,7 +19,15 @@ from ra.cli.common import fail
 
 BUILD_COMMAND = "pip install -e '.[docs]' && mkdocs build"
 """How to build the site by hand, from the checkout (the ``docs`` extra brings MkDocs)."""
-SOURCES = ("mkdocs.yml", "docs", "CHANGELOG.md", "src/ra/data/rules.md", "src/ra/data/rules.ru.md")
+SOURCES = (
+    "mkdocs.yml",
+    "docs",
+    "CHANGELOG.md",
+    "src/ra/data/rules.md",
+    "src/ra/data/rules.ru.md",
+    "src/ra/data/guide.md",
+    "src/ra/data/guide.ru.md",
+)
 """What the site is built from (the rules and the changelog are included, not copied)."""
 
 

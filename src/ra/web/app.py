@@ -42,6 +42,7 @@ from ra.web.accounts import (
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.chat import Chat, LobbyLine
+from ra.web.guide import router as guide_router
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.learn import router as learn_router
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
@@ -213,6 +214,12 @@ def create_app(settings: Settings) -> FastAPI:
         return page("learn.html")
 
     app.include_router(learn_router)
+
+    @app.get("/guide", include_in_schema=False)
+    async def guide_page() -> Response:
+        return page("guide.html")
+
+    app.include_router(guide_router)
 
     @app.get("/static/{build}/catalogue/{lang}.json", include_in_schema=False)
     async def catalogue_json(build: str, lang: str) -> Response:

@@ -12,7 +12,7 @@ function render() {
       `<p>${esc(tileHelp(k))}</p></div></div>`;
   }).join("");
   document.getElementById("rules").innerHTML =
-    `<h1>${esc(t("rules.title"))}</h1><p class="muted">${esc(t("rules.intro"))}</p>` +
+    `<h1>${esc(t("rules.title"))}</h1><p class="muted">${esc(t("rules.intro"))} <a id="guide-link" href="/guide">${esc(t("guide.link"))}</a></p>` +
     `<nav class="rules-toc card" aria-label="${esc(t("rules.contents"))}">${secs.map(([sec, title]) => `<a href="#${sec}"><b>${sec}</b> ${esc(title)}</a>`).join("")}` +
     `<a href="#keys">${esc(t("rules.keys"))}</a><a href="#tiles">${esc(t("rules.tiles"))}</a></nav>` +
     secs.map(([sec, title, items]) => `<section class="card" id="${sec}"><h2><span class="sec">${sec}</span> ${esc(title)}</h2><ul>${items.map((x) => `<li>${esc(x)}</li>`).join("")}</ul></section>`).join("") +
