@@ -1,8 +1,8 @@
 """Every word of the browser from the one catalogue (ra.words), issue 19: a whole 3-player game in
 Russian leaves no Latin-script word outside player names and rule numbers, and in the pseudo-locale
 ``en-XA`` (every letter accented) no plain English word at all — one would be a string that
-bypassed the catalogue.  The lobby, the table through to the final scores, the replay, the rules
-and the 404 page, with their tooltips and labels."""
+bypassed the catalogue.  The lobby, the table through to the final scores, the replay, the rules,
+a puzzle answered and the 404 page, with their tooltips and labels."""
 
 from __future__ import annotations
 
@@ -86,6 +86,12 @@ def visit_everything(page: Page, base: str, lang: str) -> list[str]:
     seen.append(words_on(page, gid))
     page.goto(f"{base}/rules")
     page.wait_for_selector("section#R9")
+    seen.append(words_on(page))
+    page.goto(f"{base}/puzzles")
+    page.wait_for_selector("#puzzle-moves [data-act]")
+    seen.append(words_on(page))
+    page.locator("#puzzle-moves [data-act]").first.click()
+    page.wait_for_selector("#puzzle-verdict")
     seen.append(words_on(page))
     page.goto(f"{base}/no-such-page")
     page.wait_for_selector("h1")

@@ -138,6 +138,7 @@ from ra.cli.docs import docs_command
 from ra.cli.guide import guide_command
 from ra.cli.learn import learn_command
 from ra.cli.play import games_command, play_command, replay_command, rules_command
+from ra.cli.puzzle import puzzle_command
 from ra.cli.serve import serve_command
 
 app.command("play", help=HELP("cli.play"))(play_command)
@@ -146,6 +147,7 @@ app.command("games", help=HELP("cli.games"))(games_command)
 app.command("rules", help=HELP("cli.rules"))(rules_command)
 app.command("guide", help=HELP("guide.cli.help"))(guide_command)
 app.command("learn", help=HELP("learn.help"))(learn_command)
+app.command("puzzle", help=HELP("puzzle.cli.help"))(puzzle_command)
 # Developers' and hosts' commands: their own help is English; the list names them in every language.
 app.command("arena", short_help=HELP("cli.short.arena"))(arena_command)
 app.command("serve", help=HELP("cli.serve"), short_help=HELP("cli.short.serve"))(serve_command)

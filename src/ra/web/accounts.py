@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
-from ra.web.db import accounts, games, seats, sessions
+from ra.web.db import accounts, games, puzzle_attempts, puzzle_solvers, seats, sessions
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, clean_name
 from ra.web.ratings import Rating, rating
@@ -303,6 +303,8 @@ class Accounts:
                 sa.update(seats).where(seats.c.account_id == s.account_id).values(account_id=None)
             )
             await conn.execute(sa.delete(sessions).where(sessions.c.account_id == s.account_id))
+            for table in (puzzle_solvers, puzzle_attempts):
+                await conn.execute(sa.delete(table).where(table.c.account_id == s.account_id))
             await conn.execute(sa.delete(accounts).where(accounts.c.id == s.account_id))
 
 

@@ -67,6 +67,7 @@ from ra.web.protocol import (
     parse_client_message,
     ws_schema,
 )
+from ra.web.puzzles import make_router as make_puzzle_router
 from ra.web.ratings import Leader, leaders, rate_game
 from ra.web.security import (
     HostCheck,
@@ -220,6 +221,10 @@ def create_app(settings: Settings) -> FastAPI:
         return page("guide.html")
 
     app.include_router(guide_router)
+
+    @app.get("/puzzles", include_in_schema=False)
+    async def puzzles_page() -> Response:
+        return page("puzzles.html")
 
     @app.get("/static/{build}/catalogue/{lang}.json", include_in_schema=False)
     async def catalogue_json(build: str, lang: str) -> Response:
@@ -425,6 +430,16 @@ def create_app(settings: Settings) -> FastAPI:
         await accounts_.check_password(s, body.password)
         await accounts_.delete(s)
         return with_cookie({"ok": True}, request, None)
+
+    async def account_of(request: Request) -> tuple[str, str] | None:
+        s = await accounts_.session(request.cookies.get(COOKIE))
+        return None if s is None else (s.account_id, s.name)
+
+    async def changing_account(request: Request) -> tuple[str, str] | None:
+        s = await changing(request)
+        return s.account_id, s.name
+
+    app.include_router(make_puzzle_router(store, account_of, changing_account))
 
     @app.get("/api/leaderboard")
     async def leaderboard() -> dict[str, list[Leader]]:

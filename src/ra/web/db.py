@@ -150,6 +150,33 @@ chat_reports = sa.Table(
     sa.UniqueConstraint("chat_id", "reporter", name="chat_reports_once"),
 )
 
+# Puzzle ratings of accounts (OpenSkill, ra.puzzles.Solver); a guest's lives in the browser.
+puzzle_solvers = sa.Table(
+    "puzzle_solvers",
+    metadata,
+    sa.Column(
+        "account_id", sa.String(16), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("streak", sa.Integer, nullable=False),
+    sa.Column("best_streak", sa.Integer, nullable=False),
+    sa.Column("solved", sa.Integer, nullable=False),
+    sa.Column("tried", sa.Integer, nullable=False),
+)
+
+# An account's first answer to each puzzle: only that one moves the rating.
+puzzle_attempts = sa.Table(
+    "puzzle_attempts",
+    metadata,
+    sa.Column(
+        "account_id", sa.String(16), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("puzzle_id", sa.String(40), primary_key=True),
+    sa.Column("correct", sa.Boolean, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 

@@ -1,0 +1,182 @@
+"""``ra puzzle``: puzzles in the terminal, one after another, with a puzzle rating and a streak.
+
+The rating and the puzzles seen are kept in the data folder (``puzzles.json``), written after
+every answer (to a temporary file first: an interruption loses nothing but the puzzle on screen).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ra.actions import Action
+from ra.cli.common import HELP, fail, lang, set_lang, w
+from ra.puzzles import (
+    THEMES,
+    Puzzle,
+    PuzzleAnswerError,
+    PuzzleDataError,
+    Solver,
+    by_id,
+    choose,
+    display,
+    judge,
+    load_puzzles,
+    solver_from,
+)
+from ra.tui.render import action_label, auction_line, board_line, players_table
+from ra.tui.session import data_dir
+from ra.words import languages, words
+
+QUIT = ("q", "quit", "exit")
+
+
+def progress_path() -> Path:
+    """Where ``ra puzzle`` keeps the rating and the puzzles seen."""
+    return data_dir() / "puzzles.json"
+
+
+def load_progress(path: Path) -> tuple[Solver, list[str], str]:
+    """The saved rating and puzzles seen; a missing file is a new solver, a damaged one is
+    named in the note (third value) and replaced at the next answer."""
+    if not path.exists():
+        return Solver(), [], ""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        seen = [str(s) for s in raw["seen"]][-2000:]
+        return solver_from(raw["solver"]), seen, ""
+    except (OSError, ValueError, KeyError, TypeError):
+        return Solver(), [], w()("puzzle.bad_progress", path=str(path))
+
+
+def save_progress(path: Path, solver: Solver, seen: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"solver": asdict(solver), "seen": seen[-2000:]}), encoding="utf-8")
+    tmp.replace(path)
+
+
+def show(console: Console, puzzle: Puzzle, solver: Solver, language: str) -> list[Action]:
+    """The puzzle on screen: what it is, the board, the moves numbered; returns the moves."""
+    wl = words(language)
+    game = puzzle.game(language)
+    view = game.view(puzzle.mover)
+    themes = ", ".join(wl(f"puzzle.theme.{t}") for t in puzzle.themes)
+    console.rule(wl("puzzle.heading", id=puzzle.id, rating=solver.shown, streak=solver.streak))
+    console.print(
+        wl("puzzle.meta", n=puzzle.players, themes=themes, rating=display(puzzle.rating)), highlight=False
+    )
+    for line in (board_line(view, lang=language), auction_line(view, lang=language)):
+        console.print(line)
+    console.print(players_table(view, puzzle.mover, lang=language))
+    moves = game.legal_actions()
+    console.print(wl("puzzle.task"), style="bold", highlight=False)
+    for i, action in enumerate(moves, 1):
+        console.print(f"  {i}) {action_label(action, lang=language)}", highlight=False)
+    return moves
+
+
+def ask(console: Console, puzzle: Puzzle, moves: list[Action], language: str) -> str | None:
+    """The answer typed (a number or notation) as notation; None to quit.  A bad answer is
+    said and asked again."""
+    wl = words(language)
+    while True:
+        try:
+            typed = console.input(wl("puzzle.prompt", n=len(moves))).strip()
+        except EOFError:
+            return None
+        if typed.lower() in QUIT:
+            return None
+        if typed.isdigit() and 1 <= int(typed) <= len(moves):
+            return str(moves[int(typed) - 1])
+        try:
+            judge(puzzle, typed)
+            return typed
+        except PuzzleAnswerError as err:
+            console.print(wl.render(err.message), style="red", highlight=False)
+
+
+def tell(console: Console, puzzle: Puzzle, typed: str, before: Solver, language: str, rated: bool) -> Solver:
+    """The verdict, why, every move's chance and the rating after it (moved only by a puzzle's
+    first answer: ``rated``); the solver after it."""
+    wl = words(language)
+    verdict = judge(puzzle, typed)
+    after = before.after(puzzle, verdict.correct) if rated else before
+    answer = action_label(verdict.answer, lang=language)
+    if verdict.correct:
+        console.print(wl("puzzle.right"), style="bold green", highlight=False)
+    else:
+        console.print(wl("puzzle.wrong", answer=answer), style="bold red", highlight=False)
+    console.print(wl.render(verdict.why, puzzle.names(language), puzzle.mover), highlight=False)
+    for a in puzzle.actions:
+        mark = " ★" if a.action is verdict.answer else ""
+        mine = f"  {wl('puzzle.your_answer')}" if a.action is verdict.chosen else ""
+        win = round(100 * a.chances[puzzle.mover])
+        console.print(f"  {action_label(a.action, lang=language)}{mark}: {win}%{mine}", highlight=False)
+    delta = after.shown - before.shown
+    change = (
+        wl("puzzle.rating_change", rating=after.shown, delta=f"{delta:+d}")
+        if rated
+        else wl("puzzle.not_rated")
+    )
+    console.print(change, highlight=False)
+    console.print(
+        wl("puzzle.streak", n=after.streak, best=after.best_streak, solved=after.solved, tried=after.tried),
+        highlight=False,
+    )
+    return after
+
+
+def puzzle_command(
+    theme: Annotated[
+        str | None, typer.Option("--theme", help=HELP("puzzle.cli.theme", themes=", ".join(THEMES)))
+    ] = None,
+    puzzle_id: Annotated[str | None, typer.Option("--id", help=HELP("puzzle.cli.id"))] = None,
+    reset: Annotated[bool, typer.Option("--reset", help=HELP("puzzle.cli.reset"))] = False,
+    language: Annotated[
+        str | None, typer.Option("--lang", help=HELP("cli.lang", langs=", ".join(languages())))
+    ] = None,
+) -> None:
+    """Puzzles from real positions: find the best move; a rating and a streak."""
+    if language is not None:
+        set_lang(language)
+    if theme is not None and theme not in THEMES:
+        raise fail(w()("puzzle.cli.bad_theme", theme=theme[:40], themes=", ".join(THEMES)))
+    try:
+        puzzles = load_puzzles()
+    except PuzzleDataError as err:
+        raise fail(str(err)) from None
+    first = by_id(puzzle_id) if puzzle_id is not None else None
+    if puzzle_id is not None and first is None:
+        raise fail(w()("puzzle.cli.no_such", id=puzzle_id[:40]))
+    if not any(theme is None or theme in p.themes for p in puzzles):
+        raise fail(w()("puzzle.cli.none", theme=w()(f"puzzle.theme.{theme}")))
+    path = progress_path()
+    solver, seen, note = (Solver(), [], "") if reset else load_progress(path)
+    console = Console(highlight=False)
+    if note:
+        console.print(note, style="yellow")
+    rng = random.Random()
+    while True:
+        puzzle = first or choose(puzzles, solver, seen, theme, rng)
+        first = None
+        typed = ask(console, puzzle, show(console, puzzle, solver, lang()), lang())
+        if typed is None:
+            break
+        solver = tell(console, puzzle, typed, solver, lang(), rated=puzzle.id not in seen)
+        if puzzle.id not in seen:
+            seen.append(puzzle.id)
+        save_progress(path, solver, seen)
+        try:
+            more = console.input(w()("puzzle.more")).strip().lower()
+        except EOFError:
+            break
+        if more in QUIT:
+            break
+    console.print(w()("puzzle.bye", rating=solver.shown, path=str(path)), highlight=False)

@@ -1,0 +1,137 @@
+"""Puzzles (issue 24): the shipped set (size, themes, every position legal, every answer
+re-verified by the advisor at a small budget), judging answers, the explanation in every
+language, the rating and streak, and choosing the next puzzle."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from tools.puzzles import CHECK
+
+from ra.bots.advisor import Advisor
+from ra.native import core
+from ra.puzzles import (
+    THEMES,
+    PuzzleAnswerError,
+    PuzzleDataError,
+    Solver,
+    choose,
+    judge,
+    load_puzzles,
+    puzzle_from,
+    solver_from,
+    themes_of,
+    to_json,
+)
+from ra.words import words
+
+PUZZLES = load_puzzles()
+
+
+def test_at_least_300_puzzles_with_unique_ids_and_every_theme() -> None:
+    assert len(PUZZLES) >= 300
+    assert len({p.id for p in PUZZLES}) == len(PUZZLES)
+    counts = Counter(t for p in PUZZLES for t in p.themes)
+    assert all(counts[t] >= 10 for t in THEMES), counts
+    # Not just the easy answers: "pass" and "draw" together are under half the set.
+    kinds = Counter(p.answer.split()[0] for p in PUZZLES)
+    assert kinds["pass"] + kinds["draw"] < len(PUZZLES) / 2, kinds
+
+
+def test_every_position_is_legal_and_shows_its_themes_with_a_clear_answer() -> None:
+    for p in PUZZLES:
+        game = p.game()  # replays every move, checked legal (PuzzleDataError otherwise)
+        assert game.to_move == p.mover and not game.is_over()
+        assert set(p.themes) == set(themes_of(game)), p.id
+        assert {str(a.action) for a in p.actions} == {str(a) for a in game.legal_actions()}, p.id
+        assert p.gap >= 0.07, p.id  # the stable gap the generator asked for (tools/puzzles.STABLE)
+
+
+@pytest.mark.skipif(core is None, reason="the advisor's search needs the native core")
+def test_every_answer_is_re_verified_by_the_advisor_at_a_small_budget() -> None:
+    wrong = []
+    for p in PUZZLES:
+        game = p.game()
+        best = Advisor(budget=CHECK, seed=2).evaluate(game.view(p.mover)).best.action
+        if str(best) != p.answer:
+            wrong.append((p.id, str(best), p.answer))
+    assert not wrong, wrong
+
+
+def test_a_right_answer_and_a_wrong_one_explained_in_every_language() -> None:
+    p = next(p for p in PUZZLES if "bidding" in p.themes and p.answer.startswith("bid"))
+    right = judge(p, p.answer)
+    assert right.correct and right.loss == 0
+    other = next(str(a.action) for a in p.actions[1:])
+    wrong = judge(p, other)
+    assert not wrong.correct and wrong.loss == pytest.approx(p.chance(p.answer) - p.chance(other))
+    en = words("en").render(wrong.why, p.names("en"), p.mover)
+    assert en.startswith(f"lost {round(100 * wrong.loss)}%") and "you" in en
+    ru = words("ru").render(wrong.why, p.names("ru"), p.mover)
+    assert ru.startswith(f"потеряно {round(100 * wrong.loss)}%") and "вас" in ru
+    xa = words("en_XA").render(right.why, p.names("en_XA"), p.mover)
+    assert not any(w in xa.split() for w in ("the", "to", "win", "points")), xa  # all accented
+
+
+def test_an_illegal_answer_gets_the_engines_reason_and_a_non_move_is_named() -> None:
+    p = next(p for p in PUZZLES if p.answer.startswith("bid"))
+    with pytest.raises(PuzzleAnswerError) as err:
+        judge(p, "draw")  # an auction is on: no drawing (R3.2 / R4)
+    assert "(R" in str(err.value)
+    with pytest.raises(PuzzleAnswerError, match="“fly” is not a move"):
+        judge(p, "fly")
+
+
+def test_the_rating_moves_the_right_way_and_the_streak_counts() -> None:
+    p = PUZZLES[0]
+    s = Solver()
+    assert s.shown == 1500
+    up = s.after(p, True)
+    down = s.after(p, False)
+    assert up.mu > s.mu > down.mu and up.sigma < s.sigma
+    assert (up.streak, up.best_streak, up.solved, up.tried) == (1, 1, 1, 1)
+    two = up.after(p, True)
+    broken = two.after(p, False)
+    assert (two.streak, broken.streak, broken.best_streak, broken.solved, broken.tried) == (2, 0, 2, 2, 3)
+    # A harder puzzle moves the rating more when solved.
+    easy, hard = min(PUZZLES, key=lambda q: q.rating), max(PUZZLES, key=lambda q: q.rating)
+    assert s.after(hard, True).mu - s.mu > s.after(easy, True).mu - s.mu
+
+
+def test_stored_solvers_are_checked() -> None:
+    assert solver_from({"mu": 30, "sigma": 4, "streak": 3}).streak == 3
+    bad_ones: list[object] = [None, [], {"mu": "x"}, {"mu": 1e9}, {"sigma": 0}, {"streak": -1}]
+    for bad in bad_ones:
+        assert solver_from(bad) == Solver()
+
+
+def test_the_next_puzzle_is_of_the_theme_unseen_and_near_the_rating() -> None:
+    rng = random.Random(1)
+    gods = choose(PUZZLES, Solver(), theme="gods", rng=rng)
+    assert "gods" in gods.themes
+    seen = [p.id for p in PUZZLES[:-1]]
+    assert choose(PUZZLES, Solver(), seen, rng=rng) is PUZZLES[-1]
+    strong = Solver(mu=40.0, sigma=2.0)
+    picked = [choose(PUZZLES, strong, rng=rng).rating for _ in range(20)]
+    assert min(picked) > sorted(p.rating for p in PUZZLES)[len(PUZZLES) // 2]
+    with pytest.raises(ValueError, match="no puzzles"):
+        choose((), Solver())
+
+
+def test_a_malformed_puzzle_is_named() -> None:
+    good = to_json(PUZZLES[0])
+    assert puzzle_from(json.loads(json.dumps(good))) == PUZZLES[0]
+    for change, what in (
+        ({"players": "x"}, "malformed"),
+        ({"themes": ["cooking"]}, "themes"),
+        ({"answer": "ra"}, "first action"),
+        ({"moves": None}, "malformed"),
+    ):
+        with pytest.raises(PuzzleDataError, match=what) as err:
+            puzzle_from({**good, **change})
+        assert PUZZLES[0].id in str(err.value)
+    with pytest.raises(PuzzleDataError, match="move 1"):
+        puzzle_from({**good, "moves": ["bid 13"]}).game()

@@ -1,0 +1,138 @@
+"""Puzzles in the browser (issue 24): the API against a real server (a guest's rating sent and
+returned, an account's kept on the server and moved only by a first answer, CSRF, bad requests)
+and the page in Chromium answered right and wrong, in English and Russian, laptop and phone."""
+
+from __future__ import annotations
+
+import httpx
+
+from ra.puzzles import load_puzzles
+from ra.web.testing import Server
+from tests.web.test_accounts import sign_up
+from tests.web.test_browser import (
+    BROWSER_TESTS,
+    LAPTOP,
+    PHONE,
+    Browser,
+    Page,
+    new_page,
+    no_js_errors,
+    no_sideways_scroll,
+    shot,
+    wait_js,
+)
+
+PUZZLES = load_puzzles()
+PUZZLE = "document.querySelector('main').dataset.puzzle"
+SHOWN = f"!!{PUZZLE}"
+BID = next(p for p in PUZZLES if p.answer.startswith("bid"))
+WRONG = next(str(a.action) for a in BID.actions[1:])
+
+
+def test_a_guest_gets_a_puzzle_without_its_answer_and_the_rating_moves(live_server: str) -> None:
+    themes = httpx.get(f"{live_server}/api/puzzles/themes", timeout=10).json()["themes"]
+    assert {t["id"] for t in themes} == {"bidding", "invoking", "gods", "disasters", "end_of_epoch"}
+    got = httpx.post(f"{live_server}/api/puzzles/next", json={"theme": "gods"}, timeout=10).json()
+    assert "gods" in got["themes"] and got["solver"]["rating"] == 1500 and got["account"] is None
+    assert "answer" not in got and all("win" not in m for m in got["moves"])  # nothing given away
+    assert got["view"]["seat"] == got["mover"] and got["view"]["players"][got["mover"]]["name"] == "You"
+    url = f"{live_server}/api/puzzles/{BID.id}/answer"
+    right = httpx.post(url, json={"action": BID.answer}, timeout=10).json()
+    assert right["correct"] and right["rated"] and right["solver"]["rating"] > 1500
+    assert right["solver"]["streak"] == 1 and right["chances"][0]["action"] == BID.answer
+    wrong = httpx.post(
+        url, json={"action": WRONG, "solver": right["solver"], "lang": "ru"}, timeout=10
+    ).json()
+    assert not wrong["correct"] and wrong["solver"]["rating"] < right["solver"]["rating"]
+    assert wrong["solver"]["streak"] == 0 and wrong["solver"]["best_streak"] == 1
+    assert wrong["why"].startswith("потеряно") and wrong["answer"] == BID.answer
+    again = httpx.post(
+        url, json={"action": BID.answer, "solver": wrong["solver"], "repeat": True}, timeout=10
+    )
+    assert again.json()["rated"] is False and again.json()["solver"] == wrong["solver"]
+
+
+def test_bad_requests_name_what_is_wrong(live_server: str) -> None:
+    url = f"{live_server}/api/puzzles/{BID.id}/answer"
+    r = httpx.post(url, json={"action": "draw"}, timeout=10)
+    assert r.status_code == 422 and r.json()["error"] == "illegal" and "(R" in r.json()["message"]
+    r = httpx.post(url, json={"action": "x" * 41}, timeout=10)
+    assert r.status_code == 422
+    r = httpx.post(url, json={"action": BID.answer, "solver": {"mu": 1e9}}, timeout=10)
+    assert r.status_code == 422  # a forged rating is refused, not stored
+    r = httpx.post(f"{live_server}/api/puzzles/nosuch/answer", json={"action": "pass"}, timeout=10)
+    assert r.status_code == 404 and "nosuch" in r.json()["message"]
+    r = httpx.post(f"{live_server}/api/puzzles/next", json={"theme": "cooking"}, timeout=10)
+    assert r.status_code == 422 and "gods" in r.json()["message"]
+    r = httpx.post(f"{live_server}/api/puzzles/next", json={"seen": ["1-1"] * 1001}, timeout=10)
+    assert r.status_code == 422
+
+
+def test_an_account_keeps_its_rating_and_only_a_first_answer_counts(server: Server) -> None:
+    ann = sign_up(server.url, "Ann")
+    got = ann.post("/api/puzzles/next", json={"solver": {"mu": 90, "sigma": 1}}).json()
+    assert got["account"] == "Ann" and got["solver"]["rating"] == 1500  # the account's, not the sent one
+    url = f"/api/puzzles/{BID.id}/answer"
+    csrf = ann.headers.pop("X-CSRF-Token")
+    assert ann.post(url, json={"action": BID.answer}).json()["error"] == "csrf"  # another site's form
+    ann.headers["X-CSRF-Token"] = csrf
+    first = ann.post(url, json={"action": BID.answer, "solver": {"mu": 90, "sigma": 1}}).json()
+    assert first["rated"] and first["before"]["rating"] == 1500 and first["solver"]["rating"] > 1500
+    again = ann.post(url, json={"action": WRONG}).json()
+    assert not again["correct"] and again["rated"] is False and again["solver"] == first["solver"]
+    assert ann.post("/api/puzzles/next", json={}).json()["solver"] == first["solver"]
+    # Deleting the account deletes its puzzle rating with it.
+    assert ann.post("/api/account/delete", json={"password": "sun-and-nile-8"}).status_code == 200
+    bob = sign_up(server.url, "Ann")
+    assert bob.post("/api/puzzles/next", json={}).json()["solver"]["tried"] == 0
+
+
+def answer_by_click(page: Page, action: str) -> None:
+    page.locator(f'#puzzle-moves [data-act="{action}"]').click()
+    wait_js(page, "!!document.getElementById('puzzle-verdict')")
+
+
+def rating(page: Page) -> int:
+    return int(page.locator("#puzzle-rating").inner_text())
+
+
+@BROWSER_TESTS[0]
+@BROWSER_TESTS[1]
+def test_the_page_answered_right_and_wrong_in_two_languages(browser: Browser, live_server: str) -> None:
+    page = new_page(browser)
+    page.goto(live_server + "/")
+    page.locator("#puzzles-link").click()
+    wait_js(page, f"document.documentElement.dataset.ready === 'true' && {SHOWN}")
+    page.goto(f"{live_server}/puzzles?id={BID.id}")
+    wait_js(page, f"document.querySelector('main').dataset.puzzle === '{BID.id}'")
+    assert rating(page) == 1500 and page.locator("#puzzle-task").inner_text() == "Find the best move for you."
+    answer_by_click(page, BID.answer)
+    assert "Right!" in page.locator("#puzzle-verdict").inner_text() and rating(page) > 1500
+    solved = rating(page)
+    shot(page, "puzzle-right-laptop-en")
+    page.locator("#puzzle-next").click()
+    wait_js(page, f"{PUZZLE} !== '{BID.id}' && !document.getElementById('puzzle-verdict')")
+    nxt = str(page.evaluate("document.querySelector('main').dataset.puzzle"))
+    puzzle = next(p for p in PUZZLES if p.id == nxt)
+    answer_by_click(page, str(puzzle.actions[1].action))
+    assert "Not the best move" in page.locator("#puzzle-verdict").inner_text()
+    assert rating(page) < solved and "lost" in page.locator("#puzzle-why").inner_text()
+    # The rating is kept in this browser: a reload shows it.
+    page.reload()
+    wait_js(page, "!!document.querySelector('main').dataset.puzzle")
+    assert rating(page) < solved
+    no_js_errors(page)
+    ru = new_page(browser, PHONE, "ru-RU")
+    ru.goto(f"{live_server}/puzzles?id={BID.id}")
+    wait_js(ru, f"document.querySelector('main').dataset.puzzle === '{BID.id}'")
+    assert ru.locator("#puzzle-task").inner_text() == "Найдите свой лучший ход."
+    answer_by_click(ru, WRONG)
+    assert "Не лучший ход" in ru.locator("#puzzle-verdict").inner_text()
+    assert ru.locator("#puzzle-why").inner_text().startswith("потеряно")
+    no_sideways_scroll(ru)
+    shot(ru, "puzzle-wrong-phone-ru")
+    no_js_errors(ru)
+    laptop_ru = new_page(browser, LAPTOP, "ru-RU")
+    laptop_ru.goto(f"{live_server}/puzzles?id={BID.id}")
+    wait_js(laptop_ru, "!!document.querySelector('main').dataset.puzzle")
+    shot(laptop_ru, "puzzle-laptop-ru")
