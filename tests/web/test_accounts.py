@@ -120,7 +120,7 @@ def test_ranks_put_the_winner_first_and_share_equal_scores() -> None:
     assert ranks([20, 20, 25], winner=2) == [2, 2, 1]
 
 
-def test_a_game_between_accounts_is_rated_once_and_a_game_with_a_bot_is_not(server: Server) -> None:
+def test_a_game_between_accounts_is_rated_once_and_one_with_an_unrated_bot_is_not(server: Server) -> None:
     base = server.url
     made = create(base, [{"kind": "human"}, {"kind": "human"}], name="Ann")
     gid = made["game"]["id"]
@@ -150,11 +150,52 @@ def test_a_game_between_accounts_is_rated_once_and_a_game_with_a_bot_is_not(serv
         board = httpx.get(base + "/api/leaderboard").json()["players"]
         time.sleep(0.1)
     assert [p["name"] for p in board] == (["Ann", "Bob"] if winner == 0 else ["Bob", "Ann"])
-    assert [p["rating"]["games"] for p in board] == [1, 1]  # the game with a bot was not rated
+    assert [p["rating"]["games"] for p in board] == [1, 1]  # random has no fixed rating: not rated
     first, second = board[0]["rating"], board[1]["rating"]
     assert first["mu"] > 25 > second["mu"] and first["sigma"] < 8.34
     profile = httpx.get(base + "/api/players/ann").json()
     assert profile["rating"]["games"] == 1 and len(profile["games"]) == 2
+
+
+def test_a_game_against_rated_bots_moves_only_the_persons_rating(server: Server) -> None:
+    from ra.bots import LEVEL_RATINGS
+
+    base = server.url
+    made = create(
+        base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
+    )
+    gid = made["game"]["id"]
+    sign_up(base, "Cy", [{"game": gid, "token": made["token"]}])
+    listed = httpx.get(f"{base}/api/games/{gid}").json()["seats"]
+    easy_mu, easy_sigma = LEVEL_RATINGS["easy"]
+    assert listed[1]["rating"] == round(easy_mu - 3 * easy_sigma, 1) and listed[0]["rating"] is None
+
+    async def finish() -> None:
+        cy = Player(server.ws, gid, made["token"], seed=5)
+        await cy.connect()
+        await play([cy])
+        await cy.close()
+
+    asyncio.run(finish())
+    deadline = time.monotonic() + 10
+    profile = httpx.get(base + "/api/players/cy").json()
+    while profile["rating"]["games"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+        profile = httpx.get(base + "/api/players/cy").json()
+    assert profile["rating"]["games"] == 1 and profile["rating"]["mu"] != 25
+    game = httpx.get(f"{base}/api/games/{gid}").json()
+    from ra.web.ratings import ranks
+
+    place = ranks(game["scores"], game["winner"])[0]
+    if place == 1:
+        assert profile["rating"]["mu"] > 25
+    elif place == 3:
+        assert profile["rating"]["mu"] < 25
+    assert LEVEL_RATINGS["easy"] == (easy_mu, easy_sigma)  # the bots' ratings are fixed
+    board = httpx.get(base + "/api/leaderboard").json()["players"]
+    assert [p["name"] for p in board] == ["Cy"]
+    seats_after = httpx.get(f"{base}/api/games/{gid}").json()["seats"]
+    assert seats_after[0]["rating"] == round(profile["rating"]["ordinal"], 1)  # shown in the lobby now
 
 
 @pytest.mark.slow

@@ -84,6 +84,16 @@ def _budget_text(level: str, lang: str = "en") -> str:
     return w("level.budget", first=first, last=last)
 
 
+LEVEL_RATINGS: dict[str, tuple[float, float]] = {
+    "easy": (0.0, 1.0),
+    "medium": (0.0, 1.0),
+    "hard": (0.0, 1.0),
+    "expert": (0.0, 1.0),
+}
+"""The levels' fixed OpenSkill ratings (Plackett-Luce mu, sigma) on the people's scale (a new
+account starts at mu 25): measured PLACEHOLDER."""
+
+
 # The difficulty levels of the user interfaces, as bots.
 LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"epsilon": 0.25}),

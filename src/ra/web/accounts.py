@@ -105,6 +105,8 @@ class PlayedGame(TypedDict):
     status: str
     players: int
     seat: int
+    to_move: int | None
+    """Whose turn it is in a running game (None otherwise)."""
     created: str
     won: bool | None
     scores: list[int] | None
@@ -279,6 +281,7 @@ class Accounts:
                     "status": r["status"],
                     "players": r["players"],
                     "seat": r["my_seat"],
+                    "to_move": r["to_move"] if r["status"] == "running" else None,
                     "created": _iso(_aware(r["created_at"])),
                     "won": won,
                     "scores": r["scores"] if over else None,
@@ -295,6 +298,27 @@ class Accounts:
             "games": played,
             "by_players": tally,
         }
+
+    async def play_here(self, account_id: str, game_id: str, seat: int) -> str:
+        """A new token for a seat the account holds in a game not over (the account on another
+        device): the seat's old token stops holding it, so its pages are closed."""
+        token = new_token()
+        unfinished = sa.select(games.c.id).where(games.c.id == game_id, games.c.status != "finished")
+        async with self.store.engine.begin() as conn:
+            res = await conn.execute(
+                sa.update(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.seat == seat,
+                    seats.c.account_id == account_id,
+                    seats.c.game_id.in_(unfinished),
+                )
+                .values(token_hash=hash_token(token))
+            )
+            await self.store.notify_game(conn, game_id)  # the other workers drop the old token's pages
+        if res.rowcount != 1:
+            raise ApiError(404, "not_found", "your account holds no such seat in a game that is not over")
+        return token
 
     async def delete(self, s: Session) -> None:
         """The account goes; its seats stay in their games, no longer joined to anyone."""

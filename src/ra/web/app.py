@@ -410,6 +410,14 @@ def create_app(settings: Settings) -> FastAPI:
         s = await changing(request)
         return {"claimed": await accounts_.claim(s.account_id, body.seats)}
 
+    @app.post("/api/account/seats/{game_id}/{seat}/here")
+    async def play_here(game_id: str, seat: int, request: Request) -> dict[str, object]:
+        """Play an account's seat on this device: a new seat token (the old one's pages close)."""
+        s = await changing(request)
+        token = await accounts_.play_here(s.account_id, game_id[:40], seat)
+        await hub.changed(game_id)  # the old token's connections are dropped here (the note: elsewhere)
+        return {"game": game_id, "seat": seat, "token": token}
+
     @app.get("/api/account/export")
     async def export(request: Request) -> JSONResponse:
         """Everything the account holds: its profile and its games' public records."""

@@ -50,6 +50,12 @@ games = sa.Table(
     # level stand_in decides for the seat, which is marked away until its person comes back.
     sa.Column("move_seconds", sa.Integer, nullable=True),
     sa.Column("stand_in", sa.String(16), nullable=True),
+    # A game clock instead: seconds per person for the whole game, plus increment seconds after
+    # each of their decisions; on_timeout: "stand_in" (a bot decides, the seat marked away) or
+    # "forfeit" (the same, for good, and the seat ranks last).
+    sa.Column("game_seconds", sa.Integer, nullable=True),
+    sa.Column("increment", sa.Integer, nullable=True),
+    sa.Column("on_timeout", sa.String(8), nullable=True),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),  # its ratings applied
     sa.Index("ix_games_status_created_at", "status", "created_at"),
     sa.Index("ix_games_created_at", "created_at"),
@@ -72,6 +78,10 @@ seats = sa.Table(
         sa.ForeignKey("accounts.id", ondelete="SET NULL", name="seats_account"),
         nullable=True,
     ),
+    # Under a game clock: the seconds the seat had left when its current (or next) decision
+    # became due; forfeited: its time ran out at a forfeit table.
+    sa.Column("bank", sa.Float, nullable=True),
+    sa.Column("forfeited", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 decisions = sa.Table(

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ra import bots
+from ra.bots import LEVEL_RATINGS
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.engine import Game
@@ -284,6 +285,10 @@ class Client:
             await self._send(message)
 
 
+FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
+BACK_SECONDS = 60.0
+"""Under a game clock, a person taking their seat back from the stand-in has at least this long."""
+
 SEAT_LOST = 4401
 """The close code of a seat's connection whose token no longer holds the seat."""
 
@@ -442,13 +447,19 @@ class Room:
     def clock_left(self) -> float | None:
         """Seconds the person to move has left for this decision (None: no clock running)."""
         game, row = self.game, self.row
-        if row.move_seconds is None or game is None or game.is_over() or game.to_move is None:
+        if not row.clocked or game is None or game.is_over() or game.to_move is None:
             return None
         seat = row.seats[game.to_move]
-        if seat.kind == "bot" or seat.away or row.updated_at is None:
+        allowed = row.allowed(game.to_move)
+        if seat.kind == "bot" or seat.away or row.updated_at is None or allowed is None:
             return None
-        used = (datetime.now(UTC) - row.updated_at).total_seconds()
-        return max(0.0, row.move_seconds - used)
+        return max(0.0, allowed - self.used())
+
+    def used(self) -> float:
+        """Seconds since the decision now due became due."""
+        if self.row.updated_at is None:
+            return 0.0
+        return max(0.0, (datetime.now(UTC) - self.row.updated_at).total_seconds())
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
         """A reconnecting client holds the first ``since`` log entries of the log ``key`` names:
@@ -507,6 +518,8 @@ class Room:
             if game.to_move != seat:
                 who = game.names[game.to_move] if game.to_move is not None else "nobody"
                 raise ClientError("not_your_turn", f"it is {who}'s turn, not yours")
+            if not by_bot and self.row.seats[seat].forfeited:
+                raise ClientError("forfeited", FORFEITED)
             try:
                 action = table.check(seat, text)
             except IllegalActionError as err:
@@ -526,6 +539,8 @@ class Room:
             except Exception:
                 log.exception("storing decision %d of game %s failed", n, self.id)
                 raise ClientError("server_error", "the server could not store your move; try again") from None
+            if not by_bot:
+                await self._charge(seat)
             table.game = new
             self.decided_at = submitted
             self._mirror(new, state)
@@ -592,6 +607,8 @@ class Room:
             game = table.game
             if n != game.num_decisions:
                 raise ClientError("stale", "the game has moved on")
+            if self.row.seats[seat].forfeited:
+                raise ClientError("forfeited", FORFEITED)
             reason = table.why_no_undo(seat)
             if reason is not None:
                 raise ClientError("not_allowed", undo_refusal(reason))
@@ -616,6 +633,17 @@ class Room:
             self.tell_all(notice)
             self.broadcast(floor=len(new.events))
             self.schedule_bot()
+
+    async def _charge(self, seat: int) -> None:
+        """Under a game clock, take the decision's time off the seat's clock and add the
+        increment (stored: the clock survives a restart)."""
+        row = self.row
+        allowed = row.allowed(seat)
+        if row.game_seconds is None or allowed is None:
+            return
+        bank = round(max(0.0, allowed - self.used()) + (row.increment or 0), 3)
+        row.seats[seat].bank = bank
+        await self.hub.store.set_bank(self.id, seat, bank)
 
     def _mirror(self, game: Game, state: GameColumns) -> None:
         """Keep the cached row in step with ``game`` (``state`` is its :func:`game_state`)."""
@@ -747,7 +775,7 @@ class Room:
         a seat marked away, the table's pace), then let the stand-in bot decide.  Every worker
         with the table open waits; the one that claims the decision in the database decides."""
         game, row = self.game, self.row
-        if game is None or game.is_over() or row.move_seconds is None or row.record is not None:
+        if game is None or game.is_over() or not row.clocked or row.record is not None:
             return
         seat = game.to_move
         if seat is None or row.seats[seat].kind == "bot":
@@ -774,12 +802,20 @@ class Room:
                 game = self.game
                 if game is None or game.num_decisions != n or game.to_move != seat:
                     return
+                if self.row.game_seconds is not None and not self.row.seats[seat].away:
+                    # Another worker may have charged the seat's clock: the stored one decides.
+                    self.row.seats[seat].bank = await self.hub.store.bank(self.id, seat)
                 left = None if self.row.seats[seat].away else self.clock_left()
                 if not left:
                     break
                 delay = left + 0.05  # woken early, or the person came back: their time runs on
             if not await self.hub.store.claim_bot_turn(self.id, n, BOT_CLAIM_STALE):
                 return
+            if self.row.game_seconds is not None and not self.row.seats[seat].away:
+                self.row.seats[seat].bank = 0.0  # spent: a person coming back gets BACK_SECONDS
+                await self.hub.store.set_bank(self.id, seat, 0.0)
+            if self.row.on_timeout == "forfeit" and not self.row.seats[seat].forfeited:
+                await self.forfeit(seat)
             level = self.row.stand_in or "medium"
             seed = bot_seed(self.row.seed, n)
             action = None
@@ -799,20 +835,53 @@ class Room:
         except Exception:
             log.exception("stand-in move failed in game %s at decision %d", self.id, n)
 
+    async def forfeit(self, seat: int) -> None:
+        """At a forfeit table, ``seat``'s time ran out: a bot plays it to the end (it cannot be
+        taken back) and it ranks last; everyone is told."""
+        async with self.lock:
+            await self.hub.store.set_away(self.id, seat, True, forfeited=True)
+            self.row.seats[seat].away = self.row.seats[seat].forfeited = True
+            self.broadcast()
+
     async def set_away(self, seat: int, away: bool) -> None:
         """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with
-        their full time if it is their turn); everyone at the table is told."""
+        their full time if it is their turn, and at least :data:`BACK_SECONDS` on a game
+        clock); everyone at the table is told."""
         async with self.lock:
             if self.row.seats[seat].away == away:
                 return
+            if not away and self.row.seats[seat].forfeited:
+                raise ClientError("forfeited", FORFEITED)
             game = self.game
             due = game is not None and game.to_move == seat
-            await self.hub.store.set_away(self.id, seat, away, restart_turn=due and not away)
+            bank = self.row.allowed(seat) if self.row.game_seconds is not None and not away else None
+            if bank is not None:
+                bank = max(bank, BACK_SECONDS)
+                self.row.seats[seat].bank = bank
+            await self.hub.store.set_away(self.id, seat, away, restart_turn=due and not away, bank=bank)
             self.row.seats[seat].away = away
             if due and not away:
                 self.row.updated_at = datetime.now(UTC)
             self.broadcast()
         self.schedule_clock()
+
+
+def level_rating(level: str | None) -> float | None:
+    """A bot level's fixed rating as shown (mu - 3 sigma), None for a level without one."""
+    if level not in LEVEL_RATINGS:
+        return None
+    mu, sigma = LEVEL_RATINGS[level]
+    return round(mu - 3 * sigma, 1)
+
+
+def seat_clock(row: GameRow, seat: int) -> float | None:
+    """A seat's game clock at this moment (the mover's running down); None without one."""
+    allowed = row.allowed(seat) if row.game_seconds is not None else None
+    if allowed is None or row.seats[seat].kind == "bot":
+        return None
+    if row.to_move == seat and row.updated_at is not None and not row.seats[seat].away:
+        allowed -= max(0.0, (datetime.now(UTC) - row.updated_at).total_seconds())
+    return round(max(0.0, allowed), 1)
 
 
 class Hub:
@@ -926,6 +995,9 @@ class Hub:
                     "taken": s.kind == "bot" or s.token_hash is not None,
                     "connected": bool(connected[s.seat]) if s.seat < len(connected) else False,
                     "away": s.away,
+                    "forfeited": s.forfeited,
+                    "rating": s.rating if s.kind == "human" else level_rating(s.level),
+                    "clock": seat_clock(row, s.seat) if row.status == "running" else None,
                 }
                 for s in row.seats
             ],

@@ -12,9 +12,9 @@ import dataclasses
 import json
 import time
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 from typing_extensions import TypedDict
 
 from ra.engine import Game
@@ -36,6 +36,10 @@ LIST_CACHE_SECONDS = 1.0
 """How long the lobby's list is served from memory (it is read by every open lobby page)."""
 MIN_MOVE_SECONDS = 5
 MAX_MOVE_SECONDS = 3 * 24 * 3600
+MIN_GAME_SECONDS = 10
+MAX_GAME_SECONDS = 3 * 3600
+ON_TIMEOUT = ("stand_in", "forfeit")
+"""What a table does when a person's clock runs out."""
 """A clock gives each decision 5 s (a blitz) to 3 days (a game by turns)."""
 FINISHED_LISTED = 30
 """Finished games the live lobby lists (the page shows five, then the rest on demand)."""
@@ -49,6 +53,17 @@ class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+
+
+def _clock_columns(body: NewGame) -> dict[str, Any]:
+    """The clock's columns of a new table (the stand-in and the timeout rule only with a clock)."""
+    clocked = body.move_seconds is not None or body.game_seconds is not None
+    return {
+        "stand_in": body.stand_in if clocked else None,
+        "game_seconds": body.game_seconds,
+        "increment": body.increment if body.game_seconds is not None else None,
+        "on_timeout": body.on_timeout if clocked else None,
+    }
 
 
 def clean_name(value: str) -> str:
@@ -93,6 +108,13 @@ class NewGame(BaseModel):
     """A clock: seconds for each decision of a person (5 s to 3 days); None: no clock."""
     stand_in: str = "medium"
     """The level of the bot that decides for a person whose time ran out."""
+    game_seconds: int | None = Field(default=None, ge=MIN_GAME_SECONDS, le=MAX_GAME_SECONDS)
+    """A game clock instead: seconds each person has for the whole game (10 s to 3 hours)."""
+    increment: int = Field(default=0, ge=0, le=60)
+    """Seconds added to a person's game clock after each of their decisions."""
+    on_timeout: str = "stand_in"
+    """When a clock runs out: "stand_in" (a bot decides until the person is back) or "forfeit"
+    (a bot plays the seat to the end, and it ranks last)."""
     name: str | None = None
     join: bool = True
 
@@ -100,6 +122,19 @@ class NewGame(BaseModel):
     @classmethod
     def _stand_in(cls, v: str) -> str:
         return _one_of(v, BOT_LEVELS, "bot level")
+
+    @field_validator("on_timeout")
+    @classmethod
+    def _on_timeout(cls, v: str) -> str:
+        return _one_of(v, ON_TIMEOUT, "timeout rule")
+
+    @model_validator(mode="after")
+    def _one_clock(self) -> NewGame:
+        if self.move_seconds is not None and self.game_seconds is not None:
+            raise ValueError(
+                "a table has a clock per decision (move_seconds) or per game (game_seconds), not both"
+            )
+        return self
 
     @field_validator("variant")
     @classmethod
@@ -283,7 +318,7 @@ class Lobby:
                 "hints": body.hints if body.hints is not None else humans == 1,
                 "disaster_timing": body.disaster_timing,
                 "move_seconds": body.move_seconds,
-                "stand_in": body.stand_in if body.move_seconds is not None else None,
+                **_clock_columns(body),
             },
             [
                 {

@@ -225,6 +225,12 @@ class SeatSummary(TypedDict):
     connected: bool
     away: bool
     """The seat's clock ran out: a bot decides for it until its person comes back."""
+    forfeited: bool
+    """Its time ran out at a forfeit table: a bot plays it to the end and it ranks last."""
+    clock: float | None
+    """Under a game clock: the seconds the seat has left (the mover's when this was sent)."""
+    rating: float | None
+    """The seat's rating as shown (mu - 3 sigma): its account's once rated, a bot level's fixed one."""
 
 
 class TableSettings(TypedDict):
@@ -241,6 +247,12 @@ class TableSettings(TypedDict):
     """The clock: seconds a person has for each decision (None: no clock)."""
     stand_in: str | None
     """The level of the bot that decides for a seat whose time ran out."""
+    game_seconds: int | None
+    """A game clock: seconds each person has for the whole game (None: none)."""
+    increment: int | None
+    """Seconds added to a person's game clock after each of their decisions."""
+    on_timeout: str | None
+    """When a clock runs out: "stand_in" or "forfeit"."""
 
 
 class GameSummary(TypedDict):

@@ -3,19 +3,24 @@ rating per account over games of every player count — Plackett-Luce ranks any 
 players, and a club's players rarely play enough games at each count to fill several ratings.
 
 A finished game is rated once (``games.rated``, set by whichever worker gets there first) when
-every seat is an account's — games with guests or bots are not rated: the bots have no
-published ratings yet (the bots' ladder will give them some).  The rank is the game's order:
-the winner (tie-breaks included, R8) first, then by final score, equal scores sharing a rank.
+every person at it is an account (a guest's game is not rated); bots play with the fixed
+ratings of their levels (:data:`ra.bots.LEVEL_RATINGS`, measured in the arena), so games
+against bots are rated too, and only the people's ratings move.  The rank is the game's order:
+the winner (tie-breaks included, R8) first, then by final score, equal scores sharing a rank; a
+seat that forfeited (its clock ran out at a forfeit table) ranks after all the others.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
+from typing import Any
 
 import sqlalchemy as sa
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 from typing_extensions import TypedDict
 
+from ra.bots import LEVEL_RATINGS
 from ra.web.db import accounts, games, seats
 from ra.web.store import Store
 
@@ -46,15 +51,16 @@ def rating(mu: float, sigma: float, games_rated: int) -> Rating:
     }
 
 
-def ranks(scores: list[int], winner: int) -> list[int]:
-    """1 for the winner, then by score (higher first), equal scores sharing a rank."""
-    out = []
-    for seat, score in enumerate(scores):
-        if seat == winner:
-            out.append(1)
-        else:
-            out.append(2 + sum(1 for s, x in enumerate(scores) if s not in (winner, seat) and x > score))
-    return out
+def ranks(scores: list[int], winner: int, forfeited: Collection[int] = ()) -> list[int]:
+    """1 for the winner, then by score (higher first), equal scores sharing a rank; a seat that
+    forfeited (its clock ran out at a forfeit table) after every other, whatever its score."""
+
+    def key(seat: int) -> tuple[bool, bool, int]:
+        return (seat in forfeited, seat != winner, -scores[seat])
+
+    return [
+        1 + sum(1 for other in range(len(scores)) if key(other) < key(seat)) for seat in range(len(scores))
+    ]
 
 
 async def rate_game(store: Store, game_id: str) -> bool:
@@ -65,14 +71,17 @@ async def rate_game(store: Store, game_id: str) -> bool:
             return False
         held = (
             await conn.execute(
-                sa.select(seats.c.seat, seats.c.account_id)
+                sa.select(seats.c.seat, seats.c.kind, seats.c.level, seats.c.account_id, seats.c.forfeited)
                 .where(seats.c.game_id == game_id)
                 .order_by(seats.c.seat)
             )
         ).all()
-        ids = [a for _, a in held]
-        if any(a is None for a in ids) or len(set(ids)) != len(ids) or game["scores"] is None:
-            return False  # a guest or a bot at the table, or one account in two seats
+        people = [s.account_id for s in held if s.kind == "human"]
+        bots_rated = all(s.level in LEVEL_RATINGS for s in held if s.kind == "bot")
+        if not people or None in people or len(set(people)) != len(people) or not bots_rated:
+            return False  # a guest, no person, an unrated bot, or one account in two seats
+        if game["scores"] is None:
+            return False
         claimed = await conn.execute(
             sa.update(games).where(games.c.id == game_id, games.c.rated.is_(False)).values(rated=True)
         )
@@ -83,20 +92,33 @@ async def rate_game(store: Store, game_id: str) -> bool:
             for r in (
                 await conn.execute(
                     sa.select(accounts.c.id, accounts.c.rating_mu, accounts.c.rating_sigma).where(
-                        accounts.c.id.in_(ids)
+                        accounts.c.id.in_(people)
                     )
                 )
             ).all()
         }
-        teams = [[MODEL.rating(mu=rows[a].rating_mu, sigma=rows[a].rating_sigma, name=a)] for a in ids]
-        rated = MODEL.rate(teams, ranks=[float(r) for r in ranks(list(game["scores"]), game["winner"])])
-        for (new,) in rated:
-            await conn.execute(
-                sa.update(accounts)
-                .where(accounts.c.id == new.name)
-                .values(rating_mu=new.mu, rating_sigma=new.sigma, rated_games=accounts.c.rated_games + 1)
-            )
+        teams = [[_rating(s, rows)] for s in held]
+        forfeited = [s.seat for s in held if s.forfeited]
+        order = ranks(list(game["scores"]), game["winner"], forfeited)
+        for new, s in zip(MODEL.rate(teams, ranks=[float(r) for r in order]), held, strict=True):
+            if s.kind == "human":  # a bot's rating is fixed (the levels' ladder)
+                await conn.execute(
+                    sa.update(accounts)
+                    .where(accounts.c.id == s.account_id)
+                    .values(
+                        rating_mu=new[0].mu, rating_sigma=new[0].sigma, rated_games=accounts.c.rated_games + 1
+                    )
+                )
     return True
+
+
+def _rating(seat: Any, accounts_by_id: dict[str, Any]) -> PlackettLuceRating:
+    """A seat's rating before the game: its account's, or its bot level's fixed one."""
+    if seat.kind == "bot":
+        mu, sigma = LEVEL_RATINGS[seat.level]
+        return MODEL.rating(mu=mu, sigma=sigma)
+    row = accounts_by_id[seat.account_id]
+    return MODEL.rating(mu=row.rating_mu, sigma=row.rating_sigma)
 
 
 async def leaders(store: Store) -> list[Leader]:

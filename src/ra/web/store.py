@@ -24,7 +24,18 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from typing_extensions import TypedDict
 
-from ra.web.db import analyses, async_url, chat, chat_reports, decisions, games, is_sqlite, seats, sync_url
+from ra.web.db import (
+    accounts,
+    analyses,
+    async_url,
+    chat,
+    chat_reports,
+    decisions,
+    games,
+    is_sqlite,
+    seats,
+    sync_url,
+)
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 
@@ -57,6 +68,12 @@ class SeatRow:
     away: bool = False
     """The seat's clock ran out: a bot (the table's ``stand_in``) decides for it until its
     person comes back."""
+    bank: float | None = None
+    """Under a game clock: the seconds left when the seat's current (or next) decision became due."""
+    forfeited: bool = False
+    """Its time ran out at a forfeit table: a bot plays it to the end and it ranks last."""
+    rating: float | None = None
+    """Its account's rating as shown (mu - 3 sigma), once the account has a rated game."""
 
 
 @dataclass
@@ -88,6 +105,12 @@ class GameRow:
     """The clock: seconds each person has for a decision (None: no clock)."""
     stand_in: str | None = None
     """The level of the bot that decides for a seat whose time ran out."""
+    game_seconds: int | None = None
+    """A game clock: seconds each person has for the whole game (None: none)."""
+    increment: int | None = None
+    """Seconds added to a person's game clock after each of their decisions."""
+    on_timeout: str | None = None
+    """Under a clock, when time runs out: "stand_in" (back later possible) or "forfeit"."""
     updated_at: datetime | None = None
     """When the game last changed: in a running game, when the decision now due became due."""
     seats: list[SeatRow] = field(default_factory=list)
@@ -95,6 +118,20 @@ class GameRow:
     @property
     def imported(self) -> bool:
         return self.record is not None
+
+    @property
+    def clocked(self) -> bool:
+        """Whether the table has a clock (per decision or per game)."""
+        return self.move_seconds is not None or self.game_seconds is not None
+
+    def allowed(self, seat: int) -> float | None:
+        """The seconds ``seat`` had for its decision now due (None: no clock)."""
+        if self.move_seconds is not None:
+            return float(self.move_seconds)
+        if self.game_seconds is None:
+            return None
+        bank = self.seats[seat].bank
+        return float(self.game_seconds) if bank is None else bank  # None: not charged yet
 
     def options(self) -> TableSettings:
         """The table's options, as the lobby shows them and a rematch copies them."""
@@ -109,6 +146,9 @@ class GameRow:
             "disaster_timing": self.disaster_timing,
             "move_seconds": self.move_seconds,
             "stand_in": self.stand_in,
+            "game_seconds": self.game_seconds,
+            "increment": self.increment,
+            "on_timeout": self.on_timeout,
         }
 
 
@@ -211,14 +251,14 @@ class Store:
         row = (await conn.execute(sa.select(games).where(games.c.id == game_id))).mappings().first()
         if row is None:
             return None
-        seat_rows = (
-            await conn.execute(sa.select(seats).where(seats.c.game_id == game_id).order_by(seats.c.seat))
-        ).mappings()
+        q = (
+            sa.select(*_SEAT_COLUMNS)
+            .select_from(seats.outerjoin(accounts, accounts.c.id == seats.c.account_id))
+            .where(seats.c.game_id == game_id)
+            .order_by(seats.c.seat)
+        )
         g = _game_row(row)
-        g.seats = [
-            SeatRow(r["seat"], r["kind"], r["level"], r["name"], r["token_hash"], bool(r["away"]))
-            for r in seat_rows
-        ]
+        g.seats = [_seat_row(r) for r in (await conn.execute(q)).mappings()]
         return g
 
     async def list_games(self, status: str | None, limit: int = 100) -> list[GameRow]:
@@ -228,16 +268,12 @@ class Store:
             newest = newest.where(games.c.status == status)
         g = newest.subquery()
         q = (
-            sa.select(
-                g,
-                seats.c.seat.label("s_seat"),
-                seats.c.kind.label("s_kind"),
-                seats.c.level.label("s_level"),
-                seats.c.name.label("s_name"),
-                seats.c.token_hash.label("s_token_hash"),
-                seats.c.away.label("s_away"),
+            sa.select(g, *_SEAT_COLUMNS)
+            .select_from(
+                g.outerjoin(seats, seats.c.game_id == g.c.id).outerjoin(
+                    accounts, accounts.c.id == seats.c.account_id
+                )
             )
-            .select_from(g.outerjoin(seats, seats.c.game_id == g.c.id))
             .order_by(g.c.created_at.desc(), g.c.id, seats.c.seat)
         )
         out: list[GameRow] = []
@@ -246,16 +282,7 @@ class Store:
                 if not out or out[-1].id != r["id"]:
                     out.append(_game_row(r))
                 if r["s_seat"] is not None:
-                    out[-1].seats.append(
-                        SeatRow(
-                            r["s_seat"],
-                            r["s_kind"],
-                            r["s_level"],
-                            r["s_name"],
-                            r["s_token_hash"],
-                            bool(r["s_away"]),
-                        )
-                    )
+                    out[-1].seats.append(_seat_row(r))
         return out
 
     async def decisions(self, game_id: str, since: int = 0) -> list[tuple[int, str]]:
@@ -452,12 +479,26 @@ class Store:
         except IntegrityError:
             raise ConflictError(args[0]) from None
 
-    async def set_away(self, game_id: str, seat: int, away: bool, restart_turn: bool = False) -> bool:
+    async def set_away(
+        self,
+        game_id: str,
+        seat: int,
+        away: bool,
+        restart_turn: bool = False,
+        bank: float | None = None,
+        forfeited: bool = False,
+    ) -> bool:
         """Mark a seat away (its clock ran out) or back; ``restart_turn``: the decision now due
-        starts its clock again (a person back at their turn has their full time)."""
+        starts its clock again (a person back at their turn has their full time); ``bank``: the
+        seat's game clock now; ``forfeited``: for good (a forfeit table)."""
+        values: dict[str, Any] = {"away": away}
+        if bank is not None:
+            values["bank"] = bank
+        if forfeited:
+            values["forfeited"] = True
         async with self.engine.begin() as conn:
             res = await conn.execute(
-                sa.update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(away=away)
+                sa.update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values)
             )
             if restart_turn:
                 await conn.execute(sa.update(games).where(games.c.id == game_id).values(updated_at=now()))
@@ -465,21 +506,45 @@ class Store:
         self.on_change()
         return res.rowcount == 1
 
+    async def set_bank(self, game_id: str, seat: int, bank: float) -> None:
+        """A seat's game clock after its decision (what it had, less the time taken, plus the
+        increment)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                sa.update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(bank=bank)
+            )
+
+    async def bank(self, game_id: str, seat: int) -> float | None:
+        """A seat's game clock as stored (another worker may have charged it)."""
+        async with self.engine.connect() as conn:
+            return (
+                await conn.execute(
+                    sa.select(seats.c.bank).where(seats.c.game_id == game_id, seats.c.seat == seat)
+                )
+            ).scalar()
+
     async def games_past_their_clock(self) -> list[str]:
         """Running games whose person to move is out of time, or is away (a bot decides)."""
-        due = sa.select(games.c.id, games.c.updated_at, games.c.move_seconds, seats.c.away).join(
-            seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move)
-        )
+        due = sa.select(
+            games.c.id,
+            games.c.updated_at,
+            games.c.move_seconds,
+            games.c.game_seconds,
+            seats.c.bank,
+            seats.c.away,
+        ).join(seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move))
         due = due.where(
-            games.c.status == "running", games.c.move_seconds.is_not(None), games.c.to_move_bot.is_(False)
+            games.c.status == "running",
+            sa.or_(games.c.move_seconds.is_not(None), games.c.game_seconds.is_not(None)),
+            games.c.to_move_bot.is_(False),
         )
         t = now()
         async with self.engine.connect() as conn:
             rows = (await conn.execute(due)).all()
         return [
             gid
-            for gid, updated, seconds, away in rows
-            if away or (_utc(updated) or t) + timedelta(seconds=seconds) <= t
+            for gid, updated, per_move, per_game, bank, away in rows
+            if away or (_utc(updated) or t) + timedelta(seconds=per_move or _bank(bank, per_game)) <= t
         ]
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
@@ -658,6 +723,10 @@ class Store:
         async with self.engine.begin() as conn:
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
 
+    async def notify_game(self, conn: AsyncConnection, game_id: str) -> None:
+        """Tell the other workers a game changed, with a write made outside this store."""
+        await self._notify(conn, game_id)
+
     async def _notify(self, conn: AsyncConnection, game_id: str, appended: int | None = None) -> None:
         """Tell the other workers (PostgreSQL delivers it when the transaction commits, in order);
         ``appended``: the number of the one decision appended (they read just that row)."""
@@ -813,6 +882,37 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+_SEAT_COLUMNS = (
+    seats.c.seat.label("s_seat"),
+    seats.c.kind.label("s_kind"),
+    seats.c.level.label("s_level"),
+    seats.c.name.label("s_name"),
+    seats.c.token_hash.label("s_token_hash"),
+    seats.c.away.label("s_away"),
+    seats.c.bank.label("s_bank"),
+    seats.c.forfeited.label("s_forfeited"),
+    accounts.c.rating_mu.label("s_mu"),
+    accounts.c.rating_sigma.label("s_sigma"),
+    accounts.c.rated_games.label("s_rated"),
+)
+"""A seat's columns as the rows of a game read them, with its account's rating."""
+
+
+def _seat_row(r: Any) -> SeatRow:
+    rated = r["s_rated"] is not None and r["s_rated"] > 0
+    return SeatRow(
+        r["s_seat"],
+        r["s_kind"],
+        r["s_level"],
+        r["s_name"],
+        r["s_token_hash"],
+        bool(r["s_away"]),
+        r["s_bank"],
+        bool(r["s_forfeited"]),
+        round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
+    )
+
+
 def _game_row(r: Any) -> GameRow:
     return GameRow(
         id=r["id"],
@@ -837,8 +937,16 @@ def _game_row(r: Any) -> GameRow:
         disaster_timing=r["disaster_timing"],
         move_seconds=r["move_seconds"],
         stand_in=r["stand_in"],
+        game_seconds=r["game_seconds"],
+        increment=r["increment"],
+        on_timeout=r["on_timeout"],
         updated_at=_utc(r["updated_at"]),
     )
+
+
+def _bank(bank: float | None, game_seconds: int | None) -> float:
+    """A seat's game clock: its stored time left, or the whole game's if not charged yet."""
+    return bank if bank is not None else float(game_seconds or 0)
 
 
 def _utc(t: datetime | None) -> datetime | None:

@@ -1,7 +1,7 @@
 // The account page: sign up or sign in (optional: guests play as before), then your profile,
 // your data, signing out and deleting the account. Changes carry the session's CSRF token.
 import { t } from "./i18n.js";
-import { $, esc, mountHeader, allSeats, savedName, saveName, toast } from "./common.js";
+import { $, esc, mountHeader, allSeats, savedName, saveName, saveSeat, toast } from "./common.js";
 
 let me = null;
 const ACCOUNT_LINK = `<a href="/account" data-i18n="nav.account"></a>`;
@@ -44,11 +44,38 @@ function render() {
       `<p class="account-links"><a class="btn" href="${esc(profile)}">${esc(t("account.profile"))}</a>` +
       `<a class="btn" href="/api/account/export" download>${esc(t("account.export"))}</a>` +
       `<button type="button" class="btn" id="logout">${esc(t("account.signOut"))}</button></p></section>` +
+      `<section class="card" id="in-play"><h2>${esc(t("account.inPlay"))}</h2><p class="muted">${esc(t("account.inPlayHelp"))}</p><ul class="in-play-list"></ul></section>` +
       `<section class="card"><details><summary>${esc(t("account.delete"))}</summary><p class="muted">${esc(t("account.deleteHelp"))}</p>` +
       `<form id="delete" class="account-form" novalidate><label><span>${esc(t("account.password"))}</span><input name="password" type="password" autocomplete="current-password" required></label>` +
       `<button type="submit" class="btn danger">${esc(t("account.deleteBtn"))}</button><p class="form-error" role="alert"></p></form></details></section>`;
   }
   wire();
+  if (me) showInPlay();
+}
+
+// The account's games not over, your turn first: open them, or play a seat held on another device here.
+async function showInPlay() {
+  let games = [];
+  try { games = (await call("GET", `/api/players/${encodeURIComponent(me.name)}`)).games; } catch (e) { return; }
+  const here = allSeats();
+  const live = games.filter((g) => g.status !== "finished")
+    .map((g) => ({ ...g, mine: g.status === "running" && g.to_move === g.seat }))
+    .sort((a, b) => Number(b.mine) - Number(a.mine));
+  const list = $("#in-play .in-play-list");
+  if (!list) return;
+  list.innerHTML = live.length ? live.map((g) => {
+    const held = here[g.id] && Number(here[g.id].seat) === g.seat;
+    const action = held ? `<a class="btn small" href="/g/${esc(g.id)}">${esc(t("account.open"))}</a>`
+      : `<button type="button" class="btn small" data-here="${esc(g.id)}" data-seat="${g.seat}">${esc(t("account.playHere"))}</button>`;
+    return `<li>${esc(t("lobby.players", { n: g.players }))}${g.mine ? ` · <b>${esc(t("account.yourTurn"))}</b>` : ""} ${action}</li>`;
+  }).join("") : `<li class="muted">${esc(t("account.noneInPlay"))}</li>`;
+  list.querySelectorAll("[data-here]").forEach((b) => b.addEventListener("click", async () => {
+    try {
+      const r = await call("POST", `/api/account/seats/${encodeURIComponent(b.dataset.here)}/${b.dataset.seat}/here`);
+      await saveSeat(r.game, r.seat, r.token, me.name);
+      location.href = `/g/${encodeURIComponent(r.game)}`;
+    } catch (ex) { toast(ex.message, "bad"); }
+  }));
 }
 
 function wire() {

@@ -117,6 +117,7 @@ export function renderPlayer(view, seat, opts = {}) {
     conn = `<span class="conn bot">⚙ ${esc(t("table.bot"))}</span>`;
     if (opts.thinking) conn += ` <span class="thinking" role="status"><span class="dots" aria-hidden="true"></span>${esc(t("table.thinking"))}</span>`;
   }
+  else if (opts.forfeited) conn = `<span class="conn bot">⚙ ${esc(t("table.forfeited"))}</span>`;
   else if (opts.away) conn = `<span class="conn bot">⚙ ${esc(t("table.away"))}</span>`;
   else if (opts.connected === true) conn = `<span class="conn on">● ${esc(t("table.online"))}</span>`;
   else if (opts.connected === false) conn = `<span class="conn off">○ ${esc(t("table.offline"))}</span>`;

@@ -81,7 +81,8 @@ async function create(e) {
     hints: $("#hints").checked,
     edition: $("#edition").value,
     bot_delay: Number($("#pace").value),
-    move_seconds: $("#clock").value ? Number($("#clock").value) : null,
+    ...clockOptions($("#clock").value),
+    on_timeout: $("#on-timeout").value,
     name: name || null,
     join: humans > 0,
   };
@@ -129,13 +130,25 @@ function describe(g) {
   const hints = o.hints ? ` · ${t("lobby.hints")}` : "";
   const dis = o.disaster_timing === "2008" ? ` · ${t("lobby.disasters.short")}` : "";
   const known = `lobby.clock.${o.move_seconds}`;
-  const clock = o.move_seconds ? ` · ◷ ${t(known) !== known ? t(known) : t("lobby.clockSeconds", { n: o.move_seconds })}` : "";
+  let clock = o.move_seconds ? ` · ◷ ${t(known) !== known ? t(known) : t("lobby.clockSeconds", { n: o.move_seconds })}` : "";
+  if (o.game_seconds) clock = ` · ◷ ${t("lobby.clockGame", { m: Math.round(o.game_seconds / 60), s: o.increment || 0 })}`;
+  if (clock && o.on_timeout === "forfeit") clock += ` (${t("lobby.timeout.forfeit.short")})`;
   return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${clock}${dis}${hid}${hints}${ed}`;
 }
 
-function seatNames(g) {
-  return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${playerName(s.name) || t("lobby.bot")}` : s.name ? playerName(s.name) : s.taken ? "?" : `(${t("table.free")})`)).join(", ");
+// The clock select: "" (none), seconds a move ("60"), or a game clock ("g5+3": minutes + increment).
+function clockOptions(value) {
+  const game = /^g(\d+)\+(\d+)$/.exec(value);
+  if (game) return { game_seconds: 60 * Number(game[1]), increment: Number(game[2]) };
+  return { move_seconds: value ? Number(value) : null };
 }
+
+function seatNames(g) {
+  const rated = (s) => (s.rating !== null && s.rating !== undefined ? ` (${fmtRating(s.rating)})` : "");
+  return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${playerName(s.name) || t("lobby.bot")}${rated(s)}` : s.name ? `${playerName(s.name)}${rated(s)}` : s.taken ? "?" : `(${t("table.free")})`)).join(", ");
+}
+
+function fmtRating(r) { return new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 1 }).format(r); }
 
 const myTurn = (g, mine) => Boolean(mine) && g.status === "running" && g.to_move === Number(mine.seat);
 let turnsSeen = null; // the games at your turn the page last showed (none notified on loading)

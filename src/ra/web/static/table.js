@@ -390,11 +390,23 @@ function renderClock() {
   box.hidden = left === null || !S.view || S.view.phase === "over";
   if (box.hidden) return;
   const s = Math.max(0, Math.ceil(left));
-  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
-  const time = d ? t("clock.days", { d, h }) : h ? `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}` : `${m}:${String(sec).padStart(2, "0")}`;
+  const time = clockText(s);
   const who = S.view.to_move === S.seat ? t("clock.yours", { time }) : t("clock.theirs", { name: playerName(S.view.players[S.view.to_move].name), time });
-  box.textContent = `◷ ${who}`;
+  box.textContent = `◷ ${who}${gameClocks(s)}`;
   box.classList.toggle("low", s <= 10);
+}
+
+function clockText(s) {
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  return d ? t("clock.days", { d, h }) : h ? `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}` : `${m}:${String(sec).padStart(2, "0")}`;
+}
+
+// Under a game clock, every person's time left (the mover's counting down: ``moverLeft``).
+function gameClocks(moverLeft) {
+  if (!S.game || !S.game.options.game_seconds) return "";
+  const list = S.game.seats.filter((x) => x.clock !== null && x.clock !== undefined)
+    .map((x) => `${playerName(S.view.players[x.seat].name)} ${clockText(x.seat === S.view.to_move ? moverLeft : Math.ceil(x.clock))}`);
+  return list.length ? ` · ${t("clock.banks", { list: list.join(", ") })}` : "";
 }
 
 function renderAway() {
@@ -402,6 +414,7 @@ function renderAway() {
   const mine = S.game && S.seat !== null ? S.game.seats[S.seat] : null;
   box.hidden = !(mine && mine.away && S.view && S.view.phase !== "over");
   if (box.hidden) return;
+  if (mine.forfeited) { box.textContent = t("clock.forfeitedYou"); return; }
   box.innerHTML = `${esc(t("clock.awayYou", { level: t("lobby.level." + (S.game.options.stand_in || "medium")) }))} ` +
     `<button type="button" class="btn small primary" id="back-btn">${esc(t("clock.back"))}</button>`;
   $("#back-btn").addEventListener("click", () => send({ type: "back" }));
@@ -613,7 +626,7 @@ function renderPlayers() {
     const s = S.game && S.game.seats ? S.game.seats[seat] : null;
     return renderPlayer(S.view, seat, {
       me: S.seat, edition: edition(), kind: s ? s.kind : "human", connected: !S.connected ? false : s ? s.connected : null,
-      away: Boolean(s && s.away),
+      away: Boolean(s && s.away), forfeited: Boolean(s && s.forfeited),
       thinking: S.connected && s && s.kind === "bot" && S.view.phase !== "over" && S.view.to_move === seat,
       discards: seat === S.seat ? discards : new Set(),
       fresh: S.fresh && S.fresh.tiles[seat], lost: S.fresh && S.fresh.lost[seat], flash: S.fresh && S.fresh.flash.has(seat),
