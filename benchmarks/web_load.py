@@ -209,7 +209,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-UNLIMITED = {"RA_MAX_OPEN_GAMES": "1000000", "RA_MAX_BOT_SEATS": "1000000", "RA_MESSAGE_RATE": "1000"}
+UNLIMITED = {
+    "RA_MAX_OPEN_GAMES": "1000000",
+    "RA_MAX_BOT_SEATS": "1000000",
+    "RA_MESSAGE_RATE": "1000",
+    "RA_MAX_SOCKETS": "1000000",
+}
 """The load scenario plays every game from one address: lift the per-address limits."""
 
 

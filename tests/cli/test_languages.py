@@ -20,6 +20,7 @@ PLAYER_COMMANDS = [
     ["rules", "--help"],
     ["learn", "--help"],
     ["guide", "--help"],
+    ["puzzle", "--help"],
     ["analyze", "--help"],
     ["serve", "--help"],
 ]
@@ -32,7 +33,7 @@ NOTATION = re.compile(
     r"|\bra(?: [a-z]+)?\b|\b(?:easy|medium|hard|expert|standard|long-2p|immediate|original)\b"
     r"|\bMCTS\b|\bJSON\b|\bHTML\b|\bSVG\b|\bLANGUAGE\b|\bLC_ALL\b|\bLC_MESSAGES\b|\bLANG\b"
     r"|\b(?:en|ru|en-XA|en_XA)\b|\b(?:End|Ctrl|Ctrl-C|q|h)\b|R\d+(?:[.-]R?\d+)?"
-    r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo|admin|learn|guide)\b"
+    r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo|admin|learn|guide|puzzle)\b"
     r"|\b(?:process|ray|text|json|critical|error|warning|info|debug|uvicorn|nginx|cluster)\b"
     r"|\bX-Forwarded-\w+|\bPostgreSQL\b|\bSQLite\b|\bRay\b|\bWebSocket\b|\bmetrics\b"
     r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_[A-Z_]+\b|\benv var\b|\bSMTP\b|\bTLS\b|\bsmtps?://"

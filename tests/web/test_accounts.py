@@ -248,3 +248,28 @@ def test_the_account_pages_sign_up_keep_the_browsers_games_and_show_the_profile(
     no_sideways_scroll(ru)
     no_js_errors(ru)
     ru.context.close()
+
+
+def test_migration_0012_gives_look_alike_names_one_key(sqlite_url: str) -> None:
+    """Keys made before NFKC: a fullwidth name's key becomes the plain one, unless another
+    account holds that key already (both stay usable)."""
+    import datetime
+
+    import sqlalchemy as sa
+
+    from ra.web import db
+
+    db.upgrade(sqlite_url, "0011")
+    engine = sa.create_engine(sqlite_url)
+    t = datetime.datetime.now(datetime.UTC)
+    rows = [("a1", "Ｂｏｂ", "ｂｏｂ"), ("a2", "Ann", "ann"), ("a3", "Ａｎｎ", "ａｎｎ")]
+    with engine.begin() as conn:
+        for i, name, key in rows:
+            conn.execute(
+                sa.insert(db.accounts).values(id=i, name=name, name_key=key, password_hash="x", created_at=t)
+            )
+    db.upgrade(sqlite_url)
+    with engine.connect() as conn:
+        keys = dict(conn.execute(sa.select(db.accounts.c.id, db.accounts.c.name_key)).all())
+    assert keys == {"a1": "bob", "a2": "ann", "a3": "ａｎｎ"}
+    engine.dispose()

@@ -118,17 +118,19 @@ def demo(
         try:
             records.save(game, save)
         except OSError as err:
-            raise fail(f"cannot save to {os.fspath(save)!r}: {err.strerror or err}") from None
+            raise fail(
+                w()("cli.err.cannot_save", path=repr(os.fspath(save)), why=err.strerror or str(err))
+            ) from None
         console.print(escape(w()("cli.demo.saved", path=str(save))), highlight=False)
 
 
 def _check_save_path(path: Path) -> None:
     """Fail before playing if the record could not be written."""
     if path.is_dir():
-        raise fail(f"--save {os.fspath(path)!r} is a folder, not a file")
+        raise fail(w()("cli.err.save_folder", path=repr(os.fspath(path))))
     reason = cannot_write(path)
     if reason is not None:
-        raise fail(f"cannot save to {os.fspath(path)!r}: {reason}")
+        raise fail(w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=reason))
 
 
 from ra.cli.admin import admin

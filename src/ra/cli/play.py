@@ -106,20 +106,20 @@ def play_command(
     if resume:
         unfinished = [g for g in list_saves() if not g.over]
         if not unfinished:
-            raise fail("no unfinished game to resume (ra games lists the saved games)")
+            raise fail(w()("cli.err.no_resume"))
         load = unfinished[0].path
         save = save or load  # resuming continues the game in its own file
     if load is not None:
         if players is not None or bots_list or humans or name or seed is not None or hints is not None:
-            raise fail("--load resumes a saved game: its players, bots, seed and hints come from the file")
+            raise fail(w()("cli.err.load_options"))
         if disaster_timing != "immediate":
-            raise fail("--load resumes a saved game: its disaster timing (R3.5) comes from the file")
+            raise fail(w()("cli.err.load_timing"))
         try:
             session = Session.load(load, save_path=save)
         except ra.RecordError as err:
             raise fail(error_text(err)) from None
         if session.game.is_over():  # nothing to play: never a second copy of a finished game
-            raise fail(f"{os.fspath(load)!r} is a finished game: watch it with ra replay {os.fspath(load)}")
+            raise fail(w()("cli.err.finished", path=repr(os.fspath(load)), file=os.fspath(load)))
     else:
         if players is None and variant == "long-2p":
             players = 2
@@ -177,9 +177,11 @@ def _check_writable(path: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise fail(f"cannot save to {os.fspath(path)!r}: {err.strerror or err}") from None
+        raise fail(
+            w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=err.strerror or str(err))
+        ) from None
     if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise fail(f"cannot save to {os.fspath(path)!r}: not writable")
+        raise fail(w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=w()("cli.err.not_writable")))
 
 
 def replay_command(
@@ -214,9 +216,9 @@ def _load_analysis(path: Path, game: ra.Game) -> GameAnalysis:
     except ra.RecordError as err:
         raise fail(error_text(err)) from None
     except ValueError as err:
-        raise fail(f"{where!r}: {err}") from None
+        raise fail(w()("cli.err.bad_analysis", path=repr(where), why=str(err))) from None
     if judged.names != game.names or judged.total_decisions != game.num_decisions:
-        raise fail(f"{where!r} is the analysis of another game ({', '.join(judged.names)})")
+        raise fail(w()("cli.err.other_analysis", path=repr(where), names=", ".join(judged.names)))
     return judged
 
 

@@ -26,7 +26,7 @@ from typing_extensions import TypedDict
 
 from ra.web.db import accounts, games, puzzle_attempts, puzzle_solvers, seats, sessions
 from ra.web.limits import AddressLimiter
-from ra.web.lobby import ApiError, clean_name
+from ra.web.lobby import ApiError, clean_name, name_key
 from ra.web.ratings import Rating, rating
 from ra.web.store import Store, hash_token, new_id, new_token, now
 from ra.words import DEFAULT_LANG, normalize
@@ -199,7 +199,7 @@ class Accounts:
                     sa.insert(accounts).values(
                         id=account_id,
                         name=body.name,
-                        name_key=body.name.casefold()[:20],
+                        name_key=name_key(body.name),
                         password_hash=digest,
                         email=body.email,
                         lang=body.lang,
@@ -216,7 +216,7 @@ class Accounts:
 
     async def sign_in(self, body: Credentials, addr: str) -> tuple[str, Me]:
         """A new session for the right password (the same answer for a wrong name or password)."""
-        key = body.name.casefold()[:20]
+        key = name_key(body.name)
         if not self._by_address.allow(addr) or not self._by_name.allow(key):
             raise ApiError(429, "rate_limited", "too many sign-ins; wait a minute and try again")
         async with self.store.engine.connect() as conn:
@@ -250,14 +250,19 @@ class Accounts:
             for c in claims:
                 res = await conn.execute(
                     sa.update(seats)
-                    .where(seats.c.game_id == c.game, seats.c.token_hash == hash_token(c.token))
+                    .where(
+                        seats.c.game_id == c.game,
+                        seats.c.token_hash == hash_token(c.token),
+                        # a seat another account holds stays its (an old guest token is not enough)
+                        sa.or_(seats.c.account_id.is_(None), seats.c.account_id == account_id),
+                    )
                     .values(account_id=account_id)
                 )
                 done += res.rowcount
         return done
 
     async def profile(self, name: str) -> Profile:
-        key = name.casefold()[:20]
+        key = name_key(name)
         async with self.store.engine.connect() as conn:
             acc = (await conn.execute(sa.select(accounts).where(accounts.c.name_key == key))).first()
             if acc is None:

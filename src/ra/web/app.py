@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import secrets
+from collections import Counter
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
@@ -45,6 +46,7 @@ from ra.web.chat import Chat, LobbyLine
 from ra.web.guide import router as guide_router
 from ra.web.hub import Client, ClientError, Hub, Room, Settings
 from ra.web.learn import router as learn_router
+from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.lobby_feed import LobbyFeed
 from ra.web.metrics import CONTENT_TYPE, Metrics
@@ -70,6 +72,7 @@ from ra.web.protocol import (
 from ra.web.puzzles import make_router as make_puzzle_router
 from ra.web.ratings import Leader, leaders, rate_game
 from ra.web.security import (
+    BodyLimit,
     HostCheck,
     Network,
     SecurityHeaders,
@@ -139,6 +142,7 @@ def create_app(settings: Settings) -> FastAPI:
     store.on_change = hub.lobby_changed = feed.touch
     app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit)
     app.add_middleware(HostCheck, hosts=settings.allowed_hosts or ("*",))
     if settings.forwarded_allow_ips:  # outermost: everything inside sees the client's address
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.forwarded_allow_ips))
@@ -479,17 +483,30 @@ def create_app(settings: Settings) -> FastAPI:
         finally:
             metrics.websockets.dec()
 
+    sockets: Counter[str] = Counter()
+    opens = AddressLimiter(settings.max_sockets_per_addr / 30, settings.max_sockets_per_addr)
+
     @app.websocket("/ws/games/{game_id}")
     async def play(ws: WebSocket, game_id: str) -> None:
         if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings.allowed_origins):
             await ws.close(1008, "this page may not open a game here (Origin not allowed)")
             return
+        address = client_address(ws)
         await ws.accept()
+        if sockets[address] >= settings.max_sockets_per_addr or not opens.allow(address):
+            await ws.close(
+                1008, "too many game connections from this address; close some pages or wait a minute"
+            )
+            return
+        sockets[address] += 1
         metrics.websockets.inc()
         try:
             await _play(ws, game_id, hub, store, chat)
         finally:
             metrics.websockets.dec()
+            sockets[address] -= 1
+            if sockets[address] <= 0:
+                del sockets[address]
 
     return app
 
@@ -648,6 +665,7 @@ def app_from_env() -> FastAPI:
             max_open_games_per_addr=int(os.environ.get("RA_MAX_OPEN_GAMES", "20")),
             max_bot_seats_per_addr=int(os.environ.get("RA_MAX_BOT_SEATS", "40")),
             max_games_per_addr=int(os.environ.get("RA_MAX_GAMES_PER_DAY", "200")),
+            max_sockets_per_addr=int(os.environ.get("RA_MAX_SOCKETS", "64")),
             allowed_origins=tuple(o for o in os.environ.get("RA_ALLOWED_ORIGINS", "").split() if o),
             allowed_hosts=tuple(h for h in os.environ.get("RA_ALLOWED_HOSTS", "").split() if h),
             forwarded_allow_ips=tuple(

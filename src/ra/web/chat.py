@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from ra.web.hub import Client, ClientError, Hub, Room
 from ra.web.limits import AddressLimiter
-from ra.web.lobby import ApiError, clean_name
+from ra.web.lobby import ApiError, clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
 from ra.web.store import ChatRow, Store
@@ -92,6 +92,8 @@ class Chat:
         self.hub = hub
         self._speakers: dict[int, Speaker] = {}
         self._lobby_speakers = AddressLimiter(LINES_PER_MINUTE / 60, BURST)
+        # Many connections from one address share twice one connection's allowance.
+        self._addresses = AddressLimiter(2 * LINES_PER_MINUTE / 60, 2 * BURST)
         self.lobby: Callable[[str], None] = _nowhere
         """Sends a message to every lobby page on this worker (:meth:`ra.web.lobby_feed.LobbyFeed.say`)."""
 
@@ -103,7 +105,7 @@ class Chat:
 
     async def post(self, room: Room, client: Client, req: ChatRequest, addr: str) -> None:
         """Store ``req`` and send it to the speaker's channel, here and on the other workers."""
-        if not self._speaker(client).allow():
+        if not self._speaker(client).allow() or not self._addresses.allow(addr):
             raise ClientError("rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
         text = clean(req.text)
         name = self._name(room, client, req.name)
@@ -120,7 +122,7 @@ class Chat:
         name = " ".join((given or "").split())[:20] or SPECTATOR
         if not name.isprintable():
             raise ClientError("bad_message", "chat: a name may not contain control characters")
-        if any((s.name or "").casefold() == name.casefold() for s in room.row.seats):
+        if any(name_key(s.name or "") == name_key(name) for s in room.row.seats):
             raise ClientError(
                 "name_taken", f"chat: {name!r} is a player's name at this table; choose another"
             )

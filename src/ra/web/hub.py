@@ -86,6 +86,8 @@ class Settings:
     """Bot seats one address may have at those games (each is a search to run)."""
     max_games_per_addr: int = 200
     """Games (tables and imports) one address may create in a day."""
+    max_sockets_per_addr: int = 64
+    """Game connections one address may hold open at once (and open in 30 s)."""
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own that may open a game's WebSocket (``--allowed-origin``)."""
     allowed_hosts: tuple[str, ...] = ()

@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import json
 import time
+import unicodedata
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -64,6 +65,12 @@ def _clock_columns(body: NewGame) -> dict[str, Any]:
         "increment": body.increment if body.game_seconds is not None else None,
         "on_timeout": body.on_timeout if clocked else None,
     }
+
+
+def name_key(name: str) -> str:
+    """The key that makes two names one (an account's, a player's at a table): compatibility-
+    normalised (NFKC: a fullwidth "Ａｎｎ" is "Ann") and casefolded."""
+    return unicodedata.normalize("NFKC", name).casefold()[:20]
 
 
 def clean_name(value: str) -> str:

@@ -10,6 +10,7 @@ CSRF token, as every other.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
 from ra.actions import Action
@@ -166,6 +168,7 @@ class Solvers:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._locks = [asyncio.Lock() for _ in range(64)]  # an account's answers: one at a time
 
     async def get(self, account_id: str) -> Solver:
         async with self.store.engine.connect() as conn:
@@ -181,26 +184,41 @@ class Solvers:
         return Solver() if row is None else solver_from(dict(row))
 
     async def answer(self, account_id: str, puzzle: Puzzle, correct: bool) -> tuple[Solver, Solver, bool]:
-        """The rating before and after a first answer (unchanged, False, for a repeated one)."""
+        """The rating before and after a first answer (unchanged, False, for a repeated one).
+
+        One account's answers are applied one at a time (a lock here; the solver's row locked
+        on PostgreSQL, where other workers answer too), so answers sent at once all count."""
+        async with self._locks[hash(account_id) % len(self._locks)]:
+            try:
+                return await self._answer(account_id, puzzle, correct)
+            except IntegrityError:  # another worker recorded this first answer a moment ago
+                before = await self.get(account_id)
+                return before, before, False
+
+    async def _answer(self, account_id: str, puzzle: Puzzle, correct: bool) -> tuple[Solver, Solver, bool]:
         async with self.store.engine.begin() as conn:
-            seen = (
-                await conn.execute(
-                    sa.select(puzzle_attempts.c.correct).where(
-                        puzzle_attempts.c.account_id == account_id, puzzle_attempts.c.puzzle_id == puzzle.id
-                    )
-                )
-            ).first()
+            mine = puzzle_solvers.c.account_id == account_id
             row = (
-                (
-                    await conn.execute(
-                        sa.select(puzzle_solvers).where(puzzle_solvers.c.account_id == account_id)
-                    )
-                )
+                (await conn.execute(sa.select(puzzle_solvers).where(mine).with_for_update()))
                 .mappings()
                 .first()
             )
-            before = Solver() if row is None else solver_from(dict(row))
-            if seen is not None:
+            if row is None:
+                await conn.execute(
+                    sa.insert(puzzle_solvers).values(account_id=account_id, **asdict(Solver()))
+                )
+                row = (
+                    (await conn.execute(sa.select(puzzle_solvers).where(mine).with_for_update()))
+                    .mappings()
+                    .first()
+                )
+            before = solver_from(dict(row or {}))
+            seen = await conn.execute(
+                sa.select(puzzle_attempts.c.correct).where(
+                    puzzle_attempts.c.account_id == account_id, puzzle_attempts.c.puzzle_id == puzzle.id
+                )
+            )
+            if seen.first() is not None:
                 return before, before, False
             after = before.after(puzzle, correct)
             await conn.execute(
@@ -208,15 +226,7 @@ class Solvers:
                     account_id=account_id, puzzle_id=puzzle.id, correct=correct, at=datetime.now(UTC)
                 )
             )
-            values = {k: v for k, v in asdict(after).items()}
-            if row is None:
-                await conn.execute(sa.insert(puzzle_solvers).values(account_id=account_id, **values))
-            else:
-                await conn.execute(
-                    sa.update(puzzle_solvers)
-                    .where(puzzle_solvers.c.account_id == account_id)
-                    .values(**values)
-                )
+            await conn.execute(sa.update(puzzle_solvers).where(mine).values(**asdict(after)))
         return before, after, True
 
 

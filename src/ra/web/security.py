@@ -169,6 +169,58 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+MAX_BODY_BYTES = 512 * 1024
+"""The largest request body the server reads (a game record is at most 256 KiB)."""
+
+
+class BodyLimit:
+    """Refuse a request whose body is larger than :data:`MAX_BODY_BYTES` with 413, before it is
+    read whole: by its ``Content-Length``, or while a body without one arrives."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers", ())).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.limit:
+            await _too_large(send, self.limit)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise TooLargeError
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except TooLargeError:
+            await _too_large(send, self.limit)
+
+
+class TooLargeError(Exception):
+    """A request body grew past the limit while it was read."""
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = json.dumps({"error": "too_large", "message": f"a request is at most {limit // 1024} KiB"}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
 _TOKEN = re.compile(r"""(token["']?\s*(?:=|:|%3D|%22%3A%22)\s*["']?)[A-Za-z0-9_\-%]{6,}""", re.IGNORECASE)
 
 
