@@ -166,6 +166,20 @@ def test_seek_joins_the_table_that_waited_longest(server: Server) -> None:
     assert httpx.get(f"{base}/api/games/{two['game']['id']}").json()["status"] == "open"  # untouched
 
 
+def test_seek_matches_the_pace_played_together_or_by_turns(server: Server) -> None:
+    base = server.url
+    by_turns = create(base, [{"kind": "human"}, {"kind": "human"}], move_seconds=86400)
+    live = create(base, [{"kind": "human"}, {"kind": "human"}], name="Cy", game_seconds=300, increment=3)
+    r = httpx.post(base + "/api/seek", json={"players": 2, "name": "Bob", "speed": "live"})
+    assert r.json()["game"]["id"] == live["game"]["id"]
+    r = httpx.post(base + "/api/seek", json={"players": 2, "name": "Di", "speed": "live"})
+    assert r.status_code == 404  # the table by turns is not played together
+    r = httpx.post(base + "/api/seek", json={"players": 2, "name": "Di", "speed": "turns"})
+    assert r.json()["game"]["id"] == by_turns["game"]["id"]
+    r = httpx.post(base + "/api/seek", json={"players": 2, "name": "Eve", "speed": "fast"})
+    assert r.status_code == 422
+
+
 def test_a_lobby_on_one_server_hears_of_a_table_made_on_another(
     server_factory: type[Server], pg_url: str, tmp_path: Path
 ) -> None:

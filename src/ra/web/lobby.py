@@ -25,6 +25,7 @@ from ra.table import bot_name
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
+from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.lobby_feed import LobbyLists
 from ra.web.protocol import EventData, GameSummary, ViewData, seat_payload
 from ra.web.store import GameRow, Store, new_token, now
@@ -179,11 +180,19 @@ class Seek(BaseModel):
 
     players: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
     name: str
+    speed: Literal["any", "live", "turns"] = "any"
+    """Tables played together ("live": no clock, or less than an hour a move), by turns (an hour
+    or more a move), or either."""
 
     @field_validator("name")
     @classmethod
     def _nm(cls, v: str) -> str:
         return clean_name(v)
+
+
+def speed_of(row: GameRow) -> str:
+    """"turns" for a game by turns (an hour or more a move), else "live"."""
+    return "turns" if (row.move_seconds or 0) >= BY_TURNS_SECONDS else "live"
 
 
 class TokenBody(BaseModel):
@@ -379,7 +388,11 @@ class Lobby:
         seats were all taken meanwhile, or that has this name, is passed over)."""
         if not self._lists.allow(addr):
             raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
-        waiting = [r for r in reversed(await self.store.list_games("open")) if r.players == body.players]
+        waiting = [
+            r
+            for r in reversed(await self.store.list_games("open"))
+            if r.players == body.players and body.speed in ("any", speed_of(r))
+        ]
         for row in waiting:
             if not any(s.kind == "human" and s.token_hash is None for s in row.seats):
                 continue

@@ -307,7 +307,7 @@ async function seek() {
   if (!name) return;
   const players = Number($("#quick-players").value);
   try {
-    const r = await api("POST", "/api/seek", { players, name });
+    const r = await api("POST", "/api/seek", { players, name, speed: $("#quick-speed").value });
     await saveSeat(r.game.id, r.seat, r.token, name);
     location.href = `/g/${encodeURIComponent(r.game.id)}`;
   } catch (ex) {
