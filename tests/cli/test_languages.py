@@ -37,7 +37,7 @@ NOTATION = re.compile(
     r"|\b(?:process|ray|text|json|critical|error|warning|info|debug|uvicorn|nginx|cluster)\b"
     r"|\bX-Forwarded-\w+|\bPostgreSQL\b|\bSQLite\b|\bRay\b|\bWebSocket\b|\bmetrics\b"
     r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_[A-Z_]+\b|\benv var\b|\bSMTP\b|\bTLS\b|\bsmtps?://"
-    r"|\b\d+s\b|\borigin\b"
+    r"|\b\d+s\b|\borigin\b|\b(?:bidding|invoking|gods|disasters|end_of_epoch)\b"
     r"|\b(?:[A-Za-z_]+\.(?:json|md|html))\b"
 )
 """What is the same in every language: options, metavars, commands, values typed as given,

@@ -25,8 +25,8 @@ from ra.table import bot_name
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
-from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.lobby_feed import LobbyLists
+from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.protocol import EventData, GameSummary, ViewData, seat_payload
 from ra.web.store import GameRow, Store, new_token, now
 
@@ -191,7 +191,7 @@ class Seek(BaseModel):
 
 
 def speed_of(row: GameRow) -> str:
-    """"turns" for a game by turns (an hour or more a move), else "live"."""
+    """ "turns" for a game by turns (an hour or more a move), else "live"."""
     return "turns" if (row.move_seconds or 0) >= BY_TURNS_SECONDS else "live"
 
 
