@@ -114,6 +114,6 @@ async function start() {
 }
 
 // The labels and the explanation come from the server in the page's language: ask again.
-mountHeader(() => { if (P.puzzle && !P.result) next(P.puzzle.id); else render(); });
+mountHeader(() => { if (P.puzzle && !P.result) next(P.puzzle.id); else render(); }, `<a href="/account" data-i18n="nav.account"></a>`);
 delete document.documentElement.dataset.ready;  // ready once the first puzzle is shown
 start().then(() => { document.documentElement.dataset.ready = "true"; });
