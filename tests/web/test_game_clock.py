@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -141,3 +142,50 @@ def test_a_forfeited_seat_ranks_last_whatever_its_score() -> None:
     assert ranks([10, 20, 30], winner=2, forfeited=[2]) == [2, 1, 3]
     assert ranks([10, 20, 20], winner=1, forfeited=[0]) == [3, 1, 2]
     assert ranks([10, 20, 20, 5], winner=1) == [3, 1, 2, 4]
+
+
+@pytest.mark.slow  # PostgreSQL and two server processes
+def test_two_servers_see_the_same_clock_and_a_timeout_on_either(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
+    a = server_factory(pg_url, tmp_path / "a.log").start()
+    b = server_factory(pg_url, tmp_path / "b.log").start()
+    made = create(
+        a.url,
+        [{"kind": "human"}, {"kind": "human"}],
+        stand_in="random",
+        game_seconds=GAME,
+        increment=INCREMENT,
+    )
+    gid = made["game"]["id"]
+    bob = join(b.url, gid, "Bob")
+
+    async def main() -> None:
+        ann, bo = Player(a.ws, gid, made["token"]), Player(b.ws, gid, bob["token"])  # one on each
+        for p in (ann, bo):
+            await p.connect()
+            await p.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        state = await ann.state_now()
+        mover = state["view"]["to_move"]
+        players = {0: ann, 1: bo}
+        await asyncio.sleep(2)
+        await players[mover].state_now()
+        await players[mover].play_random()
+        # The other server shows the mover's clock as charged (about 10 - 2 + 2), not the whole game's.
+        seen = await players[1 - mover].until(
+            lambda m: m["type"] == "state" and m["n"] == 1 and clock_of(m, mover) < GAME + INCREMENT - 1.2,
+            timeout=10,
+        )
+        assert GAME + INCREMENT - 3.5 <= clock_of(seen, mover)
+        # The next mover walks away: whichever server claims the timeout, the stand-in decides.
+        walker = seen["view"]["to_move"]
+        away = await players[1 - walker].until(
+            lambda m: m["type"] == "state" and m["game"]["seats"][walker]["away"], timeout=GAME + 10
+        )
+        assert away["n"] >= 2
+        summary = httpx.get(f"{a.url}/api/games/{gid}", timeout=10).json()
+        assert summary["decisions"] >= 2 and summary["seats"][walker]["away"] is True
+        for q in (ann, bo):
+            await q.close()
+
+    asyncio.run(main())

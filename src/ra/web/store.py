@@ -508,11 +508,12 @@ class Store:
 
     async def set_bank(self, game_id: str, seat: int, bank: float) -> None:
         """A seat's game clock after its decision (what it had, less the time taken, plus the
-        increment)."""
+        increment); the other workers are told (they show it and time the next timeout by it)."""
         async with self.engine.begin() as conn:
             await conn.execute(
                 sa.update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(bank=bank)
             )
+            await self._notify(conn, game_id)  # the other workers read the seat's clock again
 
     async def bank(self, game_id: str, seat: int) -> float | None:
         """A seat's game clock as stored (another worker may have charged it)."""
