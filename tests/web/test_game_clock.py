@@ -189,3 +189,32 @@ def test_two_servers_see_the_same_clock_and_a_timeout_on_either(
             await q.close()
 
     asyncio.run(main())
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+def test_the_table_shows_every_persons_time_and_the_lobby_the_game_clock(
+    browser: Any, live_server: str
+) -> None:
+    from tests.web.test_browser import PHONE, new_page, no_js_errors, no_sideways_scroll, shot
+
+    made = create(
+        live_server,
+        [{"kind": "human"}, {"kind": "human"}],
+        game_seconds=300,
+        increment=3,
+        on_timeout="forfeit",
+    )
+    gid = made["game"]["id"]
+    bob = join(live_server, gid, "Bob")
+    ru = new_page(browser, PHONE, "ru-RU")
+    ru.goto(f"{live_server}/g/{gid}?seat=1&token={bob['token']}")
+    ru.wait_for_selector("#clock:has-text('Осталось времени')")
+    text = ru.inner_text("#clock")
+    assert "Ann\u00a05:00" in text or "Ann\u00a04:5" in text, text
+    no_sideways_scroll(ru)
+    shot(ru, "game-clock-ru-phone")
+    ru.goto(live_server + "/")
+    ru.wait_for_selector(".game-list :text('5 мин + 3 с (с поражением)')")
+    no_js_errors(ru)
+    ru.context.close()

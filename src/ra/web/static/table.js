@@ -392,7 +392,7 @@ function renderClock() {
   const s = Math.max(0, Math.ceil(left));
   const time = clockText(s);
   const who = S.view.to_move === S.seat ? t("clock.yours", { time }) : t("clock.theirs", { name: playerName(S.view.players[S.view.to_move].name), time });
-  box.textContent = `◷ ${who}${gameClocks(s)}`;
+  box.textContent = `◷ ${gameClocks(s) || who}`;
   box.classList.toggle("low", s <= 10);
 }
 
@@ -401,12 +401,12 @@ function clockText(s) {
   return d ? t("clock.days", { d, h }) : h ? `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}` : `${m}:${String(sec).padStart(2, "0")}`;
 }
 
-// Under a game clock, every person's time left (the mover's counting down: ``moverLeft``).
+// Under a game clock, every person's time left, the mover's marked and counting down (``moverLeft``).
 function gameClocks(moverLeft) {
   if (!S.game || !S.game.options.game_seconds) return "";
   const list = S.game.seats.filter((x) => x.clock !== null && x.clock !== undefined)
-    .map((x) => `${playerName(S.view.players[x.seat].name)} ${clockText(x.seat === S.view.to_move ? moverLeft : Math.ceil(x.clock))}`);
-  return list.length ? ` · ${t("clock.banks", { list: list.join(", ") })}` : "";
+    .map((x) => `${x.seat === S.view.to_move ? "▸\u00a0" : ""}${playerName(S.view.players[x.seat].name)}\u00a0${clockText(x.seat === S.view.to_move ? moverLeft : Math.ceil(x.clock))}`);
+  return list.length ? t("clock.banks", { list: list.join(", ") }) : "";
 }
 
 function renderAway() {
