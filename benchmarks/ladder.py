@@ -1,0 +1,96 @@
+"""The levels' ladder from arena runs: one OpenSkill rating per bot over every game of the given
+``ra arena --out`` files (matches of any player count together), and each pair's head-to-head.
+
+OpenSkill rates games one after another, so the order of the games moves the ratings; the
+ratings printed are the mean over ``--shuffles`` random orders (their spread is printed too).
+``--python`` prints them as the ``LEVEL_RATINGS`` of ``ra.bots``.
+
+    python benchmarks/ladder.py ladder3.json ladder2_em.json ladder2_mh.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from ra.arena.runner import GameResult
+from ra.arena.stats import summarize
+
+FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
+
+
+def load(paths: list[Path]) -> list[GameResult]:
+    """Every finished game of the arena result files."""
+    games: list[GameResult] = []
+    for path in paths:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        for g in data["games"]:
+            if g.get("error") is None:
+                games.append(GameResult(**{k: g[k] for k in FIELDS}))
+    return games
+
+
+def ratings(games: list[GameResult], shuffles: int, seed: int) -> dict[str, tuple[float, float, float]]:
+    """Each bot's mean mu and sigma over ``shuffles`` orders of the games, and the spread of mu."""
+    rng = random.Random(seed)
+    mus: dict[str, list[float]] = defaultdict(list)
+    sigmas: dict[str, list[float]] = defaultdict(list)
+    for _ in range(shuffles):
+        order = rng.sample(games, len(games))
+        renumbered = [GameResult(**{**g.__dict__, "index": i}) for i, g in enumerate(order)]
+        for s in summarize(renumbered):
+            mus[s.bot].append(s.rating_mu)
+            sigmas[s.bot].append(s.rating_sigma)
+    return {
+        bot: (statistics.fmean(mus[bot]), statistics.fmean(sigmas[bot]), statistics.pstdev(mus[bot]))
+        for bot in mus
+    }
+
+
+def head_to_head(games: list[GameResult]) -> dict[tuple[str, str], list[int]]:
+    """For each pair of bots at a table: games where the first finished ahead, and games together."""
+    out: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for g in games:
+        order = sorted(range(len(g.seats)), key=lambda i: (i != g.winner, -g.scores[i]))
+        place = {g.seats[s]: p for p, s in enumerate(order)}
+        for a, pa in place.items():
+            for b, pb in place.items():
+                if a < b:
+                    out[(a, b)][0] += pa < pb
+                    out[(a, b)][1] += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python benchmarks/ladder.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("results", nargs="+", type=Path, help="ra arena --out files")
+    parser.add_argument("--shuffles", type=int, default=50, help="orders of the games averaged (default 50)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--python", action="store_true", help="print LEVEL_RATINGS for ra.bots")
+    args = parser.parse_args(argv)
+    try:
+        games = load(args.results)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        parser.error(f"cannot read the results: {err}")
+    rated = ratings(games, args.shuffles, args.seed)
+    if args.python:
+        body = "".join(f'    "{bot}": ({mu:.1f}, {sigma:.1f}),\n' for bot, (mu, sigma, _) in rated.items())
+        print("LEVEL_RATINGS = {\n" + body + "}")
+        return 0
+    print(f"{len(games)} games; ratings over {args.shuffles} orders (mu ± sigma, spread of mu over orders)")
+    for bot, (mu, sigma, spread) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
+        print(f"  {bot:10} {mu:6.1f} ± {sigma:4.1f}   (spread {spread:.1f})")
+    print("head to head (ahead / together):")
+    for (a, b), (won, n) in sorted(head_to_head(games).items()):
+        print(f"  {a} ahead of {b}: {won}/{n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

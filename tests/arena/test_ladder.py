@@ -1,0 +1,52 @@
+"""``benchmarks/ladder.py``: one rating per bot over several arena runs, in order-independent form."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "ladder.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def arena(tmp_path: Path, name: str, players: int, bots: str, games: int) -> Path:
+    out = tmp_path / name
+    subprocess.run(
+        [sys.executable, "-m", "ra.cli", "arena", "-p", str(players), "-b", bots, "-n", str(games)]
+        + ["-j", "1", "-q", "--seed", "3", "--out", str(out)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return out
+
+
+def test_two_runs_make_one_ladder_and_the_stronger_bot_leads(tmp_path: Path) -> None:
+    three = arena(tmp_path, "three.json", 3, "random,greedy,easy", 12)
+    two = arena(tmp_path, "two.json", 2, "random,greedy", 10)
+    done = run(str(three), str(two), "--shuffles", "5")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("22 games")
+    ranked = [line.split()[0] for line in lines[1:4]]
+    assert ranked.index("greedy") < ranked.index("random")  # greedy beats random, seat after seat
+    assert any(line.strip().startswith("greedy ahead of random:") for line in lines)
+    python = run(str(three), str(two), "--shuffles", "5", "--python")
+    assert python.stdout.startswith("LEVEL_RATINGS = {") and '"greedy": (' in python.stdout
+
+
+def test_a_file_that_is_not_results_is_one_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    done = run(str(bad))
+    assert done.returncode == 2 and "cannot read the results" in done.stderr and "Traceback" not in done.stderr
