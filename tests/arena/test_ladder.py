@@ -21,9 +21,9 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def arena(tmp_path: Path, name: str, players: int, bots: str, games: int) -> Path:
     out = tmp_path / name
+    options = ["-p", str(players), "-b", bots, "-n", str(games), "-j", "1", "-q", "--seed", "3"]
     subprocess.run(
-        [sys.executable, "-m", "ra.cli", "arena", "-p", str(players), "-b", bots, "-n", str(games)]
-        + ["-j", "1", "-q", "--seed", "3", "--out", str(out)],
+        [sys.executable, "-m", "ra.cli", "arena", *options, "--out", str(out)],
         check=True,
         capture_output=True,
         timeout=300,
@@ -49,4 +49,6 @@ def test_a_file_that_is_not_results_is_one_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     done = run(str(bad))
-    assert done.returncode == 2 and "cannot read the results" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 2 and "cannot read the results" in done.stderr and "Traceback" not in done.stderr
+    )
