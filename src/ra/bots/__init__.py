@@ -85,16 +85,16 @@ def _budget_text(level: str, lang: str = "en") -> str:
 
 
 LEVEL_RATINGS: dict[str, tuple[float, float]] = {
-    "easy": (16.1, 4.1),
-    "medium": (11.1, 4.2),
-    "hard": (51.3, 5.4),
-    "expert": (51.3, 5.4),
+    "easy": (11.7, 3.0),
+    "medium": (19.8, 2.9),
+    "hard": (48.0, 4.6),
+    "expert": (48.0, 4.6),
 }
 """The levels' fixed OpenSkill ratings (Plackett-Luce mu, sigma), on the scale a new account
-starts on (mu 25): measured in the arena, 48 duplicate deals of easy, medium and hard at 3
-players (``ra arena -p 3 -b easy,medium,hard -n 48 --duplicate --seed 2611``; docs/bots.md,
-Levels).  Expert was not in that run: it has hard's rating (the benchmarks find it at most a
-little stronger).  Medium (150 iterations of search) did not beat easy (greedy) in that run."""
+starts on (mu 25): measured in the arena over 108 games (3 players: easy, medium and hard, 48
+duplicate deals; 2 players: easy against medium, 40, and medium against hard, 20) and rated
+together by ``benchmarks/ladder.py`` (docs/bots.md, Levels).  Expert was not measured: it has
+hard's rating (the benchmarks find it at most a little stronger)."""
 
 
 # The difficulty levels of the user interfaces, as bots.
