@@ -314,3 +314,18 @@ def test_your_turn_is_marked_in_the_lobby_and_notified_while_the_page_is_away(
     assert title == "Your turn in Ra" and gid in body
     no_js_errors(ann)
     ann.context.close()
+
+
+def test_the_levels_come_with_their_ratings_and_the_ladder(server: Server) -> None:
+    from ra.bots import LADDER, LEVEL_RATINGS, LEVELS
+
+    got = httpx.get(server.url + "/api/levels").json()["levels"]
+    assert [g["level"] for g in got] == list(LEVELS)
+    by = {g["level"]: g for g in got}
+    mu, sigma = LEVEL_RATINGS["hard"]
+    assert by["hard"]["rating"] == round(mu - 3 * sigma, 1)
+    below, won, games = LADDER["hard"]
+    assert by["hard"]["beats"] == {"below": below, "won": won, "games": games}
+    assert by["easy"]["beats"] is None and by["expert"]["beats"] is None
+    ratings = [by[level]["rating"] for level in ("easy", "medium", "hard")]
+    assert ratings == sorted(ratings)  # each level above the one below it

@@ -106,12 +106,23 @@ LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+LADDER: dict[str, tuple[str, int, int]] = {"medium": ("easy", 40, 40), "hard": ("medium", 18, 20)}
+"""Each level against the one below it at 2 players, duplicate deals: (the level below, games won,
+games played), from the runs behind :data:`LEVEL_RATINGS` (docs/bots.md, Levels)."""
+
+
 def level_help(level: str, lang: str = "en") -> str:
-    """What a level is, in one line of ``lang`` (for help texts)."""
+    """What a level is, in one line of ``lang`` (for help texts), with how it fares against the
+    level below it (:data:`LADDER`)."""
+    w = words(lang)
     key = (
         "level.help.expert_python" if level == "expert" and not native_available() else f"level.help.{level}"
     )
-    return words(lang)(key, budget=_budget_text(level, lang) if level != "easy" else "")
+    text = w(key, budget=_budget_text(level, lang) if level != "easy" else "")
+    if level in LADDER:
+        below, won, games = LADDER[level]
+        text += w("level.beats", below=below, n=won, games=games)
+    return text
 
 
 LEVEL_HELP: dict[str, str] = {level: level_help(level) for level in ("easy", "medium", "hard", "expert")}

@@ -70,7 +70,7 @@ from ra.web.protocol import (
     ws_schema,
 )
 from ra.web.puzzles import make_router as make_puzzle_router
-from ra.web.ratings import Leader, leaders, rate_game
+from ra.web.ratings import Leader, LevelInfo, leaders, levels, rate_game
 from ra.web.security import (
     BodyLimit,
     HostCheck,
@@ -452,6 +452,11 @@ def create_app(settings: Settings) -> FastAPI:
         return s.account_id, s.name
 
     app.include_router(make_puzzle_router(store, account_of, changing_account))
+
+    @app.get("/api/levels")
+    async def bot_levels() -> dict[str, list[LevelInfo]]:
+        """The bot levels with their fixed ratings and how each fares against the one below."""
+        return {"levels": levels()}
 
     @app.get("/api/leaderboard")
     async def leaderboard() -> dict[str, list[Leader]]:

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from openskill.models import PlackettLuce, PlackettLuceRating
 from typing_extensions import TypedDict
 
-from ra.bots import LEVEL_RATINGS
+from ra.bots import LADDER, LEVEL_RATINGS, LEVELS
 from ra.web.db import accounts, games, seats
 from ra.web.store import Store
 
@@ -119,6 +119,31 @@ def _rating(seat: Any, accounts_by_id: dict[str, Any]) -> PlackettLuceRating:
         return MODEL.rating(mu=mu, sigma=sigma)
     row = accounts_by_id[seat.account_id]
     return MODEL.rating(mu=row.rating_mu, sigma=row.rating_sigma)
+
+
+class Beats(TypedDict):
+    below: str
+    won: int
+    games: int
+
+
+class LevelInfo(TypedDict):
+    level: str
+    rating: float
+    """The level's fixed rating as shown (mu - 3 sigma)."""
+    beats: Beats | None
+    """How it fares against the level below at 2 players (None: not measured)."""
+
+
+def levels() -> list[LevelInfo]:
+    """The bot levels people choose from, with their fixed ratings and the ladder's results."""
+    out: list[LevelInfo] = []
+    for level in LEVELS:
+        mu, sigma = LEVEL_RATINGS[level]
+        below = LADDER.get(level)
+        beats = Beats(below=below[0], won=below[1], games=below[2]) if below is not None else None
+        out.append(LevelInfo(level=level, rating=round(mu - 3 * sigma, 1), beats=beats))
+    return out
 
 
 async def leaders(store: Store) -> list[Leader]:

@@ -271,7 +271,19 @@ function renderAll() {
   document.title = `${t("app.title")} — ${t("lobby.new")}`;
 }
 
-mountHeader(renderAll, `<a href="/account" data-i18n="nav.account"></a>`);
+// How the chosen level fares against the one below (the server's measured ladder).
+let levels = [];
+function renderLevelNote() {
+  const info = levels.find((l) => l.level === $("#quick-level").value);
+  const level = (id) => t(`lobby.level.${id}`);
+  $("#level-note").textContent = !info ? "" : info.beats
+    ? t("lobby.levelBeats", { level: level(info.level), below: level(info.beats.below), n: info.beats.won, games: info.beats.games })
+    : t(`lobby.levelNote.${info.level}`);
+}
+api("GET", "/api/levels").then((r) => { levels = r.levels; renderLevelNote(); }).catch(() => {});
+$("#quick-level").addEventListener("change", renderLevelNote);
+
+mountHeader(() => { renderAll(); renderLevelNote(); }, `<a href="/account" data-i18n="nav.account"></a>`);
 $("#name").value = savedName();
 $("#hints").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
 $("#add-seat").addEventListener("click", () => { if (seats.length < 5) { seats.push({ kind: "bot", level: "medium" }); renderSeats(); } });
