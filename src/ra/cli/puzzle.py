@@ -23,6 +23,7 @@ from ra.puzzles import (
     PuzzleAnswerError,
     PuzzleDataError,
     Solver,
+    Verdict,
     by_id,
     choose,
     display,
@@ -82,9 +83,9 @@ def show(console: Console, puzzle: Puzzle, solver: Solver, language: str) -> lis
     return moves
 
 
-def ask(console: Console, puzzle: Puzzle, moves: list[Action], language: str) -> str | None:
-    """The answer typed (a number or notation) as notation; None to quit.  A bad answer is
-    said and asked again."""
+def ask(console: Console, puzzle: Puzzle, moves: list[Action], language: str) -> Verdict | None:
+    """The answer typed (a number or notation), judged; None to quit.  A bad answer is said
+    and asked again."""
     wl = words(language)
     while True:
         try:
@@ -94,19 +95,19 @@ def ask(console: Console, puzzle: Puzzle, moves: list[Action], language: str) ->
         if typed.lower() in QUIT:
             return None
         if typed.isdigit() and 1 <= int(typed) <= len(moves):
-            return str(moves[int(typed) - 1])
+            typed = str(moves[int(typed) - 1])
         try:
-            judge(puzzle, typed)
-            return typed
+            return judge(puzzle, typed)
         except PuzzleAnswerError as err:
             console.print(wl.render(err.message), style="red", highlight=False)
 
 
-def tell(console: Console, puzzle: Puzzle, typed: str, before: Solver, language: str, rated: bool) -> Solver:
+def tell(
+    console: Console, puzzle: Puzzle, verdict: Verdict, before: Solver, language: str, rated: bool
+) -> Solver:
     """The verdict, why, every move's chance and the rating after it (moved only by a puzzle's
     first answer: ``rated``); the solver after it."""
     wl = words(language)
-    verdict = judge(puzzle, typed)
     after = before.after(puzzle, verdict.correct) if rated else before
     answer = action_label(verdict.answer, lang=language)
     if verdict.correct:
@@ -166,10 +167,10 @@ def puzzle_command(
     while True:
         puzzle = first or choose(puzzles, solver, seen, theme, rng)
         first = None
-        typed = ask(console, puzzle, show(console, puzzle, solver, lang()), lang())
-        if typed is None:
+        verdict = ask(console, puzzle, show(console, puzzle, solver, lang()), lang())
+        if verdict is None:
             break
-        solver = tell(console, puzzle, typed, solver, lang(), rated=puzzle.id not in seen)
+        solver = tell(console, puzzle, verdict, solver, lang(), rated=puzzle.id not in seen)
         if puzzle.id not in seen:
             seen.append(puzzle.id)
         save_progress(path, solver, seen)

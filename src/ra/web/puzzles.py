@@ -21,7 +21,6 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
-from ra.actions import Action
 from ra.puzzles import (
     THEMES,
     Puzzle,
@@ -203,16 +202,11 @@ class Solvers:
                 .mappings()
                 .first()
             )
-            if row is None:
+            if row is None:  # the new row is this transaction's until it commits
                 await conn.execute(
                     sa.insert(puzzle_solvers).values(account_id=account_id, **asdict(Solver()))
                 )
-                row = (
-                    (await conn.execute(sa.select(puzzle_solvers).where(mine).with_for_update()))
-                    .mappings()
-                    .first()
-                )
-            before = solver_from(dict(row or {}))
+            before = Solver() if row is None else solver_from(dict(row))
             seen = await conn.execute(
                 sa.select(puzzle_attempts.c.correct).where(
                     puzzle_attempts.c.account_id == account_id, puzzle_attempts.c.puzzle_id == puzzle.id
@@ -281,18 +275,17 @@ def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf
         else:
             before, rated = solver_from(body.solver.model_dump()), not body.repeat
             after = before.after(puzzle, verdict.correct) if rated else before
-        game = puzzle.game(lang)
         return AnswerReply(
             id=puzzle.id,
             correct=verdict.correct,
             answer=str(verdict.answer),
             answer_label=action_label(verdict.answer, lang=lang),
             loss=round(verdict.loss, 3),
-            why=words(lang).render(verdict.why, game.names, puzzle.mover),
+            why=words(lang).render(verdict.why, puzzle.names(lang), puzzle.mover),
             chances=[
                 Chance(
                     action=str(a.action),
-                    label=action_label(Action.parse(str(a.action)), lang=lang),
+                    label=action_label(a.action, lang=lang),
                     win=round(a.chances[puzzle.mover], 3),
                 )
                 for a in puzzle.actions
