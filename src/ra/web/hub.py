@@ -24,7 +24,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ra import bots
-from ra.bots import LEVEL_RATINGS
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.engine import Game
@@ -56,6 +55,7 @@ from ra.web.pubsub import (
     PresenceChanged,
     PubSub,
 )
+from ra.web.ratings import level_rating
 from ra.web.scheduler import FairScheduler
 from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, Store
 from ra.words import MsgJson
@@ -459,9 +459,7 @@ class Room:
 
     def used(self) -> float:
         """Seconds since the decision now due became due."""
-        if self.row.updated_at is None:
-            return 0.0
-        return max(0.0, (datetime.now(UTC) - self.row.updated_at).total_seconds())
+        return elapsed(self.row)
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
         """A reconnecting client holds the first ``since`` log entries of the log ``key`` names:
@@ -868,22 +866,21 @@ class Room:
         self.schedule_clock()
 
 
-def level_rating(level: str | None) -> float | None:
-    """A bot level's fixed rating as shown (mu - 3 sigma), None for a level without one."""
-    if level not in LEVEL_RATINGS:
-        return None
-    mu, sigma = LEVEL_RATINGS[level]
-    return round(mu - 3 * sigma, 1)
-
-
 def seat_clock(row: GameRow, seat: int) -> float | None:
     """A seat's game clock at this moment (the mover's running down); None without one."""
     allowed = row.allowed(seat) if row.game_seconds is not None else None
     if allowed is None or row.seats[seat].kind == "bot":
         return None
-    if row.to_move == seat and row.updated_at is not None and not row.seats[seat].away:
-        allowed -= max(0.0, (datetime.now(UTC) - row.updated_at).total_seconds())
+    if row.to_move == seat and not row.seats[seat].away:
+        allowed -= elapsed(row)
     return round(max(0.0, allowed), 1)
+
+
+def elapsed(row: GameRow) -> float:
+    """Seconds since the decision now due in ``row``'s game became due."""
+    if row.updated_at is None:
+        return 0.0
+    return max(0.0, (datetime.now(UTC) - row.updated_at).total_seconds())
 
 
 class Hub:

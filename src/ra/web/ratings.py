@@ -135,14 +135,21 @@ class LevelInfo(TypedDict):
     """How it fares against the level below at 2 players (None: not measured)."""
 
 
+def level_rating(level: str | None) -> float | None:
+    """A bot level's fixed rating as shown (mu - 3 sigma), None for a level without one."""
+    if level not in LEVEL_RATINGS:
+        return None
+    mu, sigma = LEVEL_RATINGS[level]
+    return round(mu - 3 * sigma, 1)
+
+
 def levels() -> list[LevelInfo]:
     """The bot levels people choose from, with their fixed ratings and the ladder's results."""
     out: list[LevelInfo] = []
     for level in LEVELS:
-        mu, sigma = LEVEL_RATINGS[level]
         below = LADDER.get(level)
         beats = Beats(below=below[0], won=below[1], games=below[2]) if below is not None else None
-        out.append(LevelInfo(level=level, rating=round(mu - 3 * sigma, 1), beats=beats))
+        out.append(LevelInfo(level=level, rating=level_rating(level) or 0.0, beats=beats))
     return out
 
 
