@@ -22,6 +22,7 @@ setup(
                 "native/rules.cpp",
                 "native/greedy.cpp",
                 "native/mcts.cpp",
+                "native/value.cpp",
                 "native/vector.cpp",
                 "native/module.cpp",
             ],

@@ -226,7 +226,7 @@ int greedy_action(const State& s, const Weights& w) {
     return invoke ? A_INVOKE : A_DRAW;
 }
 
-void projected_scores(const State& s, const Weights& w, double out[MAX_PLAYERS]) {
+void projected_scores(const State& s, const Weights& w, double out[MAX_PLAYERS], const ValueModel* model) {
     // ra.bots.mcts.projected_scores: scores so far plus what each player keeps.
     Valuation val(s, w);
     int n = s.n;
@@ -243,6 +243,11 @@ void projected_scores(const State& s, const Weights& w, double out[MAX_PLAYERS])
         for (int i = 0; i < n; ++i) sum += totals[i];
         double mean = (double)sum / (double)n;
         for (int i = 0; i < n; ++i) out[i] += w.sun_step * ((double)totals[i] - mean);
+    }
+    if (model) {  // the learned evaluation corrects the heuristic at the start of epoch 2 or 3
+        double heuristic[MAX_PLAYERS];
+        std::memcpy(heuristic, out, sizeof heuristic);
+        learned_scores(s, *model, heuristic, out);
     }
 }
 

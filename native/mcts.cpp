@@ -93,7 +93,7 @@ struct Search {
         if (final)
             for (int i = 0; i < n; ++i) scores[i] = (double)g.scores[i];
         else
-            projected_scores(g, w, scores);
+            projected_scores(g, w, scores, cfg.model);
         int win = final ? winner(g) : -1;
         if (root_stats && root_action >= 0) record_root(g, root_action, scores, final);
         for (int i = 0; i < n; ++i) {

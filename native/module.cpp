@@ -389,15 +389,67 @@ PyObject* State_greedy_action(PyObject* self, PyObject* args, PyObject* kwargs) 
     return PyLong_FromLong(ra::greedy_action(s, w));
 }
 
-PyObject* State_projected_scores(PyObject* self, PyObject* args, PyObject* kwargs) {
-    static const char* kw[] = {"weights", nullptr};
+// The learned evaluation's coefficients (ra.bots.value_model.ValueModel.flat()): None for the
+// heuristic, else 4 player counts x 2 epochs x VALUE_FEATURES numbers; `model` is then set.
+constexpr int VALUE_MODEL_SIZE = (ra::MAX_PLAYERS - ra::MIN_PLAYERS + 1) * 2 * ra::VALUE_FEATURES;
+
+bool parse_value_model(PyObject* obj, ra::ValueModel& storage, const ra::ValueModel*& model) {
+    model = nullptr;
+    if (!obj || obj == Py_None) return true;
+    PyObject* seq = PySequence_Fast(obj, "value_model must be a sequence of numbers");
+    if (!seq) return false;
+    if (PySequence_Fast_GET_SIZE(seq) != VALUE_MODEL_SIZE) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "value_model must be %d numbers (ra.bots.value_model)", VALUE_MODEL_SIZE);
+        return false;
+    }
+    double* dst = &storage.coef[0][0][0];
+    for (int i = 0; i < VALUE_MODEL_SIZE; ++i) {
+        dst[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (dst[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return false;
+        }
+    }
+    Py_DECREF(seq);
+    model = &storage;
+    return true;
+}
+
+PyObject* State_value_features(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"seat", "weights", nullptr};
+    int seat = 0;
     PyObject* weights = nullptr;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char**>(kw), &weights)) return nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "i|O", const_cast<char**>(kw), &seat, &weights)) return nullptr;
     ra::Weights w;
     if (!parse_weights(weights, w)) return nullptr;
     const ra::State& s = ST(self);
+    if (seat < 0 || seat >= s.n) {
+        PyErr_SetString(PyExc_ValueError, "no such seat");
+        return nullptr;
+    }
+    double heuristic[ra::MAX_PLAYERS], f[ra::VALUE_FEATURES];
+    ra::projected_scores(s, w, heuristic);
+    ra::value_features(s, seat, heuristic[seat] - (double)s.scores[seat], f);
+    PyObject* list = PyList_New(ra::VALUE_FEATURES);
+    for (int i = 0; list && i < ra::VALUE_FEATURES; ++i) PyList_SET_ITEM(list, i, PyFloat_FromDouble(f[i]));
+    return list;
+}
+
+PyObject* State_projected_scores(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"weights", "value_model", nullptr};
+    PyObject* weights = nullptr;
+    PyObject* value_model = nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO", const_cast<char**>(kw), &weights, &value_model))
+        return nullptr;
+    ra::Weights w;
+    if (!parse_weights(weights, w)) return nullptr;
+    ra::ValueModel storage;
+    const ra::ValueModel* model;
+    if (!parse_value_model(value_model, storage, model)) return nullptr;
+    const ra::State& s = ST(self);
     double out[ra::MAX_PLAYERS];
-    ra::projected_scores(s, w, out);
+    ra::projected_scores(s, w, out, model);
     PyObject* list = PyList_New(s.n);
     for (int i = 0; list && i < s.n; ++i) PyList_SET_ITEM(list, i, PyFloat_FromDouble(out[i]));
     return list;
@@ -425,22 +477,25 @@ bool poll_check(void* arg) {
 struct SearchArgs {
     ra::MctsConfig cfg;
     ra::Weights w;
+    ra::ValueModel model;  // cfg.model points here when a value_model was given
     unsigned long long seed = 0;
     PyObject* check = nullptr;
 };
 
 bool parse_search_args(PyObject* self, PyObject* args, PyObject* kwargs, SearchArgs& out) {
     static const char* kw[] = {"iterations", "seed",    "seconds", "exploration", "horizon", "margin_scale",
-                               "win_weight", "rollout", "weights", "check",       nullptr};
+                               "win_weight", "rollout", "weights", "check",       "value_model", nullptr};
     ra::MctsConfig& cfg = out.cfg;
     long long iterations = cfg.iterations;
     const char* rollout = "greedy";
     PyObject* weights = nullptr;
     PyObject* check = nullptr;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOO", const_cast<char**>(kw), &iterations, &out.seed,
+    PyObject* value_model = nullptr;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOOO", const_cast<char**>(kw), &iterations, &out.seed,
                                      &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
-                                     &cfg.win_weight, &rollout, &weights, &check))
+                                     &cfg.win_weight, &rollout, &weights, &check, &value_model))
         return false;
+    if (!parse_value_model(value_model, out.model, cfg.model)) return false;
     if (check == Py_None) check = nullptr;
     if (check && !PyCallable_Check(check)) {
         PyErr_SetString(PyExc_TypeError, "check must be callable");
@@ -591,6 +646,8 @@ PyMethodDef State_methods[] = {
      "The greedy bot's action index for the player to move."},
     {"projected_scores", (PyCFunction)(void (*)(void))State_projected_scores, METH_VARARGS | METH_KEYWORDS,
      "ra.bots.mcts.projected_scores: scores so far plus what each player keeps (rollout value)."},
+    {"value_features", (PyCFunction)(void (*)(void))State_value_features, METH_VARARGS | METH_KEYWORDS,
+     "value_features(seat, weights=None): the learned evaluation's features of a seat (ra.bots.value_model)."},
     {"mcts", (PyCFunction)(void (*)(void))State_mcts, METH_VARARGS | METH_KEYWORDS,
      "Native ISMCTS for the player to move: (action index, iterations made)."},
     {"mcts_stats", (PyCFunction)(void (*)(void))State_mcts_stats, METH_VARARGS | METH_KEYWORDS,

@@ -168,8 +168,25 @@ struct Weights {
            monument_potential = 1.0, god_option = 0.5, sun_step = 0.35, sun_cost = 5.0, min_gain = 0.5,
            invoke_gain = 4.0, invoke_lead = 0.9, god_margin = 1.0;
 };
+// The learned evaluation (native/value.cpp, ra.bots.value_model): coefficients by player
+// count (2-5) and the epoch that starts (2, 3), over VALUE_FEATURES features of a seat.
+constexpr int VALUE_FEATURES = 14;
+struct ValueModel {
+    double coef[MAX_PLAYERS - MIN_PLAYERS + 1][2][VALUE_FEATURES];
+};
+bool at_epoch_start(const State& s);
+// The features of `seat`; the last is the heuristic's projected gain (projected minus score).
+void value_features(const State& s, int seat, double heuristic_gain, double f[VALUE_FEATURES]);
+// Each seat's expected final score by the model, given the heuristic's projected scores; false
+// (nothing written) unless at the start of epoch 2 or 3, the only positions it was fitted on.
+bool learned_scores(const State& s, const ValueModel& model, const double heuristic[MAX_PLAYERS],
+                    double out[MAX_PLAYERS]);
+
 int greedy_action(const State& s, const Weights& w);
-void projected_scores(const State& s, const Weights& w, double out[MAX_PLAYERS]);
+// Scores so far plus what each player keeps: by the learned model when `model` is given and the
+// position is an epoch's start, else by the valuation's heuristic.
+void projected_scores(const State& s, const Weights& w, double out[MAX_PLAYERS],
+                      const ValueModel* model = nullptr);
 
 struct MctsConfig {
     int64_t iterations = 600;
@@ -179,6 +196,7 @@ struct MctsConfig {
     double margin_scale = 20.0;
     double win_weight = 0.25;
     bool greedy_rollout = true;
+    const ValueModel* model = nullptr;  // the learned evaluation at the cut, or the heuristic
     // Called every 256 iterations when set; returning false abandons the search (action -1).
     bool (*poll)(void*) = nullptr;
     void* poll_arg = nullptr;

@@ -1,6 +1,6 @@
 """Type stub of the native core ``ra._core`` (C++, built from native/; see native/README.md)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypedDict, final
 
 NUM_ACTIONS: int
@@ -31,7 +31,10 @@ class State:
     def is_over(self) -> bool: ...
     def snapshot(self) -> tuple[Any, ...]: ...
     def greedy_action(self, weights: tuple[float, ...] | None = None) -> int: ...
-    def projected_scores(self, weights: tuple[float, ...] | None = None) -> list[float]: ...
+    def projected_scores(
+        self, weights: tuple[float, ...] | None = None, value_model: Sequence[float] | None = None
+    ) -> list[float]: ...
+    def value_features(self, seat: int, /) -> list[float]: ...
     def mcts(
         self,
         iterations: int = 600,
@@ -44,6 +47,7 @@ class State:
         rollout: str = "greedy",
         weights: tuple[float, ...] | None = None,
         check: Callable[[], object] | None = None,
+        value_model: Sequence[float] | None = None,
     ) -> tuple[int, int]: ...
     def random_playout(self, seed: int, /) -> None: ...
     def greedy_playout(

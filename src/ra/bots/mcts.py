@@ -47,6 +47,7 @@ from ra.actions import ALL_ACTIONS, DRAW, Action
 from ra.bots.base import SeededBot
 from ra.bots.greedy import greedy_action
 from ra.bots.valuation import DEFAULT_WEIGHTS, RolloutValuations, Valuation, Weights
+from ra.bots.value_model import ValueModel, default_model
 from ra.engine import Game
 from ra.scoring import majority_points
 from ra.state import sun_total
@@ -73,6 +74,9 @@ class MCTSConfig:
     """Share of the win itself in the reward of rollouts that reach the end of the game."""
     paired_root: bool = False
     """Play each sampled bag through every root action (common random numbers)."""
+    value: str = "heuristic"
+    """How the position at the cut is judged: "heuristic" (:func:`projected_scores`) or
+    "learned" (:mod:`ra.bots.value_model`, the heuristic where its file cannot be read)."""
     iterations_by_players: tuple[int, int, int, int] | None = None
     """Rollouts per decision at 2, 3, 4 and 5 players, instead of ``iterations`` (the levels'
     budgets: a search costs more per iteration with more players)."""
@@ -113,6 +117,8 @@ class MCTSConfig:
                 "MCTS setting iterations_by_players must be four integers from 1 to 10**9 "
                 f"(2, 3, 4 and 5 players, e.g. 60000/50000/40000/25000), got {by!r}"
             )
+        if self.value not in ("heuristic", "learned"):
+            raise ValueError(f"MCTS setting value must be heuristic or learned, got {self.value!r}")
         if not isinstance(self.paired_root, bool):
             raise ValueError(f"MCTS setting paired_root must be true or false, got {self.paired_root!r}")
 
@@ -145,6 +151,7 @@ class MCTSBot(SeededBot):
         self.config.check()
         self.weights = weights
         self._policy = _policy(self.config.rollout, self.rng, weights)
+        self._model = value_model(self.config)
         self.last_iterations = 0
         """Rollouts made for the last decision."""
 
@@ -265,7 +272,11 @@ class MCTSBot(SeededBot):
     def _rewards(self, game: Game) -> list[float]:
         cfg = self.config
         final = game.is_over()
-        scores = [float(s or 0) for s in game.scores] if final else projected_scores(game, self.weights)
+        scores = (
+            [float(s or 0) for s in game.scores]
+            if final
+            else projected_scores(game, self.weights, self._model)
+        )
         n = len(scores)
         winner = game.winner
         out = []
@@ -297,11 +308,19 @@ def _policy(name: str, rng: random.Random, weights: Weights) -> Callable[[], Cal
     return greedy
 
 
-def projected_scores(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+def value_model(cfg: MCTSConfig) -> ValueModel | None:
+    """The learned evaluation when ``cfg`` asks for it and its file can be read."""
+    return default_model() if cfg.value == "learned" else None
+
+
+def projected_scores(
+    game: Game, weights: Weights = DEFAULT_WEIGHTS, model: ValueModel | None = None
+) -> list[float]:
     """Scores so far plus what each player's tiles and suns should still bring.
 
     Used at the start of an epoch (after scoring), where displays hold only the
-    tiles that stay (R6.3): Pharaohs, Niles, Monuments.
+    tiles that stay (R6.3): Pharaohs, Niles, Monuments.  ``model``: the learned
+    evaluation judges it instead (at the start of epoch 2 or 3).
     """
     val = Valuation(game, weights)
     n = game.num_players
@@ -315,6 +334,8 @@ def projected_scores(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[flo
         mean = sum(totals) / n
         for i in range(n):
             out[i] += weights.sun_step * (totals[i] - mean)
+    if model is not None:
+        return model.predict(game, out) or out
     return out
 
 

@@ -13,8 +13,9 @@ import dataclasses
 from typing import TypedDict
 
 from ra.actions import ALL_ACTIONS, Action
-from ra.bots.mcts import MCTSBot, MCTSConfig
+from ra.bots.mcts import MCTSBot, MCTSConfig, value_model
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
+from ra.bots.value_model import ValueModel
 from ra.native import core
 from ra.views import PlayerView
 
@@ -32,6 +33,7 @@ class SearchSettings(TypedDict):
     margin_scale: float
     win_weight: float
     rollout: str
+    value_model: tuple[float, ...] | None
 
 
 def search_settings(cfg: MCTSConfig) -> SearchSettings:
@@ -42,7 +44,12 @@ def search_settings(cfg: MCTSConfig) -> SearchSettings:
         margin_scale=cfg.margin_scale,
         win_weight=cfg.win_weight,
         rollout=cfg.rollout,
+        value_model=_flat(value_model(cfg)),
     )
+
+
+def _flat(model: ValueModel | None) -> tuple[float, ...] | None:
+    return None if model is None else model.flat()
 
 
 class NativeMCTSBot(MCTSBot):
