@@ -67,12 +67,42 @@ def head_to_head(games: list[GameResult]) -> dict[tuple[str, str], list[int]]:
     return out
 
 
+def markdown(games: list[GameResult], rated: dict[str, tuple[float, float, float]]) -> str:
+    """The ladder as one table: each bot's rating with its 95% interval (mu ± 1.96 sigma), its
+    games, and how it fared against the bot rated next below it (finished ahead / together)."""
+    played: dict[str, int] = defaultdict(int)
+    for g in games:
+        for bot in set(g.seats):
+            played[bot] += 1
+    pairs = head_to_head(games)
+    ranked = sorted(rated, key=lambda b: -rated[b][0])
+    lines = [
+        "| bot | rating μ ± σ | 95% interval | games | against the next below: ahead / together |",
+        "|---|---|---|---|---|",
+    ]
+    for i, bot in enumerate(ranked):
+        mu, sigma, _ = rated[bot]
+        against = ""
+        if i + 1 < len(ranked):
+            below = ranked[i + 1]
+            if bot < below:
+                won, n = pairs.get((bot, below), [0, 0])
+            else:
+                lost, n = pairs.get((below, bot), [0, 0])
+                won = n - lost
+            against = f"{below}: {won}/{n}" if n else f"{below}: never at one table"
+        lo, hi = mu - 1.96 * sigma, mu + 1.96 * sigma
+        lines.append(f"| {bot} | {mu:.1f} ± {sigma:.1f} | {lo:.1f} to {hi:.1f} | {played[bot]} | {against} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python benchmarks/ladder.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("results", nargs="+", type=Path, help="ra arena --out files")
     parser.add_argument("--shuffles", type=int, default=50, help="orders of the games averaged (default 50)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--python", action="store_true", help="print LEVEL_RATINGS for ra.bots")
+    parser.add_argument("--markdown", action="store_true", help="print the ladder as a Markdown table")
     args = parser.parse_args(argv)
     try:
         games = load(args.results)
@@ -82,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.python:
         body = "".join(f'    "{bot}": ({mu:.1f}, {sigma:.1f}),\n' for bot, (mu, sigma, _) in rated.items())
         print("LEVEL_RATINGS = {\n" + body + "}")
+        return 0
+    if args.markdown:
+        print(markdown(games, rated))
         return 0
     print(f"{len(games)} games; ratings over {args.shuffles} orders (mu ± sigma, spread of mu over orders)")
     for bot, (mu, sigma, spread) in sorted(rated.items(), key=lambda kv: -kv[1][0]):

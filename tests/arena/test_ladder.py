@@ -43,6 +43,10 @@ def test_two_runs_make_one_ladder_and_the_stronger_bot_leads(tmp_path: Path) -> 
     assert any(line.strip().startswith("greedy ahead of random:") for line in lines)
     python = run(str(three), str(two), "--shuffles", "5", "--python")
     assert python.stdout.startswith("LEVEL_RATINGS = {") and '"greedy": (' in python.stdout
+    table = run(str(three), str(two), "--shuffles", "5", "--markdown").stdout.splitlines()
+    assert table[0].startswith("| bot | rating") and len(table) == 5  # header, rule, 3 bots
+    greedy = next(line for line in table if line.startswith("| greedy |"))
+    assert "| 22 |" in greedy  # greedy sat at all 22 games
 
 
 def test_a_file_that_is_not_results_is_one_clear_error(tmp_path: Path) -> None:

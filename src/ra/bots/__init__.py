@@ -85,16 +85,15 @@ def _budget_text(level: str, lang: str = "en") -> str:
 
 
 LEVEL_RATINGS: dict[str, tuple[float, float]] = {
-    "easy": (11.7, 3.0),
-    "medium": (19.8, 2.9),
-    "hard": (48.0, 4.6),
-    "expert": (48.0, 4.6),
+    "easy": (10.8, 2.7),
+    "medium": (35.4, 2.4),
+    "hard": (46.6, 2.7),
+    "expert": (44.1, 2.9),
 }
 """The levels' fixed OpenSkill ratings (Plackett-Luce mu, sigma), on the scale a new account
-starts on (mu 25): measured in the arena over 108 games (3 players: easy, medium and hard, 48
-duplicate deals; 2 players: easy against medium, 40, and medium against hard, 20) and rated
-together by ``benchmarks/ladder.py`` (docs/bots.md, Levels).  Expert was not measured: it has
-hard's rating (the benchmarks find it at most a little stronger)."""
+starts on (mu 25): a round of 360 arena games at 2 and 3 players among random, greedy and the
+four levels, duplicate deals, rated together by ``benchmarks/ladder.py`` (docs/bots.md, Levels).
+``expert`` rates a little below ``hard``: its larger budget does not make it stronger."""
 
 
 # The difficulty levels of the user interfaces, as bots.
