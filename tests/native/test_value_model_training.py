@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
+from tools import value_model as pipeline
 
 from ra.bots.value_model import FEATURES, VERSION, ValueModel
 from tests.native.helpers import CORE
-from tools import value_model as pipeline
 
 pytest.importorskip("sklearn", reason="the [train] extra is not installed")
 
