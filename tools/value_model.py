@@ -6,7 +6,7 @@ Two steps, each reproducible from its seed:
     plays games of the native search against itself (``--iterations`` a decision, the
     heuristic evaluation) at 2 to 5 players and writes one JSON line per player at each start
     of epoch 2 and 3 — the positions where the search cuts its rollouts — with the player's
-    features, its score then, the heuristic's projection and its final score.
+    features (the last: the heuristic's projected gain), its score then and its final score.
 ``fit``
     fits, per player count and epoch, a ridge regression (scikit-learn, the ``[train]`` extra)
     of the points still to come on the features, cross-validated by game against the
@@ -43,7 +43,6 @@ def play(players: int, seed: int, iterations: int) -> list[Row]:
     while not state.is_over():
         if state.epoch != epoch:
             epoch = state.epoch
-            projected = state.projected_scores()
             for seat in range(players):
                 rows.append(
                     {
@@ -53,7 +52,6 @@ def play(players: int, seed: int, iterations: int) -> list[Row]:
                         "seat": seat,
                         "features": state.value_features(seat),
                         "score": state.scores[seat],
-                        "heuristic": projected[seat],
                     }
                 )
         action, _ = state.mcts(iterations=iterations, seed=seed * 1000 + decision)

@@ -24,7 +24,7 @@ from importlib import resources
 from typing import Final
 
 from ra.scoring import majority_points, monument_points
-from ra.state import PHASE_ACTION, State
+from ra.state import PHASE_ACTION, State, sun_total
 from ra.tiles import T_MONUMENTS, T_NILE, T_PHARAOH
 
 VERSION: Final = 2
@@ -56,18 +56,14 @@ def at_epoch_start(state: State) -> bool:
     return state.epoch >= 2 and state._phase == PHASE_ACTION and state._ra == 0 and not state._track
 
 
-def _sun_masks(state: State) -> list[int]:
-    return [state._suns[i] | state._used[i] for i in range(state.num_players)]
-
-
 def features(state: State, seat: int, heuristic_gain: float) -> list[float]:
     """The model's features of ``seat`` (native ``State.value_features``, number for number);
     ``heuristic_gain``, the last, is what the heuristic projects ``seat`` still to score, so the
     model learns a correction to the heuristic (and is the heuristic with all else zero)."""
     n = state.num_players
-    masks = _sun_masks(state)
+    masks = [state._suns[i] | state._used[i] for i in range(n)]
     pharaohs = [state._displays[i][T_PHARAOH] for i in range(n)]
-    totals = [sum(s for s in range(1, 17) if m >> s & 1) for m in masks]
+    totals = [sun_total(m) for m in masks]
     highest = [m.bit_length() - 1 for m in masks]
     d = state._displays[seat]
     counts = [d[t] for t in T_MONUMENTS]
