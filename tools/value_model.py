@@ -197,7 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if not args.rows.is_file():
             parser.error(f"no such rows file: {args.rows}")
-        fit(args.rows, args.out, args.alpha, args.folds)
+        try:
+            fit(args.rows, args.out, args.alpha, args.folds)
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, ValueError) as err:
+            parser.error(f"{args.rows} is not a rows file of generate ({type(err).__name__}: {err})")
     return 0
 
 

@@ -44,6 +44,11 @@ def test_bad_pipeline_input_is_named(tmp_path: Path, capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit):
         pipeline.main(["fit", str(tmp_path / "missing.jsonl")])
     assert "no such rows file" in capsys.readouterr().err
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"players": 2}\nnot json\n')
+    with pytest.raises(SystemExit):
+        pipeline.main(["fit", str(broken)])
+    assert "is not a rows file of generate" in capsys.readouterr().err
     few = tmp_path / "few.jsonl"
     few.write_text("")
     with pytest.raises(SystemExit, match="too few rows for 2 players, epoch 2: 0"):
