@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/strength.py [--jobs 2] [--scale 1.0] [--json out.json]
 
-Three matches, seats rotated with duplicate deals (every deal is played once
+The matches, seats rotated with duplicate deals (every deal is played once
 per seat rotation, so luck cancels out):
 
 1. 3 players: ``greedy`` against two ``random`` bots (target: greedy wins >= 60%);
@@ -19,7 +19,12 @@ per seat rotation, so luck cancels out):
    fair share);
 7. 2 players: the hint follower against ``hard`` (target >= 50%);
 8. 2 players: the hint follower against the flat-evaluator follower (the advice before the
-   search: flat Monte Carlo, the browser's 1.5 s budget), target >= 60%.
+   search: flat Monte Carlo, the browser's 1.5 s budget), target >= 60%;
+9. 2 players: ``hard`` (tuned weights, ``ra.bots.valuation.SEARCH_WEIGHTS``) against the hand-set
+   ``hard:weights=default`` (the hard before the tuning), target >= 65%;
+10. 3 players: ``hard`` against two hand-set hards (target >= 65% on the head-to-head rate);
+11. 2 players: ``expert`` against the hand-set hard, target >= 75%;
+12. 3 players: ``expert`` against two hand-set hards (target >= 75% on the head-to-head rate).
 
 ``--calibrate hard`` (or ``expert``) instead times a level: one game per player count (2-5)
 with the level in every seat, printing the process CPU seconds per decision (mean, 90th
@@ -50,6 +55,9 @@ OLD_HARD = "mcts:iterations=1200:native=false"
 FLAT_FOLLOWER = "advisor:flat=true:budget=1.5s"
 """A player who follows the advice as it was before the search: the flat evaluator, 1.5 s."""
 
+HAND_SET_HARD = "hard:weights=default"
+"""The hard level before its weights were tuned (ra.bots.valuation.SEARCH_WEIGHTS)."""
+
 MATCHES: list[dict[str, Any]] = [
     {"name": "greedy vs 2 random (3p)", "bots": ["greedy", "random", "random"], "players": 3,
      "games": 300, "bot": "greedy", "target": 0.60},
@@ -67,6 +75,14 @@ MATCHES: list[dict[str, Any]] = [
      "games": 40, "bot": "advisor", "target": 0.50},
     {"name": "follower vs flat follower (2p)", "bots": ["advisor", FLAT_FOLLOWER], "players": 2,
      "games": 40, "bot": "advisor", "target": 0.60},
+    {"name": "hard vs hand-set hard (2p)", "bots": ["hard", HAND_SET_HARD], "players": 2,
+     "games": 40, "bot": "hard", "target": 0.65},
+    {"name": "hard vs 2 hand-set hard (3p)", "bots": ["hard", HAND_SET_HARD, HAND_SET_HARD], "players": 3,
+     "games": 30, "bot": "hard", "target": 0.65, "head_to_head": HAND_SET_HARD},
+    {"name": "expert vs hand-set hard (2p)", "bots": ["expert", HAND_SET_HARD], "players": 2,
+     "games": 40, "bot": "expert", "target": 0.75},
+    {"name": "expert vs 2 hand-set hard (3p)", "bots": ["expert", HAND_SET_HARD, HAND_SET_HARD], "players": 3,
+     "games": 30, "bot": "expert", "target": 0.75, "head_to_head": HAND_SET_HARD},
 ]  # fmt: skip
 
 
@@ -89,11 +105,11 @@ def report_game(
     )
 
 
-def calibrate(level: str, seed: int) -> None:
+def calibrate(level: str, seed: int, counts: tuple[int, ...] = (2, 3, 4, 5)) -> None:
     """Process CPU seconds per real decision of ``level`` in every seat, one game per player count."""
     search = "native" if ra.native_available() else "Python"
     print(f"{level}: {bots.LEVEL_HELP[level]}; {search} search, process CPU time")
-    for players in (2, 3, 4, 5):
+    for players in counts:
         game = ra.Game(players, seed=seed + players)
         seated = [bots.make(level, seed=seed + i) for i in range(players)]
         times = []
@@ -113,6 +129,17 @@ def calibrate(level: str, seed: int) -> None:
             f"90% {times[int(0.9 * len(times))]:.3f} s, max {times[-1]:.3f} s",
             flush=True,
         )
+
+
+def player_counts(text: str) -> tuple[int, ...]:
+    """``--players``: player counts such as ``4,5`` (each 2 to 5)."""
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"player counts are numbers such as 4,5, got {text!r}") from None
+    if not counts or any(not 2 <= n <= 5 for n in counts):
+        raise argparse.ArgumentTypeError(f"player counts are 2 to 5, got {text!r}")
+    return counts
 
 
 def ahead_rate(results: list[arena.GameResult], bot: str, other: str) -> tuple[float, int]:
@@ -142,9 +169,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress", action="store_true", help="print a line after every game")
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON")
     parser.add_argument("--calibrate", choices=bots.LEVELS[1:], help="time a level instead (CPU s/decision)")
+    parser.add_argument(
+        "--players",
+        type=player_counts,
+        default=(2, 3, 4, 5),
+        help="with --calibrate: the player counts (default 2,3,4,5)",
+    )
     args = parser.parse_args(argv)
     if args.calibrate:
-        calibrate(args.calibrate, args.seed)
+        calibrate(args.calibrate, args.seed, args.players)
         return 0
 
     search = "native" if ra.native_available() else "pure-Python"

@@ -11,12 +11,13 @@ shows a theme (:func:`ra.puzzles.themes_of`) and the advisor's search finds a cl
 3. at the test's small budget (``CHECK``, seed 2: ``tests/puzzles``), the same best action.
 
 At most four puzzles per game, six decisions apart.  Candidates are gathered until there are
-``POOL`` times as many as wanted (or ``MAX_GAMES`` games were played); the set then takes up to
+``POOL`` (``--pool``) times as many as wanted and ``PER_THEME`` of every theme (or ``MAX_GAMES``
+games were played); the set then takes up to
 ``QUOTA`` of each theme, the rarer themes first, and at most a quarter of its answers
 may be "pass" and a fifth "draw" (the easy answers).  A puzzle's rating (mu) grows with each of
 our bots (easy, medium, hard) that misses the answer and with a smaller gap.
 
-    PYTHONPATH=src python -m tools.puzzles [--count 320] [--jobs 2]
+    PYTHONPATH=src python -m tools.puzzles [--count 320] [--jobs 2] [--pool 2.4]
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ PLAYERS = (2, 3, 3, 4, 4, 5)
 POOL = 1.6
 QUOTA = 40
 MAX_GAMES = 400
+PER_THEME = 12
+"""Candidates of every theme gathered at least (the set needs 10 of each: ``tests/puzzles``)."""
+RARE = ("gods", "end_of_epoch")
+"""The themes few decisions show: a game keeps their puzzles first."""
 CAPS = {"pass": 0.25, "draw": 0.2}
 """The largest share of the set each answer may have."""
 LEVELS = ("easy", "medium", "hard")
@@ -101,7 +106,7 @@ def table(seed: int) -> tuple[int, list[ra.bots.Bot]]:
 def puzzles_of_game(seed: int) -> list[dict[str, object]]:
     """The puzzles found in the bots' game ``seed``: every decision with a theme is looked at,
     and of the clear ones at most ``PER_GAME``, ``SPACING`` decisions apart, are kept, those
-    whose answer is neither "pass" nor "draw" first."""
+    whose answer is neither "pass" nor "draw" first, then those of a ``RARE`` theme."""
     players, seats = table(seed)
     game = ra.Game(players=players, seed=seed)
     moves: list[str] = []
@@ -119,10 +124,15 @@ def puzzles_of_game(seed: int) -> list[dict[str, object]]:
         moves.append(str(action))
         game.apply(action)
     kept: list[tuple[int, dict[str, object]]] = []
-    for _, at, puzzle in sorted(clear, key=lambda c: (c[0], c[1])):
+    for _, at, puzzle in sorted(clear, key=lambda c: (c[0], not _rare(c[2]), c[1])):
         if len(kept) < PER_GAME and all(abs(at - other) >= SPACING for other, _ in kept):
             kept.append((at, puzzle))
     return [_rated(p) for _, p in sorted(kept, key=lambda k: k[0])]
+
+
+def _rare(puzzle: dict[str, object]) -> bool:
+    """Whether the puzzle shows a ``RARE`` theme."""
+    return any(t in RARE for t in puzzle["themes"])  # type: ignore[attr-defined]
 
 
 def _rated(puzzle: dict[str, object]) -> dict[str, object]:
@@ -153,17 +163,19 @@ def _puzzle(
     return {**to_json(puzzle), "gap": gap}
 
 
-def enough(pool: list[dict[str, object]], count: int) -> bool:
-    """Enough candidates: ``POOL`` times the count."""
-    return len(pool) >= POOL * count
+def enough(pool: list[dict[str, object]], count: int, factor: float = POOL) -> bool:
+    """Enough candidates: ``factor`` (default ``POOL``) times the count, and ``PER_THEME`` of
+    every theme."""
+    counts = Counter(t for p in pool for t in p["themes"])  # type: ignore[attr-defined]
+    return len(pool) >= factor * count and all(counts[t] >= PER_THEME for t in THEMES)
 
 
-def gather(count: int, jobs: int) -> list[dict[str, object]]:
+def gather(count: int, jobs: int, factor: float = POOL) -> list[dict[str, object]]:
     """Candidates from games 1, 2, … until :func:`enough` (or ``MAX_GAMES``), with progress."""
     pool: list[dict[str, object]] = []
     seed = 1
     with ProcessPoolExecutor(jobs) as workers:
-        while not enough(pool, count) and seed <= MAX_GAMES:
+        while not enough(pool, count, factor) and seed <= MAX_GAMES:
             batch = range(seed, seed + 8 * jobs)
             for result in workers.map(puzzles_of_game, batch):
                 pool.extend(result)
@@ -199,11 +211,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.puzzles", description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=320, help="puzzles to find (default 320)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--pool",
+        type=float,
+        default=POOL,
+        help=f"candidates gathered per puzzle wanted (default {POOL}; more if the easy answers' caps bind)",
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="where to write (default: the package's file)")
     args = parser.parse_args(argv)
     if not ra.native_available():
         parser.error("the generator needs the native core (the advisor's search)")
-    pool = gather(args.count, args.jobs)
+    if not 1.0 <= args.pool <= 10.0:
+        parser.error(f"--pool must be between 1 and 10, got {args.pool}")
+    pool = gather(args.count, args.jobs, args.pool)
     found = select(pool, args.count)
     args.out.write_text(json.dumps(found, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     counts = Counter(t for p in found for t in p["themes"])  # type: ignore[attr-defined]

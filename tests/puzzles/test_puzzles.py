@@ -149,3 +149,18 @@ def test_the_generator_makes_the_shipped_puzzles_again() -> None:
     assert shipped
     for p in shipped:
         assert again[p.id] == puzzle_from(json.loads(json.dumps(to_json(p)))), p.id
+
+
+def test_the_generator_gathers_until_every_theme_has_enough_candidates() -> None:
+    """``tools.puzzles.enough``: the pool's size alone is not enough; a theme with fewer than
+    ``PER_THEME`` candidates (gods are rare) keeps the generator playing games."""
+    from tools.puzzles import PER_THEME, enough
+
+    def candidate(theme: str) -> dict[str, object]:
+        return {"themes": [theme], "answer": "bid 9"}
+
+    common = [candidate(t) for t in THEMES if t != "gods" for _ in range(PER_THEME)]
+    assert not enough(common, count=10, factor=1.0)
+    gods = [candidate("gods")] * PER_THEME
+    assert enough(common + gods, count=10, factor=1.0)
+    assert not enough(common + gods, count=len(common) + PER_THEME + 1, factor=1.0)

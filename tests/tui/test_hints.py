@@ -10,11 +10,13 @@ from textual.worker import WorkerState
 from typer.testing import CliRunner
 
 from ra.bots.advisor import Advisor
+from ra.bots.explain import action_msg
 from ra.cli import app as cli
 from ra.tui import PlayApp, Session, plan_seats
 from ra.tui.app import TextScreen
 from ra.tui.help import help_text
 from ra.tui.session import default_hints
+from ra.words import words
 from tests.tui.test_app import first_keys, run, settle
 
 
@@ -91,7 +93,8 @@ def test_the_hints_show_the_advisors_numbers_and_star_the_best(tmp_path: Path) -
         best_line = lines[1]
         assert best_line.startswith("★") and f"{round(100 * expected.best.chances[seat])}%" in best_line
         assert len([line for line in lines if "%" in line and "margin" in line]) == len(expected.actions)
-        assert lines[-1].startswith(f"Why {expected.best.action}:")
+        said = words("en").render(action_msg(expected.best.action))  # "invoke Ra", "bid sun 9"
+        assert lines[-1].startswith(f"Why {said}:")
         await pilot.press("h")
         await pilot.pause()
         assert "open" not in app.query_one("#hints", Static).classes

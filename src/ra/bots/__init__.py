@@ -25,7 +25,7 @@ from ra.bots.base import Bot, RandomBot, SeededBot
 from ra.bots.greedy import GreedyBot, greedy_action
 from ra.bots.mcts import MCTSBot, MCTSConfig
 from ra.bots.native_mcts import NativeMCTSBot
-from ra.bots.valuation import Valuation, Weights
+from ra.bots.valuation import SEARCH_WEIGHTS, WEIGHT_SETS, Valuation, Weights
 from ra.native import native_available
 from ra.words import words
 
@@ -52,11 +52,16 @@ PYTHON_MCTS_ITERATIONS: dict[str, Budgets] = {
 NATIVE_MCTS_ITERATIONS: dict[str, Budgets] = {
     "easy": _same(40),
     "medium": _same(150),
-    "hard": (60_000, 45_000, 40_000, 25_000),
-    "expert": (150_000, 90_000, 100_000, 60_000),
+    "hard": (60_000, 45_000, 35_000, 20_000),
+    "expert": (150_000, 90_000, 80_000, 45_000),
 }
 MCTS_ITERATIONS: dict[str, Budgets] = NATIVE_MCTS_ITERATIONS if native_available() else PYTHON_MCTS_ITERATIONS
 """The budgets in use: native ones when the core is available."""
+
+
+TUNED_LEVELS = ("hard", "expert")
+"""The levels whose search uses :data:`~ra.bots.valuation.SEARCH_WEIGHTS` (the others keep the
+hand-set weights, so that the ladder below them stays as measured)."""
 
 
 def level_options(level: str, native: bool | None = None) -> dict[str, Any]:
@@ -65,9 +70,12 @@ def level_options(level: str, native: bool | None = None) -> dict[str, Any]:
     if native is None:
         native = native_available()
     budgets = (NATIVE_MCTS_ITERATIONS if native else PYTHON_MCTS_ITERATIONS)[level]
-    if len(set(budgets)) == 1:
-        return {"iterations": budgets[0]}
-    return {"iterations_by_players": budgets}
+    options: dict[str, Any] = (
+        {"iterations": budgets[0]} if len(set(budgets)) == 1 else {"iterations_by_players": budgets}
+    )
+    if level in TUNED_LEVELS:
+        options["weights"] = SEARCH_WEIGHTS
+    return options
 
 
 def _budget_text(level: str, lang: str = "en") -> str:
@@ -181,6 +189,8 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
     if unknown and key != "mcts":  # MCTSBot names its unknown settings itself
         takes = ", ".join(BOT_OPTIONS[key]) or "none"
         raise ValueError(f"unknown option(s) {', '.join(unknown)} for the {key} bot; its options: {takes}")
+    if isinstance(options.get("weights"), str):
+        options = {**options, "weights": _weight_set(options["weights"])}
     if key == "random":
         return RandomBot(seed=seed)
     if key == "greedy":
@@ -205,6 +215,14 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
     if native:
         return NativeMCTSBot(seed=seed, **options)
     return MCTSBot(seed=seed, **options)
+
+
+def _weight_set(name: str) -> Weights:
+    """A named weight set (``weights=default`` in a spec); ``ValueError`` names the choices."""
+    found = WEIGHT_SETS.get(name.strip().lower())
+    if found is None:
+        raise ValueError(f"unknown weights {name!r}; named weight sets are: {', '.join(WEIGHT_SETS)}")
+    return found
 
 
 def _unless_given(preset: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:

@@ -49,7 +49,7 @@ from ra.bots.evaluate import (
 )
 from ra.bots.mcts import MCTSConfig
 from ra.bots.native_mcts import native_weights, search_settings
-from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
+from ra.bots.valuation import SEARCH_WEIGHTS, Weights
 from ra.native import core
 from ra.views import PlayerView
 
@@ -71,7 +71,8 @@ reliability tables)."""
 
 
 class Advisor:
-    """Win chances and the best action for a player's view, from the bots' search.
+    """Win chances and the best action for a player's view, from the bots' search (with the
+    strong levels' tuned weights, :data:`~ra.bots.valuation.SEARCH_WEIGHTS`).
 
     ``budget``: search iterations, seconds or a level (:class:`Budget`); ``seed`` fixes the
     search for a position, so an iteration or level budget gives the same numbers every time.
@@ -82,7 +83,7 @@ class Advisor:
         budget: Budget | str | int = DEFAULT_BUDGET,
         seed: int | None = 0,
         calibrated: bool = True,
-        weights: Weights = DEFAULT_WEIGHTS,
+        weights: Weights = SEARCH_WEIGHTS,
         native: bool | None = None,
     ) -> None:
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(budget)

@@ -71,6 +71,30 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+"""The hand-set weights: the greedy bot's, the easy and medium levels' and the explanations'."""
+
+SEARCH_WEIGHTS = Weights(
+    pharaoh_future=0.1224,
+    nile_future=0.5789,
+    flood_chance=0.5953,
+    civ_chance=0.298,
+    monument_potential=2.0249,
+    god_option=0.4967,
+    sun_step=0.4568,
+    sun_cost=21.1545,
+    min_gain=0.9163,
+    invoke_gain=1.4488,
+    invoke_lead=0.2897,
+    god_margin=1.3754,
+)
+"""The weights of the strong searches (the hard and expert levels, the advisor): tuned by greedy
+self-play against :data:`DEFAULT_WEIGHTS` (``python -m tools.tune_weights --seed 0``), they
+make better rollouts and a better judgement at the rollouts' cut (docs/bots.md, Tuned weights).
+The greedy policy with them wins far more than its share against the hand-set one; above all it
+keeps its suns (``sun_cost``) instead of spending them on small lots."""
+
+WEIGHT_SETS: dict[str, Weights] = {"default": DEFAULT_WEIGHTS, "tuned": SEARCH_WEIGHTS}
+"""The weight sets by the names a bot spec gives them (``hard:weights=default``)."""
 
 
 class Valuation:
