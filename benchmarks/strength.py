@@ -137,7 +137,7 @@ def player_counts(text: str) -> tuple[int, ...]:
         counts = tuple(int(part) for part in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"player counts are numbers such as 4,5, got {text!r}") from None
-    if not counts or any(not 2 <= n <= 5 for n in counts):
+    if not counts or any(not ra.MIN_PLAYERS <= n <= ra.MAX_PLAYERS for n in counts):
         raise argparse.ArgumentTypeError(f"player counts are 2 to 5, got {text!r}")
     return counts
 

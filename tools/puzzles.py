@@ -163,10 +163,15 @@ def _puzzle(
     return {**to_json(puzzle), "gap": gap}
 
 
+def theme_counts(puzzles: list[dict[str, object]]) -> Counter[str]:
+    """How many of the puzzles show each theme."""
+    return Counter(t for p in puzzles for t in p["themes"])  # type: ignore[attr-defined]
+
+
 def enough(pool: list[dict[str, object]], count: int, factor: float = POOL) -> bool:
     """Enough candidates: ``factor`` (default ``POOL``) times the count, and ``PER_THEME`` of
     every theme."""
-    counts = Counter(t for p in pool for t in p["themes"])  # type: ignore[attr-defined]
+    counts = theme_counts(pool)
     return len(pool) >= factor * count and all(counts[t] >= PER_THEME for t in THEMES)
 
 
@@ -180,7 +185,7 @@ def gather(count: int, jobs: int, factor: float = POOL) -> list[dict[str, object
             for result in workers.map(puzzles_of_game, batch):
                 pool.extend(result)
             seed += len(batch)
-            counts = Counter(t for p in pool for t in p["themes"])  # type: ignore[attr-defined]
+            counts = theme_counts(pool)
             themes = " ".join(f"{t} {counts[t]}" for t in THEMES)
             print(f"\r{len(pool)} candidates from {seed - 1} games ({themes})", end="", file=sys.stderr)
     print(file=sys.stderr)
@@ -189,7 +194,7 @@ def gather(count: int, jobs: int, factor: float = POOL) -> list[dict[str, object
 
 def select(pool: list[dict[str, object]], count: int) -> list[dict[str, object]]:
     """The set: the rarer themes first (``QUOTA`` each), then the rest in order, under ``CAPS``."""
-    counts = Counter(t for p in pool for t in p["themes"])  # type: ignore[attr-defined]
+    counts = theme_counts(pool)
     kinds: Counter[str] = Counter()
     chosen: list[dict[str, object]] = []
 
@@ -226,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = gather(args.count, args.jobs, args.pool)
     found = select(pool, args.count)
     args.out.write_text(json.dumps(found, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
-    counts = Counter(t for p in found for t in p["themes"])  # type: ignore[attr-defined]
+    counts = theme_counts(found)
     print(f"wrote {args.out} ({len(found)} puzzles; " + ", ".join(f"{t} {counts[t]}" for t in THEMES) + ")")
     return 0
 

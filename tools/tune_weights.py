@@ -24,7 +24,9 @@ import sys
 import time
 from collections.abc import Sequence
 
+import ra
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
+from ra.native import core
 
 WeightTuple = tuple[float, ...]
 FIRST_DEAL = 1000
@@ -35,9 +37,8 @@ MUTATION_CHANCE = 0.4
 
 def winner(players: int, deal: int, weights: Sequence[WeightTuple]) -> int:
     """The winning seat of one greedy game of ``deal``, each seat with its weights."""
-    from ra import _core
-
-    state = _core.State(players=players, seed=deal)
+    assert core is not None, "the native core is needed"
+    state = core.State(players=players, seed=deal)
     while (seat := state.to_move) is not None:
         state.apply(state.greedy_action(weights=weights[seat]))
     won = state.winner
@@ -102,7 +103,7 @@ def parse_players(text: str) -> list[int]:
         counts = [int(part) for part in text.split(",")]
     except ValueError:
         raise argparse.ArgumentTypeError(f"player counts must be numbers like 2,3,4, got {text!r}") from None
-    if not counts or any(not 2 <= n <= 5 for n in counts):
+    if not counts or any(not ra.MIN_PLAYERS <= n <= ra.MAX_PLAYERS for n in counts):
         raise argparse.ArgumentTypeError(f"player counts must be 2 to 5, got {text!r}")
     return counts
 
@@ -132,10 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         "--validation", type=positive, default=3000, help="fresh deals to check the result on"
     )
     args = parser.parse_args(argv)
-    try:
-        from ra import _core  # noqa: F401
-    except ImportError:
-        parser.error("the native core is needed (pip install -e . builds it)")
+    if core is None:
+        parser.error("the native core is needed (pip install -e . builds it; RA_NATIVE=0 turns it off)")
     weights, score = tune(args.seed, args.deals, args.steps, args.players)
     reference = dataclasses.astuple(DEFAULT_WEIGHTS)
     fresh = range(VALIDATION_DEAL, VALIDATION_DEAL + args.validation)
