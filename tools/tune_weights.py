@@ -12,7 +12,12 @@ The search levels' weights, :data:`ra.bots.valuation.SEARCH_WEIGHTS`, come from 
 
     python -m tools.tune_weights --seed 0 --deals 3000 --steps 200 --players 2,3,4
 
-(about 6 minutes on one core; it needs the native core).
+``--from tuned`` starts a second round from those and plays against them (tried for the expert
+level, at 3 players; docs/bots.md says what it gave):
+
+    python -m tools.tune_weights --from tuned --seed 1 --deals 3000 --steps 300 --players 3
+
+(about 6 minutes of one core each; it needs the native core).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import time
 from collections.abc import Sequence
 
 import ra
-from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
+from ra.bots.valuation import WEIGHT_SETS, Weights
 from ra.native import core
 
 WeightTuple = tuple[float, ...]
@@ -70,11 +75,12 @@ def mutate(best: list[float], rng: random.Random) -> list[float]:
 
 
 def tune(
-    seed: int, deals: int, steps: int, players: Sequence[int], log: bool = True
+    seed: int, deals: int, steps: int, players: Sequence[int], log: bool = True, start: str = "default"
 ) -> tuple[Weights, float]:
-    """The tuned weights and their training score (win share above fair) against the defaults."""
+    """The tuned weights and their training score (win share above fair) against the named set
+    ``start`` (:data:`~ra.bots.valuation.WEIGHT_SETS`), which is also where the search begins."""
     rng = random.Random(seed)
-    reference = dataclasses.astuple(DEFAULT_WEIGHTS)
+    reference = dataclasses.astuple(WEIGHT_SETS[start])
     training = range(FIRST_DEAL, FIRST_DEAL + deals)
     best = list(reference)
     best_score = excess_wins(tuple(best), reference, training, players)
@@ -132,11 +138,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--validation", type=positive, default=3000, help="fresh deals to check the result on"
     )
+    parser.add_argument(
+        "--from",
+        dest="start",
+        choices=sorted(WEIGHT_SETS),
+        default="default",
+        help="the weight set to start from and play against (default: the hand-set one)",
+    )
     args = parser.parse_args(argv)
     if core is None:
         parser.error("the native core is needed (pip install -e . builds it; RA_NATIVE=0 turns it off)")
-    weights, score = tune(args.seed, args.deals, args.steps, args.players)
-    reference = dataclasses.astuple(DEFAULT_WEIGHTS)
+    weights, score = tune(args.seed, args.deals, args.steps, args.players, start=args.start)
+    reference = dataclasses.astuple(WEIGHT_SETS[args.start])
     fresh = range(VALIDATION_DEAL, VALIDATION_DEAL + args.validation)
     checked = excess_wins(dataclasses.astuple(weights), reference, fresh, args.players)
     print(f"training: {score:+.4f} win share above fair; validation on fresh deals: {checked:+.4f}")

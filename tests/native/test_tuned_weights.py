@@ -31,6 +31,11 @@ def test_tuning_runs_end_to_end_and_is_reproducible() -> None:
     assert isinstance(first, Weights) and (first, score) == (again, score_again)
     assert score >= 0.0  # a candidate is kept only when it beats the defaults it starts from
     assert all(x >= 0.0 for x in dataclasses.astuple(first))
+    # A second round starts from the tuned set and plays against it (--from tuned).
+    second, second_score = tool.tune(seed=5, deals=6, steps=4, players=[3], log=False, start="tuned")
+    assert second_score >= 0.0 and second != first
+    unchanged, none = tool.tune(seed=5, deals=6, steps=0, players=[3], log=False, start="tuned")
+    assert unchanged == Weights(*(round(x, 4) for x in TUNED)) and none == pytest.approx(0.0)
 
 
 def test_the_strong_levels_search_with_the_tuned_weights() -> None:
@@ -52,6 +57,7 @@ def test_the_strong_levels_search_with_the_tuned_weights() -> None:
         (["--players", "two"], "player counts must be numbers"),
         (["--deals", "0"], "expected at least 1"),
         (["--steps", "many"], "expected a whole number"),
+        (["--from", "best"], "invalid choice: 'best'"),
     ],
 )
 def test_bad_command_lines_are_named(argv: list[str], named: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -326,6 +326,6 @@ def test_the_levels_come_with_their_ratings_and_the_ladder(server: Server) -> No
     assert by["hard"]["rating"] == round(mu - 3 * sigma, 1)
     below, won, games = LADDER["hard"]
     assert by["hard"]["beats"] == {"below": below, "won": won, "games": games}
-    assert by["easy"]["beats"] is None and by["expert"]["beats"] is None
-    ratings = [by[level]["rating"] for level in ("easy", "medium", "hard")]
+    assert by["easy"]["beats"] is None and by["expert"]["beats"]["below"] == "hard"
+    ratings = [by[level]["rating"] for level in ("easy", "medium", "hard", "expert")]
     assert ratings == sorted(ratings)  # each level above the one below it
