@@ -93,15 +93,15 @@ def _budget_text(level: str, lang: str = "en") -> str:
 
 
 LEVEL_RATINGS: dict[str, tuple[float, float]] = {
-    "easy": (10.1, 2.7),
-    "medium": (34.4, 2.4),
-    "hard": (47.4, 2.9),
-    "expert": (49.8, 3.2),
+    "easy": (8.6, 2.6),
+    "medium": (31.1, 2.3),
+    "hard": (38.9, 2.1),
+    "expert": (42.6, 2.7),
 }
 """The levels' fixed OpenSkill ratings (Plackett-Luce mu, sigma), on the scale a new account
-starts on (mu 25): a round of 350 arena games at 2 and 3 players among random, greedy and the
-four levels (``hard`` and ``expert`` with their tuned weights), duplicate deals, rated together by
-``benchmarks/ladder.py`` (docs/bots.md, Levels).  ``expert`` rates a little above ``hard``."""
+starts on (mu 25): 424 arena games at 2 and 3 players among random, greedy, the four levels
+(``hard`` and ``expert`` with their tuned weights) and the hint follower, duplicate deals, rated
+together by ``benchmarks/ladder.py`` (docs/bots.md, Levels).  ``expert`` rates above ``hard``."""
 
 
 # The difficulty levels of the user interfaces, as bots.
@@ -116,7 +116,7 @@ LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
 LADDER: dict[str, tuple[str, int, int]] = {
     "medium": ("easy", 40, 40),
     "hard": ("medium", 19, 20),
-    "expert": ("hard", 18, 30),
+    "expert": ("hard", 31, 50),
 }
 """Each level against the one below it at 2 players, duplicate deals: (the level below, games won,
 games played), from the runs behind :data:`LEVEL_RATINGS` (docs/bots.md, Levels)."""
