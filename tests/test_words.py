@@ -152,3 +152,14 @@ def test_a_new_language_is_a_folder_of_po_files(tmp_path: Path, monkeypatch: pyt
     finally:
         for cached in (w.source, w.catalogue, w.words, w.locale_folders):
             cached.cache_clear()
+
+
+def test_every_level_the_lobby_offers_has_words_about_its_strength() -> None:
+    """The lobby shows a level's result against the one below it (``ra.bots.LADDER``), or else the
+    note ``lobby.levelNote.<level>`` (static/lobby.js): a level with neither would show a bare key."""
+    from ra.bots import LADDER, LEVELS
+
+    for lang in w.languages():
+        said = w.words(lang)
+        bare = [level for level in LEVELS if level not in LADDER and not said.has(f"lobby.levelNote.{level}")]
+        assert not bare, (lang, bare)
