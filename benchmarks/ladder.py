@@ -1,5 +1,6 @@
 """The levels' ladder from arena runs: one OpenSkill rating per bot over every game of the given
-``ra arena --out`` files (matches of any player count together), and each pair's head-to-head.
+``ra arena --out`` files (matches of any player count together), and each pair's head-to-head
+(as ``ra arena`` counts it: pairs of seats, the winner first, then by score).
 
 OpenSkill rates games one after another, so the order of the games moves the ratings; the
 ratings printed are the mean over ``--shuffles`` random orders (their spread is printed too).
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ra.arena.runner import GameResult
-from ra.arena.stats import summarize
+from ra.arena.stats import head_to_head, summarize
 
 FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
 
@@ -53,31 +54,17 @@ def ratings(games: list[GameResult], shuffles: int, seed: int) -> dict[str, tupl
     }
 
 
-def head_to_head(games: list[GameResult]) -> dict[tuple[str, str], list[int]]:
-    """For each pair of bots at a table: games where the first finished ahead, and games together."""
-    out: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
-    for g in games:
-        order = sorted(range(len(g.seats)), key=lambda i: (i != g.winner, -g.scores[i]))
-        place = {g.seats[s]: p for p, s in enumerate(order)}
-        for a, pa in place.items():
-            for b, pb in place.items():
-                if a < b:
-                    out[(a, b)][0] += pa < pb
-                    out[(a, b)][1] += 1
-    return out
-
-
 def markdown(games: list[GameResult], rated: dict[str, tuple[float, float, float]]) -> str:
     """The ladder as one table: each bot's rating with its 95% interval (mu ± 1.96 sigma), its
-    games, and how it fared against the bot rated next below it (finished ahead / together)."""
+    games, and how it fared against the bot rated next below it (pairs of seats it finished ahead in)."""
     played: dict[str, int] = defaultdict(int)
     for g in games:
         for bot in set(g.seats):
             played[bot] += 1
-    pairs = head_to_head(games)
+    pairs = {(h.bot, h.other): h for h in head_to_head(games)}
     ranked = sorted(rated, key=lambda b: -rated[b][0])
     lines = [
-        "| bot | rating μ ± σ | 95% interval | games | against the next below: ahead / together |",
+        "| bot | rating μ ± σ | 95% interval | games | against the next below: ahead / pairs of seats |",
         "|---|---|---|---|---|",
     ]
     for i, bot in enumerate(ranked):
@@ -85,12 +72,8 @@ def markdown(games: list[GameResult], rated: dict[str, tuple[float, float, float
         against = ""
         if i + 1 < len(ranked):
             below = ranked[i + 1]
-            if bot < below:
-                won, n = pairs.get((bot, below), [0, 0])
-            else:
-                lost, n = pairs.get((below, bot), [0, 0])
-                won = n - lost
-            against = f"{below}: {won}/{n}" if n else f"{below}: never at one table"
+            h = pairs.get((bot, below))
+            against = f"{below}: {h.ahead}/{h.pairs}" if h else f"{below}: never at one table"
         lo, hi = mu - 1.96 * sigma, mu + 1.96 * sigma
         lines.append(f"| {bot} | {mu:.1f} ± {sigma:.1f} | {lo:.1f} to {hi:.1f} | {played[bot]} | {against} |")
     return "\n".join(lines)
@@ -119,9 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(games)} games; ratings over {args.shuffles} orders (mu ± sigma, spread of mu over orders)")
     for bot, (mu, sigma, spread) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
         print(f"  {bot:10} {mu:6.1f} ± {sigma:4.1f}   (spread {spread:.1f})")
-    print("head to head (ahead / together):")
-    for (a, b), (won, n) in sorted(head_to_head(games).items()):
-        print(f"  {a} ahead of {b}: {won}/{n}")
+    print("head to head (pairs of seats, the first ahead / all):")
+    for h in head_to_head(games):
+        print(f"  {h.bot} ahead of {h.other}: {h.ahead}/{h.pairs}")
     return 0
 
 

@@ -47,7 +47,6 @@ from typing import Any
 
 import ra
 from ra import arena, bots
-from ra.arena.stats import wilson_interval
 
 OLD_HARD = "mcts:iterations=1200:native=false"
 """Today's hard level: the pure-Python search at 1,200 iterations a decision."""
@@ -94,8 +93,8 @@ def report_game(
     wins = sum(1 for g in done if g.error is None and g.seats[g.winner] == bot)
     ahead = ""
     if other is not None:
-        rate, pairs = ahead_rate(done, bot, other)
-        ahead = f", ahead of {round(rate * pairs)}/{pairs} {other} seats"
+        h = ahead_of(done, bot, other)
+        ahead = f", ahead of {h.ahead}/{h.pairs} {other} seats"
     mine = [1000 * g.seconds[i] / g.decisions[i] for g in done for i, b in enumerate(g.seats) if b == bot]
     rest = [1000 * g.seconds[i] / g.decisions[i] for g in done for i, b in enumerate(g.seats) if b != bot]
     print(
@@ -142,20 +141,12 @@ def player_counts(text: str) -> tuple[int, ...]:
     return counts
 
 
-def ahead_rate(results: list[arena.GameResult], bot: str, other: str) -> tuple[float, int]:
-    """The share of ``other``'s seats that ``bot`` finished ahead of (winner first, then score)."""
-    ahead = pairs = 0
-    for r in results:
-        if r.error is not None:
-            continue
-        order = sorted(range(len(r.seats)), key=lambda i: (i != r.winner, -r.scores[i]))
-        place = {seat: k for k, seat in enumerate(order)}
-        for i, a in enumerate(r.seats):
-            for j, b in enumerate(r.seats):
-                if a == bot and b == other:
-                    pairs += 1
-                    ahead += place[i] < place[j]
-    return (ahead / pairs if pairs else 0.0), pairs
+def ahead_of(results: list[arena.GameResult], bot: str, other: str) -> arena.HeadToHead:
+    """How often ``bot`` finished ahead of ``other``'s seats (no pairs: 0 of 0)."""
+    for h in arena.head_to_head(results):
+        if (h.bot, h.other) == (bot, other):
+            return h
+    return arena.HeadToHead(bot, other, 0, 0, 0.0, 0.0, 1.0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,9 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         b = summary[match["bot"]]
         rate, low, high, what = b.win_rate, b.ci_low, b.ci_high, f"{b.wins:>5g}/{b.games:<4}"
         if "head_to_head" in match:
-            rate, pairs = ahead_rate(results, match["bot"], match["head_to_head"])
-            low, high = wilson_interval(rate * pairs, pairs)
-            what = f"ahead {round(rate * pairs)}/{pairs} (wins {b.wins:g}/{b.games})"
+            h = ahead_of(results, match["bot"], match["head_to_head"])
+            rate, low, high = h.share, h.ci_low, h.ci_high
+            what = f"ahead {h.ahead}/{h.pairs} (wins {b.wins:g}/{b.games})"
         met = rate >= match["target"]
         line = (
             f"{match['name']:<28} {what} = {100 * rate:5.1f}% "

@@ -74,6 +74,44 @@ def test_statistics_of_a_small_fixed_run() -> None:
         assert sum(r.decisions) > 0 and all(t >= 0 for t in r.seconds)
 
 
+def result(index: int, seats: list[str], scores: list[int], winner: int) -> arena.GameResult:
+    """A finished game as the arena reports it (only what the statistics read)."""
+    n = len(seats)
+    return arena.GameResult(index, 0, 0, seats, seats, scores, winner, [1] * n, [0.1] * n)
+
+
+def test_standing_puts_the_winner_first_then_the_others_by_score() -> None:
+    # A tie on score is broken by the sun (R8.1): the arena reports that winner, seat 2 here.
+    r = result(0, ["a", "b", "c"], [30, 41, 41], winner=2)
+    assert arena.standing(r) == [2, 1, 0]
+
+
+def test_head_to_head_counts_every_pair_of_seats() -> None:
+    games = [
+        result(0, ["a", "b", "b"], [50, 40, 45], winner=0),  # a ahead of both b seats
+        result(1, ["b", "a", "b"], [50, 40, 45], winner=0),  # a behind both
+        result(2, ["b", "b", "a"], [50, 40, 45], winner=0),  # a ahead of one, behind one
+        result(3, ["a", "b", "b"], [1, 2, 3], winner=2),
+    ]
+    games[3].error = "crashed"  # a failed game counts for nobody
+    pairs = {(h.bot, h.other): h for h in arena.head_to_head(games)}
+    assert set(pairs) == {("a", "b"), ("b", "a")}
+    a, b = pairs["a", "b"], pairs["b", "a"]
+    assert (a.ahead, a.pairs) == (3, 6) and (b.ahead, b.pairs) == (3, 6)
+    assert a.share == 0.5 and (a.ci_low, a.ci_high) == arena.wilson_interval(3, 6)
+
+
+def test_head_to_head_of_a_real_run_agrees_with_the_places() -> None:
+    specs = arena.schedule(["greedy", "random"], players=3, games=6, seed=4)
+    results, _ = arena.run_games(specs, jobs=1)
+    pairs = {(h.bot, h.other): h for h in arena.head_to_head(results)}
+    greedy, rand = pairs["greedy", "random"], pairs["random", "greedy"]
+    expected = sum(r.seats.count("greedy") * r.seats.count("random") for r in results)
+    assert greedy.pairs == rand.pairs == expected
+    assert greedy.ahead + rand.ahead == greedy.pairs  # no two seats share a place
+    assert greedy.share > 0.5
+
+
 def test_parallel_runs_give_the_same_games() -> None:
     specs = arena.schedule(["greedy", "easy"], players=2, games=6, seed=5)
     one, _ = arena.run_games(specs, jobs=1)
@@ -110,6 +148,9 @@ def test_files_json_csv_and_records(tmp_path: Path) -> None:
     doc = json.loads(out.read_text())
     assert doc["config"]["bots"] == ["greedy", "random"] and doc["games_played"] == 4
     assert {s["bot"] for s in doc["summary"]} == {"greedy", "random"}
+    assert "Head to head" in result.output and "ahead of" in result.output
+    ahead = {(h["bot"], h["other"]): h for h in doc["head_to_head"]}
+    assert ahead["greedy", "random"]["ahead"] + ahead["random", "greedy"]["ahead"] == 4 * 2
     game = doc["games"][0]
     assert {"seed", "seats", "scores", "winner", "ms_per_decision", "margins"} <= set(game)
     rows = list(csv.DictReader(table.open()))

@@ -56,3 +56,18 @@ def test_a_file_that_is_not_results_is_one_clear_error(tmp_path: Path) -> None:
     assert (
         done.returncode == 2 and "cannot read the results" in done.stderr and "Traceback" not in done.stderr
     )
+
+
+def test_a_bot_in_two_seats_is_two_pairs_as_in_the_arena(tmp_path: Path) -> None:
+    # 3 players, two bots: one of them sits twice at every table, so every game is two pairs.
+    games = arena(tmp_path, "pairs.json", 3, "greedy,random", 4)
+    done = run(str(games), "--shuffles", "2")
+    assert done.returncode == 0, done.stderr
+    ahead = {
+        line.split(" ahead of ")[0].strip(): line.rsplit(" ", 1)[1]
+        for line in done.stdout.splitlines()
+        if " ahead of " in line
+    }
+    won, pairs = (int(x) for x in ahead["greedy"].split("/"))
+    lost, pairs_back = (int(x) for x in ahead["random"].split("/"))
+    assert pairs == pairs_back == 8 and won + lost == 8

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ra.arena.runner import GameResult, GameSpec, play_game, schedule, seat_names
-from ra.arena.stats import BotSummary, summarize, wilson_interval
+from ra.arena.stats import BotSummary, HeadToHead, head_to_head, standing, summarize, wilson_interval
 from ra.records import atomic_write
 
 
@@ -91,6 +91,7 @@ def results_document(
         "interrupted": interrupted,
         "games_played": len(ordered),
         "summary": [b.to_dict() for b in summarize(ordered)],
+        "head_to_head": [h.to_dict() for h in head_to_head(ordered)],
         "games": [r.to_dict() for r in ordered],
     }
 
@@ -156,12 +157,15 @@ __all__ = [
     "BotSummary",
     "GameResult",
     "GameSpec",
+    "HeadToHead",
+    "head_to_head",
     "play_game",
     "results_document",
     "run_games",
     "save_records",
     "schedule",
     "seat_names",
+    "standing",
     "summarize",
     "wilson_interval",
     "write_csv",

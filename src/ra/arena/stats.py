@@ -47,6 +47,56 @@ class BotSummary:
         return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
 
 
+def standing(result: GameResult) -> list[int]:
+    """Each seat's place at the end (0 first): the R8.1 winner first, then the others by score."""
+    order = sorted(range(len(result.seats)), key=lambda i: (i != result.winner, -result.scores[i]))
+    places = [0] * len(order)
+    for place, seat in enumerate(order):
+        places[seat] = place
+    return places
+
+
+@dataclass
+class HeadToHead:
+    """How often ``bot`` finished ahead of ``other`` in the games where both sat.
+
+    At 3 or more players a win rate says little about two bots that rarely win
+    against each other's company; the pairs say who finished ahead.  Every pair of
+    seats counts (two ``other`` seats in a game are two pairs).
+    """
+
+    bot: str
+    other: str
+    ahead: int
+    pairs: int
+    share: float
+    ci_low: float
+    ci_high: float
+
+    def to_dict(self) -> dict[str, float | int | str]:
+        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+
+
+def head_to_head(results: Iterable[GameResult]) -> list[HeadToHead]:
+    """For every ordered pair of different bots, the share of pairs of seats ``bot`` finished ahead in."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for r in results:
+        if r.error is not None:
+            continue
+        places = standing(r)
+        for i, bot in enumerate(r.seats):
+            for j, other in enumerate(r.seats):
+                if bot != other:
+                    c = counts.setdefault((bot, other), [0, 0])
+                    c[0] += places[i] < places[j]
+                    c[1] += 1
+    out = []
+    for (bot, other), (ahead, pairs) in sorted(counts.items()):
+        low, high = wilson_interval(ahead, pairs)
+        out.append(HeadToHead(bot, other, ahead, pairs, ahead / pairs, low, high))
+    return out
+
+
 def summarize(results: Iterable[GameResult]) -> list[BotSummary]:
     """Per-bot statistics over finished games, best rating first.
 
@@ -71,11 +121,8 @@ def summarize(results: Iterable[GameResult]) -> list[BotSummary]:
             s["decs"] += r.decisions[seat]
             if bot not in ratings:
                 ratings[bot] = model.rating(name=bot)
-        # Rank seats by the final standing: the winner first, then by score.
-        order = sorted(range(len(r.seats)), key=lambda i: (i != r.winner, -r.scores[i]))
-        ranks = [0.0] * len(r.seats)
-        for place, seat in enumerate(order):
-            ranks[seat] = float(place + 1)
+        places = standing(r)
+        ranks = [float(places[seat] + 1) for seat in range(len(r.seats))]
         teams: list[list[PlackettLuceRating]] = [[ratings[bot]] for bot in r.seats]
         rated = model.rate(teams, ranks=ranks)
         # A bot in several seats gets the mean of its seats' updates.

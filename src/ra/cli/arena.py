@@ -54,6 +54,27 @@ def summary_table(summary: list[arena.BotSummary], players: int) -> Table:
     return table
 
 
+def head_to_head_table(pairs: list[arena.HeadToHead], summary: list[arena.BotSummary]) -> Table:
+    """Who finished ahead of whom, best-rated first (at 3 or more players wins alone say little)."""
+    rank = {b.bot: k for k, b in enumerate(summary)}
+    pairs = sorted(pairs, key=lambda h: (rank[h.bot], rank[h.other]))
+    table = Table(title="Head to head (pairs of seats, winner first)", pad_edge=False)
+    table.add_column("bot", overflow="fold")
+    table.add_column("ahead of", overflow="fold")
+    for name in ("pairs", "ahead", "ahead%", "95% CI"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for h in pairs:
+        table.add_row(
+            h.bot,
+            h.other,
+            str(h.pairs),
+            str(h.ahead),
+            f"{100 * h.share:.1f}",
+            f"{100 * h.ci_low:.0f}-{100 * h.ci_high:.0f}",
+        )
+    return table
+
+
 def check_output_file(path: Path, option: str) -> None:
     """Fail now, before any game is played, if ``path`` could not be written."""
     where = os.fspath(path)
@@ -253,6 +274,8 @@ def arena_command(
     summary = arena.summarize(results)
     if summary:
         console.print(summary_table(summary, players))
+        if players > 2 and len(summary) > 1:
+            console.print(head_to_head_table(arena.head_to_head(results), summary))
     console.print(f"{plural(len(results), 'game')} in {elapsed:.1f} s with {plural(jobs, 'job')}.")
     if out is not None:
         arena.write_json(out, arena.results_document(config, results, interrupted))
