@@ -55,6 +55,8 @@ struct Search {
         return __builtin_ctzll(legal);
     }
 
+    double uniform() { return (double)(rng.next() >> 11) * 0x1.0p-53; }
+
     std::vector<RootStat>* root_stats = nullptr;
     int root_mover = 0;
 
@@ -166,7 +168,8 @@ struct Search {
         }
         // Rollout.
         while (!is_over(g) && g.epoch <= stop_epoch) {
-            int a = cfg.greedy_rollout ? greedy_action(g, w) : random_action(legal_mask(g));
+            bool greedy = cfg.greedy_rollout && !(cfg.epsilon > 0.0 && uniform() < cfg.epsilon);
+            int a = greedy ? greedy_action(g, w) : random_action(legal_mask(g));
             apply_legal(g, a);
         }
         double r[MAX_PLAYERS];

@@ -483,18 +483,23 @@ struct SearchArgs {
 };
 
 bool parse_search_args(PyObject* self, PyObject* args, PyObject* kwargs, SearchArgs& out) {
-    static const char* kw[] = {"iterations", "seed",    "seconds", "exploration", "horizon", "margin_scale",
-                               "win_weight", "rollout", "weights", "check",       "value_model", nullptr};
+    static const char* kw[] = {"iterations", "seed",    "seconds", "exploration", "horizon",     "margin_scale",
+                               "win_weight", "rollout", "weights", "check",       "value_model", "epsilon",
+                               nullptr};
     ra::MctsConfig& cfg = out.cfg;
     long long iterations = cfg.iterations;
     const char* rollout = "greedy";
     PyObject* weights = nullptr;
     PyObject* check = nullptr;
     PyObject* value_model = nullptr;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOOO", const_cast<char**>(kw), &iterations, &out.seed,
-                                     &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
-                                     &cfg.win_weight, &rollout, &weights, &check, &value_model))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOOOd", const_cast<char**>(kw), &iterations,
+                                     &out.seed, &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
+                                     &cfg.win_weight, &rollout, &weights, &check, &value_model, &cfg.epsilon))
         return false;
+    if (!(cfg.epsilon >= 0.0 && cfg.epsilon <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "epsilon must be from 0 to 1");
+        return false;
+    }
     if (!parse_value_model(value_model, out.model, cfg.model)) return false;
     if (check == Py_None) check = nullptr;
     if (check && !PyCallable_Check(check)) {

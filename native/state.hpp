@@ -196,6 +196,7 @@ struct MctsConfig {
     double margin_scale = 20.0;
     double win_weight = 0.25;
     bool greedy_rollout = true;
+    double epsilon = 0.0;  // greedy rollouts: a random legal action with this chance
     const ValueModel* model = nullptr;  // the learned evaluation at the cut, or the heuristic
     // Called every 256 iterations when set; returning false abandons the search (action -1).
     bool (*poll)(void*) = nullptr;

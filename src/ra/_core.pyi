@@ -48,6 +48,7 @@ class State:
         weights: tuple[float, ...] | None = None,
         check: Callable[[], object] | None = None,
         value_model: Sequence[float] | None = None,
+        epsilon: float = 0.0,
     ) -> tuple[int, int]: ...
     def random_playout(self, seed: int, /) -> None: ...
     def greedy_playout(

@@ -139,6 +139,17 @@ def test_mcts_is_deterministic_for_a_seed_and_budget() -> None:
     assert isinstance(bot, bots.MCTSBot) and bot.last_iterations >= 40
 
 
+@pytest.mark.parametrize("native", ["true", "false"])
+def test_mcts_epsilon_rollouts_play_legal_whole_games(native: str) -> None:
+    if native == "true" and not bots.native_available():
+        pytest.skip("the native core is not built")
+    game = play_bots(3, [f"mcts:iterations=30:epsilon=0.3:native={native}", "greedy"], seed=4)
+    assert game.is_over()
+    for bad in ("-0.1", "1.5"):
+        with pytest.raises(ValueError, match="epsilon must be from 0.0 to 1.0"):
+            bots.from_spec(f"mcts:epsilon={bad}")
+
+
 def test_mcts_time_budget_stops_in_time() -> None:
     import time
 

@@ -73,6 +73,18 @@ def test_search_options() -> None:
     assert done >= 1 and ra.Action.from_index(index) in game.legal_actions()
     with pytest.raises(ValueError, match="rollout"):
         state.mcts(rollout="smart")
+    with pytest.raises(ValueError, match="epsilon"):
+        state.mcts(epsilon=1.5)
+
+
+def test_epsilon_rollouts_change_the_search_only_when_asked() -> None:
+    # epsilon=0 draws no random numbers for the rollouts: the same search as before, move for move.
+    state = CORE.State.from_game(positions(2, 3)[1])
+    plain = state.mcts(iterations=400, seed=5)
+    assert state.mcts(iterations=400, seed=5, epsilon=0.0) == plain
+    assert state.mcts(iterations=400, seed=5, epsilon=0.2) == state.mcts(iterations=400, seed=5, epsilon=0.2)
+    index, done = state.mcts(iterations=400, seed=5, epsilon=1.0)
+    assert done == 400 and ra.Action.from_index(index) in positions(2, 3)[1].legal_actions()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -66,6 +66,8 @@ class MCTSConfig:
     """UCT exploration constant (rewards are in 0..1)."""
     rollout: str = "greedy"
     """Rollout policy: "greedy" (the greedy bot) or "random"."""
+    epsilon: float = 0.0
+    """Greedy rollouts: the chance of a random legal action instead of the greedy one."""
     horizon: int = 1
     """Epochs to play out before judging the position (1: to the end of this epoch)."""
     margin_scale: float = 20.0
@@ -105,6 +107,7 @@ class MCTSConfig:
         number("horizon", 1, 3, integer=True)
         number("margin_scale", 0.001)
         number("win_weight", 0.0, 1.0)
+        number("epsilon", 0.0, 1.0)
         if self.rollout not in ("greedy", "random"):
             raise ValueError(f"MCTS setting rollout must be greedy or random, got {self.rollout!r}")
         by = self.iterations_by_players
@@ -150,7 +153,7 @@ class MCTSBot(SeededBot):
         self.config = replace(config or MCTSConfig(), **settings)  # type: ignore[arg-type]
         self.config.check()
         self.weights = weights
-        self._policy = _policy(self.config.rollout, self.rng, weights)
+        self._policy = _policy(self.config.rollout, self.rng, weights, self.config.epsilon)
         self._model = value_model(self.config)
         self.last_iterations = 0
         """Rollouts made for the last decision."""
@@ -295,15 +298,21 @@ def _edge_key(action: Action, game: Game) -> object:
     return (action.index, game.last_draw) if action.code == DRAW else action.index
 
 
-def _policy(name: str, rng: random.Random, weights: Weights) -> Callable[[], Callable[[Game], Action]]:
+def _policy(
+    name: str, rng: random.Random, weights: Weights, epsilon: float = 0.0
+) -> Callable[[], Callable[[Game], Action]]:
     """A maker of the rollout policy: called once per rollout (the greedy one reuses its
-    valuation along that rollout, :class:`RolloutValuations`)."""
+    valuation along that rollout, :class:`RolloutValuations`; with ``epsilon`` it plays a
+    random legal action with that chance)."""
+    choose = lambda game: rng.choice(game.legal_actions())  # noqa: E731 - one shared closure
     if name == "random":
-        choose = lambda game: rng.choice(game.legal_actions())  # noqa: E731 - one shared closure
         return lambda: choose
 
     def greedy() -> Callable[[Game], Action]:
-        return partial(greedy_action, weights=weights, valuations=RolloutValuations(weights))
+        best = partial(greedy_action, weights=weights, valuations=RolloutValuations(weights))
+        if epsilon <= 0.0:
+            return best
+        return lambda game: choose(game) if rng.random() < epsilon else best(game)
 
     return greedy
 

@@ -33,6 +33,7 @@ class SearchSettings(TypedDict):
     margin_scale: float
     win_weight: float
     rollout: str
+    epsilon: float
     value_model: tuple[float, ...] | None
 
 
@@ -44,6 +45,7 @@ def search_settings(cfg: MCTSConfig) -> SearchSettings:
         margin_scale=cfg.margin_scale,
         win_weight=cfg.win_weight,
         rollout=cfg.rollout,
+        epsilon=cfg.epsilon,
         value_model=_flat(value_model(cfg)),
     )
 
