@@ -146,7 +146,7 @@ def test_mcts_epsilon_rollouts_play_legal_whole_games(native: str) -> None:
     game = play_bots(3, [f"mcts:iterations=30:epsilon=0.3:native={native}", "greedy"], seed=4)
     assert game.is_over()
     for bad in ("-0.1", "1.5"):
-        with pytest.raises(ValueError, match="epsilon must be from 0.0 to 1.0"):
+        with pytest.raises(ValueError, match=r"epsilon must be from 0\.0 to 1\.0"):
             bots.from_spec(f"mcts:epsilon={bad}")
 
 
