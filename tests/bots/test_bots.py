@@ -141,7 +141,7 @@ def test_mcts_is_deterministic_for_a_seed_and_budget() -> None:
 
 @pytest.mark.parametrize("native", ["true", "false"])
 def test_mcts_epsilon_rollouts_play_legal_whole_games(native: str) -> None:
-    if native == "true" and not bots.native_available():
+    if native == "true" and not ra.native_available():
         pytest.skip("the native core is not built")
     game = play_bots(3, [f"mcts:iterations=30:epsilon=0.3:native={native}", "greedy"], seed=4)
     assert game.is_over()

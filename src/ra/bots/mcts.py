@@ -304,7 +304,10 @@ def _policy(
     """A maker of the rollout policy: called once per rollout (the greedy one reuses its
     valuation along that rollout, :class:`RolloutValuations`; with ``epsilon`` it plays a
     random legal action with that chance)."""
-    choose = lambda game: rng.choice(game.legal_actions())  # noqa: E731 - one shared closure
+
+    def choose(game: Game) -> Action:
+        return rng.choice(game.legal_actions())
+
     if name == "random":
         return lambda: choose
 
