@@ -270,6 +270,21 @@ def test_level_budgets_by_player_count() -> None:
             bots.from_spec(f"mcts:iterations_by_players={bad}")
 
 
+def test_expert_weighs_the_win_more_and_a_spec_can_undo_it() -> None:
+    """``expert`` searches with its own reward (LEVEL_REWARDS), the other levels with the default."""
+
+    def config(spec: str) -> bots.MCTSConfig:
+        bot = bots.from_spec(spec)
+        assert isinstance(bot, bots.MCTSBot)
+        return bot.config
+
+    default = bots.MCTSConfig().win_weight
+    assert config("expert").win_weight == bots.LEVEL_REWARDS["expert"]["win_weight"] != default
+    assert config("expert:native=false").win_weight == bots.LEVEL_REWARDS["expert"]["win_weight"]
+    assert config("expert:win_weight=0.25").win_weight == 0.25
+    assert config("hard").win_weight == config("medium").win_weight == config("mcts").win_weight == default
+
+
 def budget_spent(players: int, native: bool, budgets: tuple[int, int, int, int]) -> int:
     """Iterations an ``mcts`` bot with ``iterations_by_players=budgets`` makes for one real choice."""
     game = ra.Game(players, seed=4)
