@@ -502,7 +502,9 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
     # Draw with d, bid with the sun's number, undo with u when the table allows it.
     rng = random.Random(5)
     drew_by_key = bid_by_key = undone = False
-    for _ in range(150):
+    # Waiting for the bot (1.5 s a move) costs a pass of 40 ms each: room for many bot turns, so that
+    # an undo the bot's answer beat (a loaded machine) gets another chance later in the game.
+    for _ in range(3000):
         if is_over(page) or (drew_by_key and bid_by_key and undone):
             break
         wait_js(page, "window.__ra && !window.__ra.sending")
