@@ -146,7 +146,7 @@ def ahead_of(results: list[arena.GameResult], bot: str, other: str) -> arena.Hea
     for h in arena.head_to_head(results):
         if (h.bot, h.other) == (bot, other):
             return h
-    return arena.HeadToHead(bot, other, 0, 0, 0.0, 0.0, 1.0)
+    return arena.HeadToHead(bot, other, 0, 0, 0.0, *arena.wilson_interval(0, 0))
 
 
 def main(argv: list[str] | None = None) -> int:

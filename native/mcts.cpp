@@ -49,13 +49,6 @@ struct Search {
 
     Search(const MctsConfig& c, const Weights& wt, uint64_t seed) : cfg(c), w(wt), rng(seed) {}
 
-    int random_action(uint64_t legal) {
-        int k = (int)rng.below((uint32_t)popcount(legal));
-        while (k--) legal &= legal - 1;
-        return __builtin_ctzll(legal);
-    }
-
-    double uniform() { return (double)(rng.next() >> 11) * 0x1.0p-53; }
 
     std::vector<RootStat>* root_stats = nullptr;
     int root_mover = 0;
@@ -168,8 +161,8 @@ struct Search {
         }
         // Rollout.
         while (!is_over(g) && g.epoch <= stop_epoch) {
-            bool greedy = cfg.greedy_rollout && !(cfg.epsilon > 0.0 && uniform() < cfg.epsilon);
-            int a = greedy ? greedy_action(g, w) : random_action(legal_mask(g));
+            int a = cfg.greedy_rollout ? epsilon_greedy_action(g, w, cfg.epsilon, rng)
+                                       : random_bit(legal_mask(g), rng);
             apply_legal(g, a);
         }
         double r[MAX_PLAYERS];

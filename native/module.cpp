@@ -473,6 +473,13 @@ bool poll_check(void* arg) {
     return !p->failed;
 }
 
+// A random move's chance (greedy rollouts and playouts): false with a ValueError outside 0..1.
+bool epsilon_in_range(double epsilon) {
+    if (epsilon >= 0.0 && epsilon <= 1.0) return true;
+    PyErr_SetString(PyExc_ValueError, "epsilon must be from 0 to 1");
+    return false;
+}
+
 // The settings shared by mcts() and mcts_stats(), parsed and checked.
 struct SearchArgs {
     ra::MctsConfig cfg;
@@ -496,10 +503,7 @@ bool parse_search_args(PyObject* self, PyObject* args, PyObject* kwargs, SearchA
                                      &out.seed, &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
                                      &cfg.win_weight, &rollout, &weights, &check, &value_model, &cfg.epsilon))
         return false;
-    if (!(cfg.epsilon >= 0.0 && cfg.epsilon <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "epsilon must be from 0 to 1");
-        return false;
-    }
+    if (!epsilon_in_range(cfg.epsilon)) return false;
     if (!parse_value_model(value_model, out.model, cfg.model)) return false;
     if (check == Py_None) check = nullptr;
     if (check && !PyCallable_Check(check)) {
@@ -594,10 +598,7 @@ PyObject* State_random_playout(PyObject* self, PyObject* arg) {
     ra::State& s = ST(self);
     ra::Rng rng(seed);
     while (!ra::is_over(s)) {
-        uint64_t m = ra::legal_mask(s);
-        int k = (int)rng.below((uint32_t)ra::popcount(m));
-        while (k--) m &= m - 1;
-        ra::apply_legal(s, __builtin_ctzll(m));
+        ra::apply_legal(s, ra::random_bit(ra::legal_mask(s), rng));
     }
     Py_RETURN_NONE;
 }
@@ -611,26 +612,12 @@ PyObject* State_greedy_playout(PyObject* self, PyObject* args, PyObject* kwargs)
     PyObject* weights = nullptr;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "K|dO", const_cast<char**>(kw), &seed, &epsilon, &weights))
         return nullptr;
-    if (!(epsilon >= 0.0 && epsilon <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "epsilon must be from 0 to 1");
-        return nullptr;
-    }
+    if (!epsilon_in_range(epsilon)) return nullptr;
     ra::Weights w;
     if (!parse_weights(weights, w)) return nullptr;
     ra::State& s = ST(self);
     Py_BEGIN_ALLOW_THREADS ra::Rng rng(seed);
-    while (!ra::is_over(s)) {
-        int a;
-        if (epsilon > 0.0 && (double)(rng.next() >> 11) * 0x1.0p-53 < epsilon) {
-            uint64_t m = ra::legal_mask(s);
-            int k = (int)rng.below((uint32_t)ra::popcount(m));
-            while (k--) m &= m - 1;
-            a = __builtin_ctzll(m);
-        } else {
-            a = ra::greedy_action(s, w);
-        }
-        ra::apply_legal(s, a);
-    }
+    while (!ra::is_over(s)) ra::apply_legal(s, ra::epsilon_greedy_action(s, w, epsilon, rng));
     Py_END_ALLOW_THREADS Py_RETURN_NONE;
 }
 
@@ -698,16 +685,7 @@ PyObject* playouts(PyObject* args, PyObject* kwargs, bool greedy) {
         int n = players ? players : 2 + (int)(g % 4);
         ra::new_game(s, n, seed + (unsigned long long)g, 0);
         while (!ra::is_over(s)) {
-            int a;
-            if (greedy) {
-                a = ra::greedy_action(s, w);
-            } else {
-                uint64_t m = ra::legal_mask(s);
-                int k = (int)rng.below((uint32_t)ra::popcount(m));
-                while (k--) m &= m - 1;
-                a = __builtin_ctzll(m);
-            }
-            ra::apply_legal(s, a);
+            ra::apply_legal(s, greedy ? ra::greedy_action(s, w) : ra::random_bit(ra::legal_mask(s), rng));
         }
         decisions += s.num_decisions;
         wins[ra::winner(s)]++;

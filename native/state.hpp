@@ -116,10 +116,18 @@ struct Rng {
     }
     // Uniform in 0..bound-1.
     uint32_t below(uint32_t bound) { return (uint32_t)(((next() >> 32) * (uint64_t)bound) >> 32); }
+    // Uniform in [0, 1).
+    double uniform() { return (double)(next() >> 11) * 0x1.0p-53; }
 };
 
 inline int bit_length(uint32_t m) { return m ? 32 - __builtin_clz(m) : 0; }
 inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
+// One of the set bits of `m` (an action of a legal mask), uniformly.
+inline int random_bit(uint64_t m, Rng& rng) {
+    int k = (int)rng.below((uint32_t)popcount(m));
+    while (k--) m &= m - 1;
+    return __builtin_ctzll(m);
+}
 // Insertion sort of a few tiles (a lot's disasters: at most 8).
 inline void sort_small(uint8_t* a, int n) {
     for (int i = 1; i < n; ++i)
@@ -183,6 +191,11 @@ bool learned_scores(const State& s, const ValueModel& model, const double heuris
                     double out[MAX_PLAYERS]);
 
 int greedy_action(const State& s, const Weights& w);
+// The greedy action, or with chance `epsilon` a uniformly random legal one (no draw when 0).
+inline int epsilon_greedy_action(const State& s, const Weights& w, double epsilon, Rng& rng) {
+    if (epsilon > 0.0 && rng.uniform() < epsilon) return random_bit(legal_mask(s), rng);
+    return greedy_action(s, w);
+}
 // Scores so far plus what each player keeps: by the learned model when `model` is given and the
 // position is an epoch's start, else by the valuation's heuristic.
 void projected_scores(const State& s, const Weights& w, double out[MAX_PLAYERS],

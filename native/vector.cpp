@@ -73,16 +73,7 @@ void VectorEnv::play_opponents(int i) {
     State& s = states[i];
     if (opponents == OPP_NONE) return;
     while (!is_over(s) && s.to_move != agent[i]) {
-        uint64_t m = legal_mask(s);
-        int a;
-        if (opponents == OPP_GREEDY) {
-            a = greedy_action(s, weights);
-        } else {
-            int k = (int)rng.below((uint32_t)popcount(m));
-            while (k--) m &= m - 1;
-            a = __builtin_ctzll(m);
-        }
-        apply_legal(s, a);
+        apply_legal(s, opponents == OPP_GREEDY ? greedy_action(s, weights) : random_bit(legal_mask(s), rng));
     }
 }
 

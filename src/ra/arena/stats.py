@@ -25,6 +25,11 @@ def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, flo
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _rounded(fields: dict[str, float | int | str]) -> dict[str, float | int | str]:
+    """A summary's fields for JSON, floats to 4 places."""
+    return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in fields.items()}
+
+
 @dataclass
 class BotSummary:
     """One bot's results over the games played (seat-games: a bot in two seats counts twice)."""
@@ -44,7 +49,7 @@ class BotSummary:
     """The conservative OpenSkill rating (mu - 3 sigma), for ranking."""
 
     def to_dict(self) -> dict[str, float | int | str]:
-        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+        return _rounded(asdict(self))
 
 
 def standing(result: GameResult) -> list[int]:
@@ -74,7 +79,7 @@ class HeadToHead:
     ci_high: float
 
     def to_dict(self) -> dict[str, float | int | str]:
-        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+        return _rounded(asdict(self))
 
 
 def head_to_head(results: Iterable[GameResult]) -> list[HeadToHead]:
