@@ -101,13 +101,13 @@ def _budget_text(level: str, lang: str = "en") -> str:
 
 
 LEVEL_RATINGS: dict[str, tuple[float, float]] = {
-    "easy": (8.6, 2.6),
-    "medium": (31.1, 2.3),
-    "hard": (38.9, 2.1),
-    "expert": (42.6, 2.7),
+    "easy": (6.8, 2.6),
+    "medium": (28.8, 2.2),
+    "hard": (40.5, 2.0),
+    "expert": (43.4, 2.3),
 }
 """The levels' fixed OpenSkill ratings (Plackett-Luce mu, sigma), on the scale a new account
-starts on (mu 25): 424 arena games at 2 and 3 players among random, greedy, the four levels
+starts on (mu 25): 458 arena games at 2 and 3 players among random, greedy, the four levels
 (``hard`` and ``expert`` with their tuned weights) and the hint follower, duplicate deals, rated
 together by ``benchmarks/ladder.py`` (docs/bots.md, Levels).  ``expert`` rates above ``hard``."""
 
@@ -124,7 +124,7 @@ LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
 LADDER: dict[str, tuple[str, int, int]] = {
     "medium": ("easy", 40, 40),
     "hard": ("medium", 19, 20),
-    "expert": ("hard", 31, 50),
+    "expert": ("hard", 38, 60),
 }
 """Each level against the one below it at 2 players, duplicate deals: (the level below, games won,
 games played), from the runs behind :data:`LEVEL_RATINGS` (docs/bots.md, Levels)."""
