@@ -149,12 +149,10 @@ PyObject* layout(PyObject*, PyObject*) {
         "actions", actions, "tile_counts", counts);
 }
 
-// Calls ra.native.pack(game) for the bytes (the one place that reads the Python position).
+// Asks the position for its packed bytes (game.pack(), the engine's one packed form); the core
+// never reads a Python object's fields and imports no Python module.
 bool read_game(PyObject* game, ra::State& s) {
-    PyObject* mod = PyImport_ImportModule("ra.native");
-    if (!mod) return false;
-    PyObject* packed = PyObject_CallMethod(mod, "pack", "O", game);
-    Py_DECREF(mod);
+    PyObject* packed = PyObject_CallMethod(game, "pack", nullptr);
     if (!packed) return false;
     char* data;
     Py_ssize_t size;

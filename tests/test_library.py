@@ -477,6 +477,7 @@ LAYERS = [
     "actions",
     "scoring",
     "setup",
+    "position",
     "events",
     "state",
     "views",
@@ -503,6 +504,32 @@ def test_engine_modules_import_only_the_layers_below_them() -> None:
                     imported.add(node.module.split(".")[1])
         allowed = set(LAYERS[:i])
         assert imported <= allowed, f"ra.{name} imports {sorted(imported - allowed)} (a layer above it)"
+
+
+ENGINE = {"state", "views", "engine", "records"}
+"""The modules that own a position's fields (:class:`ra.state.State` and its subclasses)."""
+
+
+def test_no_module_outside_the_engine_reads_a_positions_underscore_fields() -> None:
+    """Issue 38: the front door only (``position()``, ``pack()`` and the read API); a detour
+    read the placeholders of a view's hidden scores (R9.1) and fooled every search."""
+    import ast
+
+    from ra.state import State
+    from ra.views import PlayerView
+
+    private = {s for cls in (State, PlayerView) for s in cls.__slots__} | {"_check_seat", "_copy_to"}
+    src = Path(ra.__file__).parent
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        if path.parent == src and path.stem in ENGINE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in private:
+                owner = ast.unparse(node.value)
+                if owner not in ("self", "cls"):
+                    found.append(f"{path.relative_to(src)}:{node.lineno} {owner}.{node.attr}")
+    assert not found, "reads of a position's private fields outside the engine:\n" + "\n".join(found)
 
 
 def test_deprecated_names_still_answer() -> None:

@@ -31,10 +31,9 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, MAX_PLAYERS, RA_TRACK_LENGTH
-from ra.state import PHASE_BID as _PHASE_BID
 from ra.state import PHASE_DISCARD as _PHASE_DISCARD
 from ra.state import PHASE_NAMES, PHASES, State
 from ra.state import PHASE_OVER as _PHASE_OVER
@@ -44,6 +43,7 @@ from ra.views import PlayerView
 _MAX_SCORE: Final = 500
 """Above any reachable score (three epochs of every bonus stay far below it)."""
 _AUCTION_KINDS: Final = ("drawn", "voluntary", "forced")
+_AUCTION_CODE: Final = {kind: code for code, kind in enumerate(_AUCTION_KINDS)}
 _DISASTERS: Final = ("unrest", "earthquake")
 
 GLOBAL_FIELDS: Final[tuple[tuple[str, int, int], ...]] = (
@@ -129,41 +129,42 @@ def observation_of(game: State, seat: int) -> list[float]:
     """
     if not isinstance(game, State):
         raise TypeError(f"observation_of() takes a game or a view, got {type(game).__name__}")
-    return _encode(game, game._check_seat(seat))
+    return _encode(game, game.check_seat(seat))
 
 
 def _encode(st: State, me: int) -> list[float]:
-    # Reads the state's flat fields directly (see ra.state): this runs at every step of an env.
+    # Reads the state's fast accessors (see ra.state): this runs at every step of an env.
     obs = [0.0] * OBSERVATION_SIZE
-    n = st._n
-    phase = st._phase
+    n = st.num_players
+    phase = st.phase_code
     obs[0] = n
-    obs[1] = st._epoch
+    obs[1] = st.epoch
     obs[_PHASE + _PHASE_INDEX[phase]] = 1.0
     if phase != _PHASE_OVER:
-        obs[_TO_MOVE + (st._to_move - me) % n] = 1.0
-    obs[_RA_COUNT] = st._ra
-    obs[_RA_COUNT + 1] = st._ra_end
-    obs[_RA_COUNT + 2] = st._center
-    obs[_RA_COUNT + 3] = st._bag_size - st._drawn
-    for t in st._track:
+        obs[_TO_MOVE + (cast(int, st.to_move) - me) % n] = 1.0
+    obs[_RA_COUNT] = st.ra_count
+    obs[_RA_COUNT + 1] = st.ra_track_length
+    obs[_RA_COUNT + 2] = st.center_sun
+    obs[_RA_COUNT + 3] = st.tiles_in_bag
+    for t in st.track_tiles():
         obs[_TRACK + t] += 1.0
-    obs[_UNSEEN : _UNSEEN + NUM_KINDS] = st._unseen
-    if phase == _PHASE_BID:
-        obs[_AUCTION + st._auction_kind] = 1.0
-        obs[_RA_PLAYER + (st._ra_player - me) % n] = 1.0
-        if st._high_bidder >= 0:
-            obs[_HIGH_BID] = st._high
-            obs[_HIGH_BIDDER + (st._high_bidder - me) % n] = 1.0
-        obs[_MUST_BID] = float(st._must_bid)
+    obs[_UNSEEN : _UNSEEN + NUM_KINDS] = st.unseen_counts()
+    auction = st.auction
+    if auction is not None:
+        obs[_AUCTION + _AUCTION_CODE[auction.kind]] = 1.0
+        obs[_RA_PLAYER + (auction.ra_player - me) % n] = 1.0
+        if auction.high_bidder is not None:
+            obs[_HIGH_BID] = cast(int, auction.high_bid)
+            obs[_HIGH_BIDDER + (auction.high_bidder - me) % n] = 1.0
+        obs[_MUST_BID] = float(auction.must_bid)
     elif phase == _PHASE_DISCARD:
-        obs[_DISASTER + (0 if st._unrest_left else 1)] = 1.0
-        obs[_DISASTER + 2] = st._unrest_left or st._quake_left
-    hide = st._setup.hidden_scores and phase != _PHASE_OVER
-    suns = st._suns
-    used = st._used
-    displays = st._displays
-    scores = st._scores
+        obs[_DISASTER + (0 if st.pending_disaster == "unrest" else 1)] = 1.0
+        obs[_DISASTER + 2] = st.discards_left
+    hide = st.hidden_scores and phase != _PHASE_OVER
+    suns = st.sun_masks()
+    used = st.used_sun_masks()
+    displays = st.displays()
+    scores = st.scores
     for slot in range(n):
         seat = (me + slot) % n
         at = _SLOT0 + slot * SLOT_SIZE
@@ -187,7 +188,7 @@ def _encode(st: State, me: int) -> list[float]:
         at += 1 + 2 * MAX_SUN
         obs[at : at + NUM_KINDS] = displays[seat]
         if not hide or seat == me:
-            obs[at + NUM_KINDS] = scores[seat]
+            obs[at + NUM_KINDS] = cast(int, scores[seat])
             obs[at + NUM_KINDS + 1] = 1.0
     return obs
 
@@ -250,45 +251,46 @@ def observation_bytes(game: State, seat: int) -> bytes:
     if not isinstance(game, State):
         raise TypeError(f"observation_bytes() takes a game or a view, got {type(game).__name__}")
     st = game
-    me = st._check_seat(seat)
-    n = st._n
-    phase = st._phase
+    me = st.check_seat(seat)
+    n = st.num_players
+    phase = st.phase_code
     counts = [0] * NUM_KINDS
-    for t in st._track:
+    for t in st.track_tiles():
         counts[t] += 1
     parts = [
-        _PACK2(n, st._epoch),
+        _PACK2(n, st.epoch),
         _HOT_PHASE[_PHASE_INDEX[phase]],
-        _HOT_SLOT[(st._to_move - me) % n] if phase != _PHASE_OVER else _NO_SLOT,
-        _PACK4(st._ra, st._ra_end, st._center, st._bag_size - st._drawn),
+        _HOT_SLOT[(cast(int, st.to_move) - me) % n] if phase != _PHASE_OVER else _NO_SLOT,
+        _PACK4(st.ra_count, st.ra_track_length, st.center_sun, st.tiles_in_bag),
         _PACK_KINDS(*counts),
-        _PACK_KINDS(*st._unseen),
+        _PACK_KINDS(*st.unseen_counts()),
     ]
-    if phase == _PHASE_BID:
-        parts.append(_HOT_AUCTION[st._auction_kind])
-        parts.append(_HOT_SLOT[(st._ra_player - me) % n])
-        if st._high_bidder >= 0:
-            parts.append(_F32(st._high))
-            parts.append(_HOT_SLOT[(st._high_bidder - me) % n])
+    auction = st.auction
+    if auction is not None:
+        parts.append(_HOT_AUCTION[_AUCTION_CODE[auction.kind]])
+        parts.append(_HOT_SLOT[(auction.ra_player - me) % n])
+        if auction.high_bidder is not None:
+            parts.append(_F32(cast(int, auction.high_bid)))
+            parts.append(_HOT_SLOT[(auction.high_bidder - me) % n])
         else:
             parts.append(_NO_HIGH_BID)
-        parts.append(_ONE if st._must_bid else _ZERO)
+        parts.append(_ONE if auction.must_bid else _ZERO)
     else:
         parts.append(_NO_AUCTION)
     if phase == _PHASE_DISCARD:
-        parts.append(_HOT_DISASTER[0 if st._unrest_left else 1])
-        parts.append(_F32(st._unrest_left or st._quake_left))
+        parts.append(_HOT_DISASTER[0 if st.pending_disaster == "unrest" else 1])
+        parts.append(_F32(st.discards_left))
     else:
         parts.append(_NO_DISCARD)
-    hide = st._setup.hidden_scores and phase != _PHASE_OVER
-    suns = st._suns
-    used = st._used
-    displays = st._displays
-    scores = st._scores
+    hide = st.hidden_scores and phase != _PHASE_OVER
+    suns = st.sun_masks()
+    used = st.used_sun_masks()
+    displays = st.displays()
+    scores = st.scores
     blocks = _BLOCKS
     for slot in range(n):
         i = (me + slot) % n
-        key = (suns[i], used[i], scores[i] if not hide or i == me else None, tuple(displays[i]))
+        key = (suns[i], used[i], scores[i] if not hide or i == me else None, displays[i])
         block = blocks.get(key)
         if block is None:
             if len(blocks) >= _BLOCKS_MAX:

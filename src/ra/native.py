@@ -4,9 +4,10 @@
 everything works without it.  Setting the environment variable ``RA_NATIVE=0`` disables it (the
 bots then use the pure-Python search).
 
-The bridge is by value: :func:`pack` writes a position in one fixed byte layout
-(:data:`LAYOUT`, versioned), which the core reads in one pass (``State.from_bytes``;
-``State.from_game`` calls :func:`pack`).  The core never reads a Python object's fields.  When
+The bridge is by value: the engine's ``State.pack()`` writes a position in one fixed byte layout
+(:data:`ra.position.LAYOUT`, versioned), which the core reads in one pass (``State.from_bytes``;
+``State.from_game(position)`` calls ``position.pack()``).  The core never reads a Python
+object's fields, and never imports this module.  When
 it is loaded, :func:`check_core` compares its layout and its code tables (phases, tiles,
 actions, auction kinds) with the engine's; on any difference the core is refused with one
 warning naming it, and everything runs in Python.
@@ -18,109 +19,26 @@ warning naming it, and everything runs in Python.
 from __future__ import annotations
 
 import os
-import struct
 import warnings
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ra import setup, state, tiles
+from ra import position, setup, state, tiles
 from ra.actions import ALL_ACTIONS, NUM_ACTIONS
 from ra.state import State
-
-if TYPE_CHECKING:
-    from ra.views import PlayerView
 
 ENV_VAR = "RA_NATIVE"
 """``RA_NATIVE=0`` turns the native core off (for tests and comparisons)."""
 
-LAYOUT_VERSION = 2
-"""The packed layout's version: bump it with any change to :data:`LAYOUT` (and the core's reader)."""
-_N5 = setup.MAX_PLAYERS
-_BREAKDOWN = 9  # the 7 categories of ra.scoring.CATEGORIES, before, after
-LAYOUT = struct.Struct(
-    "<4sB"  # magic "RAST", version
-    "BBBBbbBBbBBBBBBBB"  # n ra_end epoch phase to_move ra_player auction_kind high high_bidder
-    # must_bid unrest_left quake_left after_discard center ra drawn bag_size
-    "H"  # num_decisions
-    f"{_N5}I{_N5}I{_N5}h"  # suns, used (bit masks), scores
-    f"B{setup.AUCTION_TRACK_SIZE}s"  # track length, track tiles
-    f"BB{setup.AUCTION_TRACK_SIZE}s"  # R3.5 disaster timing (1: "2008"), pending disasters: count, tiles
-    f"{_N5 * tiles.NUM_KINDS}s{tiles.NUM_KINDS}s{tiles.NUM_KINDS}s"  # displays, unseen, box
-    f"B{setup.EPOCHS * _N5 * _BREAKDOWN}h"  # epochs scored, breakdowns
-    f"{tiles.BAG_SIZE}s"  # the bag: its whole order (a game) or drawn + unseen by kind (a view)
-)
-"""The packed position (little-endian, no padding): what :func:`pack` writes and the core reads."""
+LAYOUT_VERSION = position.LAYOUT_VERSION
+LAYOUT = position.LAYOUT
+"""The packed position (:data:`ra.position.LAYOUT`): what ``State.pack()`` writes and the core reads."""
 
 
-def pack(position: State) -> bytes:
-    """A :class:`ra.Game` or :class:`ra.PlayerView` in the :data:`LAYOUT` the core reads.
-
-    A game's bag goes whole (its order is a function of the seed, R9.2): the native state draws
-    the same tiles.  A view has no bag: the drawn tiles, then the unseen ones by kind (a search
-    redeals them, R9.3).
-    """
-    s = position
-    n = s._n
-    breakdowns = [0] * (setup.EPOCHS * _N5 * _BREAKDOWN)
-    for e, epoch in enumerate(s._breakdowns):
-        for i, row in enumerate(epoch):
-            if row is not None:
-                k = (e * _N5 + i) * _BREAKDOWN
-                breakdowns[k : k + _BREAKDOWN] = [*row[2], row[3], row[4]]
-    pad = [0] * (_N5 - n)
-    return LAYOUT.pack(
-        b"RAST",
-        LAYOUT_VERSION,
-        n,
-        s._ra_end,
-        s._epoch,
-        s._phase,
-        s._to_move,
-        s._ra_player,
-        s._auction_kind,
-        s._high,
-        s._high_bidder,
-        int(s._must_bid),
-        s._unrest_left,
-        s._quake_left,
-        s._after_discard,
-        s._center,
-        s._ra,
-        s._drawn,
-        s._bag_size,
-        s._num_decisions,
-        *s._suns,
-        *pad,
-        *s._used,
-        *pad,
-        *s._scores,
-        *pad,
-        len(s._track),
-        bytes(s._track),
-        int(s._setup.disaster_timing == "2008"),
-        len(s._pending),
-        bytes(s._pending),
-        b"".join(bytes(d) for d in s._displays) + bytes(tiles.NUM_KINDS * (_N5 - n)),
-        bytes(s._unseen),
-        bytes(s._box),
-        len(s._breakdowns),
-        *breakdowns,
-        _bag_bytes(s),
-    )
-
-
-def _bag_bytes(s: State) -> bytes:
-    bag = s._bag
-    if bag is not None:
-        if s._bag_size:
-            bag.tile(s._bag_size - 1)  # the order is revealed lazily: reveal all of it
-        return bytes(bag.order[: s._bag_size]).ljust(tiles.BAG_SIZE, b"\0")
-    view: PlayerView = s  # type: ignore[assignment]
-    rest = b"".join(_KIND_BYTES[t] * c for t, c in enumerate(s._unseen) if c)
-    return (bytes(view._drawn_order[: s._drawn]) + rest).ljust(tiles.BAG_SIZE, b"\0")[: tiles.BAG_SIZE]
-
-
-_KIND_BYTES = tuple(bytes([t]) for t in range(tiles.NUM_KINDS))
+def pack(state: State) -> bytes:
+    """``state.pack()``: a :class:`ra.Game` or :class:`ra.PlayerView` in the layout the core reads
+    (kept for callers of earlier versions; see :meth:`ra.state.State.pack`)."""
+    return state.pack()
 
 
 def expected_layout() -> dict[str, Any]:
@@ -236,38 +154,34 @@ def status() -> str:
 def snapshot(state: State) -> tuple[Any, ...]:
     """Every field of a position (not the bag's undrawn order), shaped like
     ``ra._core.State.snapshot()``: compare the two to check the native core."""
-    s = state
-    n = s._n
+    p = state.position()
     return (
-        n,
-        s._ra_end,
-        s._epoch,
-        s._phase,
-        s._to_move,
-        s._ra_player,
-        s._auction_kind,
-        s._high,
-        s._high_bidder,
-        bool(s._must_bid),
-        s._unrest_left,
-        s._quake_left,
-        s._after_discard,
-        s._center,
-        s._ra,
-        tuple(s._track),
-        s._drawn,
-        s._bag_size,
-        s._num_decisions,
-        tuple(s._suns),
-        tuple(s._used),
-        tuple(s._scores),
-        tuple(tuple(d) for d in s._displays),
-        tuple(s._unseen),
-        tuple(s._box),
-        tuple(
-            tuple((b[0], b[1], tuple(b[2]), b[3], b[4]) for b in epoch if b is not None)
-            for epoch in s._breakdowns
-        ),
-        int(s._setup.disaster_timing == "2008"),
-        tuple(s._pending),
+        p.players,
+        p.ra_end,
+        p.epoch,
+        p.phase,
+        p.to_move,
+        p.ra_player,
+        p.auction_kind,
+        p.high,
+        p.high_bidder,
+        p.must_bid,
+        p.unrest_left,
+        p.quake_left,
+        p.after_discard,
+        p.center,
+        p.ra,
+        p.track,
+        p.drawn,
+        p.bag_size,
+        p.num_decisions,
+        p.suns,
+        p.used,
+        p.scores,
+        p.displays,
+        p.unseen,
+        p.box,
+        p.breakdowns,
+        int(p.late_disasters),
+        p.pending,
     )

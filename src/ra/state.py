@@ -35,6 +35,7 @@ from ra.actions import (
 )
 from ra.errors import EventLogOffError, IllegalActionError, SeatError
 from ra.events import AUCTION_KINDS, AuctionKind, Event, materialize, you_seat
+from ra.position import BreakdownRow, Position
 from ra.scoring import ScoreBreakdown
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, Bag, Setup
 from ra.tiles import MAX_SUN, T_CIVS, T_GOD, T_MONUMENTS, TILE_IDS, TILES, Tile
@@ -610,6 +611,11 @@ class State:
     def _visible_score(self, seat: int) -> int | None:
         return self._scores[seat]
 
+    def check_seat(self, seat: object) -> int:
+        """``seat`` if it is one of this game's seats (:class:`ra.SeatError`, a ``ValueError``,
+        naming what was wrong, if not)."""
+        return self._check_seat(seat)
+
     def _check_seat(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise SeatError(f"a seat is an integer 0-{self._n - 1}, got {str(seat)[:20]!r}")
@@ -663,6 +669,92 @@ class State:
     def removed_counts(self) -> tuple[int, ...]:
         """Counts by :class:`Tile` of the tiles removed from the game (the box)."""
         return tuple(self._box)
+
+    @property
+    def phase_code(self) -> int:
+        """Fast access: the phase as the engine's integer code (``PHASE_ACTION`` …)."""
+        return self._phase
+
+    def sun_masks(self) -> tuple[int, ...]:
+        """Fast access: every seat's face-up suns as a bitmask, in seating order."""
+        return tuple(self._suns)
+
+    def used_sun_masks(self) -> tuple[int, ...]:
+        """Fast access: every seat's face-down suns as a bitmask, in seating order."""
+        return tuple(self._used)
+
+    def displays(self) -> tuple[tuple[int, ...], ...]:
+        """Fast access: every seat's display as counts indexed by :class:`Tile`."""
+        return tuple(map(tuple, self._displays))
+
+    @property
+    def decision_chain(self) -> tuple[Any, Any] | None:
+        """The decisions as a linked ``(previous, action)`` tuple, newest outermost (shared by
+        clones: the same object means the same history; see :attr:`decisions` for a list)."""
+        return self._decisions
+
+    def known_scores(self) -> tuple[int, ...]:
+        """Every seat's score as its player can know it: the real scores, which follow from
+        public tiles (R7) even where a view shows them hidden (R9.1)."""
+        return self._known_scoring()[0]
+
+    def position(self) -> Position:
+        """This position as typed numbers (:class:`ra.position.Position`): the engine's read
+        API for searches and encoders; a view gives what its player knows (R9)."""
+        scores, breakdowns = self._known_scoring()
+        return Position(
+            players=self._n,
+            ra_end=self._ra_end,
+            epoch=self._epoch,
+            phase=self._phase,
+            to_move=self._to_move,
+            ra_player=self._ra_player,
+            auction_kind=self._auction_kind,
+            high=self._high,
+            high_bidder=self._high_bidder,
+            must_bid=bool(self._must_bid),
+            unrest_left=self._unrest_left,
+            quake_left=self._quake_left,
+            after_discard=self._after_discard,
+            center=self._center,
+            ra=self._ra,
+            drawn=self._drawn,
+            bag_size=self._bag_size,
+            num_decisions=self._num_decisions,
+            suns=tuple(self._suns),
+            used=tuple(self._used),
+            scores=scores,
+            track=tuple(self._track),
+            late_disasters=self._setup.disaster_timing == "2008",
+            pending=tuple(self._pending),
+            displays=self.displays(),
+            unseen=tuple(self._unseen),
+            box=tuple(self._box),
+            breakdowns=breakdowns,
+        )
+
+    def pack(self) -> bytes:
+        """This position in the packed layout (:data:`ra.position.LAYOUT`) that the native core
+        reads (``ra._core.State.from_bytes``).  A game's bag goes whole (its order is a function
+        of the seed, R9.2); a view has none: the drawn tiles, then the unseen ones by kind (a
+        search redeals them, R9.3)."""
+        return self.position().pack(self._bag_tiles())
+
+    def _known_scoring(self) -> tuple[tuple[int, ...], tuple[tuple[BreakdownRow, ...], ...]]:
+        """The scores and epoch breakdowns as a player can know them (a view overrides it)."""
+        rows = tuple(
+            tuple((r[0], r[1], tuple(r[2]), r[3], r[4]) for r in epoch if r is not None)
+            for epoch in self._breakdowns
+        )
+        return tuple(self._scores), rows
+
+    def _bag_tiles(self) -> bytes:
+        """The bag as packed: its whole order (a view overrides it)."""
+        bag = self._bag
+        assert bag is not None
+        if self._bag_size:
+            bag.tile(self._bag_size - 1)  # the order is revealed lazily: reveal all of it
+        return bytes(bag.order[: self._bag_size])
 
     # --- history ---------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import dataclasses
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ra.position import BreakdownRow
 from ra.setup import Bag, new_seed
 from ra.state import PHASE_OVER, State
 from ra.tiles import TILE_IDS
@@ -121,6 +122,19 @@ class PlayerView(State):
         game._bag = Bag.for_setup(setup)
         game._marks = None
         return game
+
+    def _known_scoring(self) -> tuple[tuple[int, ...], tuple[tuple[BreakdownRow, ...], ...]]:
+        """R9.1: hidden scores are hidden from the eye, not from the memory: every score and
+        epoch breakdown follows from the public history, which fixes them (a search from this
+        view plays the real game, never one where the others have placeholder scores)."""
+        if self._hide_scores:
+            return self._public_replay()._known_scoring()
+        return super()._known_scoring()
+
+    def _bag_tiles(self) -> bytes:
+        """No bag order (R9.1): the drawn tiles, then the unseen ones by kind (R9.3)."""
+        rest = b"".join(bytes([t]) * c for t, c in enumerate(self._unseen) if c)
+        return bytes(self._drawn_order[: self._drawn]) + rest
 
     def _public_replay(self) -> Game:
         """The game replayed from public information only (cached)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -121,8 +122,11 @@ def seat_names(seats: tuple[str, ...]) -> list[str]:
     return names
 
 
-def play_game(spec: GameSpec, keep_record: bool = False) -> GameResult:
-    """Play one game between the bots of ``spec``; each bot sees only its view (R9.3)."""
+def play_game(
+    spec: GameSpec, keep_record: bool = False, make_bot: Callable[[str, int], bots.Bot] = bots.from_spec
+) -> GameResult:
+    """Play one game between the bots of ``spec``; each bot sees only its view (R9.3).
+    ``make_bot(spec, seed)`` makes each seat's bot (a benchmark may bring bots of its own)."""
     n = len(spec.seats)
     names = seat_names(spec.seats)
     game = ra.Game(
@@ -132,7 +136,7 @@ def play_game(spec: GameSpec, keep_record: bool = False) -> GameResult:
         suns_per_player=spec.suns_per_player,
         hidden_scores=spec.hidden_scores,
     )
-    players = [bots.from_spec(s, seed=bs) for s, bs in zip(spec.seats, spec.bot_seeds, strict=True)]
+    players = [make_bot(s, bs) for s, bs in zip(spec.seats, spec.bot_seeds, strict=True)]
     seconds = [0.0] * n
     decisions = [0] * n
     error = None

@@ -65,9 +65,9 @@ def greedy_action(
     legal = state.legal_actions()
     seat = state.to_move
     assert seat is not None and legal, "no decision to take"
-    # The state's integer phase and flat track, read directly: this runs at every rollout step.
-    phase = state._phase
-    track = tuple(state._track)
+    # The integer phase and the track as tile codes (fast access: this runs at every rollout step).
+    phase = state.phase_code
+    track = state.track_tiles()
     if not track and phase in (PHASE_ACTION, PHASE_ACTION_NO_DRAW):
         return DRAW_ACTION if DRAW_ACTION in legal else INVOKE_ACTION
     val = Valuation(state, weights) if valuations is None else valuations.get(state)

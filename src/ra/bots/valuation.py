@@ -109,14 +109,14 @@ class Valuation:
         self.future = 3 - state.epoch  # epochs still to come after this one
         self.progress = state.ra_count / state.ra_track_length  # 0 early .. 1 at the end
         self.remaining = 1.0 - self.progress
-        # The state's flat fields, read directly (as ra.encode does): this runs in every rollout.
-        self.displays = [*map(tuple, state._displays)]
+        # The state's flat fields through its fast accessors: this runs in every rollout.
+        self.displays = [*state.displays()]
         # The most and fewest Pharaohs among each seat's rivals (R7.2).
         pharaohs = [d[T_PHARAOH] for d in self.displays]
         self._rivals_pharaohs = [_extremes(pharaohs[:i] + pharaohs[i + 1 :]) for i in range(n)]
-        self.suns = state._suns[:]
-        self.used = state._used[:]
-        self.center = state._center
+        self.suns = [*state.sun_masks()]
+        self.used = [*state.used_sun_masks()]
+        self.center = state.center_sun
         self._pharaoh_weight = 1.0 + weights.pharaoh_future * self.future
         self._monument_weight = weights.monument_potential * (self.future + self.remaining) / 3.0
         self._no_civ = -5.0 * (1.0 - weights.civ_chance * self.remaining)
@@ -270,10 +270,10 @@ class RolloutValuations:
 
     def get(self, state: State) -> Valuation:
         """The valuation of ``state`` now (reused when nothing it reads has changed)."""
-        # The state's flat fields, read directly: this runs at every step of a rollout.
-        key = (state._epoch, state._center, state._ra, sum(state._box))
-        count = state._num_decisions
-        chain = state._decisions
+        # The state's fast accessors: this runs at every step of a rollout.
+        key = (state.epoch, state.center_sun, state.ra_count, sum(state.removed_counts()))
+        count = state.num_decisions
+        chain = state.decision_chain
         val = self._val
         fresh = val is None or key != self._key or state is not self._state or count < self._count
         if not fresh:

@@ -53,7 +53,12 @@ EPOCHS: Final = (2, 3)
 
 def at_epoch_start(state: State) -> bool:
     """Whether ``state`` is the start of epoch 2 or 3, the positions the model was fitted on."""
-    return state.epoch >= 2 and state._phase == PHASE_ACTION and state._ra == 0 and not state._track
+    return (
+        state.epoch >= 2
+        and state.phase_code == PHASE_ACTION
+        and state.ra_count == 0
+        and not state.track_tiles()
+    )
 
 
 def features(state: State, seat: int, heuristic_gain: float) -> list[float]:
@@ -61,11 +66,12 @@ def features(state: State, seat: int, heuristic_gain: float) -> list[float]:
     ``heuristic_gain``, the last, is what the heuristic projects ``seat`` still to score, so the
     model learns a correction to the heuristic (and is the heuristic with all else zero)."""
     n = state.num_players
-    masks = [state._suns[i] | state._used[i] for i in range(n)]
-    pharaohs = [state._displays[i][T_PHARAOH] for i in range(n)]
+    up, down, displays = state.sun_masks(), state.used_sun_masks(), state.displays()
+    masks = [up[i] | down[i] for i in range(n)]
+    pharaohs = [displays[i][T_PHARAOH] for i in range(n)]
     totals = [sun_total(m) for m in masks]
     highest = [m.bit_length() - 1 for m in masks]
-    d = state._displays[seat]
+    d = displays[seat]
     counts = [d[t] for t in T_MONUMENTS]
     return [
         1.0,
@@ -102,9 +108,10 @@ class ValueModel:
             return None
         coef = self.coefficients[(state.num_players, state.epoch)]
         out = []
+        scores = state.known_scores()
         for seat in range(state.num_players):
             gain = 0.0
-            score = float(state._scores[seat])
+            score = float(scores[seat])
             for c, f in zip(coef, features(state, seat, heuristic[seat] - score), strict=True):
                 gain += c * f
             out.append(score + gain)

@@ -141,10 +141,10 @@ class _Core:
         game = self.game
         if game is None or self.drawing:
             self.player = _CHANCE
-        elif game._phase == PHASE_OVER:
+        elif game.phase_code == PHASE_OVER:
             self.player = _TERMINAL
         else:
-            self.player = game._to_move
+            self.player = game.to_move  # type: ignore[assignment]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         return _Core(self.game.clone() if self.game is not None else None, self.drawing)

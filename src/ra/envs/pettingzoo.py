@@ -147,7 +147,9 @@ class RaAECEnv(AECEnv[str, ObsType, int | None]):  # type: ignore[misc]  # untyp
             self._accumulate_rewards()
         else:
             # Every reward is 0 until the end: accumulating them would add nothing.
-            nxt = self.agent_selection = self.possible_agents[game._to_move]
+            seat = game.to_move
+            assert seat is not None  # the game is not over
+            nxt = self.agent_selection = self.possible_agents[seat]
             infos[nxt] = {"action_mask": action_mask_array(game)}
         if self.render_mode == "human":
             self.render()
