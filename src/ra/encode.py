@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, MAX_PLAYERS, RA_TRACK_LENGTH
+from ra.state import PHASE_BID as _PHASE_BID
 from ra.state import PHASE_DISCARD as _PHASE_DISCARD
 from ra.state import PHASE_NAMES, PHASES, State
 from ra.state import PHASE_OVER as _PHASE_OVER
@@ -43,7 +44,6 @@ from ra.views import PlayerView
 _MAX_SCORE: Final = 500
 """Above any reachable score (three epochs of every bonus stay far below it)."""
 _AUCTION_KINDS: Final = ("drawn", "voluntary", "forced")
-_AUCTION_CODE: Final = {kind: code for code, kind in enumerate(_AUCTION_KINDS)}
 _DISASTERS: Final = ("unrest", "earthquake")
 
 GLOBAL_FIELDS: Final[tuple[tuple[str, int, int], ...]] = (
@@ -149,14 +149,14 @@ def _encode(st: State, me: int) -> list[float]:
     for t in st.track_tiles():
         obs[_TRACK + t] += 1.0
     obs[_UNSEEN : _UNSEEN + NUM_KINDS] = st.unseen_counts()
-    auction = st.auction
-    if auction is not None:
-        obs[_AUCTION + _AUCTION_CODE[auction.kind]] = 1.0
-        obs[_RA_PLAYER + (auction.ra_player - me) % n] = 1.0
-        if auction.high_bidder is not None:
-            obs[_HIGH_BID] = cast(int, auction.high_bid)
-            obs[_HIGH_BIDDER + (auction.high_bidder - me) % n] = 1.0
-        obs[_MUST_BID] = float(auction.must_bid)
+    if phase == _PHASE_BID:
+        kind, ra_player, high, high_bidder, must_bid = st.auction_codes()
+        obs[_AUCTION + kind] = 1.0
+        obs[_RA_PLAYER + (ra_player - me) % n] = 1.0
+        if high_bidder >= 0:
+            obs[_HIGH_BID] = high
+            obs[_HIGH_BIDDER + (high_bidder - me) % n] = 1.0
+        obs[_MUST_BID] = float(must_bid)
     elif phase == _PHASE_DISCARD:
         obs[_DISASTER + (0 if st.pending_disaster == "unrest" else 1)] = 1.0
         obs[_DISASTER + 2] = st.discards_left
@@ -164,7 +164,7 @@ def _encode(st: State, me: int) -> list[float]:
     suns = st.sun_masks()
     used = st.used_sun_masks()
     displays = st.displays()
-    scores = st.scores
+    score = st.visible_score
     for slot in range(n):
         seat = (me + slot) % n
         at = _SLOT0 + slot * SLOT_SIZE
@@ -188,7 +188,7 @@ def _encode(st: State, me: int) -> list[float]:
         at += 1 + 2 * MAX_SUN
         obs[at : at + NUM_KINDS] = displays[seat]
         if not hide or seat == me:
-            obs[at + NUM_KINDS] = cast(int, scores[seat])
+            obs[at + NUM_KINDS] = cast(int, score(seat))
             obs[at + NUM_KINDS + 1] = 1.0
     return obs
 
@@ -265,16 +265,16 @@ def observation_bytes(game: State, seat: int) -> bytes:
         _PACK_KINDS(*counts),
         _PACK_KINDS(*st.unseen_counts()),
     ]
-    auction = st.auction
-    if auction is not None:
-        parts.append(_HOT_AUCTION[_AUCTION_CODE[auction.kind]])
-        parts.append(_HOT_SLOT[(auction.ra_player - me) % n])
-        if auction.high_bidder is not None:
-            parts.append(_F32(cast(int, auction.high_bid)))
-            parts.append(_HOT_SLOT[(auction.high_bidder - me) % n])
+    if phase == _PHASE_BID:
+        kind, ra_player, high, high_bidder, must_bid = st.auction_codes()
+        parts.append(_HOT_AUCTION[kind])
+        parts.append(_HOT_SLOT[(ra_player - me) % n])
+        if high_bidder >= 0:
+            parts.append(_F32(high))
+            parts.append(_HOT_SLOT[(high_bidder - me) % n])
         else:
             parts.append(_NO_HIGH_BID)
-        parts.append(_ONE if auction.must_bid else _ZERO)
+        parts.append(_ONE if must_bid else _ZERO)
     else:
         parts.append(_NO_AUCTION)
     if phase == _PHASE_DISCARD:
@@ -286,11 +286,11 @@ def observation_bytes(game: State, seat: int) -> bytes:
     suns = st.sun_masks()
     used = st.used_sun_masks()
     displays = st.displays()
-    scores = st.scores
+    score = st.visible_score
     blocks = _BLOCKS
     for slot in range(n):
         i = (me + slot) % n
-        key = (suns[i], used[i], scores[i] if not hide or i == me else None, displays[i])
+        key = (suns[i], used[i], score(i) if not hide or i == me else None, displays[i])
         block = blocks.get(key)
         if block is None:
             if len(blocks) >= _BLOCKS_MAX:

@@ -675,6 +675,15 @@ class State:
         """Fast access: the phase as the engine's integer code (``PHASE_ACTION`` …)."""
         return self._phase
 
+    def auction_codes(self) -> tuple[int, int, int, int, bool]:
+        """Fast access, in an auction: its kind's code (``DRAWN`` …), the Ra player, the high bid
+        (0: none yet), its bidder (-1: none yet) and whether the bidder must bid (R4.3)."""
+        return self._auction_kind, self._ra_player, self._high, self._high_bidder, self._must_bid
+
+    def visible_score(self, seat: int) -> int | None:
+        """Fast access: ``seat``'s score as shown (``None`` where hidden from a viewer, R9.1)."""
+        return self._visible_score(seat)
+
     def sun_masks(self) -> tuple[int, ...]:
         """Fast access: every seat's face-up suns as a bitmask, in seating order."""
         return tuple(self._suns)
