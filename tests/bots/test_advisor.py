@@ -198,3 +198,37 @@ def test_a_costly_decision_is_compared_with_the_move_made() -> None:
     text = mistake_text(game.view(1), ra.Action.parse("pass"), ev.best.action, 0.5, evaluation=ev)
     assert text.startswith("lost 50% — better to bid sun 9 than pass: ")
     assert text.endswith("to pass instead")  # the comparison is with the pass actually made
+
+
+@native
+def test_hints_are_ordered_by_the_chance_they_show_and_the_runner_up_is_the_second_row() -> None:
+    """Issue 38: the ★ is on the top row, the list falls by the chance shown, and "against N% to
+    … instead" names the real runner-up (the second row), in the terminal and the browser."""
+    import random
+
+    from ra.bots.explain import explain
+
+    checked = 0
+    for seed in range(6):
+        game = ra.Game(players=2 + seed % 4, seed=seed, hidden_scores=True)
+        moves = random.Random(seed)
+        while not game.is_over():
+            seat = game.to_move
+            assert seat is not None
+            if len(game.legal_actions()) > 2 and moves.random() < 0.15:
+                view = game.view(seat)
+                ev = Advisor(budget=300, seed=0).evaluate(view)
+                shown = [v.chances[seat] for v in ev.actions if v.playouts]
+                assert shown == sorted(shown, reverse=True), ev.actions
+                assert ev.best is ev.actions[0]
+                panel = hints_text(ev, view, {}).plain.splitlines()
+                assert panel[1].startswith("★") and not any("★" in line for line in panel[2:])
+                why = explain(view, ev.best.action, ev)
+                assert why is not None
+                for clause in why.clauses:
+                    if clause.key.startswith("search") and "alt" in clause.values:
+                        assert clause.values["alt"] == ev.actions[1].action.index
+                        assert clause.values["alt_chance"] == round(100 * ev.actions[1].chances[seat])
+                checked += 1
+            game.apply(moves.choice(game.legal_actions()))
+    assert checked >= 30

@@ -19,10 +19,11 @@ Without the native core the advisor falls back to the flat Monte-Carlo evaluator
 The same position (by its decision history), budget and seed give the same numbers in every
 front end: the search's seed is derived from them (:data:`ADVICE_SEED` everywhere).
 
-The star goes to the search's choice, which maximises the search's value (a blend of the
-projected margin and the win); the chance shown beside each action is the calibrated share of
-its iterations that player ended ahead in, so a less explored action may show a chance a point
-or two above the starred one — its number is the less certain.
+The actions are ordered by the chance shown beside each (the calibrated share of its iterations
+the mover ended ahead in), so the star is on the top row and "against N% to … instead" names
+the second row: a hint can be trusted at a glance.  The search's own choice (which maximises
+its value, a blend of the projected margin and the win) breaks ties; where it differs, the
+advice and the hint follower play the top row, not the search's choice.
 """
 
 from __future__ import annotations
@@ -115,8 +116,8 @@ class Advisor:
         progress: ProgressCallback | None = None,
         actions: Sequence[Action] | None = None,
     ) -> Evaluation:
-        """Every legal action of the player to move (or just ``actions``), best first: the
-        search's choice first, the rest by the search's value.
+        """Every legal action of the player to move (or just ``actions``), best first: by the
+        mover's win chance as shown (ties: the search's choice, then the search's value).
 
         ``cancel`` stops the search (raises :class:`EvaluationCancelledError`);
         ``progress(done, total)`` is called every 256 iterations.
@@ -152,10 +153,19 @@ class Advisor:
         reward_of = {ALL_ACTIONS[a]: reward / visits for a, visits, reward, _, _ in stats if visits}
         unvisited = [a for a in legal if a not in reward_of]  # only under a very short time budget
         values += [self._value(a, 0, 0.0, 0.0, (0.0,) * n) for a in unvisited]
-        # Best first: the search's own choice (the move the bot plays, ties as it breaks them),
-        # then the others by the search's value; unvisited actions last.
-        best = ALL_ACTIONS[chosen]
-        values.sort(key=lambda v: (v.action is not best, v.playouts == 0, -reward_of.get(v.action, 0.0)))
+        # Best first, by the chance shown beside each action (what a player reads), so the star
+        # is on the top row and the runner-up is the second; ties go to the search's own choice,
+        # then to the search's value; unvisited actions last.
+        searched = ALL_ACTIONS[chosen]
+        values.sort(
+            key=lambda v: (
+                v.playouts == 0,
+                -v.chances[mover],
+                v.action is not searched,
+                -reward_of.get(v.action, 0.0),
+            )
+        )
+        best = values[0].action
         if actions is not None:  # the best stays first: it is what the others are judged against
             wanted = set(actions)
             values = [v for v in values if v.action in wanted or v.action is best]
