@@ -129,7 +129,7 @@ def test_a_malformed_puzzle_is_named() -> None:
         ({"themes": ["cooking"]}, "themes"),
         ({"answer": "ra"}, "first action"),
         ({"moves": None}, "malformed"),
-        ({"actions": [good["actions"][0], *reversed(good["actions"][1:])]}, "ordered by the mover's win chance"),
+        ({"actions": [good["actions"][0], *reversed(good["actions"][1:])]}, "ordered by the mover"),
     ):
         with pytest.raises(PuzzleDataError, match=what) as err:
             puzzle_from({**good, **change})
