@@ -100,6 +100,16 @@ class Msg:
 Param: TypeAlias = "str | int | Msg | Seat | tuple[Msg | str, ...]"
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence of its own: its first letter in capitals (a reason or a verdict
+    that the catalogue words as a clause, shown alone; a name at its start is left as it is).
+
+    >>> sentence("the lot is worth 3 points")
+    'The lot is worth 3 points'
+    """
+    return text[:1].upper() + text[1:]
+
+
 def msg(key: str, **params: Param) -> Msg:
     """``Msg(key, params)`` with keyword parameters."""
     return Msg(key, params)

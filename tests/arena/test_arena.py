@@ -147,6 +147,7 @@ def test_files_json_csv_and_records(tmp_path: Path) -> None:
     assert "win%" in result.output and "95% CI" in result.output
     doc = json.loads(out.read_text())
     assert doc["config"]["bots"] == ["greedy", "random"] and doc["games_played"] == 4
+    assert doc["config"]["hidden_scores"] is True  # the game people play is the default (R9.1)
     assert {s["bot"] for s in doc["summary"]} == {"greedy", "random"}
     assert "Head to head" in result.output and "ahead of" in result.output
     ahead = {(h["bot"], h["other"]): h for h in doc["head_to_head"]}
@@ -159,6 +160,21 @@ def test_files_json_csv_and_records(tmp_path: Path) -> None:
     assert len(files) == 4
     replay = ra.Game.from_record(files[0].read_text())
     assert replay.is_over() and replay.scores == doc["games"][0]["scores"]
+
+
+@pytest.mark.skipif(not ra.native_available(), reason="the levels' native search")
+def test_the_levels_play_the_same_games_with_hidden_or_open_scores() -> None:
+    """Issue 38: every level searches from what its player knows, and under hidden scores (R9.1)
+    a player can know every score (they follow from public tiles, R7): so the same deals and
+    seeds give the same games, decision for decision, and every figure measured with open scores
+    holds for the game people play."""
+    lineup = ["hard:iterations=300", "medium", "greedy"]
+    played = {}
+    for hidden in (False, True):
+        specs = arena.schedule(lineup, players=3, games=6, seed=4711, duplicate=True, hidden_scores=hidden)
+        results, _ = arena.run_games(specs, jobs=1, keep_records=True)
+        played[hidden] = sorted((r.index, r.scores, r.winner, r.record["decisions"]) for r in results)  # type: ignore[index]
+    assert played[True] == played[False]
 
 
 @pytest.mark.parametrize(

@@ -19,9 +19,9 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def arena(tmp_path: Path, name: str, players: int, bots: str, games: int) -> Path:
+def arena(tmp_path: Path, name: str, players: int, bots: str, games: int, *more: str) -> Path:
     out = tmp_path / name
-    options = ["-p", str(players), "-b", bots, "-n", str(games), "-j", "1", "-q", "--seed", "3"]
+    options = ["-p", str(players), "-b", bots, "-n", str(games), "-j", "1", "-q", "--seed", "3", *more]
     subprocess.run(
         [sys.executable, "-m", "ra.cli", "arena", *options, "--out", str(out)],
         check=True,
@@ -33,11 +33,13 @@ def arena(tmp_path: Path, name: str, players: int, bots: str, games: int) -> Pat
 
 def test_two_runs_make_one_ladder_and_the_stronger_bot_leads(tmp_path: Path) -> None:
     three = arena(tmp_path, "three.json", 3, "random,greedy,easy", 12)
-    two = arena(tmp_path, "two.json", 2, "random,greedy", 10)
+    two = arena(tmp_path, "two.json", 2, "random,greedy", 10, "--open-scores")
     done = run(str(three), str(two), "--shuffles", "5")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("22 games")
+    assert lines[0].startswith("22 games (12 with hidden scores, 10 with open ones)")
+    hidden = run(str(three), str(two), "--shuffles", "5", "--scores", "hidden").stdout.splitlines()
+    assert hidden[0].startswith("12 games (12 with hidden scores, 0 with open ones)")
     ranked = [line.split()[0] for line in lines[1:4]]
     assert ranked.index("greedy") < ranked.index("random")  # greedy beats random, seat after seat
     assert any(line.strip().startswith("greedy ahead of random:") for line in lines)

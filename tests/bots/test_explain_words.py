@@ -52,11 +52,12 @@ def test_a_russian_reason_counts_the_tiles_names_the_players_and_says_you_to_the
     english = reason(view, ra.Action.parse("bid 10"))
     lot = r"the lot \(5 Pharaohs, 2 Floods and 1 Gold\)"
     assert re.search(lot + r" is worth \d+ points to you, \d+ points to ", english)
-    # The suns each player holds, with the forms of the count.
+    cost = r"отдать диск 10 за центральный диск 1 стоит \d+ очк\w* — меньше, чем приносят жетоны"
+    assert re.search(cost, text)
+    # The Ra track, with the forms of the count.
     start = make_game(NAMES[:2], seed=2)
     text = reason(start, ra.Action.parse("draw"), lang="ru")
-    assert text.startswith("аукционный ряд пуст; до конца эпохи: " + ru("tiles.ra", n=6))
-    assert "у вас диски 2, 5, 6 и 9; у игрока Борис диски 3, 4, 7 и 8" in text
+    assert text == "аукционный ряд пуст; до конца эпохи: " + ru("tiles.ra", n=6)
 
 
 def test_actions_in_words_in_russian() -> None:

@@ -120,3 +120,23 @@ def test_the_advisor_and_the_analysis_give_the_same_numbers_with_hidden_or_open_
         )
         checked += 1
     assert checked >= 60
+
+
+def test_an_analysis_reads_the_same_with_hidden_or_open_scores() -> None:
+    """The chart of ``ra analyze`` and the browser's Analyse: every decision judged from its
+    mover's view, so a hidden-score game's curve is the open-score game's, point for point (it
+    zig-zagged with the player count when each mover thought the others had -1 points)."""
+    from ra.analysis.game import analyse_game
+
+    analyses = []
+    for hidden in (False, True):
+        game = ra.Game(players=3, seed=77, hidden_scores=hidden)
+        players = [bots.make("greedy", seed=s) for s in range(3)]
+        while not game.is_over():
+            seat = game.to_move
+            assert seat is not None
+            game.apply(players[seat].choose(game.view(seat)))
+        analyses.append(analyse_game(game, seats=[0], budget=60, seed=0))
+    open_scores, hidden_scores = analyses
+    assert hidden_scores.curve == open_scores.curve and len(hidden_scores.curve) > 100
+    assert hidden_scores.decisions == open_scores.decisions

@@ -124,12 +124,14 @@ def test_the_next_puzzle_is_of_the_theme_unseen_and_near_the_rating() -> None:
 def test_a_malformed_puzzle_is_named() -> None:
     good = to_json(PUZZLES[0])
     assert puzzle_from(json.loads(json.dumps(good))) == PUZZLES[0]
+    rows = good["actions"]
+    assert isinstance(rows, list) and len(rows) >= 3
     for change, what in (
         ({"players": "x"}, "malformed"),
         ({"themes": ["cooking"]}, "themes"),
         ({"answer": "ra"}, "first action"),
         ({"moves": None}, "malformed"),
-        ({"actions": [good["actions"][0], *reversed(good["actions"][1:])]}, "ordered by the mover"),
+        ({"actions": [rows[0], *reversed(rows[1:])]}, "ordered by the mover"),
     ):
         with pytest.raises(PuzzleDataError, match=what) as err:
             puzzle_from({**good, **change})

@@ -21,17 +21,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ra.actions import ALL_ACTIONS, Action
 from ra.bots.valuation import Valuation
 from ra.events import you_seat
-from ra.state import State, sun_list
+from ra.state import State
 from ra.tiles import Tile, name_id
+from ra.views import PlayerView
 from ra.words import DEFAULT_LANG, Msg, MsgJson, Param, ParamJson, Seat, msg, words
 
 if TYPE_CHECKING:
     from ra.bots.evaluate import Evaluation
+    from ra.engine import Game
 
 Value = int | float | str | tuple[int, ...] | tuple[tuple[int, int], ...]
 
@@ -57,13 +59,16 @@ TEMPLATES: dict[str, str] = {
     "lot": "hint.lot",
     "lot_rival": "hint.lot_rival",
     "empty": "hint.empty",
-    "bid_net": "hint.bid_net",
+    "bid_cost": "hint.bid_cost",
+    "bid_swap_gains": "hint.bid_swap_gains",
+    "low_bid_nothing": "hint.low_bid_nothing",
+    "forced": "hint.forced",
+    "alone": "hint.alone",
     "deny": "hint.deny",
     "cannot_outbid": "hint.cannot_outbid",
     "low_bid": "hint.low_bid",
     "ra_last": "hint.ra_last",
     "ra_left": "hint.ra_left",
-    "suns": "hint.holds",
     "god": "hint.god",
     "done": "hint.done",
     "discard": "hint.discard",
@@ -157,13 +162,32 @@ def label_msg(action: Action, edition: str = "original") -> Msg:
 # --- reasons as data -----------------------------------------------------------------------
 
 
+def contenders(state: State, seat: int) -> list[int]:
+    """The rivals of ``seat`` who can still take the lot on the track: in an auction, the high
+    bidder and those still to bid (R4.1) with a sun above the high bid (R4.2); on a turn, every
+    rival who holds a face-up sun (R3.1)."""
+    n = state.num_players
+    auction = state.auction
+    if auction is None:
+        return [i for i in range(n) if i != seat and state.sun_mask(i)]
+    high = auction.high_bid or 0
+    out = [auction.high_bidder] if auction.high_bidder is not None and auction.high_bidder != seat else []
+    k = seat
+    while k != auction.ra_player:  # the bidders after this one, up to the Ra player (R4.1)
+        k = (k + 1) % n
+        if k != seat and state.sun_mask(k) >> (high + 1):
+            out.append(k)
+    return out
+
+
 def _rival(state: State, val: Valuation, seat: int, tiles: Sequence[int]) -> tuple[int, float] | None:
-    """The rival to whom the lot is worth most, and its worth."""
-    rivals = [(val.lot_gain(i, tiles), i) for i in range(state.num_players) if i != seat]
+    """The rival who can still take the lot (:func:`contenders`) and to whom it is worth most,
+    with its worth; None when no such rival would gain a point from it."""
+    rivals = [(val.lot_gain(i, tiles), i) for i in contenders(state, seat)]
     if not rivals:
         return None
     worth, who = max(rivals)
-    return who, worth
+    return (who, worth) if round(worth) >= 1 else None
 
 
 def _lot(state: State, val: Valuation, seat: int, tiles: list[int]) -> Clause:
@@ -176,19 +200,29 @@ def _lot(state: State, val: Valuation, seat: int, tiles: list[int]) -> Clause:
     return Clause("lot_rival", {**values, "rival": rival[0], "rival_points": round(rival[1])})
 
 
-def _track(state: State) -> list[Clause]:
-    """The Ra track's urgency (R6.1) and the suns each player holds, the mover first (R6.2)."""
+def _track(state: State) -> Clause:
+    """The Ra track's urgency (R6.1)."""
     left = state.ra_track_length - state.ra_count
-    track = Clause("ra_last") if left <= 1 else Clause("ra_left", {"ra_left": left})
-    seat = state.to_move
-    if seat is None:
-        return [track]
-    order = [seat, *(i for i in range(state.num_players) if i != seat)]
-    runs: list[int] = []
-    for i in order:
-        suns = sun_list(state.sun_mask(i))
-        runs += [i, len(suns), *suns]
-    return [track, Clause("suns", {"suns": tuple(runs)})]
+    return Clause("ra_last") if left <= 1 else Clause("ra_left", {"ra_left": left})
+
+
+def _alone(state: State, seat: int) -> Clause | None:
+    """That nobody else holds a face-up sun, so nobody else can bid (R3.1, R4.2), if so."""
+    if any(state.sun_mask(i) for i in range(state.num_players) if i != seat):
+        return None
+    return Clause("alone", {"who": seat})
+
+
+def _forces_the_ra_player(state: State, action: Action) -> int | None:
+    """The Ra player, if this pass leaves them the last bidder of a voluntary auction with no
+    bid, who must then bid (R4.3); else None."""
+    auction = state.auction
+    if auction is None or auction.kind != "voluntary" or auction.high_bid is not None:
+        return None
+    after = state.determinize(seed=0) if isinstance(state, PlayerView) else cast("Game", state).clone()
+    after.apply(action)
+    following = after.auction
+    return auction.ra_player if following is not None and following.must_bid else None
 
 
 def explain(
@@ -215,33 +249,19 @@ def _clauses(
     kind = action.kind
     if kind == "bid":
         assert action.sun is not None
-        net = val.bid_value(seat, tiles, action.sun, val.lot_gain(seat, tiles))
-        out = [_lot(state, val, seat, tiles)]
-        if net >= 0:
-            return [*out, Clause("bid_net", {"sun": action.sun, "centre": state.center_sun, "net": net})]
-        rival = _rival(state, val, seat, tiles)
-        if rival is not None and round(rival[1]) >= 1:
-            out.append(Clause("deny", {"rival": rival[0], "rival_points": round(rival[1])}))
-        return out
+        return _bid(state, val, seat, tiles, action.sun)
     if kind == "pass":
-        bids = [a.sun for a in state.legal_actions() if a.sun is not None]
-        out = [_lot(state, val, seat, tiles)]
-        if not bids:
-            return [*out, Clause("cannot_outbid", {"who": seat})]
-        low = min(bids)
-        net = val.bid_value(seat, tiles, low, val.lot_gain(seat, tiles))
-        if net < 0:
-            return [*out, Clause("low_bid", {"who": seat, "sun": low, "net": net})]
-        # A bid would gain now: the lot's worth argues against passing, so only who holds which
-        # suns is said, and the search's verdict (when judged) gives the reason.
-        return _track(state)[1:] if judged else out
-    if kind == "ra":
-        return [_lot(state, val, seat, tiles), *_track(state)]
+        return _pass(state, val, seat, tiles, action, judged)
+    alone = _alone(state, seat)
+    if kind == "ra":  # the lot, then the one who can take it at any price, or the Ra track
+        return [_lot(state, val, seat, tiles), alone or _track(state)]
     if kind == "draw":
         # A lot worth something to the mover argues for invoking Ra, not for drawing: it is
-        # said only when it is (next to) nothing.
+        # said only when it is (next to) nothing, and not when nobody else can bid.
+        if alone is not None:
+            return [alone, _track(state)]
         lot = [_lot(state, val, seat, tiles)] if round(val.lot_gain(seat, tiles)) <= 1 else []
-        return [*lot, *_track(state)]
+        return [*lot, _track(state)]
     if kind == "god":
         assert action.tile is not None
         gain = val.lot_gain(seat, (int(action.tile),))
@@ -262,6 +282,47 @@ def _clauses(
     d[int(action.tile)] -= 1
     cost = before - val.display_value(seat, d)
     return [Clause("discard", {"tile": int(action.tile), "who": seat, "points": round(cost)})]
+
+
+def _bid(state: State, val: Valuation, seat: int, tiles: list[int], sun: int) -> list[Clause]:
+    """A bid: what the lot is worth to the mover (and the strongest rival who can still take it),
+    then what the sun costs against the centre sun (R4.4) when the lot pays for it, or what the
+    rival would take otherwise when it does not."""
+    gain = val.lot_gain(seat, tiles)
+    cost = -(val.sun_gain(seat, sun) - val.sun_cost(seat))  # giving this sun for the centre sun
+    out = [_lot(state, val, seat, tiles)]
+    swap = {"sun": sun, "centre": state.center_sun}
+    if round(cost) <= -1:
+        return [*out, Clause("bid_swap_gains", {**swap, "points": round(-cost)})]
+    if round(gain) > round(cost):
+        return [*out, Clause("bid_cost", {**swap, "points": max(0, round(cost))})]
+    rival = _rival(state, val, seat, tiles)
+    if rival is not None:
+        out.append(Clause("deny", {"rival": rival[0], "rival_points": round(rival[1])}))
+    return out
+
+
+def _pass(
+    state: State, val: Valuation, seat: int, tiles: list[int], action: Action, judged: bool
+) -> list[Clause]:
+    """A pass: the lot's worth, then the fact that decides it: no sun can outbid (R4.2), the
+    lowest bid loses points, or the Ra player must then bid (R4.3); else the search's verdict."""
+    bids = [a.sun for a in state.legal_actions() if a.sun is not None]
+    out = [_lot(state, val, seat, tiles)]
+    if not bids:
+        return [*out, Clause("cannot_outbid", {"who": seat})]
+    low = min(bids)
+    net = val.bid_value(seat, tiles, low, val.lot_gain(seat, tiles))
+    if round(net) <= -1:
+        return [*out, Clause("low_bid", {"who": seat, "sun": low, "net": net})]
+    forced = _forces_the_ra_player(state, action)
+    if forced is not None:
+        return [*out, Clause("forced", {"rival": forced})]
+    if round(net) == 0:
+        return [*out, Clause("low_bid_nothing", {"who": seat, "sun": low})]
+    # A bid would gain now: the lot's worth argues against passing, so the search's verdict
+    # (when judged) is the reason.
+    return [] if judged else out
 
 
 def _search(evaluation: Evaluation, action: Action, versus: Action | None = None) -> Clause:
@@ -314,28 +375,10 @@ def _net(value: Value) -> Msg:
     return msg("hint.net", n=abs(round(_num(value))), signed=signed(_num(value)))
 
 
-def _holdings(runs: Sequence[int]) -> list[Msg]:
-    """``you hold 3 and 9``, ``Bob holds 5``, ``Cleo holds no suns`` from ``(seat, count, sun...)`` runs."""
-    out, k = [], 0
-    while k < len(runs):
-        seat, count = runs[k], runs[k + 1]
-        suns = tuple(str(s) for s in runs[k + 2 : k + 2 + count])
-        k += 2 + count
-        if suns:
-            out.append(msg("hint.holds", p=Seat(seat), n=count, suns=suns))
-        else:
-            out.append(msg("hint.holds_none", p=Seat(seat)))
-    return out
-
-
 def clause_msgs(clause: Clause, edition: str = "original") -> list[Msg]:
     """A clause as catalogue messages (one; the suns clause one per player)."""
     v = clause.values
     key = TEMPLATES[clause.key]
-    if clause.key == "suns":
-        runs = v["suns"]
-        assert isinstance(runs, tuple)
-        return _holdings([int(x) for x in runs if isinstance(x, int)])
     params: dict[str, Param] = {}
     for name, value in v.items():
         if name == "lot":
@@ -358,6 +401,10 @@ def clause_msgs(clause: Clause, edition: str = "original") -> list[Msg]:
         params["worth"] = _worth(v["who"], v["points"])
     if clause.key == "lot_rival":
         params["rival"] = _worth(v["rival"], v["rival_points"])
+    if clause.key in ("bid_cost", "bid_swap_gains"):
+        params["points"] = _points(v["points"])
+    if clause.key == "forced":
+        params["p"] = Seat(int(_num(v["rival"])))
     if clause.key == "deny":
         params["p"] = Seat(int(_num(v["rival"])))
         params["points"] = _points(v["rival_points"])

@@ -151,7 +151,13 @@ def arena_command(
     suns_per_player: Annotated[
         int | None, typer.Option(help=f"Suns per player (long-2p: {LONG_SUNS}).")
     ] = None,
-    hidden_scores: Annotated[bool, typer.Option(help="Play with hidden scores (R9.1).")] = False,
+    hidden_scores: Annotated[
+        bool,
+        typer.Option(
+            "--hidden-scores/--open-scores",
+            help="Hidden scores (R9.1), the game people play (as ra play and the lobby), or open ones.",
+        ),
+    ] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     backend: Annotated[
         str, typer.Option(help="Where games run: process (this machine) or ray (a Ray cluster).")

@@ -33,7 +33,7 @@ from ra.puzzles import (
 )
 from ra.tui.render import action_label, auction_line, board_line, players_table
 from ra.tui.session import data_dir
-from ra.words import languages, words
+from ra.words import languages, sentence, words
 
 QUIT = ("q", "quit", "exit")
 
@@ -114,7 +114,7 @@ def tell(
         console.print(wl("puzzle.right"), style="bold green", highlight=False)
     else:
         console.print(wl("puzzle.wrong", answer=answer), style="bold red", highlight=False)
-    console.print(wl.render(verdict.why, puzzle.names(language), puzzle.mover), highlight=False)
+    console.print(sentence(wl.render(verdict.why, puzzle.names(language), puzzle.mover)), highlight=False)
     for a in puzzle.actions:
         mark = " ★" if a.action is verdict.answer else ""
         mine = f"  {wl('puzzle.your_answer')}" if a.action is verdict.chosen else ""

@@ -38,7 +38,7 @@ from ra.web.db import puzzle_attempts, puzzle_solvers
 from ra.web.lobby import ApiError
 from ra.web.protocol import ViewData, seat_payload
 from ra.web.store import Store
-from ra.words import DEFAULT_LANG, normalize, words
+from ra.words import DEFAULT_LANG, normalize, sentence, words
 
 MAX_SEEN = 1000
 """Puzzle ids a page may list as seen (more than there are puzzles)."""
@@ -281,7 +281,7 @@ def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf
             answer=str(verdict.answer),
             answer_label=action_label(verdict.answer, lang=lang),
             loss=round(verdict.loss, 3),
-            why=words(lang).render(verdict.why, puzzle.names(lang), puzzle.mover),
+            why=sentence(words(lang).render(verdict.why, puzzle.names(lang), puzzle.mover)),
             chances=[
                 Chance(
                     action=str(a.action),
