@@ -20,6 +20,7 @@ import argparse
 import dataclasses
 import json
 import multiprocessing
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,10 @@ from ra.actions import Action
 from ra.arena import head_to_head, summarize
 from ra.arena.runner import GameResult, GameSpec, play_game, schedule
 from ra.position import LAYOUT
+from ra.records import atomic_write
 from ra.views import PlayerView
+
+FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
 
 BLIND = "blind:"
 
@@ -82,30 +86,9 @@ def play(spec: GameSpec) -> GameResult:
     return play_game(spec, make_bot=make_bot)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-p", "--players", type=int, default=3)
-    parser.add_argument("-b", "--bots", default="hard,blind:hard,blind:hard", help="one spec per seat")
-    parser.add_argument("-n", "--games", type=int, default=60, help="rounded up to whole deals")
-    parser.add_argument("--seed", type=int, default=4711)
-    parser.add_argument("-j", "--jobs", type=int, default=2)
-    parser.add_argument("--open-scores", action="store_true", help="play with open scores instead")
-    parser.add_argument("--out", type=Path, help="write the games here (JSON, as ra arena --out)")
-    args = parser.parse_args(argv)
-    seats = [s.strip() for s in args.bots.split(",")]
-    for s in set(seats):
-        make_bot(s)  # a bad spec fails here, with its reason, before any game
-    specs = schedule(
-        seats, args.players, args.games, args.seed, duplicate=True, hidden_scores=not args.open_scores
-    )
-    results: list[GameResult] = []
-    with multiprocessing.Pool(args.jobs) as pool:
-        for r in pool.imap_unordered(play, specs):
-            results.append(r)
-            print(f"\r{len(results)}/{len(specs)} games", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
-    rule = "open" if args.open_scores else "hidden"
-    print(f"{len(results)} games, {args.players} players, {rule} scores, duplicate deals, seed {args.seed}")
+def report(results: list[GameResult], players: int, rule: str, seed: int) -> None:
+    """Each bot's wins with a 95% interval and every pair's head-to-head."""
+    print(f"{len(results)} games, {players} players, {rule} scores, duplicate deals, seed {seed}")
     for row in summarize(results):
         print(
             f"  {row.bot:<20} won {row.wins:g}/{row.games} seats ({100 * row.win_rate:.1f}%, "
@@ -117,12 +100,58 @@ def main(argv: list[str] | None = None) -> int:
             f"  {pair.bot} ahead of {pair.other} in {pair.ahead}/{pair.pairs} pairs of seats "
             f"({100 * pair.share:.1f}%, 95% {100 * pair.ci_low:.0f}-{100 * pair.ci_high:.0f}%)"
         )
-    if args.out is not None:
-        data = {
-            "games": [r.to_dict() for r in sorted(results, key=lambda r: r.index)],
-            "hidden_scores": not args.open_scores,
-        }
-        args.out.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-p", "--players", type=int, default=3)
+    parser.add_argument("-b", "--bots", default="hard,blind:hard,blind:hard", help="one spec per seat")
+    parser.add_argument("-n", "--games", type=int, default=60, help="rounded up to whole deals")
+    parser.add_argument("--seed", type=int, default=4711)
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--open-scores", action="store_true", help="play with open scores instead")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="the games, written after each one (JSON, as ra arena --out); a run cut off continues",
+    )
+    args = parser.parse_args(argv)
+    seats = [s.strip() for s in args.bots.split(",")]
+    for s in set(seats):
+        make_bot(s)  # a bad spec fails here, with its reason, before any game
+    hidden = not args.open_scores
+    specs = schedule(seats, args.players, args.games, args.seed, duplicate=True, hidden_scores=hidden)
+    config = {"bots": seats, "players": args.players, "seed": args.seed, "hidden_scores": hidden}
+    results: list[GameResult] = []
+    if args.out is not None and args.out.exists():
+        data = json.loads(args.out.read_text(encoding="utf-8"))
+        if data.get("config") != config:
+            parser.error(f"{args.out} holds another run ({data.get('config')}): give another --out")
+        results = [GameResult(**{k: g[k] for k in FIELDS}) for g in data["games"]]
+    done = {r.index for r in results}
+    todo = [s for s in specs if s.index not in done]
+    signal.signal(signal.SIGTERM, _stop)
+    pool = multiprocessing.Pool(
+        args.jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
+    )
+    try:
+        for r in pool.imap_unordered(play, todo):
+            results.append(r)
+            print(f"\r{len(results)}/{len(specs)} games", end="", file=sys.stderr, flush=True)
+            if args.out is not None:
+                games = [g.to_dict() for g in sorted(results, key=lambda g: g.index)]
+                atomic_write(args.out, json.dumps({"config": config, "games": games}, indent=1))
+        pool.close()
+    except KeyboardInterrupt:
+        pool.terminate()
+        print("\nstopped: the games that finished follow", file=sys.stderr)
+    pool.join()
+    print(file=sys.stderr)
+    report(results, args.players, "hidden" if hidden else "open", args.seed)
     return 0
 
 

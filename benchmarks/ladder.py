@@ -26,15 +26,21 @@ from ra.arena.stats import head_to_head, summarize
 FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
 
 
-def load(paths: list[Path]) -> list[GameResult]:
-    """Every finished game of the arena result files."""
+def load(paths: list[Path], rule: str = "both") -> tuple[list[GameResult], dict[str, int]]:
+    """Every finished game of the arena result files played under ``rule`` ("hidden" scores,
+    R9.1, the game people play; "open"; or "both"), and how many games each rule gave."""
     games: list[GameResult] = []
+    counts = {"hidden": 0, "open": 0}
     for path in paths:
         data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        hidden = (
+            "hidden" if data.get("config", {}).get("hidden_scores", data.get("hidden_scores")) else "open"
+        )
         for g in data["games"]:
-            if g.get("error") is None:
+            if g.get("error") is None and rule in ("both", hidden):
                 games.append(GameResult(**{k: g[k] for k in FIELDS}))
-    return games
+                counts[hidden] += 1
+    return games, counts
 
 
 def ratings(games: list[GameResult], shuffles: int, seed: int) -> dict[str, tuple[float, float, float]]:
@@ -86,9 +92,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--python", action="store_true", help="print LEVEL_RATINGS for ra.bots")
     parser.add_argument("--markdown", action="store_true", help="print the ladder as a Markdown table")
+    parser.add_argument(
+        "--scores",
+        choices=("both", "hidden", "open"),
+        default="both",
+        help="rate the games played with hidden scores (R9.1, the default game), open ones, or both",
+    )
     args = parser.parse_args(argv)
     try:
-        games = load(args.results)
+        games, counts = load(args.results, args.scores)
     except (OSError, ValueError, KeyError, TypeError) as err:
         parser.error(f"cannot read the results: {err}")
     rated = ratings(games, args.shuffles, args.seed)
@@ -99,7 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         print(markdown(games, rated))
         return 0
-    print(f"{len(games)} games; ratings over {args.shuffles} orders (mu ± sigma, spread of mu over orders)")
+    print(
+        f"{len(games)} games ({counts['hidden']} with hidden scores, {counts['open']} with open ones); "
+        f"ratings over {args.shuffles} orders (mu ± sigma, spread of mu over orders)"
+    )
     for bot, (mu, sigma, spread) in sorted(rated.items(), key=lambda kv: -kv[1][0]):
         print(f"  {bot:10} {mu:6.1f} ± {sigma:4.1f}   (spread {spread:.1f})")
     print("head to head (pairs of seats, the first ahead / all):")
