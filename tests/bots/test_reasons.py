@@ -55,6 +55,7 @@ def check(view: PlayerView, action: ra.Action, reason: Reason) -> None:
     clauses = {c.key: c.values for c in reason.clauses}
     assert len(facts(reason)) <= 2, f"{where}: more than two facts: {reason}"
     assert "suns" not in clauses  # a list of everyone's suns explains nothing
+    assert not {"lot_rival", "deny"} <= set(clauses), f"{where}: the rival said twice: {reason}"
     lot = clauses.get("lot", clauses.get("lot_rival", {}))
     for key in ("lot_rival", "deny"):
         if key in clauses:  # the rival named can still take the lot, and would gain from it

@@ -190,11 +190,12 @@ def _rival(state: State, val: Valuation, seat: int, tiles: Sequence[int]) -> tup
     return (who, worth) if round(worth) >= 1 else None
 
 
-def _lot(state: State, val: Valuation, seat: int, tiles: list[int]) -> Clause:
+def _lot(state: State, val: Valuation, seat: int, tiles: list[int], rival_too: bool = True) -> Clause:
+    """What the lot is worth to the mover and (``rival_too``) to the strongest rival for it."""
     if not tiles:
         return Clause("empty")
     values: dict[str, Value] = {"lot": _pairs(tiles), "points": round(val.lot_gain(seat, tiles)), "who": seat}
-    rival = _rival(state, val, seat, tiles)
+    rival = _rival(state, val, seat, tiles) if rival_too else None
     if rival is None:
         return Clause("lot", values)
     return Clause("lot_rival", {**values, "rival": rival[0], "rival_points": round(rival[1])})
@@ -297,9 +298,11 @@ def _bid(state: State, val: Valuation, seat: int, tiles: list[int], sun: int) ->
     if round(gain) > round(cost):
         return [*out, Clause("bid_cost", {**swap, "points": max(0, round(cost))})]
     rival = _rival(state, val, seat, tiles)
-    if rival is not None:
-        out.append(Clause("deny", {"rival": rival[0], "rival_points": round(rival[1])}))
-    return out
+    if rival is None:
+        return out
+    # The bid is to deny the rival: the rival's worth is said once, in that clause.
+    deny = Clause("deny", {"rival": rival[0], "rival_points": round(rival[1])})
+    return [_lot(state, val, seat, tiles, rival_too=False), deny]
 
 
 def _pass(
