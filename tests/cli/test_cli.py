@@ -269,6 +269,37 @@ def test_games_lists_saves_and_resume_picks_the_latest_unfinished(
     assert seen[0].game.names[0] == "Bob" and seen[0].save_path == newer.save_path
 
 
+def test_resume_keeps_the_edition_the_game_was_started_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 41: ``ra play --edition 2023`` then ``--resume`` showed the Ra track, not the sun boat."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    env = {"XDG_DATA_HOME": str(tmp_path)}
+    from ra.tui import app as tui_app
+
+    seen: list[tui_app.PlayApp] = []
+    monkeypatch.setattr(tui_app.PlayApp, "run", lambda self, **kw: seen.append(self))
+    code, output = invoke("play", "--edition", "2023", "-p", "2", "--bots", "greedy", env=env)
+    assert code == 0, output
+    assert (
+        seen[0].edition == "2023"
+        and json.loads(seen[0].session.save_path.read_text())["session"]["edition"] == "2023"
+    )
+    code, output = invoke("play", "--resume", env=env)
+    assert code == 0, output
+    assert seen[1].edition == "2023" and seen[1].session.edition == "2023"
+    code, output = invoke("play", "--resume", "--edition", "2016", env=env)  # asked for: shown so
+    assert code == 0, output
+    assert seen[2].edition == "2016"
+    # A save whose edition is not one is refused with the file and the editions named.
+    data = json.loads(seen[0].session.save_path.read_text())
+    data["session"]["edition"] = "1999"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    code, output = invoke("play", "--load", str(bad), env=env)
+    assert code == 2 and "'1999'" in output and "original" in output and "Traceback" not in output, output
+
+
 def test_load_never_overwrites_the_loaded_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     s = Session.new(plan_seats(2, [], ["greedy"], "Ann"), seed=1, save_path=tmp_path / "mine.json")

@@ -79,7 +79,7 @@ def play_command(
     ] = "immediate",
     open_scores: Annotated[bool, typer.Option("--open-scores", help=HELP("cli.play.open_scores"))] = False,
     delay: Annotated[float, typer.Option(help=HELP("cli.play.delay"))] = 0.7,
-    edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
+    edition: Annotated[str | None, typer.Option(help=EDITION_HELP)] = None,
     hints: Annotated[
         bool | None,
         typer.Option(
@@ -96,7 +96,8 @@ def play_command(
     from ra.tui.render import final_line
     from ra.tui.session import list_saves
 
-    _check_edition(edition)
+    if edition is not None:
+        _check_edition(edition)
     if delay < 0:
         raise fail(w()("cli.err.delay"))
     if seed is not None and seed < 0:
@@ -120,6 +121,8 @@ def play_command(
             raise fail(error_text(err)) from None
         if session.game.is_over():  # nothing to play: never a second copy of a finished game
             raise fail(w()("cli.err.finished", path=repr(os.fspath(load)), file=os.fspath(load)))
+        if edition is not None:  # the saved edition unless another is asked for
+            session.edition = edition
     else:
         if players is None and variant == "long-2p":
             players = 2
@@ -134,11 +137,12 @@ def play_command(
                 save_path=save,
                 hints=hints,
                 disaster_timing=disaster_timing,
+                edition=edition or "original",
             )
         except ValueError as err:
             raise fail(_engine_message(err)) from None
     _check_writable(session.save_path)
-    app = PlayApp(session, delay=delay, edition=edition, lang=lang())
+    app = PlayApp(session, delay=delay, edition=session.edition, lang=lang())
     try:
         app.run()
     finally:

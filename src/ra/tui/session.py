@@ -189,11 +189,19 @@ class Session(Table[Evaluation]):
     """A terminal table: a :class:`ra.table.Table` that saves itself to a file."""
 
     def __init__(
-        self, game: ra.Game, seats: Sequence[Seat], save_path: Path | None = None, hints: bool | None = None
+        self,
+        game: ra.Game,
+        seats: Sequence[Seat],
+        save_path: Path | None = None,
+        hints: bool | None = None,
+        edition: str = "original",
     ) -> None:
         options = TableOptions(hints=default_hints(seats) if hints is None else hints)
         super().__init__(game, seats, options)
         self.save_path = save_path or default_save_path([s.name for s in seats])
+        self.edition = edition
+        """The edition whose names the table shows (``ra.EDITIONS``), saved with the game so that
+        ``--resume`` shows the same board."""
 
     @property
     def hints(self) -> bool:
@@ -211,6 +219,7 @@ class Session(Table[Evaluation]):
         save_path: Path | None = None,
         hints: bool | None = None,
         disaster_timing: str = "immediate",
+        edition: str = "original",
     ) -> Session:
         game = ra.Game(
             players=[s.name for s in seats],
@@ -220,7 +229,7 @@ class Session(Table[Evaluation]):
             hidden_scores=hidden_scores,
             disaster_timing=disaster_timing,
         )
-        return cls(game, seats, save_path, hints)
+        return cls(game, seats, save_path, hints, edition)
 
     # --- saving --------------------------------------------------------------------
 
@@ -231,6 +240,7 @@ class Session(Table[Evaluation]):
             "format": SAVE_FORMAT,
             "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
             "hints": self.hints,
+            "edition": self.edition,
         }
         return record
 
@@ -253,15 +263,20 @@ class Session(Table[Evaluation]):
         full = game_from_document(data, where)  # checks every decision, with its number
         meta = data.get("session")
         hints = None
+        edition = "original"  # saves made before the edition was saved
         if meta is not None:
             seats = _saved_seats(meta, where, full.num_players)
             saved = meta.get("hints") if isinstance(meta, dict) else None
             if saved is not None and not isinstance(saved, bool):
                 raise _refused("record.hints", file=where, value=repr(saved))
             hints = saved
+            edition = meta.get("edition", edition) if isinstance(meta, dict) else edition
+            if edition not in ra.EDITIONS:
+                names = ", ".join(ra.EDITIONS)
+                raise _refused("record.edition", file=where, value=repr(edition)[:40], editions=names)
         else:
             seats = [Seat(name) for name in full.names]
-        return cls(full, seats, save_path, hints)
+        return cls(full, seats, save_path, hints, edition)
 
 
 def _saved_seats(meta: object, where: str, players: int) -> list[Seat]:
