@@ -86,6 +86,8 @@ def test_a_bad_file_gets_one_line_and_status_2(tmp_path: Path, case: str, comman
         (["play", "--players", "7"], "2 to 5 players, not 7"),
         (["play", "--players", "2", "--bots", "hard,hard"], "2 bots but 1 seat left for bots after 1 person"),
         (["play", "--humans", "A,B,C", "--players", "2"], "3 people for 2 seats"),
+        (["play", "--humans", ",,"], "--humans ',,' has an empty name"),
+        (["play", "--humans", "Ann, ,Bob"], "has an empty name"),
         (["play", "--seed", "-1"], "--seed must be 0 or more"),
         (["play", "--players", "2", "--suns-per-player", "5"], "--suns-per-player: with 2 players"),
         (["play", "--load", "a.json", "--resume"], "not both"),

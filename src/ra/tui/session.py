@@ -150,6 +150,8 @@ def plan_seats(
     numbers do not fit.
     """
     w = words(lang)
+    if list(humans) != [""] and any(not h.strip() for h in humans):  # "--humans ,," or "Ann,,Bob"
+        raise ValueError(w("tui.seats.empty_name", humans=",".join(humans)[:80]))
     people = [h.strip() for h in humans if h.strip()] or [name or w("player.you")]
     specs = [b.strip() for b in bot_specs if b.strip()]
     for spec in specs:
