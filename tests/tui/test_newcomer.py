@@ -171,3 +171,32 @@ def test_wide_and_small_windows_use_their_width(tmp_path: Path) -> None:
     assert "Bag" in small[0]  # the board line keeps the bag count
     assert "player" in small[3] and "civ" in small[3]  # the table header on one line
     assert len(small) == 20 and all(len(line) <= 60 for line in small)
+
+
+def test_the_2008_disaster_timing_is_shown_all_game_and_in_the_help(tmp_path: Path) -> None:
+    """Issue 41: after ``--resume`` nobody could tell which rules apply (R3.5)."""
+    from ra.tui.help import help_text
+
+    cases = (
+        ("en", "(2008 disasters)", "2008 disaster timing (R3.5)"),
+        ("ru", "(бедствия 2008)", "2008 года (R3.5)"),
+    )
+    for lang, board, helped in cases:
+        assert helped in help_text("original", lang, "2008") and helped not in help_text("original", lang)
+        for size in ((80, 24), (120, 30)):
+            game = ra.Game(["You", "Bob"], seed=3, disaster_timing="2008")
+            app = PlayApp(table(tmp_path, game, [None, "greedy"]), delay=0, lang=lang)
+
+            async def script(pilot: Pilot[None], app: PlayApp = app, board: str = board) -> None:
+                await settle(pilot, app)
+                top = screen_text(app).splitlines()[0]
+                assert board in top if app.size.width > 80 else "(2008" in top, top  # "(2008)" if tight
+
+            run_at(app, size, script)
+    plain = PlayApp(table(tmp_path, ra.Game(["You", "Bob"], seed=3), [None, "greedy"]), delay=0)
+
+    async def none(pilot: Pilot[None]) -> None:
+        await settle(pilot, plain)
+        assert "2008" not in screen_text(plain)
+
+    run_at(plain, (80, 24), none)

@@ -87,7 +87,7 @@ def show_board(
     """Fill the board line, the auction track and the players of :func:`board_widgets`
     for the screen's width (``perspective``: the player shown in bold)."""
     width = max(20, app.size.width - 2)
-    app.query_one("#board", Static).update(render.board_line(state, edition, lang))
+    app.query_one("#board", Static).update(render.board_line(state, edition, lang, width))
     app.query_one("#auction", Static).update(render.auction_line(state, edition, width, lang))
     app.query_one("#players", Static).update(render.players_table(state, perspective, edition, width, lang))
 
@@ -660,7 +660,7 @@ class PlayApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(
             TextScreen(
-                help_text(self.edition, self.lang),
+                help_text(self.edition, self.lang, self.session.game.disaster_timing),
                 hint=self.w("tui.help.hint"),
                 markdown=True,
                 lang=self.lang,

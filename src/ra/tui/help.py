@@ -45,14 +45,17 @@ def _sections() -> list[tuple[str, list[str]]]:
     return out
 
 
-def help_text(edition: str = "original", lang: str = DEFAULT_LANG) -> str:
-    """The help page (Markdown), with the tile names and codes of ``edition`` in ``lang``."""
+def help_text(edition: str = "original", lang: str = DEFAULT_LANG, disaster_timing: str = "immediate") -> str:
+    """The help page (Markdown), with the tile names and codes of ``edition`` in ``lang``, and
+    the disaster timing of the game (R3.5) where it is not the default."""
     w = words(lang)
 
     def entry(tile: Tile) -> str:
         return f"**{code(tile, edition, lang)}** {ra.display_name(tile, edition, lang)}"
 
     lines = [f"# {w('tui.help.title')}", "", w("tui.help.intro"), ""]
+    if disaster_timing == "2008":  # first: the rules this game plays where they differ (R3.5)
+        lines += [f"**{w('tui.help.timing_2008')}**", ""]
     for section, points in _sections():
         rule = section.removeprefix("summary.")
         lines += [f"**{w(section)}** ({rule})", ""]

@@ -115,9 +115,24 @@ def sun_boat(view: State, lang: str = DEFAULT_LANG) -> Text:
     return t
 
 
-def board_line(view: State, edition: str = "original", lang: str = DEFAULT_LANG) -> Text:
+def board_line(view: State, edition: str = "original", lang: str = DEFAULT_LANG, width: int = 80) -> Text:
     """Epoch, Ra track (filled and remaining spaces; the sun boat in the 2023 edition), centre sun,
-    bag, and the edition if not the original."""
+    bag, the edition if not the original, and the 2008 disaster timing where it applies (R3.5:
+    shortened to "(2008)" where the line would not fit in ``width`` columns otherwise)."""
+    line = _board_line(view, edition, lang)
+    if view.disaster_timing != "2008":
+        return line
+    w = words(lang)
+    mark = w("tui.board.timing_2008")
+    if len(line) + len(mark) + 1 >= width:
+        mark = w("tui.board.timing_2008_short")
+    at = len(w("tui.board.epoch", epoch=view.epoch, epochs=ra.EPOCHS))
+    if edition != "original":
+        at += 1 + len(w("tui.board.edition", edition=edition))
+    return Text.assemble(line[:at], (" " + mark, "dim"), line[at:])
+
+
+def _board_line(view: State, edition: str, lang: str) -> Text:
     w = words(lang)
     t = Text()
     t.append(w("tui.board.epoch", epoch=view.epoch, epochs=ra.EPOCHS), style="bold")
