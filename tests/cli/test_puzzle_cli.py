@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from ra.cli import app as cli
@@ -73,3 +75,20 @@ def test_in_russian_with_a_theme(tmp_path: Path) -> None:
     code, out = run(tmp_path, "--theme", "gods", "--lang", "ru", keys="q\n")
     assert code == 0 and "Найдите свой лучший ход." in out and "Жетоны богов" in out
     assert "Find the best" not in out
+
+
+def test_ctrl_c_at_the_prompt_says_goodbye_on_a_line_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 41: Ctrl-C left the shell's prompt on the prompt's line."""
+
+    def interrupted(self: Console, prompt: str = "", **kw: object) -> str:
+        self.print(prompt, end="")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Console, "input", interrupted)
+    code, out = run(tmp_path, "--id", BID.id, keys="")
+    assert code == 0
+    lines = out.splitlines()
+    prompt = next(i for i, line in enumerate(lines) if line.startswith("Your move (1-"))
+    assert "Your puzzle rating:" not in lines[prompt] and lines[prompt + 1].startswith("Your puzzle rating:")

@@ -90,7 +90,8 @@ def ask(console: Console, puzzle: Puzzle, moves: list[Action], language: str) ->
     while True:
         try:
             typed = console.input(wl("puzzle.prompt", n=len(moves))).strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: quit, on a line of its own
+            console.print()
             return None
         if typed.lower() in QUIT:
             return None
@@ -176,7 +177,8 @@ def puzzle_command(
         save_progress(path, solver, seen)
         try:
             more = console.input(w()("puzzle.more")).strip().lower()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
+            console.print()
             break
         if more in QUIT:
             break
