@@ -145,6 +145,7 @@ def test_files_json_csv_and_records(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "win%" in result.output and "95% CI" in result.output
+    assert "4 games with hidden scores (R9.1) in" in result.output  # the game people play
     doc = json.loads(out.read_text())
     assert doc["config"]["bots"] == ["greedy", "random"] and doc["games_played"] == 4
     assert doc["config"]["hidden_scores"] is True  # the game people play is the default (R9.1)
