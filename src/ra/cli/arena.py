@@ -283,8 +283,8 @@ def arena_command(
         if players > 2 and len(summary) > 1:
             console.print(head_to_head_table(arena.head_to_head(results), summary))
     rule = "hidden scores (R9.1)" if hidden_scores else "open scores"
-    games = plural(len(results), "game")
-    console.print(f"{games} with {rule} in {elapsed:.1f} s with {plural(jobs, 'job')}.")
+    played = plural(len(results), "game")
+    console.print(f"{played} with {rule} in {elapsed:.1f} s with {plural(jobs, 'job')}.")
     if out is not None:
         arena.write_json(out, arena.results_document(config, results, interrupted))
         console.print(f"Results written to {out}")
