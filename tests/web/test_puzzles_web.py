@@ -45,7 +45,7 @@ def test_a_guest_gets_a_puzzle_without_its_answer_and_the_rating_moves(live_serv
     ).json()
     assert not wrong["correct"] and wrong["solver"]["rating"] < right["solver"]["rating"]
     assert wrong["solver"]["streak"] == 0 and wrong["solver"]["best_streak"] == 1
-    assert wrong["why"].startswith("потеряно") and wrong["answer"] == BID.answer
+    assert wrong["why"].startswith("Потеряно") and wrong["answer"] == BID.answer  # a sentence
     again = httpx.post(
         url, json={"action": BID.answer, "solver": wrong["solver"], "repeat": True}, timeout=10
     )
