@@ -68,6 +68,7 @@ def check(view: PlayerView, action: ra.Action, reason: Reason) -> None:
         assert action.kind == "bid" and 0 <= num(clauses["bid_cost"]["points"]) < num(lot["points"]), where
     if "bid_swap_gains" in clauses:  # giving a sun gains only for a higher centre sun
         assert action.sun is not None and view.center_sun > action.sun, where
+        assert num(lot.get("points", 0)) >= 0, f"{where}: 'as well' beside a lot that loses: {reason}"
     if "forced" in clauses:
         auction = view.auction
         assert action.kind == "pass" and auction is not None and auction.kind == "voluntary", where

@@ -2,10 +2,12 @@
 
 :func:`explain` builds a :class:`Reason` — clauses, each a template key and its values (tiles,
 points, players by seat, suns) — from the greedy bot's valuation
-(:class:`ra.bots.valuation.Valuation`: what the lot on the auction track is worth to each
-player, R7 scoring projected over the epochs to come; the Ra track's urgency, R6.1; the suns
-each player holds, R4.4) and, when given, the advisor's evaluation (the search's own comparison
-with the next best action).  :func:`reason_msg` turns a reason into one catalogue message
+(:class:`ra.bots.valuation.Valuation`: what the lot on the auction track is worth to the mover
+and to the strongest rival who can still take it, R7 scoring projected over the epochs to come;
+what a sun costs against the centre sun, R4.4; the Ra track's urgency, R6.1; who must bid,
+R4.3) and, when given, the advisor's evaluation (the search's own comparison with the next best
+action).  A reason names the one or two facts that decide, never a list of everyone's suns.
+:func:`reason_msg` turns a reason into one catalogue message
 (:mod:`ra.words`: a message per clause, :data:`TEMPLATES`, in ``ra/locale/hints.pot``; players
 by seat, tiles by the ``tiles.*``/``hint.tile.*`` messages, counts through plural forms), which
 :func:`render` puts in words in any language and the browser renders from its JSON.
@@ -293,7 +295,7 @@ def _bid(state: State, val: Valuation, seat: int, tiles: list[int], sun: int) ->
     cost = -(val.sun_gain(seat, sun) - val.sun_cost(seat))  # giving this sun for the centre sun
     out = [_lot(state, val, seat, tiles)]
     swap = {"sun": sun, "centre": state.center_sun}
-    if round(cost) <= -1:
+    if round(cost) <= -1 and round(gain) >= 0:  # "as well": only beside a lot that loses nothing
         return [*out, Clause("bid_swap_gains", {**swap, "points": round(-cost)})]
     if round(gain) > round(cost):
         return [*out, Clause("bid_cost", {**swap, "points": max(0, round(cost))})]
@@ -379,7 +381,7 @@ def _net(value: Value) -> Msg:
 
 
 def clause_msgs(clause: Clause, edition: str = "original") -> list[Msg]:
-    """A clause as catalogue messages (one; the suns clause one per player)."""
+    """A clause as catalogue messages (one per clause)."""
     v = clause.values
     key = TEMPLATES[clause.key]
     params: dict[str, Param] = {}
