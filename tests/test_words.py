@@ -163,3 +163,12 @@ def test_every_level_the_lobby_offers_has_words_about_its_strength() -> None:
         said = w.words(lang)
         bare = [level for level in LEVELS if level not in LADDER and not said.has(f"lobby.levelNote.{level}")]
         assert not bare, (lang, bare)
+
+
+def test_a_negative_count_takes_the_form_of_its_size() -> None:
+    """As CLDR and the browser's Intl.PluralRules: "-2 очка", never "-2 очков" (a reason's
+    "worth -2 points"); gettext's C rule would read -2 % 10 as 8."""
+    ru = w.words("ru")
+    for n in (1, 2, 5, 11, 21, 22):
+        assert ru("count.points", n=-n) == "-" + ru("count.points", n=n)
+    assert w.words("en")("count.points", n=-1) == "-1 point"

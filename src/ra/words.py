@@ -197,7 +197,9 @@ class Catalogue:
             return key if self.lang == DEFAULT_LANG else catalogue(DEFAULT_LANG).text(key, n)
         if len(forms) == 1 or n is None:
             return forms[0]
-        return forms[min(self.plural_index(n), len(forms) - 1)]
+        # A negative count takes the form of its size, as CLDR and the browser's Intl.PluralRules
+        # do ("-2 очка" as "2 очка"; gettext's C rules would read -2 % 10 as 8).
+        return forms[min(self.plural_index(abs(n)), len(forms) - 1)]
 
 
 def _english_index(n: int) -> int:

@@ -318,3 +318,15 @@ def test_the_command_speaks_the_chosen_language(
     bad = CliRunner().invoke(cli, ["analyze", str(path), "--seat", "9"])
     said = bad.output.replace("--seat", "")
     assert bad.exit_code == 2 and not foreign_words(said, ("Ann", "Bob")), bad.output
+
+
+def test_a_costly_decision_is_listed_with_its_action_in_words() -> None:
+    """Issue 41: ``ra analyze`` listed "ra — lost 6%" (notation) where a player reads words."""
+    from ra.analysis.game import DecisionReport
+
+    d = DecisionReport(
+        index=45, seat=1, epoch=2, chosen="bid 11", best="pass", chances=(0.3, 0.7), chosen_chance=0.3,
+        best_chance=0.4, loss=0.1, label="mistake", text="lost 10%", actions=(), why=None,
+    )  # fmt: skip
+    assert d.line(["Ann", "Bob"]).startswith("decision 46 (Bob, epoch 2): bid sun 11 — lost 10%")
+    assert d.line(["Аня", "Борис"], "ru").startswith("решение 46 (Борис, эпоха 2): поставить диск 11 — ")

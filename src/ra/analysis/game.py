@@ -19,7 +19,7 @@ from typing import Any
 from ra.actions import Action
 from ra.bots.advisor import DEFAULT_BUDGET, Advisor
 from ra.bots.evaluate import Budget, Evaluator
-from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
+from ra.bots.explain import action_msg, explain, mistake_msg, msg_from_json, reason_msg
 from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
 from ra.events import you_seat
@@ -95,13 +95,13 @@ class DecisionReport:
 
     def line(self, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
         """The decision as a costly one is listed (terminal and report alike): ``decision 46
-        (Bob, epoch 2): bid 1 — lost 29% …``."""
+        (Bob, epoch 2): bid sun 1 — lost 29% …`` (the action in words, not in notation)."""
         return words(lang)(
             "analysis.decision",
             number=self.index + 1,
             name=names[self.seat],
             epoch=self.epoch,
-            chosen=self.chosen,
+            chosen=action_msg(Action.parse(self.chosen)),
             why=self.why_text(names, lang),
         )
 

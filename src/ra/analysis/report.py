@@ -19,8 +19,9 @@ from html import escape
 
 from rich.text import Text
 
+from ra.actions import Action
 from ra.analysis.game import INACCURACY, DecisionReport, GameAnalysis
-from ra.bots.explain import signed
+from ra.bots.explain import label_msg, signed
 from ra.words import DEFAULT_LANG, Param, Words, bcp47, msg, words
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
@@ -222,8 +223,8 @@ def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
             why = w("analysis.html.labelled", label=label_text(d.label, lang), why=why)
         parts.append(
             f'<tr{cls} data-decision="{d.index}"><td class="num">{d.index + 1}</td><td>{d.epoch}</td>'
-            f"<td>{escape(names[d.seat])}</td><td>{escape(d.chosen)}</td>"
-            f'<td class="num">{pct(d.chosen_chance)}</td><td>{escape(d.best)}</td>'
+            f"<td>{escape(names[d.seat])}</td><td>{_label(d.chosen, w)}</td>"
+            f'<td class="num">{pct(d.chosen_chance)}</td><td>{_label(d.best, w)}</td>'
             f'<td class="num">{pct(d.best_chance)}</td><td class="num">{pct(d.loss)}</td>'
             f"<td>{escape(why)}{_all_actions(d, w)}</td></tr>"
         )
@@ -231,12 +232,23 @@ def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
     return "\n".join(parts)
 
 
+def _label(action: str, w: Words) -> str:
+    """An action of a report (its notation) as a player reads it: ``Bid 9``, ``Invoke Ra``."""
+    return escape(w.render(label_msg(Action.parse(action))))
+
+
 def _all_actions(d: DecisionReport, w: Words) -> str:
     """Every legal action's win chance and expected margin, folded away under the reason."""
     if len(d.actions) < 2:
         return ""
     items = " · ".join(
-        _html(w, "analysis.html.action", action=a.action, chance=pct(a.chance), margin=signed(a.margin))
+        _html(
+            w,
+            "analysis.html.action",
+            action=label_msg(Action.parse(a.action)),
+            chance=pct(a.chance),
+            margin=signed(a.margin),
+        )
         for a in d.actions
     )
     return f"<details><summary>{_html(w, 'analysis.html.all_actions')}</summary>{items}</details>"

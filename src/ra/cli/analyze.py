@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
@@ -121,8 +122,8 @@ def analyze_command(
     if costly:
         console.print()
         console.print(Text(say("analysis.costliest") + ":", style="bold"))
-        for d in costly:
-            console.print(Text("  " + d.line(names, code)))
+        for d in costly:  # a long line wraps under its own text, not at column 0
+            console.print(Padding(Text(d.line(names, code)), (0, 0, 0, 2)))
     else:
         console.print()
         console.print(Text(say("analysis.well_played")))
