@@ -302,6 +302,30 @@ def test_resume_keeps_the_edition_the_game_was_started_with(
     assert code == 2 and "'1999'" in output and "original" in output and "Traceback" not in output, output
 
 
+def test_a_damaged_save_is_listed_and_said_never_passed_over_in_silence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 41: a damaged save was left out of ``ra games`` and ``--resume`` took another game
+    without a word."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    env = {"XDG_DATA_HOME": str(tmp_path)}
+    good = Session.new(plan_seats(2, [], ["greedy"], "Ann"), seed=1)
+    good.save()
+    os.utime(good.save_path, (time.time() - 100, time.time() - 100))
+    damaged = good.save_path.parent / "newer.json"
+    damaged.write_text('{"format": "ra-record"')  # cut off mid-write
+    code, output = invoke("games", env=env)
+    assert code == 0 and "damaged" in output and "newer.json" in output.replace("\n", "") and "Ann" in output
+    from ra.tui import app as tui_app
+
+    seen: list[Session] = []
+    monkeypatch.setattr(tui_app.PlayApp, "run", lambda self, **kw: seen.append(self.session))
+    code, output = invoke("play", "--resume", env=env)
+    assert code == 0, output
+    assert "cannot be opened and was passed over" in output and "newer.json" in output.replace("\n", "")
+    assert seen[0].game.names[0] == "Ann"
+
+
 def test_load_never_overwrites_the_loaded_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     s = Session.new(plan_seats(2, [], ["greedy"], "Ann"), seed=1, save_path=tmp_path / "mine.json")

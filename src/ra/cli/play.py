@@ -105,7 +105,15 @@ def play_command(
     if load is not None and resume:
         raise fail(w()("cli.err.load_resume"))
     if resume:
-        unfinished = [g for g in list_saves() if not g.over]
+        saves = list_saves()
+        unfinished = [g for g in saves if not g.over and g.problem is None]
+        for g in saves:  # a newer save that cannot be played is said, not passed over in silence
+            if g.problem is not None and (not unfinished or g.modified >= unfinished[0].modified):
+                Console(stderr=True).print(
+                    w()("cli.resume.damaged", why=error_text(g.problem)),
+                    style="yellow",
+                    highlight=False,
+                )
         if not unfinished:
             raise fail(w()("cli.err.no_resume"))
         load = unfinished[0].path
@@ -237,6 +245,9 @@ def games_command() -> None:
         return
     for g in saves:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.modified))
+        if g.problem is not None:  # listed with why, so that it is not taken for lost
+            console.print(f"{when}  {w()('cli.games.damaged'):<9} {error_text(g.problem)}", highlight=False)
+            continue
         state = w()("cli.games.finished") if g.over else w()("cli.games.epoch", n=g.epoch)
         console.print(f"{when}  {state:<9} {', '.join(g.names)}", highlight=False)
         again = "ra replay" if g.over else "ra play --load"

@@ -313,17 +313,25 @@ class SavedGame:
     over: bool
     epoch: int
     modified: float
+    problem: ra.RecordError | OSError | None = None
+    """Why the file cannot be played (then ``names`` is empty): a damaged save is listed, not
+    skipped without a word."""
 
 
 def list_saves(folder: Path | None = None) -> list[SavedGame]:
-    """The saved games in ``folder`` (default: :func:`games_dir`), newest first; bad files are skipped."""
+    """The saved games in ``folder`` (default: :func:`games_dir`), newest first; a file that
+    cannot be loaded is listed with its :attr:`SavedGame.problem`."""
     folder = folder or games_dir()
     found = []
     for path in folder.glob("*.json") if folder.is_dir() else ():
         try:
-            session = Session.load(path)
             modified = path.stat().st_mtime
-        except (ra.RecordError, OSError):
+        except OSError:
+            continue  # gone between the listing and the look
+        try:
+            session = Session.load(path)
+        except (ra.RecordError, OSError) as err:
+            found.append(SavedGame(path, (), False, 0, modified, err))
             continue
         game = session.game
         found.append(SavedGame(path, game.names, game.is_over(), game.epoch, modified))
