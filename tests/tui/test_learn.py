@@ -68,6 +68,25 @@ def test_leaving_and_resuming_keeps_the_chapter_and_its_moves(tmp_path: Path) ->
     assert json.loads(save.read_text())["format"] == "ra-learn"
 
 
+def test_the_capital_keys_the_footer_names_work_too(tmp_path: Path) -> None:
+    """Issue 41: the footer says "C: chapters; R: …; Q: quit" and capital C, R and Q did nothing."""
+    save = tmp_path / "learn.json"
+    app = LearnApp(Lesson(CHAPTERS[0]), save)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("C", "6")
+            assert app.lesson.chapter.id == "unrest"
+            await pilot.press(key_of(app, "ra"))
+            assert app.lesson.made == ["ra"]
+            await pilot.press("R")  # the chapter again, from its start
+            assert app.lesson.made == []
+            await pilot.press("Q")
+
+    asyncio.run(main())
+    assert not app.is_running
+
+
 @pytest.mark.parametrize(
     ("content", "why"),
     [

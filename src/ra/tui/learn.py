@@ -66,7 +66,7 @@ class LearnApp(App[None]):
     #moves { margin: 1 0 0 0; }
     #keys { color: $text-muted; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q,Q", "quit", show=False)]
 
     def __init__(self, lesson: Lesson, save_to: Path, lang: str = DEFAULT_LANG, note: str = "") -> None:
         super().__init__()
@@ -159,7 +159,7 @@ class LearnApp(App[None]):
         return self.w("learn.tui.prompt")
 
     def on_key(self, event: Key) -> None:
-        key = event.key
+        key = event.key.lower() if len(event.key) == 1 else event.key  # the footer says C, R, Q
         if self.choosing:
             self._choose_chapter(key)
         elif key == "c":
