@@ -85,7 +85,7 @@ function render() {
   $("#puzzle-kept").textContent = p.account ? t("puzzle.kept_account", { name: p.account }) : t("puzzle.kept_browser");
   $("#puzzle-theme").innerHTML = `<option value="">${esc(t("puzzle.theme.any"))}</option>` +
     P.themes.map((th) => `<option value="${esc(th.id)}"${th.id === S.theme ? " selected" : ""}>${esc(t(`puzzle.theme.${th.id}`))} (${th.count})</option>`).join("");
-  document.title = `${t("puzzle.title")} — Ra`;
+  document.title = `${t("puzzle.title")} — ${t("app.title")}`;
   document.querySelector("main").dataset.tries = String(P.tries);
   document.querySelector("main").dataset.puzzle = p.id;
   if (P.result) $("#puzzle-next").focus();
