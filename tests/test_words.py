@@ -172,3 +172,19 @@ def test_a_negative_count_takes_the_form_of_its_size() -> None:
     for n in (1, 2, 5, 11, 21, 22):
         assert ru("count.points", n=-n) == "-" + ru("count.points", n=n)
     assert w.words("en")("count.points", n=-1) == "-1 point"
+
+
+def test_every_error_code_the_table_can_receive_has_words_in_every_language() -> None:
+    """A refusal reaches the page as ``err.<code>``: without the key a Russian table showed
+    "Ошибка: no game '…'" (issue 41)."""
+    web = Path(w.__file__).parent / "web"
+    codes = set()
+    for path in web.glob("*.py"):
+        codes |= set(re.findall(r'ClientError\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert {"not_found", "stale", "illegal"} <= codes
+    missing = sorted(c for c in codes if not w.words("en").has(f"err.{c}"))
+    assert not missing, f"no words for the error codes {missing}"
+    for lang in w.languages():  # and translated: not the English left in place
+        if lang != w.DEFAULT_LANG:
+            same = sorted(c for c in codes if w.words(lang)(f"err.{c}") == w.words("en")(f"err.{c}"))
+            assert not same, f"{lang}: error codes still in English: {same}"
