@@ -21,7 +21,7 @@ from typing import cast
 from ra.actions import Action
 from ra.engine import Game
 from ra.errors import NotationError, RaError
-from ra.words import Msg, msg, words
+from ra.words import DEFAULT_LANG, Msg, msg, words
 
 LEARNER = 0  # the learner plays seat 0, named "You"
 ANY = "*"  # a step's expect that accepts any legal action
@@ -58,9 +58,20 @@ class Chapter:
         """The catalogue key of one of this chapter's texts (``title``, ``0.text`` ...)."""
         return f"learn.{self.id}.{part}"
 
-    def new_game(self) -> Game:
-        """The chapter's position before its prelude."""
-        return Game(players=list(self.names), seed=1, bag=list(self.bag), suns=[list(s) for s in self.suns])
+    def new_game(self, lang: str = DEFAULT_LANG) -> Game:
+        """The chapter's position before its prelude, its players named in ``lang``."""
+        names = [player_name(n, lang) for n in self.names]
+        return Game(players=names, seed=1, bag=list(self.bag), suns=[list(s) for s in self.suns])
+
+
+def player_name(name: str, lang: str = DEFAULT_LANG) -> str:
+    """A chapter's player in ``lang``: "You" as the catalogue says it (the log then speaks to
+    the learner), an opponent by ``learn.name.<name>`` ("Bast" is «Баст» in Russian)."""
+    w = words(lang)
+    if name == "You":
+        return w("player.you")
+    key = f"learn.name.{name.lower()}"
+    return w(key) if w.has(key) else name
 
 
 def _strings(value: object, where: str) -> tuple[str, ...]:
@@ -166,13 +177,14 @@ class Reply:
 class Lesson:
     """A chapter being played: the position, the current step and the learner's tries."""
 
-    def __init__(self, chapter: Chapter, made: Sequence[str] = ()) -> None:
-        """The chapter's position after the learner's accepted actions ``made`` (to resume).
+    def __init__(self, chapter: Chapter, made: Sequence[str] = (), lang: str = DEFAULT_LANG) -> None:
+        """The chapter's position after the learner's accepted actions ``made`` (to resume),
+        its players named in ``lang``.
 
         Raises ``ValueError`` naming the first of ``made`` that the chapter does not accept.
         """
         self.chapter = chapter
-        self.game = chapter.new_game()
+        self.game = chapter.new_game(lang)
         self.made: list[str] = []
         for move in chapter.prelude:
             self.game.apply(move)

@@ -107,3 +107,15 @@ def test_a_bad_chapter_file_is_refused_naming_what_is_wrong(change: dict[str, ob
 def test_not_json_is_refused() -> None:
     with pytest.raises(ChapterError, match="not valid JSON"):
         parse_chapter("{", "x.json")
+
+
+def test_the_players_are_named_in_the_learners_language() -> None:
+    """Issue 41: a Russian lesson said "You" in the player row and "Затем Bast тянет жетон"."""
+    first = load_chapters()[0]
+    assert Lesson(first).game.names == ("You", "Bast")
+    russian = Lesson(first, lang="ru")
+    assert russian.game.names == ("Вы", "Баст")
+    from ra.words import catalogue, source
+
+    left = [k for k in source() if k.startswith("learn.") and "Bast" in catalogue("ru").text(k)]
+    assert not left, f"English names left in Russian texts: {left}"

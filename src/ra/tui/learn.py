@@ -71,7 +71,7 @@ class LearnApp(App[None]):
     def __init__(self, lesson: Lesson, save_to: Path, lang: str = DEFAULT_LANG, note: str = "") -> None:
         super().__init__()
         self.chapters = load_chapters()
-        self.lesson = lesson
+        self.lesson = Lesson(lesson.chapter, lesson.made, lang)  # its players named in ``lang``
         self.save_to = save_to
         self.lang = lang
         self.w = words(lang)
@@ -188,7 +188,7 @@ class LearnApp(App[None]):
             self.exit()
 
     def _open(self, chapter: Chapter) -> None:
-        self.lesson = Lesson(chapter)
+        self.lesson = Lesson(chapter, lang=self.lang)
         self.message = Text()
         self._save()
 

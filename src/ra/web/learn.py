@@ -80,7 +80,7 @@ async def lesson_step(chapter_id: str, body: LessonTry) -> LessonReply:
     index, chapter = _find(chapter_id)
     lang = normalize(body.lang) or DEFAULT_LANG
     try:
-        lesson = Lesson(chapter, body.made)
+        lesson = Lesson(chapter, body.made, lang)
     except ValueError as err:
         raise ApiError(422, "bad_progress", str(err)) from None
     ok: bool | None = None
