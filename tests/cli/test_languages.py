@@ -23,8 +23,9 @@ PLAYER_COMMANDS = [
     ["puzzle", "--help"],
     ["analyze", "--help"],
     ["serve", "--help"],
+    ["arena", "--help"],
 ]
-"""The commands a player or a host uses (arena and docs, for developers, are English)."""
+"""The commands a player or a host uses, and the arena (issue 41; docs is English still)."""
 
 NOTATION = re.compile(
     r"\S+://\S+|\b[\w.]+\.example\.org\b"  # addresses first
@@ -39,6 +40,7 @@ NOTATION = re.compile(
     r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_[A-Z_]+\b|\benv var\b|\bSMTP\b|\bTLS\b|\bsmtps?://"
     r"|\b\d+s\b|\borigin\b|\b(?:bidding|invoking|gods|disasters|end_of_epoch)\b"
     r"|\b(?:[A-Za-z_]+\.(?:json|md|html))\b"
+    r"|\bmcts:[\w=:]+|\b(?:random|greedy|mcts|openspiel-mcts|rl)\b|\bOpenSkill\b|\bSIGTERM\b|\bPython\b"
 )
 """What is the same in every language: options, metavars, commands, values typed as given,
 names of formats and variables, language codes, keys and rule numbers."""

@@ -151,7 +151,7 @@ app.command("guide", help=HELP("guide.cli.help"))(guide_command)
 app.command("learn", help=HELP("learn.help"))(learn_command)
 app.command("puzzle", help=HELP("puzzle.cli.help"))(puzzle_command)
 # Developers' and hosts' commands: their own help is English; the list names them in every language.
-app.command("arena", short_help=HELP("cli.short.arena"))(arena_command)
+app.command("arena", help=HELP("cli.arena"), short_help=HELP("cli.short.arena"))(arena_command)
 app.command("serve", help=HELP("cli.serve"), short_help=HELP("cli.short.serve"))(serve_command)
 app.command("analyze")(analyze_command)
 app.command("docs", short_help=HELP("cli.short.docs"))(docs_command)

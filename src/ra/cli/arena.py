@@ -26,7 +26,7 @@ from rich.table import Table
 import ra
 from ra import arena, bots
 from ra.arena.runner import GameResult
-from ra.cli.common import LONG_SUNS, PLAYERS, cannot_write, fail, setup_message
+from ra.cli.common import HELP, LONG_SUNS, PLAYERS, cannot_write, fail, setup_message
 from ra.events import plural
 from ra.tui.session import check_players
 
@@ -127,44 +127,37 @@ def arena_command(
         typer.Option(
             "--bots",
             "-b",
-            help="Comma-separated bot specs, one per seat (repeated if fewer than the seats): "
-            "random, greedy, mcts, easy, medium, hard, expert, openspiel-mcts (rl extra); options as "
-            "mcts:hard, mcts:iterations=300 or mcts:native=false (the Python search).",
+            help=HELP("cli.arena.bots"),
         ),
     ] = "greedy,random",
-    players: Annotated[int, typer.Option("--players", "-p", help=f"Players per game ({PLAYERS}).")] = 3,
-    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 100,
+    players: Annotated[
+        int, typer.Option("--players", "-p", help=HELP("cli.arena.players", players=PLAYERS))
+    ] = 3,
+    games: Annotated[int, typer.Option("--games", "-n", help=HELP("cli.arena.games"))] = 100,
     jobs: Annotated[
         int | None,
-        typer.Option(
-            "--jobs", "-j", help=f"Processes (default: all cores; at most one per game, {MAX_JOBS})."
-        ),
+        typer.Option("--jobs", "-j", help=HELP("cli.arena.jobs", most=MAX_JOBS)),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the whole run: deals and bots (0 or more).")] = 1,
-    duplicate: Annotated[
-        bool, typer.Option(help="Play every deal once per seat rotation, to cut luck out.")
-    ] = False,
-    out: Annotated[Path | None, typer.Option(help="Write all results (JSON) here.")] = None,
-    csv_path: Annotated[Path | None, typer.Option("--csv", help="Write one row per game and seat.")] = None,
-    records: Annotated[Path | None, typer.Option(help="Save every game's record in this folder.")] = None,
-    variant: Annotated[str, typer.Option(help=f"Variant: {', '.join(ra.VARIANTS)}.")] = "standard",
-    suns_per_player: Annotated[
-        int | None, typer.Option(help=f"Suns per player (long-2p: {LONG_SUNS}).")
-    ] = None,
+    seed: Annotated[int, typer.Option(help=HELP("cli.arena.seed"))] = 1,
+    duplicate: Annotated[bool, typer.Option(help=HELP("cli.arena.duplicate"), show_default=False)] = False,
+    out: Annotated[Path | None, typer.Option(help=HELP("cli.arena.out"))] = None,
+    csv_path: Annotated[Path | None, typer.Option("--csv", help=HELP("cli.arena.csv"))] = None,
+    records: Annotated[Path | None, typer.Option(help=HELP("cli.arena.records"))] = None,
+    variant: Annotated[
+        str, typer.Option(help=HELP("cli.arena.variant", variants=", ".join(ra.VARIANTS)))
+    ] = "standard",
+    suns_per_player: Annotated[int | None, typer.Option(help=HELP("cli.arena.suns", suns=LONG_SUNS))] = None,
     hidden_scores: Annotated[
         bool,
         typer.Option(
             "--hidden-scores/--open-scores",
-            help="Hidden scores (R9.1), the game people play (as ra play and the lobby), or open ones.",
+            help=HELP("cli.arena.hidden"),
+            show_default=False,  # the help says which is the default, in the reader's language
         ),
     ] = True,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    backend: Annotated[
-        str, typer.Option(help="Where games run: process (this machine) or ray (a Ray cluster).")
-    ] = "process",
-    address: Annotated[
-        str | None, typer.Option(help="Ray cluster address (with --backend ray; default: a local Ray).")
-    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help=HELP("cli.arena.quiet"))] = False,
+    backend: Annotated[str, typer.Option(help=HELP("cli.arena.backend"))] = "process",
+    address: Annotated[str | None, typer.Option(help=HELP("cli.arena.address"))] = None,
 ) -> None:
     """Pit bots against each other: win rates, scores, margins, speed and ratings.
 
