@@ -24,8 +24,12 @@ PLAYER_COMMANDS = [
     ["analyze", "--help"],
     ["serve", "--help"],
     ["arena", "--help"],
+    ["demo", "--help"],
+    ["docs", "--help"],
+    ["admin", "--help"],
+    ["admin", "hide", "--help"],
 ]
-"""The commands a player or a host uses, and the arena (issue 41; docs is English still)."""
+"""Every command's help (issue 41)."""
 
 NOTATION = re.compile(
     r"\S+://\S+|\b[\w.]+\.example\.org\b"  # addresses first
@@ -35,12 +39,13 @@ NOTATION = re.compile(
     r"|\bMCTS\b|\bJSON\b|\bHTML\b|\bSVG\b|\bLANGUAGE\b|\bLC_ALL\b|\bLC_MESSAGES\b|\bLANG\b"
     r"|\b(?:en|ru|en-XA|en_XA)\b|\b(?:End|Ctrl|Ctrl-C|q|h)\b|R\d+(?:[.-]R?\d+)?"
     r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo|admin|learn|guide|puzzle)\b"
+    r"|\b(?:reports|hide|dismiss)\b"  # ra admin's commands
     r"|\b(?:process|ray|text|json|critical|error|warning|info|debug|uvicorn|nginx|cluster)\b"
     r"|\bX-Forwarded-\w+|\bPostgreSQL\b|\bSQLite\b|\bRay\b|\bWebSocket\b|\bmetrics\b"
     r"|\blocalhost\b|\bhost:port\b|\bhost\b|\bport\b|\bRA_[A-Z_]+\b|\benv var\b|\bSMTP\b|\bTLS\b|\bsmtps?://"
     r"|\b\d+s\b|\borigin\b|\b(?:bidding|invoking|gods|disasters|end_of_epoch)\b"
     r"|\b(?:[A-Za-z_]+\.(?:json|md|html))\b"
-    r"|\bmcts:[\w=:]+|\b(?:random|greedy|mcts|openspiel-mcts|rl)\b|\bOpenSkill\b|\bSIGTERM\b|\bPython\b"
+    r"|\bLINE\b|\bMkDocs\b|\bdocs/|\bmcts:[\w=:]+|\b(?:random|greedy|mcts|openspiel-mcts|rl)\b|\bOpenSkill\b|\bSIGTERM\b|\bPython\b"
 )
 """What is the same in every language: options, metavars, commands, values typed as given,
 names of formats and variables, language codes, keys and rule numbers."""

@@ -80,7 +80,7 @@ def _root(
     """Reiner Knizia's Ra: play, replay, pit bots against each other; ra rules."""
 
 
-@app.command(short_help=HELP("cli.short.demo"))
+@app.command(help=HELP("cli.short.demo"), short_help=HELP("cli.short.demo"))
 def demo(
     players: Annotated[
         int,
@@ -154,7 +154,7 @@ app.command("puzzle", help=HELP("puzzle.cli.help"))(puzzle_command)
 app.command("arena", help=HELP("cli.arena"), short_help=HELP("cli.short.arena"))(arena_command)
 app.command("serve", help=HELP("cli.serve"), short_help=HELP("cli.short.serve"))(serve_command)
 app.command("analyze")(analyze_command)
-app.command("docs", short_help=HELP("cli.short.docs"))(docs_command)
+app.command("docs", help=HELP("cli.docs"), short_help=HELP("cli.short.docs"))(docs_command)
 app.add_typer(admin, name="admin", short_help=HELP("cli.short.admin"))
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
-from ra.cli.common import fail
+from ra.cli.common import HELP, fail
 from ra.cli.serve import default_db
 
 if TYPE_CHECKING:
@@ -17,12 +17,13 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 admin = typer.Typer(
-    help="A server's admin: act on the chat lines people reported (the same --db as ra serve).",
+    help=HELP("cli.admin"),
     no_args_is_help=True,
 )
+LineArgument = Annotated[int, typer.Argument(min=1, metavar="LINE", help=HELP("cli.admin.line"))]
 DbOption = Annotated[
     str | None,
-    typer.Option(help="Database URL, as for ra serve. Default: the SQLite file in your data folder."),
+    typer.Option(help=HELP("cli.admin.db")),
 ]
 
 
@@ -55,7 +56,7 @@ def _with_store(db: str | None, job: Callable[[Store], Awaitable[T]]) -> T:
     return asyncio.run(main())
 
 
-@admin.command("reports")
+@admin.command("reports", help=HELP("cli.admin.reports"))
 def reports(db: DbOption = None) -> None:
     """List the reported chat lines nobody acted on yet, oldest first."""
     rows = _with_store(db, lambda store: store.open_reports())
@@ -84,17 +85,19 @@ def _resolve(line: int, db: str | None, hide: bool) -> None:
     )
 
 
-@admin.command("hide")
+@admin.command("hide", help=HELP("cli.admin.hide"))
 def hide(
-    line: Annotated[int, typer.Argument(min=1, help="The chat line's number.")], db: DbOption = None
+    line: Annotated[int, typer.Argument(min=1, metavar="LINE", help=HELP("cli.admin.line"))],
+    db: DbOption = None,
 ) -> None:
     """Hide a chat line: it is no longer sent to anyone joining the table (its reports are closed)."""
     _resolve(line, db, hide=True)
 
 
-@admin.command("dismiss")
+@admin.command("dismiss", help=HELP("cli.admin.dismiss"))
 def dismiss(
-    line: Annotated[int, typer.Argument(min=1, help="The chat line's number.")], db: DbOption = None
+    line: Annotated[int, typer.Argument(min=1, metavar="LINE", help=HELP("cli.admin.line"))],
+    db: DbOption = None,
 ) -> None:
     """Dismiss the reports of a chat line: it stays."""
     _resolve(line, db, hide=False)

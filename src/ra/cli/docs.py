@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 import ra
-from ra.cli.common import fail
+from ra.cli.common import HELP, fail
 
 BUILD_COMMAND = "pip install -e '.[docs]' && mkdocs build"
 """How to build the site by hand, from the checkout (the ``docs`` extra brings MkDocs)."""
@@ -81,12 +81,8 @@ def build_site(root: Path) -> str | None:
 
 
 def docs_command(
-    path_only: Annotated[
-        bool, typer.Option("--path", help="Print the front page's path instead of opening a browser.")
-    ] = False,
-    rebuild: Annotated[
-        bool, typer.Option("--build", help="Build the site again even if it is up to date.")
-    ] = False,
+    path_only: Annotated[bool, typer.Option("--path", help=HELP("cli.docs.path"))] = False,
+    rebuild: Annotated[bool, typer.Option("--build", help=HELP("cli.docs.build"))] = False,
 ) -> None:
     """Open this project's documentation in a browser: the site built from the checkout's docs/
     (built first when MkDocs is installed and the copy is missing or out of date)."""
