@@ -87,6 +87,22 @@ def test_the_capital_keys_the_footer_names_work_too(tmp_path: Path) -> None:
     assert not app.is_running
 
 
+def test_ctrl_c_quits_the_guided_game_keeping_its_progress(tmp_path: Path) -> None:
+    """Issue 41: Ctrl-C showed Textual's own English notice ("Press ctrl+q to quit the app")."""
+    save = tmp_path / "learn.json"
+    app = LearnApp(Lesson(CHAPTERS[0]), save, lang="ru")
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press(key_of(app, "draw"))
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert app.return_code is not None  # quitting, not a notice about ctrl+q
+
+    asyncio.run(main())
+    assert load_progress(save, CHAPTERS).made == ["draw"]
+
+
 @pytest.mark.parametrize(
     ("content", "why"),
     [

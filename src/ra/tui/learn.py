@@ -66,7 +66,11 @@ class LearnApp(App[None]):
     #moves { margin: 1 0 0 0; }
     #keys { color: $text-muted; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q,Q", "quit", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q,Q", "quit", show=False),
+        # Ctrl-C quits (the progress is saved after every move), never Textual's English notice.
+        Binding("ctrl+c,ctrl+q", "quit", show=False, priority=True),
+    ]
 
     def __init__(self, lesson: Lesson, save_to: Path, lang: str = DEFAULT_LANG, note: str = "") -> None:
         super().__init__()
