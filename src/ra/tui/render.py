@@ -119,25 +119,21 @@ def board_line(view: State, edition: str = "original", lang: str = DEFAULT_LANG,
     """Epoch, Ra track (filled and remaining spaces; the sun boat in the 2023 edition), centre sun,
     bag, the edition if not the original, and the 2008 disaster timing where it applies (R3.5:
     shortened to "(2008)" where the line would not fit in ``width`` columns otherwise)."""
-    line = _board_line(view, edition, lang)
-    if view.disaster_timing != "2008":
-        return line
+    if view.disaster_timing != "2008":  # R3.5: which rules apply, for the whole game
+        return _board_line(view, edition, lang, "")
     w = words(lang)
-    mark = w("tui.board.timing_2008")
-    if len(line) + len(mark) + 1 >= width:
-        mark = w("tui.board.timing_2008_short")
-    at = len(w("tui.board.epoch", epoch=view.epoch, epochs=ra.EPOCHS))
-    if edition != "original":
-        at += 1 + len(w("tui.board.edition", edition=edition))
-    return Text.assemble(line[:at], (" " + mark, "dim"), line[at:])
+    line = _board_line(view, edition, lang, w("tui.board.timing_2008"))
+    return line if len(line) < width else _board_line(view, edition, lang, w("tui.board.timing_2008_short"))
 
 
-def _board_line(view: State, edition: str, lang: str) -> Text:
+def _board_line(view: State, edition: str, lang: str, timing: str) -> Text:
     w = words(lang)
     t = Text()
     t.append(w("tui.board.epoch", epoch=view.epoch, epochs=ra.EPOCHS), style="bold")
     if edition != "original":
         t.append(" " + w("tui.board.edition", edition=edition), style="dim")
+    if timing:
+        t.append(" " + timing, style="dim")
     if view.is_over():
         t.append("  " + w("tui.board.over"), style="bold")
         t.append(f"  {w('tui.board.centre')} {view.center_sun}  {w('tui.board.bag', n=view.tiles_in_bag)}")
