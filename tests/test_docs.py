@@ -269,6 +269,8 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert "R4.3" in page and "--8&lt;--" not in page  # the rules included, not a dangling marker
     russian = (tmp_path / "site" / "rules-ru" / "index.html").read_text(encoding="utf-8")
     assert "R4.3" in russian and "Различия изданий" in russian and "--8&lt;--" not in russian
+    german = (tmp_path / "site" / "rules-de" / "index.html").read_text(encoding="utf-8")
+    assert "R4.3" in german and "Unterschiede der Ausgaben" in german and "--8&lt;--" not in german
     api = (tmp_path / "site" / "api" / "engine" / "index.html").read_text(encoding="utf-8")
     assert "legal_actions" in api  # generated from the docstrings
 

@@ -1,8 +1,9 @@
-"""The rules reference in two languages: ``src/ra/data/rules.md`` and its Russian translation
-``rules.ru.md`` beside it have the same sections (R1 … R10) in the same order, each citing the same
-sections, with parallel tables and lists, so that a program can pair them section by section; the
-Russian one is written in Russian; both end with the edition notes; and every section the game's
-messages or the specification (``RULES.md``, when this checkout sits beside it) cite is in both.
+"""The rules reference in three languages: ``src/ra/data/rules.md`` and its Russian and German
+translations ``rules.ru.md`` and ``rules.de.md`` beside it have the same sections (R1 … R10) in the
+same order, each citing the same sections, with parallel tables and lists, so that a program can
+pair them section by section; each translation is written in its language; all end with the edition
+notes; and every section the game's messages or the specification (``RULES.md``, when this checkout
+sits beside it) cite is in all of them.
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "ra" / "data"
 ENGLISH = DATA / "rules.md"
 RUSSIAN = DATA / "rules.ru.md"
+GERMAN = DATA / "rules.de.md"
+TRANSLATIONS = [RUSSIAN, GERMAN]
+"""The translations, each paired with the English section by section."""
+TRANSLATION_IDS = ["rules.ru.md", "rules.de.md"]
 SPEC = Path(os.environ.get("RA_RULES_SPEC", ROOT.parent / "shared" / "RULES.md"))
 """The specification the engine implements; it lives outside the repository (``RA_RULES_SPEC``
 names another copy), so the test that needs it is skipped when it is not there."""
 
-EDITION_NOTES = {ENGLISH: "Edition notes", RUSSIAN: "Различия изданий"}
+EDITION_NOTES = {ENGLISH: "Edition notes", RUSSIAN: "Различия изданий", GERMAN: "Unterschiede der Ausgaben"}
 """The title of the last top-level section, the edition notes, in each file."""
 LATIN_SHARE = 0.03
 """At most this share of the Russian file's words (outside code spans and section numbers) may be
@@ -29,6 +34,18 @@ in Latin script: it is 0.3% (the names of a publisher, of Python and of a varian
 file would be near 100%."""
 LATIN_SHARE_PER_SECTION = 0.10
 """The same for each top-level section, so that one section left in English fails too."""
+ENGLISH_SHARE = 0.03
+"""German is written in Latin script too, so for the German file the same limits count English
+function words ("the", "and", "of" …) among the English and German ones ("der", "und", "von" …)."""
+ENGLISH_SHARE_PER_SECTION = 0.10
+ENGLISH_WORDS = frozenset(
+    {"the", "and", "of", "to", "is", "are", "with", "when", "that", "which", "you", "your", "for", "not"}
+    | {"this", "each", "every", "they", "their", "it", "its"}
+)
+GERMAN_WORDS = frozenset(
+    {"der", "die", "das", "und", "ist", "sind", "mit", "wenn", "dass", "nicht", "du", "dein", "deine"}
+    | {"ein", "eine", "einer", "den", "dem", "des", "zu", "auf", "von", "für", "jede", "jeder"}
+)
 
 SECTION = re.compile(r"^(?:## (?P<top>R\d+) |(?P<rule>R\d+\.\d+) )", re.M)
 CITATION = re.compile(r"\bR\d+(?:\.\d+)?\b")
@@ -80,6 +97,15 @@ def latin_share(text: str) -> float:
     return latin / max(1, latin + cyrillic)
 
 
+def english_share(text: str) -> float:
+    """The share of English function words among the English and German function words of a text,
+    leaving out code spans and section numbers."""
+    words = [word.lower() for word in WORD.findall(CITATION.sub(" ", CODE_SPAN.sub(" ", text)))]
+    english = sum(1 for word in words if word in ENGLISH_WORDS)
+    german = sum(1 for word in words if word in GERMAN_WORDS)
+    return english / max(1, english + german)
+
+
 def read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
@@ -101,17 +127,19 @@ def pairing_problems(english: str, russian: str) -> list[str]:
     return problems
 
 
-def test_both_files_have_the_same_sections_in_the_same_order() -> None:
-    english, russian = section_numbers(read(ENGLISH)), section_numbers(read(RUSSIAN))
+@pytest.mark.parametrize("translation", TRANSLATIONS, ids=TRANSLATION_IDS)
+def test_both_files_have_the_same_sections_in_the_same_order(translation: Path) -> None:
+    english, translated = section_numbers(read(ENGLISH)), section_numbers(read(translation))
     assert len(english) >= 40 and len(set(english)) == len(english)
-    assert russian == english
+    assert translated == english
 
 
-def test_each_section_is_translated_in_parallel() -> None:
-    assert pairing_problems(read(ENGLISH), read(RUSSIAN)) == []
+@pytest.mark.parametrize("translation", TRANSLATIONS, ids=TRANSLATION_IDS)
+def test_each_section_is_translated_in_parallel(translation: Path) -> None:
+    assert pairing_problems(read(ENGLISH), read(translation)) == []
 
 
-def test_the_sections_the_specification_numbers_and_rules_md_cites_are_in_both() -> None:
+def test_the_sections_the_specification_numbers_and_rules_md_cites_are_in_all() -> None:
     if not SPEC.is_file():
         pytest.skip(f"the specification is not at {SPEC} (set RA_RULES_SPEC)")
     specified = set(section_numbers(read(SPEC)))
@@ -119,17 +147,18 @@ def test_the_sections_the_specification_numbers_and_rules_md_cites_are_in_both()
     cited = (set(section_numbers(english)) | citations(english)) & specified
     assert len(cited) >= 40
     assert cited <= set(section_numbers(english))
-    assert cited <= set(section_numbers(read(RUSSIAN)))
+    for translation in TRANSLATIONS:
+        assert cited <= set(section_numbers(read(translation))), translation.name
 
 
-def test_the_sections_the_game_cites_are_in_both() -> None:
+def test_the_sections_the_game_cites_are_in_all() -> None:
     cited = {
         match
         for path in (ROOT / "src" / "ra").rglob("*.py")
         for match in re.findall(r"\((R\d+(?:\.\d+)?)", path.read_text(encoding="utf-8"))
     }
     assert len(cited) >= 20
-    for path in (ENGLISH, RUSSIAN):
+    for path in (ENGLISH, *TRANSLATIONS):
         assert cited <= set(section_numbers(read(path))), path.name
 
 
@@ -141,6 +170,21 @@ def test_the_russian_file_is_in_russian() -> None:
     assert len(WORD.findall(text)) >= 0.9 * len(WORD.findall(read(ENGLISH)))  # nothing left out
 
 
+def test_the_german_file_is_in_german() -> None:
+    text = read(GERMAN)
+    assert english_share(text) <= ENGLISH_SHARE
+    for number, section in top_sections(text).items():
+        assert english_share(section) <= ENGLISH_SHARE_PER_SECTION, number
+    assert len(WORD.findall(text)) >= 0.9 * len(WORD.findall(read(ENGLISH)))  # nothing left out
+
+
+def test_the_german_file_uses_german_typography() -> None:
+    prose = CODE_SPAN.sub(" ", read(GERMAN))
+    assert '"' not in prose and "'" not in prose, "quotes are „ “ in German"
+    assert " - " not in prose and "—" not in prose, "a dash is an en dash (–) in German"
+    assert prose.count("„") == prose.count("“") > 5 and prose.count(" – ") > 10
+
+
 def test_the_russian_file_uses_russian_typography() -> None:
     prose = CODE_SPAN.sub(" ", read(RUSSIAN))
     assert '"' not in prose and "'" not in prose, "quotes are « » in Russian"
@@ -148,8 +192,8 @@ def test_the_russian_file_uses_russian_typography() -> None:
     assert prose.count("«") == prose.count("»") > 10 and prose.count(" — ") > 10
 
 
-@pytest.mark.parametrize("path", [ENGLISH, RUSSIAN], ids=["rules.md", "rules.ru.md"])
-def test_both_files_end_with_the_edition_notes(path: Path) -> None:
+@pytest.mark.parametrize("path", [ENGLISH, *TRANSLATIONS], ids=["rules.md", *TRANSLATION_IDS])
+def test_every_file_ends_with_the_edition_notes(path: Path) -> None:
     text = read(path)
     last_number, last = list(top_sections(text).items())[-1]
     assert last_number == "R10" and last.startswith(f"## R10 {EDITION_NOTES[path]}\n")
@@ -178,3 +222,17 @@ def test_the_checks_refuse_a_broken_translation() -> None:
     assert latin_share(english) > 0.9
     left_in_english = russian.replace(top_sections(russian)["R8"], top_sections(english)["R8"])
     assert latin_share(top_sections(left_in_english)["R8"]) > LATIN_SHARE_PER_SECTION
+
+
+def test_the_checks_refuse_a_broken_german_translation() -> None:
+    english, german = read(ENGLISH), read(GERMAN)
+    rules = sections(german)
+    assert pairing_problems(english, german.replace(rules["R4.3"], ""))
+    without_citation = german.replace(rules["R4.6"], rules["R4.6"].replace("(R6)", ""))
+    expected = "R4.6 cites ['R3.1', 'R6'], its translation ['R3.1']"
+    assert pairing_problems(english, without_citation) == [expected]
+    without_item = german.replace(rules["R5.2"], rules["R5.2"].replace("\n- Dürre", " Dürre"))
+    assert pairing_problems(english, without_item)
+    assert english_share(english) > 0.9
+    left_in_english = german.replace(top_sections(german)["R8"], top_sections(english)["R8"])
+    assert english_share(top_sections(left_in_english)["R8"]) > ENGLISH_SHARE_PER_SECTION

@@ -85,8 +85,9 @@ def test_english_plurals_and_gendered_russian_tile_names() -> None:
         ({}, "en"),
         ({"LANG": "ru_RU.UTF-8"}, "ru"),
         ({"LANG": "C.UTF-8"}, "en"),
-        ({"LANG": "de_DE.UTF-8"}, "en"),
-        ({"LANGUAGE": "de:ru", "LANG": "en_US.UTF-8"}, "ru"),
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANGUAGE": "fr:ru", "LANG": "en_US.UTF-8"}, "ru"),
         ({"LC_ALL": "en_US.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),
         ({"LANG": "en_XA"}, "en_XA"),
     ],
@@ -98,7 +99,7 @@ def test_the_language_comes_from_the_environment(env: dict[str, str], lang: str)
 def test_an_asked_for_language_wins_and_an_unknown_one_is_named() -> None:
     assert w.choose("ru", {"LANG": "en_US.UTF-8"}) == "ru"
     assert w.choose("en-XA") == "en_XA"
-    with pytest.raises(w.UnknownLanguageError, match=r"unknown language 'klingon'; languages are: en, ru"):
+    with pytest.raises(w.UnknownLanguageError, match=r"unknown language 'klingon'; languages are: en, de, ru"):
         w.choose("klingon")
 
 
@@ -136,19 +137,19 @@ def test_the_browser_export_maps_plural_categories_to_forms() -> None:
 
 
 def test_a_new_language_is_a_folder_of_po_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``python -m tools.catalogue init de`` makes a language every surface offers at once."""
+    """``python -m tools.catalogue init fr`` makes a language every surface offers at once."""
     locale = tmp_path / "locale"
     shutil.copytree(w.LOCALE_DIR, locale)
     monkeypatch.setattr(w, "LOCALE_DIR", locale)
     for cached in (w.source, w.catalogue, w.words, w.locale_folders):
         cached.cache_clear()
     try:
-        made = catalogue.init("de")
+        made = catalogue.init("fr")
         assert {p.name for p in made} == {f"{d}.po" for d in w.domains()}
-        assert "de" in w.languages() and w.choose(None, {"LANG": "de_DE.UTF-8"}) == "de"
-        assert w.words("de")("lobby.new") == "New game"  # untranslated: English until translated
-        assert {"code": "de", "name": "English"} in w.export("ru")["langs"]
-        assert "de: lobby.new is not translated" in catalogue.problems()
+        assert "fr" in w.languages() and w.choose(None, {"LANG": "fr_FR.UTF-8"}) == "fr"
+        assert w.words("fr")("lobby.new") == "New game"  # untranslated: English until translated
+        assert {"code": "fr", "name": "English"} in w.export("ru")["langs"]
+        assert "fr: lobby.new is not translated" in catalogue.problems()
     finally:
         for cached in (w.source, w.catalogue, w.words, w.locale_folders):
             cached.cache_clear()
@@ -188,3 +189,17 @@ def test_every_error_code_the_table_can_receive_has_words_in_every_language() ->
         if lang != w.DEFAULT_LANG:
             same = sorted(c for c in codes if w.words(lang)(f"err.{c}") == w.words("en")(f"err.{c}"))
             assert not same, f"{lang}: error codes still in English: {same}"
+
+
+def test_no_key_is_declared_twice_in_the_sources() -> None:
+    """A key (``msgctxt``) written twice with two English texts would make the later one win
+    silently, and translators translate both: every key appears once over all domains."""
+    import collections
+    import re as re_
+
+    keys = collections.Counter(
+        key
+        for pot in sorted(w.LOCALE_DIR.glob("*.pot"))
+        for key in re_.findall(r'^msgctxt "([^"]+)"', pot.read_text(encoding="utf-8"), re_.MULTILINE)
+    )
+    assert [k for k, n in keys.items() if n > 1] == []

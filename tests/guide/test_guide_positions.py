@@ -12,7 +12,7 @@ from ra.native import core
 
 def test_every_marker_names_a_stored_position() -> None:
     stored = positions()
-    for lang in ("en", "ru"):
+    for lang in ("en", "ru", "de"):
         names = POSITION_MARK.findall(guide_text(lang))
         assert names and set(names) <= set(stored)
 

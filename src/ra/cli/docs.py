@@ -25,8 +25,10 @@ SOURCES = (
     "CHANGELOG.md",
     "src/ra/data/rules.md",
     "src/ra/data/rules.ru.md",
+    "src/ra/data/rules.de.md",
     "src/ra/data/guide.md",
     "src/ra/data/guide.ru.md",
+    "src/ra/data/guide.de.md",
 )
 """What the site is built from (the rules and the changelog are included, not copied)."""
 
