@@ -12,7 +12,22 @@ import pytest
 
 import ra
 from ra.events import decision_seats, epoch_starts
-from ra.table import UNDO_POLICY, UNDO_RULE, HintCache, Seat, Table, TableOptions, UndoError, bot_seed
+from ra.table import (
+    UNDO_POLICY,
+    UNDO_RULE,
+    BotJob,
+    HintCache,
+    Seat,
+    Table,
+    TableOptions,
+    UndoError,
+    bot_label,
+    bot_seed,
+    decide,
+    game_result,
+    seat_labels,
+)
+from ra.words import languages, words
 
 
 def table(*bots: str | None, seed: int = 1, **options: object) -> Table[str]:
@@ -33,6 +48,12 @@ def to_action_phase_of(t: Table[str], seat: int) -> None:
 # --- undo: one policy -----------------------------------------------------------------
 
 
+def why(t: Table[object], seat: int | None) -> str | None:
+    """The table's reason (a catalogue message) in English, as the terminal shows it."""
+    reason = t.why_no_undo(seat)
+    return None if reason is None else words("en").render(reason, t.game.names)
+
+
 def test_the_policy_has_a_name_and_words() -> None:
     assert UNDO_POLICY == "own-last-unrevealed"
     assert "own last decision" in UNDO_RULE
@@ -44,7 +65,7 @@ def test_your_own_last_decision_can_be_taken_back_when_nothing_was_revealed() ->
     assert seat is not None
     before = t.game._key()
     t.apply("ra")  # invoke Ra: no tile shown, nobody else has answered
-    assert t.can_undo(seat) and t.why_no_undo(seat) is None
+    assert t.can_undo(seat) and why(t, seat) is None
     assert str(t.undo(seat)) == "ra"
     assert t.game._key() == before
 
@@ -53,7 +74,7 @@ def test_a_draw_cannot_be_taken_back_r9_3() -> None:
     t = table(None, None, None)
     seat = t.game.to_move
     t.apply("draw")
-    assert t.why_no_undo(seat) == "a tile was drawn"
+    assert why(t, seat) == "a tile was drawn"
     n = t.game.num_decisions
     with pytest.raises(UndoError, match="a tile was drawn"):
         t.undo(seat)
@@ -69,7 +90,7 @@ def test_not_once_anyone_else_decided_person_or_bot(other: str | None) -> None:
     second = t.game.to_move
     assert second is not None and second != first
     t.apply("pass")
-    reason = t.why_no_undo(first)
+    reason = why(t, first)
     assert reason == f"{t.game.names[second]} decided last"
     assert not t.can_undo(first)
     assert t.can_undo(second)  # the one who just decided may
@@ -86,21 +107,21 @@ def test_not_after_an_epoch_was_scored() -> None:
             if len(t.game.epoch_scores) > before and not t.game.is_over():
                 last = t.game.decisions[-1]
                 if str(last) != "draw":
-                    assert t.why_no_undo(seat) == "an epoch was scored"
+                    assert why(t, seat) == "an epoch was scored"
                     return
     raise AssertionError("no epoch ended on a decision other than a draw")
 
 
 def test_no_undo_for_spectators_at_the_end_or_where_the_table_forbids_it() -> None:
     t = table(None, None)
-    assert t.why_no_undo(None) == "spectators cannot take decisions back"
-    assert t.why_no_undo(0) == "there is no decision to take back"
+    assert why(t, None) == "spectators cannot take decisions back"
+    assert why(t, 0) == "there is no decision to take back"
     off = table(None, None, undo=False)
     off.apply("ra")
-    assert off.why_no_undo(off.movers[-1]) == "decisions cannot be taken back at this table"
+    assert why(off, off.movers[-1]) == "decisions cannot be taken back at this table"
     while not t.game.is_over():
         t.apply(t.game.legal_actions()[0])
-    assert t.why_no_undo(t.movers[-1]) == "the game is over"
+    assert why(t, t.movers[-1]) == "the game is over"
 
 
 # --- hot seat ---------------------------------------------------------------------------
@@ -208,3 +229,117 @@ def test_the_public_record_hides_the_future_and_replays_to_the_same_view() -> No
     while not finished.is_over():
         finished.apply(finished.legal_actions()[0])
     assert finished.to_record(public=True) == finished.to_record()  # the whole record after the end
+
+
+# --- the table's facts: forfeits, stand-ins, results, bot names, the bot pipeline ----------
+
+
+def finished(t: Table[str], rng: random.Random) -> Table[str]:
+    while not t.game.is_over():
+        t.apply(rng.choice(t.game.legal_actions()))
+    return t
+
+
+def test_a_forfeited_seat_ranks_last_and_never_wins_whatever_its_score() -> None:
+    rng = random.Random(8)
+    for seed in range(30):
+        t = finished(table(None, None, None, seed=seed), rng)
+        plain = t.result()
+        assert plain is not None and plain.winner == t.game.winner and not plain.forfeited
+        t.forfeit(plain.winner)  # the best score forfeited (its clock ran out at a forfeit table)
+        result = t.result()
+        assert result is not None and result.order[-1] == plain.winner
+        assert result.winner != plain.winner and result.winner == plain.order[0 if plain.order[0] != plain.winner else 1]
+        assert result.ranks()[plain.winner] == 3 and result.ranks()[result.winner] == 1
+        assert game_result(t.game, {plain.winner}) == result  # the one function every front end uses
+
+
+def test_a_result_is_none_until_the_end_and_its_tie_follows_r8_1() -> None:
+    t = table(None, None)
+    assert t.result() is None
+    rng = random.Random(2)
+    ties = 0
+    for seed in range(200):
+        r = finished(table(None, None, None, seed=seed), rng).result()
+        assert r is not None
+        top = [s for s in range(3) if r.scores[s] == r.scores[r.winner]]
+        assert r.tie == (len(top) > 1)
+        if r.tie:  # the highest sun breaks it (R8.1)
+            ties += 1
+            assert r.highest_suns[r.winner] == max(r.highest_suns[s] for s in top)
+    assert ties > 0
+
+
+def test_a_stand_ins_decision_is_recorded_and_never_taken_back() -> None:
+    t = table(None, None)
+    seat = t.game.to_move
+    assert seat is not None
+    t.apply("ra", stand_in=True)  # the person was away: a bot decided for them
+    assert t.stand_ins == {0}
+    assert why(t, seat) == "a stand-in bot took that decision for you; it stays"
+    with pytest.raises(UndoError, match="stand-in"):
+        t.undo(seat)
+    assert t.game.num_decisions == 1  # unchanged after a refusal
+    record = t.record()
+    assert record["stand_ins"] == [0] and "forfeited" not in record
+    assert ra.Game.from_record(record).decisions == t.game.decisions  # the engine reads it as before
+
+
+def test_a_forfeited_seat_may_not_take_back() -> None:
+    t = table(None, None)
+    seat = t.game.to_move
+    assert seat is not None
+    t.apply("ra")
+    assert t.can_undo(seat)
+    t.forfeit(seat)
+    assert why(t, seat) == "you forfeited: a bot plays your seat to the end"
+    assert t.record()["forfeited"] == [seat]
+
+
+def test_undo_reasons_are_catalogue_messages_in_every_language() -> None:
+    t = table(None, None)
+    first = t.game.to_move
+    assert first is not None
+    t.apply("ra")
+    t.apply("pass")
+    reason = t.why_no_undo(first)
+    assert reason is not None and reason.key == "tui.undo.other"
+    with pytest.raises(UndoError) as refused:
+        t.undo(first)
+    assert refused.value.why.key == "tui.undo.refused"
+    names = t.game.names
+    for lang in languages(include_pseudo=True):
+        text = words(lang).render(refused.value.why, names)
+        assert names[1 - first] in text and "{" not in text
+
+
+def test_bots_are_named_once_from_the_catalogue() -> None:
+    assert bot_label("hard") == "Hard bot" and bot_label("hard", lang="ru") == "Сильный бот"
+    assert bot_label("hard", {"Hard bot"}) == "Hard bot 2"
+    assert bot_label("mcts:iterations=50") == "Mcts bot"
+    seats = [Seat("Ann"), Seat("x", "hard"), Seat("y", "hard"), Seat("z", "easy")]
+    assert seat_labels(seats) == ["Ann", "Hard bot", "Hard bot 2", "Easy bot"]
+    assert seat_labels(seats, "ru") == ["Ann", "Сильный бот", "Сильный бот 2", "Лёгкий бот"]
+
+
+def test_one_bot_pipeline_by_value_gives_the_seats_bot_answer() -> None:
+    import pickle
+
+    t = table(None, "medium", "greedy", seed=5)
+    rng = random.Random(1)
+    for _ in range(25):
+        seat = t.game.to_move
+        assert seat is not None
+        if t.seats[seat].bot is None:
+            t.apply(rng.choice(t.game.legal_actions()))
+            continue
+        job = t.bot_job(seat)
+        assert job.seed == t.bot_seed() and job.spec == t.seats[seat].bot
+        travelled = pickle.loads(pickle.dumps(job))  # as a worker process gets it
+        action = decide(travelled)
+        assert action == decide(job) == t.bot(seat).choose(t.view(seat))
+        t.apply(action)
+    with pytest.raises(ValueError, match="person"):
+        t.bot_job(0) if t.seats[0].bot is None else t.bot_job(1)
+    stand_in = t.bot_job(0, "easy")  # a stand-in plays a person's seat at a level it is given
+    assert isinstance(stand_in, BotJob) and stand_in.spec == "easy"

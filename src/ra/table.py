@@ -15,9 +15,9 @@ import hashlib
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ra import bots
 from ra.actions import Action
@@ -27,27 +27,34 @@ from ra.errors import RaError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.views import PlayerView
-from ra.words import msg, words
+from ra.words import DEFAULT_LANG, Msg, msg, words
+from ra.words import Seat as SeatRef
 
 HintT = TypeVar("HintT")
 
 UNDO_POLICY = "own-last-unrevealed"
 """The one undo policy, by name (docs, tests and front ends refer to it)."""
 
-UNDO_RULE = "only your own last decision, before any draw, scoring or other player's move"
-"""The undo policy in words (every front end's refusal says it, after the reason)."""
+UNDO_RULE = words(DEFAULT_LANG)("tui.undo.rule")
+"""The undo policy in English words (every front end's refusal says it, after the reason, in
+its reader's language: the catalogue's ``tui.undo.rule``)."""
 
 HINT_CACHE_SIZE = 64
 """Hints kept per table (one per seat and position; an undo makes an old position current again)."""
 
 
 class UndoError(RaError):
-    """A decision that may not be taken back; the message says why (:data:`UNDO_RULE`)."""
+    """A decision that may not be taken back; ``why`` says why and the rule (:data:`UNDO_RULE`),
+    as a catalogue message every front end renders in its own language."""
+
+    def __init__(self, why: Msg, names: Sequence[str] = ()) -> None:
+        super().__init__(words(DEFAULT_LANG).render(why, names))
+        self.why = why
 
 
-def undo_refusal(reason: str) -> str:
-    """A refused undo in one sentence: the reason, then the rule."""
-    return f"Cannot take it back: {reason} (undo: {UNDO_RULE})."
+def undo_refusal(reason: Msg) -> Msg:
+    """A refused undo as one message: the reason, then the rule."""
+    return msg("tui.undo.refused", reason=reason, rule=msg("tui.undo.rule"))
 
 
 @dataclass(frozen=True)
@@ -89,14 +96,29 @@ def default_hints(seats: Sequence[Seat]) -> bool:
     return sum(s.human for s in seats) == 1
 
 
-def bot_name(spec: str, taken: set[str]) -> str:
-    """A bot's display name from its spec (``"hard"`` → ``"Hard bot"``, then ``"Hard bot 2"`` …)."""
-    label = f"{spec.split(':', maxsplit=1)[0].capitalize()} bot"
+def bot_label(spec: str, taken: set[str] | None = None, lang: str = DEFAULT_LANG) -> str:
+    """A bot's display name in ``lang``, the one place bots are named: a level's name from
+    the catalogue (``bot.hard``: "Hard bot", "Сильный бот"), then "… 2" … when ``taken``
+    already holds it; any other spec by its first word ("mcts:…" → "Mcts bot")."""
+    level = spec.split(":", maxsplit=1)[0].strip().lower()
+    label = words(lang)(f"bot.{level}") if level in bots.LEVELS else f"{level.capitalize()} bot"
     candidate, k = label, 1
-    while candidate in taken:
+    while taken is not None and candidate in taken:
         k += 1
         candidate = f"{label} {k}"
     return candidate
+
+
+def seat_labels(seats: Sequence[Seat], lang: str = DEFAULT_LANG) -> list[str]:
+    """Every seat's name as shown in ``lang``: a person's own, a bot's :func:`bot_label`
+    (numbered in seat order, so the same seats get the same names in every language)."""
+    taken: set[str] = {s.name for s in seats if s.human}
+    out: list[str] = []
+    for seat in seats:
+        name = seat.name if seat.bot is None else bot_label(seat.bot, taken, lang)
+        taken.add(name)
+        out.append(name)
+    return out
 
 
 def bot_seed(game_seed: int, n: int) -> int:
@@ -131,6 +153,30 @@ class CancellableView(PlayerView):
         return super().determinize(seed=seed, rng=rng)
 
 
+@dataclass(frozen=True)
+class BotJob:
+    """One bot decision to take, by value: the seat's view (what the bot may know, R9.3), the
+    bot's spec, its seed (:func:`bot_seed`) and the share of its budget it gets (less when a
+    server is busy).  A worker process takes it as it is: nothing is replayed there."""
+
+    view: PlayerView
+    spec: str
+    seed: int
+    scale: float = 1.0
+
+
+def decide(job: BotJob) -> Action:
+    """The decision ``job`` asks for: the one pipeline for every bot at every table — the
+    terminal's worker thread, the server's bots and stand-ins, in-process or in a worker."""
+    budgets = bots.MCTS_ITERATIONS.get(job.spec)
+    if job.scale < 1.0 and budgets is not None:
+        smaller = tuple(max(1, int(b * job.scale)) for b in budgets)
+        bot = bots.make(job.spec, seed=job.seed, iterations_by_players=smaller)
+    else:
+        bot = bots.from_spec(job.spec, seed=job.seed)
+    return bot.choose(job.view)
+
+
 class HintCache(Generic[HintT]):
     """Hints by seat and the whole decision history (after an undo, decision *n* may be
     another position, which must not get the old hint); the oldest go first."""
@@ -158,12 +204,23 @@ class HintCache(Generic[HintT]):
 class Table(Generic[HintT]):
     """A game in progress with its seats and options; the policies above the rules."""
 
-    def __init__(self, game: Game, seats: Sequence[Seat], options: TableOptions | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        options: TableOptions | None = None,
+        forfeited: Collection[int] = (),
+        stand_ins: Collection[int] = (),
+    ) -> None:
         if len(seats) != game.num_players:
             raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
         self.game = game
         self.seats = list(seats)
         self.options = options or TableOptions(hints=default_hints(self.seats))
+        self.forfeited: set[int] = set(forfeited)
+        """Seats that forfeited (their clock ran out at a forfeit table): last, whatever their score."""
+        self.stand_ins: set[int] = set(stand_ins)
+        """Decisions (numbered from 0) that a stand-in bot took for an absent person."""
         self.hint_cache: HintCache[HintT] = HintCache()
         self._shown: int | None = None  # the seat whose view a shared screen last showed
 
@@ -239,32 +296,59 @@ class Table(Generic[HintT]):
             raise IllegalActionError(game.say(why), why)
         return parsed
 
-    def apply(self, action: Action | str) -> None:
-        """Apply the decision of the player to move (raises the engine's errors unchanged)."""
+    def apply(self, action: Action | str, stand_in: bool = False) -> None:
+        """Apply the decision of the player to move (raises the engine's errors unchanged);
+        ``stand_in``: a bot took it for the absent person in that seat (marked in the log
+        and the record, and never taken back)."""
+        n = self.game.num_decisions
         self.game.apply(action)
+        if stand_in:
+            self.stand_ins.add(n)
+
+    def forfeit(self, seat: int) -> None:
+        """``seat`` forfeits: it ranks last (:func:`game_result`) and may not take back."""
+        self.forfeited.add(seat)
+
+    def result(self) -> Result | None:
+        """The finished game's result, forfeits included (None while it goes on)."""
+        return game_result(self.game, self.forfeited)
+
+    def record(self) -> dict[str, Any]:
+        """The game's record with the table's own facts: which seats forfeited and which
+        decisions a stand-in took (``ra.record_format``)."""
+        record = self.game.to_record()
+        if self.forfeited:
+            record["forfeited"] = sorted(self.forfeited)
+        if self.stand_ins:
+            record["stand_ins"] = sorted(self.stand_ins)
+        return record
 
     # --- undo (one policy: UNDO_RULE) ---------------------------------------------
 
-    def why_no_undo(self, seat: int | None) -> str | None:
-        """Why ``seat`` may not take a decision back now, in a few words (None: it may)."""
+    def why_no_undo(self, seat: int | None) -> Msg | None:
+        """Why ``seat`` may not take a decision back now, as a message (None: it may)."""
         game = self.game
         if seat is None:
-            return "spectators cannot take decisions back"
+            return msg("tui.undo.spectator")
         if not self.options.undo:
-            return "decisions cannot be taken back at this table"
+            return msg("tui.undo.off")
         if game.is_over():
-            return "the game is over"
+            return msg("tui.undo.over")
+        if seat in self.forfeited:
+            return msg("tui.undo.forfeited")
         events = game.events
         last = _last_decision(events)
         if last is None:
-            return "there is no decision to take back"
+            return msg("tui.undo.none")
         decision = events[last]
         if decision.seat != seat:
-            return f"{game.names[decision.seat or 0]} decided last"
+            return msg("tui.undo.other", p=SeatRef(decision.seat or 0))
+        if game.num_decisions - 1 in self.stand_ins:
+            return msg("tui.undo.stand_in")
         if decision.kind == "draw":
-            return "a tile was drawn"
+            return msg("tui.undo.drawn")
         if any(e.kind == "epoch_end" for e in events[last:]):
-            return "an epoch was scored"
+            return msg("tui.undo.scored")
         return None
 
     def can_undo(self, seat: int | None) -> bool:
@@ -274,8 +358,10 @@ class Table(Generic[HintT]):
         """Take back ``seat``'s last decision; :class:`UndoError` with the reason if it may not."""
         reason = self.why_no_undo(seat)
         if reason is not None:
-            raise UndoError(undo_refusal(reason))
-        return self.game.undo()
+            raise UndoError(undo_refusal(reason), self.game.names)
+        action = self.game.undo()
+        self.stand_ins.discard(self.game.num_decisions)
+        return action
 
     # --- bots ----------------------------------------------------------------------------
 
@@ -291,9 +377,21 @@ class Table(Generic[HintT]):
             raise ValueError(f"seat {seat} is a person, not a bot")
         return bots.from_spec(spec, seed=self.bot_seed())
 
-    def bot_view(self, seat: int, cancel: threading.Event) -> CancellableView:
-        """What the bot in ``seat`` sees, with a switch that stops its search."""
-        return CancellableView(self.game, seat, cancel)
+    def bot_job(
+        self,
+        seat: int,
+        spec: str | None = None,
+        scale: float = 1.0,
+        cancel: threading.Event | None = None,
+    ) -> BotJob:
+        """The next decision of the bot in ``seat`` as a :class:`BotJob` for :func:`decide`;
+        ``spec``: a stand-in's level for a person's seat; ``cancel``: a switch that stops the
+        search (in-process only: an event does not travel to another process)."""
+        spec = spec or self.seats[seat].bot
+        if spec is None:
+            raise ValueError(f"seat {seat} is a person, and no stand-in level was given")
+        view = self.game.view(seat) if cancel is None else CancellableView(self.game, seat, cancel)
+        return BotJob(view, spec, self.bot_seed(), scale)
 
     # --- hints, epochs, records ------------------------------------------------------
 
@@ -308,6 +406,82 @@ class Table(Generic[HintT]):
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see (``None``: a spectator) — the engine's R9 gate."""
         return self.game.view(seat)
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished game's result as every front end shows it and the ratings count it:
+    highest score wins, then highest sun (R8.1); a seat that forfeited ranks after every
+    other, whatever its score."""
+
+    scores: tuple[int, ...]
+    highest_suns: tuple[int, ...]
+    forfeited: frozenset[int]
+    order: tuple[int, ...]
+    """The seats from first place to last."""
+
+    @property
+    def winner(self) -> int:
+        return self.order[0]
+
+    @property
+    def tie(self) -> bool:
+        """The winner's score is shared by a seat that did not forfeit (the sun decided, R8.1)."""
+        w = self.winner
+        return any(self.scores[s] == self.scores[w] for s in self.order[1:] if s not in self.forfeited)
+
+    def ranks(self) -> list[int]:
+        """Each seat's rank for the ratings (:func:`ranks`)."""
+        return ranks(self.scores, self.winner, self.forfeited)
+
+
+def ranks(scores: Sequence[int], winner: int, forfeited: Collection[int] = ()) -> list[int]:
+    """Each seat's rank for the ratings: 1 for the winner, then by score (higher first) with
+    equal scores sharing a rank; a seat that forfeited after every other, whatever its score."""
+
+    def key(seat: int) -> tuple[bool, bool, int]:
+        return (seat in forfeited, seat != winner, -scores[seat])
+
+    n = len(scores)
+    return [1 + sum(1 for other in range(n) if key(other) < key(seat)) for seat in range(n)]
+
+
+def game_result(game: Game, forfeited: Collection[int] = ()) -> Result | None:
+    """The result of ``game`` once it is over (None before), with the seats that forfeited."""
+    if not game.is_over():
+        return None
+    scores = tuple(s if s is not None else 0 for s in game.scores)
+    masks = zip(game.sun_masks(), game.used_sun_masks(), strict=True)
+    suns = tuple(max(0, (up | down).bit_length() - 1) for up, down in masks)  # bit k: sun k
+    out = frozenset(forfeited)
+    engine_winner = game.winner
+
+    def key(seat: int) -> tuple[bool, int, int, bool]:
+        return (seat in out, -scores[seat], -suns[seat], seat != engine_winner)
+
+    return Result(scores, suns, out, tuple(sorted(range(game.num_players), key=key)))
+
+
+def stand_in_events(events: Sequence[Event], stand_ins: Collection[int]) -> frozenset[int]:
+    """The indices in ``events`` (a log of the game, or a view of it) of the decisions that
+    a stand-in took (``stand_ins``: their decision numbers, from 0)."""
+    if not stand_ins:
+        return frozenset()
+    marked: set[int] = set()
+    k = 0
+    for i, event in enumerate(events):
+        if event.kind in DECISION_EVENTS and not event.auto:
+            if k in stand_ins:
+                marked.add(i)
+            k += 1
+    return frozenset(marked)
+
+
+def stand_in_message(message: Msg, seat: int, level: str) -> Msg:
+    """A log entry of a decision a stand-in bot of ``level`` took for the person in ``seat``:
+    the entry, marked ("… (decided by Medium bot, standing in for Ann)")."""
+    bot = msg(f"bot.{level}") if level in bots.LEVELS else bot_label(level)
+    return msg("log.stand_in", event=message, bot=bot, p=SeatRef(seat))
 
 
 def _last_decision(events: Sequence[Event]) -> int | None:

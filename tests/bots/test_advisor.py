@@ -65,7 +65,7 @@ def test_the_advisor_plays_the_winning_bid_and_the_analysis_agrees_with_the_hint
     assert report.best == "bid 9" and report.label in ("mistake", "blunder")
     assert report.chances == evaluation.value(ra.Action.parse("pass")).chances
     # And so does the browser's hint (the same advisor in a worker).
-    hint = hint_for(game.to_record(), 1, "4000", 0, "original")
+    hint = hint_for(game.view(1), "4000", 0, "original")
     assert hint["best"] == "bid 9" and hint["source"] == "search"
     assert hint["chances"] == [round(c, 4) for c in evaluation.chances]
 

@@ -83,7 +83,7 @@ def test_hints_in_russian_at_the_table_and_in_the_terminal() -> None:
     evaluation = Advisor(300, seed=0).evaluate(game.view(0))
     best = evaluation.best.action
     # The browser's hint: the reason as a message, rendered in the page's language.
-    reply = hint_for(game.to_record(), 0, "300", 0, "original")
+    reply = hint_for(game.view(0), "300", 0, "original")
     assert reply["reason"] is not None and reply["best"] == str(best)
     m = msg_from_json(reply["reason"])
     assert m == reason_msg(explain(game.view(0), best, evaluation))

@@ -133,15 +133,16 @@ def test_with_two_slots_one_is_kept_for_people() -> None:
 
 
 def test_under_load_searches_shrink_to_a_floor() -> None:
-    from ra.web.hub import BUDGET_FLOOR, budget_scale, choose_for
+    from ra.table import BotJob, decide
+    from ra.web.hub import BUDGET_FLOOR, budget_scale
 
     assert budget_scale(0, 1, 2) == 1.0 and budget_scale(0, 2, 2) == 1.0  # everyone has a slot
     assert budget_scale(2, 2, 2) == 0.5
     assert budget_scale(100, 2, 2) == BUDGET_FLOOR
     import ra
 
-    record = ra.Game(3, seed=4).to_record()
+    game = ra.Game(3, seed=4)
     # A shrunk search still answers legally (and the same way for the same seed and scale).
-    first = choose_for(record, 0, "hard", 7, 0.01)
-    assert first == choose_for(record, 0, "hard", 7, 0.01)
-    assert ra.Action.parse(first) in ra.Game.from_record(record).legal_actions()
+    first = decide(BotJob(game.view(0), "hard", 7, 0.01))
+    assert first == decide(BotJob(game.view(0), "hard", 7, 0.01))
+    assert first in game.legal_actions()

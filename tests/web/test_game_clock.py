@@ -14,8 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from ra.web.hub import BACK_SECONDS
-from ra.web.ratings import ranks
+from ra.table import ranks
+from ra.web.driver import BACK_SECONDS
 from ra.web.testing import Server
 from tests.web.client import Player, create, join
 

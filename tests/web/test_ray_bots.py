@@ -72,7 +72,7 @@ def _search_workers() -> list[int]:
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
             with contextlib.suppress(OSError):
-                if (proc / "cmdline").read_bytes().startswith(b"ray::choose_for"):
+                if (proc / "cmdline").read_bytes().startswith(b"ray::decide"):
                     out.append(int(proc.name))
     return out
 

@@ -28,12 +28,12 @@ from ra.bots.advisor import ADVICE_SEED, advise_in_process
 from ra.bots.evaluate import Budget, Evaluation, EvaluationCancelledError
 from ra.events import you_seat
 from ra.state import State
-from ra.table import UndoError
+from ra.table import UndoError, decide
 from ra.tui import render
 from ra.tui.help import help_text
 from ra.tui.hints import HINT_BUDGET, hints_text
 from ra.tui.session import SearchCancelledError, Session
-from ra.words import DEFAULT_LANG, Seat, Words, msg, words
+from ra.words import DEFAULT_LANG, Words, words
 
 # Keys for the fixed actions; bids are typed as the sun's number, the others get digits 1-9.
 _LETTERS = {"draw": "d", "ra": "r", "pass": "p", "done": "n"}
@@ -403,10 +403,9 @@ class PlayApp(App[None]):
         self._generation += 1
         generation = self._generation
         self._cancel = threading.Event()
-        view = self.session.bot_view(seat, self._cancel)
-        bot = self.session.bot(seat)
+        job = self.session.bot_job(seat, cancel=self._cancel)
         self.refresh_screen()
-        self.run_worker(lambda: (generation, bot.choose(view)), thread=True, group="bot", exit_on_error=False)
+        self.run_worker(lambda: (generation, decide(job)), thread=True, group="bot", exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "hints":
@@ -695,8 +694,9 @@ class PlayApp(App[None]):
         seat = session.perspective()
         try:
             taken = session.undo(seat)
-        except UndoError:
-            self.say(self.undo_refusal(seat), error=True)
+        except UndoError as err:
+            names = session.game.names
+            self.say(self.w.render(err.why, names, you_seat(names)), error=True)
             return
         self._generation += 1  # forget a bot that is thinking, and stop its search
         self._cancel.set()
@@ -746,30 +746,3 @@ class PlayApp(App[None]):
         if sun is not None:
             return self.w("tui.error.no_such_sun", sun=sun.group(1), max=ra.MAX_SUN)
         return self.w("tui.error.notation", text=text)
-
-    def undo_refusal(self, seat: int | None) -> str:
-        """Why ``seat`` may not take a decision back now, and the table's undo policy."""
-        w = self.w
-        reason = self.session.why_no_undo(seat) or ""
-        key = UNDO_REASONS.get(reason)
-        if key is not None:
-            why = w(key)
-        elif reason.endswith(" decided last"):
-            names = self.session.game.names
-            who = reason.removesuffix(" decided last")
-            seat_ = names.index(who) if who in names else -1
-            why = w.render(msg("tui.undo.other", p=Seat(seat_)), names, you_seat(names))
-        else:
-            why = reason
-        return w("tui.undo.refused", reason=why, rule=w("tui.undo.rule"))
-
-
-UNDO_REASONS: dict[str, str] = {
-    "spectators cannot take decisions back": "tui.undo.spectator",
-    "decisions cannot be taken back at this table": "tui.undo.off",
-    "the game is over": "tui.undo.over",
-    "there is no decision to take back": "tui.undo.none",
-    "a tile was drawn": "tui.undo.drawn",
-    "an epoch was scored": "tui.undo.scored",
-}
-"""The reasons :meth:`ra.table.Table.why_no_undo` gives, by their catalogue keys."""

@@ -25,7 +25,7 @@ from ra.table import (
     Seat,
     Table,
     TableOptions,
-    bot_name,
+    bot_label,
     check_players,
     default_hints,
 )
@@ -119,20 +119,6 @@ def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
 def load_game(path: Path) -> ra.Game:
     """The game saved or recorded in ``path`` (for ``ra replay``)."""
     return game_from_document(read_document(path), os.fspath(path))
-
-
-def bot_label(spec: str, taken: set[str], lang: str = DEFAULT_LANG) -> str:
-    """A bot's display name in ``lang``: a level's name from the catalogue (``bot.hard``:
-    "Hard bot", "Сильный бот"), then "… 2" …; any other spec as :func:`ra.table.bot_name`."""
-    level = spec.split(":", maxsplit=1)[0].strip().lower()
-    if lang == DEFAULT_LANG or level not in bots.LEVELS:
-        return bot_name(spec, taken)
-    label = words(lang)(f"bot.{level}")
-    candidate, k = label, 1
-    while candidate in taken:
-        k += 1
-        candidate = f"{label} {k}"
-    return candidate
 
 
 def plan_seats(

@@ -12,6 +12,7 @@ mover's view (R9.3).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from typing import Literal
@@ -23,9 +24,10 @@ from ra.analysis.report import svg_chart
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.evaluate import Budget
 from ra.engine import Game
-from ra.web.hub import Hub, Settings
+from ra.table import seat_labels
+from ra.web.hub import Hub, Settings, table_seats
 from ra.web.lobby import ApiError
-from ra.web.store import Store
+from ra.web.store import GameRow, Store
 from ra.words import MsgJson
 
 log = logging.getLogger("ra.web")
@@ -102,7 +104,7 @@ class Analyses:
         self.budget = Budget.parse(settings.analysis_budget)
         self._running: dict[str, asyncio.Task[None]] = {}
 
-    async def _finished_game(self, game_id: str) -> tuple[Game, str]:
+    async def _finished_game(self, game_id: str) -> tuple[Game, GameRow]:
         row = await self.store.game(game_id)
         if row is None:
             raise ApiError(404, "not_found", "no such game")
@@ -110,11 +112,12 @@ class Analyses:
             raise ApiError(409, "not_finished", "a game is analysed once it is over")
         room = await self.hub.room(game_id)
         assert room is not None and room.game is not None
-        return room.game, row.edition
+        return room.game, row
 
     async def start(self, game_id: str, lang: str) -> AnalysisReply:
         """Start the game's analysis unless it is done or under way (here or elsewhere)."""
-        game, edition = await self._finished_game(game_id)
+        game, row = await self._finished_game(game_id)
+        edition = row.edition
         stored = await self.store.analysis(game_id)
         stale = stored is not None and time.time() - stored.updated_at.timestamp() > STALE_AFTER
         if (stored is None or (stored.status == "running" and stale)) and game_id not in self._running:
@@ -128,7 +131,7 @@ class Analyses:
 
     async def status(self, game_id: str, lang: str) -> AnalysisReply:
         """Where the game's analysis is: not asked for, its progress, or its result."""
-        await self._finished_game(game_id)
+        _, row = await self._finished_game(game_id)
         stored = await self.store.analysis(game_id)
         if stored is None:
             return {
@@ -148,7 +151,9 @@ class Analyses:
                 "chart": None,
                 "players": [],
             }
-        analysis = GameAnalysis.from_dict(stored.data)
+        # The seats' names in the reader's language (a bot is "Сильный бот" on a Russian page).
+        labels = tuple(seat_labels(table_seats(row), lang))
+        analysis = dataclasses.replace(GameAnalysis.from_dict(stored.data), names=labels)
         return {
             "status": "done",
             "done": stored.total,

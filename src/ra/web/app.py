@@ -43,8 +43,9 @@ from ra.web.accounts import (
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.chat import Chat, LobbyLine
+from ra.web.errors import ClientError
 from ra.web.guide import router as guide_router
-from ra.web.hub import Client, ClientError, Hub, Room, Settings
+from ra.web.hub import Client, Hub, Room, Settings
 from ra.web.learn import router as learn_router
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
@@ -643,7 +644,7 @@ async def _handle(room: Room, client: Client, text: str, chat: Chat) -> None:
         if client.seat is None:
             raise ClientError("spectator", "spectators watch; join a seat to play")
         if isinstance(msg, BackMessage):
-            await room.set_away(client.seat, False)
+            await room.bots.set_away(client.seat, False)
         elif isinstance(msg, UndoMessage):
             await room.undo(client.seat, msg.n)
         elif isinstance(msg, HintMessage):

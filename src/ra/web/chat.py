@@ -19,7 +19,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from ra.web.hub import Client, ClientError, Hub, Room
+from ra.web.errors import ClientError
+from ra.web.hub import Client, Hub, Room
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage

@@ -94,6 +94,8 @@ decisions = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("action", sa.String(32), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # A stand-in bot took it for the absent person in that seat (marked in the log; never undone).
+    sa.Column("stand_in", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 analyses = sa.Table(

@@ -8,24 +8,23 @@ Computed in a bot worker process (a search is CPU-bound) from the asking seat's 
 
 from __future__ import annotations
 
-from typing import Any
-
 from ra.bots.advisor import Advisor
 from ra.bots.explain import explain, reason_msg
-from ra.engine import Game
+from ra.views import PlayerView
 from ra.web.protocol import HintReply
 
 
-def hint_for(record: dict[str, Any], seat: int, budget: str, seed: int, edition: str) -> HintReply:
-    """The ``hint`` message for ``seat`` to move in the game of ``record`` (runs in a worker)."""
-    game = Game.from_record(record)
-    view = game.view(seat)
+def hint_for(view: PlayerView, budget: str, seed: int, edition: str) -> HintReply:
+    """The ``hint`` message for the seat of ``view``, to move (runs in a worker process: the
+    view travels by value, nothing is replayed there)."""
+    seat = view.seat
+    assert seat is not None, "hints are for a seat, not a spectator"
     evaluation = Advisor(budget, seed=seed).evaluate(view)
     best = evaluation.best
     why = reason_msg(explain(view, best.action, evaluation), edition)
     return {
         "type": "hint",
-        "n": game.num_decisions,
+        "n": view.num_decisions,
         "seat": seat,
         "chances": [round(c, 4) for c in evaluation.chances],
         "actions": [

@@ -11,25 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ra import bots
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
-from ra.table import Seat, Table, TableOptions, bot_seed, undo_refusal
+from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, undo_refusal
+from ra.views import PlayerView
+from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver
+from ra.web.errors import ClientError
 from ra.web.hints import hint_for
 from ra.web.mail import BY_TURNS_SECONDS, parse_smtp, tell_turn
 from ra.web.metrics import Metrics
@@ -57,15 +60,13 @@ from ra.web.pubsub import (
 )
 from ra.web.ratings import level_rating
 from ra.web.scheduler import FairScheduler
-from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, Store
-from ra.words import MsgJson
+from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, Store, StoredDecision
+from ra.words import DEFAULT_LANG, words
 
 log = logging.getLogger("ra.web")
 
 BOT_LEVELS = ("easy", "medium", "hard", "expert", "random", "greedy")
 """What a bot seat may be: the user interfaces' levels, plus the plain bots (load tests)."""
-_INLINE_BOTS = ("easy", "random", "greedy")  # fast enough to run on the event loop
-BOT_CLAIM_STALE = 20.0  # seconds after which another worker may take over a bot's turn
 SWEEP_EVERY = 5.0
 BOT_SLOTS = 16  # bots' moves being applied and sent at once (see Room._bot_turn)
 
@@ -113,16 +114,6 @@ class Settings:
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")
 
 
-class ClientError(Exception):
-    """A request the server refuses; ``code`` and the words go to that client only."""
-
-    def __init__(self, code: str, message: str, why: MsgJson | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.why = why
-
-
 BUDGET_FLOOR = 0.25
 """Under load the searches shrink, to this share of their level's budget at least."""
 
@@ -132,18 +123,6 @@ def budget_scale(waiting: int, running: int, slots: int) -> float:
     less as they queue up (``slots / searches``), never below :data:`BUDGET_FLOOR`."""
     demand = waiting + running
     return 1.0 if demand <= slots else max(BUDGET_FLOOR, slots / demand)
-
-
-def choose_for(record: dict[str, Any], seat: int, level: str, seed: int, scale: float = 1.0) -> str:
-    """The bot's decision for ``seat`` (runs in a worker process for the search bots); a
-    search level at ``scale`` of its budget under load."""
-    game = Game.from_record(record)
-    options: dict[str, Any] = {}
-    if scale < 1.0 and level in bots.MCTS_ITERATIONS:
-        budgets = bots.MCTS_ITERATIONS[level]
-        options["iterations_by_players"] = tuple(max(1, int(b * scale)) for b in budgets)
-    bot = bots.make(level, seed=seed, **options)
-    return str(bot.choose(game.view(seat)))
 
 
 def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
@@ -164,21 +143,27 @@ def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
     return game
 
 
-def result_columns(game: Game) -> ResultColumns:
-    """The epoch, and the winner and scores once the game is over (hidden until then, R9.1)."""
-    over = game.is_over()
+def result_columns(game: Game, forfeited: Collection[int] = ()) -> ResultColumns:
+    """The epoch, and the winner and scores once the game is over (hidden until then, R9.1);
+    the winner is the table's (:func:`ra.table.game_result`: a seat that forfeited never wins)."""
+    result = game_result(game, forfeited)
     return {
         "epoch": game.epoch,
-        "winner": game.winner if over else None,
-        "scores": [s for s in game.scores if s is not None] if over else None,
+        "winner": result.winner if result is not None else None,
+        "scores": list(result.scores) if result is not None else None,
     }
+
+
+def forfeited_seats(row: GameRow) -> set[int]:
+    """The seats of a stored game that forfeited (their clock ran out at a forfeit table)."""
+    return {s.seat for s in row.seats if s.forfeited}
 
 
 def game_state(game: Game, row: GameRow) -> GameColumns:
     """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper)."""
     over = game.is_over()
     to_move = None if over else game.to_move
-    result = result_columns(game)
+    result = result_columns(game, forfeited_seats(row))
     return {
         "status": "finished" if over else "running",
         "to_move": to_move,
@@ -206,11 +191,20 @@ def decisions_before(events: Sequence[Event], k: int) -> int | None:
     return sum(1 for e in events[:k] if e.kind in DECISION_EVENTS and not e.auto)
 
 
-def table_for(row: GameRow, game: Game) -> Table[asyncio.Future[HintReply]]:
-    """The table of a stored game: its seats (people, or bots by level) and its options."""
-    seats = [Seat(s.name or f"Seat {s.seat + 1}", s.level if s.kind == "bot" else None) for s in row.seats]
+def table_seats(row: GameRow) -> list[Seat]:
+    """A stored game's seats as the table knows them: people by name, bots by level."""
+    return [
+        Seat(s.name or f"Seat {s.seat + 1}", (s.level or "easy") if s.kind == "bot" else None)
+        for s in row.seats
+    ]
+
+
+def table_for(row: GameRow, game: Game, stand_ins: Collection[int] = ()) -> Table[asyncio.Future[HintReply]]:
+    """The table of a stored game: its seats (people, or bots by level), its options, the
+    seats that forfeited and the decisions (``stand_ins``) a stand-in took."""
+    seats = table_seats(row)
     options = TableOptions(hints=row.hints, pace=row.bot_delay, edition=row.edition, undo=row.record is None)
-    return Table(game, seats, options)
+    return Table(game, seats, options, forfeited_seats(row), stand_ins)
 
 
 class Client:
@@ -287,10 +281,6 @@ class Client:
             await self._send(message)
 
 
-FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
-BACK_SECONDS = 60.0
-"""Under a game clock, a person taking their seat back from the stand-in has at least this long."""
-
 SEAT_LOST = 4401
 """The close code of a seat's connection whose token no longer holds the seat."""
 
@@ -307,10 +297,7 @@ class Room:
         self.clients: set[Client] = set()
         self.remote_presence: dict[str, list[bool]] = {}
         self.remote_watching: dict[str, int] = {}
-        self.bot_task: asyncio.Task[None] | None = None
-        self.bot_task_n = -1
-        self.clock_task: asyncio.Task[None] | None = None
-        self.clock_task_n = -1
+        self.bots = BotDriver(self)
         self.decided_at: float | None = None
         self.hint_replies: set[asyncio.Future[None]] = set()
         self._presence_sent: list[bool] | None = None
@@ -409,7 +396,7 @@ class Room:
             by_seat.setdefault(c.seat, []).append(c)
         for seat, clients in by_seat.items():
             start = min(c.events_sent for c in clients)
-            payload = seat_payload(game, seat, self.row.edition, start) if game is not None else None
+            payload = self._payload(game, seat, start) if game is not None else None
             encoded: dict[int, str] = {}  # clients of one seat mostly share one message
             for c in clients:
                 text = encoded.get(c.events_sent)
@@ -418,6 +405,11 @@ class Room:
                     text = encoded[c.events_sent] = json.dumps(message, separators=(",", ":"))
                 c.put(text)
                 c.events_sent = payload["num_events"] if payload is not None else 0
+
+    def _payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
+        """``seat``'s view and its log from ``start`` on, the stand-in's decisions marked."""
+        stand_ins = self.table.stand_ins if self.table is not None else ()
+        return seat_payload(game, seat, self.row.edition, start, stand_ins, self.row.stand_in or "medium")
 
     def _state(
         self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
@@ -499,17 +491,18 @@ class Room:
 
     # --- decisions -------------------------------------------------------------
 
-    def _table(self) -> Table[asyncio.Future[HintReply]]:
+    def table_now(self) -> Table[asyncio.Future[HintReply]]:
         if self.table is None:
             raise ClientError("not_allowed", "the game has not started: every seat must be taken")
         return self.table
 
-    async def act(self, seat: int, text: str, n: int, by_bot: bool = False) -> None:
-        """Apply ``text`` for ``seat`` at decision ``n``: validate, commit, then tell everyone."""
+    async def act(self, seat: int, text: str, n: int, by_bot: bool = False, stand_in: bool = False) -> None:
+        """Apply ``text`` for ``seat`` at decision ``n``: validate, commit, then tell everyone
+        (``by_bot``: a bot decided; ``stand_in``: for the absent person in ``seat``)."""
         submitted = time.time()
         received = time.perf_counter()
         async with self.lock:
-            table = self._table()
+            table = self.table_now()
             game = table.game
             if game.is_over():
                 raise ClientError("over", "the game is over")
@@ -531,7 +524,7 @@ class Room:
             new.apply(action)
             state = game_state(new, self.row)
             try:
-                await self.hub.store.append(self.id, n, seat, str(action), state)
+                await self.hub.store.append(self.id, n, seat, str(action), state, stand_in)
             except ConflictError:
                 await self._resync()
                 self.broadcast()
@@ -542,6 +535,8 @@ class Room:
             if not by_bot:
                 await self._charge(seat)
             table.game = new
+            if stand_in:
+                table.stand_ins.add(n)
             self.decided_at = submitted
             self._mirror(new, state)
             self.broadcast()
@@ -577,8 +572,7 @@ class Room:
         key = table.hint_key(seat)
         task = table.hint_cache.get(key)
         if task is None:
-            record = game.to_record()
-            task = asyncio.ensure_future(self.hub.hint(self, record, seat, self.row.edition, ADVICE_SEED))
+            task = asyncio.ensure_future(self.hub.hint(self, table.view(seat), self.row.edition, ADVICE_SEED))
             table.hint_cache.put(key, task)
         reply = asyncio.ensure_future(self._send_hint(client, key, task))
         self.hint_replies.add(reply)
@@ -603,15 +597,16 @@ class Room:
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
         async with self.lock:
-            table = self._table()
+            table = self.table_now()
             game = table.game
             if n != game.num_decisions:
                 raise ClientError("stale", "the game has moved on")
-            if self.row.seats[seat].forfeited:
-                raise ClientError("forfeited", FORFEITED)
-            reason = table.why_no_undo(seat)
+            reason = table.why_no_undo(seat)  # the table's one policy, forfeits and stand-ins included
             if reason is not None:
-                raise ClientError("not_allowed", undo_refusal(reason))
+                refusal = undo_refusal(reason)
+                code = "forfeited" if reason.key == "tui.undo.forfeited" else "not_allowed"
+                text = words(DEFAULT_LANG).render(refusal, game.names)
+                raise ClientError(code, text, refusal.to_json())
             new = game.clone()
             taken = new.undo()
             state = game_state(new, self.row)
@@ -622,6 +617,7 @@ class Room:
                 self.broadcast()
                 raise ClientError("stale", "the game has moved on") from None
             table.game = new
+            table.stand_ins.discard(new.num_decisions)
             self._mirror(new, state)
             notice: UndoneMessage = {
                 "type": "undone",
@@ -662,9 +658,10 @@ class Room:
             game = self.game
             if note.appended is not None and game is not None and game.num_decisions == note.appended:
                 if note.action is not None:
-                    texts = [note.action]
+                    stored = [StoredDecision(note.seat or 0, note.action, note.stand_in)]
                 else:
-                    texts = [a for _, a in await self.hub.store.decisions(self.id, since=game.num_decisions)]
+                    stored = await self.hub.store.decisions(self.id, since=game.num_decisions)
+                texts = [d.action for d in stored]
                 if texts:
                     new = game.clone()
                     try:
@@ -674,6 +671,9 @@ class Room:
                         log.warning("a note for %s did not apply; reading the game again", self.id)
                     else:
                         self._set_game(new)
+                        if self.table is not None:
+                            first = note.appended
+                            self.table.stand_ins.update(first + k for k, d in enumerate(stored) if d.stand_in)
                         self.decided_at = None
                         self._mirror(new, game_state(new, self.row))
                         self.broadcast()
@@ -700,170 +700,32 @@ class Room:
             self._set_game(None)
             return 0
         if self.table is not None:
-            self.table.seats = table_for(row, self.table.game).seats  # a seat's name may change
+            self.table.seats = table_seats(row)  # a seat's name may change
+            self.table.forfeited = forfeited_seats(row)
         game = self.game
         mine = [str(a) for a in game.decisions] if game is not None else None
-        texts = [a for _, a in stored]
+        texts = [d.action for d in stored]
+        stand_ins = {k for k, d in enumerate(stored) if d.stand_in}
         if game is not None and mine is not None and texts[: len(mine)] == mine:
             for t in texts[len(mine) :]:
                 game.apply(t)
+            if self.table is not None:
+                self.table.stand_ins = stand_ins
             return None
         self._set_game(build_game(row, texts))
+        if self.table is not None:
+            self.table.stand_ins = stand_ins
         common = 0
         if mine is not None:
             while common < min(len(mine), len(texts)) and mine[common] == texts[common]:
                 common += 1
         return len(build_game(row, texts[:common]).events) if common else 0
 
-    # --- bots ------------------------------------------------------------------
+    # --- bots and the clock: its driver ------------------------------------------------
 
     def schedule_bot(self, remote: bool = False, claim: bool = False) -> None:
-        """Start the bot's turn if a bot is to move.
-
-        The worker that committed the last decision plays the bot's reply; a worker that
-        finds a game waiting (after a restart, or a worker died) first claims the turn in
-        the database (``claim``), so a bot rarely thinks twice and never moves twice.
-        """
-        self.schedule_clock()
-        game = self.game
-        if game is None or game.is_over() or self.row.record is not None:
-            return
-        seat = game.to_move
-        if seat is None or self.row.seats[seat].kind != "bot":
-            return
-        n = game.num_decisions
-        if self.bot_task is not None and not self.bot_task.done() and self.bot_task_n == n:
-            return
-        if remote:
-            return  # the committing worker plays it; the sweeper covers a dead worker
-        self.bot_task_n = n
-        self.bot_task = asyncio.create_task(self._bot_turn(seat, n, claim))
-
-    async def _bot_turn(self, seat: int, n: int, claim: bool) -> None:
-        try:
-            delay = self.row.bot_delay
-            if self.row.starts_at is not None:
-                delay = max(delay, (self.row.starts_at - datetime.now(UTC)).total_seconds())
-            await asyncio.sleep(delay)
-            game = self.game
-            if game is None or game.num_decisions != n:
-                return
-            if claim and not await self.hub.store.claim_bot_turn(self.id, n, BOT_CLAIM_STALE):
-                return
-            level = self.row.seats[seat].level or "easy"
-            seed = bot_seed(self.row.seed, n)
-            action = None
-            if level not in _INLINE_BOTS:  # a search: in a worker process, outside the slots
-                action = await self.hub.think(self, game.to_record(), seat, level, seed)
-            # Bots' moves are admitted a few at a time: on a busy server each one goes through
-            # in milliseconds and people's moves are never queued behind a crowd of bots'.
-            async with self.hub.bot_slots:
-                if action is None:
-                    action = str(bots.make(level, seed=seed).choose(game.view(seat)))
-                await self.act(seat, action, n, by_bot=True)
-        except ClientError as err:
-            log.debug("bot move at %s:%d dropped: %s", self.id, n, err.message)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("bot move failed in game %s at decision %d", self.id, n)
-
-    # --- the clock ---------------------------------------------------------------
-
-    def schedule_clock(self) -> None:
-        """At a table with a clock, wait for the person to move until their time is up (or, for
-        a seat marked away, the table's pace), then let the stand-in bot decide.  Every worker
-        with the table open waits; the one that claims the decision in the database decides."""
-        game, row = self.game, self.row
-        if game is None or game.is_over() or not row.clocked or row.record is not None:
-            return
-        seat = game.to_move
-        if seat is None or row.seats[seat].kind == "bot":
-            return
-        n = game.num_decisions
-        task = self.clock_task
-        if task is not None and not task.done():
-            if self.clock_task_n == n:
-                return
-            if task is not asyncio.current_task():  # not the stand-in that is deciding now
-                task.cancel()
-        if row.seats[seat].away:
-            delay = row.bot_delay
-        else:
-            left = self.clock_left()
-            delay = 0.0 if left is None else left
-        self.clock_task_n = n
-        self.clock_task = asyncio.create_task(self._clock_turn(seat, n, delay))
-
-    async def _clock_turn(self, seat: int, n: int, delay: float) -> None:
-        try:
-            while True:
-                await asyncio.sleep(delay)
-                game = self.game
-                if game is None or game.num_decisions != n or game.to_move != seat:
-                    return
-                if self.row.game_seconds is not None and not self.row.seats[seat].away:
-                    # Another worker may have charged the seat's clock: the stored one decides.
-                    self.row.seats[seat].bank = await self.hub.store.bank(self.id, seat)
-                left = None if self.row.seats[seat].away else self.clock_left()
-                if not left:
-                    break
-                delay = left + 0.05  # woken early, or the person came back: their time runs on
-            if not await self.hub.store.claim_bot_turn(self.id, n, BOT_CLAIM_STALE):
-                return
-            if self.row.game_seconds is not None and not self.row.seats[seat].away:
-                self.row.seats[seat].bank = 0.0  # spent: a person coming back gets BACK_SECONDS
-                await self.hub.store.set_bank(self.id, seat, 0.0)
-            if self.row.on_timeout == "forfeit" and not self.row.seats[seat].forfeited:
-                await self.forfeit(seat)
-            level = self.row.stand_in or "medium"
-            seed = bot_seed(self.row.seed, n)
-            action = None
-            if level not in _INLINE_BOTS:
-                action = await self.hub.think(self, game.to_record(), seat, level, seed)
-            async with self.hub.bot_slots:
-                if action is None:
-                    action = str(bots.make(level, seed=seed).choose(game.view(seat)))
-                away = self.row.seats[seat].away
-                await self.act(seat, action, n, by_bot=True)
-            if not away:
-                await self.set_away(seat, True)
-        except ClientError as err:
-            log.debug("stand-in move at %s:%d dropped: %s", self.id, n, err.message)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("stand-in move failed in game %s at decision %d", self.id, n)
-
-    async def forfeit(self, seat: int) -> None:
-        """At a forfeit table, ``seat``'s time ran out: a bot plays it to the end (it cannot be
-        taken back) and it ranks last; everyone is told."""
-        async with self.lock:
-            await self.hub.store.set_away(self.id, seat, True, forfeited=True)
-            self.row.seats[seat].away = self.row.seats[seat].forfeited = True
-            self.broadcast()
-
-    async def set_away(self, seat: int, away: bool) -> None:
-        """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with
-        their full time if it is their turn, and at least :data:`BACK_SECONDS` on a game
-        clock); everyone at the table is told."""
-        async with self.lock:
-            if self.row.seats[seat].away == away:
-                return
-            if not away and self.row.seats[seat].forfeited:
-                raise ClientError("forfeited", FORFEITED)
-            game = self.game
-            due = game is not None and game.to_move == seat
-            bank = self.row.allowed(seat) if self.row.game_seconds is not None and not away else None
-            if bank is not None:
-                bank = max(bank, BACK_SECONDS)
-                self.row.seats[seat].bank = bank
-            await self.hub.store.set_away(self.id, seat, away, restart_turn=due and not away, bank=bank)
-            self.row.seats[seat].away = away
-            if due and not away:
-                self.row.updated_at = datetime.now(UTC)
-            self.broadcast()
-        self.schedule_clock()
+        """Start the bot's (or a stand-in's) turn if one is due (:class:`BotDriver`)."""
+        self.bots.schedule_bot(remote, claim)
 
 
 def seat_clock(row: GameRow, seat: int) -> float | None:
@@ -926,7 +788,7 @@ class Hub:
         for t in self._tasks:
             t.cancel()
         for room in self.rooms.values():
-            for task in (room.bot_task, room.clock_task):
+            for task in room.bots.tasks():
                 if task is not None:
                     task.cancel()
             for c in room.clients:
@@ -952,12 +814,15 @@ class Hub:
                 self._loading.pop(game_id, None)
                 return None
             game = None
+            stored: list[StoredDecision] = []
             if row.record is not None:
                 game = Game.from_record(row.record)
             elif row.status != "open":
                 stored = await self.store.decisions(game_id)
-                game = build_game(row, [a for _, a in stored])
+                game = build_game(row, [d.action for d in stored])
             room = Room(self, row, game)
+            if room.table is not None:
+                room.table.stand_ins = {k for k, d in enumerate(stored) if d.stand_in}
             self.rooms[game_id] = room
             self._loading.pop(game_id, None)
             room.schedule_bot(claim=True)
@@ -965,7 +830,7 @@ class Hub:
 
     def release(self, room: Room) -> None:
         """Forget a room nobody watches and no bot plays (it is rebuilt from the database)."""
-        if room.clients or (room.bot_task is not None and not room.bot_task.done()):
+        if room.clients or room.bots.busy():
             return
         self.rooms.pop(room.id, None)
 
@@ -1012,13 +877,15 @@ class Hub:
 
     # --- bots ------------------------------------------------------------------
 
-    async def think(self, room: Room, record: dict[str, Any], seat: int, level: str, seed: int) -> str:
+    async def think(self, room: Room, job: BotJob) -> str:
         """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop),
-        when its table's turn comes (:class:`ra.web.scheduler.FairScheduler`)."""
+        when its table's turn comes (:class:`ra.web.scheduler.FairScheduler`); under load with
+        a smaller share of its budget (:func:`budget_scale`)."""
         sched = self.scheduler
         scale = budget_scale(sched.waiting, sched.running, sched.slots)
         room.bot_budget = scale  # the table says so (the state's bot_budget)
-        return await sched.run(room.id, room.has_person(), choose_for, record, seat, level, seed, scale)
+        action = await sched.run(room.id, room.has_person(), decide, dataclasses.replace(job, scale=scale))
+        return str(action)
 
     def _ran(self, fn: Callable[..., object], seconds: float) -> None:
         """A bot's search or a hint finished in its process after ``seconds`` (for ``/metrics``)."""
@@ -1035,10 +902,10 @@ class Hub:
             self._pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_processes), mp_context=ctx)
         return self._pool
 
-    async def hint(self, room: Room, record: dict[str, Any], seat: int, edition: str, seed: int) -> HintReply:
+    async def hint(self, room: Room, view: PlayerView, edition: str, seed: int) -> HintReply:
         """Hints for ``seat`` in a worker process (see :mod:`ra.web.hints`), fairly scheduled."""
         budget = self.settings.hint_budget
-        return await self.scheduler.run(room.id, True, hint_for, record, seat, budget, seed, edition)
+        return await self.scheduler.run(room.id, True, hint_for, view, budget, seed, edition)
 
     async def _sweeper(self) -> None:
         """Resume bots' turns after a restart, or after a worker died mid-thought."""
@@ -1053,7 +920,7 @@ class Hub:
                 for gid in await self.store.games_past_their_clock():  # nobody's page open
                     room = await self.room(gid)
                     if room is not None:
-                        room.schedule_clock()
+                        room.bots.schedule_clock()
                 first = False
             except asyncio.CancelledError:
                 raise

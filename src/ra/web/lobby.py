@@ -21,7 +21,7 @@ from typing_extensions import TypedDict
 from ra.engine import Game
 from ra.errors import RaError, SetupError
 from ra.setup import DISASTER_TIMINGS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
-from ra.table import bot_name
+from ra.table import bot_label
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
@@ -218,14 +218,15 @@ class Replay(TypedDict):
 
 
 def bot_names(seats: list[SeatSpec]) -> list[str | None]:
-    """The bots' display names (``ra.table.bot_name``), ``None`` for the human seats."""
+    """The bots' stored names (:func:`ra.table.bot_label` in English: pages show them in
+    their reader's language from the seat's level), ``None`` for the human seats."""
     taken: set[str] = set()
     names: list[str | None] = []
     for s in seats:
         if s.kind != "bot":
             names.append(None)
             continue
-        name = bot_name(s.level or "easy", taken)
+        name = bot_label(s.level or "easy", taken)
         taken.add(name)
         names.append(name)
     return names

@@ -16,6 +16,7 @@ seed, the bag order or (under hidden scores, R9.1) a score its reader may not se
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cache
 from typing import Annotated, Literal, NotRequired
 
@@ -27,6 +28,7 @@ from ra.engine import Game
 from ra.events import Event, message
 from ra.scoring import CATEGORIES
 from ra.state import AuctionState
+from ra.table import stand_in_events, stand_in_message
 from ra.tiles import (
     CIVILIZATIONS,
     DISASTERS,
@@ -169,6 +171,8 @@ class EventData(TypedDict):
     auto: bool
     detail: Detail
     msg: MsgJson
+    stand_in: bool
+    """A stand-in bot took this decision for the absent person in its seat (the message says so)."""
 
 
 class PlayerData(TypedDict):
@@ -426,9 +430,15 @@ def ws_schema() -> WsSchema:
 # --- building the server's messages ------------------------------------------------------
 
 
-def event_data(i: int, event: Event, edition: str) -> EventData:
-    """One log entry as sent (a hidden score's breakdown is already ``None`` in the view's log)."""
+def event_data(
+    i: int, event: Event, edition: str, stand_in: bool = False, level: str = "medium"
+) -> EventData:
+    """One log entry as sent (a hidden score's breakdown is already ``None`` in the view's log);
+    ``stand_in``: a stand-in bot of ``level`` took this decision for the person in its seat."""
     d = event.to_dict()
+    text = message(event, edition)
+    if stand_in and event.seat is not None:
+        text = stand_in_message(text, event.seat, level)
     return {
         "i": i,
         "kind": event.kind,
@@ -438,7 +448,8 @@ def event_data(i: int, event: Event, edition: str) -> EventData:
         "tiles": [t.id for t in event.tiles],
         "auto": event.auto,
         "detail": d["detail"],
-        "msg": message(event, edition).to_json(),
+        "msg": text.to_json(),
+        "stand_in": stand_in,
     }
 
 
@@ -511,8 +522,16 @@ class SeatPayload(TypedDict):
     num_events: int
 
 
-def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 0) -> SeatPayload:
-    """The view of ``seat`` (``None``: a spectator) and the log from ``events_from`` on."""
+def seat_payload(
+    game: Game,
+    seat: int | None,
+    edition: str,
+    events_from: int = 0,
+    stand_ins: Collection[int] = (),
+    stand_in: str = "medium",
+) -> SeatPayload:
+    """The view of ``seat`` (``None``: a spectator) and the log from ``events_from`` on; the
+    decisions numbered in ``stand_ins`` are marked as taken by a ``stand_in`` bot."""
     view = game.view(seat)
     over = game.is_over()
     auction = view.auction
@@ -549,13 +568,15 @@ def seat_payload(game: Game, seat: int | None, edition: str, events_from: int = 
     }
     legal = [str(a) for a in view.legal_actions()] if seat is not None and view.to_move == seat else []
     events = view.events
-
+    marked = stand_in_events(events, stand_ins)
     start = max(0, min(events_from, len(events)))
     return {
         "view": data,
         "legal": legal if not over else [],
         "events_from": start,
-        "events": [event_data(i, events[i], edition) for i in range(start, len(events))],
+        "events": [
+            event_data(i, events[i], edition, i in marked, stand_in) for i in range(start, len(events))
+        ],
         "num_events": len(events),
     }
 

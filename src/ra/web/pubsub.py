@@ -36,6 +36,8 @@ class GameChanged:
     appended: int | None = None
     seat: int | None = None
     action: str | None = None
+    stand_in: bool = False
+    """A stand-in bot took that decision for the absent person in ``seat``."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ Note = GameChanged | PresenceChanged | ChatPosted
 def encode(note: Note) -> str:
     """A note as the text a notification carries (PostgreSQL's limit is 8,000 bytes: far off)."""
     if isinstance(note, GameChanged):
-        decision = {"a": note.appended, "s": note.seat, "d": note.action}
+        decision = {"a": note.appended, "s": note.seat, "d": note.action, "b": note.stand_in}
         return json.dumps({"k": "g", "g": note.game_id, "w": note.worker, **decision})
     if isinstance(note, ChatPosted):
         return json.dumps({"k": "c", "g": note.game_id, "w": note.worker, "i": note.chat_id})
@@ -85,6 +87,7 @@ def decode(text: str) -> Note | None:
                 appended if isinstance(appended, int) else None,
                 seat if isinstance(seat, int) else None,
                 action if isinstance(action, str) else None,
+                data.get("b") is True,
             )
         if kind == "c" and isinstance(data["i"], int):
             return ChatPosted(game_id, worker, data["i"])

@@ -13,7 +13,6 @@ seat that forfeited (its clock ran out at a forfeit table) ranks after all the o
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
 from typing import Any
 
 import sqlalchemy as sa
@@ -21,6 +20,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from typing_extensions import TypedDict
 
 from ra.bots import LADDER, LEVEL_RATINGS, LEVELS
+from ra.table import ranks
 from ra.web.db import accounts, games, seats
 from ra.web.store import Store
 
@@ -49,18 +49,6 @@ def rating(mu: float, sigma: float, games_rated: int) -> Rating:
         "ordinal": round(mu - 3 * sigma, 2),
         "games": games_rated,
     }
-
-
-def ranks(scores: list[int], winner: int, forfeited: Collection[int] = ()) -> list[int]:
-    """1 for the winner, then by score (higher first), equal scores sharing a rank; a seat that
-    forfeited (its clock ran out at a forfeit table) after every other, whatever its score."""
-
-    def key(seat: int) -> tuple[bool, bool, int]:
-        return (seat in forfeited, seat != winner, -scores[seat])
-
-    return [
-        1 + sum(1 for other in range(len(scores)) if key(other) < key(seat)) for seat in range(len(scores))
-    ]
 
 
 async def rate_game(store: Store, game_id: str) -> bool:

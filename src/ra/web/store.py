@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -168,6 +168,15 @@ class GameColumns(ResultColumns):
     to_move_bot: bool
 
 
+class StoredDecision(NamedTuple):
+    """One accepted decision as stored: who took it, its notation, and whether a stand-in
+    bot took it for the absent person in that seat."""
+
+    seat: int
+    action: str
+    stand_in: bool = False
+
+
 @dataclass
 class AnalysisRow:
     """A game's analysis as stored: its progress while it runs, its numbers once done."""
@@ -285,15 +294,15 @@ class Store:
                     out[-1].seats.append(_seat_row(r))
         return out
 
-    async def decisions(self, game_id: str, since: int = 0) -> list[tuple[int, str]]:
-        """The accepted decisions of a game from number ``since`` on, in order, as (seat, notation)."""
+    async def decisions(self, game_id: str, since: int = 0) -> list[StoredDecision]:
+        """The accepted decisions of a game from number ``since`` on, in order."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                sa.select(decisions.c.seat, decisions.c.action)
+                sa.select(decisions.c.seat, decisions.c.action, decisions.c.stand_in)
                 .where(decisions.c.game_id == game_id, decisions.c.n >= since)
                 .order_by(decisions.c.n)
             )
-            return [(r[0], r[1]) for r in rows]
+            return [StoredDecision(r[0], r[1], bool(r[2])) for r in rows]
 
     async def seat_for_token(self, game_id: str, token: str) -> int | None:
         async with self.engine.connect() as conn:
@@ -431,28 +440,19 @@ class Store:
         self.on_change()
         return res.rowcount == 1
 
-    async def append(self, game_id: str, n: int, seat: int, action: str, state: GameColumns) -> None:
-        """Store decision ``n``; :class:`ConflictError` if the game is no longer at ``n`` decisions."""
+    async def append(
+        self, game_id: str, n: int, seat: int, action: str, state: GameColumns, stand_in: bool = False
+    ) -> None:
+        """Store decision ``n`` (``stand_in``: a stand-in bot took it for the absent person);
+        :class:`ConflictError` if the game is no longer at ``n`` decisions."""
         if self.sqlite:
-            await self._write(n, _append, game_id, n, seat, action, state)
+            await self._write(n, _append, game_id, n, seat, action, state, stand_in)
             self.on_change()
             return
         # PostgreSQL: the compare-and-set, the decision row and the other workers' note (with the
         # decision in it: they need not read it back) in one statement, one round trip.
-        note = GameChanged(game_id, self.worker_id, n, seat, action)
-        channel, payload = notify_sql(note)
-        params = {
-            "gid": game_id,
-            "n": n,
-            "n1": n + 1,
-            "t": now(),
-            "seat": seat,
-            "action": action,
-            "channel": channel,
-            "payload": payload,
-            **state,
-            "scores": json.dumps(state["scores"]) if state["scores"] is not None else None,
-        }
+        note = GameChanged(game_id, self.worker_id, n, seat, action, stand_in)
+        params = _append_params(note, n, state)
         try:
             async with self.engine.connect() as conn:
                 conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
@@ -754,7 +754,9 @@ def _nothing() -> None:
     """No one listens for changes (the store without a server around it)."""
 
 
-def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, state: GameColumns) -> None:
+def _append(
+    conn: Connection, game_id: str, n: int, seat: int, action: str, state: GameColumns, stand_in: bool
+) -> None:
     res = conn.execute(
         sa.update(games)
         .where(games.c.id == game_id, games.c.num_decisions == n)
@@ -763,8 +765,28 @@ def _append(conn: Connection, game_id: str, n: int, seat: int, action: str, stat
     if res.rowcount != 1:
         raise ConflictError(game_id)
     conn.execute(
-        sa.insert(decisions).values(game_id=game_id, n=n, seat=seat, action=action, created_at=now())
+        sa.insert(decisions).values(
+            game_id=game_id, n=n, seat=seat, action=action, created_at=now(), stand_in=stand_in
+        )
     )
+
+
+def _append_params(note: GameChanged, n: int, state: GameColumns) -> dict[str, object]:
+    """The parameters of :data:`_APPEND_PG` for decision ``n`` that ``note`` tells of."""
+    channel, payload = notify_sql(note)
+    return {
+        "gid": note.game_id,
+        "n": n,
+        "n1": n + 1,
+        "t": now(),
+        "seat": note.seat,
+        "action": note.action,
+        "stand_in": note.stand_in,
+        "channel": channel,
+        "payload": payload,
+        **state,
+        "scores": json.dumps(state["scores"]) if state["scores"] is not None else None,
+    }
 
 
 _APPEND_PG = sa.text(
@@ -775,8 +797,8 @@ _APPEND_PG = sa.text(
         WHERE id = :gid AND num_decisions = :n
         RETURNING id
     ), ins AS (
-        INSERT INTO decisions (game_id, n, seat, action, created_at)
-        SELECT id, :n, :seat, :action, :t FROM upd
+        INSERT INTO decisions (game_id, n, seat, action, created_at, stand_in)
+        SELECT id, :n, :seat, :action, :t, :stand_in FROM upd
         RETURNING n
     )
     SELECT pg_notify(:channel, :payload) FROM ins

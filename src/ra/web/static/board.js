@@ -196,19 +196,25 @@ export function renderScoring(events, view) {
   }).join("");
 }
 
-// The final result with the tie-break explained (R8.1).
-export function renderFinal(view, events, me) {
+// The final result with the tie-break explained (R8.1). `summary` (the lobby's view of the
+// table) carries the table's result: its winner, and the seats that forfeited, which rank last
+// whatever their score (ra.table.game_result).
+export function renderFinal(view, events, me, summary = null) {
   if (view.phase !== "over") return "";
   const ns = names(view);
   const over = [...events].reverse().find((e) => e.kind === "game_over");
-  const ranking = view.players.map((p, i) => ({ i, name: playerName(p.name), score: p.score ?? 0, sun: highestSun(p) }))
-    .sort((a, b) => b.score - a.score || b.sun - a.sun);
-  const winner = over ? over.seat : ranking[0].i;
+  const gave = (i) => Boolean(summary && summary.seats && summary.seats[i] && summary.seats[i].forfeited);
+  const ranking = view.players.map((p, i) => ({ i, name: playerName(p.name), score: p.score ?? 0, sun: highestSun(p), out: gave(i) }))
+    .sort((a, b) => a.out - b.out || b.score - a.score || b.sun - a.sun);
+  const stated = summary && summary.winner !== null && summary.winner !== undefined ? summary.winner : null;
+  const winner = stated !== null ? stated : over ? over.seat : ranking[0].i;
   const w = ranking.find((r) => r.i === winner) || ranking[0];
+  const tie = ranking.some((r) => r.i !== winner && !r.out && r.score === w.score);
   let headline;
-  if (over && over.detail) headline = t("fin.tie", { score: w.score, name: ns[winner], sun: w.sun });
+  if (tie) headline = t("fin.tie", { score: w.score, name: ns[winner], sun: w.sun });
   else headline = winner === me ? t("fin.youWin", { score: w.score }) : t("fin.wins", { name: ns[winner], score: w.score });
-  const rows = ranking.map((r, k) => `<tr class="${r.i === winner ? "winner" : ""}"><td>${k + 1}</td><th scope="row">${r.i === winner ? "★ " : ""}${esc(r.name)}${r.i === me ? ` <span class="badge you">${esc(t("table.you"))}</span>` : ""}</th><td class="num">${r.score}</td><td class="num">${r.sun}</td></tr>`).join("");
+  const badge = (r) => (r.out ? ` <span class="badge">${esc(t("fin.forfeited"))}</span>` : "");
+  const rows = ranking.map((r, k) => `<tr class="${r.i === winner ? "winner" : ""}"><td>${k + 1}</td><th scope="row">${r.i === winner ? "★ " : ""}${esc(r.name)}${r.i === me ? ` <span class="badge you">${esc(t("table.you"))}</span>` : ""}${badge(r)}</th><td class="num">${r.score}</td><td class="num">${r.sun}</td></tr>`).join("");
   return `<div class="final" role="status"><h2>${esc(t("fin.title"))}</h2><p class="final-headline">${esc(headline)}</p>` +
     `<table class="final-table"><thead><tr><th>${esc(t("fin.place"))}</th><th>${esc(t("sc.player"))}</th><th>${esc(t("sc.score"))}</th><th>${esc(t("fin.highSun"))}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }

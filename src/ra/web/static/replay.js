@@ -69,7 +69,7 @@ function render() {
   $("#scoring").innerHTML = renderScoring(d.events, v);
   const fin = $("#final-area");
   markCurrentMistake();
-  if (v.phase === "over") { fin.hidden = false; fin.innerHTML = `<div class="card final-card">${renderFinal(v, d.events, null)}</div>`; }
+  if (v.phase === "over") { fin.hidden = false; fin.innerHTML = `<div class="card final-card">${renderFinal(v, d.events, null, R.game)}</div>`; }
   else fin.hidden = true;
 }
 

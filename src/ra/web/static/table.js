@@ -508,7 +508,7 @@ function renderFinalArea() {
   box.hidden = false;
   const mine = getSeat(gameId);
   const again = mine && S.seat !== null ? `<button type="button" class="btn primary" id="again-btn">↻ ${esc(t("table.again"))}</button>` : "";
-  box.innerHTML = `<div class="card final-card">${renderFinal(S.view, S.events, S.seat)}` +
+  box.innerHTML = `<div class="card final-card">${renderFinal(S.view, S.events, S.seat, S.game)}` +
     `<div class="final-actions">${again}<a class="btn" href="/replay/${encodeURIComponent(gameId)}">▶ ${esc(t("table.replay"))}</a>` +
     `<a class="btn" id="analyse-link" href="/replay/${encodeURIComponent(gameId)}?analyse=1">📈 ${esc(t("analysis.web.start"))}</a>` +
     `<a class="btn" href="/api/games/${encodeURIComponent(gameId)}/record" download="ra-${esc(gameId)}.json">↓ ${esc(t("table.record"))}</a></div>` +

@@ -1,0 +1,199 @@
+"""A table's bot driver: its bots' turns, its clock, and the stand-ins and forfeits a clock
+brings — the one place a server decides that a bot moves (:func:`ra.table.decide`, the
+table's bot pipeline), kept beside the :class:`ra.web.hub.Room` that holds the sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from ra.table import decide
+from ra.web.errors import ClientError
+
+if TYPE_CHECKING:
+    from ra.web.hub import Room
+
+log = logging.getLogger("ra.web")
+
+INLINE_BOTS = ("easy", "random", "greedy")
+"""Levels fast enough to run on the event loop (the others search in a worker process)."""
+BOT_CLAIM_STALE = 20.0
+"""Seconds after which another worker may take over a bot's turn."""
+FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
+BACK_SECONDS = 60.0
+"""Under a game clock, a person taking their seat back from the stand-in has at least this long."""
+
+
+class BotDriver:
+    """When a bot moves at one table: the seat's own bot, or a stand-in for a person whose
+    clock ran out (or who is away), and the forfeit at a forfeit table."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.bot_task: asyncio.Task[None] | None = None
+        self.bot_task_n = -1
+        self.clock_task: asyncio.Task[None] | None = None
+        self.clock_task_n = -1
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        """The turns under way (a stopping server cancels them)."""
+        return [t for t in (self.bot_task, self.clock_task) if t is not None]
+
+    def busy(self) -> bool:
+        """A bot is thinking here now."""
+        return self.bot_task is not None and not self.bot_task.done()
+
+    def schedule_bot(self, remote: bool = False, claim: bool = False) -> None:
+        """Start the bot's turn if a bot is to move.
+
+        The worker that committed the last decision plays the bot's reply; a worker that
+        finds a game waiting (after a restart, or a worker died) first claims the turn in
+        the database (``claim``), so a bot rarely thinks twice and never moves twice.
+        """
+        self.schedule_clock()
+        game = self.room.game
+        if game is None or game.is_over() or self.room.row.record is not None:
+            return
+        seat = game.to_move
+        if seat is None or self.room.row.seats[seat].kind != "bot":
+            return
+        n = game.num_decisions
+        if self.bot_task is not None and not self.bot_task.done() and self.bot_task_n == n:
+            return
+        if remote:
+            return  # the committing worker plays it; the sweeper covers a dead worker
+        self.bot_task_n = n
+        self.bot_task = asyncio.create_task(self._bot_turn(seat, n, claim))
+
+    async def _bot_turn(self, seat: int, n: int, claim: bool) -> None:
+        try:
+            delay = self.room.row.bot_delay
+            if self.room.row.starts_at is not None:
+                delay = max(delay, (self.room.row.starts_at - datetime.now(UTC)).total_seconds())
+            await asyncio.sleep(delay)
+            game = self.room.game
+            if game is None or game.num_decisions != n:
+                return
+            if claim and not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
+                return
+            await self._play_bot(seat, n)
+        except ClientError as err:
+            log.debug("bot move at %s:%d dropped: %s", self.room.id, n, err.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot move failed in game %s at decision %d", self.room.id, n)
+
+    async def _play_bot(self, seat: int, n: int, stand_in: str | None = None) -> None:
+        """The table's one bot pipeline: the bot in ``seat`` — or, for an absent person, a
+        ``stand_in`` of that level — takes decision ``n`` from the seat's view
+        (:func:`ra.table.decide`): a search in a worker process outside the bot slots, a quick
+        level inline; its decision then goes through :meth:`act` as a person's would."""
+        job = self.room.table_now().bot_job(seat, stand_in)
+        action = None
+        if job.spec not in INLINE_BOTS:  # a search: in a worker process, outside the slots
+            action = await self.room.hub.think(self.room, job)
+        # Bots' moves are admitted a few at a time: on a busy server each one goes through
+        # in milliseconds and people's moves are never queued behind a crowd of bots'.
+        async with self.room.hub.bot_slots:
+            if action is None:
+                action = str(decide(job))
+            await self.room.act(seat, action, n, by_bot=True, stand_in=stand_in is not None)
+
+    # --- the clock ---------------------------------------------------------------
+
+    def schedule_clock(self) -> None:
+        """At a table with a clock, wait for the person to move until their time is up (or, for
+        a seat marked away, the table's pace), then let the stand-in bot decide.  Every worker
+        with the table open waits; the one that claims the decision in the database decides."""
+        game, row = self.room.game, self.room.row
+        if game is None or game.is_over() or not row.clocked or row.record is not None:
+            return
+        seat = game.to_move
+        if seat is None or row.seats[seat].kind == "bot":
+            return
+        n = game.num_decisions
+        task = self.clock_task
+        if task is not None and not task.done():
+            if self.clock_task_n == n:
+                return
+            if task is not asyncio.current_task():  # not the stand-in that is deciding now
+                task.cancel()
+        if row.seats[seat].away:
+            delay = row.bot_delay
+        else:
+            left = self.room.clock_left()
+            delay = 0.0 if left is None else left
+        self.clock_task_n = n
+        self.clock_task = asyncio.create_task(self._clock_turn(seat, n, delay))
+
+    async def _clock_turn(self, seat: int, n: int, delay: float) -> None:
+        try:
+            while True:
+                await asyncio.sleep(delay)
+                game = self.room.game
+                if game is None or game.num_decisions != n or game.to_move != seat:
+                    return
+                if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
+                    # Another worker may have charged the seat's clock: the stored one decides.
+                    self.room.row.seats[seat].bank = await self.room.hub.store.bank(self.room.id, seat)
+                left = None if self.room.row.seats[seat].away else self.room.clock_left()
+                if not left:
+                    break
+                delay = left + 0.05  # woken early, or the person came back: their time runs on
+            if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
+                return
+            if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
+                self.room.row.seats[seat].bank = 0.0  # spent: a person coming back gets BACK_SECONDS
+                await self.room.hub.store.set_bank(self.room.id, seat, 0.0)
+            if self.room.row.on_timeout == "forfeit" and not self.room.row.seats[seat].forfeited:
+                await self.forfeit(seat)
+            away = self.room.row.seats[seat].away
+            await self._play_bot(seat, n, self.room.row.stand_in or "medium")
+            if not away:
+                await self.set_away(seat, True)
+        except ClientError as err:
+            log.debug("stand-in move at %s:%d dropped: %s", self.room.id, n, err.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("stand-in move failed in game %s at decision %d", self.room.id, n)
+
+    async def forfeit(self, seat: int) -> None:
+        """At a forfeit table, ``seat``'s time ran out: a bot plays it to the end (it cannot be
+        taken back) and it ranks last; everyone is told."""
+        async with self.room.lock:
+            await self.room.hub.store.set_away(self.room.id, seat, True, forfeited=True)
+            self.room.row.seats[seat].away = self.room.row.seats[seat].forfeited = True
+            if self.room.table is not None:
+                self.room.table.forfeit(seat)
+            self.room.broadcast()
+
+    async def set_away(self, seat: int, away: bool) -> None:
+        """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with
+        their full time if it is their turn, and at least :data:`BACK_SECONDS` on a game
+        clock); everyone at the table is told."""
+        async with self.room.lock:
+            if self.room.row.seats[seat].away == away:
+                return
+            if not away and self.room.row.seats[seat].forfeited:
+                raise ClientError("forfeited", FORFEITED)
+            game = self.room.game
+            due = game is not None and game.to_move == seat
+            bank = (
+                self.room.row.allowed(seat) if self.room.row.game_seconds is not None and not away else None
+            )
+            if bank is not None:
+                bank = max(bank, BACK_SECONDS)
+                self.room.row.seats[seat].bank = bank
+            await self.room.hub.store.set_away(
+                self.room.id, seat, away, restart_turn=due and not away, bank=bank
+            )
+            self.room.row.seats[seat].away = away
+            if due and not away:
+                self.room.row.updated_at = datetime.now(UTC)
+            self.room.broadcast()
+        self.schedule_clock()
