@@ -15,7 +15,7 @@ import hashlib
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -23,7 +23,7 @@ from ra import bots
 from ra.actions import Action
 from ra.bots.base import Bot
 from ra.engine import Game
-from ra.errors import RaError, SetupError
+from ra.errors import RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.views import PlayerView
@@ -313,10 +313,10 @@ class Table(Generic[HintT]):
         """The finished game's result, forfeits included (None while it goes on)."""
         return game_result(self.game, self.forfeited)
 
-    def record(self) -> dict[str, Any]:
-        """The game's record with the table's own facts: which seats forfeited and which
-        decisions a stand-in took (``ra.record_format``)."""
-        record = self.game.to_record()
+    def record(self, public: bool = False) -> dict[str, Any]:
+        """The game's record (``public``: what anyone may read, R9) with the table's own facts:
+        which seats forfeited and which decisions a stand-in took (:func:`record_facts`)."""
+        record = self.game.to_record(public=public)
         if self.forfeited:
             record["forfeited"] = sorted(self.forfeited)
         if self.stand_ins:
@@ -460,6 +460,19 @@ def game_result(game: Game, forfeited: Collection[int] = ()) -> Result | None:
         return (seat in out, -scores[seat], -suns[seat], seat != engine_winner)
 
     return Result(scores, suns, out, tuple(sorted(range(game.num_players), key=key)))
+
+
+def record_facts(record: Mapping[str, Any], game: Game) -> tuple[frozenset[int], frozenset[int]]:
+    """The table's facts a record of ``game`` states: the seats that forfeited and the decisions
+    a stand-in took (both optional lists of numbers); :class:`RecordError` names a bad one."""
+    out: list[frozenset[int]] = []
+    for key, bound in (("forfeited", game.num_players), ("stand_ins", game.num_decisions)):
+        value = record.get(key, [])
+        ok = isinstance(value, list) and len(value) <= bound
+        if not ok or not all(type(v) is int and 0 <= v < bound for v in value):
+            raise RecordError(f"{key!r} must be a list of numbers from 0 to {bound - 1}")
+        out.append(frozenset(value))
+    return out[0], out[1]
 
 
 def stand_in_events(events: Sequence[Event], stand_ins: Collection[int]) -> frozenset[int]:

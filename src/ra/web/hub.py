@@ -29,7 +29,7 @@ from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
-from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, undo_refusal
+from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts, undo_refusal
 from ra.views import PlayerView
 from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver
 from ra.web.errors import ClientError
@@ -814,15 +814,17 @@ class Hub:
                 self._loading.pop(game_id, None)
                 return None
             game = None
-            stored: list[StoredDecision] = []
-            if row.record is not None:
+            stand_ins: Collection[int] = ()
+            if row.record is not None:  # an imported game: its record states its facts
                 game = Game.from_record(row.record)
+                stand_ins = record_facts(row.record, game)[1]
             elif row.status != "open":
                 stored = await self.store.decisions(game_id)
                 game = build_game(row, [d.action for d in stored])
+                stand_ins = {k for k, d in enumerate(stored) if d.stand_in}
             room = Room(self, row, game)
             if room.table is not None:
-                room.table.stand_ins = {k for k, d in enumerate(stored) if d.stand_in}
+                room.table.stand_ins = set(stand_ins)
             self.rooms[game_id] = room
             self._loading.pop(game_id, None)
             room.schedule_bot(claim=True)

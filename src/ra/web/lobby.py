@@ -21,7 +21,7 @@ from typing_extensions import TypedDict
 from ra.engine import Game
 from ra.errors import RaError, SetupError
 from ra.setup import DISASTER_TIMINGS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
-from ra.table import bot_label
+from ra.table import Seat, Table, bot_label, record_facts
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
@@ -477,7 +477,7 @@ class Lobby:
         room = await self.hub.room(game_id)
         if room is None or room.game is None:
             raise ApiError(409, "not_started", "the game has not started: no record yet")
-        return room.game.to_record(public=True)
+        return room.table_now().record(public=True)
 
     async def import_record(self, body: bytes, addr: str) -> Seated:
         """A finished game from its record, kept as a replay; limited per address."""
@@ -491,7 +491,9 @@ class Lobby:
                 f"this address has {self.settings.max_games_per_addr} games stored today; try tomorrow",
             )
         try:
-            game = Game.from_record(json.loads(body.decode("utf-8")))
+            record = json.loads(body.decode("utf-8"))
+            game = Game.from_record(record)
+            forfeited, stand_ins = record_facts(record, game)
         except (RaError, ValueError, TypeError, RecursionError, UnicodeDecodeError) as err:
             raise ApiError(422, "bad_record", f"not a valid Ra game record: {err}") from None
         self._listed.clear()  # the lobby shows a change made here at once
@@ -506,13 +508,20 @@ class Lobby:
                 "edition": "original",
                 "bot_delay": 0.0,
                 "seed": 0,
-                "record": game.to_record(),
+                "record": Table(game, [Seat(n) for n in game.names], None, forfeited, stand_ins).record(),
                 "creator_addr": addr,
                 "num_decisions": game.num_decisions,
-                **result_columns(game),
+                **result_columns(game, forfeited),
             },
             [
-                {"seat": i, "kind": "human", "level": None, "name": nm, "token_hash": None}
+                {
+                    "seat": i,
+                    "kind": "human",
+                    "level": None,
+                    "name": nm,
+                    "token_hash": None,
+                    "forfeited": i in forfeited,
+                }
                 for i, nm in enumerate(game.names)
             ],
         )
@@ -541,7 +550,8 @@ class Lobby:
         k = min(n, len(decisions))
         game = Game.from_setup(dataclasses.replace(full.setup, hidden_scores=False))
         game.replay(decisions[:k])
-        payload = seat_payload(game, seat, row.edition, 0)
+        stand_ins = room.table_now().stand_ins
+        payload = seat_payload(game, seat, row.edition, 0, stand_ins, row.stand_in or "medium")
         return {
             "n": k,
             "total": len(decisions),
