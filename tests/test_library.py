@@ -506,6 +506,40 @@ def test_engine_modules_import_only_the_layers_below_them() -> None:
         assert imported <= allowed, f"ra.{name} imports {sorted(imported - allowed)} (a layer above it)"
 
 
+FORBIDDEN = {
+    # a package (or module) of src/ra: the packages above it, which it may not import
+    "table": {"tui", "web", "cli", "arena", "envs"},
+    "labels": {"tui", "web", "cli", "arena", "envs", "bots", "table"},
+    "bots": {"tui", "web", "cli", "arena", "table"},
+    "analysis": {"tui", "web", "cli", "arena"},
+    "tui": {"web", "cli"},
+    "web": {"tui", "cli"},
+}
+"""The front ends depend downwards: none imports another's presentation (issue 39)."""
+
+
+def test_front_ends_and_the_table_import_only_downwards() -> None:
+    import ast
+
+    src = Path(ra.__file__).parent
+    wrong = []
+    for unit, above in FORBIDDEN.items():
+        path = src / unit
+        files = sorted(path.rglob("*.py")) if path.is_dir() else [src / f"{unit}.py"]
+        for file in files:
+            for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+                modules = []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    modules = [node.module]
+                elif isinstance(node, ast.Import):
+                    modules = [a.name for a in node.names]
+                for module in modules:
+                    parts = module.split(".")
+                    if parts[0] == "ra" and len(parts) > 1 and parts[1] in above:
+                        wrong.append(f"{file.relative_to(src)}:{node.lineno} imports {module}")
+    assert not wrong, "\n".join(wrong)
+
+
 ENGINE = {"state", "views", "engine", "records"}
 """The modules that own a position's fields (:class:`ra.state.State` and its subclasses)."""
 

@@ -249,7 +249,10 @@ def test_a_forfeited_seat_ranks_last_and_never_wins_whatever_its_score() -> None
         t.forfeit(plain.winner)  # the best score forfeited (its clock ran out at a forfeit table)
         result = t.result()
         assert result is not None and result.order[-1] == plain.winner
-        assert result.winner != plain.winner and result.winner == plain.order[0 if plain.order[0] != plain.winner else 1]
+        assert (
+            result.winner != plain.winner
+            and result.winner == plain.order[0 if plain.order[0] != plain.winner else 1]
+        )
         assert result.ranks()[plain.winner] == 3 and result.ranks()[result.winner] == 1
         assert game_result(t.game, {plain.winner}) == result  # the one function every front end uses
 

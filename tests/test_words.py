@@ -99,7 +99,9 @@ def test_the_language_comes_from_the_environment(env: dict[str, str], lang: str)
 def test_an_asked_for_language_wins_and_an_unknown_one_is_named() -> None:
     assert w.choose("ru", {"LANG": "en_US.UTF-8"}) == "ru"
     assert w.choose("en-XA") == "en_XA"
-    with pytest.raises(w.UnknownLanguageError, match=r"unknown language 'klingon'; languages are: en, de, ru"):
+    with pytest.raises(
+        w.UnknownLanguageError, match=r"unknown language 'klingon'; languages are: en, de, ru"
+    ):
         w.choose("klingon")
 
 

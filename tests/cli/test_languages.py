@@ -89,7 +89,7 @@ def test_lang_after_the_command_and_errors_in_russian() -> None:
     assert done.stderr.strip() == "ошибка: --delay не может быть отрицательным"
     unknown = ra("rules", "--lang", "xx")
     assert unknown.returncode == 2
-    assert "unknown language 'xx'; languages are: en, ru" in unknown.stderr
+    assert "unknown language 'xx'; languages are: en, de, ru" in unknown.stderr
 
 
 def test_the_rules_in_russian_and_in_the_pseudo_locale() -> None:

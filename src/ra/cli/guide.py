@@ -11,8 +11,9 @@ import ra
 from ra.cli.common import HELP, pager_with_colours, set_lang
 from ra.cli.language import lang
 from ra.guide import POSITION_MARK, Position, guide_text, positions
-from ra.tui.render import action_label, auction_line, board_line, players_table
-from ra.words import words
+from ra.labels import action_label
+from ra.tui.render import auction_line, board_line, players_table
+from ra.words import languages, words
 
 
 def position_text(position: Position, language: str) -> str:
@@ -54,7 +55,7 @@ def with_positions(text: str, language: str) -> str:
 
 def guide_command(
     plain: Annotated[bool, typer.Option("--plain", help=HELP("guide.cli.plain"))] = False,
-    language: Annotated[str | None, typer.Option("--lang", help=HELP("guide.cli.lang"))] = None,
+    language: Annotated[str | None, typer.Option("--lang", help=HELP("guide.cli.lang", langs=", ".join(languages())))] = None,
 ) -> None:
     """The strategy guide: the value of a lot, suns, the Ra track, races, monuments."""
     if language is not None:

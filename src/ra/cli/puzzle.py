@@ -17,6 +17,7 @@ from rich.console import Console
 
 from ra.actions import Action
 from ra.cli.common import HELP, fail, lang, set_lang, w
+from ra.labels import action_label
 from ra.puzzles import (
     THEMES,
     Puzzle,
@@ -31,7 +32,7 @@ from ra.puzzles import (
     load_puzzles,
     solver_from,
 )
-from ra.tui.render import action_label, auction_line, board_line, players_table
+from ra.tui.render import auction_line, board_line, players_table
 from ra.tui.session import data_dir
 from ra.words import languages, sentence, words
 

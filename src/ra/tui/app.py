@@ -27,6 +27,7 @@ import ra
 from ra.bots.advisor import ADVICE_SEED, advise_in_process
 from ra.bots.evaluate import Budget, Evaluation, EvaluationCancelledError
 from ra.events import you_seat
+from ra.labels import action_label
 from ra.state import State
 from ra.table import UndoError, decide
 from ra.tui import render
@@ -530,7 +531,7 @@ class PlayApp(App[None]):
         else:
             keys = {a: k for k, a in self._keys.items()}
             keys |= {a: self.bid_keys(k) for k, a in self._bids.items()}
-            panel.update(hints_text(self._hint_result, self.view(), keys, self.edition))
+            panel.update(hints_text(self._hint_result, self.view(), keys, self.edition, self.lang))
         self.call_after_refresh(self._log_to_end)  # the panel took room: keep the newest event in view
 
     def _log_to_end(self) -> None:
@@ -705,7 +706,7 @@ class PlayApp(App[None]):
         self._fast = False
         self._digits = ""
         self._shown_epochs = len(session.game.epoch_scores)
-        label = render.action_label(taken, self.edition, self.lang)
+        label = action_label(taken, self.edition, self.lang)
         self.say(self.w("table.undone", name=session.game.names[seat], action=label))
         self.refresh_screen(rebuild_log=True)
         self.step()

@@ -14,16 +14,10 @@ from ra.bots.evaluate import Evaluation
 from ra.bots.explain import action_msg, label_msg, reason, signed
 from ra.events import you_seat
 from ra.state import State
-from ra.words import Seat, msg, words
+from ra.words import DEFAULT_LANG, Seat, msg, words
 
 HINT_BUDGET = DEFAULT_BUDGET
 """The work behind the hints (the advisor's default: the expert level's search)."""
-
-
-def _lang() -> str:
-    from ra.cli.common import lang
-
-    return lang()
 
 
 def hints_text(
@@ -31,11 +25,11 @@ def hints_text(
     state: State,
     keys: Mapping[ra.Action, str],
     edition: str = "original",
-    lang: str | None = None,
+    lang: str = DEFAULT_LANG,
 ) -> Text:
     """The hints panel: one line per legal action (key, label, win chance, expected margin),
     best first and starred, then why the best is best (the mover addressed as "you")."""
-    code = lang or _lang()
+    code = lang
     w = words(code)
     seat = evaluation.mover
     best = evaluation.best

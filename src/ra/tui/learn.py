@@ -19,6 +19,7 @@ from textual.containers import VerticalScroll
 from textual.events import Key
 from textual.widgets import Static
 
+from ra.labels import action_label
 from ra.learn import LEARNER, Chapter, Lesson, load_chapters
 from ra.tui import render
 from ra.tui.session import data_dir
@@ -149,7 +150,7 @@ class LearnApp(App[None]):
         text = Text()
         for i, a in enumerate(self.lesson.game.legal_actions()[:9] if self._moves() else [], 1):
             text.append(f" {i} ", style="bold reverse")
-            text.append(f" {render.action_label(a, lang=self.lang)}  ")
+            text.append(f" {action_label(a, lang=self.lang)}  ")
         if self.lesson.finished and self.number == len(self.chapters):
             text.append(self.w("learn.all_done"), style="bold green")
         return text

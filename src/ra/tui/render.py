@@ -16,6 +16,7 @@ from rich.text import Text
 
 import ra
 from ra.events import describe, you_seat
+from ra.labels import action_label
 from ra.scoring import CATEGORIES, ScoreBreakdown
 from ra.state import State
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
@@ -417,16 +418,6 @@ def log_line(
     edition a drawn Ra tile moves the sun boat, R1.2: the event's own message says so.)"""
     style = "bold" if event.kind in ("epoch", "epoch_end", "game_over") else ""
     return Text(describe(event, names, edition, lang), style=style)
-
-
-def action_label(action: ra.Action, edition: str = "original", lang: str = DEFAULT_LANG) -> str:
-    """A button label for an action."""
-    w = words(lang)
-    if action.kind == "bid":
-        return w("tui.action.bid", sun=action.sun or 0)
-    if action.tile is None:
-        return w(f"tui.action.{action.kind}")
-    return w(f"tui.action.{action.kind}", tile=ra.display_name(action.tile, edition, lang))
 
 
 def action_labels(

@@ -13,6 +13,7 @@ import ra
 from ra.analysis.game import GameAnalysis
 from ra.analysis.report import pct
 from ra.events import decision_seats
+from ra.labels import action_label
 from ra.tui import render
 from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board, translate_bindings
 from ra.words import DEFAULT_LANG, words
@@ -99,7 +100,7 @@ class ReplayApp(App[None]):
         status = Text(w("tui.replay.decision", n=self.position, m=len(self.decisions)), style="bold")
         if self.position:
             who = game.names[self.movers[self.position - 1]]
-            action = render.action_label(self.decisions[self.position - 1], self.edition, self.lang)
+            action = action_label(self.decisions[self.position - 1], self.edition, self.lang)
             status.append(" " + w("tui.replay.who", name=who, action=action))
         if game.is_over():
             status.append("  " + render.final_line(game, game.names, self.lang), style="bold green")
@@ -135,7 +136,7 @@ class ReplayApp(App[None]):
     def _label(self, notation: str) -> str:
         """An analysed action's label in the replay's language (the analysis keeps notation)."""
         try:
-            return render.action_label(ra.Action.parse(notation), self.edition, self.lang)
+            return action_label(ra.Action.parse(notation), self.edition, self.lang)
         except ra.NotationError:
             return notation
 

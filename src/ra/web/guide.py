@@ -10,7 +10,7 @@ from typing_extensions import TypedDict
 
 import ra
 from ra.guide import Position, guide_text, positions, sections
-from ra.tui.render import action_label
+from ra.labels import action_label
 from ra.web.protocol import ViewData, seat_payload
 from ra.words import DEFAULT_LANG, normalize
 

@@ -13,8 +13,8 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
+from ra.labels import action_label
 from ra.learn import LEARNER, Chapter, Lesson, load_chapters
-from ra.tui.render import action_label
 from ra.web.lobby import ApiError
 from ra.web.protocol import ViewData, seat_payload
 from ra.words import DEFAULT_LANG, normalize

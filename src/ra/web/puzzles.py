@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
+from ra.labels import action_label
 from ra.puzzles import (
     THEMES,
     Puzzle,
@@ -33,7 +34,6 @@ from ra.puzzles import (
     load_puzzles,
     solver_from,
 )
-from ra.tui.render import action_label
 from ra.web.db import puzzle_attempts, puzzle_solvers
 from ra.web.lobby import ApiError
 from ra.web.protocol import ViewData, seat_payload
