@@ -92,8 +92,11 @@ def read_playthrough(path: Path) -> tuple[dict[str, str], list[dict[str, str]], 
             setup = dict(kv.split("=") for kv in rest.split())
         elif word == "decision":
             steps.append({"head": rest})
-        elif word in ("legal", "observation", "action"):
+        elif word in ("legal", "action"):
             steps[-1][word] = rest
+        elif word == "observation":  # "observation player K <entries>": every seat's
+            _, seat, entries = rest.split(" ", 2) if rest.count(" ") >= 2 else (*rest.split(" "), "")
+            steps[-1][f"observation {seat}"] = entries
         elif word in ("returns", "winner"):
             end[word] = rest
     return setup, steps, end
@@ -115,9 +118,10 @@ def test_playthrough(path: Path) -> None:
         assert step["head"] == f"{game.num_decisions} player {seat + 1} {game.phase}"
         legal = game.legal_actions()
         assert " | ".join(map(str, legal)) == step["legal"], step["head"]
-        observed = {int(i): float(v) for i, v in (kv.split(":") for kv in step["observation"].split())}
-        values = observation_of(game, seat)
-        assert {i: v for i, v in enumerate(values) if v} == observed, step["head"]
+        for p in range(game.num_players):  # every seat's observation: a leak shows as a difference
+            observed = {int(i): float(v) for i, v in (kv.split(":") for kv in step[f"observation {p + 1}"].split())}
+            values = observation_of(game, p)
+            assert {i: v for i, v in enumerate(values) if v} == observed, (step["head"], f"player {p + 1}")
         action = ra.Action.parse(step["action"])
         if state is not None:
             assert state.legal_actions() == sorted(a.index for a in legal), step["head"]

@@ -1,4 +1,5 @@
-"""Regenerate the perft file and the playthroughs (tests/perft, tests/playthroughs).
+"""Regenerate the golden files: the perft file, the playthroughs and the game records
+(tests/perft, tests/playthroughs, tests/golden/*.json).
 
     python tools/regen_golden.py            # write them
     python tools/regen_golden.py --check    # exit 1 if what is stored differs from a fresh run
@@ -26,6 +27,7 @@ from tools.perft import perft  # noqa: E402
 
 PERFT_FILE = ROOT / "tests" / "perft" / "ra.perft"
 PLAYTHROUGHS = ROOT / "tests" / "playthroughs"
+GOLDEN = ROOT / "tests" / "golden"
 NODE_LIMIT = 60_000
 """Deepest perft stored for a position: the last depth whose count stays under this."""
 
@@ -106,8 +108,9 @@ def playthrough_text(start: Start) -> str:
     rng = random.Random(start.seed)
     lines = [
         f"# Ra playthrough {start.name}: every decision of one game (tools/regen_golden.py).",
-        "# For each decision: who is to move, the legal actions, the mover's observation (ra.encode,",
-        "# non-zero entries as index:value), and the action taken (uniformly at random, seeded).",
+        "# For each decision: who is to move, the legal actions, every player's observation (ra.encode,",
+        "# non-zero entries as index:value; OpenSpiel's style: a leak into another seat's view shows",
+        "# in the diff), and the action taken (uniformly at random, seeded).",
         f"setup players={start.players} seed={start.seed} variant={start.variant} "
         f"hidden_scores={start.hidden_scores}",
         "",
@@ -120,7 +123,10 @@ def playthrough_text(start: Start) -> str:
         lines += [
             f"decision {game.num_decisions} player {seat + 1} {game.phase}",
             "legal " + " | ".join(str(a) for a in legal),
-            "observation " + observation_text(observation_of(game, seat)),
+            *(
+                f"observation player {p + 1} " + observation_text(observation_of(game, p))
+                for p in range(game.num_players)
+            ),
             f"action {action}",
             "",
         ]
@@ -134,9 +140,13 @@ def playthrough_text(start: Start) -> str:
 
 
 def outputs() -> dict[Path, str]:
+    from tests.golden.generate import GAMES, golden_text
+
     files = {PERFT_FILE: perft_text()}
     for start in PLAYTHROUGH_STARTS:
         files[PLAYTHROUGHS / f"{start.name}.txt"] = playthrough_text(start)
+    for name in GAMES:
+        files[GOLDEN / f"{name}.json"] = golden_text(name)
     return files
 
 

@@ -1,9 +1,12 @@
 """Write the golden game records (tests/golden/*.json) from the engine on the path.
 
-The files were generated from commit 67bd979 (before the library refactor) with
+The files were first generated from commit 67bd979 (before the library refactor) with
 ``PYTHONPATH=<that checkout>/src python tests/golden/generate.py``, so replaying
 them proves behaviour unchanged.  Each holds the setup, the decisions, every
-event as data (not text) and the per-epoch score breakdowns.
+event as data (not text) and the per-epoch score breakdowns.  ``tools/regen_golden.py``
+writes and checks them with the other golden files; on 2026-11-28 it rewrote them and
+only their records changed (they gained the ``disaster_timing`` field): decisions,
+events, breakdowns, scores and winners are those of 67bd979.
 """
 
 from __future__ import annotations
@@ -78,11 +81,18 @@ def play(kwargs: dict[str, Any], pick_seed: int, greedy: bool) -> dict[str, Any]
     }
 
 
+def golden_text(name: str) -> str:
+    """The text of ``tests/golden/<name>.json`` as the engine on the path plays it."""
+    kwargs, pick_seed, greedy = GAMES[name]
+    return json.dumps(play(kwargs, pick_seed, greedy), indent=0) + "\n"
+
+
 def main() -> int:
-    for name, (kwargs, pick_seed, greedy) in GAMES.items():
-        data = play(kwargs, pick_seed, greedy)
-        (HERE / f"{name}.json").write_text(json.dumps(data, indent=0) + "\n", encoding="utf-8")
-        print(name, len(data["decisions"]), "decisions", len(data["events"]), "events", file=sys.stderr)
+    """Write every golden record (``tools/regen_golden.py`` writes and checks them with the rest)."""
+    for name in GAMES:
+        text = golden_text(name)
+        (HERE / f"{name}.json").write_text(text, encoding="utf-8")
+        print(name, len(text) // 1024, "KiB", file=sys.stderr)
     return 0
 
 
