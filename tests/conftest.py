@@ -4,7 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import pytest
+
 import ra
+
+ONE_AT_A_TIME = ("browser", "cluster")
+"""Fixtures whose tests measure time as a person sees it (a browser's timings, a cluster's
+workers): under ``pytest -n 2 --dist loadgroup`` they all run on one worker, one after another,
+while the other worker runs the rest (the README's test command)."""
+ONE_AT_A_TIME_FILES = ("test_clock.py", "test_game_clock.py", "test_ray_bots.py", "test_fairness.py")
+"""Files of tests that wait on real clocks: the same worker as the browsers."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if any(f in names for f in ONE_AT_A_TIME) or item.path.name in ONE_AT_A_TIME_FILES:
+            item.add_marker(pytest.mark.xdist_group("one_at_a_time"))
 
 
 def make_game(
