@@ -119,7 +119,8 @@ def test_playthrough(path: Path) -> None:
         legal = game.legal_actions()
         assert " | ".join(map(str, legal)) == step["legal"], step["head"]
         for p in range(game.num_players):  # every seat's observation: a leak shows as a difference
-            observed = {int(i): float(v) for i, v in (kv.split(":") for kv in step[f"observation {p + 1}"].split())}
+            entries = step[f"observation {p + 1}"].split()
+            observed = {int(i): float(v) for i, v in (kv.split(":") for kv in entries)}
             values = observation_of(game, p)
             assert {i: v for i, v in enumerate(values) if v} == observed, (step["head"], f"player {p + 1}")
         action = ra.Action.parse(step["action"])

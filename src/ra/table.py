@@ -121,6 +121,54 @@ def seat_labels(seats: Sequence[Seat], lang: str = DEFAULT_LANG) -> list[str]:
     return out
 
 
+def plan_seats(
+    players: int | None,
+    humans: Sequence[str],
+    bot_specs: Sequence[str],
+    name: str | None = None,
+    lang: str = DEFAULT_LANG,
+) -> list[Seat]:
+    """Seats for a new table (``ra play``): the people first, then the bots.
+
+    Without ``humans`` one person plays (called ``name`` or "You" in ``lang``: the log
+    then addresses them).  Bots fill the remaining seats; the last bot spec repeats if
+    ``players`` asks for more seats.  Raises ``ValueError`` with the reason when the
+    numbers do not fit.
+    """
+    w = words(lang)
+    if list(humans) != [""] and any(not h.strip() for h in humans):  # "--humans ,," or "Ann,,Bob"
+        raise ValueError(w("tui.seats.empty_name", humans=",".join(humans)[:80]))
+    people = [h.strip() for h in humans if h.strip()] or [name or w("player.you")]
+    specs = [b.strip() for b in bot_specs if b.strip()]
+    for spec in specs:
+        bots.from_spec(spec, seed=0)  # a bad spec says why
+    total = players if players is not None else len(people) + max(len(specs), 0)
+    if players is None and not specs and len(people) == 1:
+        total = 3
+    check_players(total)
+    if len(people) > total:
+        people_n, seats_n = w("tui.count.people", n=len(people)), w("tui.count.seats", n=total)
+        raise ValueError(w("tui.seats.too_many_people", people=people_n, seats=seats_n))
+    n_bots = total - len(people)
+    if len(specs) > n_bots:
+        raise ValueError(
+            w(
+                "tui.seats.too_many_bots",
+                bots=w("tui.count.bots", n=len(specs)),
+                seats=w("tui.count.seats_left", n=n_bots),
+                people=w("tui.count.people", n=len(people)),
+            )
+        )
+    if n_bots and not specs:
+        specs = ["hard"]
+    specs = specs + [specs[-1]] * (n_bots - len(specs)) if n_bots else []
+    unnamed = [Seat(p) for p in people] + [Seat("", spec) for spec in specs]
+    seats = [Seat(label, s.bot) for s, label in zip(unnamed, seat_labels(unnamed, lang), strict=True)]
+    if len(set(s.name for s in seats)) != len(seats):
+        raise ValueError(w("tui.seats.names_differ", names=w.join(s.name for s in seats)))
+    return seats
+
+
 def bot_seed(game_seed: int, n: int) -> int:
     """The seed of the bot that takes decision ``n``: the same after a restart or a reload,
     so a game replays exactly, and a search abandoned by undo shares nothing with the next.

@@ -28,7 +28,7 @@ from ra import arena, bots
 from ra.arena.runner import GameResult
 from ra.cli.common import HELP, LONG_SUNS, PLAYERS, cannot_write, fail, setup_message
 from ra.events import plural
-from ra.tui.session import check_players
+from ra.table import check_players
 
 MAX_JOBS = 64
 """More processes than this only fight over the cores."""

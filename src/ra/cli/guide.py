@@ -55,7 +55,9 @@ def with_positions(text: str, language: str) -> str:
 
 def guide_command(
     plain: Annotated[bool, typer.Option("--plain", help=HELP("guide.cli.plain"))] = False,
-    language: Annotated[str | None, typer.Option("--lang", help=HELP("guide.cli.lang", langs=", ".join(languages())))] = None,
+    language: Annotated[
+        str | None, typer.Option("--lang", help=HELP("guide.cli.lang", langs=", ".join(languages())))
+    ] = None,
 ) -> None:
     """The strategy guide: the value of a lot, suns, the Ra track, races, monuments."""
     if language is not None:

@@ -25,11 +25,11 @@ from ra.table import (
     Seat,
     Table,
     TableOptions,
-    bot_label,
     check_players,
     default_hints,
+    plan_seats,
 )
-from ra.words import DEFAULT_LANG, msg, words
+from ra.words import msg, words
 
 __all__ = [
     "CancellableView",
@@ -119,58 +119,6 @@ def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
 def load_game(path: Path) -> ra.Game:
     """The game saved or recorded in ``path`` (for ``ra replay``)."""
     return game_from_document(read_document(path), os.fspath(path))
-
-
-def plan_seats(
-    players: int | None,
-    humans: Sequence[str],
-    bot_specs: Sequence[str],
-    name: str | None = None,
-    lang: str = DEFAULT_LANG,
-) -> list[Seat]:
-    """Seats for ``ra play``: the people first, then the bots.
-
-    Without ``humans`` one person plays (called ``name`` or "You" in ``lang``: the log
-    then addresses them).  Bots fill the remaining seats; the last bot spec repeats if
-    ``players`` asks for more seats.  Raises ``ValueError`` with the reason when the
-    numbers do not fit.
-    """
-    w = words(lang)
-    if list(humans) != [""] and any(not h.strip() for h in humans):  # "--humans ,," or "Ann,,Bob"
-        raise ValueError(w("tui.seats.empty_name", humans=",".join(humans)[:80]))
-    people = [h.strip() for h in humans if h.strip()] or [name or w("player.you")]
-    specs = [b.strip() for b in bot_specs if b.strip()]
-    for spec in specs:
-        bots.from_spec(spec, seed=0)  # a bad spec says why
-    total = players if players is not None else len(people) + max(len(specs), 0)
-    if players is None and not specs and len(people) == 1:
-        total = 3
-    check_players(total)
-    if len(people) > total:
-        people_n, seats_n = w("tui.count.people", n=len(people)), w("tui.count.seats", n=total)
-        raise ValueError(w("tui.seats.too_many_people", people=people_n, seats=seats_n))
-    n_bots = total - len(people)
-    if len(specs) > n_bots:
-        raise ValueError(
-            w(
-                "tui.seats.too_many_bots",
-                bots=w("tui.count.bots", n=len(specs)),
-                seats=w("tui.count.seats_left", n=n_bots),
-                people=w("tui.count.people", n=len(people)),
-            )
-        )
-    if n_bots and not specs:
-        specs = ["hard"]
-    specs = specs + [specs[-1]] * (n_bots - len(specs)) if n_bots else []
-    seats = [Seat(p) for p in people]
-    taken = set(people)
-    for spec in specs:
-        name_ = bot_label(spec, taken, lang)
-        taken.add(name_)
-        seats.append(Seat(name_, spec))
-    if len(set(s.name for s in seats)) != len(seats):
-        raise ValueError(w("tui.seats.names_differ", names=w.join(s.name for s in seats)))
-    return seats
 
 
 class Session(Table[Evaluation]):

@@ -21,7 +21,7 @@ from typing_extensions import TypedDict
 from ra.engine import Game
 from ra.errors import RaError, SetupError
 from ra.setup import DISASTER_TIMINGS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
-from ra.table import Seat, Table, bot_label, record_facts
+from ra.table import Seat, Table, default_hints, record_facts, seat_labels
 from ra.tiles import EDITIONS
 from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
@@ -217,19 +217,17 @@ class Replay(TypedDict):
     epochs: list[list[int]]
 
 
+def table_seats_of(seats: list[SeatSpec]) -> list[Seat]:
+    """A new table's seats as the table knows them (people not named yet, bots by level)."""
+    return [Seat("", (s.level or "easy") if s.kind == "bot" else None) for s in seats]
+
+
 def bot_names(seats: list[SeatSpec]) -> list[str | None]:
-    """The bots' stored names (:func:`ra.table.bot_label` in English: pages show them in
+    """The bots' stored names (:func:`ra.table.seat_labels` in English: pages show them in
     their reader's language from the seat's level), ``None`` for the human seats."""
-    taken: set[str] = set()
-    names: list[str | None] = []
-    for s in seats:
-        if s.kind != "bot":
-            names.append(None)
-            continue
-        name = bot_label(s.level or "easy", taken)
-        taken.add(name)
-        names.append(name)
-    return names
+    table_seats = table_seats_of(seats)
+    labels = seat_labels(table_seats)
+    return [label if seat.bot is not None else None for seat, label in zip(table_seats, labels, strict=True)]
 
 
 def link(game_id: str, seat: int, token: str) -> str:
@@ -318,7 +316,6 @@ class Lobby:
             where = f"{err.option}: " if err.option and err.option != "players" else ""
             raise ApiError(422, "bad_request", f"{where}{err}") from None
         names = bot_names(body.seats)
-        humans = sum(s.kind == "human" for s in body.seats)
         self._listed.clear()  # the lobby shows a change made here at once
         game_id = await self.store.create_game(
             {
@@ -332,7 +329,7 @@ class Lobby:
                 "seed": self.settings.fixed_seed if self.settings.fixed_seed is not None else new_seed(),
                 "creator_addr": addr,
                 "starts_at": now() + timedelta(seconds=body.start_in) if body.start_in else None,
-                "hints": body.hints if body.hints is not None else humans == 1,
+                "hints": body.hints if body.hints is not None else default_hints(table_seats_of(body.seats)),
                 "disaster_timing": body.disaster_timing,
                 "move_seconds": body.move_seconds,
                 **_clock_columns(body),
