@@ -528,11 +528,13 @@ def test_front_ends_and_the_table_import_only_downwards() -> None:
         files = sorted(path.rglob("*.py")) if path.is_dir() else [src / f"{unit}.py"]
         for file in files:
             for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
-                modules = []
+                modules: list[str] = []
                 if isinstance(node, ast.ImportFrom) and node.module:
                     modules = [node.module]
                 elif isinstance(node, ast.Import):
                     modules = [a.name for a in node.names]
+                if not isinstance(node, ast.Import | ast.ImportFrom):
+                    continue
                 for module in modules:
                     parts = module.split(".")
                     if parts[0] == "ra" and len(parts) > 1 and parts[1] in above:

@@ -48,7 +48,7 @@ def to_action_phase_of(t: Table[str], seat: int) -> None:
 # --- undo: one policy -----------------------------------------------------------------
 
 
-def why(t: Table[object], seat: int | None) -> str | None:
+def why(t: Table[str], seat: int | None) -> str | None:
     """The table's reason (a catalogue message) in English, as the terminal shows it."""
     reason = t.why_no_undo(seat)
     return None if reason is None else words("en").render(reason, t.game.names)

@@ -113,7 +113,7 @@ def test_csrf_origin_fixation_and_guessing_are_refused(server: Server) -> None:
 
 
 def test_ranks_put_the_winner_first_and_share_equal_scores() -> None:
-    from ra.web.ratings import ranks
+    from ra.table import ranks
 
     assert ranks([30, 41, 41], winner=1) == [3, 1, 2]  # R8: the tie-break made seat 1 the winner
     assert ranks([12, 30, 30, 5], winner=2) == [3, 2, 1, 4]
@@ -184,7 +184,7 @@ def test_a_game_against_rated_bots_moves_only_the_persons_rating(server: Server)
         profile = httpx.get(base + "/api/players/cy").json()
     assert profile["rating"]["games"] == 1 and profile["rating"]["mu"] != 25
     game = httpx.get(f"{base}/api/games/{gid}").json()
-    from ra.web.ratings import ranks
+    from ra.table import ranks
 
     place = ranks(game["scores"], game["winner"])[0]
     if place == 1:
