@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import secrets
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Literal
@@ -50,6 +51,7 @@ from ra.web.learn import router as learn_router
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.lobby_feed import LobbyFeed
+from ra.web.mail import parse_smtp, tell_turn
 from ra.web.metrics import CONTENT_TYPE, Metrics
 from ra.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -111,12 +113,31 @@ def metrics_allowed(conn: HTTPConnection, networks: tuple[Network, ...]) -> bool
     return address_in(client_address(conn), networks)
 
 
+PAGES: dict[str, str] = {
+    "/": "index.html",
+    "/g/{game_id}": "table.html",
+    "/replay/{game_id}": "replay.html",
+    "/account": "account.html",
+    "/players": "leaderboard.html",
+    "/u/{name}": "profile.html",
+    "/rules": "rules.html",
+    "/learn": "learn.html",
+    "/guide": "guide.html",
+    "/puzzles": "puzzles.html",
+}
+"""The site's pages by path: static HTML that its script fills from the API."""
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The server for one database; ``ra serve`` runs it under uvicorn."""
     store = Store(settings.db_url, settings.worker_id)
     metrics = Metrics()
     metrics_from = parse_networks(",".join(settings.metrics_from))
     hub = Hub(store, settings, metrics=metrics)
+    if settings.smtp_url is not None:  # "your turn" mail reads the seat's account
+        hub.turn_mailer = functools.partial(
+            tell_turn, store, parse_smtp(settings.smtp_url), settings.public_url
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -184,52 +205,16 @@ def create_app(settings: Settings) -> FastAPI:
             raise ApiError(404, "not_found", f"page {name} is missing")
         return Response(body, status_code, media_type="text/html", headers={"Cache-Control": NO_CACHE})
 
-    def page(name: str) -> Response:
-        return html_page(name)
+    def page(name: str) -> Callable[[], Awaitable[Response]]:
+        async def endpoint() -> Response:
+            return html_page(name)
 
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> Response:
-        return page("index.html")
+        return endpoint
 
-    @app.get("/g/{game_id}", include_in_schema=False)
-    async def table(game_id: str) -> Response:
-        return page("table.html")
-
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> Response:
-        return page("replay.html")
-
-    @app.get("/account", include_in_schema=False)
-    async def account_page() -> Response:
-        return page("account.html")
-
-    @app.get("/players", include_in_schema=False)
-    async def leaderboard_page() -> Response:
-        return page("leaderboard.html")
-
-    @app.get("/u/{name}", include_in_schema=False)
-    async def profile_page(name: str) -> Response:
-        return page("profile.html")
-
-    @app.get("/rules", include_in_schema=False)
-    async def rules_page() -> Response:
-        return page("rules.html")
-
-    @app.get("/learn", include_in_schema=False)
-    async def learn_page() -> Response:
-        return page("learn.html")
-
+    for path, name in PAGES.items():  # one table of paths: each a static page its script fills
+        app.add_api_route(path, page(name), methods=["GET"], include_in_schema=False)
     app.include_router(learn_router)
-
-    @app.get("/guide", include_in_schema=False)
-    async def guide_page() -> Response:
-        return page("guide.html")
-
     app.include_router(guide_router)
-
-    @app.get("/puzzles", include_in_schema=False)
-    async def puzzles_page() -> Response:
-        return page("puzzles.html")
 
     @app.get("/static/{build}/catalogue/{lang}.json", include_in_schema=False)
     async def catalogue_json(build: str, lang: str) -> Response:

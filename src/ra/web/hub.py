@@ -34,7 +34,7 @@ from ra.views import PlayerView
 from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver
 from ra.web.errors import ClientError
 from ra.web.hints import hint_for
-from ra.web.mail import BY_TURNS_SECONDS, parse_smtp, tell_turn
+from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.metrics import Metrics
 from ra.web.protocol import (
     ErrorMessage,
@@ -60,7 +60,8 @@ from ra.web.pubsub import (
 )
 from ra.web.ratings import level_rating
 from ra.web.scheduler import FairScheduler
-from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, Store, StoredDecision
+from ra.web.storage import GameStorage
+from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, StoredDecision
 from ra.words import DEFAULT_LANG, words
 
 log = logging.getLogger("ra.web")
@@ -749,7 +750,11 @@ class Hub:
     """All rooms of this worker, the bot processes, and the link to the other workers."""
 
     def __init__(
-        self, store: Store, settings: Settings, pubsub: PubSub | None = None, metrics: Metrics | None = None
+        self,
+        store: GameStorage,
+        settings: Settings,
+        pubsub: PubSub | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -768,6 +773,8 @@ class Hub:
         """Sends on a chat line another worker stored (:mod:`ra.web.chat`)."""
         self.on_finished: Callable[[str], Awaitable[object]] = _unrated
         """Called once a game is over here (the ratings: :mod:`ra.web.ratings`)."""
+        self.turn_mailer: Callable[[str, int], Awaitable[object]] | None = None
+        """Mails a person whose turn it is in a game by turns (set with the accounts' store)."""
         self.lobby_changed: Callable[[], None] = _unheard
         """Called when a table's players or watchers change here or on another worker (the live
         lobby: :mod:`ra.web.lobby_feed`)."""
@@ -957,13 +964,12 @@ class Hub:
     def tell_turn(self, row: GameRow, seat: int) -> None:
         """In a game by turns, mail the person whose turn it now is (once: from the worker that
         committed the decision; in the background, logged if it fails)."""
-        smtp = self.settings.smtp_url
         seconds = row.move_seconds
-        if smtp is None or seconds is None or seconds < BY_TURNS_SECONDS:
+        if self.turn_mailer is None or seconds is None or seconds < BY_TURNS_SECONDS:
             return
         if row.seats[seat].kind != "human" or row.seats[seat].away:
             return
-        self._background(tell_turn(self.store, parse_smtp(smtp), self.settings.public_url, row.id, seat))
+        self._background(self.turn_mailer(row.id, seat))
 
     def _background(self, job: Awaitable[object]) -> None:
         async def run() -> None:
@@ -1036,7 +1042,7 @@ def _unheard() -> None:
     """Nobody follows the lobby (a hub without an app around it)."""
 
 
-def _pubsub_for(store: Store, settings: Settings) -> PubSub:
+def _pubsub_for(store: GameStorage, settings: Settings) -> PubSub:
     """PostgreSQL's ``LISTEN``/``NOTIFY`` between workers; in-process for one SQLite worker."""
     if store.sqlite:
         return LocalPubSub()

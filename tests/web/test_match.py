@@ -1,0 +1,182 @@
+"""The game master in-process (issue 39): a room, its table and its bot driver over the in-memory
+storage (:class:`ra.web.storage.MemoryGames`), with no server, socket or database — the way
+boardgame.io's ``master.test.ts`` drives its master.  What needs a real server (sockets,
+PostgreSQL, nginx, the browser) stays in the other files of ``tests/web``."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from ra.table import stand_in_events
+from ra.web.errors import ClientError
+from ra.web.hub import Hub, Room, Settings
+from ra.web.pubsub import LocalPubSub
+from ra.web.storage import MemoryGames
+from ra.web.store import GameRow, SeatRow
+
+
+def row(*seats: str | None, seed: int = 3, **options: Any) -> GameRow:
+    """A running game: ``None`` is a person's seat, a string a bot's level."""
+    return GameRow(
+        id=f"g{seed}",
+        created_at=datetime.now(UTC),
+        status="running",
+        players=len(seats),
+        variant="standard",
+        suns_per_player=None,
+        hidden_scores=True,
+        edition="original",
+        bot_delay=0.0,
+        seed=seed,
+        record=None,
+        num_decisions=0,
+        to_move=None,
+        epoch=1,
+        winner=None,
+        scores=None,
+        rematch_id=None,
+        updated_at=datetime.now(UTC),
+        seats=[
+            SeatRow(i, "bot" if s else "human", s, f"P{i + 1}" if s is None else None, None)
+            for i, s in enumerate(seats)
+        ],
+        **options,
+    )
+
+
+async def master(game: GameRow) -> tuple[MemoryGames, Hub, Room]:
+    store = MemoryGames()
+    store.put(game)
+    hub = Hub(store, Settings(db_url="memory://"), pubsub=LocalPubSub())
+    room = await hub.room(game.id)
+    assert room is not None and room.game is not None
+    return store, hub, room
+
+
+async def until(check: Callable[[], bool], what: str, seconds: float = 20.0) -> None:
+    """Let the room's bot tasks run until ``check()`` holds."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def moved(room: Room, n: int) -> Callable[[], bool]:
+    """Whether the room's game has gone past decision ``n`` (or ended)."""
+    return lambda: room.table_now().game.num_decisions > n or room.table_now().game.is_over()
+
+
+def run(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(main())
+
+
+def test_a_person_and_two_bots_play_to_the_end_and_storage_follows() -> None:
+    async def main() -> None:
+        store, hub, room = await master(row(None, "easy", "random", seed=5))
+        rng = random.Random(1)
+        while not room.table_now().game.is_over():
+            game = room.table_now().game
+            if game.to_move == 0:
+                await room.act(0, str(rng.choice(game.legal_actions())), game.num_decisions)
+            else:
+                await until(moved(room, game.num_decisions), "the bot's move")
+        table = room.table_now()
+        stored = store.rows[room.id]
+        assert [d.action for d in await store.decisions(room.id)] == [str(a) for a in table.game.decisions]
+        result = table.result()
+        assert result is not None
+        assert (stored.status, stored.winner, stored.scores) == (
+            "finished",
+            result.winner,
+            list(result.scores),
+        )
+        await hub.stop()
+
+    run(main)
+
+
+def test_undo_follows_the_tables_one_policy_and_the_storage_takes_it_back() -> None:
+    async def main() -> None:
+        store, hub, room = await master(row(None, None, seed=4))
+        table = room.table_now()
+        mover = table.game.to_move
+        assert mover is not None
+        await room.act(mover, "ra", 0)
+        other = table.game.to_move
+        assert other is not None and other != mover
+        with pytest.raises(ClientError) as refused:
+            await room.undo(other, 1)  # the other did not decide last
+        assert refused.value.code == "not_allowed" and refused.value.why is not None
+        assert refused.value.why["params"]["reason"] == {
+            "key": "tui.undo.other",
+            "params": {"p": {"seat": mover}},
+        }
+        await room.undo(mover, 1)
+        assert table.game.num_decisions == 0 and await store.decisions(room.id) == []
+        assert store.rows[room.id].num_decisions == 0
+        with pytest.raises(ClientError) as stale:
+            await room.act(mover, "ra", 5)  # a decision number the game is not at
+        assert stale.value.code == "stale" and table.game.num_decisions == 0
+        await hub.stop()
+
+    run(main)
+
+
+def test_a_stand_in_decides_when_the_clock_runs_out_its_decisions_are_marked_and_stay() -> None:
+    async def main() -> None:
+        game = row(None, None, seed=6, game_seconds=1, stand_in="random")
+        store, hub, room = await master(game)
+        table = room.table_now()
+        seat = table.game.to_move
+        assert seat is not None
+        await until(lambda: table.game.num_decisions >= 1, "the stand-in's decision", seconds=10)
+        assert store.rows[room.id].seats[seat].away  # marked away: its stand-in plays on
+        assert table.stand_ins >= {0} and (await store.decisions(room.id))[0].stand_in
+        marked = stand_in_events(table.game.events, table.stand_ins)
+        assert marked and all(table.game.events[i].seat == seat for i in marked)
+        assert table.movers == [seat]  # the other seat is a person: nobody else has moved
+        await room.bots.set_away(seat, False)  # the person comes back: the stand-in's decision stays
+        reason = table.why_no_undo(seat)
+        assert reason is not None and reason.key == "tui.undo.stand_in"
+        with pytest.raises(ClientError):
+            await room.undo(seat, table.game.num_decisions)
+        assert table.game.num_decisions == 1
+        await hub.stop()
+
+    run(main)
+
+
+def test_a_seat_out_of_time_at_a_forfeit_table_forfeits_and_is_last() -> None:
+    async def main() -> None:
+        game = row(None, None, seed=7, game_seconds=1, on_timeout="forfeit", stand_in="random")
+        store, hub, room = await master(game)
+        table = room.table_now()
+        walker = table.game.to_move
+        assert walker is not None
+        room.bots.schedule_clock()
+        await until(lambda: walker in table.forfeited, "the forfeit", seconds=10)
+        assert store.rows[room.id].seats[walker].forfeited
+        with pytest.raises(ClientError) as refused:
+            await room.bots.set_away(walker, False)
+        assert refused.value.code == "forfeited"
+        rng = random.Random(2)
+        while not table.game.is_over():  # the other plays on; the forfeited seat's bot answers
+            if table.game.to_move == 1 - walker:
+                n = table.game.num_decisions
+                await room.act(1 - walker, str(rng.choice(table.game.legal_actions())), n)
+            else:
+                await until(moved(room, table.game.num_decisions), "a stand-in")
+        result = table.result()
+        assert result is not None and result.winner == 1 - walker and result.order[-1] == walker
+        assert store.rows[room.id].winner == 1 - walker
+        assert table.record()["forfeited"] == [walker]
+        await hub.stop()
+
+    run(main)
