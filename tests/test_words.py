@@ -177,14 +177,17 @@ def test_a_negative_count_takes_the_form_of_its_size() -> None:
     assert w.words("en")("count.points", n=-1) == "-1 point"
 
 
-def test_every_error_code_the_table_can_receive_has_words_in_every_language() -> None:
-    """A refusal reaches the page as ``err.<code>``: without the key a Russian table showed
-    "Ошибка: no game '…'" (issue 41)."""
+def test_every_error_code_the_server_sends_has_words_in_every_language() -> None:
+    """A refusal reaches the page as ``err.<code>``, from the table's socket (``ClientError``)
+    or the HTTP API (``ApiError``): without the key a Russian table showed "Ошибка: no game
+    '…'" (issues 39 and 41)."""
     web = Path(w.__file__).parent / "web"
     codes = set()
     for path in web.glob("*.py"):
-        codes |= set(re.findall(r'ClientError\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
-    assert {"not_found", "stale", "illegal"} <= codes
+        text = path.read_text(encoding="utf-8")
+        codes |= set(re.findall(r'ClientError\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'ApiError\(\s*\d+,\s*"([a-z_]+)"', text))
+    assert {"not_found", "stale", "illegal", "bad_credentials", "too_many_games"} <= codes
     missing = sorted(c for c in codes if not w.words("en").has(f"err.{c}"))
     assert not missing, f"no words for the error codes {missing}"
     for lang in w.languages():  # and translated: not the English left in place

@@ -1,6 +1,6 @@
 // Shared helpers of every page: the top bar, the language switch, the HTTP API,
 // seat tokens in localStorage, toasts.
-import { t, currentLang, setLang, applyI18n, LANGS, LANG_NAMES } from "./i18n.js";
+import { t, has, currentLang, setLang, applyI18n, LANGS, LANG_NAMES } from "./i18n.js";
 import { esc } from "./tiles.js";
 
 export { esc };
@@ -46,7 +46,10 @@ export async function api(method, path, body) {
   let data = null;
   try { data = await res.json(); } catch (e) { data = null; }
   if (!res.ok) {
-    const err = new Error((data && (data.message || data.error)) || `HTTP ${res.status}`);
+    // The server's words are English: a page in another language says the code's own words.
+    const key = data && data.error ? `err.${data.error}` : null;
+    const own = key && currentLang() !== "en" && has(key) ? t(key) : null;
+    const err = new Error(own || (data && (data.message || data.error)) || `HTTP ${res.status}`);
     err.status = res.status;
     err.code = data && data.error;
     throw err;
