@@ -510,7 +510,7 @@ FORBIDDEN = {
     # a package (or module) of src/ra: the packages above it, which it may not import
     "table": {"tui", "web", "cli", "arena", "envs"},
     "labels": {"tui", "web", "cli", "arena", "envs", "bots", "table"},
-    "bots": {"tui", "web", "cli", "arena", "table"},
+    "bots": {"tui", "web", "cli", "arena", "table", "envs"},
     "analysis": {"tui", "web", "cli", "arena"},
     "tui": {"web", "cli"},
     "web": {"tui", "cli"},

@@ -298,3 +298,30 @@ def budget_spent(players: int, native: bool, budgets: tuple[int, int, int, int])
 
 def test_the_python_search_spends_its_budget_for_the_player_count() -> None:
     assert budget_spent(3, False, (5, 9, 13, 17)) == 9
+
+
+def test_bots_registered_by_entry_point_load_when_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39: ra.bots names no adapter; the OpenSpiel bot registers itself in the package's
+    metadata (entry-point group ``ra.bots``), and a plugin that cannot load says why."""
+    from importlib.metadata import EntryPoint
+
+    from ra import bots
+
+    assert bots._plugins()["openspiel-mcts"].value == "ra.envs.openspiel:OpenSpielMCTSBot"
+    plugins = {
+        "plain": EntryPoint("plain", "ra.bots.base:RandomBot", bots.PLUGINS),
+        "gone": EntryPoint("gone", "ra.no_such_module:Bot", bots.PLUGINS),
+        "notabot": EntryPoint("notabot", "collections:OrderedDict", bots.PLUGINS),
+    }
+    monkeypatch.setattr(bots, "_plugins", lambda: plugins)
+    assert isinstance(bots.make("plain", seed=3), bots.RandomBot)
+    with pytest.raises(ValueError, match=r"the gone bot \(ra.no_such_module:Bot\) could not be loaded"):
+        bots.make("gone")
+    with pytest.raises(ValueError, match="unknown option"):
+        bots.make("plain", depth=3)
+    with pytest.raises(ValueError, match="has no levels"):
+        bots.make("plain", level="hard")
+    with pytest.raises(ValueError, match="is not a bot"):
+        bots.make("notabot")
+    with pytest.raises(ValueError, match="bots are: .*plain, gone, notabot"):
+        bots.make("nothing")

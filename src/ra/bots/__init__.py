@@ -17,6 +17,7 @@ Python search.
 from __future__ import annotations
 
 from dataclasses import fields
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -153,8 +154,6 @@ BOT_OPTIONS: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": ("epsilon", "weights"),
     "mcts": (*(f.name for f in fields(MCTSConfig)), "config", "weights", "native"),
-    # OpenSpiel's own MCTS (ra.envs.openspiel): needs the rl extra, imported only when asked for.
-    "openspiel-mcts": ("simulations", "rollouts", "uct_c"),
     # Plays the advisor's best action (ra.bots.advisor): the hint follower.
     "advisor": ("budget", "flat"),
 }
@@ -192,9 +191,14 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         else:
             options = {**preset, **options}
     if key not in BOT_OPTIONS:
-        raise ValueError(
-            f"unknown bot {name!r}; bots are: {', '.join((*BOTS, *LEVELS, 'advisor', 'openspiel-mcts'))}"
-        )
+        plugin = _plugins().get(key)
+        if plugin is None:
+            raise ValueError(
+                f"unknown bot {name!r}; bots are: {', '.join((*BOTS, *LEVELS, 'advisor', *_plugins()))}"
+            )
+        if level is not None:
+            raise ValueError(f"the {key} bot has no levels (only mcts has: {', '.join(LEVELS)})")
+        return _plugin_bot(plugin, seed, options)
     if level is not None and key != "mcts":
         raise ValueError(f"the {key} bot has no levels (only mcts has: {', '.join(LEVELS)})")
     unknown = sorted(set(options) - set(BOT_OPTIONS[key]))
@@ -207,8 +211,6 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         return RandomBot(seed=seed)
     if key == "greedy":
         return GreedyBot(seed=seed, **options)
-    if key == "openspiel-mcts":
-        return _openspiel_mcts(seed, options)
     if key == "advisor":
         from ra.bots.advisor import FollowerBot  # imports the evaluators: only when asked for
 
@@ -245,14 +247,30 @@ def _unless_given(preset: dict[str, Any], options: dict[str, Any]) -> dict[str, 
     return preset
 
 
-def _openspiel_mcts(seed: int | None, options: dict[str, Any]) -> Bot:
+PLUGINS = "ra.bots"
+"""The entry-point group where a package registers bots by name (``name = "module:Class"``): the
+research adapters register theirs (``openspiel-mcts``, ``ra.envs.openspiel``) without this
+package importing them; the class is loaded only when asked for."""
+
+
+def _plugins() -> dict[str, EntryPoint]:
+    """The bots other packages (or this one's adapters) register, by name."""
+    return {ep.name: ep for ep in entry_points(group=PLUGINS)}
+
+
+def _plugin_bot(plugin: EntryPoint, seed: int | None, options: dict[str, Any]) -> Bot:
+    """A registered bot: loaded now (its extra may be missing), its options checked by itself."""
     try:
-        from ra.envs.openspiel import OpenSpielMCTSBot
+        factory = plugin.load()
     except ImportError as err:
-        raise ValueError(
-            f"the openspiel-mcts bot needs the rl extra (pip install -e '.[rl]' in a checkout): {err}"
-        ) from None
-    return OpenSpielMCTSBot(seed=seed, **options)
+        raise ValueError(f"the {plugin.name} bot ({plugin.value}) could not be loaded: {err}") from None
+    try:
+        bot = factory(seed=seed, **options)
+    except TypeError as err:
+        raise ValueError(f"unknown option(s) for the {plugin.name} bot: {err}") from None
+    if not isinstance(bot, Bot):
+        raise ValueError(f"the {plugin.name} bot ({plugin.value}) is not a bot")
+    return bot
 
 
 def parse_spec(spec: str) -> tuple[str, str | None, dict[str, Any]]:
