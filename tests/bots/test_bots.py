@@ -323,5 +323,5 @@ def test_bots_registered_by_entry_point_load_when_asked_for(monkeypatch: pytest.
         bots.make("plain", level="hard")
     with pytest.raises(ValueError, match="is not a bot"):
         bots.make("notabot")
-    with pytest.raises(ValueError, match="bots are: .*plain, gone, notabot"):
+    with pytest.raises(ValueError, match=r"bots are: .*plain, gone, notabot"):
         bots.make("nothing")
