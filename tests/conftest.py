@@ -12,7 +12,13 @@ ONE_AT_A_TIME = ("browser", "cluster")
 """Fixtures whose tests measure time as a person sees it (a browser's timings, a cluster's
 workers): under ``pytest -n 2 --dist loadgroup`` they all run on one worker, one after another,
 while the other worker runs the rest (the README's test command)."""
-ONE_AT_A_TIME_FILES = ("test_clock.py", "test_game_clock.py", "test_ray_bots.py", "test_fairness.py")
+ONE_AT_A_TIME_FILES = (
+    "test_clock.py",
+    "test_game_clock.py",
+    "test_ray_bots.py",
+    "test_fairness.py",
+    "test_defences.py",
+)
 """Files of tests that wait on real clocks: the same worker as the browsers."""
 
 

@@ -11,11 +11,15 @@ every state-changing request made with the cookie must carry the session's CSRF 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import re
 import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -25,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
 from ra.web.db import accounts, games, puzzle_attempts, puzzle_solvers, seats, sessions
-from ra.web.limits import AddressLimiter
+from ra.web.limits import AddressLimiter, Failures, address_prefix
 from ra.web.lobby import ApiError, clean_name, name_key
 from ra.web.ratings import Rating, rating
 from ra.web.store import Store, hash_token, new_id, new_token, now
@@ -34,14 +38,31 @@ from ra.words import DEFAULT_LANG, normalize
 COOKIE = "ra_session"
 SESSION_DAYS = 30
 SIGN_INS_PER_MINUTE = 5.0
-"""Sign-in attempts one address may make a minute (bursts of as many)."""
-NAME_TRIES_PER_HOUR = 20.0
-"""Sign-in attempts for one name an hour, from anywhere (guessing one person's password)."""
+"""Sign-in attempts one address (an IPv6 /64) may make a minute (bursts of as many)."""
+FAILURES_PER_NAME_AND_ADDRESS = 10.0
+"""Wrong passwords for one name from one address (an IPv6 /64) an hour; then that address is
+refused for that name.  Another address, the owner's, is not."""
+FAILURES_BEFORE_DELAY = 20.0
+"""Wrong passwords for one name an hour, from anywhere, after which every sign-in to that name
+first waits :data:`ATTACKED_DELAY`: a correct password still gets in, only slower (finding 4:
+a flood once locked the owner out)."""
+ATTACKED_DELAY = 1.0
+PASSWORD_THREADS = 2
+"""Threads that hash and check passwords (argon2id), apart from the shared pool."""
+PASSWORD_QUEUE = 64
+MAX_KNOWN_NAMES = 10_000
+"""Password checks waiting or running at most; beyond, the answer is 503 at once (finding 5:
+a flood once queued 42 s of argon2 work in the shared pool, ahead of the owner's sign-in)."""
 MAX_CLAIMS = 200
 EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
 """An address to send to: one @, a dot in the domain, no spaces, quotes or header separators."""
 
-_hasher = PasswordHasher()
+_hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
+"""argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane): a tenth of the library's default
+work per check, so a flood costs the server less; hashes made before keep their own parameters."""
+KNOWN_ADDRESSES = 8
+"""Addresses remembered per name that signed in (or up) with its password: the most urgent."""
+T = TypeVar("T")
 
 
 class SeatClaim(BaseModel):
@@ -144,7 +165,9 @@ class Accounts:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._by_address = AddressLimiter(SIGN_INS_PER_MINUTE / 60, SIGN_INS_PER_MINUTE)
-        self._by_name = AddressLimiter(NAME_TRIES_PER_HOUR / 3600, NAME_TRIES_PER_HOUR)
+        self._failures = Failures(per_hour=FAILURES_BEFORE_DELAY)
+        self.passwords = PasswordWork(PASSWORD_THREADS, PASSWORD_QUEUE)
+        self._known: dict[str, list[str]] = {}  # name key -> addresses that signed in lately
 
     # --- sessions -------------------------------------------------------------------
 
@@ -187,11 +210,11 @@ class Accounts:
 
     async def sign_up(self, body: SignUp, addr: str) -> tuple[str, Me]:
         """A new account (the name is free, casefolded) with the guest's seats; its session."""
-        if not self._by_address.allow(addr):
+        if not self._by_address.allow(address_prefix(addr)):
             raise ApiError(
                 429, "rate_limited", "too many sign-ups and sign-ins from this address; wait a minute"
             )
-        digest = await asyncio.to_thread(_hasher.hash, body.password)
+        digest = await self.passwords.run(_hasher.hash, body.password)
         account_id = new_id()
         try:
             async with self.store.engine.begin() as conn:
@@ -210,15 +233,24 @@ class Accounts:
             raise ApiError(
                 409, "name_taken", f"the name {body.name!r} has an account; choose another"
             ) from None
+        self._remember(name_key(body.name), address_prefix(addr))
         claimed = await self.claim(account_id, body.seats)
         token, csrf = await self._open_session(account_id)
         return token, {"name": body.name, "csrf": csrf, "claimed": claimed}
 
     async def sign_in(self, body: Credentials, addr: str) -> tuple[str, Me]:
-        """A new session for the right password (the same answer for a wrong name or password)."""
-        key = name_key(body.name)
-        if not self._by_address.allow(addr) or not self._by_name.allow(key):
+        """A new session for the right password (the same answer for a wrong name or password).
+
+        Wrong passwords count against the name from that address (then that address is refused
+        for the name) and against the name from anywhere (then every try waits a second): a
+        flood from elsewhere never refuses the owner's right password."""
+        key, prefix = name_key(body.name), address_prefix(addr)
+        if not self._by_address.allow(prefix):
             raise ApiError(429, "rate_limited", "too many sign-ins; wait a minute and try again")
+        if self._failures.count(f"{key}\n{prefix}") >= FAILURES_PER_NAME_AND_ADDRESS:
+            raise ApiError(429, "rate_limited", "too many wrong passwords for this name; try again later")
+        if self._failures.count(key) >= FAILURES_BEFORE_DELAY:
+            await asyncio.sleep(ATTACKED_DELAY)
         async with self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
@@ -228,17 +260,34 @@ class Accounts:
                 )
             ).first()
         digest = row.password_hash if row is not None else _DUMMY  # the same work either way
-        if not await asyncio.to_thread(_verify, digest, body.password) or row is None:
+        rank = self._rank(key, prefix)
+        if not await self.passwords.run(_verify, digest, body.password, rank=rank) or row is None:
+            self._failures.add(key)
+            self._failures.add(f"{key}\n{prefix}")
             raise ApiError(401, "bad_credentials", "wrong name or password")
+        self._remember(key, prefix)
         token, csrf = await self._open_session(row.id)
         return token, {"name": row.name, "csrf": csrf, "claimed": 0}
+
+    def _rank(self, key: str, prefix: str) -> int:
+        """How urgent a sign-in is: 0 from an address that signed in to the name lately (the
+        owner, most likely), 1 from one that has not failed for it, 2 from a guesser."""
+        if prefix in self._known.get(key, ()):
+            return 0
+        return 1 if self._failures.count(f"{key}\n{prefix}") == 0 else 2
+
+    def _remember(self, key: str, prefix: str) -> None:
+        known = [p for p in self._known.pop(key, []) if p != prefix][-(KNOWN_ADDRESSES - 1) :]
+        self._known[key] = [*known, prefix]
+        if len(self._known) > MAX_KNOWN_NAMES:
+            del self._known[next(iter(self._known))]  # the name signed in longest ago
 
     async def check_password(self, s: Session, password: str) -> None:
         async with self.store.engine.connect() as conn:
             digest = await conn.scalar(
                 sa.select(accounts.c.password_hash).where(accounts.c.id == s.account_id)
             )
-        if digest is None or not await asyncio.to_thread(_verify, str(digest), password):
+        if digest is None or not await self.passwords.run(_verify, str(digest), password):
             raise ApiError(403, "bad_credentials", "wrong password")
 
     # --- seats, profile, export, deletion -----------------------------------------------
@@ -335,6 +384,58 @@ class Accounts:
             for table in (puzzle_solvers, puzzle_attempts):
                 await conn.execute(sa.delete(table).where(table.c.account_id == s.account_id))
             await conn.execute(sa.delete(accounts).where(accounts.c.id == s.account_id))
+
+
+class PasswordWork:
+    """argon2id on its own few threads with a cap on the work waiting: password checks never
+    queue behind other work in the shared thread pool, and a flood is answered 503 at once.
+    Waiting checks go in order of urgency (:meth:`Accounts._rank`): the owner before the flood."""
+
+    def __init__(self, threads: int, queue: int) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="argon2")
+        self._queue = queue
+        self._free = threads
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self.pending = 0
+
+    async def run(self, fn: Callable[..., T], *args: object, rank: int = 0) -> T:
+        """``fn(*args)`` on the password threads; waiting, lower ``rank`` goes first."""
+        if self.pending >= self._queue:
+            raise ApiError(503, "busy", "the server is busy signing people in; try again in a few seconds")
+        self.pending += 1
+        try:
+            await self._slot(rank)
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+            finally:
+                self._release()
+        finally:
+            self.pending -= 1
+
+    async def _slot(self, rank: int) -> None:
+        if self._free > 0:
+            self._free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (rank, next(self._order), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release()  # the slot was handed over just as the request went away
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)  # the slot goes straight to the most urgent waiting
+                return
+        self._free += 1
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _verify(digest: str, password: str) -> bool:

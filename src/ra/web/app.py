@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import os
 import secrets
@@ -51,7 +50,7 @@ from ra.web.learn import router as learn_router
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.lobby_feed import LobbyFeed
-from ra.web.mail import parse_smtp, tell_turn
+from ra.web.mail import turn_mailer
 from ra.web.metrics import CONTENT_TYPE, Metrics
 from ra.web.protocol import (
     MAX_MESSAGE_BYTES,
@@ -128,16 +127,30 @@ PAGES: dict[str, str] = {
 """The site's pages by path: static HTML that its script fills from the API."""
 
 
+def html_page(pages: Pages, name: str, status_code: int = 200) -> Response:
+    """A page of the site, never cached (it names this build's static files)."""
+    body = pages.html(name)
+    if body is None:
+        raise ApiError(404, "not_found", f"page {name} is missing")
+    return Response(body, status_code, media_type="text/html", headers={"Cache-Control": NO_CACHE})
+
+
+def page_endpoint(pages: Pages, name: str) -> Callable[[], Awaitable[Response]]:
+    """The endpoint that answers a path of :data:`PAGES` with its page."""
+
+    async def endpoint() -> Response:
+        return html_page(pages, name)
+
+    return endpoint
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The server for one database; ``ra serve`` runs it under uvicorn."""
     store = Store(settings.db_url, settings.worker_id)
     metrics = Metrics()
     metrics_from = parse_networks(",".join(settings.metrics_from))
     hub = Hub(store, settings, metrics=metrics)
-    if settings.smtp_url is not None:  # "your turn" mail reads the seat's account
-        hub.turn_mailer = functools.partial(
-            tell_turn, store, parse_smtp(settings.smtp_url), settings.public_url
-        )
+    hub.turn_mailer = turn_mailer(store, settings.smtp_url, settings.public_url)  # reads the accounts
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -148,6 +161,7 @@ def create_app(settings: Settings) -> FastAPI:
         await analyses.stop()
         await hub.stop()
         await store.close()
+        accounts_.passwords.close()
         metrics.close()
 
     app = FastAPI(title="Ra", version="1", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
@@ -192,27 +206,15 @@ def create_app(settings: Settings) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, err: StarletteHTTPException) -> Response:
         if err.status_code == 404 and not request.url.path.startswith(("/api/", "/ws/", "/static/")):
-            return html_page("404.html", status_code=404)
+            return html_page(pages, "404.html", status_code=404)
         return JSONResponse({"error": "http", "message": str(err.detail)}, status_code=err.status_code)
 
     # --- pages -------------------------------------------------------------------
 
     pages = Pages(STATIC, LOCALE_DIR)
 
-    def html_page(name: str, status_code: int = 200) -> Response:
-        body = pages.html(name)
-        if body is None:
-            raise ApiError(404, "not_found", f"page {name} is missing")
-        return Response(body, status_code, media_type="text/html", headers={"Cache-Control": NO_CACHE})
-
-    def page(name: str) -> Callable[[], Awaitable[Response]]:
-        async def endpoint() -> Response:
-            return html_page(name)
-
-        return endpoint
-
     for path, name in PAGES.items():  # one table of paths: each a static page its script fills
-        app.add_api_route(path, page(name), methods=["GET"], include_in_schema=False)
+        app.add_api_route(path, page_endpoint(pages, name), methods=["GET"], include_in_schema=False)
     app.include_router(learn_router)
     app.include_router(guide_router)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import time
 
 MAX_ADDRESSES = 10_000
@@ -34,3 +35,36 @@ class AddressLimiter:
         full = [a for a, (allow, last) in self._buckets.items() if allow + (t - last) * rate >= burst]
         for a in full:
             del self._buckets[a]
+
+
+class Failures:
+    """Failures per key that fade by ``per_hour`` an hour (a leaky bucket): how many a key has
+    had lately.  In memory, bounded like :class:`AddressLimiter`."""
+
+    def __init__(self, per_hour: float) -> None:
+        self.rate = per_hour / 3600
+        self._levels: dict[str, tuple[float, float]] = {}  # key -> (level, when)
+
+    def count(self, key: str) -> float:
+        """The failures ``key`` has now (faded since they happened)."""
+        level, last = self._levels.get(key, (0.0, 0.0))
+        return max(0.0, level - (time.monotonic() - last) * self.rate)
+
+    def add(self, key: str) -> None:
+        self._levels[key] = (self.count(key) + 1, time.monotonic())
+        if len(self._levels) > MAX_ADDRESSES:
+            for k in [k for k in self._levels if self.count(k) == 0.0]:
+                del self._levels[k]
+
+
+def address_prefix(addr: str) -> str:
+    """The part of a client's address that one party controls: an IPv4 address, or an IPv6
+    address's /64 (one home or host gets a whole /64), so a limit cannot be dodged by hopping
+    addresses within it."""
+    try:
+        ip = ipaddress.ip_address(addr)
+    except ValueError:
+        return addr
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)

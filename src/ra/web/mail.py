@@ -8,8 +8,10 @@ through the standard library's SMTP client in a thread (the server's loop never 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import smtplib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -88,3 +90,12 @@ async def tell_turn(store: Store, smtp: Smtp, public_url: str, game_id: str, sea
         log.warning("could not mail %s about game %s: %s", row.name, game_id, err)
         return False
     return True
+
+
+def turn_mailer(
+    store: Store, smtp_url: str | None, public_url: str
+) -> Callable[[str, int], Awaitable[bool]] | None:
+    """What mails "your turn" for a server (None: no mail server given)."""
+    if smtp_url is None:
+        return None
+    return functools.partial(tell_turn, store, parse_smtp(smtp_url), public_url)
