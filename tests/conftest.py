@@ -18,6 +18,7 @@ ONE_AT_A_TIME_FILES = (
     "test_ray_bots.py",
     "test_fairness.py",
     "test_defences.py",
+    "test_forfeits.py",
 )
 """Files of tests that wait on real clocks: the same worker as the browsers."""
 

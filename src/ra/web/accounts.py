@@ -30,7 +30,8 @@ from typing_extensions import TypedDict
 
 from ra.web.db import accounts, games, puzzle_attempts, puzzle_solvers, seats, sessions
 from ra.web.limits import AddressLimiter, Failures, address_prefix
-from ra.web.lobby import ApiError, clean_name, name_key
+from ra.web.lobby import ApiError
+from ra.web.names import clean_name, name_key
 from ra.web.ratings import Rating, rating
 from ra.web.store import Store, hash_token, new_id, new_token, now
 from ra.words import DEFAULT_LANG, normalize

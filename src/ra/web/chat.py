@@ -22,7 +22,8 @@ from pydantic import BaseModel, Field, field_validator
 from ra.web.errors import ClientError
 from ra.web.hub import Client, Hub, Room
 from ra.web.limits import AddressLimiter
-from ra.web.lobby import ApiError, clean_name, name_key
+from ra.web.lobby import ApiError
+from ra.web.names import clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
 from ra.web.store import ChatRow, Store

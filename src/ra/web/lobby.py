@@ -11,7 +11,6 @@ import contextlib
 import dataclasses
 import json
 import time
-import unicodedata
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -27,6 +26,7 @@ from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result
 from ra.web.limits import AddressLimiter
 from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
+from ra.web.names import clean_name, name_key
 from ra.web.protocol import EventData, GameSummary, ViewData, seat_payload
 from ra.web.store import GameRow, Store, new_token, now
 
@@ -66,22 +66,6 @@ def _clock_columns(body: NewGame) -> dict[str, Any]:
         "increment": body.increment if body.game_seconds is not None else None,
         "on_timeout": body.on_timeout if clocked else None,
     }
-
-
-def name_key(name: str) -> str:
-    """The key that makes two names one (an account's, a player's at a table): compatibility-
-    normalised (NFKC: a fullwidth "Ａｎｎ" is "Ann") and casefolded."""
-    return unicodedata.normalize("NFKC", name).casefold()[:20]
-
-
-def clean_name(value: str) -> str:
-    """A display name as typed, checked: 1 to 20 printable characters, spaces made single."""
-    name = " ".join(value.split())
-    if not 1 <= len(name) <= 20:
-        raise ValueError("a name has 1 to 20 characters")
-    if not name.isprintable():
-        raise ValueError("a name may not contain control characters")
-    return name
 
 
 def _one_of(value: str, allowed: tuple[str, ...], what: str) -> str:
@@ -358,8 +342,8 @@ class Lobby:
         """Give ``join`` a free human seat (the one asked for, else the first) and its token."""
         if row.status != "open":
             raise ApiError(409, "not_open", "this game has started: every seat is taken")
-        taken = {(s.name or "").casefold() for s in row.seats if s.name}
-        if join.name.casefold() in taken:
+        taken = {name_key(s.name) for s in row.seats if s.name}
+        if name_key(join.name) in taken:
             raise ApiError(409, "name_taken", f"the name {join.name!r} is taken at this table")
         free = [s.seat for s in row.seats if s.kind == "human" and s.token_hash is None]
         if join.seat is not None:
