@@ -116,3 +116,38 @@ def test_failures_fade_and_addresses_group_by_what_one_party_holds(monkeypatch: 
     )
     assert address_prefix("127.0.7.1") != address_prefix("127.0.7.2")
     assert address_prefix("::ffff:10.0.0.1") == "10.0.0.1"
+
+
+def test_look_alike_and_blank_names_are_refused_and_guests_may_not_wear_an_accounts_name(
+    server: Server,
+) -> None:
+    """Finding 6: a Cyrillic "Аnn", a dotless "Annı" or a name of blanks is not a new account;
+    a guest may not take a seat or speak in the lobby under an account's name; its owner may."""
+    base = server.url
+    ann = httpx.Client(base_url=base)
+    assert ann.post("/api/account/signup", json={"name": "Ann", "password": PASSWORD}).status_code == 200
+    assert (
+        httpx.post(f"{base}/api/account/signup", json={"name": "Anni", "password": PASSWORD}).status_code
+        == 200
+    )
+    tries = ["\u0410nn", "ANN", "\uff21nn", "Ann\u0131"]  # Cyrillic A, case, fullwidth, dotless i
+    blanks = ["\u3164", "Ann\u3164", "\u2800", "Bob\u2800", "---"]
+    for i, name in enumerate(tries + blanks):  # each from its own address: sign-ups are limited per address
+        other = httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address=f"127.0.5.{i + 1}"))
+        r = other.post("/api/account/signup", json={"name": name, "password": PASSWORD})
+        if name in tries:
+            assert r.status_code == 409 and r.json()["error"] == "name_taken", (name, r.text)
+        else:
+            assert r.status_code == 422, (name, r.text)
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    for name in ("Ann", "\u0410nn"):  # a guest, under Ann's name or a look-alike of it
+        r = httpx.post(f"{base}/api/games", json={"seats": seats, "name": name, "bot_delay": 0})
+        assert r.status_code == 409 and r.json()["error"] == "name_is_account", r.text
+        r = httpx.post(f"{base}/api/lobby/chat", json={"name": name, "text": "hi"}, headers={"Origin": base})
+        assert r.status_code == 409 and r.json()["error"] == "name_is_account", r.text
+    made = ann.post("/api/games", json={"seats": seats, "name": "Ann", "bot_delay": 0})  # Ann herself may
+    assert made.status_code == 200, made.text
+    assert (
+        httpx.post(f"{base}/api/games", json={"seats": seats, "name": "Bo", "bot_delay": 0}).status_code
+        == 200
+    )

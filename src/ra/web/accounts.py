@@ -24,6 +24,7 @@ from typing import Annotated, TypeVar
 import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import Request
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
@@ -206,6 +207,28 @@ class Accounts:
     async def close(self, s: Session) -> None:
         async with self.store.engine.begin() as conn:
             await conn.execute(sa.delete(sessions).where(sessions.c.token_hash == s.token_hash))
+
+    # --- names ------------------------------------------------------------------------
+
+    async def is_anothers(self, name: str, cookie: str | None) -> bool:
+        """Whether ``name`` is an account's name (by key: look-alikes too) that the session of
+        ``cookie`` is not signed in to: a guest may not sit or speak under it (finding 6)."""
+        key = name_key(name)
+        async with self.store.engine.connect() as conn:
+            held = await conn.scalar(sa.select(accounts.c.id).where(accounts.c.name_key == key))
+        if held is None:
+            return False
+        session = await self.session(cookie)
+        return session is None or session.account_id != held
+
+    async def guard_name(self, name: str | None, request: Request) -> None:
+        """Refuse a guest's ``name`` that is an account's (:meth:`is_anothers`), naming what to do."""
+        if name and await self.is_anothers(name, request.cookies.get(COOKIE)):
+            raise ApiError(
+                409,
+                "name_is_account",
+                f"{name!r} is an account's name: sign in as that player, or choose another",
+            )
 
     # --- signing up and in ------------------------------------------------------------
 

@@ -144,6 +144,37 @@ def page_endpoint(pages: Pages, name: str) -> Callable[[], Awaitable[Response]]:
     return endpoint
 
 
+def answer_errors(app: FastAPI, metrics: Metrics, pages: Pages) -> None:
+    """Every refusal and failure as the API's JSON (``error``, ``message``), counted by code; an
+    unknown page's address gets the site's 404 page."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, err: ApiError) -> JSONResponse:
+        metrics.errors.labels(err.code).inc()
+        return JSONResponse({"error": err.code, "message": err.message}, status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, err: RequestValidationError) -> JSONResponse:
+        parts = []
+        for e in err.errors()[:3]:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg")))
+        metrics.errors.labels("bad_request").inc()
+        return JSONResponse({"error": "bad_request", "message": "; ".join(parts)}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _crash(_: Request, err: Exception) -> JSONResponse:
+        log.exception("request failed", exc_info=err)
+        metrics.errors.labels("server_error").inc()
+        return JSONResponse({"error": "server_error", "message": "the server failed; try again"}, 500)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, err: StarletteHTTPException) -> Response:
+        if err.status_code == 404 and not request.url.path.startswith(("/api/", "/ws/", "/static/")):
+            return html_page(pages, "404.html", status_code=404)
+        return JSONResponse({"error": "http", "message": str(err.detail)}, status_code=err.status_code)
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The server for one database; ``ra serve`` runs it under uvicorn."""
     store = Store(settings.db_url, settings.worker_id)
@@ -172,6 +203,7 @@ def create_app(settings: Settings) -> FastAPI:
     chat = Chat(store, hub)
     feed = LobbyFeed(lobby.lists, greeting=chat.lobby_history)
     chat.lobby = feed.say
+    chat.account_names = accounts_.is_anothers
     hub.lobby_said = chat.lobby_posted
     hub.on_finished = lambda game_id: rate_game(store, game_id)
     hub.chat_posted = chat.posted
@@ -183,35 +215,10 @@ def create_app(settings: Settings) -> FastAPI:
     if settings.forwarded_allow_ips:  # outermost: everything inside sees the client's address
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.forwarded_allow_ips))
 
-    @app.exception_handler(ApiError)
-    async def _api_error(_: Request, err: ApiError) -> JSONResponse:
-        metrics.errors.labels(err.code).inc()
-        return JSONResponse({"error": err.code, "message": err.message}, status_code=err.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, err: RequestValidationError) -> JSONResponse:
-        parts = []
-        for e in err.errors()[:3]:
-            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
-            parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg")))
-        metrics.errors.labels("bad_request").inc()
-        return JSONResponse({"error": "bad_request", "message": "; ".join(parts)}, status_code=422)
-
-    @app.exception_handler(Exception)
-    async def _crash(_: Request, err: Exception) -> JSONResponse:
-        log.exception("request failed", exc_info=err)
-        metrics.errors.labels("server_error").inc()
-        return JSONResponse({"error": "server_error", "message": "the server failed; try again"}, 500)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, err: StarletteHTTPException) -> Response:
-        if err.status_code == 404 and not request.url.path.startswith(("/api/", "/ws/", "/static/")):
-            return html_page(pages, "404.html", status_code=404)
-        return JSONResponse({"error": "http", "message": str(err.detail)}, status_code=err.status_code)
+    pages = Pages(STATIC, LOCALE_DIR)
+    answer_errors(app, metrics, pages)
 
     # --- pages -------------------------------------------------------------------
-
-    pages = Pages(STATIC, LOCALE_DIR)
 
     for path, name in PAGES.items():  # one table of paths: each a static page its script fills
         app.add_api_route(path, page_endpoint(pages, name), methods=["GET"], include_in_schema=False)
@@ -261,6 +268,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/games")
     async def create(body: NewGame, request: Request) -> Seated:
+        await accounts_.guard_name(body.name, request)  # an account's name only signed in as it
         return await lobby.create(body, client_address(request))
 
     @app.get("/api/games")
@@ -278,6 +286,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def lobby_chat(body: LobbyLine, request: Request) -> ChatLine:
         """Say a line in the lobby chat (every lobby page gets it over /ws/lobby)."""
         same_site(request)
+        await accounts_.guard_name(body.name, request)
         return await chat.post_lobby(body, client_address(request))
 
     @app.post("/api/lobby/chat/{chat_id}/report")
@@ -289,10 +298,12 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/seek")
     async def seek(body: Seek, request: Request) -> Seated:
         """A seat at the open table of that many players that has waited longest."""
+        await accounts_.guard_name(body.name, request)
         return await lobby.seek(body, client_address(request))
 
     @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str, body: Join) -> Seated:
+    async def join(game_id: str, body: Join, request: Request) -> Seated:
+        await accounts_.guard_name(body.name, request)
         return await lobby.join(game_id, body)
 
     @app.post("/api/games/{game_id}/leave")
@@ -511,6 +522,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
         return
     room, client = opened
     client.addr = client_address(ws)
+    client.cookie = ws.cookies.get(COOKIE)  # a spectator's chat name is checked against accounts
     room.clients.add(client)
     sender = asyncio.create_task(client.run_sender())
     try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -96,6 +96,8 @@ class Chat:
         self._lobby_speakers = AddressLimiter(LINES_PER_MINUTE / 60, BURST)
         # Many connections from one address share twice one connection's allowance.
         self._addresses = AddressLimiter(2 * LINES_PER_MINUTE / 60, 2 * BURST)
+        self.account_names: Callable[[str, str | None], Awaitable[bool]] | None = None
+        """Whether a name is an account's that a session cookie is not signed in to (the accounts)."""
         self.lobby: Callable[[str], None] = _nowhere
         """Sends a message to every lobby page on this worker (:meth:`ra.web.lobby_feed.LobbyFeed.say`)."""
 
@@ -111,6 +113,11 @@ class Chat:
             raise ClientError("rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
         text = clean(req.text)
         name = self._name(room, client, req.name)
+        checks = self.account_names
+        if client.seat is None and checks is not None and await checks(name, client.cookie):
+            raise ClientError(
+                "name_is_account", f"chat: {name!r} is an account's name; sign in, or choose another"
+            )
         row = await self.store.add_chat(room.id, channel_of(client), client.seat, name, addr, text)
         self.send(room, row)
         if not self.store.sqlite:  # one SQLite worker has nobody to tell

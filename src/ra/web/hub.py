@@ -236,6 +236,8 @@ class Client:
         self.closed = False
         self.close_code: int | None = None
         self.addr = ""
+        self.cookie: str | None = None
+        """The page's session cookie, if any (a spectator's chat name is checked against it)."""
         """The client's address (chat lines and reports keep it for the admin)."""
 
     def allow(self) -> bool:
