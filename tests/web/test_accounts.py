@@ -127,7 +127,8 @@ def test_a_game_between_accounts_is_rated_once_and_one_with_an_unrated_bot_is_no
     bob_seat = join(base, gid, "Bob")
     ann = sign_up(base, "Ann", [{"game": gid, "token": made["token"]}])
     sign_up(base, "Bob", [{"game": gid, "token": bob_seat["token"]}])
-    with_bot = create(base, [{"kind": "human"}, {"kind": "bot", "level": "random"}], name="Ann")
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    with_bot = ann.post("/api/games", json={"seats": seats, "name": "Ann", "bot_delay": 0}).json()  # as Ann
     ann.post(
         "/api/account/claim", json={"seats": [{"game": with_bot["game"]["id"], "token": with_bot["token"]}]}
     )
