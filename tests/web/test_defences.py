@@ -5,7 +5,10 @@ elsewhere never refuse the owner's right one, and password work never queues wit
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -14,6 +17,7 @@ from ra.web.accounts import FAILURES_BEFORE_DELAY, PasswordWork
 from ra.web.limits import Failures, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.testing import Server
+from tests.web.client import Player, create
 
 PASSWORD = "sun-and-nile-8"
 ATTACKERS = 30
@@ -151,3 +155,56 @@ def test_look_alike_and_blank_names_are_refused_and_guests_may_not_wear_an_accou
         httpx.post(f"{base}/api/games", json={"seats": seats, "name": "Bo", "bot_delay": 0}).status_code
         == 200
     )
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (read from /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+def test_sigterm_stops_the_bot_processes_with_the_server(server: Server) -> None:
+    """Finding 10: ``kill`` (SIGTERM) of a server with a search under way once left its bot
+    processes running, orphaned, for minutes."""
+    assert server.proc is not None
+    pid = server.proc.pid
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "expert"}]
+    made = create(server.url, seats, name="Ann")
+
+    async def until_a_bot_thinks() -> None:
+        p = Player(server.ws, made["game"]["id"], made["token"])
+        await p.connect()
+        for _ in range(200):
+            state = await p.state_now()
+            if state["legal"]:
+                await p.play_random()
+            if children_of(pid):
+                break
+            await asyncio.sleep(0.1)
+        await p.close()
+
+    asyncio.run(until_a_bot_thinks())
+    workers = children_of(pid)
+    assert workers, "no bot process started"
+    os.kill(pid, signal.SIGTERM)  # the server alone, as `kill PID` would
+    server.proc.wait(30)
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [w for w in workers if alive(w)], "bot processes outlived the server"

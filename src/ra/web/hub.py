@@ -31,7 +31,7 @@ from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
 from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts, undo_refusal
 from ra.views import PlayerView
-from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver
+from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, die_with_parent
 from ra.web.errors import ClientError
 from ra.web.hints import hint_for
 from ra.web.mail import BY_TURNS_SECONDS
@@ -806,6 +806,8 @@ class Hub:
         await asyncio.sleep(0.05)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for process in multiprocessing.active_children():  # a search under way stops now
+                process.terminate()
 
     # --- rooms -----------------------------------------------------------------
 
@@ -910,7 +912,9 @@ class Hub:
             self._pool = RayExecutor(self.settings.ray_address, self.settings.bot_processes)
         if self._pool is None:
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=max(1, self.settings.bot_processes), mp_context=ctx)
+            self._pool = ProcessPoolExecutor(
+                max_workers=max(1, self.settings.bot_processes), mp_context=ctx, initializer=die_with_parent
+            )
         return self._pool
 
     async def hint(self, room: Room, view: PlayerView, edition: str, seed: int) -> HintReply:
