@@ -27,8 +27,6 @@ INLINE_BOTS = ("easy", "random", "greedy")
 BOT_CLAIM_STALE = 20.0
 """Seconds after which another worker may take over a bot's turn."""
 FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
-BACK_SECONDS = 60.0
-"""Under a game clock, a person taking their seat back from the stand-in has at least this long."""
 
 
 class BotDriver:
@@ -151,7 +149,7 @@ class BotDriver:
             if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
                 return
             if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
-                self.room.row.seats[seat].bank = 0.0  # spent: a person coming back gets BACK_SECONDS
+                self.room.row.seats[seat].bank = 0.0  # spent: coming back gives only the increment
                 await self.room.hub.store.set_bank(self.room.id, seat, 0.0)
             if self.room.row.on_timeout == "forfeit" and not self.room.row.seats[seat].forfeited:
                 await self.forfeit(seat)
@@ -178,8 +176,9 @@ class BotDriver:
 
     async def set_away(self, seat: int, away: bool) -> None:
         """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with
-        their full time if it is their turn, and at least :data:`BACK_SECONDS` on a game
-        clock); everyone at the table is told."""
+        their full time if it is their turn; under a game clock what the clock had plus its
+        increment, never more: a clock that ran out stays run out, issue 40's finding 8);
+        everyone at the table is told."""
         async with self.room.lock:
             if self.room.row.seats[seat].away == away:
                 return
@@ -191,7 +190,7 @@ class BotDriver:
                 self.room.row.allowed(seat) if self.room.row.game_seconds is not None and not away else None
             )
             if bank is not None:
-                bank = max(bank, BACK_SECONDS)
+                bank += self.room.row.increment or 0
                 self.room.row.seats[seat].bank = bank
             await self.room.hub.store.set_away(
                 self.room.id, seat, away, restart_turn=due and not away, bank=bank
