@@ -87,6 +87,23 @@ def test_an_account_keeps_its_rating_and_only_a_first_answer_counts(server: Serv
     assert bob.post("/api/puzzles/next", json={}).json()["solver"]["tried"] == 0
 
 
+def test_an_answer_seen_as_a_guest_is_not_rated_for_an_account_from_there(server: Server) -> None:
+    """Issue 40, finding 9: asking for a puzzle's answer as a guest, then signing in from the same
+    address to answer it right, farmed the account's rating; now that answer is judged, not rated."""
+    home = httpx.Client(base_url=server.url, transport=httpx.HTTPTransport(local_address="127.0.3.3"))
+    peek = home.post(f"/api/puzzles/{BID.id}/answer", json={"action": WRONG}).json()  # as a guest
+    assert peek["answer"] == BID.answer  # the answer went to whoever asked, and only in the reply
+    r = home.post("/api/account/signup", json={"name": "Peeker", "password": "sun-and-nile-8"})
+    home.headers["X-CSRF-Token"] = r.json()["csrf"]
+    farmed = home.post(f"/api/puzzles/{BID.id}/answer", json={"action": BID.answer}).json()
+    assert farmed["correct"] and farmed["rated"] is False and farmed["solver"] == farmed["before"]
+    other = next(p for p in PUZZLES if p.id != BID.id)
+    fresh = home.post(f"/api/puzzles/{other.id}/answer", json={"action": other.answer}).json()
+    assert fresh["rated"] is True  # a puzzle not seen from there counts as ever
+    elsewhere = sign_up(server.url, "Honest")  # another address answering the same puzzle first
+    assert elsewhere.post(f"/api/puzzles/{BID.id}/answer", json={"action": BID.answer}).json()["rated"]
+
+
 def answer_by_click(page: Page, action: str) -> None:
     page.locator(f'#puzzle-moves [data-act="{action}"]').click()
     wait_js(page, "!!document.getElementById('puzzle-verdict')")

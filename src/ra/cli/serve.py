@@ -213,7 +213,7 @@ def _run(uvicorn: ModuleType, host: str, port: int, workers: int, log_level: str
         workers=workers,
         log_level=log_level,
         log_config=log_config(log_level, log_format),
-        # The app believes X-Forwarded-For only from --forwarded-allow-ips (ra.web.app.client_address);
+        # The app believes X-Forwarded-For only from --forwarded-allow-ips (ra.web.security.client_address);
         # uvicorn's own would trust 127.0.0.1 by default.
         proxy_headers=False,
         ws_max_size=16 * 1024,

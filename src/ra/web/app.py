@@ -79,6 +79,7 @@ from ra.web.security import (
     Network,
     SecurityHeaders,
     address_in,
+    client_address,
     origin_allowed,
     parse_networks,
 )
@@ -90,18 +91,6 @@ STATIC = Path(str(files("ra.web") / "static"))
 HELLO_TIMEOUT = 15.0
 UNSUPPORTED_DATA = 1003
 """The WebSocket close code for a binary frame (the protocol is JSON text)."""
-
-
-MAX_ADDRESS = 64
-"""Characters of a client address kept (the database's column; an IPv6 address has at most 45)."""
-
-
-def client_address(conn: HTTPConnection) -> str:
-    """The address every per-address limit keys on: the peer's, or, when the peer is a proxy
-    trusted by ``--forwarded-allow-ips``, the right-most address in ``X-Forwarded-For`` that is
-    not a trusted proxy (uvicorn's :class:`ProxyHeadersMiddleware` has put it in the scope;
-    an untrusted peer's ``X-Forwarded-For`` is ignored)."""
-    return conn.client.host[:MAX_ADDRESS] if conn.client else "?"
 
 
 def metrics_allowed(conn: HTTPConnection, networks: tuple[Network, ...]) -> bool:

@@ -11,6 +11,7 @@ CSRF token, as every other.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -35,8 +36,10 @@ from ra.puzzles import (
     solver_from,
 )
 from ra.web.db import puzzle_attempts, puzzle_solvers
+from ra.web.limits import address_prefix
 from ra.web.lobby import ApiError
 from ra.web.protocol import ViewData, seat_payload
+from ra.web.security import client_address
 from ra.web.store import Store
 from ra.words import DEFAULT_LANG, normalize, sentence, words
 
@@ -229,6 +232,29 @@ SessionOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
 the request's origin and CSRF token (raising the refusal)."""
 
 
+class Answered:
+    """Which puzzles' answers were shown to which addresses (an IPv6 /64) in the last day: an
+    account's first answer from there is rated only if no answer went there before — a guest
+    asking first, then signing in to answer right, farmed the rating (issue 40, finding 9).
+    In memory, per worker, bounded; the answer itself goes only to whoever answered."""
+
+    def __init__(self, keep: float = 86_400.0, size: int = 100_000) -> None:
+        self._keep = keep
+        self._size = size
+        self._when: dict[tuple[str, str], float] = {}
+
+    def seen(self, prefix: str, puzzle_id: str) -> bool:
+        """Whether ``puzzle_id``'s answer went to ``prefix`` lately; it has now."""
+        t = time.monotonic()
+        key = (prefix, puzzle_id)
+        before = self._when.get(key)
+        self._when[key] = t
+        if len(self._when) > self._size:
+            for k in [k for k, w in self._when.items() if t - w > self._keep] or list(self._when)[:1000]:
+                del self._when[k]
+        return before is not None and t - before <= self._keep
+
+
 def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf) -> APIRouter:
     """The puzzles' API over the server's database."""
     router = APIRouter()
@@ -260,6 +286,8 @@ def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf
         solver = await solvers.get(who[0]) if who else Solver()
         return puzzle_reply(_puzzle(puzzle_id), solver, _lang(lang), who[1] if who else None)
 
+    answered = Answered()
+
     @router.post("/api/puzzles/{puzzle_id}/answer")
     async def answer(puzzle_id: str, body: Answer, request: Request) -> AnswerReply:
         """Judge an answer; the solution, why, and the solver's rating and streak after it."""
@@ -270,7 +298,11 @@ def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf
         except PuzzleAnswerError as err:
             raise ApiError(422, "illegal", words(lang).render(err.message)) from None
         who = await changing_account(request) if await account_of(request) else None
-        if who:
+        answered_here = answered.seen(address_prefix(client_address(request)), puzzle.id)
+        if who and answered_here:  # the answer was shown here already: judged, not rated
+            before = after = await solvers.get(who[0])
+            rated = False
+        elif who:
             before, after, rated = await solvers.answer(who[0], puzzle, verdict.correct)
         else:
             before, rated = solver_from(body.solver.model_dump()), not body.repeat

@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from starlette.requests import HTTPConnection
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -284,3 +286,15 @@ def log_config(level: str, log_format: str = "text") -> dict[str, object]:
         "loggers": {**LOGGING_CONFIG["loggers"], "": {"handlers": ["default"], "level": level.upper()}},
     }
     return config
+
+
+MAX_ADDRESS = 64
+"""Characters of a client address kept (the database's column; an IPv6 address has at most 45)."""
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The address every per-address limit keys on: the peer's, or, when the peer is a proxy
+    trusted by ``--forwarded-allow-ips``, the right-most address in ``X-Forwarded-For`` that is
+    not a trusted proxy (uvicorn's :class:`ProxyHeadersMiddleware` has put it in the scope;
+    an untrusted peer's ``X-Forwarded-For`` is ignored)."""
+    return conn.client.host[:MAX_ADDRESS] if conn.client else "?"
