@@ -3,6 +3,8 @@ and a real ra serve, across a restart."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -13,9 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
+from ra.web import db
 from ra.web.testing import Server
-from tests.web.client import create, join
+from tests.web.client import Player, create, join
 from tests.web.test_lobby_live import _move
 
 aiosmtpd = pytest.importorskip("aiosmtpd.controller", reason="aiosmtpd is not installed")
@@ -54,10 +58,29 @@ def inbox() -> Iterator[tuple[Inbox, int]]:
     controller.stop()
 
 
-def account(base: str, name: str, email: str, seat: dict[str, str], lang: str = "en") -> None:
-    body = {"name": name, "password": PASSWORD, "email": email, "lang": lang, "seats": [seat]}
-    r = httpx.post(base + "/api/account/signup", json=body)
+def account(base: str, name: str, email: str, seat: dict[str, str], lang: str = "en") -> httpx.Client:
+    """``name`` signed up (with ``seat``) from its own client; the address not confirmed yet."""
+    body = {"name": name, "password": PASSWORD, "email": email, "lang": lang, "seats": [seat] if seat else []}
+    client = httpx.Client(base_url=base)
+    r = client.post("/api/account/signup", json=body)
     assert r.status_code == 200, r.text
+    client.headers["X-CSRF-Token"] = r.json()["csrf"]
+    return client
+
+
+def text_of(message: Message) -> str:
+    body = message.get_payload(decode=True)
+    assert isinstance(body, bytes)
+    return body.decode()
+
+
+def confirm(base: str, box: Inbox, count: int) -> httpx.Response:
+    """Open the confirmation link of the ``count``-th mail (it names the public URL)."""
+    mail = box.wait(count)
+    assert len(mail) >= count, [m["Subject"] for m in mail]
+    path = re.search(r"/api/mail/confirm/\S+", text_of(mail[count - 1]))
+    assert path is not None
+    return httpx.get(base + path.group(0), follow_redirects=True)
 
 
 def test_each_turn_of_a_game_by_turns_is_mailed_across_a_restart(
@@ -68,12 +91,13 @@ def test_each_turn_of_a_game_by_turns_is_mailed_across_a_restart(
     srv = server_factory(sqlite_url, tmp_path / "s.log", env=env).start()
     made = create(srv.url, [{"kind": "human"}, {"kind": "human"}], move_seconds=HOUR)
     gid = made["game"]["id"]
-    # Ann has an account with an address (in Russian); Bob is a guest: no mail for him.
+    # Ann has an account with an address (in Russian), which she confirms; Bob is a guest: no mail.
     account(srv.url, "Ann", "ann@test.example", {"game": gid, "token": made["token"]}, lang="ru")
+    assert confirm(srv.url, box, 1).status_code == 200  # redirected to her account page
     bob = join(srv.url, gid, "Bob")  # the game starts
     tokens = {0: made["token"], 1: bob["token"]}
     first = httpx.get(f"{srv.url}/api/games/{gid}").json()["to_move"]
-    expected = 1 if first == 0 else 0
+    expected = 2 if first == 0 else 1
     mail = box.wait(expected, timeout=5 if expected else 1)
     assert len(mail) == expected  # at the start, only if Ann moves first
     while httpx.get(f"{srv.url}/api/games/{gid}").json()["to_move"] != 1:
@@ -87,8 +111,11 @@ def test_each_turn_of_a_game_by_turns_is_mailed_across_a_restart(
     last = mail[-1]
     assert last["X-Rcpt"] == "ann@test.example" and last["From"] == "ra@test.example"
     assert gid in last["Subject"] and "Ваш ход" in last["Subject"]
-    body = last.get_payload(decode=True)
-    assert isinstance(body, bytes) and f"https://ra.test/g/{gid}" in body.decode()
+    assert f"https://ra.test/g/{gid}" in text_of(last)
+    # RFC 5322's Date and Message-ID, and RFC 8058's one-click unsubscribe
+    assert last["Date"] and last["Message-ID"].endswith("@test.example>")
+    assert last["List-Unsubscribe"].strip().startswith("<https://ra.test/api/mail/unsubscribe/")
+    assert last["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
 def test_bad_addresses_and_smtp_urls_are_refused(server: Server) -> None:
@@ -103,3 +130,98 @@ def test_bad_addresses_and_smtp_urls_are_refused(server: Server) -> None:
     for bad in ("http://mail.example.org", "smtp://", "smtp://host:notaport"):
         with pytest.raises(ValueError):
             parse_smtp(bad)
+
+
+def test_an_address_gets_only_its_confirmation_until_confirmed_and_mail_can_be_stopped(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path, inbox: tuple[Inbox, int]
+) -> None:
+    """Issue 40, finding 3: a stranger's address once got 47 mails in 4 s; "your turn" came on
+    every turn even with the table open; nothing could be stopped."""
+    box, port = inbox
+    env = {"RA_SMTP_URL": f"smtp://127.0.0.1:{port}?from=ra@test.example", "RA_PUBLIC_URL": "https://ra.test"}
+    srv = server_factory(sqlite_url, tmp_path / "s.log", env=env).start()
+    base = srv.url
+    # Five accounts signed up with a stranger's address, from five machines: one mail, the link.
+    for i in range(5):
+        other = httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address=f"127.0.4.{i + 1}"))
+        body = {"name": f"Spam{i}", "password": PASSWORD, "email": "stranger@test.example"}
+        assert other.post("/api/account/signup", json=body).status_code == 200
+    time.sleep(1)
+    assert len(box.mail) == 1 and "/api/mail/confirm/" in text_of(box.mail[0])
+    assert confirm(base, box, 1).status_code == 200  # one of them confirms it...
+    other = account(base, "Cy", "STRANGER@test.example", {})  # ...so no other account can:
+    time.sleep(1)
+    assert len(box.mail) == 1  # no second link to that address within the hour,
+    engine = sa.create_engine(sqlite_url)
+    with engine.connect() as conn:  # and its link (read from the database) is refused
+        token = conn.scalar(sa.select(db.accounts.c.mail_token).where(db.accounts.c.name == "Cy"))
+    engine.dispose()
+    assert httpx.get(f"{base}/api/mail/confirm/{token}", follow_redirects=True).status_code == 409
+    assert other.get("/api/account/mail").json()["confirmed"] is False
+    # An unconfirmed address gets no "your turn".
+    made = create(base, [{"kind": "human"}, {"kind": "human"}], move_seconds=HOUR)
+    gid = made["game"]["id"]
+    ann = account(base, "Ann", "ann@test.example", {"game": gid, "token": made["token"]})
+    assert ann.get("/api/account/mail").json() == {
+        "email": "ann@test.example",
+        "confirmed": False,
+        "turns": True,
+    }
+    bob = join(base, gid, "Bob")
+    tokens = {0: made["token"], 1: bob["token"]}
+    while httpx.get(f"{base}/api/games/{gid}").json()["to_move"] != 1:
+        _move(srv.ws, gid, tokens[0])
+    _move(srv.ws, gid, tokens[1])  # Ann's turn: unconfirmed, so only her link has come
+    time.sleep(1)
+    assert [m["X-Rcpt"] for m in box.mail] == ["stranger@test.example", "ann@test.example"]
+    assert confirm(base, box, 2).status_code == 200 and ann.get("/api/account/mail").json()["confirmed"]
+    # Confirmed: her next turn is mailed, with a one-click unsubscribe (RFC 8058).
+    while httpx.get(f"{base}/api/games/{gid}").json()["to_move"] != 1:
+        _move(srv.ws, gid, tokens[0])
+    time.sleep(0.5)  # her page (the move's socket) has closed: she is not looking
+    _move(srv.ws, gid, tokens[1])
+    mail = box.wait(3)
+    assert len(mail) == 3, [m["X-Rcpt"] for m in mail]
+    turn = mail[2]
+    assert turn["X-Rcpt"] == "ann@test.example" and gid in turn["Subject"]
+    stop = turn["List-Unsubscribe"].strip().strip("<>").replace("https://ra.test", base)
+    assert "Stop it" in httpx.get(stop).text  # a GET (a mail scanner's) only asks
+    assert ann.get("/api/account/mail").json()["turns"] is True
+    assert httpx.post(stop, data={"List-Unsubscribe": "One-Click"}).status_code == 200
+    assert ann.get("/api/account/mail").json()["turns"] is False
+    assert ann.post("/api/account/mail", json={"turns": True}).json()["turns"] is True  # and back on
+    # The address can be changed (unconfirmed again: a new link) or removed.
+    changed = ann.post("/api/account/email", json={"email": "ann2@test.example"}).json()
+    assert changed == {"email": "ann2@test.example", "confirmed": False, "turns": True}
+    assert box.wait(4)[3]["X-Rcpt"] == "ann2@test.example"
+    assert ann.post("/api/account/email", json={"email": None}).json()["email"] is None
+
+
+def test_no_turn_mail_while_the_player_has_the_table_open(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path, inbox: tuple[Inbox, int]
+) -> None:
+    box, port = inbox
+    env = {"RA_SMTP_URL": f"smtp://127.0.0.1:{port}?from=ra@test.example", "RA_PUBLIC_URL": "https://ra.test"}
+    srv = server_factory(sqlite_url, tmp_path / "s.log", env=env).start()
+    made = create(srv.url, [{"kind": "human"}, {"kind": "human"}], move_seconds=HOUR)
+    gid = made["game"]["id"]
+    account(srv.url, "Ann", "ann@test.example", {"game": gid, "token": made["token"]})
+    assert confirm(srv.url, box, 1).status_code == 200
+
+    async def with_anns_page_open() -> None:
+        page = Player(srv.ws, gid, made["token"])
+        await page.connect()  # her page is open before the game starts
+        tokens = {0: made["token"], 1: (await asyncio.to_thread(join, srv.url, gid, "Bob"))["token"]}
+        await page.until(lambda m: m["type"] == "state" and m["view"] is not None)
+        for _ in range(4):  # Ann's turns come and go while her page is open
+            state = await page.state_now()
+            if state["legal"]:
+                await page.play_random()
+            else:
+                await asyncio.to_thread(_move, srv.ws, gid, tokens[1])
+            await asyncio.sleep(0.3)
+        await page.close()
+
+    asyncio.run(with_anns_page_open())
+    time.sleep(1)
+    assert [m["X-Rcpt"] for m in box.mail] == ["ann@test.example"]  # only the confirmation link

@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
+from ra.web.addresses import Addresses
 from ra.web.db import accounts, games, puzzle_attempts, puzzle_solvers, seats, sessions
 from ra.web.limits import AddressLimiter, Failures, address_prefix
 from ra.web.lobby import ApiError
@@ -164,8 +165,9 @@ def _iso(t: datetime) -> str:
 class Accounts:
     """Accounts and sessions over the server's database."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, addresses: Addresses | None = None) -> None:
         self.store = store
+        self.addresses = addresses or Addresses(store, None)
         self._by_address = AddressLimiter(SIGN_INS_PER_MINUTE / 60, SIGN_INS_PER_MINUTE)
         self._failures = Failures(per_hour=FAILURES_BEFORE_DELAY)
         self.passwords = PasswordWork(PASSWORD_THREADS, PASSWORD_QUEUE)
@@ -248,7 +250,6 @@ class Accounts:
                         name=body.name,
                         name_key=name_key(body.name),
                         password_hash=digest,
-                        email=body.email,
                         lang=body.lang,
                         created_at=now(),
                     )
@@ -258,6 +259,8 @@ class Accounts:
                 409, "name_taken", f"the name {body.name!r} has an account; choose another"
             ) from None
         self._remember(name_key(body.name), address_prefix(addr))
+        if body.email:  # unconfirmed until its owner opens the mailed link
+            await self.addresses.give(account_id, body.name, body.email, body.lang)
         claimed = await self.claim(account_id, body.seats)
         token, csrf = await self._open_session(account_id)
         return token, {"name": body.name, "csrf": csrf, "claimed": claimed}

@@ -40,6 +40,8 @@ from ra.web.accounts import (
     Session,
     SignUp,
 )
+from ra.web.addresses import Addresses, confirmer
+from ra.web.addresses import make_router as make_address_router
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.chat import Chat, LobbyLine
@@ -164,6 +166,17 @@ def answer_errors(app: FastAPI, metrics: Metrics, pages: Pages) -> None:
         return JSONResponse({"error": "http", "message": str(err.detail)}, status_code=err.status_code)
 
 
+def add_middleware(app: FastAPI, settings: Settings) -> None:
+    """Compression, the security headers, the body limit, the host check and, when a proxy is
+    trusted, its client addresses (outermost: everything inside sees the client's address)."""
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit)
+    app.add_middleware(HostCheck, hosts=settings.allowed_hosts or ("*",))
+    if settings.forwarded_allow_ips:
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.forwarded_allow_ips))
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The server for one database; ``ra serve`` runs it under uvicorn."""
     store = Store(settings.db_url, settings.worker_id)
@@ -188,7 +201,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.hub = hub
     lobby = Lobby(store, hub, settings)
     analyses = Analyses(store, hub, settings)
-    accounts_ = Accounts(store)
+    addresses = Addresses(store, confirmer(settings.smtp_url, settings.public_url))
+    accounts_ = Accounts(store, addresses)
     chat = Chat(store, hub)
     feed = LobbyFeed(lobby.lists, greeting=chat.lobby_history)
     chat.lobby = feed.say
@@ -197,12 +211,7 @@ def create_app(settings: Settings) -> FastAPI:
     hub.on_finished = lambda game_id: rate_game(store, game_id)
     hub.chat_posted = chat.posted
     store.on_change = hub.lobby_changed = feed.touch
-    app.add_middleware(GZipMiddleware, minimum_size=1024)
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(BodyLimit)
-    app.add_middleware(HostCheck, hosts=settings.allowed_hosts or ("*",))
-    if settings.forwarded_allow_ips:  # outermost: everything inside sees the client's address
-        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.forwarded_allow_ips))
+    add_middleware(app, settings)
 
     pages = Pages(STATIC, LOCALE_DIR)
     answer_errors(app, metrics, pages)
@@ -440,6 +449,7 @@ def create_app(settings: Settings) -> FastAPI:
         return s.account_id, s.name
 
     app.include_router(make_puzzle_router(store, account_of, changing_account))
+    app.include_router(make_address_router(addresses, account_of, changing_account))
 
     @app.get("/api/levels")
     async def bot_levels() -> dict[str, list[LevelInfo]]:

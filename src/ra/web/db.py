@@ -118,6 +118,11 @@ accounts = sa.Table(
     sa.Column("name_key", sa.String(20), nullable=False, unique=True),  # casefolded: one Ann
     sa.Column("password_hash", sa.String(200), nullable=False),  # argon2id
     sa.Column("email", sa.String(254), nullable=True),  # "your turn" in games by turns
+    # Mail goes to the address only once its owner opened the mailed link (issue 40, finding 3);
+    # mail_token names the account in the confirm and unsubscribe links; mail_turns: "your turn".
+    sa.Column("email_confirmed", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("mail_token", sa.String(64), nullable=True, unique=True),
+    sa.Column("mail_turns", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Column("lang", sa.String(8), nullable=False, server_default="en"),  # of the mail
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # OpenSkill (Plackett-Luce) rating from the rated games: between accounts only.

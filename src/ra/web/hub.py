@@ -66,6 +66,8 @@ from ra.words import DEFAULT_LANG, words
 
 log = logging.getLogger("ra.web")
 
+TURN_MAIL_EVERY = 3 * 3600.0
+"""Seconds between two "your turn" mails for one seat of one game (finding 3: 22 mails in 20 s)."""
 BOT_LEVELS = ("easy", "medium", "hard", "expert", "random", "greedy")
 """What a bot seat may be: the user interfaces' levels, plus the plain bots (load tests)."""
 SWEEP_EVERY = 5.0
@@ -775,7 +777,8 @@ class Hub:
         """Sends on a chat line another worker stored (:mod:`ra.web.chat`)."""
         self.on_finished: Callable[[str], Awaitable[object]] = _unrated
         """Called once a game is over here (the ratings: :mod:`ra.web.ratings`)."""
-        self.turn_mailer: Callable[[str, int], Awaitable[object]] | None = None
+        self.turn_mailer: Callable[[str, int], Awaitable[bool]] | None = None
+        self._mailed: dict[tuple[str, int], float] = {}  # (game, seat) -> when "your turn" went
         """Mails a person whose turn it is in a game by turns (set with the accounts' store)."""
         self.lobby_changed: Callable[[], None] = _unheard
         """Called when a table's players or watchers change here or on another worker (the live
@@ -975,7 +978,22 @@ class Hub:
             return
         if row.seats[seat].kind != "human" or row.seats[seat].away:
             return
-        self._background(self.turn_mailer(row.id, seat))
+        room = self.rooms.get(row.id)
+        if room is not None and room.presence()[seat]:
+            return  # the person has the table open: they see it is their turn
+        t, key = time.monotonic(), (row.id, seat)
+        if t - self._mailed.get(key, -TURN_MAIL_EVERY) < TURN_MAIL_EVERY:
+            return  # one "your turn" a game every few hours is enough (per worker)
+        self._mailed[key] = t
+        if len(self._mailed) > 10_000:
+            self._mailed = {k: w for k, w in self._mailed.items() if t - w < TURN_MAIL_EVERY}
+        self._background(self._mail_turn(key))
+
+    async def _mail_turn(self, key: tuple[str, int]) -> None:
+        """Mail "your turn"; if nothing went (no confirmed address, mail off), the next turn may."""
+        assert self.turn_mailer is not None
+        if not await self.turn_mailer(*key):
+            self._mailed.pop(key, None)
 
     def _background(self, job: Awaitable[object]) -> None:
         async def run() -> None:

@@ -8,6 +8,7 @@ through the standard library's SMTP client in a thread (the server's loop never 
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import functools
 import logging
 import smtplib
@@ -55,10 +56,17 @@ def parse_smtp(url: str) -> Smtp:
     return Smtp(u.hostname, port, u.scheme == "smtps", user, password, sender)
 
 
-def send(smtp: Smtp, to: str, subject: str, body: str) -> None:
-    """Send one plain-text message (blocking: call it in a thread)."""
+def send(smtp: Smtp, to: str, subject: str, body: str, unsubscribe: str | None = None) -> None:
+    """Send one plain-text message (blocking: call it in a thread), with the headers large
+    providers require (RFC 5322 ``Date`` and ``Message-ID``) and, for mail a person may stop,
+    a one-click ``List-Unsubscribe`` (RFC 8058) to ``unsubscribe``."""
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = smtp.sender, to, subject
+    msg["Date"] = email.utils.formatdate(usegmt=True)
+    msg["Message-ID"] = email.utils.make_msgid(domain=smtp.sender.rpartition("@")[2] or None)
+    if unsubscribe is not None:
+        msg["List-Unsubscribe"] = f"<{unsubscribe}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg.set_content(body)
     client = smtplib.SMTP_SSL if smtp.tls else smtplib.SMTP
     with client(smtp.host, smtp.port, timeout=20) as s:
@@ -70,22 +78,32 @@ def send(smtp: Smtp, to: str, subject: str, body: str) -> None:
 
 
 async def tell_turn(store: Store, smtp: Smtp, public_url: str, game_id: str, seat: int) -> bool:
-    """Mail the person of ``seat`` that it is their turn at ``game_id`` (False: no address)."""
+    """Mail the person of ``seat`` that it is their turn at ``game_id`` (False: no confirmed
+    address, or they switched "your turn" mail off)."""
     q = (
-        sa.select(accounts.c.name, accounts.c.email, accounts.c.lang)
+        sa.select(accounts.c.name, accounts.c.email, accounts.c.lang, accounts.c.mail_token)
         .join(seats, seats.c.account_id == accounts.c.id)
-        .where(seats.c.game_id == game_id, seats.c.seat == seat)
+        .where(
+            seats.c.game_id == game_id,
+            seats.c.seat == seat,
+            accounts.c.email_confirmed.is_(True),
+            accounts.c.mail_turns.is_(True),
+        )
     )
     async with store.engine.connect() as conn:
         row = (await conn.execute(q)).first()
-    if row is None or not row.email:
+    if row is None or not row.email or not row.mail_token:
         return False
     w = words(row.lang or "en")
-    link = f"{public_url.rstrip('/')}/g/{game_id}"
+    site = public_url.rstrip("/")
+    link = f"{site}/g/{game_id}"
+    stop = f"{site}/api/mail/unsubscribe/{row.mail_token}"
     subject = w("mail.turn.subject", id=game_id)
-    body = w("mail.turn.body", name=row.name, id=game_id, link=link)
+    body = (
+        w("mail.turn.body", name=row.name, id=game_id, link=link) + "\n\n" + w("mail.unsubscribe", link=stop)
+    )
     try:
-        await asyncio.to_thread(send, smtp, row.email, subject, body)
+        await asyncio.to_thread(send, smtp, row.email, subject, body, stop)
     except (OSError, smtplib.SMTPException) as err:
         log.warning("could not mail %s about game %s: %s", row.name, game_id, err)
         return False
@@ -99,3 +117,18 @@ def turn_mailer(
     if smtp_url is None:
         return None
     return functools.partial(tell_turn, store, parse_smtp(smtp_url), public_url)
+
+
+async def ask_to_confirm(smtp: Smtp, public_url: str, to: str, name: str, token: str, lang: str) -> bool:
+    """Mail ``to`` the link that confirms it is ``name``'s address: the only mail an address
+    gets before it is confirmed (False: it could not be sent)."""
+    w = words(lang)
+    link = f"{public_url.rstrip('/')}/api/mail/confirm/{token}"
+    try:
+        await asyncio.to_thread(
+            send, smtp, to, w("mail.confirm.subject"), w("mail.confirm.body", name=name, link=link)
+        )
+    except (OSError, smtplib.SMTPException) as err:
+        log.warning("could not mail %s the confirmation link: %s", name, err)
+        return False
+    return True
