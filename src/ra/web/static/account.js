@@ -44,13 +44,41 @@ function render() {
       `<p class="account-links"><a class="btn" href="${esc(profile)}">${esc(t("account.profile"))}</a>` +
       `<a class="btn" href="/api/account/export" download>${esc(t("account.export"))}</a>` +
       `<button type="button" class="btn" id="logout">${esc(t("account.signOut"))}</button></p></section>` +
+      `<section class="card" id="mail"><h2>${esc(t("account.mail"))}</h2><form id="email" class="account-form" novalidate>` +
+      `<label><span>${esc(t("account.email"))}</span><input name="email" type="email" maxlength="254" autocomplete="email"></label>` +
+      `<p class="muted mail-state" role="status"></p><button type="submit" class="btn">${esc(t("account.emailSave"))}</button><p class="form-error" role="alert"></p></form>` +
+      `<label class="switch"><input type="checkbox" id="mail-turns"> ${esc(t("account.mailTurns"))}</label></section>` +
       `<section class="card" id="in-play"><h2>${esc(t("account.inPlay"))}</h2><p class="muted">${esc(t("account.inPlayHelp"))}</p><ul class="in-play-list"></ul></section>` +
       `<section class="card"><details><summary>${esc(t("account.delete"))}</summary><p class="muted">${esc(t("account.deleteHelp"))}</p>` +
       `<form id="delete" class="account-form" novalidate><label><span>${esc(t("account.password"))}</span><input name="password" type="password" autocomplete="current-password" required></label>` +
       `<button type="submit" class="btn danger">${esc(t("account.deleteBtn"))}</button><p class="form-error" role="alert"></p></form></details></section>`;
   }
   wire();
-  if (me) showInPlay();
+  if (me) { showInPlay(); showMail(); }
+}
+
+// The address mail goes to (confirmed by a mailed link first) and a switch per kind of mail.
+function mailState(m) {
+  const f = $("#email");
+  if (!f) return;
+  f.email.value = m.email || "";
+  $(".mail-state", f).textContent = !m.email ? t("account.emailNone") : m.confirmed ? t("account.emailConfirmed") : t("account.emailUnconfirmed");
+  $("#mail-turns").checked = m.turns;
+}
+
+async function showMail() {
+  try { mailState(await call("GET", "/api/account/mail")); } catch (e) { return; }
+  $("#email").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = $("#email");
+    $(".form-error", f).textContent = "";
+    const lang = document.documentElement.lang || "en";
+    try { mailState(await call("POST", "/api/account/email", { email: f.email.value.trim() || null, lang })); } catch (ex) { $(".form-error", f).textContent = ex.message; }
+  });
+  $("#mail-turns").addEventListener("change", async (e) => {
+    try { mailState(await call("POST", "/api/account/mail", { turns: e.target.checked })); } catch (ex) { toast(ex.message, "bad"); }
+  });
+  if (new URLSearchParams(location.search).get("mail") === "confirmed") toast(t("account.emailConfirmed"), "ok");
 }
 
 // The account's games not over, your turn first: open them, or play a seat held on another device here.
