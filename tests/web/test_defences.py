@@ -9,6 +9,7 @@ import os
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -20,6 +21,7 @@ from ra.web.testing import Server
 from tests.web.client import Player, create
 
 PASSWORD = "sun-and-nile-8"
+STOOD_SEED = 2
 ATTACKERS = 30
 
 
@@ -208,3 +210,50 @@ def test_sigterm_stops_the_bot_processes_with_the_server(server: Server) -> None
     while any(alive(w) for w in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [w for w in workers if alive(w)], "bot processes outlived the server"
+
+
+def stood_in_game(base: str, ws: str) -> tuple[dict[str, Any], httpx.Client]:
+    """Ann (an account) at a table with a 10 s game clock against an easy bot; she never moves:
+    her clock runs out and the stand-in plays her seat to the end."""
+    ann = httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address="127.0.6.1"))
+    r = ann.post("/api/account/signup", json={"name": "Ann", "password": PASSWORD})
+    ann.headers["X-CSRF-Token"] = r.json()["csrf"]
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy"}]
+    body = {"seats": seats, "name": "Ann", "bot_delay": 0, "game_seconds": 10, "stand_in": "easy"}
+    made = ann.post("/api/games", json=body).json()
+    gid = made["game"]["id"]
+    ann.post("/api/account/claim", json={"seats": [{"game": gid, "token": made["token"]}]})
+    deadline = time.monotonic() + 90
+    game: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        game = httpx.get(f"{base}/api/games/{gid}").json()
+        if game["status"] == "finished":
+            break
+        time.sleep(0.5)
+    return game, ann
+
+
+@pytest.mark.slow
+def test_a_seat_its_stand_in_played_is_rated_as_forfeited(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
+    """Issue 40, finding 2: an account's seat played by its stand-in won rated games with no
+    decision of its own; now a seat whose stand-in took more than a few decisions ranks last."""
+    from ra.web.ratings import STAND_IN_DECISIONS
+
+    # A seed at which the stand-in's seat ends with the higher score (found by trying seeds).
+    srv = server_factory(sqlite_url, tmp_path / "s.log", env={"RA_GAME_SEED": str(STOOD_SEED)}).start()
+    game, _ = stood_in_game(srv.url, srv.ws)
+    assert game["status"] == "finished" and game["seats"][0]["away"]
+    assert game["scores"][0] > game["scores"][1], "the seed no longer lets the stand-in win on score"
+    deadline = time.monotonic() + 10
+    profile: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        profile = httpx.get(f"{srv.url}/api/players/ann").json()
+        if profile["rating"]["games"]:
+            break
+        time.sleep(0.2)
+    assert profile["rating"]["games"] == 1
+    assert profile["rating"]["mu"] < 25, "ranked first though a bot took its decisions"
+    record = httpx.get(f"{srv.url}/api/games/{game['id']}/record").json()
+    assert len(record["stand_ins"]) > STAND_IN_DECISIONS

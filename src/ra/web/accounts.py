@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-import re
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +28,7 @@ from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
-from ra.web.addresses import Addresses
+from ra.web.addresses import EMAIL, Addresses
 from ra.web.db import accounts, games, puzzle_attempts, puzzle_solvers, seats, sessions
 from ra.web.limits import AddressLimiter, Failures, address_prefix
 from ra.web.lobby import ApiError
@@ -57,8 +56,6 @@ MAX_KNOWN_NAMES = 10_000
 """Password checks waiting or running at most; beyond, the answer is 503 at once (finding 5:
 a flood once queued 42 s of argon2 work in the shared pool, ahead of the owner's sign-in)."""
 MAX_CLAIMS = 200
-EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
-"""An address to send to: one @, a dot in the domain, no spaces, quotes or header separators."""
 
 _hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
 """argon2id with OWASP's parameters (19 MiB, 2 passes, 1 lane): a tenth of the library's default

@@ -10,6 +10,7 @@ whether it is confirmed, and a switch per kind of mail (only "your turn" so far)
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -25,7 +26,8 @@ from ra.web.lobby import ApiError
 from ra.web.mail import ask_to_confirm, parse_smtp
 from ra.web.store import Store
 
-EMAIL_CHARS = r"[^@\s<>\"',;]+"
+EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
+"""An address to send to: one @, a dot in the domain, no spaces, quotes or header separators."""
 CONFIRM_EVERY = 3600.0
 """Seconds between two confirmation mails to one address (a stranger's inbox is not a target)."""
 
@@ -48,8 +50,6 @@ class AddressChange(BaseModel):
     @field_validator("email")
     @classmethod
     def _email(cls, v: str | None) -> str | None:
-        from ra.web.accounts import EMAIL
-
         v = (v or "").strip()
         if v and not EMAIL.fullmatch(v):
             raise ValueError(f"not an e-mail address: {v!r}")

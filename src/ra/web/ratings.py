@@ -17,15 +17,20 @@ from typing import Any
 
 import sqlalchemy as sa
 from openskill.models import PlackettLuce, PlackettLuceRating
+from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
 from ra.bots import LADDER, LEVEL_RATINGS, LEVELS
 from ra.table import ranks
-from ra.web.db import accounts, games, seats
+from ra.web.db import accounts, decisions, games, seats
 from ra.web.store import Store
 
 log = logging.getLogger("ra.web")
 MODEL = PlackettLuce()
+STAND_IN_DECISIONS = 3
+"""A seat whose stand-in took more of its decisions than this is rated as having forfeited: last,
+whatever its score (issue 40, finding 2: an account's chosen stand-in once won it rated games with
+no decision of its own; unrated instead would let a losing player walk away from a loss)."""
 LEADERS = 50
 
 
@@ -86,7 +91,8 @@ async def rate_game(store: Store, game_id: str) -> bool:
             ).all()
         }
         teams = [[_rating(s, rows)] for s in held]
-        forfeited = [s.seat for s in held if s.forfeited]
+        stood = await _stand_in_decisions(conn, game_id)
+        forfeited = [s.seat for s in held if s.forfeited or stood.get(s.seat, 0) > STAND_IN_DECISIONS]
         order = ranks(list(game["scores"]), game["winner"], forfeited)
         for new, s in zip(MODEL.rate(teams, ranks=[float(r) for r in order]), held, strict=True):
             if s.kind == "human":  # a bot's rating is fixed (the levels' ladder)
@@ -98,6 +104,16 @@ async def rate_game(store: Store, game_id: str) -> bool:
                     )
                 )
     return True
+
+
+async def _stand_in_decisions(conn: AsyncConnection, game_id: str) -> dict[int, int]:
+    """How many of each seat's decisions a stand-in bot took."""
+    q = (
+        sa.select(decisions.c.seat, sa.func.count())
+        .where(decisions.c.game_id == game_id, decisions.c.stand_in.is_(True))
+        .group_by(decisions.c.seat)
+    )
+    return {seat: n for seat, n in (await conn.execute(q)).all()}
 
 
 def _rating(seat: Any, accounts_by_id: dict[str, Any]) -> PlackettLuceRating:
