@@ -15,8 +15,9 @@ import pytest
 
 from ra.table import stand_in_events
 from ra.web.errors import ClientError
-from ra.web.hub import Hub, Room, Settings
+from ra.web.hub import Hub, Room
 from ra.web.pubsub import LocalPubSub
+from ra.web.settings import Settings
 from ra.web.storage import MemoryGames
 from ra.web.store import GameRow, SeatRow
 

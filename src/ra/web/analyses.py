@@ -25,8 +25,9 @@ from ra.bots.advisor import ADVICE_SEED
 from ra.bots.evaluate import Budget
 from ra.engine import Game
 from ra.table import seat_labels
-from ra.web.hub import Hub, Settings, table_seats
+from ra.web.hub import Hub, table_seats
 from ra.web.lobby import ApiError
+from ra.web.settings import Settings
 from ra.web.store import GameRow, Store
 from ra.words import MsgJson
 

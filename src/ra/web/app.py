@@ -45,9 +45,10 @@ from ra.web.addresses import make_router as make_address_router
 from ra.web.analyses import Analyses, AnalysisReply
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.chat import Chat, LobbyLine
+from ra.web.clients import Client
 from ra.web.errors import ClientError
 from ra.web.guide import router as guide_router
-from ra.web.hub import Client, Hub, Room, Settings
+from ra.web.hub import Hub, Room
 from ra.web.learn import router as learn_router
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError, Join, Lobby, NewGame, Replay, Seated, Seek, TokenBody
@@ -85,6 +86,7 @@ from ra.web.security import (
     origin_allowed,
     parse_networks,
 )
+from ra.web.settings import Settings
 from ra.web.store import Store, hash_token
 from ra.words import DEFAULT_LANG, LOCALE_DIR, normalize
 

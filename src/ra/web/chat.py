@@ -19,8 +19,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from ra.web.clients import Client
 from ra.web.errors import ClientError
-from ra.web.hub import Client, Hub, Room
+from ra.web.hub import Hub, Room
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError
 from ra.web.names import clean_name, name_key

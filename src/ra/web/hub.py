@@ -16,21 +16,18 @@ import hashlib
 import json
 import logging
 import multiprocessing
-import os
 import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from ra.bots.advisor import ADVICE_SEED
-from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
 from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts, undo_refusal
 from ra.views import PlayerView
+from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, die_with_parent
 from ra.web.errors import ClientError
 from ra.web.hints import hint_for
@@ -60,6 +57,7 @@ from ra.web.pubsub import (
 )
 from ra.web.ratings import level_rating
 from ra.web.scheduler import FairScheduler
+from ra.web.settings import Settings
 from ra.web.storage import GameStorage
 from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, StoredDecision
 from ra.words import DEFAULT_LANG, words
@@ -72,49 +70,6 @@ BOT_LEVELS = ("easy", "medium", "hard", "expert", "random", "greedy")
 """What a bot seat may be: the user interfaces' levels, plus the plain bots (load tests)."""
 SWEEP_EVERY = 5.0
 BOT_SLOTS = 16  # bots' moves being applied and sent at once (see Room._bot_turn)
-
-
-@dataclass
-class Settings:
-    """What a server is started with (``ra serve`` options)."""
-
-    db_url: str
-    bot_processes: int = 1
-    bot_backend: str = "process"
-    """Where searches run: ``process`` (this machine's processes) or ``ray`` (a Ray cluster)."""
-    ray_address: str | None = None
-    """The Ray cluster's address for ``bot_backend="ray"`` (None: a local Ray)."""
-    max_open_games_per_addr: int = 20
-    """Games one address may have waiting or running at once (bot-only tables too)."""
-    max_bot_seats_per_addr: int = 40
-    """Bot seats one address may have at those games (each is a search to run)."""
-    max_games_per_addr: int = 200
-    """Games (tables and imports) one address may create in a day."""
-    max_sockets_per_addr: int = 64
-    """Game connections one address may hold open at once (and open in 30 s)."""
-    allowed_origins: tuple[str, ...] = ()
-    """Origins besides the server's own that may open a game's WebSocket (``--allowed-origin``)."""
-    allowed_hosts: tuple[str, ...] = ()
-    """``Host`` names the server answers to besides loopback names (``--allowed-host``, ``--host``)."""
-    forwarded_allow_ips: tuple[str, ...] = ()
-    """Proxies (IPs, CIDRs) whose ``X-Forwarded-For``/``-Proto`` are believed (``--forwarded-allow-ips``)."""
-    metrics_from: tuple[str, ...] = ("127.0.0.1", "::1")
-    """Addresses (IPs, CIDRs) that may read ``/metrics``, directly and never through a proxy."""
-    messages_per_second: float = 20.0
-    message_burst: float = 40.0
-    hint_budget: str = ADVICE_BUDGET
-    """The work behind one hint (a level, iterations, or seconds as ``2s``; ``ra.bots.evaluate.Budget``)."""
-    analysis_budget: str = "hard"
-    """The work behind each decision of a finished game's analysis (``ra serve --analysis-budget``)."""
-    max_analyses: int = 2
-    """Analyses one server process runs at once (each judges its game's decisions one by one)."""
-    smtp_url: str | None = None
-    """The SMTP server for "your turn" mail in games by turns (``ra serve --smtp``); None: no mail."""
-    public_url: str = "http://localhost:8000"
-    """The site's address as players reach it, for links in mail (``ra serve --public-url``)."""
-    fixed_seed: int | None = None
-    """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
-    worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")
 
 
 BUDGET_FLOOR = 0.25
@@ -208,82 +163,6 @@ def table_for(row: GameRow, game: Game, stand_ins: Collection[int] = ()) -> Tabl
     seats = table_seats(row)
     options = TableOptions(hints=row.hints, pace=row.bot_delay, edition=row.edition, undo=row.record is None)
     return Table(game, seats, options, forfeited_seats(row), stand_ins)
-
-
-class Client:
-    """One WebSocket connection: its seat (``None`` for a spectator), the token that opened
-    it (a seat's connection lives only as long as that token holds the seat), its send queue."""
-
-    def __init__(
-        self,
-        seat: int | None,
-        send: Any,
-        settings: Settings,
-        token_hash: str | None = None,
-        close: Callable[[int], Awaitable[None]] | None = None,
-        metrics: Metrics | None = None,
-    ) -> None:
-        self.seat = seat
-        self._metrics = metrics
-        self._close = close
-        self.token_hash = token_hash
-        self.events_sent = 0
-        self.revealed = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=256)
-        self._send = send
-        self._rate = settings.messages_per_second
-        self._burst = settings.message_burst
-        self._allowance = settings.message_burst
-        self._last = time.monotonic()
-        self.closed = False
-        self.close_code: int | None = None
-        self.addr = ""
-        self.cookie: str | None = None
-        """The page's session cookie, if any (a spectator's chat name is checked against it)."""
-        """The client's address (chat lines and reports keep it for the admin)."""
-
-    def allow(self) -> bool:
-        """Token bucket: False when the client sends faster than the limit."""
-        t = time.monotonic()
-        self._allowance = min(self._burst, self._allowance + (t - self._last) * self._rate)
-        self._last = t
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-    def put(self, message: Outgoing | str) -> None:
-        """Queue a message (typed, or its JSON text already encoded)."""
-        if self.closed:
-            return
-        if self._metrics is not None and not isinstance(message, str) and message["type"] == "error":
-            self._metrics.errors.labels(message["code"]).inc()
-        try:
-            self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
-        except asyncio.QueueFull:
-            # A client this far behind resyncs from scratch when it reconnects.
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
-
-    def finish(self, close_code: int | None = None) -> None:
-        """Stop sending once what is queued has gone out (then close with ``close_code``)."""
-        if close_code is not None and self.close_code is None:
-            self.close_code = close_code
-        self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
-
-    async def run_sender(self) -> None:
-        """Send what is queued; at the end, close the connection if the server ended it."""
-        while True:
-            message = await self.queue.get()
-            if message is None:
-                if self.close_code is not None and self._close is not None:
-                    with contextlib.suppress(Exception):
-                        await self._close(self.close_code)
-                return
-            await self._send(message)
 
 
 SEAT_LOST = 4401

@@ -22,12 +22,13 @@ from ra.errors import RaError, SetupError
 from ra.setup import DISASTER_TIMINGS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
 from ra.table import Seat, Table, default_hints, record_facts, seat_labels
 from ra.tiles import EDITIONS
-from ra.web.hub import BOT_LEVELS, Hub, Settings, build_game, game_state, result_columns
+from ra.web.hub import BOT_LEVELS, Hub, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
 from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.names import clean_name, name_key
 from ra.web.protocol import EventData, GameSummary, ViewData, seat_payload
+from ra.web.settings import Settings
 from ra.web.store import GameRow, Store, new_token, now
 
 MAX_RECORD_BYTES = 256 * 1024
