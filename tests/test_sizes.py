@@ -24,7 +24,6 @@ ALLOWED: dict[str, int] = {
     # unit: its size in lines when it was listed; shrink these, never grow them.
     "tui/app.py::PlayApp": 569,
     "web/app.py::create_app": 335,
-    "web/hub.py::Room": 441,
     "web/store.py::Store": 513,
     # Typer commands: most of the length is their options' declarations and help.
     "cli/arena.py::arena_command": 170,

@@ -524,7 +524,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
     room, client = opened
     client.addr = client_address(ws)
     client.cookie = ws.cookies.get(COOKIE)  # a spectator's chat name is checked against accounts
-    room.clients.add(client)
+    room.audience.clients.add(client)
     sender = asyncio.create_task(client.run_sender())
     try:
         room.send_state(client)
@@ -535,7 +535,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
         pass
     finally:
         chat.forget(client)
-        room.clients.discard(client)
+        room.audience.clients.discard(client)
         client.finish()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, 1.0)
@@ -632,8 +632,8 @@ async def _handle(room: Room, client: Client, text: str, chat: Chat) -> None:
             return
         if isinstance(msg, Hello):
             raise ClientError("bad_message", "hello is only the first message")
-        if client.seat is not None and not room.holds_seat(client):
-            room.drop_lost_seats()
+        if client.seat is not None and not room.audience.holds_seat(client):
+            room.audience.drop_lost_seats()
             return
         if isinstance(msg, ChatRequest):
             await chat.post(room, client, msg, client.addr)

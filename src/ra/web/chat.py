@@ -141,7 +141,7 @@ class Chat:
     def send(self, room: Room, row: ChatRow) -> None:
         """Send one stored line to this worker's clients of its channel."""
         msg: ChatMessage = {"type": "chat", "channel": _channel(row), "lines": [line(row)], "history": False}
-        for c in room.clients:
+        for c in room.audience.clients:
             if channel_of(c) == row.channel:
                 c.put(msg)
 

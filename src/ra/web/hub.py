@@ -27,6 +27,7 @@ from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
 from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts, undo_refusal
 from ra.views import PlayerView
+from ra.web.audience import Audience
 from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, die_with_parent
 from ra.web.errors import ClientError
@@ -37,8 +38,6 @@ from ra.web.protocol import (
     ErrorMessage,
     GameSummary,
     HintReply,
-    Outgoing,
-    PresenceMessage,
     SeatPayload,
     ShutdownMessage,
     StateMessage,
@@ -165,10 +164,6 @@ def table_for(row: GameRow, game: Game, stand_ins: Collection[int] = ()) -> Tabl
     return Table(game, seats, options, forfeited_seats(row), stand_ins)
 
 
-SEAT_LOST = 4401
-"""The close code of a seat's connection whose token no longer holds the seat."""
-
-
 class Room:
     """A game being played or watched on this worker: the transport, the locks and the
     database around one :class:`ra.table.Table`."""
@@ -178,16 +173,12 @@ class Room:
         self.row = row
         self.table = table_for(row, game) if game is not None else None
         self.lock = asyncio.Lock()
-        self.clients: set[Client] = set()
-        self.remote_presence: dict[str, list[bool]] = {}
-        self.remote_watching: dict[str, int] = {}
+        self.audience = Audience(lambda: self.row.seats)
         self.bots = BotDriver(self)
         self.decided_at: float | None = None
         self.hint_replies: set[asyncio.Future[None]] = set()
-        self._presence_sent: list[bool] | None = None
         self.bot_budget = 1.0
         """The share of its level's budget the last bot search here had (less under load)."""
-        self.local_published: tuple[tuple[bool, ...], int] | None = None
 
     @property
     def id(self) -> str:
@@ -216,53 +207,13 @@ class Room:
         """Whether a person sits at this table (their bots' moves are served first)."""
         return any(s.kind == "human" for s in self.row.seats)
 
-    def holds_seat(self, client: Client) -> bool:
-        """Whether ``client``'s token still holds its seat (re-checked before every action)."""
-        if client.seat is None:
-            return True
-        seats = self.row.seats
-        return client.seat < len(seats) and seats[client.seat].token_hash == client.token_hash
-
-    def drop_lost_seats(self) -> None:
-        """Close every connection whose token stopped holding its seat (left, or taken over)."""
-        for c in list(self.clients):
-            if not self.holds_seat(c):
-                c.put(error("seat_lost", "you no longer hold this seat (you left it, or it was taken)"))
-                c.finish(SEAT_LOST)
-                self.clients.discard(c)
-
-    # --- presence --------------------------------------------------------------
-
-    def local_presence(self) -> list[bool]:
-        here = [False] * self.row.players
-        for c in self.clients:
-            if c.seat is not None:
-                here[c.seat] = True
-        return here
-
-    def local_watching(self) -> int:
-        return sum(c.seat is None for c in self.clients)
-
-    def watching(self) -> int:
-        """Spectators' connections on every worker that has this table open."""
-        return self.local_watching() + sum(self.remote_watching.values())
-
-    def presence(self) -> list[bool]:
-        out = self.local_presence()
-        for other in self.remote_presence.values():
-            out = [a or b for a, b in zip(out, other, strict=False)]
-        for s in self.row.seats:
-            if s.kind == "bot":
-                out[s.seat] = True
-        return out
-
     # --- state messages --------------------------------------------------------
 
     def can_undo(self, seat: int | None) -> bool:
         return self.table is not None and self.table.can_undo(seat)
 
     def summary(self) -> GameSummary:
-        return self.hub.summary(self.row, self.presence())
+        return self.hub.summary(self.row, self.audience.presence())
 
     def broadcast(self, floor: int | None = None) -> None:
         """Send every client its state (the log from what it has, or from ``floor`` after an undo)."""
@@ -270,7 +221,7 @@ class Room:
         summary = self.summary()
         by_seat: dict[int | None, list[Client]] = {}
         reveal = game is not None and game.is_over() and game.hidden_scores
-        for c in self.clients:
+        for c in self.audience.clients:
             if floor is not None:
                 c.events_sent = min(c.events_sent, floor)
             if reveal and not c.revealed:
@@ -352,26 +303,11 @@ class Room:
         return game.is_over() and game.hidden_scores  # the end rewrites the masked log (R9.1)
 
     def send_state(self, client: Client) -> None:
-        clients, self.clients = self.clients, {client}
+        clients, self.audience.clients = self.audience.clients, {client}
         try:
             self.broadcast()
         finally:
-            self.clients = clients
-
-    def send_presence(self) -> None:
-        """Tell the clients who is connected — once per change, not once per connection (a
-        newcomer learns it from its first ``state``)."""
-        connected = self.presence()
-        if connected == self._presence_sent:
-            return
-        self._presence_sent = connected
-        msg: PresenceMessage = {"type": "presence", "connected": connected}
-        for c in self.clients:
-            c.put(msg)
-
-    def tell_all(self, message: Outgoing) -> None:
-        for c in self.clients:
-            c.put(message)
+            self.audience.clients = clients
 
     # --- decisions -------------------------------------------------------------
 
@@ -510,7 +446,7 @@ class Room:
                 "action": str(taken),
                 "n": new.num_decisions,
             }
-            self.tell_all(notice)
+            self.audience.tell_all(notice)
             self.broadcast(floor=len(new.events))
             self.schedule_bot()
 
@@ -570,7 +506,7 @@ class Room:
         """Catch up with the database (another worker, or the lobby, changed the game)."""
         async with self.lock:
             floor = await self._resync()
-            self.drop_lost_seats()
+            self.audience.drop_lost_seats()
             self.broadcast(floor=floor)
             self.schedule_bot(remote=True)
 
@@ -682,7 +618,7 @@ class Hub:
             for task in room.bots.tasks():
                 if task is not None:
                     task.cancel()
-            for c in room.clients:
+            for c in room.audience.clients:
                 c.put(ShutdownMessage(type="shutdown", message="the server is restarting; reconnecting…"))
                 c.finish()
         await asyncio.sleep(0.05)
@@ -725,7 +661,7 @@ class Hub:
 
     def release(self, room: Room) -> None:
         """Forget a room nobody watches and no bot plays (it is rebuilt from the database)."""
-        if room.clients or room.bots.busy():
+        if room.audience.clients or room.bots.busy():
             return
         self.rooms.pop(room.id, None)
 
@@ -738,7 +674,7 @@ class Hub:
     def summary(self, row: GameRow, connected: list[bool] | None = None) -> GameSummary:
         room = self.rooms.get(row.id)
         if connected is None:
-            connected = room.presence() if room is not None else [s.kind == "bot" for s in row.seats]
+            connected = room.audience.presence() if room is not None else [s.kind == "bot" for s in row.seats]
         finished = row.status == "finished"
         return {
             "id": row.id,
@@ -767,7 +703,7 @@ class Hub:
             "scores": row.scores if finished else None,
             "imported": row.imported,
             "rematch": row.rematch_id,
-            "spectators": room.watching() if room is not None else 0,
+            "spectators": room.audience.watching() if room is not None else 0,
         }
 
     # --- bots ------------------------------------------------------------------
@@ -858,7 +794,7 @@ class Hub:
         if row.seats[seat].kind != "human" or row.seats[seat].away:
             return
         room = self.rooms.get(row.id)
-        if room is not None and room.presence()[seat]:
+        if room is not None and room.audience.presence()[seat]:
             return  # the person has the table open: they see it is their turn
         t, key = time.monotonic(), (row.id, seat)
         if t - self._mailed.get(key, -TURN_MAIL_EVERY) < TURN_MAIL_EVERY:
@@ -913,17 +849,17 @@ class Hub:
         elif isinstance(note, ChatPosted):
             await self.chat_posted(room, note)
         else:
-            room.remote_presence[note.worker] = list(note.connected)
-            room.remote_watching[note.worker] = note.watching
-            room.send_presence()
+            room.audience.remote_presence[note.worker] = list(note.connected)
+            room.audience.remote_watching[note.worker] = note.watching
+            room.audience.send_presence()
 
     async def presence_changed(self, room: Room) -> None:
-        room.send_presence()
+        room.audience.send_presence()
         self.lobby_changed()
-        local = (tuple(room.local_presence()), room.local_watching())
-        if local == room.local_published:
+        local = (tuple(room.audience.local_presence()), room.audience.local_watching())
+        if local == room.audience.published:
             return  # this worker's connections are as they were: nothing to tell the others
-        room.local_published = local
+        room.audience.published = local
         note = PresenceChanged(room.id, self.settings.worker_id, *local)
         with contextlib.suppress(Exception):
             await self.pubsub.publish(note)

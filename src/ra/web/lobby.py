@@ -446,7 +446,7 @@ class Lobby:
             room = self.hub.rooms.get(game_id)
             if room is not None and row.rematch_id is not None:
                 room.row.rematch_id = row.rematch_id
-                room.tell_all({"type": "rematch", "game": row.rematch_id})
+                room.audience.tell_all({"type": "rematch", "game": row.rematch_id})
         assert row.rematch_id is not None
         name = row.seats[seat].name or f"Player {seat + 1}"
         return await self.seat_in(await self.row(row.rematch_id), Join(name=name, seat=seat))
