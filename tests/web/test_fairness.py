@@ -46,6 +46,39 @@ def test_scheduler_serves_tables_in_turn_and_people_first() -> None:
     assert order[2:6] == ["flood-1", "other-0", "flood-2", "other-1"]  # the tables take turns
 
 
+def test_one_owners_many_tables_share_one_turn() -> None:
+    """Issue 40, finding 1: fifty tables of one address, each "with a person" whose stand-in
+    plays, once pushed a present person's bot 47 searches back; one owner's tables now take
+    one turn among the owners, and a present person's table still goes first."""
+    order: list[str] = []
+    gate = threading.Event()
+
+    def work(name: str) -> str:
+        if name == "first":
+            gate.wait(5)
+        order.append(name)
+        return name
+
+    async def main() -> None:
+        pool = ThreadPoolExecutor(1)
+        s = FairScheduler(lambda: pool, slots=1)
+        jobs = [asyncio.ensure_future(s.run("t0", False, work, "first", owner="10.0.0.1"))]
+        await asyncio.sleep(0.05)
+        for i in range(50):  # the flood: many tables, one owner, nobody present
+            jobs.append(asyncio.ensure_future(s.run(f"f{i}", False, work, f"flood-{i}", owner="10.0.0.1")))
+        jobs.append(asyncio.ensure_future(s.run("b", False, work, "bob", owner="10.0.0.2")))
+        jobs.append(asyncio.ensure_future(s.run("c", False, work, "cy", owner="10.0.0.3")))
+        await asyncio.sleep(0.05)
+        assert s.waiting == 52
+        gate.set()
+        await asyncio.gather(*jobs)
+        pool.shutdown()
+
+    asyncio.run(main())
+    assert order[:4] == ["first", "flood-0", "bob", "cy"]  # one turn each, not fifty for the flood
+    assert order[4:7] == ["flood-1", "flood-2", "flood-3"]  # then the owner's tables in turn
+
+
 def test_a_failing_job_does_not_stop_the_scheduler() -> None:
     def boom() -> None:
         raise ValueError("bad position")

@@ -32,6 +32,7 @@ from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, die_with_parent
 from ra.web.errors import ClientError
 from ra.web.hints import hint_for
+from ra.web.limits import address_prefix
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.metrics import Metrics
 from ra.web.protocol import (
@@ -204,8 +205,15 @@ class Room:
     # --- seats and tokens ------------------------------------------------------
 
     def has_person(self) -> bool:
-        """Whether a person sits at this table (their bots' moves are served first)."""
-        return any(s.kind == "human" for s in self.row.seats)
+        """Whether a person is here now: a person's seat not away whose page is open on some
+        worker (their bots' moves are served first; a seat played by its stand-in is not)."""
+        here = self.audience.presence()
+        return any(s.kind == "human" and not s.away and here[s.seat] for s in self.row.seats)
+
+    def owner(self) -> str:
+        """Who made the table (its creator's address, an IPv6 /64): all the bots' work of one
+        owner's tables, stand-ins included, shares one turn (:class:`ra.web.scheduler.FairScheduler`)."""
+        return address_prefix(self.row.creator_addr) if self.row.creator_addr else self.id
 
     # --- state messages --------------------------------------------------------
 
@@ -715,7 +723,8 @@ class Hub:
         sched = self.scheduler
         scale = budget_scale(sched.waiting, sched.running, sched.slots)
         room.bot_budget = scale  # the table says so (the state's bot_budget)
-        action = await sched.run(room.id, room.has_person(), decide, dataclasses.replace(job, scale=scale))
+        work = dataclasses.replace(job, scale=scale)
+        action = await sched.run(room.id, room.has_person(), decide, work, owner=room.owner())
         return str(action)
 
     def _ran(self, fn: Callable[..., object], seconds: float) -> None:
@@ -738,7 +747,9 @@ class Hub:
     async def hint(self, room: Room, view: PlayerView, edition: str, seed: int) -> HintReply:
         """Hints for ``seat`` in a worker process (see :mod:`ra.web.hints`), fairly scheduled."""
         budget = self.settings.hint_budget
-        return await self.scheduler.run(room.id, True, hint_for, view, budget, seed, edition)
+        return await self.scheduler.run(
+            room.id, True, hint_for, view, budget, seed, edition, owner=room.owner()
+        )
 
     async def _sweeper(self) -> None:
         """Resume bots' turns after a restart, or after a worker died mid-thought."""

@@ -113,6 +113,8 @@ class GameRow:
     """Under a clock, when time runs out: "stand_in" (back later possible) or "forfeit"."""
     updated_at: datetime | None = None
     """When the game last changed: in a running game, when the decision now due became due."""
+    creator_addr: str | None = None
+    """The address that created the table (its bots' work is counted to it)."""
     seats: list[SeatRow] = field(default_factory=list)
 
     @property
@@ -964,6 +966,7 @@ def _game_row(r: Any) -> GameRow:
         increment=r["increment"],
         on_timeout=r["on_timeout"],
         updated_at=_utc(r["updated_at"]),
+        creator_addr=r.get("creator_addr"),
     )
 
 
