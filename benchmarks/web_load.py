@@ -18,10 +18,14 @@ Two more scenarios (``--scenario``):
 - ``abuse``: a person plays a ``medium`` bot, first alone, then while one address floods the
   server with every bot-only table its limits allow (``--flood-level`` bots, five a table); the
   person's bot reply time (their move sent → their turn again) p50/p95, unloaded and loaded;
+- ``person-flood``: the same person's bot replies, alone, then while ``--flood-addresses``
+  addresses each fill their limits with tables "with a person": an attacker's seat on a 10 s game
+  clock that never connects (its stand-in, of ``--flood-level``, plays it) and four such bots;
 - ``lobby``: ``--stored`` finished games in the database, then the lobby list
   (``GET /api/games``) timed over HTTP, and its query timed in-process without the cache.
 
     python benchmarks/web_load.py --scenario abuse --replies 15
+    python benchmarks/web_load.py --scenario person-flood --replies 15 --flood-level expert
     python benchmarks/web_load.py --scenario lobby --stored 1000
 """
 
@@ -355,6 +359,52 @@ async def lobby(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+async def person_flood(args: argparse.Namespace) -> dict[str, Any]:
+    """Issue 40, finding 1: tables "with a person" from several addresses — each an attacker's
+    seat on the shortest game clock, never connected, so its stand-in plays, and four bots —
+    then a present person's ``medium`` bot replies, timed, as in ``abuse``."""
+    tmp = Path(tempfile.mkdtemp(prefix="ra-person-flood-"))
+    server = Server(f"sqlite:///{tmp / 'flood.db'}", tmp / "server.log", env=SERVER_ENV).start()
+    try:
+        quiet = await replies(server.url, server.ws, args.replies, seed=1)
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": args.flood_level}] * 4
+        body = {
+            "seats": seats,
+            "name": "Mallory",
+            "bot_delay": 0,
+            "game_seconds": 10,
+            "stand_in": args.flood_level,
+        }
+        flood = 0
+        for a in range(args.flood_addresses):
+            transport = httpx.AsyncHTTPTransport(local_address=f"127.0.8.{a + 1}")
+            async with httpx.AsyncClient(base_url=server.url, timeout=60, transport=transport) as http:
+                while (
+                    await http.post("/api/games", json={**body, "name": f"Mallory{a}-{flood}"})
+                ).status_code == 200:
+                    flood += 1
+        await asyncio.sleep(12)  # the attackers' clocks run out: their stand-ins play
+        loaded = await replies(server.url, server.ws, args.replies, seed=2)
+    finally:
+        server.stop()
+    return {
+        "scenario": "person-flood",
+        "flood_tables": flood,
+        "flood_addresses": args.flood_addresses,
+        "flood_level": args.flood_level,
+        "replies": len(loaded),
+        "reply_s_p50_unloaded": round(pct(quiet, 0.5), 3),
+        "reply_s_p95_unloaded": round(pct(quiet, 0.95), 3),
+        "reply_s_p50_flooded": round(pct(loaded, 0.5), 3),
+        "reply_s_p95_flooded": round(pct(loaded, 0.95), 3),
+        "p95_ratio": round(pct(loaded, 0.95) / max(1e-9, pct(quiet, 0.95)), 2),
+    }
+
+
+SERVER_ENV: dict[str, str] = {}
+"""Extra environment for the server (``--server-path``: another checkout's ``src`` to compare)."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -366,13 +416,18 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--scenario", choices=("load", "abuse", "lobby"), default="load")
+    parser.add_argument("--scenario", choices=("load", "abuse", "person-flood", "lobby"), default="load")
+    parser.add_argument("--flood-addresses", type=int, default=5, help="person-flood: attacking addresses")
+    parser.add_argument("--server-path", default=None, help="run the server from this src/ (a before/after)")
     parser.add_argument("--replies", type=int, default=15, help="abuse: bot replies timed per phase")
     parser.add_argument("--flood-level", default="hard", help="abuse: the flood's bot level")
     parser.add_argument("--stored", type=int, default=1000, help="lobby: finished games in the database")
     args = parser.parse_args()
+    if args.server_path:
+        SERVER_ENV["PYTHONPATH"] = args.server_path
+    scenarios = {"abuse": abuse, "person-flood": person_flood, "lobby": lobby}
     if args.scenario != "load":
-        outcome = asyncio.run(abuse(args) if args.scenario == "abuse" else lobby(args))
+        outcome = asyncio.run(scenarios[args.scenario](args))
         print(json.dumps(outcome) if args.json else "\n".join(f"{k:>24}: {v}" for k, v in outcome.items()))
         return
     result = asyncio.run(run(args))
