@@ -1,11 +1,12 @@
 """Sign-ins under a flood (issue 40, findings 4 and 5): the owner's sign-in time alone, then while
 wrong passwords for the same name arrive from many addresses at the rate each address is allowed.
 
-Starts ``ra serve`` (SQLite) on loopback, signs "Ann" up, measures her sign-in alone (``--alone``
-times), then has ``--addresses`` clients, each from its own 127.0.x.y address, send wrong
-passwords for Ann (``--tries`` each, ``--spacing`` seconds apart) while Ann signs in every
-``--every`` seconds (she stays within her own address's limit: 5 a minute).  Prints the owner's status codes and times (median, worst), the guessers'
-answers by status, and the server's argon2 queue: the numbers of the closing note.
+Starts ``ra serve`` (SQLite) on loopback, signs "Ann" up from her own address, measures her
+sign-in alone (``--alone`` times), then has ``--addresses`` clients, each from its own 127.0.x.y
+address, send wrong passwords for Ann (``--tries`` each, ``--spacing`` seconds apart) while Ann
+signs in every ``--every`` seconds (within her own address's limit: 5 a minute).  Prints the
+owner's status codes and times (median, worst) and the guessers' answers by status.
+``--server-path OTHER/src`` runs the server of another checkout: a before and after.
 
     python benchmarks/sign_in_flood.py
     python benchmarks/sign_in_flood.py --addresses 30 --tries 5 --spacing 1
