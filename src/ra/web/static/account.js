@@ -119,7 +119,7 @@ function wire() {
 
 async function submit(id, f) {
   const err = $(".form-error", f);
-  err.textContent = "";
+  document.querySelectorAll(".form-error").forEach((e) => { e.textContent = ""; }); // an old form's error too
   const name = f.name ? f.name.value.trim() : "";
   const password = f.password.value;
   if (id !== "delete" && !name) { err.textContent = t("lobby.needName"); return; }

@@ -12,7 +12,7 @@ function render() {
     `<td>${p.rating.ordinal.toFixed(1)}</td><td>${p.rating.mu.toFixed(1)} ± ${p.rating.sigma.toFixed(1)}</td><td>${p.rating.games}</td></tr>`).join("");
   box.innerHTML = `<h1>${esc(t("leaders.title"))}</h1><p class="muted">${esc(t("leaders.help"))}</p><section class="card">` +
     (players === null ? `<p>${esc(t("table.loading"))}</p>` : rows ?
-      `<table class="results"><thead><tr><th scope="col">#</th><th scope="col">${esc(t("lobby.name"))}</th><th scope="col">${esc(t("leaders.rating"))}</th><th scope="col">μ ± σ</th><th scope="col">${esc(t("leaders.games"))}</th></tr></thead><tbody>${rows}</tbody></table>` :
+      `<table class="results"><thead><tr><th scope="col">#</th><th scope="col">${esc(t("leaders.player"))}</th><th scope="col">${esc(t("leaders.rating"))}</th><th scope="col">μ ± σ</th><th scope="col">${esc(t("leaders.games"))}</th></tr></thead><tbody>${rows}</tbody></table>` :
       `<p class="muted">${esc(t("leaders.none"))}</p>`) + `</section>`;
 }
 
