@@ -686,3 +686,35 @@ def test_a_changed_file_is_a_new_build(tmp_path: Path) -> None:
     assert build_id(tmp_path) == first
     (tmp_path / "sub" / "b.css").write_text("three")
     assert build_id(tmp_path) != first
+
+
+@pytest.mark.slow  # PostgreSQL and two server processes
+def test_a_spectator_on_another_server_sees_who_is_connected(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
+    """Issue 40, finding 11: presence went out only when it changed, so a worker that opened a
+    table after its players had connected elsewhere showed them offline to its spectators."""
+    a = server_factory(pg_url, tmp_path / "a.log").start()
+    b = server_factory(pg_url, tmp_path / "b.log").start()
+    made = create(a.url, [{"kind": "human"}, {"kind": "human"}])
+    gid = made["game"]["id"]
+    bob = join(a.url, gid, "Bob")
+
+    async def main() -> None:
+        ann, bo = Player(a.ws, gid, made["token"]), Player(a.ws, gid, bob["token"])
+        await connect(ann, bo)  # both players on server a
+        await asyncio.sleep(1.0)
+        spectator = Player(b.ws, gid, None)  # server b opens the table only now
+        await connect(spectator)
+
+        def both_online(m: dict[str, Any]) -> bool:
+            seats = m["game"]["seats"] if m["type"] == "state" else None
+            connected = [s["connected"] for s in seats] if seats else m.get("connected")
+            return m["type"] in ("state", "presence") and bool(connected) and all(connected[:2])
+
+        if not (spectator.state and both_online(spectator.state)):
+            await spectator.until(both_online, timeout=10)
+        for p in (ann, bo, spectator):
+            await p.close()
+
+    asyncio.run(main())

@@ -860,15 +860,21 @@ class Hub:
         elif isinstance(note, ChatPosted):
             await self.chat_posted(room, note)
         else:
+            newcomer = note.worker not in room.audience.remote_presence
             room.audience.remote_presence[note.worker] = list(note.connected)
             room.audience.remote_watching[note.worker] = note.watching
             room.audience.send_presence()
+            if newcomer and room.audience.clients:  # a worker new to this table learns ours
+                await self.presence_changed(room, again=True)
 
-    async def presence_changed(self, room: Room) -> None:
+    async def presence_changed(self, room: Room, again: bool = False) -> None:
+        """Tell this worker's clients, and the other workers, who is connected here (``again``:
+        even unchanged, for a worker that has just opened the table: it knew nothing of ours —
+        issue 40, finding 11: its spectators saw both players offline)."""
         room.audience.send_presence()
         self.lobby_changed()
         local = (tuple(room.audience.local_presence()), room.audience.local_watching())
-        if local == room.audience.published:
+        if local == room.audience.published and not again:
             return  # this worker's connections are as they were: nothing to tell the others
         room.audience.published = local
         note = PresenceChanged(room.id, self.settings.worker_id, *local)
