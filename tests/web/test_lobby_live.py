@@ -329,3 +329,26 @@ def test_the_levels_come_with_their_ratings_and_the_ladder(server: Server) -> No
     assert by["easy"]["beats"] is None and by["expert"]["beats"]["below"] == "hard"
     ratings = [by[level]["rating"] for level in ("easy", "medium", "hard", "expert")]
     assert ratings == sorted(ratings)  # each level above the one below it
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+def test_the_lobby_says_when_the_server_is_gone_and_waits_for_it(
+    browser: Any, server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
+    """Issue 40, finding 11: the lobby said nothing when the server went (the table page did)."""
+    from tests.web.test_browser import LAPTOP, new_page, no_js_errors
+
+    server = server_factory(sqlite_url, tmp_path / "s.log").start()
+    page = new_page(browser, LAPTOP, "en-US")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#live-mark:not([hidden])")
+    assert page.locator("#conn-banner").is_hidden() and page.locator("#create-btn").is_enabled()
+    server.stop()
+    page.wait_for_selector("#conn-banner:not([hidden])", timeout=10_000)
+    assert "Connection lost" in page.locator("#conn-banner").inner_text()
+    assert page.locator("#create-btn").is_disabled() and page.locator("#quick-btn").is_disabled()
+    server.start()  # the same address: the lobby comes back by itself
+    page.wait_for_selector("#conn-banner[hidden]", state="attached", timeout=40_000)
+    assert page.locator("#create-btn").is_enabled()
+    no_js_errors(page)

@@ -331,8 +331,17 @@ async function seek() {
 
 let polling = null;
 let retry = 1000;
+let everLive = false;
 
+// A lobby that was live and lost its link says so and offers nothing it cannot do (the table
+// page does the same): its buttons wait for the server.
 function setLive(live) {
+  everLive = everLive || live;
+  const lost = !live && everLive;
+  const b = $("#conn-banner");
+  b.textContent = lost ? t("conn.lostNow") : "";
+  b.hidden = !lost;
+  document.querySelectorAll("main.lobby button").forEach((x) => { x.disabled = lost; });
   $("#live-mark").hidden = !live;
   $("#refresh").hidden = live; // the lists come by themselves
   if (live && polling) { clearInterval(polling); polling = null; }
