@@ -267,6 +267,18 @@ async def replies(url: str, ws_url: str, count: int, seed: int) -> list[float]:
     return out
 
 
+def reply_numbers(quiet: list[float], loaded: list[float]) -> dict[str, Any]:
+    """The person's bot replies alone and under the flood: p50, p95 and the p95 ratio."""
+    return {
+        "replies": len(loaded),
+        "reply_s_p50_unloaded": round(pct(quiet, 0.5), 3),
+        "reply_s_p95_unloaded": round(pct(quiet, 0.95), 3),
+        "reply_s_p50_flooded": round(pct(loaded, 0.5), 3),
+        "reply_s_p95_flooded": round(pct(loaded, 0.95), 3),
+        "p95_ratio": round(pct(loaded, 0.95) / max(1e-9, pct(quiet, 0.95)), 2),
+    }
+
+
 async def abuse(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="ra-abuse-"))
     server = Server(f"sqlite:///{tmp / 'abuse.db'}", tmp / "server.log").start()
@@ -293,12 +305,7 @@ async def abuse(args: argparse.Namespace) -> dict[str, Any]:
         "scenario": "abuse",
         "flood_tables": flood,
         "flood_level": args.flood_level,
-        "replies": len(loaded),
-        "reply_s_p50_unloaded": round(pct(quiet, 0.5), 3),
-        "reply_s_p95_unloaded": round(pct(quiet, 0.95), 3),
-        "reply_s_p50_flooded": round(pct(loaded, 0.5), 3),
-        "reply_s_p95_flooded": round(pct(loaded, 0.95), 3),
-        "p95_ratio": round(pct(loaded, 0.95) / max(1e-9, pct(quiet, 0.95)), 2),
+        **reply_numbers(quiet, loaded),
     }
 
 
@@ -392,12 +399,7 @@ async def person_flood(args: argparse.Namespace) -> dict[str, Any]:
         "flood_tables": flood,
         "flood_addresses": args.flood_addresses,
         "flood_level": args.flood_level,
-        "replies": len(loaded),
-        "reply_s_p50_unloaded": round(pct(quiet, 0.5), 3),
-        "reply_s_p95_unloaded": round(pct(quiet, 0.95), 3),
-        "reply_s_p50_flooded": round(pct(loaded, 0.5), 3),
-        "reply_s_p95_flooded": round(pct(loaded, 0.95), 3),
-        "p95_ratio": round(pct(loaded, 0.95) / max(1e-9, pct(quiet, 0.95)), 2),
+        **reply_numbers(quiet, loaded),
     }
 
 
