@@ -708,9 +708,13 @@ def test_a_spectator_on_another_server_sees_who_is_connected(
         await connect(spectator)
 
         def both_online(m: dict[str, Any]) -> bool:
-            seats = m["game"]["seats"] if m["type"] == "state" else None
-            connected = [s["connected"] for s in seats] if seats else m.get("connected")
-            return m["type"] in ("state", "presence") and bool(connected) and all(connected[:2])
+            if m["type"] == "state":
+                connected: list[bool] = [s["connected"] for s in m["game"]["seats"]]
+            elif m["type"] == "presence":
+                connected = list(m["connected"])
+            else:
+                return False
+            return all(connected[:2])
 
         if not (spectator.state and both_online(spectator.state)):
             await spectator.until(both_online, timeout=10)
