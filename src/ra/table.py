@@ -502,10 +502,9 @@ def game_result(game: Game, forfeited: Collection[int] = ()) -> Result | None:
     masks = zip(game.sun_masks(), game.used_sun_masks(), strict=True)
     suns = tuple(max(0, (up | down).bit_length() - 1) for up, down in masks)  # bit k: sun k
     out = frozenset(forfeited)
-    engine_winner = game.winner
 
-    def key(seat: int) -> tuple[bool, int, int, bool]:
-        return (seat in out, -scores[seat], -suns[seat], seat != engine_winner)
+    def key(seat: int) -> tuple[bool, int, int]:  # no two seats hold the same sun: a total order
+        return (seat in out, -scores[seat], -suns[seat])
 
     return Result(scores, suns, out, tuple(sorted(range(game.num_players), key=key)))
 

@@ -58,6 +58,12 @@ def inbox() -> Iterator[tuple[Inbox, int]]:
     controller.stop()
 
 
+def mailing_server(server_factory: type[Server], sqlite_url: str, tmp_path: Path, port: int) -> Server:
+    """``ra serve`` mailing through the test's SMTP server on ``port``, its links to ra.test."""
+    env = {"RA_SMTP_URL": f"smtp://127.0.0.1:{port}?from=ra@test.example", "RA_PUBLIC_URL": "https://ra.test"}
+    return server_factory(sqlite_url, tmp_path / "s.log", env=env).start()
+
+
 def account(base: str, name: str, email: str, seat: dict[str, str], lang: str = "en") -> httpx.Client:
     """``name`` signed up (with ``seat``) from its own client; the address not confirmed yet."""
     body = {"name": name, "password": PASSWORD, "email": email, "lang": lang, "seats": [seat] if seat else []}
@@ -87,8 +93,7 @@ def test_each_turn_of_a_game_by_turns_is_mailed_across_a_restart(
     server_factory: type[Server], sqlite_url: str, tmp_path: Path, inbox: tuple[Inbox, int]
 ) -> None:
     box, port = inbox
-    env = {"RA_SMTP_URL": f"smtp://127.0.0.1:{port}?from=ra@test.example", "RA_PUBLIC_URL": "https://ra.test"}
-    srv = server_factory(sqlite_url, tmp_path / "s.log", env=env).start()
+    srv = mailing_server(server_factory, sqlite_url, tmp_path, port)
     made = create(srv.url, [{"kind": "human"}, {"kind": "human"}], move_seconds=HOUR)
     gid = made["game"]["id"]
     # Ann has an account with an address (in Russian), which she confirms; Bob is a guest: no mail.
@@ -138,8 +143,7 @@ def test_an_address_gets_only_its_confirmation_until_confirmed_and_mail_can_be_s
     """Issue 40, finding 3: a stranger's address once got 47 mails in 4 s; "your turn" came on
     every turn even with the table open; nothing could be stopped."""
     box, port = inbox
-    env = {"RA_SMTP_URL": f"smtp://127.0.0.1:{port}?from=ra@test.example", "RA_PUBLIC_URL": "https://ra.test"}
-    srv = server_factory(sqlite_url, tmp_path / "s.log", env=env).start()
+    srv = mailing_server(server_factory, sqlite_url, tmp_path, port)
     base = srv.url
     # Five accounts signed up with a stranger's address, from five machines: one mail, the link.
     for i in range(5):
@@ -201,8 +205,7 @@ def test_no_turn_mail_while_the_player_has_the_table_open(
     server_factory: type[Server], sqlite_url: str, tmp_path: Path, inbox: tuple[Inbox, int]
 ) -> None:
     box, port = inbox
-    env = {"RA_SMTP_URL": f"smtp://127.0.0.1:{port}?from=ra@test.example", "RA_PUBLIC_URL": "https://ra.test"}
-    srv = server_factory(sqlite_url, tmp_path / "s.log", env=env).start()
+    srv = mailing_server(server_factory, sqlite_url, tmp_path, port)
     made = create(srv.url, [{"kind": "human"}, {"kind": "human"}], move_seconds=HOUR)
     gid = made["game"]["id"]
     account(srv.url, "Ann", "ann@test.example", {"game": gid, "token": made["token"]})

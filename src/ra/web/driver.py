@@ -24,6 +24,8 @@ log = logging.getLogger("ra.web")
 
 INLINE_BOTS = ("easy", "random", "greedy")
 """Levels fast enough to run on the event loop (the others search in a worker process)."""
+PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal a process gets when its parent ends."""
 BOT_CLAIM_STALE = 20.0
 """Seconds after which another worker may take over a bot's turn."""
 FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
@@ -154,7 +156,7 @@ class BotDriver:
             if self.room.row.on_timeout == "forfeit" and not self.room.row.seats[seat].forfeited:
                 await self.forfeit(seat)
             away = self.room.row.seats[seat].away
-            await self._play_bot(seat, n, self.room.row.stand_in or "medium")
+            await self._play_bot(seat, n, self.room.row.stand_in_level)
             if not away:
                 await self.set_away(seat, True)
         except ClientError as err:
@@ -210,6 +212,3 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() == 1:  # the server ended before the signal was asked for
         os._exit(0)
-
-
-PR_SET_PDEATHSIG = 1

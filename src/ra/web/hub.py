@@ -69,7 +69,7 @@ TURN_MAIL_EVERY = 3 * 3600.0
 BOT_LEVELS = ("easy", "medium", "hard", "expert", "random", "greedy")
 """What a bot seat may be: the user interfaces' levels, plus the plain bots (load tests)."""
 SWEEP_EVERY = 5.0
-BOT_SLOTS = 16  # bots' moves being applied and sent at once (see Room._bot_turn)
+BOT_SLOTS = 16  # bots' moves being applied and sent at once (see BotDriver._play_bot)
 
 
 BUDGET_FLOOR = 0.25
@@ -149,6 +149,11 @@ def decisions_before(events: Sequence[Event], k: int) -> int | None:
     return sum(1 for e in events[:k] if e.kind in DECISION_EVENTS and not e.auto)
 
 
+def stood_in(stored: Sequence[StoredDecision], first: int = 0) -> set[int]:
+    """The numbers of the stored decisions (``stored[0]`` is decision ``first``) a stand-in took."""
+    return {first + k for k, d in enumerate(stored) if d.stand_in}
+
+
 def table_seats(row: GameRow) -> list[Seat]:
     """A stored game's seats as the table knows them: people by name, bots by level."""
     return [
@@ -169,10 +174,10 @@ class Room:
     """A game being played or watched on this worker: the transport, the locks and the
     database around one :class:`ra.table.Table`."""
 
-    def __init__(self, hub: Hub, row: GameRow, game: Game | None) -> None:
+    def __init__(self, hub: Hub, row: GameRow, game: Game | None, stand_ins: Collection[int] = ()) -> None:
         self.hub = hub
         self.row = row
-        self.table = table_for(row, game) if game is not None else None
+        self.table = table_for(row, game, stand_ins) if game is not None else None
         self.lock = asyncio.Lock()
         self.audience = Audience(lambda: self.row.seats)
         self.bots = BotDriver(self)
@@ -189,13 +194,16 @@ class Room:
     def game(self) -> Game | None:
         return self.table.game if self.table is not None else None
 
-    def _set_game(self, game: Game | None) -> None:
+    def _set_game(self, game: Game | None, stand_ins: Collection[int] | None = None) -> None:
+        """Play on with ``game`` (and, given, the decisions a stand-in took in it)."""
         if game is None:
             self.table = None
         elif self.table is None:
-            self.table = table_for(self.row, game)
+            self.table = table_for(self.row, game, stand_ins or ())
         else:
             self.table.game = game
+            if stand_ins is not None:
+                self.table.stand_ins = set(stand_ins)
 
     def epoch_starts(self) -> list[list[int]]:
         """``[epoch, decisions before it]`` for each epoch reached (from the engine's log)."""
@@ -239,7 +247,7 @@ class Room:
             by_seat.setdefault(c.seat, []).append(c)
         for seat, clients in by_seat.items():
             start = min(c.events_sent for c in clients)
-            payload = self._payload(game, seat, start) if game is not None else None
+            payload = self.payload(game, seat, start) if game is not None else None
             encoded: dict[int, str] = {}  # clients of one seat mostly share one message
             for c in clients:
                 text = encoded.get(c.events_sent)
@@ -249,10 +257,11 @@ class Room:
                 c.put(text)
                 c.events_sent = payload["num_events"] if payload is not None else 0
 
-    def _payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
-        """``seat``'s view and its log from ``start`` on, the stand-in's decisions marked."""
+    def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
+        """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``
+        on, the stand-in's decisions marked."""
         stand_ins = self.table.stand_ins if self.table is not None else ()
-        return seat_payload(game, seat, self.row.edition, start, stand_ins, self.row.stand_in or "medium")
+        return seat_payload(game, seat, self.row.edition, start, stand_ins, self.row.stand_in_level)
 
     def _state(
         self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
@@ -498,10 +507,8 @@ class Room:
                     except RaError:  # a note that does not fit: trust the database instead
                         log.warning("a note for %s did not apply; reading the game again", self.id)
                     else:
-                        self._set_game(new)
-                        if self.table is not None:
-                            first = note.appended
-                            self.table.stand_ins.update(first + k for k, d in enumerate(stored) if d.stand_in)
+                        assert self.table is not None
+                        self._set_game(new, self.table.stand_ins | stood_in(stored, note.appended))
                         self.decided_at = None
                         self._mirror(new, game_state(new, self.row))
                         self.broadcast()
@@ -533,16 +540,12 @@ class Room:
         game = self.game
         mine = [str(a) for a in game.decisions] if game is not None else None
         texts = [d.action for d in stored]
-        stand_ins = {k for k, d in enumerate(stored) if d.stand_in}
         if game is not None and mine is not None and texts[: len(mine)] == mine:
             for t in texts[len(mine) :]:
                 game.apply(t)
-            if self.table is not None:
-                self.table.stand_ins = stand_ins
+            self._set_game(game, stood_in(stored))
             return None
-        self._set_game(build_game(row, texts))
-        if self.table is not None:
-            self.table.stand_ins = stand_ins
+        self._set_game(build_game(row, texts), stood_in(stored))
         common = 0
         if mine is not None:
             while common < min(len(mine), len(texts)) and mine[common] == texts[common]:
@@ -658,10 +661,8 @@ class Hub:
             elif row.status != "open":
                 stored = await self.store.decisions(game_id)
                 game = build_game(row, [d.action for d in stored])
-                stand_ins = {k for k, d in enumerate(stored) if d.stand_in}
-            room = Room(self, row, game)
-            if room.table is not None:
-                room.table.stand_ins = set(stand_ins)
+                stand_ins = stood_in(stored)
+            room = Room(self, row, game, stand_ins)
             self.rooms[game_id] = room
             self._loading.pop(game_id, None)
             room.schedule_bot(claim=True)

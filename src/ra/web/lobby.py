@@ -27,7 +27,7 @@ from ra.web.limits import AddressLimiter
 from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.names import clean_name, name_key
-from ra.web.protocol import EventData, GameSummary, ViewData, seat_payload
+from ra.web.protocol import EventData, GameSummary, ViewData
 from ra.web.settings import Settings
 from ra.web.store import GameRow, Store, new_token, now
 
@@ -532,8 +532,7 @@ class Lobby:
         k = min(n, len(decisions))
         game = Game.from_setup(dataclasses.replace(full.setup, hidden_scores=False))
         game.replay(decisions[:k])
-        stand_ins = room.table_now().stand_ins
-        payload = seat_payload(game, seat, row.edition, 0, stand_ins, row.stand_in or "medium")
+        payload = room.payload(game, seat, 0)
         return {
             "n": k,
             "total": len(decisions),

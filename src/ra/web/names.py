@@ -60,7 +60,7 @@ def _classes() -> dict[str, str]:
                 if a != b:
                     parent[a] = b
     members: dict[str, list[str]] = {}
-    for c in list(parent) + [p for p in parent.values()]:
+    for c in set(parent) | set(parent.values()):
         members.setdefault(find(c), []).append(c)
     return {
         c: min(group, key=lambda m: (not m.isascii(), ord(m))) for group in members.values() for c in group

@@ -122,6 +122,11 @@ class GameRow:
         return self.record is not None
 
     @property
+    def stand_in_level(self) -> str:
+        """The level of the bot that decides for an absent person here (the lobby's default)."""
+        return self.stand_in or "medium"
+
+    @property
     def clocked(self) -> bool:
         """Whether the table has a clock (per decision or per game)."""
         return self.move_seconds is not None or self.game_seconds is not None
