@@ -23,8 +23,6 @@ CLASS_LINES = 400
 ALLOWED: dict[str, int] = {
     # unit: its size in lines when it was listed; shrink these, never grow them.
     "tui/app.py::PlayApp": 569,
-    "web/app.py::create_app": 335,
-    "web/store.py::Store": 513,
     # Typer commands: most of the length is their options' declarations and help.
     "cli/arena.py::arena_command": 170,
     "cli/play.py::play_command": 123,

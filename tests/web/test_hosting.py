@@ -24,8 +24,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.requests import Request
 from websockets.typing import Origin
 
-from ra.web.app import metrics_allowed
 from ra.web.metrics import CONTENT_TYPE
+from ra.web.routes.site import metrics_allowed
 from ra.web.security import JsonLines, address_in, log_config, parse_networks
 from ra.web.testing import Server, free_port
 from tests.web.client import Player, create

@@ -12,7 +12,8 @@ from ra.cli.common import HELP, fail
 from ra.cli.serve import default_db
 
 if TYPE_CHECKING:
-    from ra.web.store import ReportRow, Store
+    from ra.web.chat_store import ReportRow
+    from ra.web.store import Store
 
 T = TypeVar("T")
 
@@ -59,7 +60,7 @@ def _with_store(db: str | None, job: Callable[[Store], Awaitable[T]]) -> T:
 @admin.command("reports", help=HELP("cli.admin.reports"))
 def reports(db: DbOption = None) -> None:
     """List the reported chat lines nobody acted on yet, oldest first."""
-    rows = _with_store(db, lambda store: store.open_reports())
+    rows = _with_store(db, lambda store: store.chat.open_reports())
     if not rows:
         typer.echo("No open reports.")
         return
@@ -78,7 +79,7 @@ def where(r: ReportRow) -> str:
 
 
 def _resolve(line: int, db: str | None, hide: bool) -> None:
-    if not _with_store(db, lambda store: store.resolve_chat(line, hide)):
+    if not _with_store(db, lambda store: store.chat.resolve(line, hide)):
         raise fail(f"no chat line {line} (ra admin reports lists the reported ones)")
     typer.echo(
         f"Line {line} hidden: no one is sent it again." if hide else f"Reports of line {line} dismissed."

@@ -29,12 +29,12 @@ from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
 from ra.web.addresses import EMAIL, Addresses
-from ra.web.db import accounts, games, puzzle_attempts, puzzle_solvers, seats, sessions
+from ra.web.db import accounts, games, now, puzzle_attempts, puzzle_solvers, seats, sessions
 from ra.web.limits import AddressLimiter, Failures, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.names import clean_name, name_key
 from ra.web.ratings import Rating, rating
-from ra.web.store import Store, hash_token, new_id, new_token, now
+from ra.web.store import Store, hash_token, new_id, new_token
 from ra.words import DEFAULT_LANG, normalize
 
 COOKIE = "ra_session"

@@ -119,12 +119,12 @@ class Analyses:
         """Start the game's analysis unless it is done or under way (here or elsewhere)."""
         game, row = await self._finished_game(game_id)
         edition = row.edition
-        stored = await self.store.analysis(game_id)
+        stored = await self.store.analyses.get(game_id)
         stale = stored is not None and time.time() - stored.updated_at.timestamp() > STALE_AFTER
         if (stored is None or (stored.status == "running" and stale)) and game_id not in self._running:
             if len(self._running) >= self.settings.max_analyses:
                 raise ApiError(503, "busy", "the server is analysing other games; try again in a minute")
-            if await self.store.claim_analysis(game_id, game.num_decisions, str(self.budget), STALE_AFTER):
+            if await self.store.analyses.claim(game_id, game.num_decisions, str(self.budget), STALE_AFTER):
                 task = asyncio.create_task(self._run(game_id, game, edition))
                 self._running[game_id] = task
                 task.add_done_callback(lambda _: self._running.pop(game_id, None))
@@ -133,7 +133,7 @@ class Analyses:
     async def status(self, game_id: str, lang: str) -> AnalysisReply:
         """Where the game's analysis is: not asked for, its progress, or its result."""
         _, row = await self._finished_game(game_id)
-        stored = await self.store.analysis(game_id)
+        stored = await self.store.analyses.get(game_id)
         if stored is None:
             return {
                 "status": "none",
@@ -184,15 +184,15 @@ class Analyses:
                 )
                 results[index] = (report, chances)
                 if time.monotonic() - last >= PROGRESS_EVERY:
-                    await self.store.analysis_progress(game_id, index + 1)
+                    await self.store.analyses.progress(game_id, index + 1)
                     last = time.monotonic()
             fill_analysis(analysis, results)
-            await self.store.finish_analysis(game_id, analysis.to_dict())
+            await self.store.analyses.finish(game_id, analysis.to_dict())
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("the analysis of %s failed", game_id)
-            await self.store.finish_analysis(game_id, None)
+            await self.store.analyses.finish(game_id, None)
 
     async def stop(self) -> None:
         """Cancel the analyses under way (the server stops; another start takes them over)."""

@@ -19,6 +19,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from ra.web.chat_store import ChatRow
 from ra.web.clients import Client
 from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
@@ -27,7 +28,7 @@ from ra.web.lobby import ApiError
 from ra.web.names import clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
-from ra.web.store import ChatRow, Store
+from ra.web.store import Store
 
 Channel = Literal["players", "spectators"]
 LOBBY: Literal["lobby"] = "lobby"
@@ -119,7 +120,7 @@ class Chat:
             raise ClientError(
                 "name_is_account", f"chat: {name!r} is an account's name; sign in, or choose another"
             )
-        row = await self.store.add_chat(room.id, channel_of(client), client.seat, name, addr, text)
+        row = await self.store.chat.add(room.id, channel_of(client), client.seat, name, addr, text)
         self.send(room, row)
         if not self.store.sqlite:  # one SQLite worker has nobody to tell
             with contextlib.suppress(Exception):
@@ -148,21 +149,21 @@ class Chat:
     async def history(self, room: Room, client: Client) -> None:
         """The channel's last lines, for a client that just came."""
         channel = channel_of(client)
-        rows = await self.store.chat_history(room.id, channel, HISTORY)
+        rows = await self.store.chat.history(room.id, channel, HISTORY)
         client.put({"type": "chat", "channel": channel, "lines": [line(r) for r in rows], "history": True})
 
     async def posted(self, room: Room, note: ChatPosted) -> None:
         """Another worker stored a line at a table open here."""
-        row = await self.store.chat_line(note.chat_id)
+        row = await self.store.chat.line(note.chat_id)
         if row is not None and row.game_id == room.id and not row.hidden:
             self.send(room, row)
 
     async def report(self, room: Room, client: Client, chat_id: int, addr: str) -> None:
         """Report a line of this table and of the client's own channel (it could not see others)."""
-        row = await self.store.chat_line(chat_id)
+        row = await self.store.chat.line(chat_id)
         if row is None or row.game_id != room.id or row.channel != channel_of(client):
             raise ClientError("not_found", f"chat: no line {chat_id} here to report")
-        await self.store.report_chat(chat_id, addr)  # once per address: a second is a no-op
+        await self.store.chat.report(chat_id, addr)  # once per address: a second is a no-op
         reported: ReportedMessage = {"type": "reported", "id": chat_id}
         client.put(reported)
 
@@ -170,7 +171,7 @@ class Chat:
 
     async def lobby_history(self) -> str:
         """The lobby chat's last lines, as the message a lobby page gets on opening."""
-        rows = await self.store.chat_history(None, LOBBY, HISTORY)
+        rows = await self.store.chat.history(None, LOBBY, HISTORY)
         msg: ChatMessage = {
             "type": "chat",
             "channel": LOBBY,
@@ -187,7 +188,7 @@ class Chat:
             text = clean(said.text)
         except ClientError as err:
             raise ApiError(422, err.code, err.message) from None
-        row = await self.store.add_chat(None, LOBBY, None, said.name, addr, text)
+        row = await self.store.chat.add(None, LOBBY, None, said.name, addr, text)
         self.say_in_lobby(row)
         if not self.store.sqlite:
             with contextlib.suppress(Exception):
@@ -200,15 +201,15 @@ class Chat:
 
     async def lobby_posted(self, chat_id: int) -> None:
         """Another worker stored a lobby line."""
-        row = await self.store.chat_line(chat_id)
+        row = await self.store.chat.line(chat_id)
         if row is not None and row.channel == LOBBY and not row.hidden:
             self.say_in_lobby(row)
 
     async def report_lobby(self, chat_id: int, addr: str) -> None:
-        row = await self.store.chat_line(chat_id)
+        row = await self.store.chat.line(chat_id)
         if row is None or row.channel != LOBBY:
             raise ApiError(404, "not_found", f"chat: no lobby line {chat_id} to report")
-        await self.store.report_chat(chat_id, addr)
+        await self.store.chat.report(chat_id, addr)
 
 
 def _nowhere(text: str) -> None:

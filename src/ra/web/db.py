@@ -8,6 +8,7 @@ migrations in ``ra/web/migrations``, applied when the server starts.
 from __future__ import annotations
 
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -258,3 +259,13 @@ def upgrade(url: str, revision: str = "head") -> None:
 def downgrade(url: str, revision: str) -> None:
     """Take the migrations back down to ``revision`` (``base`` empties the database)."""
     command.downgrade(alembic_config(url), revision)
+
+
+def now() -> datetime:
+    """The time as stored: UTC, aware."""
+    return datetime.now(UTC)
+
+
+def as_utc(t: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; every time stored here is UTC."""
+    return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t

@@ -22,6 +22,7 @@ from ra.errors import RaError, SetupError
 from ra.setup import DISASTER_TIMINGS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
 from ra.table import Seat, Table, default_hints, record_facts, seat_labels
 from ra.tiles import EDITIONS
+from ra.web.db import now
 from ra.web.hub import BOT_LEVELS, Hub, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
 from ra.web.lobby_feed import LobbyLists
@@ -29,7 +30,7 @@ from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.names import clean_name, name_key
 from ra.web.protocol import EventData, GameSummary, ViewData
 from ra.web.settings import Settings
-from ra.web.store import GameRow, Store, new_token, now
+from ra.web.store import GameRow, Store, new_token
 
 MAX_RECORD_BYTES = 256 * 1024
 """The largest game record the server imports."""

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
@@ -24,24 +24,21 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from typing_extensions import TypedDict
 
+from ra.web.analysis_store import AnalysisStore
+from ra.web.chat_store import ChatStore
 from ra.web.db import (
     accounts,
-    analyses,
+    as_utc,
     async_url,
-    chat,
-    chat_reports,
     decisions,
     games,
     is_sqlite,
+    now,
     seats,
     sync_url,
 )
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
-
-
-def now() -> datetime:
-    return datetime.now(UTC)
 
 
 def new_id() -> str:
@@ -184,46 +181,6 @@ class StoredDecision(NamedTuple):
     stand_in: bool = False
 
 
-@dataclass
-class AnalysisRow:
-    """A game's analysis as stored: its progress while it runs, its numbers once done."""
-
-    status: str  # running | done
-    done: int
-    total: int
-    budget: str
-    updated_at: datetime
-    data: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class ChatRow:
-    """One line of chat: a table's (``channel``: players or spectators, never both) or the
-    lobby's (``game_id`` None, ``channel`` lobby)."""
-
-    id: int
-    game_id: str | None
-    channel: str
-    seat: int | None
-    name: str
-    text: str
-    created_at: datetime
-    addr: str | None = None
-    hidden: bool = False
-
-
-@dataclass(frozen=True)
-class ReportRow:
-    """A chat line reported by someone (an admin hides the line or dismisses the report)."""
-
-    id: int
-    line: ChatRow
-    reporter: str
-    created_at: datetime
-    reports: int
-    """How many people reported the line."""
-
-
 class ConflictError(Exception):
     """The game changed under us (another worker or client decided first)."""
 
@@ -241,6 +198,10 @@ class Store:
         else:
             kwargs.update(pool_size=10, max_overflow=20, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
+        self.chat = ChatStore(self.engine)
+        """The chat's lines and reports (their own aggregate, on the same database)."""
+        self.analyses = AnalysisStore(self.engine)
+        """The finished games' analyses."""
         self._writer: BatchWriter | None = None
         self.on_change: Callable[[], None] = _nothing
         """Called after every write this worker commits (the live lobby: :mod:`ra.web.lobby_feed`)."""
@@ -552,7 +513,7 @@ class Store:
         return [
             gid
             for gid, updated, per_move, per_game, bank, away in rows
-            if away or (_utc(updated) or t) + timedelta(seconds=per_move or _bank(bank, per_game)) <= t
+            if away or (as_utc(updated) or t) + timedelta(seconds=per_move or _bank(bank, per_game)) <= t
         ]
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
@@ -579,151 +540,6 @@ class Store:
             )
             return res.rowcount == 1
 
-    # --- analyses ------------------------------------------------------------------
-
-    async def analysis(self, game_id: str) -> AnalysisRow | None:
-        async with self.engine.connect() as conn:
-            r = (await conn.execute(sa.select(analyses).where(analyses.c.game_id == game_id))).mappings()
-            row = r.first()
-        if row is None:
-            return None
-        return AnalysisRow(
-            row["status"],
-            row["done"],
-            row["total"],
-            row["budget"],
-            _utc(row["updated_at"]) or now(),
-            row["data"],
-        )
-
-    async def claim_analysis(self, game_id: str, total: int, budget: str, stale_after: float) -> bool:
-        """Start the game's analysis here: True if nobody had, or a run stopped updating for
-        ``stale_after`` seconds (its worker died); False if it is done or running elsewhere."""
-        t = now()
-        values = {
-            "status": "running",
-            "done": 0,
-            "total": total,
-            "budget": budget,
-            "updated_at": t,
-            "data": None,
-        }
-        async with self.engine.begin() as conn:
-            res = await conn.execute(
-                sa.update(analyses)
-                .where(
-                    analyses.c.game_id == game_id,
-                    analyses.c.status == "running",
-                    analyses.c.updated_at < t - timedelta(seconds=stale_after),
-                )
-                .values(**values)
-            )
-            if res.rowcount == 1:
-                return True
-            try:
-                async with conn.begin_nested():
-                    await conn.execute(sa.insert(analyses).values(game_id=game_id, **values))
-            except IntegrityError:
-                return False
-            return True
-
-    async def analysis_progress(self, game_id: str, done: int) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                sa.update(analyses).where(analyses.c.game_id == game_id).values(done=done, updated_at=now())
-            )
-
-    async def finish_analysis(self, game_id: str, data: dict[str, Any] | None) -> None:
-        """Store the finished analysis (``None``: it failed, and the row goes so it can be retried)."""
-        async with self.engine.begin() as conn:
-            if data is None:
-                await conn.execute(sa.delete(analyses).where(analyses.c.game_id == game_id))
-                return
-            await conn.execute(
-                sa.update(analyses)
-                .where(analyses.c.game_id == game_id)
-                .values(status="done", done=analyses.c.total, data=data, updated_at=now())
-            )
-
-    # --- chat ----------------------------------------------------------------------
-
-    async def add_chat(
-        self, game_id: str | None, channel: str, seat: int | None, name: str, addr: str, text: str
-    ) -> ChatRow:
-        t = now()
-        values = {"game_id": game_id, "channel": channel, "seat": seat, "name": name, "text": text}
-        async with self.engine.begin() as conn:
-            res = await conn.execute(sa.insert(chat).values(addr=addr, created_at=t, **values))
-            key = res.inserted_primary_key
-            assert key is not None  # an insert of one row has its key
-            chat_id = int(key[0])
-        return ChatRow(chat_id, game_id, channel, seat, name, text, t, addr)
-
-    async def chat_line(self, chat_id: int) -> ChatRow | None:
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(sa.select(chat).where(chat.c.id == chat_id))).mappings().first()
-        return None if row is None else _chat_row(row)
-
-    async def chat_history(self, game_id: str | None, channel: str, limit: int) -> list[ChatRow]:
-        """The last ``limit`` lines of a channel not hidden by an admin, oldest first (``game_id``
-        None: the lobby's)."""
-        at = chat.c.game_id.is_(None) if game_id is None else chat.c.game_id == game_id
-        q = (
-            sa.select(chat)
-            .where(at, chat.c.channel == channel, chat.c.hidden.is_(False))
-            .order_by(chat.c.id.desc())
-            .limit(limit)
-        )
-        async with self.engine.connect() as conn:
-            rows = (await conn.execute(q)).mappings().all()
-        return [_chat_row(r) for r in reversed(rows)]
-
-    async def report_chat(self, chat_id: int, reporter: str) -> bool:
-        """Report a line (once per reporter's address); False if this address already had."""
-        try:
-            async with self.engine.begin() as conn:
-                await conn.execute(
-                    sa.insert(chat_reports).values(chat_id=chat_id, reporter=reporter, created_at=now())
-                )
-        except IntegrityError:
-            return False
-        return True
-
-    async def open_reports(self) -> list[ReportRow]:
-        """Reported lines nobody acted on yet, one row per line (its first report), oldest first."""
-        count = sa.func.count(chat_reports.c.id).label("reports")
-        first = sa.func.min(chat_reports.c.id).label("first")
-        q = (
-            sa.select(first, count, sa.func.min(chat_reports.c.created_at).label("at"), chat)
-            .join(chat, chat.c.id == chat_reports.c.chat_id)
-            .where(chat_reports.c.resolved.is_(None))
-            .group_by(chat.c.id)
-            .order_by(first)
-        )
-        out: list[ReportRow] = []
-        async with self.engine.connect() as conn:
-            for r in (await conn.execute(q)).mappings():
-                reporter = await conn.scalar(
-                    sa.select(chat_reports.c.reporter).where(chat_reports.c.id == r["first"])
-                )
-                out.append(
-                    ReportRow(r["first"], _chat_row(r), str(reporter), _utc(r["at"]) or now(), r["reports"])
-                )
-        return out
-
-    async def resolve_chat(self, chat_id: int, hide: bool) -> bool:
-        """Hide a line (it is no longer sent to anyone) or dismiss its reports; False: no such line."""
-        async with self.engine.begin() as conn:
-            found = await conn.scalar(sa.select(chat.c.id).where(chat.c.id == chat_id)) is not None
-            if hide:
-                await conn.execute(sa.update(chat).where(chat.c.id == chat_id).values(hidden=True))
-            await conn.execute(
-                sa.update(chat_reports)
-                .where(chat_reports.c.chat_id == chat_id, chat_reports.c.resolved.is_(None))
-                .values(resolved="hidden" if hide else "dismissed")
-            )
-        return found
-
     async def notify(self, note: Note) -> None:
         """Publish ``note`` to the other workers (PostgreSQL; one SQLite worker has none)."""
         if self.sqlite:
@@ -741,20 +557,6 @@ class Store:
         if not self.sqlite:
             note = GameChanged(game_id, self.worker_id, appended)
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
-
-
-def _chat_row(r: Any) -> ChatRow:
-    return ChatRow(
-        r["id"],
-        r["game_id"],
-        r["channel"],
-        r["seat"],
-        r["name"],
-        r["text"],
-        _utc(r["created_at"]) or now(),
-        r["addr"],
-        bool(r["hidden"]),
-    )
 
 
 def _nothing() -> None:
@@ -962,7 +764,7 @@ def _game_row(r: Any) -> GameRow:
         winner=r["winner"],
         scores=r["scores"],
         rematch_id=r["rematch_id"],
-        starts_at=_utc(r["starts_at"]),
+        starts_at=as_utc(r["starts_at"]),
         hints=bool(r["hints"]),
         disaster_timing=r["disaster_timing"],
         move_seconds=r["move_seconds"],
@@ -970,7 +772,7 @@ def _game_row(r: Any) -> GameRow:
         game_seconds=r["game_seconds"],
         increment=r["increment"],
         on_timeout=r["on_timeout"],
-        updated_at=_utc(r["updated_at"]),
+        updated_at=as_utc(r["updated_at"]),
         creator_addr=r.get("creator_addr"),
     )
 
@@ -978,8 +780,3 @@ def _game_row(r: Any) -> GameRow:
 def _bank(bank: float | None, game_seconds: int | None) -> float:
     """A seat's game clock: its stored time left, or the whole game's if not charged yet."""
     return bank if bank is not None else float(game_seconds or 0)
-
-
-def _utc(t: datetime | None) -> datetime | None:
-    """SQLite hands back naive datetimes; every time stored here is UTC."""
-    return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t

@@ -1,0 +1,140 @@
+"""The chat's tables: lines of the tables' and the lobby's chat, and the reports on them (the
+aggregate of :mod:`ra.web.chat` and ``ra admin``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from ra.web.db import as_utc, chat, chat_reports, now
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """One line of chat: a table's (``channel``: players or spectators, never both) or the
+    lobby's (``game_id`` None, ``channel`` lobby)."""
+
+    id: int
+    game_id: str | None
+    channel: str
+    seat: int | None
+    name: str
+    text: str
+    created_at: datetime
+    addr: str | None = None
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    """A chat line reported by someone (an admin hides the line or dismisses the report)."""
+
+    id: int
+    line: ChatRow
+    reporter: str
+    created_at: datetime
+    reports: int
+    """How many people reported the line."""
+
+
+class ChatStore:
+    """The stored chat (``store.chat``)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def add(
+        self, game_id: str | None, channel: str, seat: int | None, name: str, addr: str, text: str
+    ) -> ChatRow:
+        t = now()
+        values = {"game_id": game_id, "channel": channel, "seat": seat, "name": name, "text": text}
+        async with self.engine.begin() as conn:
+            res = await conn.execute(sa.insert(chat).values(addr=addr, created_at=t, **values))
+            key = res.inserted_primary_key
+            assert key is not None  # an insert of one row has its key
+            chat_id = int(key[0])
+        return ChatRow(chat_id, game_id, channel, seat, name, text, t, addr)
+
+    async def line(self, chat_id: int) -> ChatRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(chat).where(chat.c.id == chat_id))).mappings().first()
+        return None if row is None else chat_row(row)
+
+    async def history(self, game_id: str | None, channel: str, limit: int) -> list[ChatRow]:
+        """The last ``limit`` lines of a channel not hidden by an admin, oldest first (``game_id``
+        None: the lobby's)."""
+        at = chat.c.game_id.is_(None) if game_id is None else chat.c.game_id == game_id
+        q = (
+            sa.select(chat)
+            .where(at, chat.c.channel == channel, chat.c.hidden.is_(False))
+            .order_by(chat.c.id.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(q)).mappings().all()
+        return [chat_row(r) for r in reversed(rows)]
+
+    async def report(self, chat_id: int, reporter: str) -> bool:
+        """Report a line (once per reporter's address); False if this address already had."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    sa.insert(chat_reports).values(chat_id=chat_id, reporter=reporter, created_at=now())
+                )
+        except IntegrityError:
+            return False
+        return True
+
+    async def open_reports(self) -> list[ReportRow]:
+        """Reported lines nobody acted on yet, one row per line (its first report), oldest first."""
+        count = sa.func.count(chat_reports.c.id).label("reports")
+        first = sa.func.min(chat_reports.c.id).label("first")
+        q = (
+            sa.select(first, count, sa.func.min(chat_reports.c.created_at).label("at"), chat)
+            .join(chat, chat.c.id == chat_reports.c.chat_id)
+            .where(chat_reports.c.resolved.is_(None))
+            .group_by(chat.c.id)
+            .order_by(first)
+        )
+        out: list[ReportRow] = []
+        async with self.engine.connect() as conn:
+            for r in (await conn.execute(q)).mappings():
+                reporter = await conn.scalar(
+                    sa.select(chat_reports.c.reporter).where(chat_reports.c.id == r["first"])
+                )
+                out.append(
+                    ReportRow(r["first"], chat_row(r), str(reporter), as_utc(r["at"]) or now(), r["reports"])
+                )
+        return out
+
+    async def resolve(self, chat_id: int, hide: bool) -> bool:
+        """Hide a line (it is no longer sent to anyone) or dismiss its reports; False: no such line."""
+        async with self.engine.begin() as conn:
+            found = await conn.scalar(sa.select(chat.c.id).where(chat.c.id == chat_id)) is not None
+            if hide:
+                await conn.execute(sa.update(chat).where(chat.c.id == chat_id).values(hidden=True))
+            await conn.execute(
+                sa.update(chat_reports)
+                .where(chat_reports.c.chat_id == chat_id, chat_reports.c.resolved.is_(None))
+                .values(resolved="hidden" if hide else "dismissed")
+            )
+        return found
+
+
+def chat_row(r: Any) -> ChatRow:
+    return ChatRow(
+        r["id"],
+        r["game_id"],
+        r["channel"],
+        r["seat"],
+        r["name"],
+        r["text"],
+        as_utc(r["created_at"]) or now(),
+        r["addr"],
+        bool(r["hidden"]),
+    )

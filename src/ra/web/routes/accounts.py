@@ -1,0 +1,157 @@
+"""Accounts (optional): sign-up, sign-in and out, the session cookie and its CSRF token, an
+account's seats, its export and deletion; the puzzles' and the mail addresses' routers get
+the session from the same :class:`Gate`."""
+
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ra.web.accounts import (
+    COOKIE,
+    SESSION_DAYS,
+    Accounts,
+    Claim,
+    Credentials,
+    Me,
+    Password,
+    Profile,
+    Session,
+    SignUp,
+)
+from ra.web.addresses import make_router as make_address_router
+from ra.web.assets import NO_CACHE
+from ra.web.lobby import ApiError
+from ra.web.puzzles import make_router as make_puzzle_router
+from ra.web.security import client_address, origin_allowed
+from ra.web.services import Services
+from ra.web.settings import Settings
+
+
+class Gate:
+    """Who is asking: the session of a request, and whether it may change anything."""
+
+    def __init__(self, accounts: Accounts, settings: Settings) -> None:
+        self.accounts = accounts
+        self.settings = settings
+
+    async def signed_in(self, request: Request) -> Session:
+        s = await self.accounts.session(request.cookies.get(COOKIE))
+        if s is None:
+            raise ApiError(401, "sign_in", "sign in first")
+        return s
+
+    async def changing(self, request: Request) -> Session:
+        """The session of a request that changes something: from this site, with its CSRF token."""
+        self.same_site(request)
+        s = await self.signed_in(request)
+        if not secrets.compare_digest(request.headers.get("x-csrf-token", ""), s.csrf):
+            raise ApiError(403, "csrf", "this request lacks the page's X-CSRF-Token")
+        return s
+
+    def same_site(self, request: Request) -> None:
+        """Refuse a request another site's page sent (its Origin is not this site's)."""
+        origin, host = request.headers.get("origin"), request.headers.get("host")
+        if not origin_allowed(origin, host, self.settings.allowed_origins):
+            raise ApiError(403, "origin", "another site may not sign in or change an account here")
+
+    async def account_of(self, request: Request) -> tuple[str, str] | None:
+        """The signed-in account's id and name, or None for a guest."""
+        s = await self.accounts.session(request.cookies.get(COOKIE))
+        return None if s is None else (s.account_id, s.name)
+
+    async def changing_account(self, request: Request) -> tuple[str, str] | None:
+        s = await self.changing(request)
+        return s.account_id, s.name
+
+
+def with_cookie(body: Me | dict[str, object], request: Request, token: str | None) -> JSONResponse:
+    """The answer, setting (a new session's token) or clearing (None) the session cookie."""
+    response = JSONResponse(body, headers={"Cache-Control": NO_CACHE})
+    if token is None:
+        response.delete_cookie(COOKIE, path="/")
+    else:
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=SESSION_DAYS * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+    return response
+
+
+def router(services: Services, gate: Gate) -> APIRouter:
+    """The account routes, with the puzzles' and the mail addresses' routers inside."""
+    accounts, hub = services.accounts, services.hub
+    api = APIRouter()
+    api.include_router(make_puzzle_router(services.store, gate.account_of, gate.changing_account))
+    api.include_router(make_address_router(services.addresses, gate.account_of, gate.changing_account))
+
+    @api.post("/api/account/signup")
+    async def sign_up(body: SignUp, request: Request) -> JSONResponse:
+        gate.same_site(request)
+        token, me = await accounts.sign_up(body, client_address(request))
+        return with_cookie(me, request, token)
+
+    @api.post("/api/account/login")
+    async def sign_in(body: Credentials, request: Request) -> JSONResponse:
+        gate.same_site(request)
+        token, me = await accounts.sign_in(body, client_address(request))
+        return with_cookie(me, request, token)
+
+    @api.post("/api/account/logout")
+    async def sign_out(request: Request) -> JSONResponse:
+        await accounts.close(await gate.changing(request))
+        return with_cookie({"ok": True}, request, None)
+
+    @api.get("/api/account")
+    async def me(request: Request) -> Me:
+        s = await gate.signed_in(request)
+        return {"name": s.name, "csrf": s.csrf, "claimed": 0}
+
+    @api.post("/api/account/claim")
+    async def claim(body: Claim, request: Request) -> dict[str, int]:
+        s = await gate.changing(request)
+        return {"claimed": await accounts.claim(s.account_id, body.seats)}
+
+    @api.post("/api/account/seats/{game_id}/{seat}/here")
+    async def play_here(game_id: str, seat: int, request: Request) -> dict[str, object]:
+        """Play an account's seat on this device: a new seat token (the old one's pages close)."""
+        s = await gate.changing(request)
+        token = await accounts.play_here(s.account_id, game_id[:40], seat)
+        await hub.changed(game_id)  # the old token's connections are dropped here (the note: elsewhere)
+        return {"game": game_id, "seat": seat, "token": token}
+
+    @api.get("/api/account/export")
+    async def export(request: Request) -> JSONResponse:
+        """Everything the account holds: its profile and its games' public records."""
+        s = await gate.signed_in(request)
+        profile = await accounts.profile(s.name)
+        records = [await services.lobby.record(g["id"]) for g in profile["games"]]
+        body = {
+            "account": {"name": profile["name"], "since": profile["since"]},
+            "games": profile["games"],
+            "records": records,
+        }
+        headers = {"Content-Disposition": 'attachment; filename="ra-account.json"', "Cache-Control": NO_CACHE}
+        return JSONResponse(body, headers=headers)
+
+    @api.post("/api/account/delete")
+    async def delete_account(body: Password, request: Request) -> JSONResponse:
+        s = await gate.changing(request)
+        await accounts.check_password(s, body.password)
+        await accounts.delete(s)
+        return with_cookie({"ok": True}, request, None)
+
+    @api.get("/api/players/{name}")
+    async def player(name: str) -> Profile:
+        if len(name) > 40:
+            raise ApiError(404, "not_found", "no such player")
+        return await accounts.profile(name)
+
+    return api

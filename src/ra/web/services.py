@@ -1,0 +1,87 @@
+"""The server's services for one database, built once and kept on ``app.state.services``.
+
+:func:`ra.web.app.create_app` builds them and hands them to the routers
+(:mod:`ra.web.routes`); they start and stop with the app.  The wiring between them (who tells
+whom that the lobby changed, a game finished or a line was said) is made here, in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ra.web.accounts import Accounts
+from ra.web.addresses import Addresses, confirmer
+from ra.web.analyses import Analyses
+from ra.web.assets import Pages
+from ra.web.chat import Chat
+from ra.web.hub import Hub
+from ra.web.lobby import Lobby
+from ra.web.lobby_feed import LobbyFeed
+from ra.web.mail import turn_mailer
+from ra.web.metrics import Metrics
+from ra.web.ratings import rate_game
+from ra.web.settings import Settings
+from ra.web.store import Store
+from ra.words import LOCALE_DIR
+
+
+@dataclass(frozen=True)
+class Services:
+    """Everything a route needs: the store, the hub of rooms and the services around them."""
+
+    settings: Settings
+    store: Store
+    metrics: Metrics
+    hub: Hub
+    lobby: Lobby
+    analyses: Analyses
+    addresses: Addresses
+    accounts: Accounts
+    chat: Chat
+    feed: LobbyFeed
+    pages: Pages
+
+    async def start(self) -> None:
+        await self.hub.start()
+        self.feed.start()
+
+    async def stop(self) -> None:
+        await self.feed.stop()
+        await self.analyses.stop()
+        await self.hub.stop()
+        await self.store.close()
+        self.accounts.passwords.close()
+        self.metrics.close()
+
+
+def build_services(settings: Settings, static: Path) -> Services:
+    """The services over ``settings.db_url``, wired to each other."""
+    store = Store(settings.db_url, settings.worker_id)
+    metrics = Metrics()
+    hub = Hub(store, settings, metrics=metrics)
+    hub.turn_mailer = turn_mailer(store, settings.smtp_url, settings.public_url)  # reads the accounts
+    lobby = Lobby(store, hub, settings)
+    addresses = Addresses(store, confirmer(settings.smtp_url, settings.public_url))
+    accounts = Accounts(store, addresses)
+    chat = Chat(store, hub)
+    feed = LobbyFeed(lobby.lists, greeting=chat.lobby_history)
+    chat.lobby = feed.say
+    chat.account_names = accounts.is_anothers
+    hub.lobby_said = chat.lobby_posted
+    hub.on_finished = lambda game_id: rate_game(store, game_id)
+    hub.chat_posted = chat.posted
+    store.on_change = hub.lobby_changed = feed.touch
+    return Services(
+        settings=settings,
+        store=store,
+        metrics=metrics,
+        hub=hub,
+        lobby=lobby,
+        analyses=Analyses(store, hub, settings),
+        addresses=addresses,
+        accounts=accounts,
+        chat=chat,
+        feed=feed,
+        pages=Pages(static, LOCALE_DIR),
+    )
