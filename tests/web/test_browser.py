@@ -551,9 +551,9 @@ def test_keys_undo_help_and_reconnect_after_a_crash(
     wait_js(page, "window.__ra.connected")
     assert page.evaluate("window.__ra.events.length") == events_before
     play(page, rng, clicks=4)
-    wait_js(page, "window.__ra && !window.__ra.sending")
-    page.wait_for_timeout(300)
-    # The same log as a fresh client gets.
+    # The same log as a fresh client gets, compared at the person's turn: while a bot is still
+    # thinking, the count read from the page may be one behind the one the fresh page loads.
+    wait_js(page, "window.__ra && !window.__ra.sending && window.__ra.legal.length > 0")
     fresh = new_page(browser)
     fresh.goto(f"{srv.url}/g/{made['game']['id']}")
     n = decisions(page)
