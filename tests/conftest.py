@@ -8,11 +8,11 @@ import pytest
 
 import ra
 
-ONE_AT_A_TIME = ("browser", "cluster")
-"""Fixtures whose tests measure time as a person sees it (a browser's timings, a cluster's
-workers): under ``pytest -n 2 --dist loadgroup`` they all run on one worker, one after another,
-while the other worker runs the rest (the README's test command)."""
-ONE_AT_A_TIME_FILES = (
+BROWSER_FIXTURES = ("browser",)
+"""Tests in a real browser: under ``pytest -n 2 --dist loadgroup`` they run on one worker, one
+after another (two Chromiums at once on two cores make each page's timings a person's worst)."""
+CLOCK_FIXTURES = ("cluster",)
+CLOCK_FILES = (
     "test_clock.py",
     "test_game_clock.py",
     "test_ray_bots.py",
@@ -20,14 +20,18 @@ ONE_AT_A_TIME_FILES = (
     "test_defences.py",
     "test_forfeits.py",
 )
-"""Files of tests that wait on real clocks: the same worker as the browsers."""
+"""Tests that wait on real clocks or a cluster's workers: one after another too, in a group of
+their own, so that the two groups run side by side (the README's test command) and neither
+worker carries all the long tests."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         names = getattr(item, "fixturenames", ())
-        if any(f in names for f in ONE_AT_A_TIME) or item.path.name in ONE_AT_A_TIME_FILES:
-            item.add_marker(pytest.mark.xdist_group("one_at_a_time"))
+        if any(f in names for f in BROWSER_FIXTURES):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif any(f in names for f in CLOCK_FIXTURES) or item.path.name in CLOCK_FILES:
+            item.add_marker(pytest.mark.xdist_group("clock"))
 
 
 def make_game(
