@@ -6,11 +6,14 @@ tests of ``test_game_clock.py`` keep Playwright's event loop running through the
 from __future__ import annotations
 
 import asyncio
+import time
+from pathlib import Path
 
 import httpx
 import pytest
 
 from ra.web.testing import Server
+from tests.web.client import create, join
 from tests.web.test_game_clock import GAME, seated
 
 
@@ -61,3 +64,65 @@ def test_a_forfeited_seat_is_last_everywhere_and_the_stand_ins_decisions_are_mar
             await q.close()
 
     asyncio.run(main())
+
+
+DEADLINE = 3
+"""Seconds per decision at a table without a clock, for these tests (the site's is days)."""
+
+
+@pytest.fixture
+def deadline_server(server_factory: type[Server], sqlite_url: str, tmp_path: Path) -> Server:
+    return server_factory(
+        sqlite_url, tmp_path / "server.log", env={"RA_MOVE_DEADLINE": str(DEADLINE)}
+    ).start()
+
+
+@pytest.mark.slow
+def test_at_a_table_without_a_clock_a_person_past_the_deadline_forfeits(deadline_server: Server) -> None:
+    """Issue 40: a losing player cannot stall a game without a clock (a rated game would never
+    end and never be rated): past the site's deadline per decision the seat forfeits, a bot plays
+    it to the end, and the other person wins whatever the scores."""
+    server = deadline_server
+
+    async def main() -> None:
+        ann, bo = await seated(server)  # no clock
+        assert (await ann.state_now())["game"]["options"]["move_seconds"] is None
+        walker = (await ann.state_now())["view"]["to_move"]
+        other = {0: ann, 1: bo}[1 - walker]
+        await other.until(
+            lambda m: m["type"] == "state" and m["game"]["seats"][walker]["forfeited"], timeout=DEADLINE + 15
+        )
+        end = None
+        for _ in range(600):
+            s = await other.state_now()
+            if s["view"]["phase"] == "over":
+                end = s
+                break
+            if s["legal"]:
+                await other.play_random()
+            await asyncio.sleep(0.05)
+        assert end is not None and end["game"]["winner"] == 1 - walker
+        for q in (ann, bo):
+            await q.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.slow
+def test_a_table_everyone_left_ends_and_says_who_forfeited(deadline_server: Server) -> None:
+    """Issue 40, finding 11: a table both players left no longer stays "running · 0 decisions"
+    for good: with nobody's page open, each seat forfeits at its deadline and the game is played
+    to its end; the lobby shows it finished with both seats forfeited."""
+    made = create(deadline_server.url, [{"kind": "human"}, {"kind": "human"}])
+    gid = made["game"]["id"]
+    join(deadline_server.url, gid, "Bob")
+    summary: dict[str, object] = {}
+    deadline = time.monotonic() + 4 * DEADLINE + 40  # two deadlines and the sweeps that find them
+    while time.monotonic() < deadline:
+        summary = httpx.get(f"{deadline_server.url}/api/games/{gid}").json()
+        if summary["status"] == "finished":
+            break
+        time.sleep(0.5)
+    assert summary["status"] == "finished", summary
+    seats = summary["seats"]
+    assert isinstance(seats, list) and all(s["forfeited"] for s in seats)

@@ -77,6 +77,7 @@ def app_from_env() -> FastAPI:
             ),
             messages_per_second=float(os.environ.get("RA_MESSAGE_RATE", "20")),
             message_burst=2 * float(os.environ.get("RA_MESSAGE_RATE", "20")),
+            move_deadline=float(os.environ.get("RA_MOVE_DEADLINE") or Settings.move_deadline),
             fixed_seed=int(os.environ["RA_GAME_SEED"]) if os.environ.get("RA_GAME_SEED") else None,
             hint_budget=os.environ.get("RA_HINT_BUDGET", Settings.hint_budget),
             analysis_budget=os.environ.get("RA_ANALYSIS_BUDGET", Settings.analysis_budget),

@@ -114,7 +114,7 @@ class BotDriver:
         a seat marked away, the table's pace), then let the stand-in bot decide.  Every worker
         with the table open waits; the one that claims the decision in the database decides."""
         game, row = self.room.game, self.room.row
-        if game is None or game.is_over() or not row.clocked or row.record is not None:
+        if game is None or game.is_over() or row.record is not None:
             return
         seat = game.to_move
         if seat is None or row.seats[seat].kind == "bot":
@@ -126,11 +126,7 @@ class BotDriver:
                 return
             if task is not asyncio.current_task():  # not the stand-in that is deciding now
                 task.cancel()
-        if row.seats[seat].away:
-            delay = row.bot_delay
-        else:
-            left = self.room.clock_left()
-            delay = 0.0 if left is None else left
+        delay = row.bot_delay if row.seats[seat].away else self.time_left()
         self.clock_task_n = n
         self.clock_task = asyncio.create_task(self._clock_turn(seat, n, delay))
 
@@ -144,7 +140,7 @@ class BotDriver:
                 if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
                     # Another worker may have charged the seat's clock: the stored one decides.
                     self.room.row.seats[seat].bank = await self.room.hub.store.bank(self.room.id, seat)
-                left = None if self.room.row.seats[seat].away else self.room.clock_left()
+                left = None if self.room.row.seats[seat].away else self.time_left()
                 if not left:
                     break
                 delay = left + 0.05  # woken early, or the person came back: their time runs on
@@ -153,7 +149,8 @@ class BotDriver:
             if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
                 self.room.row.seats[seat].bank = 0.0  # spent: coming back gives only the increment
                 await self.room.hub.store.set_bank(self.room.id, seat, 0.0)
-            if self.room.row.on_timeout == "forfeit" and not self.room.row.seats[seat].forfeited:
+            forfeits = self.room.row.on_timeout == "forfeit" or not self.room.row.clocked
+            if forfeits and not self.room.row.seats[seat].forfeited:
                 await self.forfeit(seat)
             away = self.room.row.seats[seat].away
             await self._play_bot(seat, n, self.room.row.stand_in_level)
@@ -165,6 +162,13 @@ class BotDriver:
             raise
         except Exception:
             log.exception("stand-in move failed in game %s at decision %d", self.room.id, n)
+
+    def time_left(self) -> float:
+        """Seconds the person to move has left: on the table's clock, or at a table without one
+        until the site's deadline per decision (then the seat forfeits)."""
+        if self.room.row.clocked:
+            return self.room.clock_left() or 0.0
+        return max(0.0, self.room.hub.settings.move_deadline - self.room.used())
 
     async def forfeit(self, seat: int) -> None:
         """At a forfeit table, ``seat``'s time ran out: a bot plays it to the end (it cannot be

@@ -762,7 +762,9 @@ class Hub:
                     room = await self.room(gid)
                     if room is not None:
                         room.schedule_bot(claim=True)
-                for gid in await self.store.games_past_their_clock():  # nobody's page open
+                for gid in await self.store.games_past_their_clock(
+                    self.settings.move_deadline
+                ):  # nobody's page open
                     room = await self.room(gid)
                     if room is not None:
                         room.bots.schedule_clock()

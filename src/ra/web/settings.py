@@ -46,6 +46,10 @@ class Settings:
     """The SMTP server for "your turn" mail in games by turns (``ra serve --smtp``); None: no mail."""
     public_url: str = "http://localhost:8000"
     """The site's address as players reach it, for links in mail (``ra serve --public-url``)."""
+    move_deadline: float = 3 * 86400.0
+    """At a table without a clock, the seconds a person has for one decision; past it the seat
+    forfeits (a bot plays it to the end and it ranks last): a losing player cannot stall a rated
+    game, and a table everyone left ends (issue 40).  ``RA_MOVE_DEADLINE`` sets it."""
     fixed_seed: int | None = None
     """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")

@@ -54,7 +54,7 @@ class GameStorage(Protocol):
 
     async def games_waiting_for_bots(self, stale_after: float) -> list[str]: ...
 
-    async def games_past_their_clock(self) -> list[str]: ...
+    async def games_past_their_clock(self, deadline: float) -> list[str]: ...
 
     async def notify(self, note: Note) -> None: ...
 
@@ -126,9 +126,9 @@ class MemoryGames:
     async def games_waiting_for_bots(self, stale_after: float) -> list[str]:
         return [g for g, r in self.rows.items() if r.status == "running" and _bot_to_move(r)]
 
-    async def games_past_their_clock(self) -> list[str]:
+    async def games_past_their_clock(self, deadline: float) -> list[str]:
         t = datetime.now(UTC)
-        return [g for g, r in self.rows.items() if _past_clock(r, t)]
+        return [g for g, r in self.rows.items() if _past_clock(r, t, deadline)]
 
     async def notify(self, note: Note) -> None:
         return None  # no other worker
@@ -152,12 +152,12 @@ def _bot_to_move(row: GameRow) -> bool:
     return row.to_move is not None and row.seats[row.to_move].kind == "bot"
 
 
-def _past_clock(row: GameRow, t: datetime) -> bool:
-    """A running game whose person to move is away or out of time."""
-    if row.status != "running" or not row.clocked or row.to_move is None or _bot_to_move(row):
+def _past_clock(row: GameRow, t: datetime, deadline: float) -> bool:
+    """A running game whose person to move is away or out of time (or past ``deadline``)."""
+    if row.status != "running" or row.record is not None or row.to_move is None or _bot_to_move(row):
         return False
     seat = row.seats[row.to_move]
-    allowed = row.allowed(row.to_move) or 0.0
+    allowed = row.time_for(row.to_move, deadline)
     return seat.away or (row.updated_at or t) + timedelta(seconds=allowed) <= t
 
 

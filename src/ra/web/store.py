@@ -137,6 +137,12 @@ class GameRow:
         bank = self.seats[seat].bank
         return float(self.game_seconds) if bank is None else bank  # None: not charged yet
 
+    def time_for(self, seat: int, deadline: float) -> float:
+        """The seconds ``seat`` has for its decision now due: its clock's, or at a table without
+        a clock the site's ``deadline`` per decision."""
+        allowed = self.allowed(seat)
+        return deadline if allowed is None else allowed
+
     def options(self) -> TableSettings:
         """The table's options, as the lobby shows them and a rematch copies them."""
         return {
@@ -492,8 +498,10 @@ class Store:
                 )
             ).scalar()
 
-    async def games_past_their_clock(self) -> list[str]:
-        """Running games whose person to move is out of time, or is away (a bot decides)."""
+    async def games_past_their_clock(self, deadline: float) -> list[str]:
+        """Running games whose person to move is out of time (at a table without a clock: past
+        ``deadline``), or is away (a bot decides)."""
+        t = now()
         due = sa.select(
             games.c.id,
             games.c.updated_at,
@@ -504,16 +512,22 @@ class Store:
         ).join(seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move))
         due = due.where(
             games.c.status == "running",
-            sa.or_(games.c.move_seconds.is_not(None), games.c.game_seconds.is_not(None)),
+            sa.or_(
+                games.c.move_seconds.is_not(None),
+                games.c.game_seconds.is_not(None),
+                games.c.updated_at <= t - timedelta(seconds=deadline),
+                seats.c.away.is_(True),
+            ),
             games.c.to_move_bot.is_(False),
+            games.c.record.is_(None),
         )
-        t = now()
         async with self.engine.connect() as conn:
             rows = (await conn.execute(due)).all()
         return [
             gid
             for gid, updated, per_move, per_game, bank, away in rows
-            if away or (as_utc(updated) or t) + timedelta(seconds=per_move or _bank(bank, per_game)) <= t
+            if away
+            or (as_utc(updated) or t) + timedelta(seconds=_time(per_move, per_game, bank, deadline)) <= t
         ]
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
@@ -775,6 +789,13 @@ def _game_row(r: Any) -> GameRow:
         updated_at=as_utc(r["updated_at"]),
         creator_addr=r.get("creator_addr"),
     )
+
+
+def _time(per_move: int | None, per_game: int | None, bank: float | None, deadline: float) -> float:
+    """The seconds a decision had: the clock's per decision or per game, else the deadline."""
+    if per_move is not None:
+        return float(per_move)
+    return deadline if per_game is None else _bank(bank, per_game)
 
 
 def _bank(bank: float | None, game_seconds: int | None) -> float:
