@@ -22,10 +22,8 @@ CLASS_LINES = 400
 
 ALLOWED: dict[str, int] = {
     # unit: its size in lines when it was listed; shrink these, never grow them.
-    "tui/app.py::PlayApp": 569,
     # Typer commands: most of the length is their options' declarations and help.
     "cli/arena.py::arena_command": 170,
-    "cli/play.py::play_command": 123,
     "cli/serve.py::serve_command": 166,
 }
 

@@ -119,3 +119,20 @@ def test_the_players_are_named_in_the_learners_language() -> None:
 
     left = [k for k in source() if k.startswith("learn.") and "Bast" in catalogue("ru").text(k)]
     assert not left, f"English names left in Russian texts: {left}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "whatever", "weaker"),
+    [
+        ("en", "whatever you bid", "weaker"),
+        ("ru", "какой бы ни была ставка", "слабее"),
+        ("de", "ganz gleich, was du geboten hast", "schwächer"),
+    ],
+)
+def test_chapter_2_says_the_centre_sun_is_yours_whatever_you_bid(
+    lang: str, whatever: str, weaker: str
+) -> None:
+    """Issue 41: chapter 2 said a low bid gets "a weaker sun back"; you get the centre sun
+    whatever you bid (R4.4)."""
+    text = " ".join(words(lang)("learn.bidding.1.after").split())
+    assert whatever in text and weaker not in text.lower(), text

@@ -82,9 +82,9 @@ async def settle(pilot: Pilot[None], app: PlayApp) -> None:
             continue
         if isinstance(app.screen, TextScreen):
             return
-        if app.session.game.is_over() and not app._thinking:
+        if app.session.game.is_over() and not app.bots.thinking:
             return
-        if app.session.human_to_move() and not app._thinking and (app._keys or app._bids):
+        if app.session.human_to_move() and not app.bots.thinking and (app.moves.keys or app.moves.bids):
             return
         await pilot.pause(0.005)
     raise AssertionError("the app did not settle")
@@ -92,10 +92,10 @@ async def settle(pilot: Pilot[None], app: PlayApp) -> None:
 
 def first_keys(app: PlayApp) -> list[str]:
     """The keys that choose the first offered action: its letter or digit, or a bid's number."""
-    if app._keys:
-        return [next(iter(app._keys))]
-    sun = next(iter(app._bids))
-    longer = any(s.startswith(sun) and s != sun for s in app._bids)
+    if app.moves.keys:
+        return [next(iter(app.moves.keys))]
+    sun = next(iter(app.moves.bids))
+    longer = any(s.startswith(sun) and s != sun for s in app.moves.bids)
     return [*sun, "enter"] if longer else [*sun]
 
 
@@ -154,7 +154,7 @@ def test_hot_seat_hands_the_screen_over_and_shows_each_persons_view(tmp_path: Pa
             if isinstance(app.screen, TextScreen):
                 await pilot.press("enter")
                 continue
-            if s.human_to_move() and not app._thinking and (app._keys or app._bids):
+            if s.human_to_move() and not app.bots.thinking and (app.moves.keys or app.moves.bids):
                 seat = s.game.to_move
                 assert s.perspective() == seat
                 views.add(seat)

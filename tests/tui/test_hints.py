@@ -60,12 +60,12 @@ def test_keys_work_while_the_hints_are_being_worked_out(tmp_path: Path) -> None:
         await pilot.press(*first_keys(app))
         await pilot.pause()
         assert session.game.num_decisions > before  # the move was played at once
-        assert app._hint_result is None
+        assert app.hints.work.result is None
         for _ in range(400):  # the abandoned evaluation is stopped, not waited for
-            if WorkerState.RUNNING not in hint_workers(app) or app._hint_position != before:
+            if WorkerState.RUNNING not in hint_workers(app) or app.hints.work.position != before:
                 break
             await pilot.pause(0.01)
-        assert app._hint_position != before
+        assert app.hints.work.position != before
         await pilot.press("q")
 
     run(app, script)
@@ -79,14 +79,14 @@ def test_the_hints_show_the_advisors_numbers_and_star_the_best(tmp_path: Path) -
         await settle(pilot, app)
         await pilot.press("h")
         for _ in range(3000):
-            if app._hint_result is not None:
+            if app.hints.work.result is not None:
                 break
             await pilot.pause(0.01)
         game = session.game
         seat = game.to_move
         assert seat is not None
         expected = Advisor(40, seed=0).evaluate(game.view(seat))
-        assert app._hint_result == expected
+        assert app.hints.work.result == expected
         text = panel(app)
         lines = text.splitlines()
         assert lines[0].startswith("Hints for Ann")

@@ -154,9 +154,9 @@ def test_quitting_while_a_bot_thinks_is_prompt_and_saves(tmp_path: Path) -> None
             await settle(pilot, app)
             await pilot.press(*first_keys(app))
             await pilot.pause(0.05)
-            if app._thinking:
+            if app.bots.thinking:
                 break
-        assert app._thinking, "the bot never had to think"
+        assert app.bots.thinking, "the bot never had to think"
         timing.append(time.perf_counter())
         await pilot.press("q")
 
@@ -173,12 +173,12 @@ def test_undo_stops_the_bots_search_and_the_bot_answers_the_same_again(tmp_path:
         for _ in range(50):
             await settle(pilot, app)
             # Invoke Ra when possible: the bot must then search, and nothing was revealed.
-            await pilot.press("r" if "r" in app._keys else first_keys(app)[0])
+            await pilot.press("r" if "r" in app.moves.keys else first_keys(app)[0])
             await pilot.pause(0.05)
-            if app._thinking and s.can_undo(0):
+            if app.bots.thinking and s.can_undo(0):
                 break
-        assert app._thinking and s.can_undo(0)
-        cancel = app._cancel
+        assert app.bots.thinking and s.can_undo(0)
+        cancel = app.bots.cancel
         await pilot.press("u")
         assert cancel.is_set()
         for _ in range(200):  # the abandoned search ends within an iteration
@@ -248,7 +248,7 @@ def test_fast_forward_and_pace_keys(tmp_path: Path) -> None:
         await pilot.press("f")
         await settle(pilot, app)  # three bots at 4 s a move would take 12 s
         assert time.perf_counter() - start < 6
-        assert not app._fast
+        assert not app.fast
 
     run(app, script)
 
@@ -358,7 +358,7 @@ def test_hot_seat_hands_the_screen_over_before_showing_the_next_view(tmp_path: P
         assert f"Pass the screen to {other}" in text
         assert app.view().spectator  # only the public view is behind it
         assert all(p.score is None for p in app.view().players)  # no score shows (R9.1)
-        assert not app._keys and not app._bids  # nothing can be played meanwhile
+        assert not app.moves.keys and not app.moves.bids  # nothing can be played meanwhile
         await pilot.press("enter")
         await pilot.pause()
         assert app.view().seat == s.game.to_move

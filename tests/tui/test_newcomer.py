@@ -55,10 +55,10 @@ def test_the_bid_row_and_the_hint_show_the_keys_that_work(tmp_path: Path) -> Non
         assert "1⏎" in screen_text(app)
         await pilot.press("h")
         for _ in range(400):
-            if app._hint_result is not None:
+            if app.hints.work.result is not None:
                 break
             await pilot.pause(0.05)
-        assert app._hint_result is not None
+        assert app.hints.work.result is not None
         assert "1⏎" in str(app.query_one("#hints", Static).render())
         await pilot.press("1", "enter")  # and the keys shown do bid 1
         await pilot.pause()
@@ -80,7 +80,7 @@ def test_with_hints_open_the_log_stays_at_the_newest_event(tmp_path: Path) -> No
             await pilot.press(*first_keys(app))
             await settle(pilot, app)
             for _ in range(200):  # the panel fills in (its height changes then)
-                if app._hint_result is not None:
+                if app.hints.work.result is not None:
                     break
                 await pilot.pause(0.05)
             await pilot.pause(0.2)

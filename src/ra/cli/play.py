@@ -94,7 +94,6 @@ def play_command(
     """
     from ra.tui import PlayApp, Session, plan_seats
     from ra.tui.render import final_line
-    from ra.tui.session import list_saves
 
     if edition is not None:
         _check_edition(edition)
@@ -105,18 +104,7 @@ def play_command(
     if load is not None and resume:
         raise fail(w()("cli.err.load_resume"))
     if resume:
-        saves = list_saves()
-        unfinished = [g for g in saves if not g.over and g.problem is None]
-        for g in saves:  # a newer save that cannot be played is said, not passed over in silence
-            if g.problem is not None and (not unfinished or g.modified >= unfinished[0].modified):
-                Console(stderr=True).print(
-                    w()("cli.resume.damaged", why=error_text(g.problem)),
-                    style="yellow",
-                    highlight=False,
-                )
-        if not unfinished:
-            raise fail(w()("cli.err.no_resume"))
-        load = unfinished[0].path
+        load = _latest_unfinished()
         save = save or load  # resuming continues the game in its own file
     if load is not None:
         if players is not None or bots_list or humans or name or seed is not None or hints is not None:
@@ -166,6 +154,22 @@ def play_command(
         if not game.is_over():
             again = f"{ra_command()} play --resume"
             console.print(w()("tui.resume_with", command=again), highlight=False, soft_wrap=True)
+
+
+def _latest_unfinished() -> Path:
+    """The save ``--resume`` continues: the newest unfinished game.  A newer save that cannot
+    be played is said (with why), never passed over in silence; none at all is an error."""
+    from ra.tui.session import list_saves
+
+    saves = list_saves()
+    unfinished = [g for g in saves if not g.over and g.problem is None]
+    for g in saves:
+        if g.problem is not None and (not unfinished or g.modified >= unfinished[0].modified):
+            message = w()("cli.resume.damaged", why=error_text(g.problem))
+            Console(stderr=True).print(message, style="yellow", highlight=False)
+    if not unfinished:
+        raise fail(w()("cli.err.no_resume"))
+    return unfinished[0].path
 
 
 def ra_command() -> str:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import re
 import signal
-import threading
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -19,28 +17,25 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.events import Key
 from textual.screen import ModalScreen
-from textual.timer import Timer
-from textual.widgets import Button, Footer, Input, Markdown, RichLog, Static
+from textual.widgets import Button, Input, Markdown, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 import ra
-from ra.bots.advisor import ADVICE_SEED, advise_in_process
-from ra.bots.evaluate import Budget, Evaluation, EvaluationCancelledError
-from ra.events import you_seat
-from ra.labels import action_label
+from ra.bots.evaluate import Budget
 from ra.state import State
-from ra.table import UndoError, decide
+from ra.table import UndoError
 from ra.tui import render
+from ra.tui.bot_worker import BotWorker
 from ra.tui.help import help_text
-from ra.tui.hints import HINT_BUDGET, hints_text
+from ra.tui.hint_panel import HintsPanel
+from ra.tui.hints import HINT_BUDGET
+from ra.tui.keys import MoveKeys, Pressed
 from ra.tui.session import SearchCancelledError, Session
+from ra.tui.widgets import KeyBar, MessageLine, action_buttons
 from ra.words import DEFAULT_LANG, Words, words
 
-# Keys for the fixed actions; bids are typed as the sun's number, the others get digits 1-9.
-_LETTERS = {"draw": "d", "ra": "r", "pass": "p", "done": "n"}
 PACES = (0.0, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5, 4.0)
 """Seconds between bot moves that ``+`` and ``-`` step through."""
-MESSAGE_SECONDS = 8.0
 HANDOVER = "handover"
 """The name of the hot-seat hand-over screen."""
 
@@ -59,7 +54,8 @@ Screen { layout: vertical; }
 #message.error { color: $error; }
 #command { height: 1; border: none; padding: 0 1; display: none; }
 #command.open { display: block; }
-#hints { height: auto; max-height: 12; padding: 0 1; display: none; border-top: solid $primary-darken-2; }
+#hints { height: auto; max-height: 12; padding: 0 1; display: none; border-top: solid $primary-darken-2;
+         overflow-y: auto; scrollbar-size-vertical: 1; }
 #hints.open { display: block; }
 """
 
@@ -178,6 +174,52 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+PLAY_BINDINGS: list[BindingType] = [
+    Binding("question_mark,f1", "help", "Help"),
+    Binding("u", "undo", "Undo"),
+    Binding("s", "save", "Save"),
+    Binding("slash", "type", "Type"),
+    Binding("h", "hints", "Hints"),
+    Binding("f", "fast_forward", "Fast"),
+    Binding("minus", "pace(-1)", "Faster"),
+    Binding("plus,equals_sign", "pace(1)", "Slower"),
+    Binding("pageup", "scroll_log(-1)", "Log up", show=False),
+    Binding("pagedown", "scroll_log(1)", "Log down", show=False),
+    Binding("escape", "escape", "Cancel", show=False),
+    Binding("q", "quit_game", "Quit"),
+    Binding("ctrl+c,ctrl+q", "quit_game", "Quit", show=False, priority=True),
+]
+"""The keys of the game besides its actions' (:mod:`ra.tui.keys`)."""
+PLAY_KEYS: dict[str, str] = {
+    "help": "tui.key.help",
+    "undo": "tui.key.undo",
+    "save": "tui.key.save",
+    "type": "tui.key.type",
+    "hints": "tui.key.hints",
+    "fast_forward": "tui.key.fast",
+    "pace(-1)": "tui.key.faster",
+    "pace(1)": "tui.key.slower",
+    "scroll_log(-1)": "tui.key.log_up",
+    "scroll_log(1)": "tui.key.log_down",
+    "escape": "tui.key.cancel",
+    "quit_game": "tui.key.quit",
+}
+"""The catalogue keys of the bindings' descriptions (the footer)."""
+FOOTER_OPTIONAL = (("pace(-1)", "pace(1)"), ("type",), ("fast_forward",), ("save",))
+"""The footer's keys left out first where they do not all fit (they still work; ``?`` lists them)."""
+
+
+def next_pace(delay: float, direction: int) -> float:
+    """The next of :data:`PACES` from ``delay``: slower (``direction`` > 0) or faster."""
+    slower = [p for p in PACES if p > delay]
+    faster = [p for p in PACES if p < delay]
+    if direction > 0 and slower:
+        return slower[0]
+    if direction < 0 and faster:
+        return faster[-1]
+    return delay
+
+
 class PlayApp(App[None]):
     """Play Ra against bots or friends at one keyboard."""
 
@@ -185,35 +227,8 @@ class PlayApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     AUTO_FOCUS = None  # keys go to the game; "/" opens the command line
     CSS = BASE_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("u", "undo", "Undo"),
-        Binding("s", "save", "Save"),
-        Binding("slash", "type", "Type"),
-        Binding("h", "hints", "Hints"),
-        Binding("f", "fast_forward", "Fast"),
-        Binding("minus", "pace(-1)", "Faster"),
-        Binding("plus,equals_sign", "pace(1)", "Slower"),
-        Binding("pageup", "scroll_log(-1)", "Log up", show=False),
-        Binding("pagedown", "scroll_log(1)", "Log down", show=False),
-        Binding("escape", "escape", "Cancel", show=False),
-        Binding("q", "quit_game", "Quit"),
-        Binding("ctrl+c,ctrl+q", "quit_game", "Quit", show=False, priority=True),
-    ]
-    KEYS: ClassVar[dict[str, str]] = {
-        "help": "tui.key.help",
-        "undo": "tui.key.undo",
-        "save": "tui.key.save",
-        "type": "tui.key.type",
-        "hints": "tui.key.hints",
-        "fast_forward": "tui.key.fast",
-        "pace(-1)": "tui.key.faster",
-        "pace(1)": "tui.key.slower",
-        "scroll_log(-1)": "tui.key.log_up",
-        "scroll_log(1)": "tui.key.log_down",
-        "escape": "tui.key.cancel",
-        "quit_game": "tui.key.quit",
-    }
+    BINDINGS: ClassVar[list[BindingType]] = PLAY_BINDINGS
+    KEYS: ClassVar[dict[str, str]] = PLAY_KEYS
     """The catalogue keys of the bindings' descriptions (the footer)."""
 
     def __init__(
@@ -228,28 +243,22 @@ class PlayApp(App[None]):
         self.lang = lang
         self.w = words(lang)
         translate_bindings(self, self.w, self.KEYS)
-        self.hint_budget = hint_budget if isinstance(hint_budget, Budget) else Budget.parse(hint_budget)
-        self._hint_cancel = threading.Event()  # stops the hints' evaluation under way
-        self._hint_position = -1  # the decision number the hints are (being) computed for
-        self._hint_result: Evaluation | None = None
-        self._hints_open = False
+        self.hints = HintsPanel(session, hint_budget, edition, lang, self._failed)
+        self.bots = BotWorker()
         self.session = session
         self.delay = delay
         self.edition = edition
         self.saved_to: str | None = None
-        self._generation = 0  # bumps to forget a bot's pending answer (undo, quit)
-        self._cancel = threading.Event()  # stops the search under way
-        self._thinking = False
-        self._fast = False  # fast-forward: bots move at once until a person must act
-        self._modal = False
+        self.fast = False
+        """Fast-forward: the bots move at once until a person must act."""
+        self.modal = False
+        self.moves = MoveKeys()
+        """The keys of the person to move now (none while a bot or a modal has the turn)."""
+        self.typed = ""
+        """The digits of a bid typed so far (``1`` of 13)."""
         self._logged = 0
         self._log_seat: int | None = -1
-        self._keys: dict[str, ra.Action] = {}
-        self._bids: dict[str, ra.Action] = {}
-        self._digits = ""
-        self._message_timer: Timer | None = None
         self._shown_epochs = len(session.game.epoch_scores)
-        self.message = ""
         self.error: str | None = None
 
     # --- layout --------------------------------------------------------------------
@@ -257,10 +266,10 @@ class PlayApp(App[None]):
     def compose(self) -> ComposeResult:
         yield from board_widgets()
         yield Horizontal(id="actions")
-        yield Static(id="message")
-        yield Static(id="hints")
+        yield MessageLine(id="message")
+        yield self.hints
         yield Input(placeholder=self.w("tui.command.placeholder"), id="command")
-        yield Footer()
+        yield KeyBar(FOOTER_OPTIONAL)
 
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
@@ -276,8 +285,8 @@ class PlayApp(App[None]):
         self.call_after_refresh(self.refresh_screen, True)
 
     def on_unmount(self) -> None:
-        self._cancel.set()
-        self._hint_cancel.set()
+        self.bots.cancel.set()
+        self.hints.work.stop()
         self.autosave()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -293,35 +302,23 @@ class PlayApp(App[None]):
             return self.session.game.view(None)
         return self.session.game.view(self.session.perspective())
 
+    @property
+    def message(self) -> str:
+        """The message shown ('' for none)."""
+        return self.query_one("#message", MessageLine).text
+
     def say(self, message: str, error: bool = False) -> None:
         """Show a message on its own line (never over the board); it fades after a while."""
-        self.message = message
-        line = self.query_one("#message", Static)
-        line.update(Text(message))
-        line.set_class(error, "error")
-        if self._message_timer is not None:
-            self._message_timer.stop()
-        self._message_timer = self.set_timer(MESSAGE_SECONDS, self._clear_message)
+        self.query_one("#message", MessageLine).say(message, error)
 
-    def _clear_message(self) -> None:
-        self.message = ""
-        self.query_one("#message", Static).update("")
+    def _failed(self, message: str) -> None:
+        self.say(message, error=True)
 
     def refresh_screen(self, rebuild_log: bool = False) -> None:
-        session = self.session
         view = self.view()
         seat = None if view.spectator else view.seat
-        w = self.w
         show_board(self, view, self.edition, seat, self.lang)
-        status = render.status_text(view, view.names, set(session.humans), seat, self.edition, self.lang)
-        if self._thinking:
-            status.append("  " + w("tui.status.thinking"), style="dim")
-        if self._fast:
-            status.append("  " + w("tui.status.fast"), style="dim")
-        if self._digits:
-            key = "tui.status.digits_enter" if self._digits in self._bids else "tui.status.digits"
-            status.append("  " + w(key, sun=self._digits), style="bold yellow")
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Static).update(self._status(view, seat))
         log = self.query_one("#log", RichLog)
         events = view.events
         if rebuild_log or seat != self._log_seat or len(events) < self._logged:
@@ -336,92 +333,61 @@ class PlayApp(App[None]):
         self._logged = len(events)
         self.show_actions()
 
+    def _status(self, view: ra.PlayerView, seat: int | None) -> Text:
+        """The status line: whose turn and what, then what the table is doing."""
+        w = self.w
+        status = render.status_text(view, view.names, set(self.session.humans), seat, self.edition, self.lang)
+        if self.bots.thinking:
+            status.append("  " + w("tui.status.thinking"), style="dim")
+        if self.fast:
+            status.append("  " + w("tui.status.fast"), style="dim")
+        if self.typed:
+            key = "tui.status.digits_enter" if self.typed in self.moves.bids else "tui.status.digits"
+            status.append("  " + w(key, sun=self.typed), style="bold yellow")
+        return status
+
     def show_actions(self) -> None:
-        """The buttons for the person to move: letters for the fixed actions, the sun's own
-        number for a bid, digits 1-9 for God tiles and discards."""
+        """The buttons for the person to move (:mod:`ra.tui.keys`)."""
         bar = self.query_one("#actions", Horizontal)
         bar.remove_children()
-        self._keys = {}
-        self._bids = {}
-        game = self.session.game
-        if self._modal or self._thinking or not self.session.human_to_move():
+        self.moves = MoveKeys()
+        if self.modal or self.bots.thinking or not self.session.human_to_move():
             return
-        legal = game.legal_actions()
-        track = list(game.track_tiles())
-        if any(a.kind == "god" for a in legal):  # God tiles in track order
-            legal.sort(key=lambda a: track.index(int(a.tile)) if a.tile is not None else -1)
-        widgets: list[Static | Button] = []
-        digit = 0
-        bid_label = False
-        named: list[tuple[str, ra.Action]] = []  # keyed buttons, labelled below to fit the line
-        for action in legal:
-            if action.kind == "bid":
-                assert action.sun is not None
-                if not bid_label:
-                    widgets.append(Static(self.w("tui.actions.bid"), classes="label"))
-                    bid_label = True
-                self._bids[str(action.sun)] = action
-                continue
-            key = _LETTERS.get(action.kind)
-            if key is None:
-                digit += 1
-                key = str(digit) if digit <= 9 else ""
-            if key:
-                self._keys[key] = action
-            named.append((key, action))
-        for sun, action in self._bids.items():  # the keys that work: "1⏎" when 10-16 may follow
-            widgets.append(Button(self.bid_keys(sun), name=str(action.index), compact=True))
-        lead, labels = render.action_labels(
-            [a for _, a in named], self.edition, self.size.width - 2, self.lang
-        )
-        for (key, action), label in zip(named, labels, strict=True):
-            if lead and action.tile is not None:
-                widgets.append(Static(lead, classes="label"))
-                lead = ""
-            widgets.append(Button((f"{key} " if key else "") + label, name=str(action.index), compact=True))
-        bar.mount_all(widgets)
+        self.moves = MoveKeys.of(self.session.game)
+        bar.mount_all(action_buttons(self.moves, self.w, self.edition, self.size.width - 2))
 
     # --- the flow of play ----------------------------------------------------------
 
     def step(self) -> None:
         """Let the next player act: wait for a person, or ask a bot (in a thread)."""
         game = self.session.game
-        if self._modal or self._thinking or game.is_over():
-            self._fast = self._fast and not game.is_over()
+        if self.modal or self.bots.thinking or game.is_over():
+            self.fast = self.fast and not game.is_over()
             self.refresh_screen()
             return
         seat = game.to_move
         assert seat is not None
         if self.session.is_human(seat):
-            self._fast = False
+            self.fast = False
             if self.session.handover() is not None:
                 self._hand_over(seat)
                 return
             self.refresh_screen()
-            self._start_hints()
+            self.hints.follow(self.moves.by_action())
             return
-        self._thinking = True
-        self._generation += 1
-        generation = self._generation
-        self._cancel = threading.Event()
-        job = self.session.bot_job(seat, cancel=self._cancel)
+        work = self.bots.start(self.session, seat)
         self.refresh_screen()
-        self.run_worker(lambda: (generation, decide(job)), thread=True, group="bot", exit_on_error=False)
+        self.run_worker(work, thread=True, group="bot", exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "hints":
-            self._hints_done(event)
-            return
         if event.state == WorkerState.SUCCESS:
-            generation, action = event.worker.result  # type: ignore[misc]
-            if generation != self._generation:
-                return  # answered a position that was undone
-            self._thinking = False
-            self.play(action)
+            action = self.bots.answer(event.worker.result)  # type: ignore[arg-type]
+            if action is not None:  # else: it answered a position that was undone
+                self.play(action)
         elif event.state == WorkerState.ERROR:
             if isinstance(event.worker.error, SearchCancelledError):
                 return  # stopped on purpose (undo, quit)
-            self._thinking = False
+            self.bots.failed()
             self.error = self.w("tui.error.bot", error=str(event.worker.error))
             self.say(self.error, error=True)
             self.refresh_screen()
@@ -434,30 +400,30 @@ class PlayApp(App[None]):
         except ra.RaError:
             self.say(self.why_not(action), error=True)
             return
-        self._stop_hints()
+        self.hints.forget()
         self.refresh_screen()
         finished = len(game.epoch_scores)
         if finished > self._shown_epochs:
             self._shown_epochs = finished
-            self._modal = True
-            self._fast = False  # fast-forward ends with the epoch
+            self.modal = True
+            self.fast = False  # fast-forward ends with the epoch
             hint = self.w("tui.modal.close_quit" if game.is_over() else "tui.modal.continue")
             summary = render.epoch_summary(self.view(), finished, self.lang)
             self.push_screen(TextScreen(summary, hint=hint, lang=self.lang), callback=self._after_modal)
             return
-        if self.session.human_to_move() or game.is_over() or self._fast or self.delay <= 0:
+        if self.session.human_to_move() or game.is_over() or self.fast or self.delay <= 0:
             self.call_later(self.step)
         else:
             self.set_timer(self.delay, self.step)
 
     def _after_modal(self, _: object = None) -> None:
-        self._modal = False
+        self.modal = False
         self.step()
 
     def _hand_over(self, seat: int) -> None:
         """Hot seat: hide the board's private parts and wait until the next person has the
         screen (:meth:`ra.table.Table.handover`)."""
-        self._modal = True
+        self.modal = True
         self.refresh_screen()  # the public view only, under the hand-over screen
         w = self.w
         name = self.session.game.names[seat]
@@ -474,64 +440,10 @@ class PlayApp(App[None]):
         self.session.hand_over()
         self._after_modal()
 
-    # --- hints -----------------------------------------------------------------------
+    # --- hints (ra.tui.hint_panel) ---------------------------------------------------
 
-    def _start_hints(self) -> None:
-        """While the hints panel is open, evaluate the person's position in the background
-        (a process, waited for by a worker thread): input is never waited on, and the work
-        stops as soon as the position goes (a decision, undo, quit)."""
-        game = self.session.game
-        if not self._hints_open or not self.session.human_to_move() or game.is_over():
-            return
-        if self._hint_position == game.num_decisions:
-            return  # already under way or done
-        self._hint_cancel.set()
-        self._hint_cancel = cancel = threading.Event()
-        self._hint_position = position = game.num_decisions
-        self._hint_result = None
-        seat = game.to_move
-        assert seat is not None
-        view = game.view(seat)
-        budget, seed = self.hint_budget, ADVICE_SEED  # not the game's seed: nothing of the bag reaches hints
-        self.run_worker(  # the worker thread only waits: the evaluation runs in a process
-            lambda: (position, advise_in_process(view, budget, seed, cancel)),
-            thread=True,
-            group="hints",
-            exit_on_error=False,
-        )
-        self._show_hints()
-
-    def _stop_hints(self) -> None:
-        self._hint_cancel.set()
-        self._hint_position = -1
-        self._hint_result = None
-        self._show_hints()
-
-    def _hints_done(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.SUCCESS:
-            position, evaluation = event.worker.result  # type: ignore[misc]
-            if position == self._hint_position and position == self.session.game.num_decisions:
-                self._hint_result = evaluation
-                self._show_hints()
-        elif event.state == WorkerState.ERROR and not isinstance(
-            event.worker.error, EvaluationCancelledError
-        ):
-            self.say(self.w("tui.error.hints", error=str(event.worker.error)), error=True)
-
-    def _show_hints(self) -> None:
-        """Fill the hints panel (when open): the table, or a note that it is being worked out."""
-        panel = self.query_one("#hints", Static)
-        panel.set_class(self._hints_open, "open")
-        if not self._hints_open:
-            return
-        if not self.session.human_to_move() or self.session.game.is_over():
-            panel.update(Text(self.w("tui.hints.not_yours"), style="dim"))
-        elif self._hint_result is None:
-            panel.update(Text(self.w("tui.hints.working", budget=str(self.hint_budget)), style="dim"))
-        else:
-            keys = {a: k for k, a in self._keys.items()}
-            keys |= {a: self.bid_keys(k) for k, a in self._bids.items()}
-            panel.update(hints_text(self._hint_result, self.view(), keys, self.edition, self.lang))
+    @on(HintsPanel.Shown)
+    def _hints_shown(self) -> None:
         self.call_after_refresh(self._log_to_end)  # the panel took room: keep the newest event in view
 
     def _log_to_end(self) -> None:
@@ -546,12 +458,7 @@ class PlayApp(App[None]):
         if not self.session.hints:
             self.say(self.w("tui.hints.off"), error=True)
             return
-        self._hints_open = not self._hints_open
-        if self._hints_open:
-            self._start_hints()
-        else:
-            self._stop_hints()  # no work for a closed panel
-        self._show_hints()
+        self.hints.toggle()
 
     # --- input -----------------------------------------------------------------------
 
@@ -562,62 +469,36 @@ class PlayApp(App[None]):
 
     def choose(self, action: ra.Action) -> None:
         """A person's choice (button, key or typed notation)."""
-        self._digits = ""
-        if not self.session.human_to_move() or self._thinking or self._modal:
+        self.typed = ""
+        if not self.session.human_to_move() or self.bots.thinking or self.modal:
             self.say(self.w("tui.error.not_your_turn"), error=True)
             return
         if self.session.game.why_illegal(action) is not None:
             self.say(self.why_not(action), error=True)
             return
-        self._clear_message()
+        self.query_one("#message", MessageLine).clear()
         self.play(action)
 
     def on_key(self, event: Key) -> None:
         if isinstance(self.focused, Input):
             return
-        key = event.key
-        if self._bids and (key.isdigit() or (key == "enter" and self._digits)):
+        pressed = self.moves.press(event.key, self.typed)
+        if pressed is not None:
             event.stop()
-            self._bid_key(key)
-            return
-        action = self._keys.get(key)
-        if action is not None:
-            event.stop()
-            self.choose(action)
-        elif key == "h" and not self.session.hints:  # not in the footer, but still answered
+            self._pressed(pressed)
+        elif event.key == "h" and not self.session.hints:  # not in the footer, but still answered
             event.stop()
             self.action_hints()
 
-    def bid_keys(self, sun: str) -> str:
-        """The keys that bid ``sun``: its digits, then Enter when a longer sun also begins with
-        them (sun 1 while 10-16 may be bid: ``1⏎``)."""
-        longer = any(other.startswith(sun) and other != sun for other in self._bids)
-        return f"{sun}⏎" if longer else sun
-
-    def _bid_key(self, key: str) -> None:
-        """Bids are typed as the sun's number: ``5`` bids 5; ``1`` then ``3`` bids 13 (Enter
-        after ``1`` bids 1 when 10-16 are possible too)."""
-        if key == "enter":
-            typed, self._digits = self._digits, ""
-            action = self._bids.get(typed)
-            if action is None:
-                self.say(self.w("tui.error.no_sun", sun=typed), error=True)
-                self.refresh_screen()
-                return
-            self.choose(action)
+    def _pressed(self, pressed: Pressed) -> None:
+        """Do what a key of the actions did: choose, wait for the next digit, or say why not."""
+        if pressed.action is not None:
+            self.choose(pressed.action)
             return
-        typed = self._digits + key
-        longer = [s for s in self._bids if s.startswith(typed) and s != typed]
-        if typed in self._bids and not longer:
-            self.choose(self._bids[typed])
-        elif longer:
-            self._digits = typed
-            self.refresh_screen()
-        else:
-            self._digits = ""
-            suns = self.w.join(self._bids)
-            self.say(self.w("tui.error.no_sun_bid", sun=typed, suns=suns), error=True)
-            self.refresh_screen()
+        self.typed = pressed.typed
+        if pressed.refusal is not None:
+            self.say(self.w.render(pressed.refusal), error=True)
+        self.refresh_screen()
 
     @on(Input.Submitted, "#command")
     def _typed(self, event: Input.Submitted) -> None:
@@ -628,7 +509,7 @@ class PlayApp(App[None]):
         try:
             action = ra.Action.parse(text)
         except ra.NotationError:
-            self.say(self.notation_error(text), error=True)
+            self.say(render.notation_error(text, self.lang), error=True)
             return
         self.choose(action)  # says why if it is not possible now
 
@@ -636,15 +517,15 @@ class PlayApp(App[None]):
         box = self.query_one("#command", Input)
         box.value = ""
         box.remove_class("open")
-        self.query_one("#message", Static).display = True
+        self.query_one("#message", MessageLine).display = True
         self.set_focus(None)  # back to the keys
 
     def action_escape(self) -> None:
         """Esc leaves the command line, or forgets a half-typed bid."""
         if isinstance(self.focused, Input):
             self._close_command()
-        elif self._digits:
-            self._digits = ""
+        elif self.typed:
+            self.typed = ""
             self.refresh_screen()
 
     def action_scroll_log(self, direction: int) -> None:
@@ -654,38 +535,28 @@ class PlayApp(App[None]):
     def action_type(self) -> None:
         box = self.query_one("#command", Input)
         box.add_class("open")
-        self.query_one("#message", Static).display = False
+        self.query_one("#message", MessageLine).display = False
         box.focus()
 
     def action_help(self) -> None:
-        self.push_screen(
-            TextScreen(
-                help_text(self.edition, self.lang, self.session.game.disaster_timing),
-                hint=self.w("tui.help.hint"),
-                markdown=True,
-                lang=self.lang,
-            )
-        )
+        game = self.session.game
+        text = help_text(self.edition, self.lang, game.disaster_timing)
+        self.push_screen(TextScreen(text, hint=self.w("tui.help.hint"), markdown=True, lang=self.lang))
 
     def action_fast_forward(self) -> None:
         """Play the bots at once until a person must act or the epoch ends."""
         if self.session.human_to_move() or self.session.game.is_over():
             self.say(self.w("tui.fast.yours"))
             return
-        self._fast = True
+        self.fast = True
         self.say(self.w("tui.fast.on"))
         self.refresh_screen()
-        if not self._thinking and not self._modal:
+        if not self.bots.thinking and not self.modal:
             self.step()
 
     def action_pace(self, direction: int) -> None:
         """Change the seconds between bot moves."""
-        slower = [p for p in PACES if p > self.delay]
-        faster = [p for p in PACES if p < self.delay]
-        if direction > 0 and slower:
-            self.delay = slower[0]
-        elif direction < 0 and faster:
-            self.delay = faster[-1]
+        self.delay = next_pace(self.delay, direction)
         self.say(self.w("tui.pace", seconds=f"{self.delay:g}"))
 
     def action_undo(self) -> None:
@@ -696,18 +567,14 @@ class PlayApp(App[None]):
         try:
             taken = session.undo(seat)
         except UndoError as err:
-            names = session.game.names
-            self.say(self.w.render(err.why, names, you_seat(names)), error=True)
+            self.say(render.undo_refusal(err, session.game.names, self.lang), error=True)
             return
-        self._generation += 1  # forget a bot that is thinking, and stop its search
-        self._cancel.set()
-        self._stop_hints()
-        self._thinking = False
-        self._fast = False
-        self._digits = ""
+        self.bots.forget()  # forget a bot that is thinking, and stop its search
+        self.hints.forget()
+        self.fast = False
+        self.typed = ""
         self._shown_epochs = len(session.game.epoch_scores)
-        label = action_label(taken, self.edition, self.lang)
-        self.say(self.w("table.undone", name=session.game.names[seat], action=label))
+        self.say(render.undone(session.game.names[seat], taken, self.edition, self.lang))
         self.refresh_screen(rebuild_log=True)
         self.step()
 
@@ -722,9 +589,8 @@ class PlayApp(App[None]):
 
     def action_quit_game(self) -> None:
         """Save at once and quit; a bot's search is stopped, not waited for."""
-        self._generation += 1
-        self._cancel.set()
-        self._hint_cancel.set()
+        self.bots.forget()
+        self.hints.work.stop()
         self.autosave()
         self.exit()
 
@@ -735,15 +601,6 @@ class PlayApp(App[None]):
         except OSError as err:
             self.error = self.w("tui.save.failed", error=str(err))
 
-    # --- refusals in words ------------------------------------------------------------
-
     def why_not(self, action: ra.Action) -> str:
         """Why ``action`` is not possible now, in the game's language (:func:`render.why_not`)."""
         return render.why_not(self.session.game, action, self.edition, self.lang)
-
-    def notation_error(self, text: str) -> str:
-        """What is wrong with a typed action (the notation is the engine's: ``bid 9``)."""
-        sun = re.fullmatch(r"bid\s+(\d+)", text.strip(), re.IGNORECASE)
-        if sun is not None:
-            return self.w("tui.error.no_such_sun", sun=sun.group(1), max=ra.MAX_SUN)
-        return self.w("tui.error.notation", text=text)

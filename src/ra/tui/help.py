@@ -45,17 +45,28 @@ def _sections() -> list[tuple[str, list[str]]]:
     return out
 
 
+def this_game(
+    edition: str = "original", lang: str = DEFAULT_LANG, disaster_timing: str = "immediate"
+) -> list[str]:
+    """Which rules this game plays, first on the help page (a resumed game too): the edition
+    whose names it shows (R1.2) and the disaster timing (R3.5), the 2008 one in bold."""
+    w = words(lang)
+    timing = (
+        f"**{w('tui.help.timing_2008')}**" if disaster_timing == "2008" else w("tui.help.timing_immediate")
+    )
+    return [f"**{w('tui.help.this_game')}**", "", f"- {w(f'tui.help.edition.{edition}')}", f"- {timing}"]
+
+
 def help_text(edition: str = "original", lang: str = DEFAULT_LANG, disaster_timing: str = "immediate") -> str:
-    """The help page (Markdown), with the tile names and codes of ``edition`` in ``lang``, and
-    the disaster timing of the game (R3.5) where it is not the default."""
+    """The help page (Markdown): which rules this game plays (:func:`this_game`), a rules
+    summary, the keys, and the tile names and codes of ``edition``, in ``lang``."""
     w = words(lang)
 
     def entry(tile: Tile) -> str:
         return f"**{code(tile, edition, lang)}** {ra.display_name(tile, edition, lang)}"
 
-    lines = [f"# {w('tui.help.title')}", "", w("tui.help.intro"), ""]
-    if disaster_timing == "2008":  # first: the rules this game plays where they differ (R3.5)
-        lines += [f"**{w('tui.help.timing_2008')}**", ""]
+    lines = [f"# {w('tui.help.title')}", "", *this_game(edition, lang, disaster_timing), ""]
+    lines += [w("tui.help.intro"), ""]
     for section, points in _sections():
         rule = section.removeprefix("summary.")
         lines += [f"**{w(section)}** ({rule})", ""]

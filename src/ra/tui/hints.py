@@ -4,20 +4,27 @@ language (``ra --lang``; the words in ``ra/locale/hints.pot``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 
 from rich.text import Text
 
 import ra
-from ra.bots.advisor import DEFAULT_BUDGET
-from ra.bots.evaluate import Evaluation
+from ra.bots.advisor import ADVICE_SEED, DEFAULT_BUDGET, advise_in_process
+from ra.bots.evaluate import ActionValue, Budget, Evaluation
 from ra.bots.explain import action_msg, label_msg, reason, signed
 from ra.events import you_seat
 from ra.state import State
-from ra.words import DEFAULT_LANG, Seat, msg, words
+from ra.words import DEFAULT_LANG, Seat, Words, msg, words
 
 HINT_BUDGET = DEFAULT_BUDGET
 """The work behind the hints (the advisor's default: the expert level's search)."""
+
+
+COLUMN_GAP = 3
+"""Columns between the two columns of a long hints table."""
+LABEL_WIDTH = 16
+"""The actions' labels are padded to the longest, at most this wide."""
 
 
 def hints_text(
@@ -26,11 +33,13 @@ def hints_text(
     keys: Mapping[ra.Action, str],
     edition: str = "original",
     lang: str = DEFAULT_LANG,
+    width: int | None = None,
 ) -> Text:
     """The hints panel: one line per legal action (key, label, win chance, expected margin),
-    best first and starred, then why the best is best (the mover addressed as "you")."""
-    code = lang
-    w = words(code)
+    best first and starred, then why the best is best (the mover addressed as "you").  Given
+    a ``width``, four actions or more go in two columns where they fit, best first down the
+    first: the panel then leaves the log its room (at 80×24, five bids leave four log lines)."""
+    w = words(lang)
     seat = evaluation.mover
     best = evaluation.best
     text = Text()
@@ -38,15 +47,89 @@ def hints_text(
     text.append(title, style="bold")
     chance = round(100 * best.chances[seat])
     text.append(" " + w("hint.panel.best", chance=chance) + "\n", style="dim")
-    for v in evaluation.actions:
-        star = "★" if v is best else " "
-        key = keys.get(v.action, "")
-        label = w.render(label_msg(v.action, edition))
-        line = f"{star} {key:>2} {label:<16} {round(100 * v.chances[seat]):>3}%"
-        line += "  " + w("hint.panel.margin", margin=signed(v.margin))
-        text.append(line + "\n", style="bold green" if v is best else "")
-    why = reason(state, best.action, edition, evaluation=evaluation, lang=code)
+    labels = [w.render(label_msg(v.action, edition)) for v in evaluation.actions]
+    size = min(LABEL_WIDTH, max(map(len, labels), default=0))
+    rows = [
+        _row(v, v is best, seat, keys.get(v.action, ""), f"{label:<{size}}", w)
+        for v, label in zip(evaluation.actions, labels, strict=True)
+    ]
+    for line in _columns(rows, width):
+        text.append_text(line)
+        text.append("\n")
+    why = reason(state, best.action, edition, evaluation=evaluation, lang=lang)
     text.append(w("hint.panel.why", action=action_msg(best.action, edition), why=why), style="italic")
     if evaluation.source == "flat":
         text.append("\n" + w("hint.panel.weaker"), style="dim")
     return text
+
+
+def _row(value: ActionValue, best: bool, seat: int, key: str, label: str, w: Words) -> Text:
+    """One action's line: star, key, label, win chance and margin."""
+    line = f"{'★' if best else ' '} {key:>2} {label} {round(100 * value.chances[seat]):>3}%"
+    line += "  " + w("hint.panel.margin", margin=signed(value.margin))
+    return Text(line, style="bold green" if best else "")
+
+
+def _columns(rows: list[Text], width: int | None) -> list[Text]:
+    """The rows in two columns (down the first, then the second) where ``width`` allows and
+    there are four or more, else one under another."""
+    size = max((len(r) for r in rows), default=0)
+    if width is None or len(rows) < 4 or 2 * size + COLUMN_GAP > width:
+        return rows
+    half = (len(rows) + 1) // 2
+    lines = []
+    for i, left in enumerate(rows[:half]):
+        right = rows[half + i] if half + i < len(rows) else None
+        lines.append(
+            left if right is None else Text.assemble(left, " " * (size + COLUMN_GAP - len(left)), right)
+        )
+    return lines
+
+
+HintAnswer = tuple[int, Evaluation]
+"""A finished evaluation and the decision number of the position it is for."""
+
+
+class HintWork:
+    """The hints panel's work: whether it is open, and the evaluation of the person's position —
+    run in the background while the panel is open, kept for that position only, stopped as soon
+    as the position goes (a decision, undo, quit)."""
+
+    def __init__(self, budget: Budget | str | int = HINT_BUDGET) -> None:
+        self.budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
+        self.open = False
+        self.result: Evaluation | None = None
+        """The evaluation of the position now, once done."""
+        self.position = -1
+        """The decision number the hints are (being) worked out for; -1 for none."""
+        self._cancel = threading.Event()
+
+    def start(self, game: ra.Game) -> Callable[[], HintAnswer] | None:
+        """The work for the position of ``game`` (whose mover must be a person), to run in a
+        thread that only waits (the evaluation runs in a process: :func:`advise_in_process`);
+        None when it is already under way or done."""
+        if self.position == game.num_decisions:
+            return None
+        self._cancel.set()
+        self._cancel = cancel = threading.Event()
+        self.position = position = game.num_decisions
+        self.result = None
+        assert game.to_move is not None
+        view = game.view(game.to_move)
+        budget, seed = self.budget, ADVICE_SEED  # not the game's seed: nothing of the bag reaches hints
+        return lambda: (position, advise_in_process(view, budget, seed, cancel))
+
+    def stop(self) -> None:
+        """Stop the work under way and forget its position."""
+        self._cancel.set()
+        self.position = -1
+        self.result = None
+
+    def done(self, answer: HintAnswer, now: int) -> bool:
+        """Keep a finished evaluation if it is of the position now (decision number ``now``);
+        whether it was kept."""
+        position, evaluation = answer
+        if position != self.position or position != now:
+            return False
+        self.result = evaluation
+        return True

@@ -1,7 +1,8 @@
 """``ra learn``: the guided first game in the terminal, a thin front end over :mod:`ra.learn`.
 
-The board is drawn by :mod:`ra.tui.render` (as in ``ra play``); the learner presses a
-move's number.  Progress (the chapter and the moves accepted) is saved after every
+The board is drawn by :mod:`ra.tui.render` (as in ``ra play``); the learner moves with the
+keys of the real game (:mod:`ra.tui.keys`: ``d`` draws, ``r`` invokes Ra, a sun's number bids
+it).  Progress (the chapter and the moves accepted) is saved after every
 move in ``learn.json`` under the data directory, and resumed at the next start.
 """
 
@@ -22,6 +23,7 @@ from textual.widgets import Static
 from ra.labels import action_label
 from ra.learn import LEARNER, Chapter, Lesson, load_chapters
 from ra.tui import render
+from ra.tui.keys import MoveKeys
 from ra.tui.session import data_dir
 from ra.words import DEFAULT_LANG, Msg, words
 
@@ -57,8 +59,12 @@ def save_progress(path: Path, lesson: Lesson) -> None:
     tmp.replace(path)
 
 
+AGAIN = "x"
+"""The key that starts the chapter again (``r`` invokes Ra, as in the game)."""
+
+
 class LearnApp(App[None]):
-    """The chapters one after another: the texts, the board, the moves by number."""
+    """The chapters one after another: the texts, the board, the moves by their keys."""
 
     CSS = """
     #heading { text-style: bold; }
@@ -82,6 +88,8 @@ class LearnApp(App[None]):
         self.w = words(lang)
         self.message: Text = Text(note)
         self.choosing = False
+        self.typed = ""
+        """The digits of a bid typed so far (``1`` of 13)."""
         self.play_next = False
         """Set when the learner asked for a real game against easy bots at the end."""
 
@@ -117,7 +125,9 @@ class LearnApp(App[None]):
         if self.choosing:
             self.query_one("#text", Static).update(self._chapter_list())
         else:
-            text = Text(w(chapter.key("intro")) + "\n\n", style="dim")
+            # The intro describes the chapter's starting position: after the first move the
+            # track no longer holds the tiles it names.
+            text = Text(w(chapter.key("intro")) + "\n\n" if lesson.done == 0 else "", style="dim")
             if not (lesson.finished and self.number == len(self.chapters)):
                 text.append(self.say(lesson.text()), style="bold")
             self.query_one("#text", Static).update(text)
@@ -140,17 +150,21 @@ class LearnApp(App[None]):
             text.append(f"{mark}{i}. {self.w(c.key('title'))}\n")
         return text
 
-    def _moves(self) -> list[str]:
+    def moves(self) -> MoveKeys:
+        """The learner's moves now with their keys, as in ``ra play`` (none when it is not
+        the learner's turn)."""
         lesson = self.lesson
         if lesson.finished or lesson.game.to_move != LEARNER:
-            return []
-        return [str(a) for a in lesson.game.legal_actions()][:9]
+            return MoveKeys()
+        return MoveKeys.of(lesson.game)
 
     def _moves_text(self) -> Text:
         text = Text()
-        for i, a in enumerate(self.lesson.game.legal_actions()[:9] if self._moves() else [], 1):
-            text.append(f" {i} ", style="bold reverse")
-            text.append(f" {action_label(a, lang=self.lang)}  ")
+        moves = self.moves()
+        keyed = [(moves.bid_keys(sun), a) for sun, a in moves.bids.items()] + moves.named
+        for key, action in keyed:
+            text.append(f" {key} ", style="bold reverse")
+            text.append(f" {action_label(action, lang=self.lang)}  ")
         if self.lesson.finished and self.number == len(self.chapters):
             text.append(self.w("learn.all_done"), style="bold green")
         return text
@@ -160,21 +174,26 @@ class LearnApp(App[None]):
             return self.w("learn.tui.choose_chapter")
         if self.lesson.finished:
             last = self.number == len(self.chapters)
-            return self.w("learn.tui.finished" if last else "learn.tui.continue")
-        return self.w("learn.tui.prompt")
+            return self.w("learn.tui.keys_finished" if last else "learn.tui.keys_continue")
+        return self.w("learn.tui.keys", again=AGAIN)
 
     def on_key(self, event: Key) -> None:
-        key = event.key.lower() if len(event.key) == 1 else event.key  # the footer says C, R, Q
+        key = event.key.lower() if len(event.key) == 1 else event.key  # Shift does not matter
+        pressed = None if self.choosing else self.moves().press(key, self.typed)
         if self.choosing:
             self._choose_chapter(key)
+        elif pressed is not None:
+            self.typed = pressed.typed
+            if pressed.action is not None:
+                self.try_move(str(pressed.action))
+            elif pressed.refusal is not None:
+                self.message = Text(self.w.render(pressed.refusal), style="bold red")
         elif key == "c":
             self.choosing = True
-        elif key == "r":
+        elif key == AGAIN:
             self._open(self.lesson.chapter)
         elif key == "enter" and self.lesson.finished:
             self._after_chapter()
-        elif key.isdigit() and 1 <= int(key) <= len(self._moves()):
-            self.try_move(self._moves()[int(key) - 1])
         else:
             return
         event.stop()
@@ -194,6 +213,7 @@ class LearnApp(App[None]):
 
     def _open(self, chapter: Chapter) -> None:
         self.lesson = Lesson(chapter, lang=self.lang)
+        self.typed = ""
         self.message = Text()
         self._save()
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cache
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
@@ -21,6 +23,9 @@ from ra.scoring import CATEGORIES, ScoreBreakdown
 from ra.state import State
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
 from ra.words import DEFAULT_LANG, Msg, Seat, Words, msg, words
+
+if TYPE_CHECKING:
+    from ra.table import UndoError
 
 CODE_CLASHES: dict[Tile, str] = {Tile.SPHINX: "Sx", Tile.STEP_PYRAMID: "Sp"}
 """The English codes that are not the first two letters of the tile's name ("Sp" and "St" are taken)."""
@@ -101,12 +106,15 @@ sailed, the boat (carrying Ra's sun), the spaces ahead, the last space (the labe
 catalogue's ``tui.board.sun_boat``)."""
 
 
-def sun_boat(view: State, lang: str = DEFAULT_LANG) -> Text:
+def sun_boat(view: State, lang: str = DEFAULT_LANG, spaces: bool = True) -> Text:
     """The 2023 edition's Ra track (R1.2): the sun boat one space on per Ra tile drawn this epoch
     (the tiles are discarded), from a start space one before the first tile space (our ruling)
-    to the last space, which ends the epoch (R2.2): ``Sun boat ~~☼·····| 2/8``."""
+    to the last space, which ends the epoch (R2.2): ``Sun boat ~~☼·····| 2/8`` (``Sun boat
+    2/8`` without ``spaces``, where the line is short of room)."""
     n, length = min(view.ra_count, view.ra_track_length), view.ra_track_length
     t = Text(words(lang)("tui.board.sun_boat") + " ")
+    if not spaces:
+        return t + Text(f"{n}/{length}")
     t.append(SUN_BOAT["sailed"] * n, style="blue")
     t.append(SUN_BOAT["boat"], style="bold yellow")
     if n < length:
@@ -116,40 +124,62 @@ def sun_boat(view: State, lang: str = DEFAULT_LANG) -> Text:
     return t
 
 
+@dataclass(frozen=True)
+class BoardFit:
+    """How much of the board line to spell out (:func:`board_line` narrows it step by step)."""
+
+    timing: str = ""
+    """The 2008 disaster timing's mark, '' where the game plays the default (R3.5)."""
+    gap: str = "  "
+    centre: str = "tui.board.centre"
+    """The catalogue key of the centre sun's label."""
+    spaces: bool = True
+    """Whether the Ra track's spaces are drawn (its count always is)."""
+
+
 def board_line(view: State, edition: str = "original", lang: str = DEFAULT_LANG, width: int = 80) -> Text:
     """Epoch, Ra track (filled and remaining spaces; the sun boat in the 2023 edition), centre sun,
-    bag, the edition if not the original, and the 2008 disaster timing where it applies (R3.5:
-    shortened to "(2008)" where the line would not fit in ``width`` columns otherwise)."""
-    if view.disaster_timing != "2008":  # R3.5: which rules apply, for the whole game
-        return _board_line(view, edition, lang, "")
+    bag, the edition if not the original, and the 2008 disaster timing where it applies (R3.5),
+    in ``width`` columns: where the whole line does not fit, the timing becomes "(2008)", the
+    gaps narrow, "Centre sun" becomes "Centre" and the track's spaces go (its count stays), in
+    that order, so that the bag is never cut."""
     w = words(lang)
-    line = _board_line(view, edition, lang, w("tui.board.timing_2008"))
-    return line if len(line) < width else _board_line(view, edition, lang, w("tui.board.timing_2008_short"))
+    timing = view.disaster_timing == "2008"
+    whole = BoardFit(w("tui.board.timing_2008") if timing else "")
+    narrow = BoardFit(w("tui.board.timing_2008_short") if timing else "", gap=" ")
+    short = replace(narrow, centre="tui.board.centre_short")
+    for fit in (whole, replace(narrow, gap="  "), narrow, short, replace(short, spaces=False)):
+        line = _board_line(view, edition, lang, fit)
+        if len(line) <= width:
+            break
+    return line
 
 
-def _board_line(view: State, edition: str, lang: str, timing: str) -> Text:
+def _board_line(view: State, edition: str, lang: str, fit: BoardFit) -> Text:
     w = words(lang)
+    gap = fit.gap
     t = Text()
     t.append(w("tui.board.epoch", epoch=view.epoch, epochs=ra.EPOCHS), style="bold")
     if edition != "original":
         t.append(" " + w("tui.board.edition", edition=edition), style="dim")
-    if timing:
-        t.append(" " + timing, style="dim")
+    if fit.timing:
+        t.append(" " + fit.timing, style="dim")
     if view.is_over():
-        t.append("  " + w("tui.board.over"), style="bold")
-        t.append(f"  {w('tui.board.centre')} {view.center_sun}  {w('tui.board.bag', n=view.tiles_in_bag)}")
+        t.append(gap + w("tui.board.over"), style="bold")
+        t.append(f"{gap}{w(fit.centre)} {view.center_sun}{gap}{w('tui.board.bag', n=view.tiles_in_bag)}")
         return t
+    t.append(gap)
     if edition == "2023":
-        t.append("  ")
-        t.append_text(sun_boat(view, lang))
+        t.append_text(sun_boat(view, lang, fit.spaces))
     else:
-        t.append(f"  {w('tui.board.ra_track')} ")
-        t.append("■" * view.ra_track, style="bold yellow")
-        t.append("□" * (view.ra_track_length - view.ra_track), style="dim")
-        t.append(f" {view.ra_track}/{view.ra_track_length}")
-    t.append(f"  {w('tui.board.centre')} ")
+        t.append(f"{w('tui.board.ra_track')} ")
+        if fit.spaces:
+            t.append("■" * view.ra_track, style="bold yellow")
+            t.append("□" * (view.ra_track_length - view.ra_track) + " ", style="dim")
+        t.append(f"{view.ra_track}/{view.ra_track_length}")
+    t.append(f"{gap}{w(fit.centre)} ")
     t.append(f" {view.center_sun} ", style="bold black on yellow")
-    t.append("  " + w("tui.board.bag", n=view.tiles_in_bag))
+    t.append(gap + w("tui.board.bag", n=view.tiles_in_bag))
     return t
 
 
@@ -177,7 +207,9 @@ def _counts(tiles: dict[str, int], kinds: tuple[Tile, ...], edition: str, lang: 
     ]
 
 
-NAME_WIDTH = 12
+NAME_WIDTH = 15
+"""The players table's name column at most: a bot's name in any language ("Mittlerer Bot 2",
+"Сильный бот 2") whole; a longer name is cut with "…"."""
 DISPLAY_INDENT = 4
 
 
@@ -499,3 +531,22 @@ def why_not(view: State, action: ra.Action, edition: str = "original", lang: str
             return say("not_held", tile=tile)
         return say(f"discard_{what}", disaster=title)
     return w("tui.illegal.generic", action=label)
+
+
+def notation_error(text: str, lang: str = DEFAULT_LANG) -> str:
+    """What is wrong with a typed action (the notation is the engine's: ``bid 9``)."""
+    w = words(lang)
+    sun = re.fullmatch(r"bid\s+(\d+)", text.strip(), re.IGNORECASE)
+    if sun is not None:
+        return w("tui.error.no_such_sun", sun=sun.group(1), max=ra.MAX_SUN)
+    return w("tui.error.notation", text=text)
+
+
+def undo_refusal(err: UndoError, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
+    """Why an undo was refused, the one asking addressed as "you" where the table says so."""
+    return words(lang).render(err.why, names, you_seat(names))
+
+
+def undone(name: str, taken: ra.Action, edition: str = "original", lang: str = DEFAULT_LANG) -> str:
+    """What an undo took back: ``name``'s decision ``taken``, by its label."""
+    return words(lang)("table.undone", name=name, action=action_label(taken, edition, lang))

@@ -1,0 +1,90 @@
+"""Lines of the terminal game's screen: the action buttons, the message line and the key bar."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.events import Resize
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Static
+
+from ra.tui.keys import MoveKeys
+from ra.tui.render import action_labels
+from ra.words import Words
+
+MESSAGE_SECONDS = 8.0
+"""How long a message stays."""
+
+
+def action_buttons(moves: MoveKeys, w: Words, edition: str, width: int) -> list[Widget]:
+    """The buttons of the person's actions, each with its key, to fit one line of ``width``:
+    the suns that may be bid by their numbers, then the other actions by name."""
+    widgets: list[Widget] = []
+    if moves.bids:
+        widgets.append(Static(w("tui.actions.bid"), classes="label"))
+    for sun, action in moves.bids.items():  # the keys that work: "1⏎" when 10-16 may follow
+        widgets.append(Button(moves.bid_keys(sun), name=str(action.index), compact=True))
+    lead, labels = action_labels([a for _, a in moves.named], edition, width, w.lang)
+    for (key, action), label in zip(moves.named, labels, strict=True):
+        if lead and action.tile is not None:
+            widgets.append(Static(lead, classes="label"))
+            lead = ""
+        widgets.append(Button((f"{key} " if key else "") + label, name=str(action.index), compact=True))
+    return widgets
+
+
+class MessageLine(Static):
+    """A message on its own line (never over the board); it fades after a while."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.text = ""
+        """The message shown ('' for none)."""
+        self._timer: Timer | None = None
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.text = message
+        self.update(Text(message))
+        self.set_class(error, "error")
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(MESSAGE_SECONDS, self.clear)
+
+    def clear(self) -> None:
+        self.text = ""
+        self.update("")
+
+
+class KeyBar(Footer):
+    """Textual's footer kept to its one line: where its keys do not all fit the width, the
+    groups of ``optional`` actions are left out first, in order (their keys still work, and
+    the help lists every key)."""
+
+    def __init__(self, optional: Sequence[Sequence[str]] = ()) -> None:
+        super().__init__()
+        self.optional = tuple(tuple(group) for group in optional)
+        self._width = 0
+
+    def compose(self) -> ComposeResult:
+        shown: list[Widget] = list(super().compose())  # one key each: no binding groups here
+        width = self.app.size.width
+        for group in self.optional:
+            if sum(_cells(key) for key in shown) <= width:
+                break
+            shown = [key for key in shown if getattr(key, "action", None) not in group]
+        yield from shown
+
+    def on_resize(self, event: Resize) -> None:
+        """Choose the keys again for a new width."""
+        if self.app.size.width != self._width:
+            self._width = self.app.size.width
+            self.call_after_refresh(self.recompose)
+
+
+def _cells(key: Widget) -> int:
+    """The columns a footer key takes: `` k Description `` (Textual's padding)."""
+    return cell_len(str(getattr(key, "key_display", ""))) + cell_len(str(getattr(key, "description", ""))) + 3
