@@ -16,6 +16,7 @@ from ra.puzzles import load_puzzles
 
 PUZZLES = load_puzzles()
 BID = next(p for p in PUZZLES if p.answer.startswith("bid") and len(p.actions) >= 2)
+NUMBER = PUZZLES.index(BID) + 1
 
 
 def run(tmp_path: Path, *args: str, keys: str) -> tuple[int, str]:
@@ -36,7 +37,7 @@ def test_right_then_wrong_answers_move_the_rating_and_are_kept(tmp_path: Path) -
     # number out of range (asked again), then its first move; then stop.
     code, out = run(tmp_path, "--id", BID.id, keys=f"{number}\n\nfly\n99\n1\nq\n")
     assert code == 0
-    assert f"Puzzle {BID.id}" in out and "Find the best move for you." in out
+    assert f"Puzzle {NUMBER} of {len(PUZZLES)}" in out and "Find the best move for you." in out
     assert "Right! That is the best move." in out
     assert "“fly” is not a move" in out
     first = saved(tmp_path)
@@ -80,7 +81,8 @@ def test_in_russian_with_a_theme(tmp_path: Path) -> None:
 def test_ctrl_c_at_the_prompt_says_goodbye_on_a_line_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 41: Ctrl-C left the shell's prompt on the prompt's line."""
+    """Issue 41: Ctrl-C left the shell's prompt on the prompt's line; it ends with the shell's
+    code for Ctrl-C, 130."""
 
     def interrupted(self: Console, prompt: str = "", **kw: object) -> str:
         self.print(prompt, end="")
@@ -88,7 +90,27 @@ def test_ctrl_c_at_the_prompt_says_goodbye_on_a_line_of_its_own(
 
     monkeypatch.setattr(Console, "input", interrupted)
     code, out = run(tmp_path, "--id", BID.id, keys="")
-    assert code == 0
+    assert code == 130
     lines = out.splitlines()
     prompt = next(i for i, line in enumerate(lines) if line.startswith("Your move (1-"))
     assert "Your puzzle rating:" not in lines[prompt] and lines[prompt + 1].startswith("Your puzzle rating:")
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading"),
+    [
+        ("en", "Puzzle {n} of {total} · "),
+        ("ru", "Задача {n} из {total} · "),
+        ("de", "Aufgabe {n} von {total} · "),
+    ],
+)
+def test_a_puzzle_is_headed_by_its_number_never_its_internal_id(
+    tmp_path: Path, lang: str, heading: str
+) -> None:
+    """Issue 41: the header said "Puzzle 137-139" (an internal id); it says "Puzzle 12 of 320",
+    and that number opens the puzzle again (``--id 12``)."""
+    code, out = run(tmp_path, "--id", str(NUMBER), "--lang", lang, keys="q\n")
+    assert code == 0 and heading.format(n=NUMBER, total=len(PUZZLES)) in out, out
+    assert BID.id not in out
+    code, again = run(tmp_path, "--id", BID.id, "--lang", lang, keys="q\n")  # the id still works
+    assert code == 0 and heading.format(n=NUMBER, total=len(PUZZLES)) in again

@@ -64,13 +64,32 @@ def save_progress(path: Path, solver: Solver, seen: list[str]) -> None:
     tmp.replace(path)
 
 
+def number_of(puzzle: Puzzle) -> tuple[int, int]:
+    """The puzzle's number among the shipped ones (from 1), and how many there are: what a
+    person reads and types (``--id 12``), never the internal id (``137-139``)."""
+    puzzles = load_puzzles()
+    return puzzles.index(puzzle) + 1, len(puzzles)
+
+
+def find(key: str) -> Puzzle | None:
+    """A shipped puzzle by its number (``12``) or its id (``12-40``)."""
+    puzzles = load_puzzles()
+    if key.isdigit() and 1 <= int(key) <= len(puzzles):
+        return puzzles[int(key) - 1]
+    return by_id(key)
+
+
 def show(console: Console, puzzle: Puzzle, solver: Solver, language: str) -> list[Action]:
     """The puzzle on screen: what it is, the board, the moves numbered; returns the moves."""
     wl = words(language)
     game = puzzle.game(language)
     view = game.view(puzzle.mover)
     themes = ", ".join(wl(f"puzzle.theme.{t}") for t in puzzle.themes)
-    console.rule(wl("puzzle.heading", id=puzzle.id, rating=solver.shown, streak=solver.streak))
+    number, total = number_of(puzzle)
+    heading = wl(
+        "puzzle.heading_number", number=number, total=total, rating=solver.shown, streak=solver.streak
+    )
+    console.rule(heading)
     console.print(
         wl("puzzle.meta", n=puzzle.players, themes=themes, rating=display(puzzle.rating)), highlight=False
     )
@@ -91,7 +110,7 @@ def ask(console: Console, puzzle: Puzzle, moves: list[Action], language: str) ->
     while True:
         try:
             typed = console.input(wl("puzzle.prompt", n=len(moves))).strip()
-        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C: quit, on a line of its own
+        except EOFError:  # Ctrl-D: quit, on a line of its own (Ctrl-C: see puzzle_command)
             console.print()
             return None
         if typed.lower() in QUIT:
@@ -155,7 +174,7 @@ def puzzle_command(
         puzzles = load_puzzles()
     except PuzzleDataError as err:
         raise fail(str(err)) from None
-    first = by_id(puzzle_id) if puzzle_id is not None else None
+    first = find(puzzle_id) if puzzle_id is not None else None
     if puzzle_id is not None and first is None:
         raise fail(w()("puzzle.cli.no_such", id=puzzle_id[:40]))
     if not any(theme is None or theme in p.themes for p in puzzles):
@@ -165,22 +184,46 @@ def puzzle_command(
     console = Console(highlight=False)
     if note:
         console.print(note, style="yellow")
-    rng = random.Random()
-    while True:
-        puzzle = first or choose(puzzles, solver, seen, theme, rng)
-        first = None
-        verdict = ask(console, puzzle, show(console, puzzle, solver, lang()), lang())
-        if verdict is None:
-            break
-        solver = tell(console, puzzle, verdict, solver, lang(), rated=puzzle.id not in seen)
-        if puzzle.id not in seen:
-            seen.append(puzzle.id)
-        save_progress(path, solver, seen)
-        try:
-            more = console.input(w()("puzzle.more")).strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            console.print()
-            break
-        if more in QUIT:
-            break
+    solver, interrupted = solve(console, puzzles, first, theme, solver, seen, path)
     console.print(w()("puzzle.bye", rating=solver.shown, path=str(path)), highlight=False)
+    if interrupted:
+        raise typer.Exit(130)  # Ctrl-C: the shell's code for it, after the goodbye
+
+
+def solve(
+    console: Console,
+    puzzles: tuple[Puzzle, ...],
+    first: Puzzle | None,
+    theme: str | None,
+    solver: Solver,
+    seen: list[str],
+    path: Path,
+) -> tuple[Solver, bool]:
+    """Puzzles one after another until the person stops (``q``, Ctrl-D or Ctrl-C), saved after
+    every answer: the solver after them, and whether Ctrl-C stopped them."""
+    rng = random.Random()
+    try:
+        while True:
+            puzzle = first or choose(puzzles, solver, seen, theme, rng)
+            first = None
+            verdict = ask(console, puzzle, show(console, puzzle, solver, lang()), lang())
+            if verdict is None:
+                return solver, False
+            solver = tell(console, puzzle, verdict, solver, lang(), rated=puzzle.id not in seen)
+            if puzzle.id not in seen:
+                seen.append(puzzle.id)
+            save_progress(path, solver, seen)
+            if more(console) in QUIT:
+                return solver, False
+    except KeyboardInterrupt:
+        console.print()  # the goodbye on a line of its own, not after the prompt
+        return solver, True
+
+
+def more(console: Console) -> str:
+    """The answer to "another?" (Ctrl-D is ``q``)."""
+    try:
+        return console.input(w()("puzzle.more")).strip().lower()
+    except EOFError:
+        console.print()
+        return "q"
