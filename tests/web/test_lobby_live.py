@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -153,13 +154,22 @@ def test_seek_joins_the_table_that_waited_longest(server: Server) -> None:
     seated = r.json()
     assert seated["game"]["id"] == older["game"]["id"] and seated["seat"] == 1
     assert seated["game"]["status"] == "running"  # the last free seat: the game starts
-    # The next seeker of a 3-player table gets the newer one; a name already there is passed over.
+    # A name already at the waiting table is passed over: with none other waiting, the seek
+    # opens a table of its own and waits there, listed in the lobby (issue 40, finding 11).
     r = httpx.post(base + "/api/seek", json={"players": 3, "name": "Cy"})
-    assert r.status_code == 404 and r.json()["error"] == "no_table"
+    assert r.status_code == 200, r.text
+    cys = r.json()["game"]
+    assert cys["id"] not in (older["game"]["id"], newer["game"]["id"]) and cys["status"] == "open"
+    assert [s["kind"] for s in cys["seats"]] == ["human"] * 3 and r.json()["seat"] == 0
+    open_ids = [g["id"] for g in httpx.get(base + "/api/games", params={"status": "open"}).json()["games"]]
+    assert cys["id"] in open_ids
+    # The next seekers get the table that waited longest, then the seek's own table.
     r = httpx.post(base + "/api/seek", json={"players": 3, "name": "Eve"})
     assert r.json()["game"]["id"] == newer["game"]["id"]
-    r = httpx.post(base + "/api/seek", json={"players": 4, "name": "Eve"})
-    assert r.status_code == 404 and "4 players" in r.json()["message"]
+    r = httpx.post(base + "/api/seek", json={"players": 3, "name": "Fay"})
+    assert r.json()["game"]["id"] == newer["game"]["id"] and r.json()["game"]["status"] == "running"
+    r = httpx.post(base + "/api/seek", json={"players": 3, "name": "Gil"})
+    assert r.json()["game"]["id"] == cys["id"]
     for bad in ({"players": 9, "name": "Eve"}, {"players": 2, "name": ""}, {"players": "x", "name": "E"}):
         r = httpx.post(base + "/api/seek", json=bad)
         assert r.status_code == 422, bad
@@ -173,11 +183,34 @@ def test_seek_matches_the_pace_played_together_or_by_turns(server: Server) -> No
     r = httpx.post(base + "/api/seek", json={"players": 2, "name": "Bob", "speed": "live"})
     assert r.json()["game"]["id"] == live["game"]["id"]
     r = httpx.post(base + "/api/seek", json={"players": 2, "name": "Di", "speed": "live"})
-    assert r.status_code == 404  # the table by turns is not played together
+    di = r.json()  # the table by turns is not played together: Di's seek waits at a table of its own
+    assert di["game"]["id"] != by_turns["game"]["id"] and di["game"]["status"] == "open"
+    assert di["game"]["options"]["move_seconds"] is None
     r = httpx.post(base + "/api/seek", json={"players": 2, "name": "Di", "speed": "turns"})
     assert r.json()["game"]["id"] == by_turns["game"]["id"]
     r = httpx.post(base + "/api/seek", json={"players": 2, "name": "Eve", "speed": "fast"})
     assert r.status_code == 422
+    # A seek by turns that finds nobody opens a table with a day a decision.
+    r = httpx.post(base + "/api/seek", json={"players": 3, "name": "Gus", "speed": "turns"})
+    assert r.json()["game"]["options"]["move_seconds"] == 86400
+
+
+def test_two_people_who_seek_seconds_apart_meet_and_a_seek_can_be_cancelled(server: Server) -> None:
+    """Issue 40, finding 11: "Join a waiting table" told two people a few seconds apart that
+    nobody was waiting; a seek now waits at a table of its own, the next seeker sits down there
+    and the game starts; leaving before anyone came cancels the seek (the table is closed)."""
+    base = server.url
+    ann = httpx.post(base + "/api/seek", json={"players": 2, "name": "Ann"}).json()
+    time.sleep(1.0)
+    bob = httpx.post(base + "/api/seek", json={"players": 2, "name": "Bob"}).json()
+    assert bob["game"]["id"] == ann["game"]["id"] and bob["seat"] == 1
+    assert bob["game"]["status"] == "running"
+    cy = httpx.post(base + "/api/seek", json={"players": 2, "name": "Cy"}).json()
+    r = httpx.post(f"{base}/api/games/{cy['game']['id']}/leave", json={"token": cy["token"]})
+    assert r.status_code == 200, r.text
+    assert httpx.get(f"{base}/api/games/{cy['game']['id']}").status_code == 404  # closed
+    di = httpx.post(base + "/api/seek", json={"players": 2, "name": "Di"}).json()
+    assert di["game"]["id"] != cy["game"]["id"] and di["seat"] == 0  # nobody to meet at a closed seek
 
 
 def test_a_lobby_on_one_server_hears_of_a_table_made_on_another(

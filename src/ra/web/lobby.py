@@ -181,6 +181,18 @@ def speed_of(row: GameRow) -> str:
     return "turns" if (row.move_seconds or 0) >= BY_TURNS_SECONDS else "live"
 
 
+SEEK_TURN_SECONDS = 86400
+"""A seek for a game by turns opens a table with a day a decision."""
+
+
+def seek_table(body: Seek) -> NewGame:
+    """The table a seek opens when nobody waits: all seats people, the seeker's pace (by turns: a
+    day a decision; otherwise no clock), the lobby's defaults for the rest."""
+    move_seconds = SEEK_TURN_SECONDS if body.speed == "turns" else None
+    seats = [SeatSpec(kind="human") for _ in range(body.players)]
+    return NewGame(seats=seats, name=body.name, join=True, move_seconds=move_seconds)
+
+
 class TokenBody(BaseModel):
     token: str = Field(max_length=200)
 
@@ -368,10 +380,19 @@ class Lobby:
         }
 
     async def seek(self, body: Seek, addr: str) -> Seated:
-        """A seat at the open table of ``body.players`` seats that has waited longest (one whose
-        seats were all taken meanwhile, or that has this name, is passed over)."""
+        """A seat at the open table of ``body.players`` seats and that pace that has waited
+        longest (one whose seats were all taken meanwhile, or that has this name, is passed
+        over); if none waits, a new open table with the seeker seated: the seek waits there, in
+        the lobby's list, for the next person who seeks the same (leaving it cancels the seek)."""
         if not self._lists.allow(addr):
             raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
+        found = await self._waiting_seat(body)
+        if found is not None:
+            return found
+        return await self.create(seek_table(body), addr)
+
+    async def _waiting_seat(self, body: Seek) -> Seated | None:
+        """A seat at the table that waited longest for this seek, or None."""
         waiting = [
             r
             for r in reversed(await self.store.list_games("open"))
@@ -382,11 +403,7 @@ class Lobby:
                 continue
             with contextlib.suppress(ApiError):
                 return await self.seat_in(row, Join(name=body.name))
-        raise ApiError(
-            404,
-            "no_table",
-            f"no table for {body.players} players is waiting for a player; create one and others can join it",
-        )
+        return None
 
     async def maybe_start(self, game_id: str) -> bool:
         """Start the game once every seat is taken; True if it started (its room is told)."""
@@ -411,7 +428,9 @@ class Lobby:
         return seat
 
     async def leave(self, game_id: str, token: str) -> Seated:
-        """Free the token's seat before the game starts; its open connections are closed."""
+        """Free the token's seat before the game starts; its open connections are closed.  A
+        table its last person left is closed (a seek is cancelled so: nobody is seated to wait
+        there for a player)."""
         row = await self.row(game_id)
         seat = await self.token_seat(game_id, token)
         if row.status != "open":
@@ -419,7 +438,9 @@ class Lobby:
         self._listed.clear()
         await self.store.free_seat(game_id, seat)
         await self.hub.changed(game_id)  # resync: the seat's connections are dropped
-        return {"game": await self.summary(game_id)}
+        left = await self.summary(game_id)
+        await self.store.close_if_empty(game_id)
+        return {"game": left}
 
     async def rematch(self, game_id: str, token: str) -> Seated:
         """The same table again (once: two players asking at once share one new table)."""

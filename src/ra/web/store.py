@@ -363,6 +363,21 @@ class Store:
             await self._notify(conn, game_id)
         self.on_change()
 
+    async def close_if_empty(self, game_id: str) -> bool:
+        """Remove an open table nobody is seated at (its last person left); False if someone
+        is (a person who joined meanwhile keeps it)."""
+        seated = sa.exists().where(seats.c.game_id == game_id, seats.c.token_hash.is_not(None))
+        async with self.engine.begin() as conn:
+            gone = await conn.execute(
+                sa.delete(games).where(games.c.id == game_id, games.c.status == "open", ~seated)
+            )
+            if gone.rowcount != 1:
+                return False
+            await conn.execute(sa.delete(seats).where(seats.c.game_id == game_id))
+            await self._notify(conn, game_id)
+        self.on_change()
+        return True
+
     async def take_seat(self, game_id: str, seat: int, name: str, token: str) -> bool:
         """Give a free human seat a name and a token; False if it was taken meanwhile."""
         async with self.engine.begin() as conn:
