@@ -6,13 +6,21 @@ Passwords are hashed with argon2id (argon2-cffi); a session is a random token in
 SameSite=Lax cookie (Secure over HTTPS), stored hashed, new at every sign-in (no fixation);
 every state-changing request made with the cookie must carry the session's CSRF token in
 ``X-CSRF-Token``; sign-in is rate-limited per address and per name.
+
+Keeping an account (issue 40): its password can be changed (the other sessions end) or set anew
+by a link mailed to its *confirmed* address (the link's token stored hashed, good once, for an
+hour; asking says the same whether the account exists, and the mail goes out after the answer);
+every session can be ended at once; a deleted account's name is nobody's for
+:data:`RESERVED_DAYS`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
+import logging
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,10 +34,21 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Request
 from pydantic import BaseModel, Field, field_validator
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
 from ra.web.addresses import EMAIL, Addresses
-from ra.web.db import accounts, games, now, puzzle_attempts, puzzle_solvers, seats, sessions
+from ra.web.db import (
+    accounts,
+    games,
+    now,
+    password_resets,
+    puzzle_attempts,
+    puzzle_solvers,
+    reserved_names,
+    seats,
+    sessions,
+)
 from ra.web.limits import AddressLimiter, Failures, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.names import clean_name, name_key
@@ -62,7 +81,25 @@ _hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
 work per check, so a flood costs the server less; hashes made before keep their own parameters."""
 KNOWN_ADDRESSES = 8
 """Addresses remembered per name that signed in (or up) with its password: the most urgent."""
+WRONG_PASSWORDS_PER_HOUR = 10.0
+"""Wrong current passwords a signed-in account may give an hour (changing the password, deleting
+the account); then 429: a session left open on a shared computer is no way to guess it."""
+RESET_MINUTES = 60
+"""How long a mailed password link works (once)."""
+RESET_MAILS_PER_HOUR = 3.0
+"""Password links mailed an hour to one account, and to one address; more asks are answered
+the same but mail nothing (a stranger's asking must not flood an inbox)."""
+RESET_ASKS_PER_HOUR = 20.0
+"""Password links one client address (an IPv6 /64) may ask for an hour, in bursts of
+:data:`RESET_ASK_BURST`: then 429, whatever name or address was asked about."""
+RESET_ASK_BURST = 5.0
+RESET_TRIES_PER_MINUTE = 10.0
+"""New passwords one client address may try to set by a link a minute (a token is 256 random
+bits: this only keeps a flood of argon2 work away)."""
+RESERVED_DAYS = 90
+"""Days a deleted account's name (its key: look-alikes too) cannot be signed up with."""
 T = TypeVar("T")
+log = logging.getLogger("ra.web")
 
 
 class SeatClaim(BaseModel):
@@ -111,6 +148,26 @@ class Claim(BaseModel):
 
 class Password(BaseModel):
     password: Annotated[str, Field(max_length=200)]
+
+
+class PasswordChange(BaseModel):
+    """The current password, and the new one (8 to 200 characters)."""
+
+    current: Annotated[str, Field(max_length=200)]
+    password: Annotated[str, Field(min_length=8, max_length=200)]
+
+
+class ResetAsk(BaseModel):
+    """A name or an address: whose password link to mail (to the account's confirmed address)."""
+
+    who: Annotated[str, Field(min_length=1, max_length=254)]
+
+
+class ResetPassword(BaseModel):
+    """The token of a mailed link, and the new password."""
+
+    token: Annotated[str, Field(min_length=1, max_length=100)]
+    password: Annotated[str, Field(min_length=8, max_length=200)]
 
 
 class Me(TypedDict):
@@ -169,6 +226,8 @@ class Accounts:
         self._failures = Failures(per_hour=FAILURES_BEFORE_DELAY)
         self.passwords = PasswordWork(PASSWORD_THREADS, PASSWORD_QUEUE)
         self._known: dict[str, list[str]] = {}  # name key -> addresses that signed in lately
+        self._wrong_passwords = Failures(per_hour=WRONG_PASSWORDS_PER_HOUR)  # by account id
+        self.links = PasswordLinks(self)
 
     # --- sessions -------------------------------------------------------------------
 
@@ -187,7 +246,7 @@ class Accounts:
             return None
         return Session(row.account_id, row.name, row.csrf, hash_token(token))
 
-    async def _open_session(self, account_id: str) -> tuple[str, str]:
+    async def open_session(self, account_id: str) -> tuple[str, str]:
         """A new session: its cookie token and its CSRF token."""
         token, csrf, t = new_token(), secrets.token_urlsafe(24), now()
         async with self.store.engine.begin() as conn:
@@ -206,6 +265,12 @@ class Accounts:
     async def close(self, s: Session) -> None:
         async with self.store.engine.begin() as conn:
             await conn.execute(sa.delete(sessions).where(sessions.c.token_hash == s.token_hash))
+
+    async def close_all(self, s: Session) -> int:
+        """End every session of the account, on every device (this one too): how many."""
+        async with self.store.engine.begin() as conn:
+            done = await conn.execute(sa.delete(sessions).where(sessions.c.account_id == s.account_id))
+        return int(done.rowcount)
 
     # --- names ------------------------------------------------------------------------
 
@@ -241,6 +306,7 @@ class Accounts:
         account_id = new_id()
         try:
             async with self.store.engine.begin() as conn:
+                await self._refuse_reserved(conn, name_key(body.name), body.name)
                 await conn.execute(
                     sa.insert(accounts).values(
                         id=account_id,
@@ -259,8 +325,22 @@ class Accounts:
         if body.email:  # unconfirmed until its owner opens the mailed link
             await self.addresses.give(account_id, body.name, body.email, body.lang)
         claimed = await self.claim(account_id, body.seats)
-        token, csrf = await self._open_session(account_id)
+        token, csrf = await self.open_session(account_id)
         return token, {"name": body.name, "csrf": csrf, "claimed": claimed}
+
+    async def _refuse_reserved(self, conn: AsyncConnection, key: str, name: str) -> None:
+        """409 ``name_reserved`` if an account deleted in the last :data:`RESERVED_DAYS` had
+        this name (or a look-alike: the same key)."""
+        until = await conn.scalar(
+            sa.select(reserved_names.c.reserved_until).where(reserved_names.c.name_key == key)
+        )
+        if until is not None and _aware(until) > now():
+            raise ApiError(
+                409,
+                "name_reserved",
+                f"the name {name!r} belonged to an account deleted lately; it is free again after "
+                f"{RESERVED_DAYS} days: choose another",
+            )
 
     async def sign_in(self, body: Credentials, addr: str) -> tuple[str, Me]:
         """A new session for the right password (the same answer for a wrong name or password).
@@ -290,7 +370,7 @@ class Accounts:
             self._failures.add(f"{key}\n{prefix}")
             raise ApiError(401, "bad_credentials", "wrong name or password")
         self._remember(key, prefix)
-        token, csrf = await self._open_session(row.id)
+        token, csrf = await self.open_session(row.id)
         return token, {"name": row.name, "csrf": csrf, "claimed": 0}
 
     def _rank(self, key: str, prefix: str) -> int:
@@ -307,12 +387,37 @@ class Accounts:
             del self._known[next(iter(self._known))]  # the name signed in longest ago
 
     async def check_password(self, s: Session, password: str) -> None:
+        """403 ``wrong_password`` unless ``password`` is the account's; after
+        :data:`WRONG_PASSWORDS_PER_HOUR` wrong ones, 429 for the account whatever is given."""
+        if self._wrong_passwords.count(s.account_id) > WRONG_PASSWORDS_PER_HOUR - 1:  # fading: N-ε
+            raise ApiError(429, "rate_limited", "too many wrong passwords; try again later")
         async with self.store.engine.connect() as conn:
             digest = await conn.scalar(
                 sa.select(accounts.c.password_hash).where(accounts.c.id == s.account_id)
             )
         if digest is None or not await self.passwords.run(_verify, str(digest), password):
-            raise ApiError(403, "bad_credentials", "wrong password")
+            self._wrong_passwords.add(s.account_id)
+            raise ApiError(403, "wrong_password", "wrong password")
+
+    # --- changing and resetting the password ---------------------------------------------
+
+    async def change_password(self, s: Session, body: PasswordChange) -> tuple[str, Me]:
+        """The new password for the right current one: every session of the account ends and
+        this page gets a new one (a copy of its old cookie signs in no more); mailed links die."""
+        await self.check_password(s, body.current)
+        digest = await self.passwords.run(_hasher.hash, body.password)
+        async with self.store.engine.begin() as conn:
+            await self.set_password(conn, s.account_id, digest)
+        token, csrf = await self.open_session(s.account_id)
+        return token, {"name": s.name, "csrf": csrf, "claimed": 0}
+
+    async def set_password(self, conn: AsyncConnection, account_id: str, digest: str) -> None:
+        """The account's new password (hashed): all its sessions and mailed links end."""
+        await conn.execute(
+            sa.update(accounts).where(accounts.c.id == account_id).values(password_hash=digest)
+        )
+        await conn.execute(sa.delete(sessions).where(sessions.c.account_id == account_id))
+        await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
 
     # --- seats, profile, export, deletion -----------------------------------------------
 
@@ -399,8 +504,21 @@ class Accounts:
         return token
 
     async def delete(self, s: Session) -> None:
-        """The account goes; its seats stay in their games, no longer joined to anyone."""
+        """The account goes; its seats stay in their games, no longer joined to anyone; its name
+        (by key) is nobody's for :data:`RESERVED_DAYS`."""
+        key, t = name_key(s.name), now()
         async with self.store.engine.begin() as conn:
+            await conn.execute(
+                sa.delete(reserved_names).where(
+                    sa.or_(reserved_names.c.name_key == key, reserved_names.c.reserved_until < t)
+                )
+            )
+            await conn.execute(
+                sa.insert(reserved_names).values(
+                    name_key=key, reserved_until=t + timedelta(days=RESERVED_DAYS)
+                )
+            )
+            await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == s.account_id))
             await conn.execute(
                 sa.update(seats).where(seats.c.account_id == s.account_id).values(account_id=None)
             )
@@ -408,6 +526,97 @@ class Accounts:
             for table in (puzzle_solvers, puzzle_attempts):
                 await conn.execute(sa.delete(table).where(table.c.account_id == s.account_id))
             await conn.execute(sa.delete(accounts).where(accounts.c.id == s.account_id))
+
+
+class PasswordLinks:
+    """Links mailed to set a new password: to an account's confirmed address only, their tokens
+    stored hashed, each good once for :data:`RESET_MINUTES` (a newer one replaces it); asking is
+    limited per client address (said), per account and per mail address (not said)."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self.accounts = accounts
+        self._asks = AddressLimiter(RESET_ASKS_PER_HOUR / 3600, RESET_ASK_BURST)
+        self._mails = AddressLimiter(RESET_MAILS_PER_HOUR / 3600, RESET_MAILS_PER_HOUR)
+        self._tries = AddressLimiter(RESET_TRIES_PER_MINUTE / 60, RESET_TRIES_PER_MINUTE)
+        self._mailing: set[asyncio.Task[None]] = set()  # links on their way
+
+    def ask(self, body: ResetAsk, addr: str) -> None:
+        """Mail a password link for the account named ``body.who`` (a name, or a confirmed
+        address) to its confirmed address, if there is one.  Only this address's rate is
+        checked before the answer: the looking up and the mailing happen after it, so the answer
+        and its time are the same whether the account exists, has an address, or was asked
+        about too often."""
+        if not self._asks.allow(address_prefix(addr)):
+            raise ApiError(429, "rate_limited", "too many password links asked from here; wait a while")
+        if not self.accounts.addresses.can_mail:
+            return  # no mail server: no link to keep
+        task = asyncio.create_task(self._mail(body.who.strip()))
+        self._mailing.add(task)
+        task.add_done_callback(self._mailing.discard)
+
+    async def _mail(self, who: str) -> None:
+        try:
+            found = [
+                sa.and_(
+                    accounts.c.email_confirmed.is_(True),
+                    accounts.c.email.is_not(None),
+                    sa.func.lower(accounts.c.email) == who.lower(),
+                )
+            ]
+            with contextlib.suppress(ValueError):  # not a name: an address only
+                found.append(accounts.c.name_key == name_key(clean_name(who)))
+            q = sa.select(
+                accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.email_confirmed, accounts.c.lang
+            ).where(sa.or_(*found))
+            async with self.accounts.store.engine.connect() as conn:
+                rows = (await conn.execute(q.limit(2))).all()
+            for row in rows:
+                if row.email and row.email_confirmed and self._may_mail(row.id, row.email):
+                    await self._send(row.id, row.name, row.email, row.lang or DEFAULT_LANG)
+        except Exception:  # the answer has gone: nobody else would hear of it
+            log.exception("could not mail a password link")
+
+    def _may_mail(self, account_id: str, email: str) -> bool:
+        return self._mails.allow(f"account\n{account_id}") and self._mails.allow(f"mail\n{email.casefold()}")
+
+    async def _send(self, account_id: str, name: str, email: str, lang: str) -> None:
+        """A new token (stored hashed; the account's older links stop working), mailed."""
+        token, t = secrets.token_urlsafe(32), now()
+        async with self.accounts.store.engine.begin() as conn:
+            await conn.execute(sa.delete(password_resets).where(password_resets.c.expires_at < t))
+            await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
+            await conn.execute(
+                sa.insert(password_resets).values(
+                    token_hash=hash_token(token),
+                    account_id=account_id,
+                    created_at=t,
+                    expires_at=t + timedelta(minutes=RESET_MINUTES),
+                )
+            )
+        await self.accounts.addresses.mail_reset(email, name, token, lang, RESET_MINUTES)
+
+    async def use(self, body: ResetPassword, addr: str) -> tuple[str, Me]:
+        """Set the new password by a mailed link's token (once, within the hour): every session of
+        the account ends, the account's links die, and this page is signed in afresh."""
+        if not self._tries.allow(address_prefix(addr)):
+            raise ApiError(429, "rate_limited", "too many tries from this address; wait a minute")
+        token_hash, t = hash_token(body.token), now()
+        live = sa.and_(password_resets.c.token_hash == token_hash, password_resets.c.expires_at > t)
+        async with self.accounts.store.engine.connect() as conn:
+            known = await conn.scalar(sa.select(password_resets.c.account_id).where(live))
+        if known is None:
+            raise _bad_reset()
+        digest = await self.accounts.passwords.run(_hasher.hash, body.password)
+        async with self.accounts.store.engine.begin() as conn:
+            account_id = await conn.scalar(sa.select(password_resets.c.account_id).where(live))
+            used = await conn.execute(sa.delete(password_resets).where(live))
+            if account_id is None or used.rowcount != 1:  # another request used it just now
+                raise _bad_reset()
+            name = await conn.scalar(sa.select(accounts.c.name).where(accounts.c.id == account_id))
+            await self.accounts.set_password(conn, account_id, digest)
+        assert name is not None  # the link is deleted with its account
+        session, csrf = await self.accounts.open_session(account_id)
+        return session, {"name": name, "csrf": csrf, "claimed": 0}
 
 
 class PasswordWork:
@@ -460,6 +669,10 @@ class PasswordWork:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _bad_reset() -> ApiError:
+    return ApiError(404, "bad_reset", "this password link is not valid (any more): ask for a new one")
 
 
 def _verify(digest: str, password: str) -> bool:

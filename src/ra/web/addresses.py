@@ -14,6 +14,7 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
@@ -21,9 +22,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, Field, field_validator
 from typing_extensions import TypedDict
 
-from ra.web.db import accounts
+from ra.web.db import accounts, password_resets
 from ra.web.lobby import ApiError
-from ra.web.mail import ask_to_confirm, parse_smtp
+from ra.web.mail import Smtp, ask_to_confirm, mail_reset_link, parse_smtp
 from ra.web.store import Store
 
 EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
@@ -31,8 +32,6 @@ EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
 CONFIRM_EVERY = 3600.0
 """Seconds between two confirmation mails to one address (a stranger's inbox is not a target)."""
 
-Confirmer = Callable[[str, str, str, str], Awaitable[bool]]
-"""Mails (address, name, token, language) the confirmation link."""
 SessionOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
 
 
@@ -60,16 +59,26 @@ class MailSwitches(BaseModel):
     turns: bool
 
 
+@dataclass(frozen=True)
+class Confirmer:
+    """What mails an account's address its links: the one that confirms it (called), and, once
+    confirmed, the one that sets a new password (:meth:`reset`)."""
+
+    smtp: Smtp
+    public_url: str
+
+    async def __call__(self, to: str, name: str, token: str, lang: str) -> bool:
+        return await ask_to_confirm(self.smtp, self.public_url, to, name, token, lang)
+
+    async def reset(self, to: str, name: str, token: str, lang: str, minutes: int) -> bool:
+        return await mail_reset_link(self.smtp, self.public_url, to, name, token, lang, minutes)
+
+
 def confirmer(smtp_url: str | None, public_url: str) -> Confirmer | None:
-    """What mails the confirmation link for a server (None: no mail server given)."""
+    """What mails the links for a server (None: no mail server given)."""
     if smtp_url is None:
         return None
-    smtp = parse_smtp(smtp_url)
-
-    async def mail(to: str, name: str, token: str, lang: str) -> bool:
-        return await ask_to_confirm(smtp, public_url, to, name, token, lang)
-
-    return mail
+    return Confirmer(parse_smtp(smtp_url), public_url)
 
 
 class Addresses:
@@ -82,7 +91,9 @@ class Addresses:
 
     async def give(self, account_id: str, name: str, email: str | None, lang: str) -> None:
         """Set (or, with None, remove) the account's address: unconfirmed, with a new token,
-        and the confirmation link mailed to it (at most once an hour per address)."""
+        and the confirmation link mailed to it (at most once an hour per address).  Password
+        links mailed to the address before stop working: they went to an address the account
+        no longer has."""
         token = secrets.token_urlsafe(24) if email else None
         async with self.store.engine.begin() as conn:
             await conn.execute(
@@ -90,8 +101,20 @@ class Addresses:
                 .where(accounts.c.id == account_id)
                 .values(email=email, email_confirmed=False, mail_token=token)
             )
+            await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
         if email and token and self.confirm_by_mail is not None and self._may_ask(email):
             await self.confirm_by_mail(email, name, token, lang)
+
+    @property
+    def can_mail(self) -> bool:
+        """Whether this server sends mail at all (``ra serve --smtp``)."""
+        return self.confirm_by_mail is not None
+
+    async def mail_reset(self, to: str, name: str, token: str, lang: str, minutes: int) -> bool:
+        """Mail a confirmed address the link that sets a new password (False: no mail sent)."""
+        if self.confirm_by_mail is None:
+            return False
+        return await self.confirm_by_mail.reset(to, name, token, lang, minutes)
 
     def _may_ask(self, email: str) -> bool:
         key, t = email.casefold(), time.monotonic()

@@ -142,6 +142,31 @@ sessions = sa.Table(
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# A link mailed to set a new password: its token hashed, good once, for an hour (issue 40).
+password_resets = sa.Table(
+    "password_resets",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column(
+        "account_id",
+        sa.String(16),
+        sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# The names of accounts deleted lately, by name key (look-alikes too): nobody signs up with one
+# until reserved_until, so a deleted player cannot be impersonated under their old name.
+reserved_names = sa.Table(
+    "reserved_names",
+    metadata,
+    sa.Column("name_key", sa.String(20), primary_key=True),
+    sa.Column("reserved_until", sa.DateTime(timezone=True), nullable=False),
+)
+
 chat = sa.Table(
     "chat",
     metadata,

@@ -124,11 +124,31 @@ async def ask_to_confirm(smtp: Smtp, public_url: str, to: str, name: str, token:
     gets before it is confirmed (False: it could not be sent)."""
     w = words(lang)
     link = f"{public_url.rstrip('/')}/api/mail/confirm/{token}"
+    body = w("mail.confirm.body", name=name, link=link)
+    return await _mail_link(smtp, to, w("mail.confirm.subject"), body, f"{name} the confirmation link")
+
+
+RESET_PATH = "/account#reset="
+"""Where a reset link lands: the account page, the token in the fragment (a browser never sends
+a fragment, so the token reaches no access log, proxy or ``Referer``)."""
+
+
+async def mail_reset_link(
+    smtp: Smtp, public_url: str, to: str, name: str, token: str, lang: str, minutes: int
+) -> bool:
+    """Mail ``to`` (an account's confirmed address) the link that sets ``name``'s new password;
+    it works once, for ``minutes`` (False: it could not be sent).  The link is made from the
+    configured public address, never from what a request said its host was."""
+    w = words(lang)
+    link = f"{public_url.rstrip('/')}{RESET_PATH}{token}"
+    body = w("mail.reset.body", name=name, link=link, minutes=minutes)
+    return await _mail_link(smtp, to, w("mail.reset.subject"), body, f"{name} a password link")
+
+
+async def _mail_link(smtp: Smtp, to: str, subject: str, body: str, what: str) -> bool:
     try:
-        await asyncio.to_thread(
-            send, smtp, to, w("mail.confirm.subject"), w("mail.confirm.body", name=name, link=link)
-        )
+        await asyncio.to_thread(send, smtp, to, subject, body)
     except (OSError, smtplib.SMTPException) as err:
-        log.warning("could not mail %s the confirmation link: %s", name, err)
+        log.warning("could not mail %s: %s", what, err)
         return False
     return True

@@ -1,6 +1,7 @@
-"""Accounts (optional): sign-up, sign-in and out, the session cookie and its CSRF token, an
-account's seats, its export and deletion; the puzzles' and the mail addresses' routers get
-the session from the same :class:`Gate`."""
+"""Accounts (optional): sign-up, sign-in and out (here or everywhere), the session cookie and its
+CSRF token, changing the password or setting a new one by a mailed link, an account's seats, its
+export and deletion; the puzzles' and the mail addresses' routers get the session from the same
+:class:`Gate`."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ from ra.web.accounts import (
     Credentials,
     Me,
     Password,
+    PasswordChange,
     Profile,
+    ResetAsk,
+    ResetPassword,
     Session,
     SignUp,
 )
@@ -108,6 +112,36 @@ def router(services: Services, gate: Gate) -> APIRouter:
     async def sign_out(request: Request) -> JSONResponse:
         await accounts.close(await gate.changing(request))
         return with_cookie({"ok": True}, request, None)
+
+    @api.post("/api/account/logout-everywhere")
+    async def sign_out_everywhere(request: Request) -> JSONResponse:
+        """End every session of the account, on every device; this page's cookie is cleared."""
+        ended = await accounts.close_all(await gate.changing(request))
+        return with_cookie({"ok": True, "ended": ended}, request, None)
+
+    @api.post("/api/account/password")
+    async def change_password(body: PasswordChange, request: Request) -> JSONResponse:
+        """A new password for the right current one; the other sessions end, this page gets a
+        new session (and CSRF token)."""
+        token, me = await accounts.change_password(await gate.changing(request), body)
+        return with_cookie(me, request, token)
+
+    @api.post("/api/account/reset")
+    async def ask_reset(body: ResetAsk, request: Request) -> JSONResponse:
+        """Mail a password link to the confirmed address of the account of a name or address:
+        the same answer whether there is one (``mail``: whether this server sends mail at all)."""
+        gate.same_site(request)
+        accounts.links.ask(body, client_address(request))
+        return JSONResponse(
+            {"ok": True, "mail": accounts.addresses.can_mail}, headers={"Cache-Control": NO_CACHE}
+        )
+
+    @api.post("/api/account/reset/password")
+    async def reset_password(body: ResetPassword, request: Request) -> JSONResponse:
+        """Set the new password by a mailed link's token; every session ends, this page is signed in."""
+        gate.same_site(request)
+        token, me = await accounts.links.use(body, client_address(request))
+        return with_cookie(me, request, token)
 
     @api.get("/api/account")
     async def me(request: Request) -> Me:

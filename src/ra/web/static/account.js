@@ -1,9 +1,26 @@
-// The account page: sign up or sign in (optional: guests play as before), then your profile,
-// your data, signing out and deleting the account. Changes carry the session's CSRF token.
-import { t } from "./i18n.js";
+// The account page: sign up or sign in (optional: guests play as before) or ask for a password
+// link by mail, then your profile, your data, the password, signing out (here or everywhere) and
+// deleting the account. Changes carry the session's CSRF token. A mailed password link lands
+// here as /account#reset=TOKEN (a fragment: never sent to the server, so in no log); the page
+// takes the token out of the address bar at once and asks for the new password.
+import { t, has } from "./i18n.js";
 import { $, esc, mountHeader, allSeats, savedName, saveName, saveSeat, toast } from "./common.js";
 
 let me = null;
+let resetToken = takeResetToken();
+
+function takeResetToken() {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get("reset");
+  const fromQuery = new URLSearchParams(location.search).get("reset");
+  const token = fromHash || fromQuery;
+  if (token) {
+    const q = new URLSearchParams(location.search);
+    q.delete("reset");
+    const rest = q.toString();
+    try { history.replaceState(null, "", location.pathname + (rest ? `?${rest}` : "")); } catch (e) { /* ignore */ }
+  }
+  return token ? token.slice(0, 100) : null;
+}
 const ACCOUNT_LINK = `<a href="/account" data-i18n="nav.account"></a>`;
 
 function savedSeats() {
@@ -16,8 +33,8 @@ async function call(method, path, body) {
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const key = `account.err.${data.error}`;
-    throw new Error(t(key) !== key ? t(key) : data.message || `HTTP ${res.status}`);
+    const key = [`account.err.${data.error}`, `err.${data.error}`].find((k) => has(k));
+    throw new Error(key ? t(key) : data.message || `HTTP ${res.status}`);
   }
   return data;
 }
@@ -28,13 +45,47 @@ function form(id, title, button, help) {
     `<label><span>${esc(t("lobby.name"))}</span><input name="name" maxlength="20" autocomplete="username" value="${esc(savedName())}" required></label>` +
     `<label><span>${esc(t("account.password"))}</span><input name="password" type="password" minlength="8" maxlength="200" autocomplete="${id === "signup" ? "new-password" : "current-password"}" required></label>` +
     (id === "signup" ? `<label><span>${esc(t("account.email"))}</span><input name="email" type="email" maxlength="254" autocomplete="email"></label>` : "") +
-    `<button type="submit" class="btn primary">${esc(t(button))}</button><p class="form-error" role="alert"></p></form></section>`;
+    `<button type="submit" class="btn primary">${esc(t(button))}</button><p class="form-error" role="alert"></p></form>` +
+    (id === "login" ? forgotForm() : "") + `</section>`;
+}
+
+// "Forgot your password?": a name or an address; the answer is the same whether it has an account.
+function forgotForm() {
+  const open = location.hash === "#forgot" ? " open" : "";
+  return `<details id="forgot-box"${open}><summary>${esc(t("account.forgot"))}</summary><p class="muted">${esc(t("account.forgotHelp"))}</p>` +
+    `<form id="forgot" class="account-form" novalidate><label><span>${esc(t("account.forgotWho"))}</span>` +
+    `<input name="who" maxlength="254" autocomplete="username" required></label>` +
+    `<button type="submit" class="btn">${esc(t("account.forgotBtn"))}</button><p class="muted forgot-state" role="status"></p><p class="form-error" role="alert"></p></form></details>`;
+}
+
+function passwordInput(name, label, auto) {
+  return `<label><span>${esc(t(label))}</span><input name="${name}" type="password" minlength="8" maxlength="200" autocomplete="${auto}" required></label>`;
+}
+
+// The page a mailed password link opens: the new password, once.
+function resetCard() {
+  return `<h1>${esc(t("account.resetTitle"))}</h1><section class="card" id="reset-box"><p class="muted">${esc(t("account.resetHelp"))}</p>` +
+    `<form id="reset" class="account-form" novalidate>${passwordInput("password", "account.newPassword", "new-password")}` +
+    `<button type="submit" class="btn primary">${esc(t("account.resetBtn"))}</button><p class="form-error" role="alert"></p></form>` +
+    `<p><a href="/account#forgot" id="reset-again" hidden>${esc(t("account.forgot"))}</a></p></section>`;
+}
+
+// Signed in: change the password (the other devices are signed out), or sign out everywhere.
+function securityCards() {
+  return `<section class="card" id="password-box"><h2>${esc(t("account.passwordTitle"))}</h2>` +
+    `<form id="password" class="account-form" novalidate><input type="text" name="username" autocomplete="username" value="${esc(me.name)}" hidden>` +
+    passwordInput("current", "account.currentPassword", "current-password") + passwordInput("password", "account.newPassword", "new-password") +
+    `<button type="submit" class="btn">${esc(t("account.passwordBtn"))}</button><p class="form-error" role="alert"></p></form></section>` +
+    `<section class="card" id="everywhere-box"><h2>${esc(t("account.everywhere"))}</h2><p class="muted">${esc(t("account.everywhereHelp"))}</p>` +
+    `<button type="button" class="btn" id="logout-everywhere">${esc(t("account.everywhere"))}</button></section>`;
 }
 
 function render() {
   const box = $("#account");
-  document.title = `${t("app.title")} — ${t(me ? "account.title" : "account.signIn")}`;
-  if (!me) {
+  document.title = `${t("app.title")} — ${t(resetToken ? "account.resetTitle" : me ? "account.title" : "account.signIn")}`;
+  if (resetToken) {
+    box.innerHTML = resetCard();
+  } else if (!me) {
     box.innerHTML = `<h1>${esc(t("account.signIn"))}</h1>` +
       form("login", "account.signIn", "account.signInBtn", null) +
       form("signup", "account.signUp", "account.signUpBtn", "account.signUpHelp");
@@ -49,12 +100,13 @@ function render() {
       `<p class="muted mail-state" role="status"></p><button type="submit" class="btn">${esc(t("account.emailSave"))}</button><p class="form-error" role="alert"></p></form>` +
       `<label class="switch"><input type="checkbox" id="mail-turns"> ${esc(t("account.mailTurns"))}</label></section>` +
       `<section class="card" id="in-play"><h2>${esc(t("account.inPlay"))}</h2><p class="muted">${esc(t("account.inPlayHelp"))}</p><ul class="in-play-list"></ul></section>` +
+      securityCards() +
       `<section class="card"><details><summary>${esc(t("account.delete"))}</summary><p class="muted">${esc(t("account.deleteHelp"))}</p>` +
       `<form id="delete" class="account-form" novalidate><label><span>${esc(t("account.password"))}</span><input name="password" type="password" autocomplete="current-password" required></label>` +
       `<button type="submit" class="btn danger">${esc(t("account.deleteBtn"))}</button><p class="form-error" role="alert"></p></form></details></section>`;
   }
   wire();
-  if (me) { showInPlay(); showMail(); }
+  if (me && !resetToken) { showInPlay(); showMail(); }
 }
 
 // The address mail goes to (confirmed by a mailed link first) and a switch per kind of mail.
@@ -115,6 +167,59 @@ function wire() {
   if (out) out.addEventListener("click", async () => {
     try { await call("POST", "/api/account/logout"); me = null; render(); } catch (ex) { toast(ex.message, "bad"); }
   });
+  const everywhere = $("#logout-everywhere");
+  if (everywhere) everywhere.addEventListener("click", async () => {
+    try {
+      await call("POST", "/api/account/logout-everywhere");
+      me = null;
+      toast(t("account.everywhereDone"), "ok");
+      render();
+    } catch (ex) { toast(ex.message, "bad"); }
+  });
+  const handlers = { forgot: askForLink, reset: setByLink, password: changePassword };
+  for (const [id, fn] of Object.entries(handlers)) {
+    const f = $(`#${id}`);
+    if (f) f.addEventListener("submit", (e) => { e.preventDefault(); clearErrors(); fn(f).catch((ex) => { $(".form-error", f).textContent = ex.message; }); });
+  }
+  const forgot = $("#forgot");
+  const login = $("#login");
+  if (forgot && login) $("#forgot-box").addEventListener("toggle", () => { if (!forgot.who.value) forgot.who.value = login.name.value.trim(); });
+}
+
+function clearErrors() { document.querySelectorAll(".form-error").forEach((e) => { e.textContent = ""; }); }
+
+async function askForLink(f) {
+  const who = f.who.value.trim();
+  const state = $(".forgot-state", f);
+  state.textContent = "";
+  if (!who) { $(".form-error", f).textContent = t("lobby.needName"); return; }
+  const r = await call("POST", "/api/account/reset", { who });
+  state.textContent = t(r.mail ? "account.forgotSent" : "account.forgotNoMail");
+}
+
+async function setByLink(f) {
+  const password = f.password.value;
+  if (password.length < 8) { $(".form-error", f).textContent = t("account.err.short"); return; }
+  try {
+    me = await call("POST", "/api/account/reset/password", { token: resetToken, password });
+  } catch (ex) {
+    $("#reset-again").hidden = false;
+    throw ex;
+  }
+  resetToken = null;
+  saveName(me.name);
+  toast(t("account.resetDone"), "ok");
+  render();
+}
+
+async function changePassword(f) {
+  const current = f.current.value;
+  const password = f.password.value;
+  if (password.length < 8) { $(".form-error", f).textContent = t("account.err.short"); return; }
+  me = await call("POST", "/api/account/password", { current, password }); // a new session: its CSRF token
+  f.current.value = "";
+  f.password.value = "";
+  toast(t("account.passwordChanged"), "ok");
 }
 
 async function submit(id, f) {
@@ -140,6 +245,13 @@ async function submit(id, f) {
     render();
   } catch (ex) { err.textContent = ex.message; }
 }
+
+// A link opened in this very tab changes only the fragment: no new page load.
+addEventListener("hashchange", () => {
+  const token = takeResetToken();
+  if (token) { resetToken = token; render(); return; }
+  if (location.hash === "#forgot") { resetToken = null; render(); } // "ask for a new link": the form, open
+});
 
 mountHeader(render, ACCOUNT_LINK);
 try {
