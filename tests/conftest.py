@@ -19,6 +19,7 @@ CLOCK_FILES = (
     "test_fairness.py",
     "test_defences.py",
     "test_forfeits.py",
+    "test_soak.py",
 )
 """Tests that wait on real clocks or a cluster's workers: one after another too, in a group of
 their own, so that the two groups run side by side (the README's test command) and neither

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -12,6 +13,10 @@ from typing import Any
 from ra.web.metrics import Metrics
 from ra.web.protocol import Outgoing
 from ra.web.settings import Settings
+
+log = logging.getLogger("ra.web")
+TRY_AGAIN = 1013
+"""The WebSocket close code for a client too far behind: its page reconnects and resyncs."""
 
 
 class Client:
@@ -45,6 +50,11 @@ class Client:
         """The client's address (chat lines and reports keep it for the admin)."""
         self.cookie: str | None = None
         """The page's session cookie, if any (a spectator's chat name is checked against it)."""
+        self.state_n: int | None = None
+        """The decision number of the last state queued for this socket (issue 40, finding 7:
+        a turn that never reached a page shows here, in the socket's closing log line)."""
+        self.action_n: int | None = None
+        """The decision number of the last action this socket sent."""
 
     def allow(self) -> bool:
         """Token bucket: False when the client sends faster than the limit."""
@@ -65,10 +75,14 @@ class Client:
         try:
             self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
         except asyncio.QueueFull:
-            # A client this far behind resyncs from scratch when it reconnects.
+            # A client this far behind is closed (not left open and silent): its page reconnects
+            # and resyncs from scratch.
+            log.warning("a socket fell %d messages behind: closed (%s)", self.queue.qsize(), self.trace())
+            self.close_code = TRY_AGAIN
             self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+            while not self.queue.empty():  # what it would get is stale: it resyncs anyway
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
 
     def finish(self, close_code: int | None = None) -> None:
         """Stop sending once what is queued has gone out (then close with ``close_code``)."""
@@ -77,6 +91,10 @@ class Client:
         self.closed = True
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait(None)
+
+    def trace(self) -> str:
+        """The socket's last state and action, for the log."""
+        return f"seat {self.seat}, last state at decision {self.state_n}, last action at {self.action_n}"
 
     async def run_sender(self) -> None:
         """Send what is queued; at the end, close the connection if the server ended it."""

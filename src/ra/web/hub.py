@@ -256,6 +256,7 @@ class Room:
                     text = encoded[c.events_sent] = json.dumps(message, separators=(",", ":"))
                 c.put(text)
                 c.events_sent = payload["num_events"] if payload is not None else 0
+                c.state_n = game.num_decisions if game is not None else None
 
     def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
         """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import Counter
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -36,6 +37,7 @@ from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
 from ra.web.store import Store, hash_token
 
+log = logging.getLogger("ra.web")
 HELLO_TIMEOUT = 15.0
 UNSUPPORTED_DATA = 1003
 """The WebSocket close code for a binary frame (the protocol is JSON text)."""
@@ -105,6 +107,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        log.info("game %s: a socket closed (%s)", room.id, client.trace())
         chat.forget(client)
         room.audience.clients.discard(client)
         client.finish()
@@ -221,6 +224,7 @@ async def _handle(room: Room, client: Client, text: str, chat: Chat) -> None:
         elif isinstance(msg, HintMessage):
             room.hint(client, msg.n)
         elif isinstance(msg, ActionMessage):
+            client.action_n = msg.n
             await room.act(client.seat, msg.action, msg.n)
     except ClientError as err:
         client.put(error(err.code, err.message, err.why))

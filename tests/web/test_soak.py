@@ -1,0 +1,36 @@
+"""A short soak (issue 40, finding 7: "a game that silently stops"): games between scripted
+people and bots on a real server, killed with SIGKILL mid-play and started again, on one SQLite
+process and on two PostgreSQL workers; no turn may reach its mover's page later than the stall
+limit.  The long runs are ``benchmarks/soak.py``'s (their numbers are in the CHANGELOG)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def soak(*args: str) -> dict[str, object]:
+    command = [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--json", *args]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert run.stdout, run.stderr
+    result: dict[str, object] = json.loads(run.stdout)
+    assert run.returncode == 0, result
+    return result
+
+
+@pytest.mark.slow
+def test_a_short_soak_on_sqlite_with_a_crash_has_no_stall() -> None:
+    result = soak("--games", "8", "--parallel", "4", "--kill-every", "4")
+    assert result["finished"] == 8 and result["stalls"] == [] and result["crashes"] >= 1
+
+
+@pytest.mark.slow
+def test_a_short_soak_on_two_postgresql_workers_with_a_crash_has_no_stall(pg_url: str) -> None:
+    result = soak("--db", pg_url, "--workers", "2", "--games", "8", "--parallel", "4", "--kill-every", "4")
+    assert result["finished"] == 8 and result["stalls"] == [] and result["crashes"] >= 1
