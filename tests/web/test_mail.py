@@ -228,3 +228,46 @@ def test_no_turn_mail_while_the_player_has_the_table_open(
     asyncio.run(with_anns_page_open())
     time.sleep(1)
     assert [m["X-Rcpt"] for m in box.mail] == ["ann@test.example"]  # only the confirmation link
+
+
+def test_turns_in_several_games_come_in_one_mail_and_not_one_each(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path, inbox: tuple[Inbox, int]
+) -> None:
+    """Issue 40: "your turn" is batched — the mail lists every game where it is the person's
+    turn ("it is your turn in 3 games"), and turns that come soon after a mail wait for the next."""
+    box, port = inbox
+    srv = mailing_server(server_factory, sqlite_url, tmp_path, port)
+    tables = []
+    for _ in range(3):
+        made = create(srv.url, [{"kind": "human"}, {"kind": "human"}], move_seconds=HOUR)
+        gid = made["game"]["id"]
+        tables.append((gid, {0: made["token"], 1: join(srv.url, gid, "Bob")["token"]}))
+
+    def to_move(gid: str) -> int:
+        return int(httpx.get(f"{srv.url}/api/games/{gid}").json()["to_move"])
+
+    def until_turn_of(seat: int, gid: str, tokens: dict[int, str]) -> None:
+        while (mover := to_move(gid)) != seat:
+            _move(srv.ws, gid, tokens[mover])
+
+    first, *others = tables
+    until_turn_of(1, *first)  # Bob to move in the first game, Ann in the other two
+    for table in others:
+        until_turn_of(0, *table)
+    seats = [{"game": gid, "token": tokens[0]} for gid, tokens in tables]
+    body = {"name": "Ann", "password": PASSWORD, "email": "ann@test.example", "lang": "ru", "seats": seats}
+    assert httpx.post(srv.url + "/api/account/signup", json=body).status_code == 200
+    assert confirm(srv.url, box, 1).status_code == 200
+    _move(srv.ws, first[0], first[1][1])  # Bob moves: Ann's turn in all three games
+    mail = box.wait(2)
+    assert len(mail) == 2
+    assert mail[1]["Subject"] == "Ваш ход в «Ра»: 3 игры"
+    text = text_of(mail[1])
+    assert "ваш ход в 3 играх" in text
+    assert all(f"https://ra.test/g/{gid}" in text for gid, _ in tables)
+    # Ann plays on in one game and it is her turn there again soon: no second mail yet.
+    gid, tokens = others[0]
+    _move(srv.ws, gid, tokens[0])
+    until_turn_of(0, gid, tokens)
+    time.sleep(1.5)
+    assert len(box.mail) == 2

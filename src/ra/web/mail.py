@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
-import functools
 import logging
 import smtplib
-from collections.abc import Awaitable, Callable
+import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import sqlalchemy as sa
 
-from ra.web.db import accounts, seats
+from ra.web.db import accounts, games, seats
 from ra.web.store import Store
 from ra.words import words
 
@@ -77,46 +76,104 @@ def send(smtp: Smtp, to: str, subject: str, body: str, unsubscribe: str | None =
         s.send_message(msg)
 
 
-async def tell_turn(store: Store, smtp: Smtp, public_url: str, game_id: str, seat: int) -> bool:
-    """Mail the person of ``seat`` that it is their turn at ``game_id`` (False: no confirmed
-    address, or they switched "your turn" mail off)."""
-    q = (
-        sa.select(accounts.c.name, accounts.c.email, accounts.c.lang, accounts.c.mail_token)
-        .join(seats, seats.c.account_id == accounts.c.id)
-        .where(
-            seats.c.game_id == game_id,
-            seats.c.seat == seat,
-            accounts.c.email_confirmed.is_(True),
-            accounts.c.mail_turns.is_(True),
+BATCH_SECONDS = 1800.0
+"""After a "your turn" mail, an account's next turns wait this long; the next mail then lists
+every game where it is the account's turn ("it is your turn in 3 games")."""
+
+
+@dataclass(frozen=True)
+class Person:
+    """An account that gets "your turn" mail."""
+
+    id: str
+    name: str
+    email: str | None
+    lang: str | None
+    mail_token: str | None
+
+
+class TurnMailer:
+    """Mails "your turn" for a server: one mail an account for every game where it is its turn,
+    at most one every :data:`BATCH_SECONDS` (per worker)."""
+
+    def __init__(self, store: Store, smtp: Smtp, public_url: str) -> None:
+        self.store, self.smtp, self.site = store, smtp, public_url.rstrip("/")
+        self.last: dict[str, float] = {}
+
+    async def __call__(self, game_id: str, seat: int) -> bool:
+        """Mail the person of ``seat`` at ``game_id`` (False: no confirmed address, mail off,
+        a mail went to them a moment ago, or it failed: a later turn may mail)."""
+        person = await self._person(game_id, seat)
+        if person is None or not person.email or not person.mail_token:
+            return False
+        t = time.monotonic()
+        if t - self.last.get(person.id, -BATCH_SECONDS) < BATCH_SECONDS:
+            return False  # batched: the next mail lists this game too, if it still waits
+        waiting = [game_id, *(g for g in await self._waiting(person.id) if g != game_id)]
+        self.last[person.id] = t
+        subject, body = self._words(person, waiting)
+        stop = f"{self.site}/api/mail/unsubscribe/{person.mail_token}"
+        try:
+            await asyncio.to_thread(send, self.smtp, person.email, subject, body, stop)
+        except (OSError, smtplib.SMTPException) as err:
+            log.warning("could not mail %s about game %s: %s", person.name, game_id, err)
+            self.last.pop(person.id, None)
+            return False
+        return True
+
+    async def _person(self, game_id: str, seat: int) -> Person | None:
+        """The account at ``seat`` if it has a confirmed address and wants "your turn" mail."""
+        q = (
+            sa.select(
+                accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.lang, accounts.c.mail_token
+            )
+            .join(seats, seats.c.account_id == accounts.c.id)
+            .where(
+                seats.c.game_id == game_id,
+                seats.c.seat == seat,
+                accounts.c.email_confirmed.is_(True),
+                accounts.c.mail_turns.is_(True),
+            )
         )
-    )
-    async with store.engine.connect() as conn:
-        row = (await conn.execute(q)).first()
-    if row is None or not row.email or not row.mail_token:
-        return False
-    w = words(row.lang or "en")
-    site = public_url.rstrip("/")
-    link = f"{site}/g/{game_id}"
-    stop = f"{site}/api/mail/unsubscribe/{row.mail_token}"
-    subject = w("mail.turn.subject", id=game_id)
-    body = (
-        w("mail.turn.body", name=row.name, id=game_id, link=link) + "\n\n" + w("mail.unsubscribe", link=stop)
-    )
-    try:
-        await asyncio.to_thread(send, smtp, row.email, subject, body, stop)
-    except (OSError, smtplib.SMTPException) as err:
-        log.warning("could not mail %s about game %s: %s", row.name, game_id, err)
-        return False
-    return True
+        async with self.store.engine.connect() as conn:
+            row = (await conn.execute(q)).first()
+        return None if row is None else Person(*row)
+
+    async def _waiting(self, account_id: str) -> list[str]:
+        """The account's games by turns where it is its turn, longest waiting first."""
+        q = (
+            sa.select(games.c.id)
+            .join(seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move))
+            .where(
+                seats.c.account_id == account_id,
+                seats.c.away.is_(False),
+                games.c.status == "running",
+                games.c.move_seconds >= BY_TURNS_SECONDS,
+            )
+            .order_by(games.c.updated_at)
+        )
+        async with self.store.engine.connect() as conn:
+            return [str(g) for g in (await conn.execute(q)).scalars()]
+
+    def _words(self, person: Person, waiting: list[str]) -> tuple[str, str]:
+        """The subject and body in the person's language: one table's, or a list of them."""
+        w = words(person.lang or "en")
+        links = [f"{self.site}/g/{g}" for g in waiting]
+        stop = w("mail.unsubscribe", link=f"{self.site}/api/mail/unsubscribe/{person.mail_token}")
+        if len(waiting) == 1:
+            subject = w("mail.turn.subject", id=waiting[0])
+            body = w("mail.turn.body", name=person.name, id=waiting[0], link=links[0])
+        else:
+            subject = w("mail.turns.subject", n=len(waiting))
+            body = w("mail.turns.body", name=person.name, n=len(waiting), links="\n".join(links))
+        return subject, body + "\n\n" + stop
 
 
-def turn_mailer(
-    store: Store, smtp_url: str | None, public_url: str
-) -> Callable[[str, int], Awaitable[bool]] | None:
+def turn_mailer(store: Store, smtp_url: str | None, public_url: str) -> TurnMailer | None:
     """What mails "your turn" for a server (None: no mail server given)."""
     if smtp_url is None:
         return None
-    return functools.partial(tell_turn, store, parse_smtp(smtp_url), public_url)
+    return TurnMailer(store, parse_smtp(smtp_url), public_url)
 
 
 async def ask_to_confirm(smtp: Smtp, public_url: str, to: str, name: str, token: str, lang: str) -> bool:
