@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
@@ -82,6 +82,9 @@ class SolverReply(TypedDict):
     tried: int
     rating: int
     """The rating as shown."""
+    step: int
+    """How far one answer moves the rating now (a right one to a puzzle of the solver's own
+    rating): big for a newcomer, smaller with every answer as the rating settles (its sigma)."""
 
 
 class Choice(TypedDict):
@@ -135,6 +138,7 @@ def solver_reply(solver: Solver) -> SolverReply:
         solved=solver.solved,
         tried=solver.tried,
         rating=solver.shown,
+        step=solver.after(replace(load_puzzles()[0], rating=solver.mu), correct=True).shown - solver.shown,
     )
 
 

@@ -3,7 +3,7 @@
 // own business (kept in localStorage by name); a report goes to the server's admin.
 import { t } from "./i18n.js";
 import { esc } from "./tiles.js";
-import { $, savedName, saveName, toast } from "./common.js";
+import { $, savedName, saveName, toast, toastUntilTyped } from "./common.js";
 
 const MUTED_KEY = "ra.muted";
 const KEEP = 200;
@@ -84,7 +84,7 @@ function onSubmit(e) {
   const msg = { type: "chat", text };
   if (C.me() === null) {
     const name = savedName() || $("#chat-name").value.trim();
-    if (!name) { toast(t("lobby.needName"), "bad"); $("#chat-name").focus(); return; }
+    if (!name) { toastUntilTyped(t("lobby.needName"), $("#chat-name")); $("#chat-name").focus(); return; }
     saveName(name);
     msg.name = name;
   }

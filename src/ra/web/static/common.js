@@ -122,6 +122,19 @@ export function toast(text, kind = "info", ms = 3500) {
   el.textContent = text;
   box.appendChild(el);
   setTimeout(() => el.remove(), ms);
+  return el;
+}
+
+// A toast asking for something typed in `input` ("type your name first"): gone as soon as it is.
+export function toastUntilTyped(text, input) {
+  const el = toast(text, "bad");
+  const typed = () => {
+    if (!input.value.trim()) return;
+    el.remove();
+    input.removeEventListener("input", typed);
+  };
+  input.addEventListener("input", typed);
+  return el;
 }
 
 export async function copyText(text) {

@@ -4,14 +4,17 @@ import { esc } from "./tiles.js";
 import { mountHeader } from "./common.js";
 import { renderBoard, renderPlayer, names } from "./board.js";
 
-// One position: the table's own board art and the advisor's numbers for the player to move.
+// One position: the table's own board art and the advisor's numbers for the player to move. The
+// figure is named by its caption (each position's own); its players are groups inside it, not
+// landmarks, which every position would repeat ("Player 1").
 function positionHtml(p) {
+  const id = `position-${esc(p.name)}`;
   const rows = p.actions.map((a) => `<tr${a.best ? ' class="best"' : ""}><td>${esc(a.label)}${a.best ? ` <b>★ ${esc(t("guide.best"))}</b>` : ""}</td><td class="num">${Math.round(a.win * 100)}%</td></tr>`).join("");
-  return `<figure class="guide-position" data-position="${esc(p.name)}">` +
+  return `<figure class="guide-position" data-position="${esc(p.name)}" aria-labelledby="${id}">` +
     `<figcaption><span class="muted">${esc(t("guide.position", { name: names(p.view)[p.mover] }))}</span>` +
-    `<span class="guide-caption">${esc(t(`guide.caption.${p.name}`))}</span></figcaption>` +
+    `<span class="guide-caption" id="${id}">${esc(t(`guide.caption.${p.name}`))}</span></figcaption>` +
     `<div class="board-area">${renderBoard(p.view, {})}</div>` +
-    `<div class="players">${p.view.players.map((_, i) => renderPlayer(p.view, i, { me: p.mover })).join("")}</div>` +
+    `<div class="players">${p.view.players.map((_, i) => renderPlayer(p.view, i, { me: p.mover, group: true })).join("")}</div>` +
     `<table class="guide-numbers"><caption>${esc(t("guide.advisor"))}</caption>` +
     `<thead><tr><th>${esc(t("guide.action"))}</th><th>${esc(t("guide.win_chance"))}</th></tr></thead><tbody>${rows}</tbody></table></figure>`;
 }

@@ -4,7 +4,7 @@ import { tileSVG } from "./tiles.js";
 import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
 import {
-  $, esc, mountHeader, api, allSeats, saveSeat, forgetSeat, savedName, saveName, absLink, toast, copyText, fmtDate,
+  $, esc, mountHeader, api, allSeats, saveSeat, forgetSeat, savedName, saveName, absLink, toast, toastUntilTyped, copyText, fmtDate,
 } from "./common.js";
 
 const seats = [
@@ -219,7 +219,7 @@ function renderLists() {
 
 async function join(id) {
   const name = $("#name").value.trim();
-  if (!name) { toast(t("lobby.needName"), "bad"); $("#name").focus(); return; }
+  if (!name) { toastUntilTyped(t("lobby.needName"), $("#name")); $("#name").focus(); return; }
   saveName(name);
   try {
     const r = await api("POST", `/api/games/${encodeURIComponent(id)}/join`, { name });
@@ -285,6 +285,11 @@ $("#quick-level").addEventListener("change", renderLevelNote);
 
 mountHeader(() => { renderAll(); renderLevelNote(); }, `<a href="/account" data-i18n="nav.account"></a>`);
 $("#name").value = savedName();
+// "Type your name first" goes once a name is typed (the toast goes by itself: toastUntilTyped).
+$("#name").addEventListener("input", () => {
+  if (!$("#name").value.trim()) return;
+  for (const el of [$("#quick-error"), $("#form-error")]) if (el.textContent === t("lobby.needName")) el.textContent = "";
+});
 $("#hints").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
 $("#add-seat").addEventListener("click", () => { if (seats.length < 5) { seats.push({ kind: "bot", level: "medium" }); renderSeats(); } });
 $("#variant").addEventListener("change", syncVariant);

@@ -2,6 +2,7 @@
 // (another tab, a minimised window): for games by turns, and for a player who stepped away.
 import { t } from "./i18n.js";
 import { esc } from "./tiles.js";
+import { icon } from "./icons.js";
 
 const supported = () => typeof window.Notification === "function";
 
@@ -11,9 +12,9 @@ export const notifying = () => supported() && Notification.permission === "grant
 /** A button asking for permission, or a line saying how things stand ("" where unsupported). */
 export function notifyControl() {
   if (!supported()) return "";
-  if (Notification.permission === "granted") return `<p class="notify-state muted">🔔 ${esc(t("notify.on"))}</p>`;
+  if (Notification.permission === "granted") return `<p class="notify-state muted">${icon("bell")} ${esc(t("notify.on"))}</p>`;
   if (Notification.permission === "denied") return `<p class="notify-state muted">${esc(t("notify.denied"))}</p>`;
-  return `<button type="button" class="btn small notify-ask">🔔 ${esc(t("notify.ask"))}</button>`;
+  return `<button type="button" class="btn small notify-ask">${icon("bell")} ${esc(t("notify.ask"))}</button>`;
 }
 
 /** Wire the permission buttons under ``root``; ``then`` redraws once the person answered. */

@@ -81,6 +81,8 @@ function render() {
   $("#board-area").innerHTML = renderBoard(p.view, {});
   $("#players").innerHTML = p.view.players.map((_, i) => renderPlayer(p.view, i, { me: p.mover })).join("");
   $("#puzzle-rating").textContent = String(solver.rating);
+  // How it settles: a new rating takes big steps, each answer makes them smaller (its sigma).
+  $("#puzzle-settling").textContent = solver.step ? t("puzzle.web.settling", { step: solver.step }) : "";
   $("#puzzle-streak").textContent = t("puzzle.streak", { n: solver.streak, best: solver.best_streak, solved: solver.solved, tried: solver.tried });
   $("#puzzle-kept").textContent = p.account ? t("puzzle.kept_account", { name: p.account }) : t("puzzle.kept_browser");
   $("#puzzle-theme").innerHTML = `<option value="">${esc(t("puzzle.theme.any"))}</option>` +

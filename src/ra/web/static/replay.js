@@ -109,7 +109,9 @@ function renderAnalysis() {
     const acc = p.accuracy === null ? "—" : `${Math.round(100 * p.accuracy)}%`;
     const head = `<p class="accuracy-row"><strong>${esc(t("analysis.accuracy", { name: p.name, accuracy: acc, n: p.judged }))}</strong></p>`;
     if (!p.mistakes.length) return `<div>${head}<p class="muted">${esc(t("analysis.web.clean", { name: p.name }))}</p></div>`;
-    const items = p.mistakes.map((m) => `<li><button type="button" class="linkish mistake-jump" data-n="${m.decision}">` +
+    // "Decision 160" (the 160th, index 159) goes to the position once it is made: the replay says
+    // "Decision 160 of 216" there, its log ends with it, and one step back is the position before.
+    const items = p.mistakes.map((m) => `<li><button type="button" class="linkish mistake-jump" data-n="${m.decision + 1}">` +
       esc(t("analysis.web.mistake", { number: m.decision + 1, epoch: m.epoch, label: t(`analysis.label.${m.label}`) })) +
       `</button> <span class="why">${esc(m.why ? renderMsg(m.why, ns) : "")}</span></li>`).join("");
     return `<div>${head}<ul class="mistakes">${items}</ul></div>`;
@@ -124,11 +126,12 @@ function renderAnalysis() {
   markCurrentMistake();
 }
 
-// A costly decision's circle goes to the position before it; elsewhere, the nearest decision.
+// A costly decision's circle (drawn once it is made, at index + 1 decisions) goes to that
+// position, as its link in the list does; elsewhere, the nearest decision.
 function chartClick(e) {
   stop();
   const circle = e.target.closest("circle.costly");
-  if (circle) { load(Number(circle.dataset.decision)); return; }
+  if (circle) { load(Number(circle.dataset.decision) + 1); return; }
   const svg = e.currentTarget;
   const plot = $("rect", svg);
   const box = plot.getBoundingClientRect();
@@ -138,7 +141,7 @@ function chartClick(e) {
 
 function markCurrentMistake() {
   document.querySelectorAll(".mistake-jump").forEach((b) => b.classList.toggle("current", Number(b.dataset.n) === R.n));
-  document.querySelectorAll("#analysis-body circle.costly").forEach((c) => c.classList.toggle("current", Number(c.dataset.decision) === R.n));
+  document.querySelectorAll("#analysis-body circle.costly").forEach((c) => c.classList.toggle("current", Number(c.dataset.decision) + 1 === R.n));
 }
 
 function play() {

@@ -8,6 +8,7 @@ import {
 } from "./common.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
 import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
+import { icon } from "./icons.js";
 import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, scoringByEpoch, renderLegend } from "./board.js";
 
 const gameId = gameIdFromPath("g");
@@ -510,7 +511,7 @@ function renderFinalArea() {
   const again = mine && S.seat !== null ? `<button type="button" class="btn primary" id="again-btn">↻ ${esc(t("table.again"))}</button>` : "";
   box.innerHTML = `<div class="card final-card">${renderFinal(S.view, S.events, S.seat, S.game)}` +
     `<div class="final-actions">${again}<a class="btn" href="/replay/${encodeURIComponent(gameId)}">▶ ${esc(t("table.replay"))}</a>` +
-    `<a class="btn" id="analyse-link" href="/replay/${encodeURIComponent(gameId)}?analyse=1">📈 ${esc(t("analysis.web.start"))}</a>` +
+    `<a class="btn" id="analyse-link" href="/replay/${encodeURIComponent(gameId)}?analyse=1">${icon("chart")} ${esc(t("analysis.web.start"))}</a>` +
     `<a class="btn" href="/api/games/${encodeURIComponent(gameId)}/record" download="ra-${esc(gameId)}.json">↓ ${esc(t("table.record"))}</a></div>` +
     `<div class="final-scoring">${renderScoring(S.events, S.view)}</div></div>`;
   const b = $("#again-btn", box);
