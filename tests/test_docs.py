@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import importlib.util
+import json
 import os
 import re
 import shlex
@@ -273,6 +275,45 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert "R4.3" in german and "Unterschiede der Ausgaben" in german and "--8&lt;--" not in german
     api = (tmp_path / "site" / "api" / "engine" / "index.html").read_text(encoding="utf-8")
     assert "legal_actions" in api  # generated from the docstrings
+    assert "extra.css" in api  # the site's own CSS (the sidebar's title)
+    # Nothing from a font service: the site works offline (theme.font: false, the system's fonts).
+    for html in (tmp_path / "site").rglob("*.html"):
+        text = html.read_text(encoding="utf-8")
+        assert "fonts.googleapis.com" not in text and "fonts.gstatic.com" not in text, html
+
+
+def test_the_site_uses_the_systems_fonts_and_its_css_exists() -> None:
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    theme = re.search(r"^theme:\n((?:[ \t]+.*\n|[ \t]*\n)*)", config, re.M)
+    assert theme and re.search(r"^  font: false\s*$", theme[1], re.M), (
+        "mkdocs.yml: theme.font: false (the system's fonts, none from a font service)"
+    )
+    extra = re.search(r"^extra_css:\n((?:  - .*\n)+)", config, re.M)
+    assert extra, "mkdocs.yml: extra_css"
+    for css in re.findall(r"  - (\S+)", extra[1]):
+        assert (ROOT / "docs" / css).is_file(), f"extra_css {css} is not in docs/"
+
+
+def test_the_docs_name_every_package_import_ra_needs() -> None:
+    """What ``import ra`` loads from outside the standard library, in a fresh interpreter, is what
+    the home page and the library tour say it needs (they once said "no dependencies beyond the
+    standard library" while it needed Babel)."""
+    code = (
+        "import json, sys; before = set(sys.modules); import ra; "
+        "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    owners = importlib.metadata.packages_distributions()
+    needed = sorted(
+        {dist for module in json.loads(out.stdout) for dist in owners.get(module, []) if module != "ra"}
+    )
+    assert "babel" in {d.lower() for d in needed}, needed
+    for name in ("index.md", "library.md"):
+        text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        assert not re.search(r"standard library|no dependenc|without any dependenc", text, re.I), name
+        for dist in needed:
+            named = re.search(re.escape(dist).replace("_", "[-_ ]"), text, re.I)
+            assert named, f"{name} does not name {dist}"
 
 
 def test_docstrings_are_rewritten_for_markdown() -> None:
