@@ -142,16 +142,18 @@ async def one_table(server: Server, index: int, args: argparse.Namespace, crashe
 
 
 async def retry(call: Any) -> httpx.Response:
-    """An HTTP call, again while the server is down."""
+    """An HTTP call, again while the server is down (or asks to slow down)."""
+    last = "no answer"
     for _ in range(200):
         try:
             r = await call()
             if r.status_code == 200:
                 return r  # type: ignore[no-any-return]
-        except httpx.HTTPError:
-            pass
+            last = f"{r.status_code} {r.text[:200]}"
+        except httpx.HTTPError as err:
+            last = repr(err)
         await asyncio.sleep(0.25)
-    raise RuntimeError("the server did not answer for 50 s")
+    raise RuntimeError(f"the server did not answer for 50 s (last: {last})")
 
 
 async def killer(server: Server, every: float, crashes: Crashes, done: asyncio.Event) -> None:

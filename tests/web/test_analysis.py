@@ -126,7 +126,8 @@ def test_the_replay_analyses_the_game_and_its_chart_moves_the_replay(browser: An
         assert alone >= 0
         n = int(costly.nth(alone).get_attribute("data-decision") or "-1")
         costly.nth(alone).click()
-        wait_js(page, f"window.__replay.n === {n} && !window.__replay.busy")
+        # The position once that decision is made: "Decision n + 1 of …", the number its tip gives.
+        wait_js(page, f"window.__replay.n === {n + 1} && !window.__replay.busy")
         # A click elsewhere on the chart goes to the nearest decision (the middle: half the game).
         plot = page.locator("#analysis-card svg.win-chart rect").first
         box = plot.bounding_box()

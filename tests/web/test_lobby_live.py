@@ -338,7 +338,7 @@ def test_your_turn_is_marked_in_the_lobby_and_notified_while_the_page_is_away(
     ann.wait_for_selector("#live-mark:not([hidden])")
     ann.wait_for_selector("#list-yours .game-item")
     assert ann.locator("#list-yours .status-pill.turn").count() == 0
-    assert "🔔" in ann.inner_text("#notify-box")
+    assert ann.locator("#notify-box svg.icon-bell").count() == 1  # the page's own bell, not an emoji
     ann.evaluate("window.__hidden = true")
     _move(server.ws, gid, tokens[1])  # Bob moves: Ann's turn
     ann.wait_for_selector("#list-yours .status-pill.turn")
