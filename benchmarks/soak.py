@@ -56,6 +56,8 @@ class Table:
     kind: str
     seen: dict[int, float] = field(default_factory=dict)
     over: bool = False
+    lost: bool = False
+    """Its set-up was cut by a crash (a join's answer lost): not played."""
     stalls: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -126,13 +128,18 @@ async def one_table(server: Server, index: int, args: argparse.Namespace, crashe
     kind, seats, options = TABLES[index % len(TABLES)]
     body = {"seats": seats, "name": f"P{index}a", "bot_delay": 0, **options}
     async with httpx.AsyncClient(timeout=10) as http:
-        made = (await retry(lambda: http.post(server.url + "/api/games", json=body))).json()
+        created = await retry(lambda: http.post(server.url + "/api/games", json=body))
+        assert created is not None
+        made = created.json()
         gid = made["game"]["id"]
         tokens = [made["token"]]
         for k in range(1, sum(s["kind"] == "human" for s in seats)):
             joined = await retry(
-                lambda k=k: http.post(f"{server.url}/api/games/{gid}/join", json={"name": f"P{index}{k}"})
+                lambda k=k: http.post(f"{server.url}/api/games/{gid}/join", json={"name": f"P{index}{k}"}),
+                give_up=409,
             )
+            if joined is None:  # the join was made, its answer lost in a crash: a seat nobody holds
+                return Table(gid, kind, lost=True)
             tokens.append(joined.json()["token"])
     table = Table(gid, kind)
     await asyncio.gather(
@@ -141,14 +148,17 @@ async def one_table(server: Server, index: int, args: argparse.Namespace, crashe
     return table
 
 
-async def retry(call: Any) -> httpx.Response:
-    """An HTTP call, again while the server is down (or asks to slow down)."""
+async def retry(call: Any, give_up: int | None = None) -> httpx.Response | None:
+    """An HTTP call, again while the server is down (or asks to slow down); None if it answers
+    ``give_up`` (a request the server did, whose answer a crash lost)."""
     last = "no answer"
     for _ in range(200):
         try:
             r = await call()
             if r.status_code == 200:
                 return r  # type: ignore[no-any-return]
+            if r.status_code == give_up:
+                return None
             last = f"{r.status_code} {r.text[:200]}"
         except httpx.HTTPError as err:
             last = repr(err)
@@ -208,8 +218,9 @@ def report(tables: list[Table], crashes: Crashes, seconds: float, work: Path) ->
         return round(gaps[min(len(gaps) - 1, int(q * len(gaps)))], 3) if gaps else 0.0
 
     return {
-        "games": len(tables),
+        "games": sum(not t.lost for t in tables),
         "finished": sum(t.over for t in tables),
+        "lost_in_set_up": sum(t.lost for t in tables),
         "decisions": sum(len(t.seen) for t in tables),
         "crashes": len(crashes.windows),
         "seconds": round(seconds, 1),
@@ -256,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
     else:
         print(
-            f"{result['finished']}/{result['games']} games finished, {result['decisions']} decisions, "
+            f"{result['finished']}/{result['games']} games finished "
+            f"({result['lost_in_set_up']} set-ups cut by a crash), {result['decisions']} decisions, "
             f"{result['crashes']} crashes, {result['seconds']} s"
         )
         print(

@@ -26,9 +26,16 @@ their own, so that the two groups run side by side (the README's test command) a
 worker carries all the long tests."""
 
 
+REAL_SERVER_FIXTURES = ("server", "server_factory", "live_server", "pg_url", "browser", "cluster")
+"""Tests on a real ``ra serve`` (or PostgreSQL, a browser, a cluster) are slow by nature: the
+fast subset (``pytest -m "not slow"``) is the engine, the bots and the in-process tests."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         names = getattr(item, "fixturenames", ())
+        if any(f in names for f in REAL_SERVER_FIXTURES):
+            item.add_marker(pytest.mark.slow)
         if any(f in names for f in BROWSER_FIXTURES):
             item.add_marker(pytest.mark.xdist_group("browser"))
         elif any(f in names for f in CLOCK_FIXTURES) or item.path.name in CLOCK_FILES:

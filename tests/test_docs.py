@@ -254,6 +254,7 @@ def test_the_site_links_every_page_it_has() -> None:
         assert page.relative_to(ROOT / "docs").as_posix() in nav, f"{page.name} is not in mkdocs.yml's nav"
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("mkdocstrings") is None:
         pytest.skip("MkDocs is not installed (the docs extra: pip install -e '.[docs]')")

@@ -163,6 +163,7 @@ def test_files_json_csv_and_records(tmp_path: Path) -> None:
     assert replay.is_over() and replay.scores == doc["games"][0]["scores"]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not ra.native_available(), reason="the levels' native search")
 def test_the_levels_play_the_same_games_with_hidden_or_open_scores() -> None:
     """Issue 38: every level searches from what its player knows, and under hidden scores (R9.1)

@@ -130,6 +130,7 @@ def test_arena_caps_its_workers_at_the_number_of_games(tmp_path: Path) -> None:
     assert config["jobs"] == 2
 
 
+@pytest.mark.slow
 def test_arena_sigterm_prints_and_saves_like_ctrl_c(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     proc = subprocess.Popen(

@@ -109,6 +109,7 @@ def test_a_failed_build_is_one_line_naming_the_reason(
     assert last.startswith("error: mkdocs build failed: WARNING") and "missing.md" in last
 
 
+@pytest.mark.slow
 @needs_mkdocs
 def test_opens_this_projects_site_in_the_browser(tmp_path: Path) -> None:
     """The real command, the real checkout, and a browser that writes down what it was asked to open

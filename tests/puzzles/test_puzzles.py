@@ -140,6 +140,7 @@ def test_a_malformed_puzzle_is_named() -> None:
         puzzle_from({**good, "moves": ["bid 13"]}).game()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(core is None, reason="the generator's search needs the native core")
 def test_the_generator_makes_the_shipped_puzzles_again() -> None:
     """``python -m tools.puzzles`` is reproducible: one game of it, played again, finds the

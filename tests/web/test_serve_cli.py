@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test starts `ra serve` in a subprocess
+
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

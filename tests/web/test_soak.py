@@ -9,17 +9,18 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def soak(*args: str) -> dict[str, object]:
+def soak(*args: str) -> dict[str, Any]:
     command = [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--json", *args]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert run.stdout, run.stderr
-    result: dict[str, object] = json.loads(run.stdout)
+    result: dict[str, Any] = json.loads(run.stdout)
     assert run.returncode == 0, result
     return result
 
