@@ -32,12 +32,30 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import websockets
 
+from ra.web.driver import BOT_CLAIM_STALE
+from ra.web.hub import SWEEP_EVERY
 from ra.web.testing import Server
+
+
+class Target(Protocol):
+    """Where the tables are played: a server (``ra.web.testing.Server``) or several behind a
+    proxy (``benchmarks/two_hosts.py``); ``kill9`` is the crash, ``start`` the way back."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def ws(self) -> str: ...
+
+    def kill9(self) -> None: ...
+
+    def start(self) -> object: ...
+
 
 TABLES: tuple[tuple[str, list[dict[str, str]], dict[str, Any]], ...] = (
     ("two people", [{"kind": "human"}, {"kind": "human"}], {}),
@@ -66,14 +84,16 @@ class Crashes:
     """When the server was down (and a few seconds after, for the pages to reconnect)."""
 
     windows: list[tuple[float, float]] = field(default_factory=list)
-    grace: float = 4.0
+    grace: float = BOT_CLAIM_STALE + SWEEP_EVERY + 5.0
+    """A crash explains a wait that ends this long after the server is back: a bot's turn that
+    a dead worker had in hand is taken over once its claim is stale, found by the next sweep."""
 
     def explain(self, start: float, end: float) -> bool:
         return any(start < b + self.grace and end > a for a, b in self.windows)
 
 
 async def person(
-    server: Server, table: Table, token: str, seed: int, args: argparse.Namespace, crashes: Crashes
+    server: Target, table: Table, token: str, seed: int, args: argparse.Namespace, crashes: Crashes
 ) -> None:
     """A scripted person: moves at once whenever its page shows a turn; reconnects like a page."""
     rng = random.Random(seed)
@@ -124,7 +144,7 @@ async def play_on(
             await ws.send(json.dumps({"type": "action", "action": rng.choice(msg["legal"]), "n": n}))
 
 
-async def one_table(server: Server, index: int, args: argparse.Namespace, crashes: Crashes) -> Table:
+async def one_table(server: Target, index: int, args: argparse.Namespace, crashes: Crashes) -> Table:
     kind, seats, options = TABLES[index % len(TABLES)]
     body = {"seats": seats, "name": f"P{index}a", "bot_delay": 0, **options}
     async with httpx.AsyncClient(timeout=10) as http:
@@ -166,7 +186,7 @@ async def retry(call: Any, give_up: int | None = None) -> httpx.Response | None:
     raise RuntimeError(f"the server did not answer for 50 s (last: {last})")
 
 
-async def killer(server: Server, every: float, crashes: Crashes, done: asyncio.Event) -> None:
+async def killer(server: Target, every: float, crashes: Crashes, done: asyncio.Event) -> None:
     while every > 0:
         try:
             await asyncio.wait_for(done.wait(), every)
@@ -179,31 +199,44 @@ async def killer(server: Server, every: float, crashes: Crashes, done: asyncio.E
         crashes.windows.append((down, time.monotonic()))
 
 
-async def soak(args: argparse.Namespace) -> dict[str, Any]:
+async def soak(args: argparse.Namespace, target: Target | None = None) -> dict[str, Any]:
+    """Play the tables on ``target`` (None: a server of its own, on ``args.db``)."""
     work = Path(tempfile.mkdtemp(prefix="ra-soak-"))
+    if target is not None:
+        return await play_all(target, args, work)
     db = args.db or f"sqlite:///{work / 'ra.db'}"
-    env = {
-        "RA_MESSAGE_RATE": "1000",
-        "RA_MAX_OPEN_GAMES": "100000",
-        "RA_MAX_GAMES_PER_DAY": "100000",
-        "RA_MAX_SOCKETS": "100000",
-    }
-    server = Server(db, work / "server.log", workers=args.workers, env=env).start()
-    crashes, done = Crashes(), asyncio.Event()
-    started = time.monotonic()
+    server = Server(db, work / "server.log", workers=args.workers, env=SOAK_ENV).start()
     try:
-        kill = asyncio.create_task(killer(server, args.kill_every, crashes, done))
-        limit = asyncio.Semaphore(args.parallel)
-
-        async def limited(i: int) -> Table:
-            async with limit:
-                return await one_table(server, i, args, crashes)
-
-        tables = await asyncio.gather(*(limited(i) for i in range(args.games)))
-        done.set()
-        await kill
+        return await play_all(server, args, work)
     finally:
         server.stop()
+
+
+SOAK_ENV = {
+    "RA_MESSAGE_RATE": "1000",
+    "RA_MAX_OPEN_GAMES": "100000",
+    "RA_MAX_GAMES_PER_DAY": "100000",
+    "RA_MAX_SOCKETS": "100000",
+}
+"""The server's limits lifted: every table of the soak comes from one address."""
+
+
+async def play_all(target: Target, args: argparse.Namespace, work: Path) -> dict[str, Any]:
+    """Every table, ``args.parallel`` at a time, with a crash every ``args.kill_every`` seconds."""
+    crashes, done = Crashes(), asyncio.Event()
+    started = time.monotonic()
+    kill = asyncio.create_task(killer(target, args.kill_every, crashes, done))
+    limit = asyncio.Semaphore(args.parallel)
+
+    async def limited(i: int) -> Table:
+        async with limit:
+            return await one_table(target, i, args, crashes)
+
+    try:
+        tables = await asyncio.gather(*(limited(i) for i in range(args.games)))
+    finally:
+        done.set()
+        await kill
     return report(tables, crashes, time.monotonic() - started, work)
 
 
@@ -233,10 +266,9 @@ def report(tables: list[Table], crashes: Crashes, seconds: float, work: Path) ->
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def options(description: str) -> argparse.ArgumentParser:
+    """The soak's options (``benchmarks/two_hosts.py`` takes the same)."""
+    p = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=40, help="tables to play to the end (default 40)")
     p.add_argument("--parallel", type=int, default=8, help="tables at once (default 8)")
     p.add_argument("--db", help="a database URL (default: a new SQLite file)")
@@ -257,12 +289,11 @@ def main(argv: list[str] | None = None) -> int:
         "--game-timeout", type=float, default=600.0, help="seconds a table may take before it is given up"
     )
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
-    args = p.parse_args(argv)
-    try:
-        result = asyncio.run(soak(args))
-    except RuntimeError as err:  # the server would not start (its log says why)
-        print(f"soak: {err}", file=sys.stderr)
-        return 2
+    return p
+
+
+def show(result: dict[str, Any], args: argparse.Namespace) -> int:
+    """Print the numbers; the exit status: 0, or 1 for a stall or a table not finished."""
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -282,6 +313,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"  table {s['table']} ({s['kind']}), after decision {s['decision']}: waited {s['waited']} s"
             )
     return 0 if not result["stalls"] and result["finished"] == result["games"] else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = options(__doc__.split("\n\n")[0]).parse_args(argv)
+    try:
+        result = asyncio.run(soak(args))
+    except RuntimeError as err:  # the server would not start (its log says why)
+        print(f"soak: {err}", file=sys.stderr)
+        return 2
+    return show(result, args)
 
 
 if __name__ == "__main__":

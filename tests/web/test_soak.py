@@ -35,3 +35,32 @@ def test_a_short_soak_on_sqlite_with_a_crash_has_no_stall() -> None:
 def test_a_short_soak_on_two_postgresql_workers_with_a_crash_has_no_stall(pg_url: str) -> None:
     result = soak("--db", pg_url, "--workers", "2", "--games", "8", "--parallel", "4", "--kill-every", "4")
     assert result["finished"] == 8 and result["stalls"] == [] and result["crashes"] >= 1
+
+
+def can_make_hosts() -> bool:
+    """Root with network namespaces (CI's machine; a container without CAP_NET_ADMIN has none)."""
+    import os
+    import shutil
+
+    if os.geteuid() != 0 or not shutil.which("ip") or not shutil.which("nginx"):
+        return False
+    probe = subprocess.run(["ip", "netns", "add", "ra-probe"], capture_output=True, check=False)
+    subprocess.run(["ip", "netns", "del", "ra-probe"], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+@pytest.mark.slow
+def test_a_short_soak_across_two_hosts_with_one_killed_has_no_stall(pg_url: str) -> None:
+    """Two hosts (network namespaces, each with two workers) behind one nginx, one PostgreSQL;
+    host A is killed whole mid-game and its players carry on through host B."""
+    if not can_make_hosts():
+        pytest.skip("needs root, ip netns and nginx (CI's machine has them)")
+    command = [sys.executable, str(ROOT / "benchmarks" / "two_hosts.py"), "--json"]
+    command += ["--games", "12", "--parallel", "6", "--kill-every", "5"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert run.stdout, run.stderr
+    result = json.loads(run.stdout)
+    assert run.returncode == 0, result
+    assert result["stalls"] == [] and result["crashes"] >= 1
+    on_both, tables = (int(x) for x in result["tables_on_both_hosts"].split("/"))
+    assert tables >= 11 and on_both >= 1
