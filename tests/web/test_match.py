@@ -181,3 +181,59 @@ def test_a_seat_out_of_time_at_a_forfeit_table_forfeits_and_is_last() -> None:
         await hub.stop()
 
     run(main)
+
+
+class SlowTokens:
+    """The token check of a store, held until the test lets it go."""
+
+    def __init__(self) -> None:
+        self.go = asyncio.Event()
+
+    async def seat_for_token(self, game_id: str, token: str) -> int | None:
+        await self.go.wait()
+        return 0
+
+
+class HelloSocket:
+    """A WebSocket that says hello with a seat's token, and keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def receive(self) -> dict[str, Any]:
+        return {"type": "websocket.receive", "text": '{"type": "hello", "token": "t"}'}
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def send_json(self, data: object) -> None:
+        self.sent.append(str(data))
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+def test_a_room_is_not_forgotten_while_a_connection_is_between_hello_and_seat() -> None:
+    """Issue 40, finding 7: while a page reconnected (its token being checked), its old socket's
+    end made the hub forget the room; the new connection then sat in a room nobody else used,
+    deaf to every decision made elsewhere — a game that silently stopped.  The hub now keeps a
+    room while a connection is joining it."""
+    from typing import cast
+
+    from ra.web.routes.play import handshake
+    from ra.web.store import Store
+
+    async def main() -> None:
+        _, hub, room = await master(row(None, None))
+        tokens = SlowTokens()
+        joining = asyncio.create_task(handshake(cast(Any, HelloSocket()), room.id, hub, cast(Store, tokens)))
+        await until(lambda: room.joining == 1, "the hello to reach the token check")
+        hub.release(room)  # the old socket of the same page ends now
+        assert hub.rooms.get(room.id) is room
+        tokens.go.set()
+        opened = await joining
+        assert opened is not None and opened[0] is room and room.joining == 0
+        hub.release(room)  # nobody attached, nobody joining: now it may go
+        assert room.id not in hub.rooms
+
+    run(main)

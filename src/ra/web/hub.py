@@ -180,6 +180,8 @@ class Room:
         self.table = table_for(row, game, stand_ins) if game is not None else None
         self.lock = asyncio.Lock()
         self.audience = Audience(lambda: self.row.seats)
+        self.joining = 0
+        """Connections past their hello, not attached yet (the hub keeps the room meanwhile)."""
         self.bots = BotDriver(self)
         self.decided_at: float | None = None
         self.hint_replies: set[asyncio.Future[None]] = set()
@@ -670,8 +672,11 @@ class Hub:
             return room
 
     def release(self, room: Room) -> None:
-        """Forget a room nobody watches and no bot plays (it is rebuilt from the database)."""
-        if room.audience.clients or room.bots.busy():
+        """Forget a room nobody watches, nobody is joining and no bot plays (it is rebuilt from
+        the database).  A connection between its hello and its attach counts (``joining``): a
+        room forgotten then kept that client to itself, deaf to every other worker's and
+        connection's decisions — a game that silently stopped (issue 40, finding 7)."""
+        if room.audience.clients or room.bots.busy() or room.joining:
             return
         self.rooms.pop(room.id, None)
 

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter
+from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -39,6 +40,7 @@ from ra.web.store import Store, hash_token
 
 log = logging.getLogger("ra.web")
 HELLO_TIMEOUT = 15.0
+Refuse = Callable[[str, str, int], Awaitable[None]]
 UNSUPPORTED_DATA = 1003
 """The WebSocket close code for a binary frame (the protocol is JSON text)."""
 
@@ -91,7 +93,7 @@ def router(services: Services) -> APIRouter:
 
 async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat) -> None:
     """One game connection, from its hello until it closes."""
-    opened = await _hello(ws, game_id, hub, store)
+    opened = await handshake(ws, game_id, hub, store)
     if opened is None:
         return
     room, client = opened
@@ -123,7 +125,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
             hub.release(room)
 
 
-async def _hello(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> tuple[Room, Client] | None:
+async def handshake(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> tuple[Room, Client] | None:
     """The opening handshake: a ``hello`` with a seat's token (or none, to watch); on any
     fault the client is told why and the socket closed (None)."""
 
@@ -156,6 +158,18 @@ async def _hello(ws: WebSocket, game_id: str, hub: Hub, store: Store) -> tuple[R
     if room is None:
         await refuse("not_found", f"no game {game_id!r}", 4404)
         return None
+    room.joining += 1  # until the caller attaches the client: the hub must not forget the room
+    try:
+        return await _seat(ws, room, hello, hub, store, refuse)
+    finally:
+        room.joining -= 1
+
+
+async def _seat(
+    ws: WebSocket, room: Room, hello: Hello, hub: Hub, store: Store, refuse: Refuse
+) -> tuple[Room, Client] | None:
+    """The hello's seat (its token checked) and the client for it; None: refused."""
+    game_id = room.id
     seat: int | None = None
     token_hash: str | None = None
     if hello.token is not None:
