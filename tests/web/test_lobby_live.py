@@ -262,10 +262,18 @@ def test_the_lobby_page_updates_live_and_plays_in_one_click(
     assert people.locator("#quick-error").inner_text().strip() != ""
     people.fill("#name", "Bob")
     people.select_option("#quick-players", "2")
-    people.click("#seek-btn")  # no 2-player table waits: the page says so in its language
-    people.wait_for_selector("#quick-error:has-text('2')")
-    expected = "2 игроков" if lang == "ru" else "2 players"
-    assert expected in people.locator("#quick-error").inner_text()
+    people.click("#seek-btn")  # no 2-player table waits: the seek waits at a table of its own
+    people.wait_for_url(re.compile(r".*/g/\w+$"))
+    own = people.url.rsplit("/", 1)[1]
+    waits = httpx.get(f"{live_server}/api/games/{own}").json()
+    assert own != gid and waits["status"] == "open" and len(waits["seats"]) == 2
+    assert waits["seats"][0]["name"] == "Bob"
+    people.click("#waiting:not([hidden]) #leave-btn")  # the seek is cancelled: its table closes
+    deadline = time.monotonic() + 10
+    while httpx.get(f"{live_server}/api/games/{own}").status_code != 404:
+        assert time.monotonic() < deadline, "the seek's table is still there"
+        time.sleep(0.1)
+    people.goto(live_server + "/")
     people.select_option("#quick-players", "3")
     people.click("#seek-btn")
     people.wait_for_url(f"**/g/{gid}")

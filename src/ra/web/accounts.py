@@ -178,6 +178,18 @@ class Me(TypedDict):
     claimed: int
 
 
+class Opponent(TypedDict):
+    """Another seat of a game on a profile: a person (by the name they sat under; None for a
+    seat nobody took yet) or a bot (its pages name it by ``level``, in their language)."""
+
+    seat: int
+    kind: str
+    """``human`` or ``bot``."""
+    name: str | None
+    level: str | None
+    """A bot's level (``easy`` … ``expert``); None for a person."""
+
+
 class PlayedGame(TypedDict):
     id: str
     status: str
@@ -188,6 +200,15 @@ class PlayedGame(TypedDict):
     created: str
     won: bool | None
     scores: list[int] | None
+    opponents: list[Opponent]
+    """The game's other seats, in seat order."""
+    epoch: int
+    decisions: int
+    """Decisions made so far."""
+    away: bool
+    """The account's seat is played by the stand-in bot (its clock ran out)."""
+    forfeited: bool
+    """The account's seat forfeited (its clock ran out at a forfeit table, or its deadline passed)."""
 
 
 class Tally(TypedDict):
@@ -210,6 +231,24 @@ class Session:
     name: str
     csrf: str
     token_hash: str
+
+
+async def _seats_of(conn: AsyncConnection, game_ids: list[str]) -> dict[str, list[Opponent]]:
+    """Every seat of these games, by game, in seat order (a profile's opponents)."""
+    if not game_ids:
+        return {}
+    q = (
+        sa.select(seats.c.game_id, seats.c.seat, seats.c.kind, seats.c.name, seats.c.level)
+        .where(seats.c.game_id.in_(game_ids))
+        .order_by(seats.c.game_id, seats.c.seat)
+    )
+    out: dict[str, list[Opponent]] = {}
+    for s in (await conn.execute(q)).all():
+        bot = s.kind == "bot"
+        out.setdefault(s.game_id, []).append(
+            {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level if bot else None}
+        )
+    return out
 
 
 def _iso(t: datetime) -> str:
@@ -446,13 +485,19 @@ class Accounts:
             if acc is None:
                 raise ApiError(404, "not_found", f"no player {name!r}")
             q = (
-                sa.select(games, seats.c.seat.label("my_seat"))
+                sa.select(
+                    games,
+                    seats.c.seat.label("my_seat"),
+                    seats.c.away.label("my_away"),
+                    seats.c.forfeited.label("my_forfeited"),
+                )
                 .join(seats, seats.c.game_id == games.c.id)
                 .where(seats.c.account_id == acc.id)
                 .order_by(games.c.created_at.desc())
                 .limit(200)
             )
             rows = (await conn.execute(q)).mappings().all()
+            others = await _seats_of(conn, [r["id"] for r in rows])
         played: list[PlayedGame] = []
         tally: dict[str, Tally] = {}
         for r in rows:
@@ -468,6 +513,11 @@ class Accounts:
                     "created": _iso(_aware(r["created_at"])),
                     "won": won,
                     "scores": r["scores"] if over else None,
+                    "opponents": [o for o in others.get(r["id"], []) if o["seat"] != r["my_seat"]],
+                    "epoch": r["epoch"],
+                    "decisions": r["num_decisions"],
+                    "away": bool(r["my_away"]),
+                    "forfeited": bool(r["my_forfeited"]),
                 }
             )
             if over:

@@ -9,7 +9,9 @@ import secrets
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from typing_extensions import TypedDict
 
+from ra.bots import LEVEL_RATINGS, LEVELS
 from ra.web.accounts import (
     COOKIE,
     SESSION_DAYS,
@@ -29,9 +31,27 @@ from ra.web.addresses import make_router as make_address_router
 from ra.web.assets import NO_CACHE
 from ra.web.lobby import ApiError
 from ra.web.puzzles import make_router as make_puzzle_router
+from ra.web.ratings import STAND_IN_DECISIONS, level_rating
 from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
 from ra.web.settings import Settings
+
+
+class RatedLevel(TypedDict):
+    level: str
+    rating: float
+    """Its fixed rating as shown (mu - 3 sigma)."""
+
+
+class RatingRules(TypedDict):
+    """What this server rates (the leaderboard page says it in words): :func:`ra.web.ratings.rate_game`."""
+
+    levels: list[RatedLevel]
+    """The bot levels a rated game may have, with their fixed ratings."""
+    stand_in_decisions: int
+    """A seat whose stand-in made more of its decisions than this is rated as forfeited (last)."""
+    move_deadline: float
+    """Seconds a person has for a decision at a table without a clock before the seat forfeits."""
 
 
 class Gate:
@@ -166,7 +186,8 @@ def router(services: Services, gate: Gate) -> APIRouter:
         """Everything the account holds: its profile and its games' public records."""
         s = await gate.signed_in(request)
         profile = await accounts.profile(s.name)
-        records = [await services.lobby.record(g["id"]) for g in profile["games"]]
+        # A table still waiting for its players has no record yet (asking for one is refused).
+        records = [await services.lobby.record(g["id"]) for g in profile["games"] if g["status"] != "open"]
         body = {
             "account": {"name": profile["name"], "since": profile["since"]},
             "games": profile["games"],
@@ -181,6 +202,16 @@ def router(services: Services, gate: Gate) -> APIRouter:
         await accounts.check_password(s, body.password)
         await accounts.delete(s)
         return with_cookie({"ok": True}, request, None)
+
+    @api.get("/api/ratings")
+    async def rating_rules() -> RatingRules:
+        """Which games this server rates, as the leaderboard page explains them."""
+        rated = [lv for lv in LEVELS if lv in LEVEL_RATINGS]
+        return {
+            "levels": [{"level": lv, "rating": level_rating(lv) or 0.0} for lv in rated],
+            "stand_in_decisions": STAND_IN_DECISIONS,
+            "move_deadline": gate.settings.move_deadline,
+        }
 
     @api.get("/api/players/{name}")
     async def player(name: str) -> Profile:

@@ -3,8 +3,8 @@
 // deleting the account. Changes carry the session's CSRF token. A mailed password link lands
 // here as /account#reset=TOKEN (a fragment: never sent to the server, so in no log); the page
 // takes the token out of the address bar at once and asks for the new password.
-import { t, has } from "./i18n.js";
-import { $, esc, mountHeader, allSeats, savedName, saveName, saveSeat, toast } from "./common.js";
+import { t, has, join } from "./i18n.js";
+import { $, esc, mountHeader, allSeats, savedName, saveName, saveSeat, toast, fmtDate, seatName } from "./common.js";
 
 let me = null;
 let resetToken = takeResetToken();
@@ -99,14 +99,14 @@ function render() {
       `<label><span>${esc(t("account.email"))}</span><input name="email" type="email" maxlength="254" autocomplete="email"></label>` +
       `<p class="muted mail-state" role="status"></p><button type="submit" class="btn">${esc(t("account.emailSave"))}</button><p class="form-error" role="alert"></p></form>` +
       `<label class="switch"><input type="checkbox" id="mail-turns"> ${esc(t("account.mailTurns"))}</label></section>` +
-      `<section class="card" id="in-play"><h2>${esc(t("account.inPlay"))}</h2><p class="muted">${esc(t("account.inPlayHelp"))}</p><ul class="in-play-list"></ul></section>` +
+      `<section class="card" id="games"><h2>${esc(t("account.games"))}</h2><p class="muted">${esc(t("account.gamesHelp"))}</p><ul class="game-list account-games"></ul></section>` +
       securityCards() +
       `<section class="card"><details><summary>${esc(t("account.delete"))}</summary><p class="muted">${esc(t("account.deleteHelp"))}</p>` +
       `<form id="delete" class="account-form" novalidate><label><span>${esc(t("account.password"))}</span><input name="password" type="password" autocomplete="current-password" required></label>` +
       `<button type="submit" class="btn danger">${esc(t("account.deleteBtn"))}</button><p class="form-error" role="alert"></p></form></details></section>`;
   }
   wire();
-  if (me && !resetToken) { showInPlay(); showMail(); }
+  if (me && !resetToken) { showGames(); showMail(); }
 }
 
 // The address mail goes to (confirmed by a mailed link first) and a switch per kind of mail.
@@ -133,22 +133,57 @@ async function showMail() {
   if (new URLSearchParams(location.search).get("mail") === "confirmed") toast(t("account.emailConfirmed"), "ok");
 }
 
-// The account's games not over, your turn first: open them, or play a seat held on another device here.
-async function showInPlay() {
+// The account's games: those in play first (your turn on top), then the latest finished; each
+// with its opponents, whose turn it is, its state and a link to its table, and "Play on this
+// device" for a seat of a game in play that this browser does not hold (opened on another device).
+const FINISHED_SHOWN = 10;
+
+function gameItem(g, here) {
+  const id = encodeURIComponent(g.id);
+  const live = g.status !== "finished";
+  const mine = g.status === "running" && g.to_move === g.seat;
+  const held = here[g.id] && Number(here[g.id].seat) === g.seat;
+  let pills = `<span class="status-pill ${esc(g.status)}">${esc(t(`lobby.status.${g.status}`))}</span>`;
+  if (mine) pills += ` <span class="status-pill turn">${esc(t("account.yourTurn"))}</span>`;
+  if (g.forfeited) pills += ` <span class="status-pill away">${esc(t("table.forfeited"))}</span>`;
+  else if (g.away && live) pills += ` <span class="status-pill away">${esc(t("table.away"))}</span>`;
+  const meta = [`#${g.id}`, t("lobby.players", { n: g.players }), t("lobby.seatAs", { n: g.seat + 1 })];
+  if (g.status === "open") meta.push(t("lobby.freeSeats", { n: g.opponents.filter((o) => o.kind === "human" && !o.name).length }));
+  if (g.status === "running") {
+    meta.push(t("table.epoch", { n: g.epoch }), t("lobby.decisions", { n: g.decisions }));
+    const who = g.opponents.find((o) => o.seat === g.to_move);
+    if (!mine && who) meta.push(t("account.theirTurn", { name: seatName(who) }));
+  }
+  if (!live && g.won !== null) meta.push(t(g.won ? "profile.won" : "profile.lost"));
+  meta.push(fmtDate(g.created));
+  let acts;
+  if (!live) {
+    acts = `<a class="btn small" href="/g/${id}">${esc(t("fin.title"))}</a><a class="btn small" href="/replay/${id}">▶ ${esc(t("lobby.replay"))}</a>`;
+  } else if (held) {
+    acts = `<a class="btn small primary" href="/g/${id}">${esc(t("account.open"))}</a>`;
+  } else {
+    acts = `<a class="btn small" href="/g/${id}">${esc(t("account.open"))}</a>` +
+      `<button type="button" class="btn small primary" data-here="${esc(g.id)}" data-seat="${g.seat}">${esc(t("account.playHere"))}</button>`;
+  }
+  return `<li class="game-item${mine ? " your-turn" : ""}" data-game="${esc(g.id)}"><div class="gi-main">` +
+    `<div class="gi-title">${esc(t("account.against", { names: join(g.opponents.map(seatName)) }))} ${pills}</div>` +
+    `<div class="gi-meta">${esc(meta.join(" · "))}</div></div><div class="gi-acts">${acts}</div></li>`;
+}
+
+async function showGames() {
   let games = [];
   try { games = (await call("GET", `/api/players/${encodeURIComponent(me.name)}`)).games; } catch (e) { return; }
-  const here = allSeats();
-  const live = games.filter((g) => g.status !== "finished")
-    .map((g) => ({ ...g, mine: g.status === "running" && g.to_move === g.seat }))
-    .sort((a, b) => Number(b.mine) - Number(a.mine));
-  const list = $("#in-play .in-play-list");
+  const list = $("#games .account-games");
   if (!list) return;
-  list.innerHTML = live.length ? live.map((g) => {
-    const held = here[g.id] && Number(here[g.id].seat) === g.seat;
-    const action = held ? `<a class="btn small" href="/g/${esc(g.id)}">${esc(t("account.open"))}</a>`
-      : `<button type="button" class="btn small" data-here="${esc(g.id)}" data-seat="${g.seat}">${esc(t("account.playHere"))}</button>`;
-    return `<li>${esc(t("lobby.players", { n: g.players }))}${g.mine ? ` · <b>${esc(t("account.yourTurn"))}</b>` : ""} ${action}</li>`;
-  }).join("") : `<li class="muted">${esc(t("account.noneInPlay"))}</li>`;
+  const here = allSeats();
+  const mine = (g) => Number(g.status === "running" && g.to_move === g.seat);
+  const live = games.filter((g) => g.status !== "finished").sort((a, b) => mine(b) - mine(a));
+  const done = games.filter((g) => g.status === "finished");
+  const shown = live.concat(done.slice(0, FINISHED_SHOWN));
+  list.innerHTML = shown.length ? shown.map((g) => gameItem(g, here)).join("") : `<li class="muted">${esc(t("account.noGames"))}</li>`;
+  if (done.length > FINISHED_SHOWN) {
+    list.insertAdjacentHTML("afterend", `<p><a href="/u/${esc(encodeURIComponent(me.name))}">${esc(t("account.allGames"))}</a></p>`);
+  }
   list.querySelectorAll("[data-here]").forEach((b) => b.addEventListener("click", async () => {
     try {
       const r = await call("POST", `/api/account/seats/${encodeURIComponent(b.dataset.here)}/${b.dataset.seat}/here`);

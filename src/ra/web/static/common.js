@@ -1,6 +1,6 @@
 // Shared helpers of every page: the top bar, the language switch, the HTTP API,
 // seat tokens in localStorage, toasts.
-import { t, has, currentLang, setLang, applyI18n, LANGS, LANG_NAMES } from "./i18n.js";
+import { t, has, currentLang, setLang, applyI18n, playerName, LANGS, LANG_NAMES } from "./i18n.js";
 import { esc } from "./tiles.js";
 
 export { esc };
@@ -165,6 +165,14 @@ export function fmtDate(iso) {
   try {
     return new Intl.DateTimeFormat(dateLocale(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
   } catch (e) { return iso; }
+}
+
+// Another seat of a game as a page names it (the profile's opponents): a person by name, a free
+// seat as free, a bot by its level's words from the catalogue ("Hard bot", "Hard bot 2").
+export function seatName(o) {
+  if (o.kind !== "bot") return o.name || t("account.freeSeat");
+  const n = /\s(\d+)$/.exec(o.name || "");
+  return has(`bot.${o.level}`) ? t(`bot.${o.level}`) + (n ? ` ${n[1]}` : "") : playerName(o.name);
 }
 
 export { t };

@@ -1,8 +1,37 @@
-// The leaderboard: accounts with rated games, by their conservative rating (mu - 3 sigma).
-import { t } from "./i18n.js";
+// The leaderboard: accounts with rated games, by their conservative rating (mu - 3 sigma), and
+// exactly which games are rated (the server's own rules: GET /api/ratings, ra.web.ratings).
+import { t, join, currentLang } from "./i18n.js";
 import { $, esc, mountHeader } from "./common.js";
 
 let players = null;
+let rules = null;
+
+function number(x) {
+  return new Intl.NumberFormat(currentLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+}
+
+// A length of time in the page's language, in its largest whole unit ("3 days", "3 дня", "3 Tage").
+function duration(seconds) {
+  const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+  const [unit, size] = units.find(([, s]) => seconds >= s && seconds % s === 0) || units[units.length - 1];
+  return new Intl.NumberFormat(currentLang(), { style: "unit", unit, unitDisplay: "long" }).format(Math.round(seconds / size));
+}
+
+// What is rated, point by point, from the server's rules.
+function rated() {
+  if (!rules) return "";
+  const levels = join(rules.levels.map((l) => `${t(`lobby.level.${l.level}`)} ${number(l.rating)}`));
+  const items = [
+    t("leaders.rated.people"),
+    t("leaders.rated.bots", { levels }),
+    t("leaders.rated.order"),
+    t("leaders.rated.standIn", { n: rules.stand_in_decisions }),
+    t("leaders.rated.deadline", { time: duration(rules.move_deadline) }),
+    t("leaders.rated.not"),
+  ];
+  return `<section class="card rated-rules" id="rated-rules"><h2>${esc(t("leaders.rated.title"))}</h2><ul>` +
+    items.map((x) => `<li>${esc(x)}</li>`).join("") + `</ul></section>`;
+}
 
 function render() {
   const box = $("#leaderboard");
@@ -13,10 +42,15 @@ function render() {
   box.innerHTML = `<h1>${esc(t("leaders.title"))}</h1><p class="muted">${esc(t("leaders.help"))}</p><section class="card">` +
     (players === null ? `<p>${esc(t("table.loading"))}</p>` : rows ?
       `<table class="results"><thead><tr><th scope="col">#</th><th scope="col">${esc(t("leaders.player"))}</th><th scope="col">${esc(t("leaders.rating"))}</th><th scope="col">μ ± σ</th><th scope="col">${esc(t("leaders.games"))}</th></tr></thead><tbody>${rows}</tbody></table>` :
-      `<p class="muted">${esc(t("leaders.none"))}</p>`) + `</section>`;
+      `<p class="muted">${esc(t("leaders.none"))}</p>`) + `</section>` + rated();
 }
 
 mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);
 render();
-try { players = (await (await fetch("/api/leaderboard")).json()).players; } catch (e) { players = []; }
+const [board, how] = await Promise.all([
+  fetch("/api/leaderboard").then((r) => r.json()).catch(() => ({ players: [] })),
+  fetch("/api/ratings").then((r) => (r.ok ? r.json() : null)).catch(() => null),
+]);
+players = board.players || [];
+rules = how;
 render();

@@ -1,6 +1,6 @@
 // A player's public page: their games (to watch, or to replay once finished) and results.
-import { t } from "./i18n.js";
-import { $, esc, mountHeader, fmtDate } from "./common.js";
+import { t, join } from "./i18n.js";
+import { $, esc, mountHeader, fmtDate, seatName } from "./common.js";
 
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
 let data = null;
@@ -9,8 +9,9 @@ let missing = false;
 function game(g) {
   const href = g.status === "finished" ? `/replay/${encodeURIComponent(g.id)}` : `/g/${encodeURIComponent(g.id)}`;
   const result = g.won === null ? t(`lobby.status.${g.status}`) : t(g.won ? "profile.won" : "profile.lost");
-  return `<li class="game-item"><div class="gi-main"><div class="gi-title">${esc(t("lobby.players", { n: g.players }))} · ${esc(result)}</div>` +
-    `<div class="gi-meta">#${esc(g.id)} · ${esc(fmtDate(g.created))}</div></div><div class="gi-acts"><a class="btn small" href="${esc(href)}">${esc(t(g.status === "finished" ? "lobby.replay" : "lobby.spectate"))}</a></div></li>`;
+  const against = g.opponents && g.opponents.length ? t("account.against", { names: join(g.opponents.map(seatName)) }) : t("lobby.players", { n: g.players });
+  return `<li class="game-item"><div class="gi-main"><div class="gi-title">${esc(against)} · ${esc(result)}</div>` +
+    `<div class="gi-meta">#${esc(g.id)} · ${esc(t("lobby.players", { n: g.players }))} · ${esc(fmtDate(g.created))}</div></div><div class="gi-acts"><a class="btn small" href="${esc(href)}">${esc(t(g.status === "finished" ? "lobby.replay" : "lobby.spectate"))}</a></div></li>`;
 }
 
 function render() {

@@ -1,6 +1,6 @@
 // The table: one WebSocket to the server, the position rendered from this seat's view,
 // only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
-import { t, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
+import { t, has, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
@@ -28,6 +28,7 @@ const S = {
   connected: null, ws: null, retry: 0, retryTimer: null, everConnected: false, lostShown: false,
   sending: false, myTurn: false, fresh: null, rematch: null, seenScoreEpochs: new Set(), initial: true,
   summaryEpoch: null, summaryAt: 0, summaryShown: 0, summaryTimer: null, logKey: null, digitBuf: "", digitTimer: null, pingTimer: null,
+  stateAt: 0, sentAt: 0, askedAt: 0, resyncs: 0,
 };
 
 let soundOn = false;
@@ -151,6 +152,42 @@ function retryNow() {
   connect();
 }
 
+// No silent stall (issue 40, finding 7): a page that sent an action, or waits on a quick turn
+// (a bot's, a stand-in's, or a person's whose clock ran out: the server's stand-in then decides),
+// and has had no state for RESYNC_AFTER_MS asks again on a fresh socket: its hello carries since
+// and key, so the answer is only what it missed. A socket that looks open may deliver nothing (a
+// proxy, a server whose send queue stalled, a lost notification between workers). A turn of a
+// person with time left is quiet for as long as they think: the page never asks then.
+const RESYNC_AFTER_MS = 20000;
+
+function expectedSince() {
+  if (!S.connected || S.fatal || !S.game || S.game.status !== "running" || !S.view || S.view.phase === "over") return null;
+  if (S.sending) return S.sentAt;
+  const mover = S.game.seats[S.view.to_move];
+  if (mover && (mover.kind === "bot" || mover.away)) return S.stateAt + 1000 * Number(S.game.options.bot_delay || 0);
+  if (S.clockLeft !== null && S.clockLeft !== undefined) return Math.max(S.stateAt, S.clockAt + 1000 * S.clockLeft);
+  return null;
+}
+
+function resync() {
+  S.resyncs += 1;
+  S.askedAt = performance.now();
+  const old = S.ws;
+  S.ws = null;
+  if (old) {
+    old.onmessage = null;
+    old.onclose = null;
+    try { old.close(); } catch (e) { /* already closed */ }
+  }
+  clearInterval(S.pingTimer);
+  connect();
+}
+
+setInterval(() => {
+  const since = expectedSince();
+  if (since !== null && performance.now() - Math.max(since, S.askedAt) > RESYNC_AFTER_MS) resync();
+}, 1000);
+
 window.addEventListener("online", retryNow);
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") retryNow(); });
 
@@ -167,6 +204,7 @@ function act(action) {
   if (S.sending || !S.legal.includes(action)) return;
   if (send({ type: "action", action, n: S.n })) {
     S.sending = true;
+    S.sentAt = performance.now();
     renderActions();
   }
 }
@@ -198,7 +236,7 @@ function chanceOf(action) {
 
 function undo() {
   if (S.sending || !S.canUndo) return;
-  if (send({ type: "undo", n: S.n })) { S.sending = true; renderActions(); }
+  if (send({ type: "undo", n: S.n })) { S.sending = true; S.sentAt = performance.now(); renderActions(); }
 }
 
 function onMessage(msg) {
@@ -219,7 +257,7 @@ function onMessage(msg) {
       let txt = t(key) !== key ? t(key) : t("err.generic", { msg: msg.message || msg.code });
       if (msg.why && S.view) txt = renderMsg(msg.why, names(S.view), S.seat); // the rule's reason, in our words
       toast(txt, msg.code === "stale" ? "info" : "bad");
-      if (msg.code === "bad_token" || msg.code === "seat_lost") forgetSeat(gameId);
+      if (msg.code === "bad_token" || msg.code === "seat_lost") { forgetSeat(gameId); HERE.checked = false; }
       if (msg.code === "not_found") { S.fatal = true; $("#status").textContent = t("table.notFound"); }
       renderActions();
       return undefined;
@@ -276,6 +314,7 @@ function onState(msg) {
   S.n = msg.n;
   S.clockLeft = msg.clock_left ?? null; // counted down from when it came: no clock skew
   S.clockAt = performance.now();
+  S.stateAt = S.clockAt;
   S.view = msg.view || null;
   S.legal = msg.legal || [];
   S.canUndo = !!msg.can_undo;
@@ -316,6 +355,7 @@ function onState(msg) {
   S.myTurn = myTurn;
   updateTitle();
   S.initial = false;
+  if (S.seat === null && S.game && S.game.status !== "finished") findAccountSeat();
   render();
 }
 
@@ -353,6 +393,7 @@ function render() {
   renderChat();
   renderClock();
   renderAway();
+  renderHere();
   lockPicks();
 }
 
@@ -422,6 +463,58 @@ function renderAway() {
 }
 
 setInterval(renderClock, 250);
+
+// ---- the account's seat, opened on another device --------------------------------
+// The mailed link (/g/ID) opened where the person is signed in but this browser holds no token
+// for the seat: offer to play the account's seat here (a new token; the other device's page closes).
+
+const HERE = { checked: false, seat: null, csrf: null, name: null };
+
+async function findAccountSeat() {
+  if (HERE.checked || !gameId) return;
+  HERE.checked = true;
+  try {
+    const me = await fetch("/api/account");
+    if (!me.ok) return;
+    const { name, csrf } = await me.json();
+    const p = await fetch(`/api/players/${encodeURIComponent(name)}`);
+    if (!p.ok) return;
+    const g = (await p.json()).games.find((x) => x.id === gameId && x.status !== "finished");
+    Object.assign(HERE, { seat: g ? g.seat : null, csrf, name });
+  } catch (e) { /* offline: the page watches */ }
+  renderHere();
+}
+
+function renderHere() {
+  const box = $("#here-box");
+  const show = HERE.seat !== null && S.seat === null && !getSeat(gameId) && S.game && S.game.status !== "finished";
+  box.hidden = !show;
+  if (!show) return;
+  box.innerHTML = `<span>${esc(t("table.hereOffer", { n: HERE.seat + 1, name: HERE.name }))}</span> ` +
+    `<button type="button" class="btn small primary" id="here-btn">${esc(t("account.playHere"))}</button>`;
+  $("#here-btn", box).addEventListener("click", playHere);
+}
+
+async function playHere() {
+  const b = $("#here-btn");
+  if (b) b.disabled = true;
+  try {
+    const res = await fetch(`/api/account/seats/${encodeURIComponent(gameId)}/${HERE.seat}/here`,
+      { method: "POST", headers: { "X-CSRF-Token": HERE.csrf || "" } });
+    const r = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      HERE.seat = null;
+      HERE.checked = false;  // ask again at the next state: the seat may have gone
+      throw new Error(has(`err.${r.error}`) ? t(`err.${r.error}`) : r.message || `HTTP ${res.status}`);
+    }
+    await saveSeat(r.game, r.seat, r.token, HERE.name);
+    toast(t("table.hereDone"), "ok");
+    reconnectNow();
+  } catch (ex) {
+    toast(ex.message, "bad");
+    renderHere();
+  }
+}
 
 function eventLine(ev) {
   return eventText(ev, names(S.view), S.seat);
