@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from ra.web.accounts import FAILURES_BEFORE_DELAY, PasswordWork
+from ra.web.driver import BACKGROUND_NICENESS
 from ra.web.limits import Failures, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.testing import Server
@@ -257,3 +258,22 @@ def test_a_seat_its_stand_in_played_is_rated_as_forfeited(
     assert profile["rating"]["mu"] < 25, "ranked first though a bot took its decisions"
     record = httpx.get(f"{srv.url}/api/games/{game['id']}/record").json()
     assert len(record["stand_ins"]) > STAND_IN_DECISIONS
+
+
+@pytest.mark.slow
+def test_searches_for_tables_nobody_watches_run_at_a_lower_cpu_priority(server: Server) -> None:
+    """Finding 1: a table of bots only (nobody present) searches in processes of its own at a
+    lower CPU priority, so that however busy they keep the cores, a present person's bot gets one
+    at once; a present person's searches keep the normal priority."""
+    assert server.proc is not None
+    pid = server.proc.pid
+    made = create(server.url, [{"kind": "bot", "level": "hard"}] * 3, name=None)
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.url}/api/games/{made['game']['id']}").json()["decisions"] < 3:
+        assert time.monotonic() < deadline, "the bots did not move"
+        time.sleep(0.2)  # searches have run: their processes are past their start
+    searchers = [w for w in children_of(pid) if b"multiprocessing" in Path(f"/proc/{w}/cmdline").read_bytes()]
+    searchers = [w for w in searchers if b"resource_tracker" not in Path(f"/proc/{w}/cmdline").read_bytes()]
+    assert searchers, "no bot process started"
+    niceness = {os.getpriority(os.PRIO_PROCESS, w) for w in searchers}
+    assert niceness == {os.getpriority(os.PRIO_PROCESS, pid) + BACKGROUND_NICENESS}

@@ -28,7 +28,7 @@ def test_scheduler_serves_tables_in_turn_and_people_first() -> None:
 
     async def main() -> list[str]:
         pool = ThreadPoolExecutor(1)
-        s = FairScheduler(lambda: pool, slots=1)
+        s = FairScheduler(lambda _: pool, slots=1)
         jobs = [asyncio.ensure_future(s.run("flood", False, work, f"flood-{i}")) for i in range(5)]
         jobs += [asyncio.ensure_future(s.run("other", False, work, f"other-{i}")) for i in range(2)]
         await asyncio.sleep(0.05)
@@ -61,7 +61,7 @@ def test_one_owners_many_tables_share_one_turn() -> None:
 
     async def main() -> None:
         pool = ThreadPoolExecutor(1)
-        s = FairScheduler(lambda: pool, slots=1)
+        s = FairScheduler(lambda _: pool, slots=1)
         jobs = [asyncio.ensure_future(s.run("t0", False, work, "first", owner="10.0.0.1"))]
         await asyncio.sleep(0.05)
         for i in range(50):  # the flood: many tables, one owner, nobody present
@@ -85,7 +85,7 @@ def test_a_failing_job_does_not_stop_the_scheduler() -> None:
 
     async def main() -> str:
         pool = ThreadPoolExecutor(1)
-        s = FairScheduler(lambda: pool, slots=1)
+        s = FairScheduler(lambda _: pool, slots=1)
         try:
             await s.run("t", True, boom)
         except ValueError as err:
@@ -152,7 +152,7 @@ def test_with_two_slots_one_is_kept_for_people() -> None:
 
     async def main() -> None:
         pool = ThreadPoolExecutor(2)
-        s = FairScheduler(lambda: pool, slots=2)
+        s = FairScheduler(lambda _: pool, slots=2)
         flood = [asyncio.ensure_future(s.run(f"f{i}", False, work, f"flood-{i}")) for i in range(3)]
         await asyncio.sleep(0.1)
         assert started == ["flood-0"] and s.running == 1  # bots only: one slot of two

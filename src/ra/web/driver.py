@@ -208,6 +208,18 @@ class BotDriver:
         self.schedule_clock()
 
 
+BACKGROUND_NICENESS = 10
+"""How much lower the CPU priority of the processes that search for tables where no person is
+present: when the cores are busy, a present person's bot still gets one at once."""
+
+
+def background_worker() -> None:
+    """A bot process for tables where nobody is present: ends with the server, and yields the
+    CPU to the people's searches (issue 40, finding 1)."""
+    die_with_parent()
+    os.nice(BACKGROUND_NICENESS)
+
+
 def die_with_parent() -> None:
     """In a bot process, first thing: be ended with the server process that started it (Linux's
     parent-death signal), so a server stopped by SIGTERM or killed leaves no search running,

@@ -29,7 +29,7 @@ from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, rec
 from ra.views import PlayerView
 from ra.web.audience import Audience
 from ra.web.clients import Client
-from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, die_with_parent
+from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, background_worker, die_with_parent
 from ra.web.errors import ClientError
 from ra.web.hints import hint_for
 from ra.web.limits import address_prefix
@@ -597,6 +597,8 @@ class Hub:
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
         self._loading: dict[str, asyncio.Lock] = {}
         self._pool: Executor | None = None
+        self._unwatched: Executor | None = None
+        """The bot processes for tables where nobody is present (a lower CPU priority)."""
         self.scheduler = FairScheduler(self._workers, settings.bot_processes, self._ran, self.metrics.bots)
         self._tasks: list[asyncio.Task[None]] = []
         self._note_tasks: set[asyncio.Task[None]] = set()
@@ -636,10 +638,11 @@ class Hub:
                 c.put(ShutdownMessage(type="shutdown", message="the server is restarting; reconnecting…"))
                 c.finish()
         await asyncio.sleep(0.05)
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            for process in multiprocessing.active_children():  # a search under way stops now
-                process.terminate()
+        for pool in (self._pool, self._unwatched):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        for process in multiprocessing.active_children():  # a search under way stops now
+            process.terminate()
 
     # --- rooms -----------------------------------------------------------------
 
@@ -738,18 +741,27 @@ class Hub:
         """A bot's search or a hint finished in its process after ``seconds`` (for ``/metrics``)."""
         self.metrics.bot_think.labels("hint" if fn is hint_for else "move").observe(seconds)
 
-    def _workers(self) -> Executor:
-        """The bot processes (or the Ray cluster), started on first use."""
+    def _workers(self, person: bool = True) -> Executor:
+        """The bot processes (or the Ray cluster), started on first use: for tables where nobody
+        is present, processes of their own at a lower CPU priority (a present person's search
+        then gets a core at once, however busy the others keep the machine)."""
         if self._pool is None and self.settings.bot_backend == "ray":
             from ra.web.ray_bots import RayExecutor
 
             self._pool = RayExecutor(self.settings.ray_address, self.settings.bot_processes)
-        if self._pool is None:
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                max_workers=max(1, self.settings.bot_processes), mp_context=ctx, initializer=die_with_parent
-            )
-        return self._pool
+        if self.settings.bot_backend == "ray":
+            assert self._pool is not None
+            return self._pool
+        ctx = multiprocessing.get_context("spawn")
+        if person:
+            if self._pool is None:
+                workers = max(1, self.settings.bot_processes)
+                self._pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=die_with_parent)
+            return self._pool
+        if self._unwatched is None:
+            workers = max(1, self.scheduler.bot_slots)
+            self._unwatched = ProcessPoolExecutor(workers, mp_context=ctx, initializer=background_worker)
+        return self._unwatched
 
     async def hint(self, room: Room, view: PlayerView, edition: str, seed: int) -> HintReply:
         """Hints for ``seat`` in a worker process (see :mod:`ra.web.hints`), fairly scheduled."""

@@ -36,7 +36,7 @@ class FairScheduler:
 
     def __init__(
         self,
-        executor: Callable[[], Executor],
+        executor: Callable[[bool], Executor],
         slots: int,
         on_run: Callable[[Callable[..., object], float], None] | None = None,
         on_change: Callable[[int, int], None] | None = None,
@@ -118,7 +118,7 @@ class FairScheduler:
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         try:
-            result = await loop.run_in_executor(self._executor(), job.fn, *job.args)
+            result = await loop.run_in_executor(self._executor(job.person), job.fn, *job.args)
             if self._on_run is not None:
                 self._on_run(job.fn, time.perf_counter() - started)
         except BaseException as err:  # the caller gets the error; the scheduler goes on
