@@ -371,3 +371,35 @@ def test_the_new_words_come_from_the_catalogue(browser: Any, server: Server) -> 
     assert not bare, bare
     no_js_errors(page)
     page.context.close()
+
+
+# --- names people can trust: an account's name links to its profile ---------------------------
+
+
+def test_an_accounts_name_links_to_its_profile_and_a_guests_does_not(browser: Any, server: Server) -> None:
+    """Issue 40, "Names people can trust": wherever a seat's name is shown (the table, the lobby),
+    an account's name is a link to its profile; a guest's name is plain text, so a guest cannot
+    pass for an account by its name."""
+    base = server.url
+    made = create(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}], name="Ann")
+    gid = made["game"]["id"]
+    sign_up(base, "Ann", [{"game": gid, "token": made["token"]}])
+    join(base, gid, "Bob")  # a guest
+    seats = httpx.get(f"{base}/api/games/{gid}", timeout=10).json()["seats"]
+    assert [s["account"] for s in seats] == [True, False, False]
+    for lang, locale in LANGS:
+        page = new_page(browser, LAPTOP, locale)
+        page.goto(f"{base}/g/{gid}")
+        page.wait_for_selector("#players .player")
+        links = page.locator("#players a.profile-link")
+        assert links.count() == 1 and links.first.get_attribute("href") == "/u/Ann", lang
+        assert (
+            "Bob" in page.inner_text("#players") and page.locator("#players a", has_text="Bob").count() == 0
+        )
+        page.goto(base + "/")
+        item = page.locator(".game-item", has_text="Bob").first
+        item.wait_for()
+        assert item.locator("a.profile-link").count() == 1
+        assert item.locator("a.profile-link").get_attribute("href") == "/u/Ann"
+        no_js_errors(page)
+        page.context.close()

@@ -71,6 +71,8 @@ class SeatRow:
     """Its time ran out at a forfeit table: a bot plays it to the end and it ranks last."""
     rating: float | None = None
     """Its account's rating as shown (mu - 3 sigma), once the account has a rated game."""
+    account: bool = False
+    """An account holds the seat: its name is that account's (the pages link it to its profile)."""
 
 
 @dataclass
@@ -755,6 +757,7 @@ _SEAT_COLUMNS = (
     accounts.c.rating_mu.label("s_mu"),
     accounts.c.rating_sigma.label("s_sigma"),
     accounts.c.rated_games.label("s_rated"),
+    seats.c.account_id.label("s_account"),
 )
 """A seat's columns as the rows of a game read them, with its account's rating."""
 
@@ -771,6 +774,7 @@ def _seat_row(r: Any) -> SeatRow:
         r["s_bank"],
         bool(r["s_forfeited"]),
         round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
+        r["s_account"] is not None,
     )
 
 

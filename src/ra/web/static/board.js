@@ -100,7 +100,8 @@ export function sunBoatTrack(view, opts = {}) {
   };
 }
 
-// One player's display. opts: {me, toMove, connected, away, kind, discards: Set, fresh, lost: [kinds], edition,
+// One player's display. opts: {me, toMove, connected, away, kind, account (the name links to the profile),
+// discards: Set, fresh, lost: [kinds], edition,
 // group: a named group, not a landmark (a page with many boards, the guide, would repeat "Player 1")}
 export function renderPlayer(view, seat, opts = {}) {
   const p = view.players[seat];
@@ -141,7 +142,7 @@ export function renderPlayer(view, seat, opts = {}) {
     ? `<div class="lost-strip">${esc(t("table.tilesLost"))}: ${opts.lost.map((k) => `<span class="chip lost">${tileSVG(k, { edition })}</span>`).join("")}</div>` : "";
   const tag = opts.group ? "div" : "section";
   return `<${tag} class="player${isMe ? " me" : ""}${toMove ? " to-move" : ""}${opts.flash ? " flash" : ""}" data-seat="${seat}"${opts.group ? ' role="group"' : ""} aria-label="${esc(pn)}">` +
-    `<header class="phead"><div class="pwho"><h2 class="pname">${toMove ? `<span class="turn-arrow" aria-hidden="true">▶</span>` : ""}${esc(pn)}</h2>` +
+    `<header class="phead"><div class="pwho"><h2 class="pname">${toMove ? `<span class="turn-arrow" aria-hidden="true">▶</span>` : ""}${opts.account ? `<a class="profile-link" href="/u/${encodeURIComponent(p.name)}">${esc(pn)}</a>` : esc(pn)}</h2>` +
     (you ? `<span class="badge you">${esc(t("table.you"))}</span>` : "") +
     (toMove ? `<span class="badge move">${esc(t("table.toMove"))}</span>` : "") +
     (view.auction && view.auction.ra_player === seat ? `<span class="badge ra-badge">☀ ${esc(t("st.raPlayer"))}</span>` : "") + conn +

@@ -143,9 +143,11 @@ function clockOptions(value) {
   return { move_seconds: value ? Number(value) : null };
 }
 
+// The seats as HTML: an account's name links to its profile (a guest's name is only text).
 function seatNames(g) {
   const rated = (s) => (s.rating !== null && s.rating !== undefined ? ` (${fmtRating(s.rating)})` : "");
-  return g.seats.map((s) => (s.kind === "bot" ? `⚙ ${playerName(s.name) || t("lobby.bot")}${rated(s)}` : s.name ? `${playerName(s.name)}${rated(s)}` : s.taken ? "?" : `(${t("table.free")})`)).join(", ");
+  const person = (s) => (s.account ? `<a class="profile-link" href="/u/${encodeURIComponent(s.name)}">${esc(s.name)}</a>` : esc(playerName(s.name)));
+  return g.seats.map((s) => (s.kind === "bot" ? esc(`⚙ ${playerName(s.name) || t("lobby.bot")}${rated(s)}`) : s.name ? `${person(s)}${esc(rated(s))}` : esc(s.taken ? "?" : `(${t("table.free")})`))).join(", ");
 }
 
 function fmtRating(r) { return new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 1 }).format(r); }
@@ -179,7 +181,7 @@ function item(g, mine) {
   if (g.status === "finished" && g.winner !== null && g.winner !== undefined) meta += ` · ${t("lobby.winner", { name: g.seats[g.winner] ? playerName(g.seats[g.winner].name) : "?" })}`;
   if (mine) meta += ` · ${t("lobby.seatAs", { n: mine.seat + 1 })}`;
   const turn = myTurn(g, mine) ? ` <span class="status-pill turn">${esc(t("lobby.yourTurn"))}</span>` : "";
-  return `<li class="game-item${turn ? " your-turn" : ""}"><div class="gi-main"><div class="gi-title">${esc(seatNames(g))} <span class="status-pill ${g.status}">${esc(t("lobby.status." + g.status))}</span>${turn}</div>` +
+  return `<li class="game-item${turn ? " your-turn" : ""}"><div class="gi-main"><div class="gi-title">${seatNames(g)} <span class="status-pill ${g.status}">${esc(t("lobby.status." + g.status))}</span>${turn}</div>` +
     `<div class="gi-meta">#${esc(g.id)} · ${esc(meta)}</div></div><div class="gi-acts">${acts}</div></li>`;
 }
 

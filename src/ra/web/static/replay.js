@@ -61,7 +61,7 @@ function render() {
   $("#board-area").innerHTML = renderBoard(v, { edition: edition() });
   const n = v.players.length;
   $("#players").className = `players n${n}`;
-  $("#players").innerHTML = v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, you: !!mine && mine.seat === R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human" })).join("");
+  $("#players").innerHTML = v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, you: !!mine && mine.seat === R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human", account: Boolean(R.game && R.game.seats[i] && R.game.seats[i].account) })).join("");
   $("#tile-legend").innerHTML = renderLegend();
   const log = $("#log");
   log.innerHTML = renderLog(d.events, ns);

@@ -720,7 +720,7 @@ function renderPlayers() {
     const s = S.game && S.game.seats ? S.game.seats[seat] : null;
     return renderPlayer(S.view, seat, {
       me: S.seat, edition: edition(), kind: s ? s.kind : "human", connected: !S.connected ? false : s ? s.connected : null,
-      away: Boolean(s && s.away), forfeited: Boolean(s && s.forfeited),
+      away: Boolean(s && s.away), forfeited: Boolean(s && s.forfeited), account: Boolean(s && s.account),
       thinking: S.connected && s && s.kind === "bot" && S.view.phase !== "over" && S.view.to_move === seat,
       discards: seat === S.seat ? discards : new Set(),
       fresh: S.fresh && S.fresh.tiles[seat], lost: S.fresh && S.fresh.lost[seat], flash: S.fresh && S.fresh.flash.has(seat),
