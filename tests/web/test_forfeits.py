@@ -126,3 +126,40 @@ def test_a_table_everyone_left_ends_and_says_who_forfeited(deadline_server: Serv
     assert summary["status"] == "finished", summary
     seats = summary["seats"]
     assert isinstance(seats, list) and all(s["forfeited"] for s in seats)
+
+
+@pytest.mark.slow
+def test_at_a_second_time_table_the_first_timeout_is_stood_in_for_and_the_second_forfeits(
+    server: Server,
+) -> None:
+    """Issue 40, "a second timeout forfeits at a table that says so": the first time a person runs
+    out, the stand-in decides and they may come back; the second time, the seat forfeits."""
+
+    async def main() -> None:
+        ann, bo = await seated(server, move_seconds=5, on_timeout="second")
+        assert (await ann.state_now())["game"]["options"]["on_timeout"] == "second"
+        players = {0: ann, 1: bo}
+        walker = (await ann.state_now())["view"]["to_move"]
+        other, walking = players[1 - walker], players[walker]
+
+        def seat(m: dict[str, object], key: str) -> bool:
+            return m["type"] == "state" and bool(m["game"]["seats"][walker][key])  # type: ignore[index]
+
+        first = await other.until(lambda m: seat(m, "away"), timeout=20)
+        assert not first["game"]["seats"][walker]["forfeited"]  # the first time: a stand-in
+        await walking.state_now()
+        await walking.send({"type": "back"})
+        await walking.until(lambda m: m["type"] == "state" and not m["game"]["seats"][walker]["away"])
+        for _ in range(400):  # the game goes on until it is the walker's turn again, who walks away
+            s = await other.state_now()
+            if s["game"]["seats"][walker]["forfeited"]:
+                break
+            if s["legal"]:
+                await other.play_random()
+            await asyncio.sleep(0.05)
+        final = await other.until(lambda m: seat(m, "forfeited"), timeout=30)
+        assert final["game"]["seats"][walker]["forfeited"]
+        for q in (ann, bo):
+            await q.close()
+
+    asyncio.run(main())

@@ -14,7 +14,7 @@ import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ra.table import decide
+from ra.table import decide, stand_in_events
 from ra.web.errors import ClientError
 
 if TYPE_CHECKING:
@@ -149,8 +149,8 @@ class BotDriver:
             if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
                 self.room.row.seats[seat].bank = 0.0  # spent: coming back gives only the increment
                 await self.room.hub.store.set_bank(self.room.id, seat, 0.0)
-            forfeits = self.room.row.on_timeout == "forfeit" or not self.room.row.clocked
-            if forfeits and not self.room.row.seats[seat].forfeited:
+            held = self.room.row.seats[seat]
+            if not held.away and not held.forfeited and self.forfeits(seat):  # a new timeout
                 await self.forfeit(seat)
             away = self.room.row.seats[seat].away
             await self._play_bot(seat, n, self.room.row.stand_in_level)
@@ -162,6 +162,18 @@ class BotDriver:
             raise
         except Exception:
             log.exception("stand-in move failed in game %s at decision %d", self.room.id, n)
+
+    def forfeits(self, seat: int) -> bool:
+        """Whether ``seat``, out of time now, forfeits: at a forfeit table; at a table whose rule
+        is "the second time" once a stand-in has already decided for it; at a table without a
+        clock (the site's deadline) always."""
+        rule, table = self.room.row.on_timeout, self.room.table
+        if rule == "forfeit" or not self.room.row.clocked:
+            return True
+        if rule != "second" or table is None:
+            return False
+        events = table.game.events
+        return any(events[i].seat == seat for i in stand_in_events(events, table.stand_ins))
 
     def time_left(self) -> float:
         """Seconds the person to move has left: on the table's clock, or at a table without one

@@ -42,7 +42,9 @@ MIN_MOVE_SECONDS = 5
 MAX_MOVE_SECONDS = 3 * 24 * 3600
 MIN_GAME_SECONDS = 10
 MAX_GAME_SECONDS = 3 * 3600
-ON_TIMEOUT = ("stand_in", "forfeit")
+ON_TIMEOUT = ("stand_in", "second", "forfeit")
+"""When a clock runs out: a stand-in until the person is back; a stand-in the first time and a
+forfeit the second; or a forfeit at once."""
 """What a table does when a person's clock runs out."""
 """A clock gives each decision 5 s (a blitz) to 3 days (a game by turns)."""
 FINISHED_LISTED = 30
@@ -107,8 +109,9 @@ class NewGame(BaseModel):
     increment: int = Field(default=0, ge=0, le=60)
     """Seconds added to a person's game clock after each of their decisions."""
     on_timeout: str = "stand_in"
-    """When a clock runs out: "stand_in" (a bot decides until the person is back) or "forfeit"
-    (a bot plays the seat to the end, and it ranks last)."""
+    """When a clock runs out: "stand_in" (a bot decides until the person is back), "second" (so
+    the first time; the second time the seat forfeits) or "forfeit" (a bot plays the seat to the
+    end, and it ranks last)."""
     name: str | None = None
     join: bool = True
 

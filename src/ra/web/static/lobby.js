@@ -133,6 +133,7 @@ function describe(g) {
   let clock = o.move_seconds ? ` · ◷ ${t(known) !== known ? t(known) : t("lobby.clockSeconds", { n: o.move_seconds })}` : "";
   if (o.game_seconds) clock = ` · ◷ ${t("lobby.clockGame", { m: Math.round(o.game_seconds / 60), s: o.increment || 0 })}`;
   if (clock && o.on_timeout === "forfeit") clock += ` (${t("lobby.timeout.forfeit.short")})`;
+  if (clock && o.on_timeout === "second") clock += ` (${t("lobby.timeout.second.short")})`;
   return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${clock}${dis}${hid}${hints}${ed}`;
 }
 
