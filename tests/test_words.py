@@ -43,18 +43,18 @@ def test_pseudo_text_keeps_placeholders_and_has_no_plain_letters() -> None:
 
 
 @pytest.mark.parametrize(
-    ("n", "tiles", "suns"),
+    ("n", "tiles", "points"),
     [
-        (1, "1 жетон", "1 диск"),
-        (2, "2 жетона", "2 диска"),
-        (5, "5 жетонов", "5 дисков"),
-        (11, "11 жетонов", "11 дисков"),
-        (21, "21 жетон", "21 диск"),
+        (1, "1 жетон", "1 очко"),
+        (2, "2 жетона", "2 очка"),
+        (5, "5 жетонов", "5 очков"),
+        (11, "11 жетонов", "11 очков"),
+        (21, "21 жетон", "21 очко"),
     ],
 )
-def test_russian_plurals(n: int, tiles: str, suns: str) -> None:
+def test_russian_plurals(n: int, tiles: str, points: str) -> None:
     ru = w.words("ru")
-    assert (ru("count.tiles", n=n), ru("count.suns", n=n)) == (tiles, suns)
+    assert (ru("count.tiles", n=n), ru("count.points", n=n)) == (tiles, points)
 
 
 def test_english_plurals_and_gendered_russian_tile_names() -> None:
@@ -208,3 +208,102 @@ def test_no_key_is_declared_twice_in_the_sources() -> None:
         for key in re_.findall(r'^msgctxt "([^"]+)"', pot.read_text(encoding="utf-8"), re_.MULTILINE)
     )
     assert [k for k, n in keys.items() if n > 1] == []
+
+
+# --- every message is used ----------------------------------------------------------------------
+
+SRC = Path(w.__file__).parent
+"""The package: its Python, the browser's pages and scripts, its data."""
+
+LEARN_PART = r"(?:title|intro|\d+\.(?:text|hint|after))"
+"""The parts of a guided-game chapter's texts (``learn.<chapter>.<part>``: :meth:`ra.learn.Chapter.key`)."""
+
+
+VALUE = r"[\w+-]+"
+"""A value only known when the code runs, as one segment of a key (``g10+5``; no dots)."""
+
+
+def _built(node: object) -> str | None:
+    """A key built from pieces (an f-string, ``"a." + b``, ``"x" if c else "y"``) as a pattern,
+    if ``node`` builds a string; a constant is its own text, escaped."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return re.escape(node.value)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(_built(v) or VALUE for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _built(node.left), _built(node.right)
+        return None if left is None and right is None else (left or VALUE) + (right or VALUE)
+    if isinstance(node, ast.IfExp):
+        body, orelse = _built(node.body), _built(node.orelse)
+        return None if body is None or orelse is None else f"(?:{body}|{orelse})"
+    return None
+
+
+def _key_pattern(pattern: str | None) -> str | None:
+    """``pattern`` if it starts as a key does: a word, then a dot or an underscore."""
+    return pattern if pattern is not None and re.match(r"[a-z]\w*(?:\\\.|_)", pattern) else None
+
+
+def keys_used_in_the_source() -> tuple[set[str], set[str]]:
+    """Every key-like string of the package's code, pages and data, and every pattern of keys
+    its code builds (with the tools' own: ``tools/``)."""
+    import ast
+
+    literals: set[str] = set()
+    patterns: set[str] = set()
+    code = [*SRC.rglob("*.py"), *(SRC.parents[1] / "tools").rglob("*.py")]
+    for path in code:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                literals.add(node.value)
+            elif (found := _key_pattern(_built(node))) is not None:
+                patterns.add(found)
+    for path in [*SRC.rglob("*.js"), *SRC.rglob("*.html")]:
+        text = path.read_text(encoding="utf-8")
+        literals.update(re.findall(r"""(?<=["'`])[A-Za-z_][\w.-]*(?=["'`])""", text))
+        for built in re.findall(r"`((?:[\w.-]*\$\{[^{}`]*\})+[\w.-]*)`", text):  # `summary.${sec}.${i}`
+            pieces = re.split(r"\$\{[^{}`]*\}", built)
+            found = _key_pattern(VALUE.join(re.escape(piece) for piece in pieces))
+            patterns.update([found] if found else [])
+        for prefix in re.findall(r"""["']([a-z][\w.]*[._])["']\s*\+""", text):  # "tilehelp." + kind
+            patterns.add(re.escape(prefix) + VALUE)
+    for path in SRC.rglob("*.json"):
+        literals.update(re.findall(r'"([\w.]+)"', path.read_text(encoding="utf-8")))
+    return literals, patterns
+
+
+def test_every_catalogue_message_is_used_somewhere_in_the_package() -> None:
+    """A message no code shows any more is a translator's wasted work: each key is named in the
+    code or pages, built there (``f"tui.action.{kind}"``, ``t(`err.${code}`)``), a ``.you`` form
+    of a used one, or Typer's own words (asked for by their English)."""
+    import typer
+
+    from ra.learn import load_chapters
+
+    literals, patterns = keys_used_in_the_source()
+    # learn.{chapter}.{part} would match any three-part key: the chapters and parts say which.
+    patterns.discard(rf"learn\.{VALUE}\.{VALUE}")
+    chapters = "|".join(c.id for c in load_chapters())
+    patterns.add(rf"learn\.(?:{chapters})\.{LEARN_PART}")
+    framework = "\n".join(p.read_text(encoding="utf-8") for p in Path(typer.__file__).parent.rglob("*.py"))
+
+    def used(key: str, entry: w.Entry) -> bool:
+        if key in literals or any(re.fullmatch(p, key) for p in patterns):
+            return True
+        if key.endswith(".you"):
+            return used(key.removesuffix(".you"), entry)
+        asked = rf"""\b_\(\s*["']{re.escape(entry.singular)}["']"""  # Typer's gettext call: _("Options")
+        return key.startswith("click.") and re.search(asked, framework) is not None
+
+    unused = sorted(key for key, entry in w.source().items() if not used(key, entry))
+    assert not unused, f"messages nothing shows (remove them from the catalogue): {unused}"
+
+
+def test_the_check_for_unused_messages_finds_one() -> None:
+    literals, patterns = keys_used_in_the_source()
+    assert "tui.key.quit" in literals and rf"tui\.action\.{VALUE}" in patterns
+    assert rf"hint\.act\.{VALUE}(?:\.ing|)" in patterns  # f"hint.act.{kind}" + (".ing" if g else "")
+    assert not any(re.fullmatch(p, "learn.tui.prompt") for p in patterns - {rf"learn\.{VALUE}\.{VALUE}"})
+    assert "learn.tui.prompt" not in literals and "puzzle.heading" not in literals

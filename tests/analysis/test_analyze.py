@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ from ra.analysis.report import html_report, svg_chart, terminal_chart
 from ra.bots import make
 from ra.bots.advisor import Advisor
 from ra.cli import app as cli
+from ra.labels import action_label
 from ra.tui import ReplayApp
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -169,7 +171,7 @@ def test_the_command_writes_the_report_and_the_json(tmp_path: Path) -> None:
         (["missing.json"], "cannot read"),
         (["GAME", "--seat", "3"], "--seat 3: seats are 1 to 2"),
         (["GAME", "--seat", "Zed"], "--seat 'Zed': give a seat number"),
-        (["GAME", "--budget", "fast"], "--budget: bad budget 'fast'"),
+        (["GAME", "--budget", "fast"], "--budget: 'fast' is not a budget: give a level"),
         (["GAME", "--budget", "0"], "--budget:"),
         (["GAME", "--out", "."], "is a folder"),
         (["GAME", "--jobs", "0"], "--jobs must be 1 or more"),
@@ -320,13 +322,21 @@ def test_the_command_speaks_the_chosen_language(
     assert bad.exit_code == 2 and not foreign_words(said, ("Ann", "Bob")), bad.output
 
 
-def test_a_costly_decision_is_listed_with_its_action_in_words() -> None:
-    """Issue 41: ``ra analyze`` listed "ra — lost 6%" (notation) where a player reads words."""
+def test_a_costly_decision_is_listed_with_the_games_own_label() -> None:
+    """Issue 41: ``ra analyze`` listed "ra — lost 6%" (notation) where a player reads words, then
+    "bid sun 11" where the game's button, the hints and the replay say "Bid 11": the game's own
+    label (:func:`ra.labels.action_label`) in every language."""
     from ra.analysis.game import DecisionReport
 
     d = DecisionReport(
         index=45, seat=1, epoch=2, chosen="bid 11", best="pass", chances=(0.3, 0.7), chosen_chance=0.3,
         best_chance=0.4, loss=0.1, label="mistake", text="lost 10%", actions=(), why=None,
     )  # fmt: skip
-    assert d.line(["Ann", "Bob"]).startswith("decision 46 (Bob, epoch 2): bid sun 11 — lost 10%")
-    assert d.line(["Аня", "Борис"], "ru").startswith("решение 46 (Борис, эпоха 2): поставить диск 11 — ")
+    assert d.line(["Ann", "Bob"]).startswith("decision 46 (Bob, epoch 2): Bid 11 — lost 10%")
+    assert d.line(["Аня", "Борис"], "ru").startswith("решение 46 (Борис, эпоха 2): Ставка 11 — ")
+    assert d.line(["Anna", "Bernd"], "de").startswith("Entscheidung 46 (Bernd, Epoche 2): Gebot 11 — ")
+    for lang in ("en", "ru", "de"):
+        assert action_label(ra.Action.parse("bid 11"), lang=lang) in d.line(["Ann", "Bob"], lang)
+    god = replace(d, chosen="god palace")  # the tile by the edition's name, as on the button
+    assert "God: Palace" in god.line(["Ann", "Bob"])
+    assert "God: Mausoleum" in god.line(["Ann", "Bob"], edition="2023")

@@ -366,9 +366,9 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["play", "--bogus"], "No such option: --bogus"),
-        (["play", "--players", "x"], "'--players'"),
-        (["replay"], "Missing argument 'FILE'"),
+        (["play", "--bogus"], "no such option: --bogus (did you mean --bots?)"),
+        (["play", "--players", "x"], "--players: 'x' is not a whole number"),
+        (["replay"], "missing argument FILE (see ra replay --help)"),
         (["nosuchcommand"], "No such command"),
         (["play", "--players", "9"], "Ra is for 2 to 5 players, not 9"),
         (["play", "--resume", "true"], "unexpected extra argument"),  # a flag takes no value

@@ -19,10 +19,11 @@ from typing import Any
 from ra.actions import Action
 from ra.bots.advisor import DEFAULT_BUDGET, Advisor
 from ra.bots.evaluate import Budget, Evaluator
-from ra.bots.explain import action_msg, explain, mistake_msg, msg_from_json, reason_msg
+from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
 from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
 from ra.events import you_seat
+from ra.labels import action_label
 from ra.words import DEFAULT_LANG, Msg, MsgJson, words
 
 Judge = Advisor | Evaluator
@@ -93,15 +94,16 @@ class DecisionReport:
             return self.text
         return words(lang).render(msg_from_json(self.why), names, you_seat(names))
 
-    def line(self, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
+    def line(self, names: Sequence[str], lang: str = DEFAULT_LANG, edition: str = "original") -> str:
         """The decision as a costly one is listed (terminal and report alike): ``decision 46
-        (Bob, epoch 2): bid sun 1 — lost 29% …`` (the action in words, not in notation)."""
+        (Bob, epoch 2): Bid 1 — lost 29% …`` (the action by the game's own label, as its button
+        and the hints name it: :func:`ra.labels.action_label`)."""
         return words(lang)(
             "analysis.decision",
             number=self.index + 1,
             name=names[self.seat],
             epoch=self.epoch,
-            chosen=action_msg(Action.parse(self.chosen)),
+            chosen=action_label(Action.parse(self.chosen), edition, lang),
             why=self.why_text(names, lang),
         )
 
@@ -114,6 +116,16 @@ class DecisionReport:
                 "actions": tuple(ActionLine(**a) for a in data.get("actions", ())),
             }
         )
+
+
+class AnalysisFormatError(ValueError):
+    """A document that is no analysis written by ``ra analyze --json`` (``broken``: it says it
+    is one, but ``field`` — or, when None, some part — is missing or damaged)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.broken = message.startswith("a broken")
+        self.field = field
 
 
 @dataclass
@@ -170,7 +182,7 @@ class GameAnalysis:
     def from_dict(cls, data: dict[str, Any]) -> GameAnalysis:
         """Read an analysis written by :meth:`to_dict`; ``ValueError`` says what is wrong."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError("not a game analysis (ra analyze --json writes one)")
+            raise AnalysisFormatError("not a game analysis (ra analyze --json writes one)")
         try:
             return cls(
                 names=tuple(data["names"]),
@@ -186,7 +198,9 @@ class GameAnalysis:
                 curve=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("curve", [])],
             )
         except (KeyError, TypeError, ValueError) as err:
-            raise ValueError(f"a broken game analysis ({type(err).__name__}: {err})") from None
+            field = str(err.args[0]) if isinstance(err, KeyError) and err.args else None
+            why = f"a broken game analysis ({type(err).__name__}: {err})"
+            raise AnalysisFormatError(why, field) from None
 
 
 def epoch_starts(game: Game) -> tuple[int, ...]:
@@ -410,6 +424,7 @@ __all__ = [
     "INACCURACY",
     "MISTAKE",
     "ActionLine",
+    "AnalysisFormatError",
     "DecisionReport",
     "GameAnalysis",
     "analyse_decision",

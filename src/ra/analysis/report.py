@@ -21,7 +21,8 @@ from rich.text import Text
 
 from ra.actions import Action
 from ra.analysis.game import INACCURACY, DecisionReport, GameAnalysis
-from ra.bots.explain import label_msg, signed
+from ra.bots.explain import signed
+from ra.labels import action_label
 from ra.words import DEFAULT_LANG, Param, Words, bcp47, msg, words
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
@@ -165,8 +166,9 @@ tr.blunder td { background: #fdd; } tr.mistake td { background: #fed; } tr.inacc
 """
 
 
-def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
-    """A self-contained HTML page: summary, the chart, and every analysed decision."""
+def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG, edition: str = "original") -> str:
+    """A self-contained HTML page: summary, the chart, and every analysed decision (actions by
+    the game's own labels, tiles by ``edition``'s names)."""
     w = words(lang)
     names = analysis.names
     title = w("analysis.html.title", names=", ".join(names))
@@ -206,7 +208,7 @@ def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
             parts.append(f'<li class="accuracy" data-seat="{s}">{line}</li>')
     parts.append(f"</ul><h3>{_html(w, 'analysis.costliest')}</h3><ol>")
     for d in analysis.costliest():
-        line = escape(d.line(names, lang))
+        line = escape(d.line(names, lang, edition))
         parts.append(f'<li class="costliest" data-decision="{d.index}">{line}</li>')
     if not analysis.costliest():
         parts.append(f"<li>{_html(w, 'analysis.html.none_costly', within=pct(INACCURACY))}</li>")
@@ -223,21 +225,21 @@ def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
             why = w("analysis.html.labelled", label=label_text(d.label, lang), why=why)
         parts.append(
             f'<tr{cls} data-decision="{d.index}"><td class="num">{d.index + 1}</td><td>{d.epoch}</td>'
-            f"<td>{escape(names[d.seat])}</td><td>{_label(d.chosen, w)}</td>"
-            f'<td class="num">{pct(d.chosen_chance)}</td><td>{_label(d.best, w)}</td>'
+            f"<td>{escape(names[d.seat])}</td><td>{_label(d.chosen, lang, edition)}</td>"
+            f'<td class="num">{pct(d.chosen_chance)}</td><td>{_label(d.best, lang, edition)}</td>'
             f'<td class="num">{pct(d.best_chance)}</td><td class="num">{pct(d.loss)}</td>'
-            f"<td>{escape(why)}{_all_actions(d, w)}</td></tr>"
+            f"<td>{escape(why)}{_all_actions(d, w, edition)}</td></tr>"
         )
     parts.append("</table></body></html>\n")
     return "\n".join(parts)
 
 
-def _label(action: str, w: Words) -> str:
-    """An action of a report (its notation) as a player reads it: ``Bid 9``, ``Invoke Ra``."""
-    return escape(w.render(label_msg(Action.parse(action))))
+def _label(action: str, lang: str, edition: str = "original") -> str:
+    """An action of a report (its notation) as the game labels it: ``Bid 9``, ``Invoke Ra``."""
+    return escape(action_label(Action.parse(action), edition, lang))
 
 
-def _all_actions(d: DecisionReport, w: Words) -> str:
+def _all_actions(d: DecisionReport, w: Words, edition: str = "original") -> str:
     """Every legal action's win chance and expected margin, folded away under the reason."""
     if len(d.actions) < 2:
         return ""
@@ -245,7 +247,7 @@ def _all_actions(d: DecisionReport, w: Words) -> str:
         _html(
             w,
             "analysis.html.action",
-            action=label_msg(Action.parse(a.action)),
+            action=action_label(Action.parse(a.action), edition, w.lang),
             chance=pct(a.chance),
             margin=signed(a.margin),
         )

@@ -150,7 +150,7 @@ app.command("rules", help=HELP("cli.rules"))(rules_command)
 app.command("guide", help=HELP("guide.cli.help"))(guide_command)
 app.command("learn", help=HELP("learn.help"))(learn_command)
 app.command("puzzle", help=HELP("puzzle.cli.help"))(puzzle_command)
-# Developers' and hosts' commands: their own help is English; the list names them in every language.
+# Developers' and hosts' commands (their help and words are in the catalogue too).
 app.command("arena", help=HELP("cli.arena"), short_help=HELP("cli.short.arena"))(arena_command)
 app.command("serve", help=HELP("cli.serve"), short_help=HELP("cli.short.serve"))(serve_command)
 app.command("analyze")(analyze_command)
@@ -177,8 +177,7 @@ def main(args: list[str] | None = None) -> None:
         if type(err).__name__ == "NoArgsIsHelpError" and ctx is not None:
             typer.echo(ctx.get_help())
             raise SystemExit(0) from None
-        where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
-        raise SystemExit(fail(f"{err.format_message().rstrip('.')}{where}").exit_code) from None
+        raise SystemExit(fail(_language.usage_error(err, w())).exit_code) from None
     except typer.Abort:
         raise SystemExit(130) from None
     raise SystemExit(code if isinstance(code, int) else 0)

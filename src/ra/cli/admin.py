@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
-from ra.cli.common import HELP, fail
+from ra.cli.common import HELP, fail, w
 from ra.cli.serve import default_db
 
 if TYPE_CHECKING:
@@ -21,7 +21,9 @@ admin = typer.Typer(
     help=HELP("cli.admin"),
     no_args_is_help=True,
 )
-LineArgument = Annotated[int, typer.Argument(min=1, metavar="LINE", help=HELP("cli.admin.line"))]
+LINE = HELP("cli.metavar.line")
+"""How the help names a chat line's number."""
+LineArgument = Annotated[int, typer.Argument(min=1, metavar=LINE, help=HELP("cli.admin.line"))]
 DbOption = Annotated[
     str | None,
     typer.Option(help=HELP("cli.admin.db")),
@@ -34,13 +36,13 @@ def _store(db: str | None) -> Store:
         from ra.web import db as database
         from ra.web.store import Store
     except ImportError as err:
-        raise fail(f"ra admin needs the web extra: pip install -e '.[web]' ({err.name} is missing)") from None
+        raise fail(w()("cli.err.web_extra", command="ra admin", missing=str(err.name))) from None
     url = db or default_db()
     try:
         database.check_url(url)
         database.upgrade(url)
     except Exception as err:  # a bad URL, an unreachable server, a file that is no database
-        raise fail(f"cannot open the database {url}: {str(err).splitlines()[0]}") from None
+        raise fail(w()("cli.err.database", url=url, why=str(err).splitlines()[0])) from None
     return Store(url)
 
 
@@ -61,34 +63,39 @@ def _with_store(db: str | None, job: Callable[[Store], Awaitable[T]]) -> T:
 def reports(db: DbOption = None) -> None:
     """List the reported chat lines nobody acted on yet, oldest first."""
     rows = _with_store(db, lambda store: store.chat.open_reports())
+    say = w()
     if not rows:
-        typer.echo("No open reports.")
+        typer.echo(say("admin.none"))
         return
     for r in rows:
-        who = r.line.name if r.line.seat is None else f"{r.line.name} (seat {r.line.seat + 1})"
-        times = "once" if r.reports == 1 else f"{r.reports} times"
-        typer.echo(
-            f"line {r.line.id} · {where(r)} · reported {times}, "
-            f"first {r.created_at:%Y-%m-%d %H:%M} UTC\n  {who} from {r.line.addr or '?'}: {r.line.text!r}"
+        first = f"{r.created_at:%Y-%m-%d %H:%M}"
+        typer.echo(say("admin.report", line=r.line.id, where=where(r), n=r.reports, first=first))
+        who = (
+            r.line.name if r.line.seat is None else say("admin.seat", name=r.line.name, seat=r.line.seat + 1)
         )
-    typer.echo("Act with: ra admin hide LINE (nobody is sent it again) or ra admin dismiss LINE.")
+        typer.echo("  " + say("admin.said", who=who, addr=r.line.addr or "?", text=repr(r.line.text)))
+    typer.echo(w()("admin.act", line=LINE))
 
 
 def where(r: ReportRow) -> str:
-    return "the lobby" if r.line.game_id is None else f"table {r.line.game_id} · {r.line.channel}"
+    """Where a reported line was said: the lobby, or a table and its channel."""
+    say = w()
+    return (
+        say("admin.lobby")
+        if r.line.game_id is None
+        else say("admin.table", game=r.line.game_id, channel=r.line.channel)
+    )
 
 
 def _resolve(line: int, db: str | None, hide: bool) -> None:
     if not _with_store(db, lambda store: store.chat.resolve(line, hide)):
-        raise fail(f"no chat line {line} (ra admin reports lists the reported ones)")
-    typer.echo(
-        f"Line {line} hidden: no one is sent it again." if hide else f"Reports of line {line} dismissed."
-    )
+        raise fail(w()("admin.err.no_line", line=line))
+    typer.echo(w()("admin.hidden" if hide else "admin.dismissed", line=line))
 
 
 @admin.command("hide", help=HELP("cli.admin.hide"))
 def hide(
-    line: Annotated[int, typer.Argument(min=1, metavar="LINE", help=HELP("cli.admin.line"))],
+    line: LineArgument,
     db: DbOption = None,
 ) -> None:
     """Hide a chat line: it is no longer sent to anyone joining the table (its reports are closed)."""
@@ -97,7 +104,7 @@ def hide(
 
 @admin.command("dismiss", help=HELP("cli.admin.dismiss"))
 def dismiss(
-    line: Annotated[int, typer.Argument(min=1, metavar="LINE", help=HELP("cli.admin.line"))],
+    line: LineArgument,
     db: DbOption = None,
 ) -> None:
     """Dismiss the reports of a chat line: it stays."""

@@ -16,7 +16,7 @@ from rich.text import Text
 import ra
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
-from ra.cli.common import HELP, cannot_write, error_text, fail, lang, w
+from ra.cli.common import HELP, cannot_write, error_text, fail, lang, parse_budget, w
 
 _EDITION_HELP = HELP("analysis.help.edition", editions=", ".join(ra.EDITIONS))
 
@@ -43,7 +43,7 @@ def _check_out(path: Path, option: str) -> None:
 
 
 def analyze_command(
-    path: Annotated[Path, typer.Argument(metavar="FILE", help=HELP("analysis.help.file"))],
+    path: Annotated[Path, typer.Argument(metavar=HELP("cli.metavar.file"), help=HELP("analysis.help.file"))],
     seat: Annotated[str | None, typer.Option("--seat", "-s", help=HELP("analysis.help.seat"))] = None,
     budget: Annotated[
         str,
@@ -66,7 +66,6 @@ def analyze_command(
     (the help text: ``analysis.help``)."""
     from ra.analysis.game import analyse_game
     from ra.analysis.report import html_report, pct, terminal_chart
-    from ra.bots.evaluate import Budget
     from ra.records import atomic_write
     from ra.tui.session import load_game
 
@@ -78,10 +77,7 @@ def analyze_command(
         raise fail(say("analysis.err.seed", seed=seed))
     if jobs < 1:
         raise fail(say("analysis.err.jobs", jobs=jobs))
-    try:
-        plan = Budget.parse(budget)
-    except ValueError as err:
-        raise fail(f"--budget: {err}") from None
+    plan = parse_budget(budget, "--budget")
     try:
         game = load_game(path)
     except ra.RecordError as err:
@@ -123,7 +119,7 @@ def analyze_command(
         console.print()
         console.print(Text(say("analysis.costliest") + ":", style="bold"))
         for d in costly:  # a long line wraps under its own text, not at column 0
-            console.print(Padding(Text(d.line(names, code)), (0, 0, 0, 2)))
+            console.print(Padding(Text(d.line(names, code, edition)), (0, 0, 0, 2)))
     else:
         console.print()
         console.print(Text(say("analysis.well_played")))
@@ -132,7 +128,7 @@ def analyze_command(
             atomic_write(json_path, analysis.to_json())
             console.print(Text(say("analysis.json_written", path=str(json_path))))
         if out is not None:
-            atomic_write(out, html_report(analysis, code))
+            atomic_write(out, html_report(analysis, code, edition))
             console.print(Text(say("analysis.report_written", path=str(out))))
     except OSError as err:
         raise fail(say("analysis.err.report", reason=err.strerror or str(err))) from None

@@ -24,21 +24,29 @@ from rich.progress import (
 from rich.table import Table
 
 import ra
-from ra import arena, bots
+from ra import arena
 from ra.arena.runner import GameResult
-from ra.cli.common import HELP, LONG_SUNS, PLAYERS, cannot_write, fail, setup_message
-from ra.events import plural
+from ra.cli.common import HELP, LONG_SUNS, PLAYERS, cannot_write, check_bots, fail, setup_message, w
 from ra.table import check_players
+from ra.words import msg
 
 MAX_JOBS = 64
 """More processes than this only fight over the cores."""
 
 
+SUMMARY_COLUMNS = ("games", "wins", "win_pct", "ci", "score", "margin", "ms", "rating")
+"""The summary's number columns (``arena.col.*``), after the bot's."""
+PAIR_COLUMNS = ("pairs", "ahead", "ahead_pct", "ci")
+"""The head-to-head table's number columns, after the two bots'."""
+
+
 def summary_table(summary: list[arena.BotSummary], players: int) -> Table:
-    table = Table(title=f"Results ({players} players; chance = {100 / players:.0f}% wins)", pad_edge=False)
-    table.add_column("bot", overflow="fold")
-    for name in ("games", "wins", "win%", "95% CI", "score", "margin", "ms/dec", "rating"):
-        table.add_column(name, justify="right", no_wrap=True)
+    """Each bot's results, best rated first, in the command line's language."""
+    say = w()
+    table = Table(title=say("arena.results", n=players, chance=f"{100 / players:.0f}"), pad_edge=False)
+    table.add_column(say("arena.col.bot"), overflow="fold")
+    for name in SUMMARY_COLUMNS:
+        table.add_column(say(f"arena.col.{name}"), justify="right", no_wrap=True)
     for b in summary:
         table.add_row(
             b.bot,
@@ -58,11 +66,12 @@ def head_to_head_table(pairs: list[arena.HeadToHead], summary: list[arena.BotSum
     """Who finished ahead of whom, best-rated first (at 3 or more players wins alone say little)."""
     rank = {b.bot: k for k, b in enumerate(summary)}
     pairs = sorted(pairs, key=lambda h: (rank[h.bot], rank[h.other]))
-    table = Table(title="Head to head (pairs of seats, winner first)", pad_edge=False)
-    table.add_column("bot", overflow="fold")
-    table.add_column("ahead of", overflow="fold")
-    for name in ("pairs", "ahead", "ahead%", "95% CI"):
-        table.add_column(name, justify="right", no_wrap=True)
+    say = w()
+    table = Table(title=say("arena.head_to_head"), pad_edge=False)
+    table.add_column(say("arena.col.bot"), overflow="fold")
+    table.add_column(say("arena.col.ahead_of"), overflow="fold")
+    for name in PAIR_COLUMNS:
+        table.add_column(say(f"arena.col.{name}"), justify="right", no_wrap=True)
     for h in pairs:
         table.add_row(
             h.bot,
@@ -77,14 +86,14 @@ def head_to_head_table(pairs: list[arena.HeadToHead], summary: list[arena.BotSum
 
 def check_output_file(path: Path, option: str) -> None:
     """Fail now, before any game is played, if ``path`` could not be written."""
-    where = os.fspath(path)
+    where = repr(os.fspath(path))
     if path.is_dir():
-        raise fail(f"{option} {where!r} is a folder, not a file")
+        raise fail(w()("arena.err.folder", option=option, path=where))
     if not path.parent.is_dir():
-        raise fail(f"{option}: folder {os.fspath(path.parent)!r} does not exist (for {where!r})")
+        raise fail(w()("arena.err.no_folder", option=option, folder=repr(os.fspath(path.parent)), path=where))
     reason = cannot_write(path)
     if reason is not None:
-        raise fail(f"{option}: cannot write {where!r}: {reason}")
+        raise fail(w()("arena.err.cannot_write", option=option, path=where, why=reason))
 
 
 def check_output_folder(path: Path, option: str) -> None:
@@ -96,7 +105,9 @@ def check_output_folder(path: Path, option: str) -> None:
         probe.write_text("", encoding="utf-8")
         probe.unlink()
     except OSError as err:
-        raise fail(f"{option}: cannot write in {where!r}: {err.strerror or err}") from None
+        raise fail(
+            w()("arena.err.cannot_write_in", option=option, path=repr(where), why=err.strerror or str(err))
+        ) from None
 
 
 @contextmanager
@@ -169,39 +180,35 @@ def arena_command(
     try:
         check_players(players)
     except ValueError as err:
-        raise fail(str(err)) from None
+        raise fail(setup_message(err)) from None
     if seed < 0:
-        raise fail(f"--seed must be 0 or more, not {seed}")
+        raise fail(w()("cli.err.seed", seed=seed))
     specs_text = [s.strip() for s in bots_list.split(",") if s.strip()]
     if not specs_text:
-        raise fail("--bots needs at least one bot")
+        raise fail(w()("arena.err.no_bots"))
     if len(specs_text) > players:
         raise fail(
-            f"{plural(len(specs_text), 'bot')} for {plural(players, 'seat')}: "
-            "give at most one bot per seat (or more --players)"
+            w()("arena.err.too_many_bots", n=len(specs_text), players=players),
         )
-    for spec in specs_text:
-        try:
-            bots.from_spec(spec, seed=0)
-        except ValueError as err:
-            raise fail(str(err)) from None
+    # every spec names a bot and gives it only its own options: said now, before any game
+    check_bots(specs_text)
     if games < 1:
-        raise fail("--games must be at least 1")
+        raise fail(w()("arena.err.at_least_one", option="--games", value=games))
     if jobs is not None and jobs < 1:
-        raise fail("--jobs must be at least 1")
+        raise fail(w()("arena.err.at_least_one", option="--jobs", value=jobs))
     try:
         ra.Game(players=players, seed=0, variant=variant, suns_per_player=suns_per_player)
     except ValueError as err:
         raise fail(setup_message(err)) from None
     if backend not in ("process", "ray"):
-        raise fail(f"unknown backend {backend!r}; backends are: process, ray")
+        raise fail(w()("cli.err.backend", option="--backend", backend=repr(backend)))
     if address is not None and backend != "ray":
-        raise fail("--address is for --backend ray")
+        raise fail(w()("cli.err.address", option="--address", backend="--backend"))
     if backend == "ray":
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise fail("--backend ray needs Ray: pip install 'ra-boardgame[cluster]'") from None
+            raise fail(w()("arena.err.no_ray", install="pip install 'ra-boardgame[cluster]'")) from None
     if out is not None:
         check_output_file(out, "--out")
     if csv_path is not None:
@@ -238,19 +245,19 @@ def arena_command(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("elapsed"),
+        TextColumn(w()("arena.elapsed"), markup=False),
         TimeElapsedColumn(),
-        TextColumn("ETA"),
+        TextColumn(w()("arena.eta"), markup=False),
         TimeRemainingColumn(),
         console=console,
         disable=quiet,
         transient=False,
     ) as progress:
-        task = progress.add_task("games", total=len(specs))
+        task = progress.add_task(w()("arena.games"), total=len(specs))
 
         def advance(r: GameResult) -> None:
             if r.error:
-                errors.append(f"game {r.index}: {r.error}")
+                errors.append(w()("arena.game_error", index=r.index, error=r.error))
             progress.advance(task)
 
         with sigterm_as_interrupt():
@@ -267,7 +274,9 @@ def arena_command(
                 raise fail(str(err)) from None
     elapsed = time.perf_counter() - start
     if interrupted:
-        console.print(f"[yellow]Interrupted:[/yellow] {len(results)} of {len(specs)} games finished.")
+        console.print(
+            w()("arena.interrupted", done=len(results), n=len(specs)), style="yellow", highlight=False
+        )
     for e in errors:
         console.print(f"[red]{e}[/red]", highlight=False)
     summary = arena.summarize(results)
@@ -275,18 +284,20 @@ def arena_command(
         console.print(summary_table(summary, players))
         if players > 2 and len(summary) > 1:
             console.print(head_to_head_table(arena.head_to_head(results), summary))
-    rule = "hidden scores (R9.1)" if hidden_scores else "open scores"
-    played = plural(len(results), "game")
-    console.print(f"{played} with {rule} in {elapsed:.1f} s with {plural(jobs, 'job')}.")
+    rule = msg("arena.hidden_scores" if hidden_scores else "arena.open_scores")
+    done = w()(
+        "arena.done", n=len(results), rule=rule, seconds=f"{elapsed:.1f}", jobs=msg("arena.jobs", n=jobs)
+    )
+    console.print(done, highlight=False)
     if out is not None:
         arena.write_json(out, arena.results_document(config, results, interrupted))
-        console.print(f"Results written to {out}")
+        console.print(w()("arena.written_json", path=str(out)), highlight=False)
     if csv_path is not None:
         arena.write_csv(csv_path, results)
-        console.print(f"Per-seat rows written to {csv_path}")
+        console.print(w()("arena.written_csv", path=str(csv_path)), highlight=False)
     if records is not None:
         saved = arena.save_records(records, results)
-        console.print(f"{plural(saved, 'game record')} saved in {records}/")
+        console.print(w()("arena.records_saved", n=saved, folder=f"{records}/"), highlight=False)
     if interrupted:
         raise typer.Exit(code=130)
     if errors:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -16,6 +17,9 @@ import ra
 from ra import words as _words
 from ra.cli.language import LANG_OPTION, argv_lang, choose, lang, without_lang
 from ra.words import UnknownLanguageError, Words
+
+if TYPE_CHECKING:
+    from ra.bots.evaluate import Budget
 
 __all__ = ["LANG_OPTION", "argv_lang", "lang", "without_lang"]
 
@@ -64,6 +68,44 @@ def setup_message(err: Exception) -> str:
     if isinstance(err, ra.SetupError) and err.option:
         return f"--{err.option.replace('_', '-')}: {text}"
     return text
+
+
+def check_bots(specs: Sequence[str], option: str = "--bots") -> None:
+    """Fail now, in the reader's words, on a bot spec that names no bot; any other fault of a
+    spec (its options: a developer's matter) is said in the library's words after ours."""
+    from importlib.metadata import entry_points
+
+    from ra import bots
+
+    known = (*bots.BOTS, *bots.LEVELS, "advisor", *(ep.name for ep in entry_points(group=bots.PLUGINS)))
+    for spec in specs:
+        name = spec.split(":", 1)[0].strip().lower()
+        if name not in known:
+            raise fail(w()("cli.err.unknown_bot", option=option, name=repr(name), bots=", ".join(known)))
+        try:
+            bots.from_spec(spec, seed=0)
+        except ValueError as err:
+            why = str(err).removeprefix(f"bad bot spec {spec!r}: ")
+            raise fail(w()("cli.err.bad_bot", option=option, spec=repr(spec), why=why)) from None
+
+
+def parse_budget(value: str, option: str) -> Budget:
+    """A search budget given on the command line (``--budget``, ``--hint-budget``), or a
+    one-line error saying what a budget is."""
+    from ra.bots.evaluate import Budget
+
+    try:
+        return Budget.parse(value)
+    except ValueError:
+        raise budget_error(option, value) from None
+
+
+def budget_error(option: str, value: str) -> typer.Exit:
+    """The error for a value of ``option`` that is no search budget: what a budget is."""
+    from ra.bots.evaluate import BUDGET_LEVELS
+
+    levels = ", ".join(BUDGET_LEVELS)
+    return fail(w()("cli.err.budget", option=option, value=repr(value), levels=levels))
 
 
 def rules_text(language: str | None = None) -> str:

@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 import ra
-from ra.cli.common import HELP, fail
+from ra.cli.common import HELP, fail, w
 
 BUILD_COMMAND = "pip install -e '.[docs]' && mkdocs build"
 """How to build the site by hand, from the checkout (the ``docs`` extra brings MkDocs)."""
@@ -79,7 +79,7 @@ def build_site(root: Path) -> str | None:
         return None
     lines = [line.strip() for line in (result.stderr + result.stdout).splitlines() if line.strip()]
     problems = [line for line in lines if line.startswith(("ERROR", "WARNING"))]
-    return (problems or lines or [f"mkdocs exited with status {result.returncode}"])[0]
+    return (problems or lines or [w()("docs.exit_status", code=result.returncode)])[0]
 
 
 def docs_command(
@@ -90,25 +90,22 @@ def docs_command(
     (built first when MkDocs is installed and the copy is missing or out of date)."""
     root = checkout_root()
     if root is None:
-        raise fail(
-            "this ra is not installed from a checkout, so there is no local documentation: "
-            f"in a checkout of the repository run {BUILD_COMMAND}, or read its docs/ folder"
-        )
+        raise fail(w()("docs.err.no_checkout", command=BUILD_COMMAND))
     index = site_index(root)
     if rebuild or is_stale(root):
         if mkdocs_installed():
-            typer.echo(f"Building the documentation in {root / 'site'} …", err=True)
+            typer.echo(w()("docs.building", folder=str(root / "site")), err=True)
             reason = build_site(root)
             if reason is not None:
-                raise fail(f"mkdocs build failed: {reason}")
+                raise fail(w()("docs.err.build", why=reason))
         elif not index.is_file():
-            raise fail(f"the documentation is not built; in {root} run {BUILD_COMMAND}")
+            raise fail(w()("docs.err.not_built", folder=str(root), command=BUILD_COMMAND))
         else:
-            typer.echo(f"The built copy is older than its pages (to rebuild: {BUILD_COMMAND}).", err=True)
+            typer.echo(w()("docs.stale", command=BUILD_COMMAND), err=True)
     if path_only:
         typer.echo(str(index))
         return
     if webbrowser.open(index.as_uri()):
-        typer.echo(f"Opened {index.as_uri()}")
+        typer.echo(w()("docs.opened", address=index.as_uri()))
     else:
-        typer.echo(f"No browser found; open {index}")
+        typer.echo(w()("docs.no_browser", path=str(index)))

@@ -32,7 +32,7 @@ def learn_command(
     except ChapterError as err:
         raise fail(str(err)) from None
     if chapter is not None and not 1 <= chapter <= len(chapters):
-        raise fail(w()("learn.help.chapter", total=len(chapters)))
+        raise fail(w()("learn.err.chapter", chapter=chapter, total=len(chapters)))
     path = progress_path()
     note = ""
     lesson = Lesson(chapters[0])

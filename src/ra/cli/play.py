@@ -16,6 +16,7 @@ from ra.cli.common import (
     HELP,
     LONG_SUNS,
     PLAYERS,
+    check_bots,
     error_text,
     fail,
     lang,
@@ -26,7 +27,7 @@ from ra.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from ra.analysis.game import GameAnalysis
+    from ra.analysis.game import AnalysisFormatError, GameAnalysis
 
 LEVELS_HELP = "; ".join(HELP("cli.play.level", level=lv, text=level_help(lv, HELP.lang)) for lv in LEVELS)
 VARIANT_HELP = HELP("cli.play.variant", variants=", ".join(ra.VARIANTS))
@@ -122,6 +123,7 @@ def play_command(
     else:
         if players is None and variant == "long-2p":
             players = 2
+        check_bots([b.strip() for b in bots_list.split(",") if b.strip()])
         try:
             seats = plan_seats(players, humans.split(","), bots_list.split(","), name, lang())
             session = Session.new(
@@ -201,7 +203,7 @@ def _check_writable(path: Path) -> None:
 
 
 def replay_command(
-    path: Annotated[Path, typer.Argument(metavar="FILE", help=HELP("cli.replay.file"))],
+    path: Annotated[Path, typer.Argument(metavar=HELP("cli.metavar.file"), help=HELP("cli.replay.file"))],
     edition: Annotated[str, typer.Option(help=EDITION_HELP)] = "original",
     analysis: Annotated[
         Path | None,
@@ -223,7 +225,7 @@ def replay_command(
 
 def _load_analysis(path: Path, game: ra.Game) -> GameAnalysis:
     """The analysis in ``path``, checked to be of ``game``; exits with a one-line error otherwise."""
-    from ra.analysis.game import GameAnalysis
+    from ra.analysis.game import AnalysisFormatError, GameAnalysis
     from ra.tui.session import read_document
 
     where = os.fspath(path)
@@ -231,11 +233,21 @@ def _load_analysis(path: Path, game: ra.Game) -> GameAnalysis:
         judged = GameAnalysis.from_dict(read_document(path))
     except ra.RecordError as err:
         raise fail(error_text(err)) from None
-    except ValueError as err:
-        raise fail(w()("cli.err.bad_analysis", path=repr(where), why=str(err))) from None
+    except AnalysisFormatError as err:
+        raise fail(w()("cli.err.bad_analysis", path=repr(where), why=_analysis_problem(err))) from None
     if judged.names != game.names or judged.total_decisions != game.num_decisions:
         raise fail(w()("cli.err.other_analysis", path=repr(where), names=", ".join(judged.names)))
     return judged
+
+
+def _analysis_problem(err: AnalysisFormatError) -> str:
+    """Why a file is no analysis, in the command line's words."""
+    say = w()
+    if not err.broken:
+        return say("cli.err.analysis_format")
+    return (
+        say("cli.err.analysis_field", field=repr(err.field)) if err.field else say("cli.err.analysis_broken")
+    )
 
 
 def games_command() -> None:

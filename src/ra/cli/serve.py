@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
-from ra.cli.common import HELP, fail
+from ra.cli.common import HELP, budget_error, fail, w
 
 
 def default_db() -> str:
@@ -95,10 +95,9 @@ def serve_command(
         from ra.web import db as database
         from ra.web.security import LOG_FORMATS, parse_networks
     except ImportError as err:
-        missing = f"{err.name} is missing" if err.name else str(err).splitlines()[0]
+        missing = err.name or str(err).splitlines()[0]
         raise fail(
-            f"ra serve needs the web extra: pip install -e '.[web]' in a checkout, "
-            f"or pip install 'ra-boardgame[web]' with a wheel ({missing})"
+            w()("cli.err.web_extra", command="ra serve", missing=missing),
         ) from None
     url = db or default_db()
     try:
@@ -106,20 +105,22 @@ def serve_command(
     except ValueError as err:
         raise fail(f"{err}") from None
     if workers > 1 and database.is_sqlite(url):
-        raise fail("--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...)") from None
-    if log_level not in ("critical", "error", "warning", "info", "debug"):
-        raise fail(f"unknown log level {log_level!r}")
+        raise fail(w()("serve.err.workers")) from None
+    # uvicorn's log levels, which the error lists
+    levels = ("critical", "error", "warning", "info", "debug")
+    if log_level not in levels:
+        raise fail(w()("serve.err.log_level", level=repr(log_level), levels=", ".join(levels)))
     if log_format not in LOG_FORMATS:
-        raise fail(f"unknown log format {log_format!r}; formats are: {', '.join(LOG_FORMATS)}")
+        raise fail(w()("serve.err.log_format", format=repr(log_format), formats=", ".join(LOG_FORMATS)))
     for option, value in (("--forwarded-allow-ips", forwarded_allow_ips), ("--metrics-from", metrics_from)):
         try:
             parse_networks(value)
         except ValueError as err:
             raise fail(f"{option}: {err}") from None
     if bot_backend not in ("process", "ray"):
-        raise fail(f"unknown bot backend {bot_backend!r}; backends are: process, ray") from None
+        raise fail(w()("cli.err.backend", option="--bot-backend", backend=repr(bot_backend))) from None
     if ray_address is not None and bot_backend != "ray":
-        raise fail("--ray-address is for --bot-backend ray") from None
+        raise fail(w()("cli.err.address", option="--ray-address", backend="--bot-backend")) from None
     if bot_backend == "ray":
         from ra.arena.ray_backend import check_reachable
         from ra.web.ray_bots import check_ray
@@ -134,15 +135,15 @@ def serve_command(
 
     try:
         Budget.parse(hint_budget)
-    except ValueError as err:
-        raise fail(f"--hint-budget: {err}") from None
+    except ValueError:
+        raise budget_error("--hint-budget", hint_budget) from None
     try:
         Budget.parse(analysis_budget)
-    except ValueError as err:
-        raise fail(f"--analysis-budget: {err}") from None
+    except ValueError:
+        raise budget_error("--analysis-budget", analysis_budget) from None
     problem = _port_problem(host, port)
     if problem:
-        raise fail(f"cannot listen on {host}:{port}: {problem}; choose another --port") from None
+        raise fail(w()("serve.err.listen", host=host, port=port, why=problem)) from None
     if smtp:
         from ra.web.mail import parse_smtp
 
@@ -152,13 +153,13 @@ def serve_command(
             raise fail(f"--smtp: {err}") from None
     if public_url and not public_url.startswith(("http://", "https://")):
         raise fail(
-            f"--public-url: give the address players open, e.g. https://ra.example.org (not {public_url!r})"
+            w()("serve.err.public_url", url=repr(public_url)),
         )
     try:
         database.upgrade(url)
     except Exception as err:
         reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-        raise fail(f"cannot open the database {_safe(url)}: {reason}") from None
+        raise fail(w()("cli.err.database", url=_safe(url), why=reason)) from None
     os.environ["RA_DB_URL"] = url
     os.environ["RA_BOT_PROCESSES"] = str(bot_processes or len(os.sched_getaffinity(0)))
     os.environ["RA_HINT_BUDGET"] = hint_budget
@@ -176,11 +177,10 @@ def serve_command(
     os.environ["RA_ALLOWED_HOSTS"] = " ".join(allowed_hosts(host, allowed_host or ()))
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     if log_format == "text":  # in JSON, uvicorn's own first lines say where it listens
-        typer.echo(f"Ra is served at http://{shown}:{port}/  (database: {_safe(url)}; Ctrl-C stops)")
+        typer.echo(w()("serve.started", address=f"http://{shown}:{port}/", db=_safe(url)))
     if host in ("0.0.0.0", "::") and not allowed_host and log_format == "text":
         typer.echo(
-            "Other machines reach it by a name or address: allow each with --allowed-host "
-            "(e.g. --allowed-host 192.168.1.20)."
+            w()("serve.other_machines", example="--allowed-host 192.168.1.20"),
         )
     shared = _metrics_folder(workers)
     try:
@@ -237,12 +237,12 @@ def _port_problem(host: str, port: int) -> str | None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as err:
-        return f"unknown host ({err.strerror})"
+        return w()("serve.err.unknown_host", why=str(err.strerror))
     family, _, _, _, address = infos[0]
     with socket.socket(family, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(address)
         except OSError as err:
-            return "the port is in use (another ra serve?)" if err.errno == 98 else str(err.strerror)
+            return w()("serve.err.port_in_use") if err.errno == 98 else str(err.strerror)
     return None

@@ -12,9 +12,10 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 import ra
+from ra.analysis.report import budget_text
 from ra.bots.evaluate import Budget, EvaluationCancelledError
 from ra.table import Table
-from ra.tui.hints import HintAnswer, HintWork, hints_text
+from ra.tui.hints import HIDES, HintAnswer, HintWork, hints_text
 from ra.words import words
 
 LOG_LINES = 3
@@ -77,9 +78,10 @@ class HintsPanel(Static):
             return
         result, w = self.work.result, self.w
         if not self.table.human_to_move() or self.table.game.is_over():
-            self.update(Text(w("tui.hints.not_yours"), style="dim"))
+            self.update(Text(w("tui.hints.not_yours", hides=HIDES), style="dim"))
         elif result is None:
-            self.update(Text(w("tui.hints.working", budget=str(self.work.budget)), style="dim"))
+            budget = budget_text(str(self.work.budget), w.lang)
+            self.update(Text(w("tui.hints.working", budget=budget, hides=HIDES), style="dim"))
         else:
             view = self.table.game.view(result.mover)
             width = self.app.size.width - 2  # inside the panel's padding

@@ -12,8 +12,9 @@ from rich.text import Text
 import ra
 from ra.bots.advisor import ADVICE_SEED, DEFAULT_BUDGET, advise_in_process
 from ra.bots.evaluate import ActionValue, Budget, Evaluation
-from ra.bots.explain import action_msg, label_msg, reason, signed
+from ra.bots.explain import action_msg, reason, signed
 from ra.events import you_seat
+from ra.labels import action_label
 from ra.state import State
 from ra.words import DEFAULT_LANG, Seat, Words, msg, words
 
@@ -25,6 +26,8 @@ COLUMN_GAP = 3
 """Columns between the two columns of a long hints table."""
 LABEL_WIDTH = 16
 """The actions' labels are padded to the longest, at most this wide."""
+HIDES = msg("hint.panel.hides")
+"""The panel's one note that ``h`` hides it: in its title and in its notes alike."""
 
 
 def hints_text(
@@ -46,8 +49,8 @@ def hints_text(
     title = w.render(msg("hint.panel.title", p=Seat(seat)), state.names, you_seat(state.names))
     text.append(title, style="bold")
     chance = round(100 * best.chances[seat])
-    text.append(" " + w("hint.panel.best", chance=chance) + "\n", style="dim")
-    labels = [w.render(label_msg(v.action, edition)) for v in evaluation.actions]
+    text.append(" " + w("hint.panel.best", chance=chance, hides=HIDES) + "\n", style="dim")
+    labels = [action_label(v.action, edition, lang) for v in evaluation.actions]
     size = min(LABEL_WIDTH, max(map(len, labels), default=0))
     rows = [
         _row(v, v is best, seat, keys.get(v.action, ""), f"{label:<{size}}", w)
