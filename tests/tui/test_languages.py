@@ -16,7 +16,8 @@ import ra
 from ra.tui import PlayApp, ReplayApp, Session, plan_seats
 from ra.tui.app import TextScreen
 from ra.tui.render import code
-from ra.words import words
+from ra.words import catalogue, words
+from ra.words import source as words_source
 from tests.tui.test_app import first_keys, run, screen_text, settle, type_text
 
 NOTATION = frozenset(
@@ -127,6 +128,39 @@ def test_a_whole_game_in_the_pseudo_locale_has_no_plain_english(tmp_path: Path) 
     assert game.names[0] == words("en_XA")("player.you")
     left = foreign_words("\n".join(screens), r"[A-Za-z]{3,}")
     assert not left, f"strings that bypassed the catalogue: {sorted(left)}"
+
+
+def english_left(text: str) -> set[str]:
+    """The words of a German screen that are English: words of the catalogue's English that no
+    German message uses (German and English share many: Ra, Gold, Bot, Sphinx …)."""
+
+    def vocabulary(texts: list[str]) -> set[str]:
+        return {m.lower() for t in texts for m in re.findall(r"[A-Za-zÄÖÜäöüß]{3,}", t)}
+
+    source = words_source()
+    german = catalogue("de")
+    english = vocabulary([t for e in source.values() for t in (e.singular, e.plural or "")])
+    deutsch = vocabulary([f for forms in german.forms.values() for f in forms])
+    shown = vocabulary([RULE.sub(" ", text).replace(TYPO, " ")])
+    return (shown & english) - deutsch - {n.lower() for n in NOTATION}
+
+
+@pytest.mark.slow  # a whole game through the screen, about a minute
+def test_a_whole_game_in_german_has_no_english_left(tmp_path: Path) -> None:
+    """Issue 41: ``ra play --lang de`` from the first move to the final table and its replay,
+    with the help page, the refusals and the notes: no word of the English catalogue that
+    German does not use too."""
+    screens, game = play_and_replay(tmp_path, "de", "2016")
+    assert game.names[0] == "Du" and game.names[1] == "Leichter Bot"
+    text = "\n".join(screens)
+    for needle in ("Epoche", "Versteigerung", "Du ziehst", "Tasten", "Spielende"):
+        assert needle in text, needle
+    left = english_left(text)
+    assert not left, f"English words on a German screen: {sorted(left)}"
+
+
+def test_the_check_for_english_on_a_german_screen_finds_it() -> None:
+    assert english_left("Epoche 1/3  Du ziehst: Gold. Your turn: draw") == {"your", "turn"}
 
 
 def test_seat_planning_speaks_the_language() -> None:

@@ -3,6 +3,7 @@ which rules a resumed game plays, and a screen that fits 80×24 and 60×20."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -13,8 +14,9 @@ import ra
 from ra.labels import action_label
 from ra.tui import PlayApp, Seat, Session, plan_seats
 from ra.tui.app import TextScreen
+from ra.tui.hints import HIDES as HIDES_MSG
 from ra.tui.render import log_line
-from ra.words import words
+from ra.words import catalogue, words
 from tests.tui.test_app import screen_text, settle, steady_text
 from tests.tui.test_newcomer import run_at
 
@@ -147,7 +149,74 @@ HIDES = {"en": "h hides", "ru": "h — скрыть", "de": "h blendet aus"}
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_hints_header_says_how_to_hide_it_in_one_wording(lang: str) -> None:
-    """The Russian hints header said "h — скрыть" in one place and "h скрывает" in another."""
+    """The Russian hints header said "h — скрыть" in one place and "h скрывает" in another; then
+    the words were alike but three messages of two domains (tui, hints): now they are one,
+    ``hint.panel.hides``, which every header takes as ``{hides}`` and no other message words."""
     w = words(lang)
-    headers = (w("hint.panel.best", chance=41), w("tui.hints.not_yours"), w("tui.hints.working", budget="2s"))
-    assert all(HIDES[lang] in header for header in headers), headers
+    hides = HIDES_MSG
+    headers = (
+        w("hint.panel.best", chance=41, hides=hides),
+        w("tui.hints.not_yours", hides=hides),
+        w("tui.hints.working", budget="2s", hides=hides),
+    )
+    assert w("hint.panel.hides") == HIDES[lang] and all(HIDES[lang] in header for header in headers), headers
+    again = [
+        k
+        for k, forms in catalogue(lang).forms.items()
+        if k != hides.key and any(HIDES[lang] in f for f in forms)
+    ]
+    assert not again, again
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_the_help_page_fits_with_its_keys_whole(tmp_path: Path, lang: str, size: tuple[int, int]) -> None:
+    """At 60×20 the help page (``?``) kept its 78 columns, so the window cut its right side off
+    mid-word ("die Ausga"), and its last line, the keys that scroll and close it, fell below
+    the window: now the page is as wide as the window allows and that line wraps, whole."""
+    game = ra.Game([s.name for s in seats_in(lang)], seed=3)
+    app = PlayApp(Session(game, seats_in(lang), tmp_path / "s.json", hints=True), delay=30, lang=lang)
+    seen: list[str] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        seen.append(await steady_text(pilot, app))
+
+    run_at(app, size, script)
+    lines = seen[0].splitlines()
+    box = [line for line in lines if "█" in line]
+    assert box and all(line.rstrip(" ─").endswith("█") for line in box), seen[0]  # the right border shows
+    page = " ".join(line.strip(" █─") for line in box)
+    assert " ".join(words(lang)("tui.help.hint").split()) in " ".join(page.split()), page
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_final_table_keeps_its_headings_whole_at_60_columns(lang: str) -> None:
+    """At 60×20 the final scoring's ten columns, each boxed, left "G…", "Su…" for headings:
+    a narrow window gets the table without lines between the columns and with the browser's
+    short headings, every heading and every name whole."""
+    from rich.console import Console
+
+    from ra.tui.app import page_width
+    from ra.tui.render import epoch_summary
+
+    game = ra.Game([s.name for s in seats_in(lang)], seed=11, hidden_scores=False)
+    rng = random.Random(4)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_actions()))
+    w = words(lang)
+    for window in (60, 80):
+        width = page_width(window)
+        console = Console(width=width, record=True, color_system=None, file=open(os.devnull, "w"))  # noqa: SIM115
+        console.print(epoch_summary(game.view(None), 3, lang, width))
+        text = console.export_text()
+        assert "…" not in text, text
+        compact = "┃" not in text
+        assert compact or window == 80
+        heading = "sc.short" if compact else "tui.scores"
+        for key in ("gods", "gold", "pharaohs", "monuments", "suns", "total", "score"):
+            assert w(f"{heading}.{key}") in text, (key, text)
+        assert all(name in text for name in game.names), text

@@ -9,6 +9,7 @@ import signal
 from collections.abc import Mapping
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -99,6 +100,18 @@ def translate_bindings(node: DOMNode, w: Words, keys: Mapping[str, str]) -> None
         ]
 
 
+BODY_LINES = 19
+"""The most lines a modal page's text takes before it scrolls (the page is 22 high at most)."""
+PAGE_WIDTH = 78
+"""A modal page's width where the window allows (the CSS's ``width: 78``)."""
+
+
+def page_width(window: int) -> int:
+    """The width of a modal page's text in a window ``window`` columns wide (inside its border,
+    padding and scroll bar)."""
+    return min(PAGE_WIDTH, window) - 6
+
+
 class TextScreen(ModalScreen[None]):
     """A modal page (help, epoch scoring): Esc, Enter or q closes it; arrows and pages scroll."""
 
@@ -113,7 +126,7 @@ class TextScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
-    TextScreen > Vertical { width: 78; max-height: 22; height: auto; border: thick $primary;
+    TextScreen > Vertical { width: 78; max-width: 100%; max-height: 22; height: auto; border: thick $primary;
                             background: $surface; padding: 0 1; }
     TextScreen #body { height: auto; max-height: 19; }
     TextScreen #hint { height: 1; color: $text-muted; }
@@ -156,6 +169,15 @@ class TextScreen(ModalScreen[None]):
 
     def _body_scroll(self) -> VerticalScroll:
         return self.query_one("#body", VerticalScroll)
+
+    def on_resize(self) -> None:
+        """In a small window (60×20) the page keeps its last line, the keys, whole and in view:
+        that line wraps where it must, and the text takes what is left (19 lines at 80×24)."""
+        inner = max(1, page_width(self.size.width) + 2)  # the last line has no scroll bar beside it
+        hint_lines = max(1, -(-cell_len(self._hint) // inner))
+        self.query_one("#hint", Static).styles.height = hint_lines
+        room = min(BODY_LINES + 1 - hint_lines, self.size.height - 4 - hint_lines)
+        self._body_scroll().styles.max_height = max(3, room)
 
     def action_scroll(self, lines: int) -> None:
         self._body_scroll().scroll_relative(y=lines, animate=False)
@@ -408,7 +430,7 @@ class PlayApp(App[None]):
             self.modal = True
             self.fast = False  # fast-forward ends with the epoch
             hint = self.w("tui.modal.close_quit" if game.is_over() else "tui.modal.continue")
-            summary = render.epoch_summary(self.view(), finished, self.lang)
+            summary = render.epoch_summary(self.view(), finished, self.lang, page_width(self.size.width))
             self.push_screen(TextScreen(summary, hint=hint, lang=self.lang), callback=self._after_modal)
             return
         if self.session.human_to_move() or game.is_over() or self.fast or self.delay <= 0:

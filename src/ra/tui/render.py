@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from rich.console import Group
+from rich import box
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -393,13 +394,19 @@ EPOCH_ONLY = ("monuments", "suns")
 
 
 def score_table(
-    view: State, epochs: list[int] | None = None, title: str | None = None, lang: str = DEFAULT_LANG
+    view: State,
+    epochs: list[int] | None = None,
+    title: str | None = None,
+    lang: str = DEFAULT_LANG,
+    compact: bool = False,
 ) -> Table:
     """Scoring per player and category (R7) for the given finished epochs (default: all).
 
     The one score table of the project: the game's epoch summaries and ``ra demo``
     both show it.  Monuments and suns appear only when the third epoch is shown;
-    hidden scores (R9.1) show as ``?``.
+    hidden scores (R9.1) show as ``?``.  ``compact``: no lines between the columns, one
+    space instead, and the browser's short headings (``sc.short.*``: "Σ"), so that a narrow
+    window (60 columns) keeps every heading and name whole ("Starker Bot 2", not "Su…").
     """
     w = words(lang)
     finished = list(range(1, len(view.epoch_scores) + 1))
@@ -408,13 +415,16 @@ def score_table(
     if title is None:
         title = w("sc.title", n=shown[0]) if len(shown) == 1 else w("tui.scores.title")
     table = Table(title=title, pad_edge=False)
+    if compact:
+        table.box, table.padding, table.show_edge = box.SIMPLE_HEAD, (0, 0), False
     if len(shown) > 1:
         table.add_column(w("tui.scores.epoch"), justify="right")
     table.add_column(w("tui.scores.player"), no_wrap=True, max_width=14, overflow="ellipsis")
+    heading = "sc.short" if compact else "tui.scores"  # the browser's short headings when narrow
     for c in cats:
-        table.add_column(w(f"tui.scores.{c}"), justify="right")
-    table.add_column(w("tui.scores.total"), justify="right")
-    table.add_column(w("tui.scores.score"), justify="right", style="bold")
+        table.add_column(w(f"{heading}.{c}"), justify="right")
+    table.add_column(w(f"{heading}.total"), justify="right")
+    table.add_column(w(f"{heading}.score"), justify="right", style="bold")
     for epoch in shown:
         breakdowns: list[ScoreBreakdown | None] = view.epoch_scores[epoch - 1]
         for seat, b in enumerate(breakdowns):
@@ -432,9 +442,13 @@ def score_table(
     return table
 
 
-def epoch_summary(view: State, epoch: int, lang: str = DEFAULT_LANG) -> Group:
-    """The scoring table of one finished epoch, plus the final result after the third."""
+def epoch_summary(view: State, epoch: int, lang: str = DEFAULT_LANG, width: int | None = None) -> Group:
+    """The scoring table of one finished epoch, plus the final result after the third; compact
+    where its boxed form would not fit ``width`` whole (German bot names at 80 columns, any
+    language at 60)."""
     table = score_table(view, [epoch], lang=lang)
+    if width is not None and Console(width=10_000).measure(table).maximum > width:  # its natural width
+        table = score_table(view, [epoch], lang=lang, compact=True)
     if epoch == ra.EPOCHS and view.is_over():
         return Group(table, Text(""), Text(final_line(view, view.names, lang), style="bold green"))
     return Group(table)
