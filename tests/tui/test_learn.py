@@ -195,3 +195,22 @@ def test_cli_help_and_a_bad_chapter_number() -> None:
     assert result.exit_code == 0 and "--chapter" in result.output and "easy bots" in result.output
     result = runner.invoke(cli, ["learn", "--chapter", "99"])
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "de"])
+def test_the_moves_stay_on_screen_at_60_by_20(tmp_path: Path, lang: str) -> None:
+    """Issue 41 (German at 60×20): a chapter's text and the board pushed the moves below the
+    window, to be scrolled to; now they sit above the keys, always in view."""
+    from ra.labels import action_label
+
+    app = LearnApp(Lesson(CHAPTERS[1]), tmp_path / "learn.json", lang=lang)
+    seen: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await pilot.pause()
+            seen.append(screen_text(app))  # type: ignore[arg-type]
+
+    asyncio.run(main())
+    labels = [action_label(a, lang=lang) for a in app.moves().by_action()]
+    assert labels and all(label in seen[0] for label in labels), seen[0]

@@ -70,7 +70,7 @@ class LearnApp(App[None]):
     #heading { text-style: bold; }
     #message { margin: 1 0 0 0; }
     #board { margin: 1 0 0 0; }
-    #moves { margin: 1 0 0 0; }
+    #moves { height: auto; border-top: solid $primary-darken-2; }
     #keys { color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -99,7 +99,7 @@ class LearnApp(App[None]):
             yield Static(id="text")
             yield Static(id="message")
             yield Static(id="board")
-            yield Static(id="moves")
+        yield Static(id="moves")  # below the texts, never scrolled away (60×20)
         yield Static(id="keys")
 
     def on_mount(self) -> None:
