@@ -101,7 +101,7 @@ def paths(command, prefix):
         if not getattr(sub, "hidden", False):
             yield from paths(sub, [*prefix, name])
 
-runs = [[*p, "--help"] for p in paths(get_command(app), [])] + cases
+runs = [[*p, "--help"] for p in paths(get_command(app), [])] + [["--version"]] + cases
 out = []
 for args in runs:
     stdout, stderr = io.StringIO(), io.StringIO()
@@ -180,8 +180,9 @@ def command_line(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, obj
 
 
 def test_every_commands_help_passes_through_the_catalogue(command_line: list[dict[str, object]]) -> None:
-    helps = [r for r in command_line if r["args"] and r["args"][-1] == "--help"]  # type: ignore[index]
-    names = {" ".join(r["args"][:-1]) for r in helps}  # type: ignore[index]
+    """Every command's and subcommand's ``--help``, and ``ra --version``."""
+    helps = [r for r in command_line if r["args"][-1] in ("--help", "--version")]  # type: ignore[index]
+    names = {" ".join(r["args"][:-1]) for r in helps if r["args"] != ["--version"]}  # type: ignore[index]
     assert {"", "play", "arena", "serve", "admin", "admin hide", "admin reports", "admin dismiss"} <= names
     assert len(names) >= 17
     for run in helps:
@@ -199,7 +200,7 @@ def test_every_commands_help_passes_through_the_catalogue(command_line: list[dic
 def test_every_error_of_the_command_line_passes_through_the_catalogue(
     command_line: list[dict[str, object]],
 ) -> None:
-    errors = [r for r in command_line if not r["args"] or r["args"][-1] != "--help"]  # type: ignore[index]
+    errors = [r for r in command_line if r["args"][-1] not in ("--help", "--version")]  # type: ignore[index]
     prefix = words(XA)("cli.error")
     wrong = []
     for run in errors:

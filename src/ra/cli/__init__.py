@@ -34,7 +34,6 @@ from ra.cli.common import (
     w,
     without_lang,
 )
-from ra.native import status as native_status
 from ra.tui.render import score_table
 from ra.words import languages
 
@@ -58,8 +57,23 @@ app = typer.Typer(
 def _print_version(value: bool) -> None:
     if value:
         typer.echo(f"ra-boardgame {ra.__version__}")
-        typer.echo(native_status())
+        typer.echo(_native_line())
         raise typer.Exit()
+
+
+def _native_line() -> str:
+    """Whether the native core is in use, and why not (:func:`ra.native.status`), in the
+    command line's language."""
+    from ra import native
+
+    say = w()
+    if native.core is not None:
+        return say("cli.version.native")
+    if os.environ.get(native.ENV_VAR, "").strip() == "0":
+        return say("cli.version.native_off", var=native.ENV_VAR)
+    if native.REFUSED is not None:
+        return say("cli.version.native_refused", why=str(native.REFUSED))
+    return say("cli.version.native_missing")
 
 
 @app.callback()

@@ -420,11 +420,14 @@ def score_table(
     if len(shown) > 1:
         table.add_column(w("tui.scores.epoch"), justify="right")
     table.add_column(w("tui.scores.player"), no_wrap=True, max_width=14, overflow="ellipsis")
-    heading = "sc.short" if compact else "tui.scores"  # the browser's short headings when narrow
+
+    def heading(c: str) -> str:  # narrow: the browser's short headings
+        return w(f"sc.short.{c}") if compact else w(f"tui.scores.{c}")
+
     for c in cats:
-        table.add_column(w(f"{heading}.{c}"), justify="right")
-    table.add_column(w(f"{heading}.total"), justify="right")
-    table.add_column(w(f"{heading}.score"), justify="right", style="bold")
+        table.add_column(heading(c), justify="right")
+    table.add_column(heading("total"), justify="right")
+    table.add_column(heading("score"), justify="right", style="bold")
     for epoch in shown:
         breakdowns: list[ScoreBreakdown | None] = view.epoch_scores[epoch - 1]
         for seat, b in enumerate(breakdowns):
