@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 import pty
+import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -25,10 +27,11 @@ RULES = [sys.executable, "-c", "from ra.cli import main; main(['rules'])"]
 
 @pytest.fixture
 def fake_pagers(tmp_path: Path) -> Path:
-    """A folder with two recording pagers: ``less`` and ``mypager``."""
+    """A folder of recording pagers: ``less``, ``mypager``, and ``pager`` (Debian's Python asks
+    for ``pager`` before ``less``: a real one on the test's terminal would wait for keys)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    for name in ("less", "mypager"):
+    for name in ("less", "mypager", "pager"):
         script = bin_dir / name
         script.write_text(RECORDER, encoding="utf-8")
         script.chmod(0o755)
@@ -55,13 +58,20 @@ def run_in_terminal(env: dict[str, str]) -> tuple[int, str]:
     finally:
         os.close(slave)
     screen = b""
+    deadline = time.monotonic() + 60
     try:
-        while chunk := os.read(master, 65536):
+        while select.select([master], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            chunk = os.read(master, 65536)
+            if not chunk:
+                break
             screen += chunk
     except OSError:  # EIO: the terminal's other end closed
         pass
     finally:
         os.close(master)
+    if proc.poll() is None and time.monotonic() >= deadline:
+        proc.kill()  # a pager waiting for keys on the terminal: say so, never hang
+        raise AssertionError(f"ra rules still ran after 60 s: {screen[-500:]!r}")
     return proc.wait(timeout=60), screen.decode("utf-8", "replace")
 
 
