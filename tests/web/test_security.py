@@ -41,8 +41,9 @@ def test_a_player_who_left_loses_the_seat_and_cannot_hijack_the_newcomer(server:
     """Leave, keep the socket open, someone else takes the seat and the game starts with
     them to move: the old socket was closed at the leave and can neither read the
     newcomer's view nor move for them."""
-    made = create(server.url, [{"kind": "human"}, {"kind": "human"}], hidden_scores=True)
+    made = create(server.url, [{"kind": "human"}] * 3, hidden_scores=True)
     gid, token = made["game"]["id"], made["token"]
+    join(server.url, gid, "Dee")  # she stays: a table its last person left is closed
 
     async def main() -> None:
         old = Player(server.ws, gid, token)
@@ -70,7 +71,7 @@ def test_a_player_who_left_loses_the_seat_and_cannot_hijack_the_newcomer(server:
         now = await c.state_now()
         assert now["n"] == state["n"]  # nothing was played for Carol
         await c.close()
-        assert bob["seat"] == 1
+        assert bob["seat"] == 2
 
     asyncio.run(main())
 

@@ -85,7 +85,9 @@ def test_health_and_pages(server: Server) -> None:
 
 def test_lobby_create_join_leave_and_errors(server: Server) -> None:
     base = server.url
-    made = create(base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    made = create(
+        base, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "human"}]
+    )
     gid = made["game"]["id"]
     assert made["game"]["status"] == "open" and made["seat"] == 0 and made["token"] in made["link"]
     assert made["game"]["options"]["hidden_scores"] is True  # the rulebooks' way by default
@@ -110,13 +112,15 @@ def test_lobby_create_join_leave_and_errors(server: Server) -> None:
     )
     assert r.status_code == 422 and "2 players" in r.json()["message"]
     assert httpx.get(base + "/api/games/nope").status_code == 404
-    # Leave, then the seat is free again; a wrong token cannot leave.
+    # Leave, then the seat is free again (Dee stays: a table its last person left is closed);
+    # a wrong token cannot leave.
+    join(base, gid, "Dee")
     r = httpx.post(f"{base}/api/games/{gid}/leave", json={"token": "wrong"})
     assert r.status_code == 403
     assert httpx.post(f"{base}/api/games/{gid}/leave", json={"token": made["token"]}).status_code == 200
     seats = httpx.get(f"{base}/api/games/{gid}").json()["seats"]
-    assert [s["taken"] for s in seats] == [False, False, True]
-    # Two people join: the game starts.
+    assert [s["taken"] for s in seats] == [False, True, True, False]
+    # Two people take the free seats: the game starts.
     join(base, gid, "Ann")
     joined = join(base, gid, "Bob")
     assert joined["game"]["status"] == "running"
