@@ -53,6 +53,8 @@ async def play(players: list[Player], stop: Pred | None = None, timeout: float =
             if m["legal"] and m["n"] != acted:
                 acted = m["n"]
                 await p.play_random()
+        if stop is None and not (p.state is not None and p.state["view"] is not None and over(p.state)):
+            await p.until(over, timeout=30)  # another page saw the end first: this one's comes too
 
     async with asyncio.timeout(timeout):
         await asyncio.gather(*(run(p) for p in players))
