@@ -75,6 +75,17 @@ class SeatRow:
     """An account holds the seat: its name is that account's (the pages link it to its profile)."""
 
 
+def clock_seconds(move_seconds: int | None, game_seconds: int | None, bank: float | None) -> float | None:
+    """The seconds a decision has on a table's clock: per decision, or what the seat's game clock
+    holds (the whole game's if not charged yet); None: no clock.  One rule for a room's row
+    (:meth:`GameRow.allowed`) and for the sweep that reads the columns."""
+    if move_seconds is not None:
+        return float(move_seconds)
+    if game_seconds is None:
+        return None
+    return float(game_seconds) if bank is None else bank
+
+
 @dataclass
 class GameRow:
     """One ``games`` row with its seats."""
@@ -132,18 +143,12 @@ class GameRow:
 
     def allowed(self, seat: int) -> float | None:
         """The seconds ``seat`` had for its decision now due (None: no clock)."""
-        if self.move_seconds is not None:
-            return float(self.move_seconds)
-        if self.game_seconds is None:
-            return None
-        bank = self.seats[seat].bank
-        return float(self.game_seconds) if bank is None else bank  # None: not charged yet
+        return clock_seconds(self.move_seconds, self.game_seconds, self.seats[seat].bank)
 
     def time_for(self, seat: int, deadline: float) -> float:
         """The seconds ``seat`` has for its decision now due: its clock's, or at a table without
         a clock the site's ``deadline`` per decision."""
-        allowed = self.allowed(seat)
-        return deadline if allowed is None else allowed
+        return _or(self.allowed(seat), deadline)
 
     def options(self) -> TableSettings:
         """The table's options, as the lobby shows them and a rematch copies them."""
@@ -544,7 +549,9 @@ class Store:
             gid
             for gid, updated, per_move, per_game, bank, away in rows
             if away
-            or (as_utc(updated) or t) + timedelta(seconds=_time(per_move, per_game, bank, deadline)) <= t
+            or (as_utc(updated) or t)
+            + timedelta(seconds=_or(clock_seconds(per_move, per_game, bank), deadline))
+            <= t
         ]
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
@@ -810,13 +817,6 @@ def _game_row(r: Any) -> GameRow:
     )
 
 
-def _time(per_move: int | None, per_game: int | None, bank: float | None, deadline: float) -> float:
-    """The seconds a decision had: the clock's per decision or per game, else the deadline."""
-    if per_move is not None:
-        return float(per_move)
-    return deadline if per_game is None else _bank(bank, per_game)
-
-
-def _bank(bank: float | None, game_seconds: int | None) -> float:
-    """A seat's game clock: its stored time left, or the whole game's if not charged yet."""
-    return bank if bank is not None else float(game_seconds or 0)
+def _or(seconds: float | None, deadline: float) -> float:
+    """A clock's seconds, or at a table without a clock the site's deadline per decision."""
+    return deadline if seconds is None else seconds
