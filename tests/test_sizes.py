@@ -21,10 +21,7 @@ FUNCTION_LINES = 120
 CLASS_LINES = 400
 
 ALLOWED: dict[str, int] = {
-    # unit: its size in lines when it was listed; shrink these, never grow them.
-    # Typer commands: most of the length is their options' declarations and help.
-    "cli/arena.py::arena_command": 170,
-    "cli/serve.py::serve_command": 166,
+    # unit: its size in lines when it was listed; shrink these, never grow them (empty since 0.4.0).
 }
 
 

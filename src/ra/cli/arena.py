@@ -7,6 +7,7 @@ import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -132,6 +133,171 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def split_bots(bots_list: str) -> list[str]:
+    """The ``--bots`` option's specs, one a bot."""
+    return [s.strip() for s in bots_list.split(",") if s.strip()]
+
+
+def check_options(specs_text: list[str], players: int, games: int, jobs: int | None, seed: int) -> None:
+    """Refuse a bad player count, seed, bot list, game or job count before any game is played."""
+    try:
+        check_players(players)
+    except ValueError as err:
+        raise fail(setup_message(err)) from None
+    if seed < 0:
+        raise fail(w()("cli.err.seed", seed=seed))
+    if not specs_text:
+        raise fail(w()("arena.err.no_bots"))
+    if len(specs_text) > players:
+        raise fail(w()("arena.err.too_many_bots", n=len(specs_text), players=players))
+    # every spec names a bot and gives it only its own options: said now, before any game
+    check_bots(specs_text)
+    if games < 1:
+        raise fail(w()("arena.err.at_least_one", option="--games", value=games))
+    if jobs is not None and jobs < 1:
+        raise fail(w()("arena.err.at_least_one", option="--jobs", value=jobs))
+
+
+def check_setup(
+    players: int, variant: str, suns_per_player: int | None, backend: str, address: str | None
+) -> None:
+    """Refuse a variant, sun count or backend that cannot run, before any game is played."""
+    try:
+        ra.Game(players=players, seed=0, variant=variant, suns_per_player=suns_per_player)
+    except ValueError as err:
+        raise fail(setup_message(err)) from None
+    if backend not in ("process", "ray"):
+        raise fail(w()("cli.err.backend", option="--backend", backend=repr(backend)))
+    if address is not None and backend != "ray":
+        raise fail(w()("cli.err.address", option="--address", backend="--backend"))
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise fail(w()("arena.err.no_ray", install="pip install 'ra-boardgame[cluster]'")) from None
+
+
+def check_outputs(out: Path | None, csv_path: Path | None, records: Path | None) -> None:
+    """Fail now if a file or the records folder asked for could not be written."""
+    if out is not None:
+        check_output_file(out, "--out")
+    if csv_path is not None:
+        check_output_file(csv_path, "--csv")
+    if records is not None:
+        check_output_folder(records, "--records")
+
+
+@dataclass
+class ArenaRun:
+    """The games that finished, the errors met, whether Ctrl-C cut it short, and how long it took."""
+
+    results: list[GameResult]
+    results_expected: int
+    interrupted: bool
+    errors: list[str]
+    jobs: int
+    seconds: float
+
+
+def progress_bar(console: Console, quiet: bool) -> Progress:
+    """The games' progress: done of all, time so far and time left, in the reader's language."""
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(w()("arena.elapsed"), markup=False),
+        TimeElapsedColumn(),
+        TextColumn(w()("arena.eta"), markup=False),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+        transient=False,
+    )
+
+
+def play_games(
+    console: Console,
+    specs: list[arena.GameSpec],
+    jobs: int,
+    *,
+    keep_records: bool,
+    quiet: bool,
+    backend: str,
+    address: str | None,
+) -> ArenaRun:
+    """Play the games on ``jobs`` workers under a progress bar; Ctrl-C or SIGTERM keeps those done."""
+    start = time.perf_counter()
+    errors: list[str] = []
+    with progress_bar(console, quiet) as progress:
+        task = progress.add_task(w()("arena.games"), total=len(specs))
+
+        def advance(r: GameResult) -> None:
+            if r.error:
+                errors.append(w()("arena.game_error", index=r.index, error=r.error))
+            progress.advance(task)
+
+        with sigterm_as_interrupt():
+            try:
+                results, interrupted = arena.run_games(
+                    specs,
+                    jobs=jobs,
+                    keep_records=keep_records,
+                    on_result=advance,
+                    backend=backend,
+                    address=address,
+                )
+            except ConnectionError as err:  # --address: the Ray cluster cannot be reached
+                raise fail(str(err)) from None
+    return ArenaRun(results, len(specs), interrupted, errors, jobs, time.perf_counter() - start)
+
+
+def show_results(console: Console, run: ArenaRun, players: int, hidden_scores: bool) -> None:
+    """Print what was cut short, the errors, the tables and one closing line."""
+    if run.interrupted:
+        console.print(
+            w()("arena.interrupted", done=len(run.results), n=run.results_expected),
+            style="yellow",
+            highlight=False,
+        )
+    for e in run.errors:
+        console.print(f"[red]{e}[/red]", highlight=False)
+    summary = arena.summarize(run.results)
+    if summary:
+        console.print(summary_table(summary, players))
+        if players > 2 and len(summary) > 1:
+            console.print(head_to_head_table(arena.head_to_head(run.results), summary))
+    rule = msg("arena.hidden_scores" if hidden_scores else "arena.open_scores")
+    done = w()(
+        "arena.done",
+        n=len(run.results),
+        rule=rule,
+        seconds=f"{run.seconds:.1f}",
+        jobs=msg("arena.jobs", n=run.jobs),
+    )
+    console.print(done, highlight=False)
+
+
+def save_results(
+    console: Console,
+    run: ArenaRun,
+    config: dict[str, object],
+    out: Path | None,
+    csv_path: Path | None,
+    records: Path | None,
+) -> None:
+    """Write the results as JSON and CSV and the games as records, where asked."""
+    if out is not None:
+        arena.write_json(out, arena.results_document(config, run.results, run.interrupted))
+        console.print(w()("arena.written_json", path=str(out)), highlight=False)
+    if csv_path is not None:
+        arena.write_csv(csv_path, run.results)
+        console.print(w()("arena.written_csv", path=str(csv_path)), highlight=False)
+    if records is not None:
+        saved = arena.save_records(records, run.results)
+        console.print(w()("arena.records_saved", n=saved, folder=f"{records}/"), highlight=False)
+
+
 def arena_command(
     bots_list: Annotated[
         str,
@@ -176,46 +342,9 @@ def arena_command(
     rotate so every bot plays every seat equally.  Ctrl-C (or SIGTERM) stops
     cleanly and still prints and saves the games that finished.
     """
-    console = Console()
-    try:
-        check_players(players)
-    except ValueError as err:
-        raise fail(setup_message(err)) from None
-    if seed < 0:
-        raise fail(w()("cli.err.seed", seed=seed))
-    specs_text = [s.strip() for s in bots_list.split(",") if s.strip()]
-    if not specs_text:
-        raise fail(w()("arena.err.no_bots"))
-    if len(specs_text) > players:
-        raise fail(
-            w()("arena.err.too_many_bots", n=len(specs_text), players=players),
-        )
-    # every spec names a bot and gives it only its own options: said now, before any game
-    check_bots(specs_text)
-    if games < 1:
-        raise fail(w()("arena.err.at_least_one", option="--games", value=games))
-    if jobs is not None and jobs < 1:
-        raise fail(w()("arena.err.at_least_one", option="--jobs", value=jobs))
-    try:
-        ra.Game(players=players, seed=0, variant=variant, suns_per_player=suns_per_player)
-    except ValueError as err:
-        raise fail(setup_message(err)) from None
-    if backend not in ("process", "ray"):
-        raise fail(w()("cli.err.backend", option="--backend", backend=repr(backend)))
-    if address is not None and backend != "ray":
-        raise fail(w()("cli.err.address", option="--address", backend="--backend"))
-    if backend == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise fail(w()("arena.err.no_ray", install="pip install 'ra-boardgame[cluster]'")) from None
-    if out is not None:
-        check_output_file(out, "--out")
-    if csv_path is not None:
-        check_output_file(csv_path, "--csv")
-    if records is not None:
-        check_output_folder(records, "--records")
-
+    check_options(specs_text := split_bots(bots_list), players, games, jobs, seed)
+    check_setup(players, variant, suns_per_player, backend, address)
+    check_outputs(out, csv_path, records)
     specs = arena.schedule(
         specs_text,
         players,
@@ -227,6 +356,11 @@ def arena_command(
         hidden_scores=hidden_scores,
     )
     jobs = max(1, min(jobs if jobs is not None else (os.cpu_count() or 1), len(specs), MAX_JOBS))
+    console = Console()
+    run = play_games(
+        console, specs, jobs, keep_records=records is not None, quiet=quiet, backend=backend, address=address
+    )
+    show_results(console, run, players, hidden_scores)
     config = {
         "bots": specs_text,
         "players": players,
@@ -238,67 +372,8 @@ def arena_command(
         "suns_per_player": suns_per_player,
         "hidden_scores": hidden_scores,
     }
-    start = time.perf_counter()
-    errors: list[str] = []
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn(w()("arena.elapsed"), markup=False),
-        TimeElapsedColumn(),
-        TextColumn(w()("arena.eta"), markup=False),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet,
-        transient=False,
-    ) as progress:
-        task = progress.add_task(w()("arena.games"), total=len(specs))
-
-        def advance(r: GameResult) -> None:
-            if r.error:
-                errors.append(w()("arena.game_error", index=r.index, error=r.error))
-            progress.advance(task)
-
-        with sigterm_as_interrupt():
-            try:
-                results, interrupted = arena.run_games(
-                    specs,
-                    jobs=jobs,
-                    keep_records=records is not None,
-                    on_result=advance,
-                    backend=backend,
-                    address=address,
-                )
-            except ConnectionError as err:  # --address: the Ray cluster cannot be reached
-                raise fail(str(err)) from None
-    elapsed = time.perf_counter() - start
-    if interrupted:
-        console.print(
-            w()("arena.interrupted", done=len(results), n=len(specs)), style="yellow", highlight=False
-        )
-    for e in errors:
-        console.print(f"[red]{e}[/red]", highlight=False)
-    summary = arena.summarize(results)
-    if summary:
-        console.print(summary_table(summary, players))
-        if players > 2 and len(summary) > 1:
-            console.print(head_to_head_table(arena.head_to_head(results), summary))
-    rule = msg("arena.hidden_scores" if hidden_scores else "arena.open_scores")
-    done = w()(
-        "arena.done", n=len(results), rule=rule, seconds=f"{elapsed:.1f}", jobs=msg("arena.jobs", n=jobs)
-    )
-    console.print(done, highlight=False)
-    if out is not None:
-        arena.write_json(out, arena.results_document(config, results, interrupted))
-        console.print(w()("arena.written_json", path=str(out)), highlight=False)
-    if csv_path is not None:
-        arena.write_csv(csv_path, results)
-        console.print(w()("arena.written_csv", path=str(csv_path)), highlight=False)
-    if records is not None:
-        saved = arena.save_records(records, results)
-        console.print(w()("arena.records_saved", n=saved, folder=f"{records}/"), highlight=False)
-    if interrupted:
+    save_results(console, run, config, out, csv_path, records)
+    if run.interrupted:
         raise typer.Exit(code=130)
-    if errors:
+    if run.errors:
         raise typer.Exit(code=1)

@@ -88,26 +88,81 @@ def serve_command(
     ] = None,
 ) -> None:
     """Serve the lobby and the game tables: play Ra in the browser with friends and bots."""
+    uvicorn = import_web()
+    url = db or default_db()
+    check_database(url, workers)
+    check_logging(log_level, log_format, forwarded_allow_ips, metrics_from)
+    check_bot_backend(bot_backend, ray_address)
+    check_budgets(hint_budget, analysis_budget)
+    problem = _port_problem(host, port)
+    if problem:
+        raise fail(w()("serve.err.listen", host=host, port=port, why=problem)) from None
+    check_mail(smtp, public_url)
+    upgrade_database(url)
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    os.environ.update(
+        RA_DB_URL=url,
+        RA_BOT_PROCESSES=str(bot_processes or len(os.sched_getaffinity(0))),
+        RA_HINT_BUDGET=hint_budget,
+        RA_ANALYSIS_BUDGET=analysis_budget,
+        RA_SMTP_URL=smtp or "",
+        RA_PUBLIC_URL=public_url or f"http://{shown}:{port}",
+        RA_BOT_BACKEND=bot_backend,
+        RA_RAY_ADDRESS=ray_address or "",
+    )
+    export_network(host, forwarded_allow_ips, metrics_from, allowed_origin or [], allowed_host or [])
+    if log_format == "text":  # in JSON, uvicorn's own first lines say where it listens
+        typer.echo(w()("serve.started", address=f"http://{shown}:{port}/", db=_safe(url)))
+    if host in ("0.0.0.0", "::") and not allowed_host and log_format == "text":
+        typer.echo(w()("serve.other_machines", example="--allowed-host 192.168.1.20"))
+    shared = _metrics_folder(workers)
+    try:
+        _run(uvicorn, host, port, workers, log_level, log_format)
+    finally:
+        if shared is not None:
+            shutil.rmtree(shared, ignore_errors=True)
+
+
+def import_web() -> ModuleType:
+    """uvicorn and the server's modules, or a clear error naming the ``[web]`` extra."""
     try:
         import uvicorn
 
         import ra.web.app  # noqa: F401 - everything the workers import, checked here
-        from ra.web import db as database
-        from ra.web.security import LOG_FORMATS, parse_networks
     except ImportError as err:
         missing = err.name or str(err).splitlines()[0]
-        raise fail(
-            w()("cli.err.web_extra", command="ra serve", missing=missing),
-        ) from None
-    url = db or default_db()
+        raise fail(w()("cli.err.web_extra", command="ra serve", missing=missing)) from None
+    return uvicorn
+
+
+def check_database(url: str, workers: int) -> None:
+    """Refuse a database address that cannot work, or several workers on one SQLite file."""
+    from ra.web import db as database
+
     try:
         database.check_url(url)
     except ValueError as err:
         raise fail(f"{err}") from None
     if workers > 1 and database.is_sqlite(url):
         raise fail(w()("serve.err.workers")) from None
-    # uvicorn's log levels, which the error lists
-    levels = ("critical", "error", "warning", "info", "debug")
+
+
+def upgrade_database(url: str) -> None:
+    """Bring the database's tables up to date (Alembic), or say why it cannot be reached."""
+    from ra.web import db as database
+
+    try:
+        database.upgrade(url)
+    except Exception as err:
+        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
+        raise fail(w()("cli.err.database", url=_safe(url), why=reason)) from None
+
+
+def check_logging(log_level: str, log_format: str, forwarded_allow_ips: str, metrics_from: str) -> None:
+    """Refuse an unknown log level or format, or a network list that does not parse."""
+    from ra.web.security import LOG_FORMATS, parse_networks
+
+    levels = ("critical", "error", "warning", "info", "debug")  # uvicorn's, which the error lists
     if log_level not in levels:
         raise fail(w()("serve.err.log_level", level=repr(log_level), levels=", ".join(levels)))
     if log_format not in LOG_FORMATS:
@@ -117,6 +172,10 @@ def serve_command(
             parse_networks(value)
         except ValueError as err:
             raise fail(f"{option}: {err}") from None
+
+
+def check_bot_backend(bot_backend: str, ray_address: str | None) -> None:
+    """Refuse an unknown bot backend, an address without Ray, or a Ray cluster out of reach."""
     if bot_backend not in ("process", "ray"):
         raise fail(w()("cli.err.backend", option="--bot-backend", backend=repr(bot_backend))) from None
     if ray_address is not None and bot_backend != "ray":
@@ -131,19 +190,21 @@ def serve_command(
                 check_reachable(ray_address)
         except (ValueError, ConnectionError) as err:
             raise fail(f"{err}") from None
+
+
+def check_budgets(hint_budget: str, analysis_budget: str) -> None:
+    """Refuse a hint or analysis budget that is neither a level nor a number of iterations or seconds."""
     from ra.bots.evaluate import Budget
 
-    try:
-        Budget.parse(hint_budget)
-    except ValueError:
-        raise budget_error("--hint-budget", hint_budget) from None
-    try:
-        Budget.parse(analysis_budget)
-    except ValueError:
-        raise budget_error("--analysis-budget", analysis_budget) from None
-    problem = _port_problem(host, port)
-    if problem:
-        raise fail(w()("serve.err.listen", host=host, port=port, why=problem)) from None
+    for option, value in (("--hint-budget", hint_budget), ("--analysis-budget", analysis_budget)):
+        try:
+            Budget.parse(value)
+        except ValueError:
+            raise budget_error(option, value) from None
+
+
+def check_mail(smtp: str | None, public_url: str | None) -> None:
+    """Refuse a mail server address or a public address that does not parse."""
     if smtp:
         from ra.web.mail import parse_smtp
 
@@ -152,42 +213,19 @@ def serve_command(
         except ValueError as err:
             raise fail(f"--smtp: {err}") from None
     if public_url and not public_url.startswith(("http://", "https://")):
-        raise fail(
-            w()("serve.err.public_url", url=repr(public_url)),
-        )
-    try:
-        database.upgrade(url)
-    except Exception as err:
-        reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
-        raise fail(w()("cli.err.database", url=_safe(url), why=reason)) from None
-    os.environ["RA_DB_URL"] = url
-    os.environ["RA_BOT_PROCESSES"] = str(bot_processes or len(os.sched_getaffinity(0)))
-    os.environ["RA_HINT_BUDGET"] = hint_budget
-    os.environ["RA_ANALYSIS_BUDGET"] = analysis_budget
-    os.environ["RA_SMTP_URL"] = smtp or ""
-    shown_host = "localhost" if host in ("127.0.0.1", "::1") else host
-    os.environ["RA_PUBLIC_URL"] = public_url or f"http://{shown_host}:{port}"
-    os.environ["RA_BOT_BACKEND"] = bot_backend
-    os.environ["RA_RAY_ADDRESS"] = ray_address or ""
-    from ra.web.security import allowed_hosts
+        raise fail(w()("serve.err.public_url", url=repr(public_url)))
+
+
+def export_network(
+    host: str, forwarded_allow_ips: str, metrics_from: str, allowed_origin: list[str], allowed_host: list[str]
+) -> None:
+    """Hand the network settings to the workers (new processes) through the environment."""
+    from ra.web.security import allowed_hosts, parse_networks
 
     os.environ["RA_FORWARDED_ALLOW_IPS"] = ",".join(str(n) for n in parse_networks(forwarded_allow_ips))
     os.environ["RA_METRICS_FROM"] = ",".join(str(n) for n in parse_networks(metrics_from))
-    os.environ["RA_ALLOWED_ORIGINS"] = " ".join(allowed_origin or ())
-    os.environ["RA_ALLOWED_HOSTS"] = " ".join(allowed_hosts(host, allowed_host or ()))
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    if log_format == "text":  # in JSON, uvicorn's own first lines say where it listens
-        typer.echo(w()("serve.started", address=f"http://{shown}:{port}/", db=_safe(url)))
-    if host in ("0.0.0.0", "::") and not allowed_host and log_format == "text":
-        typer.echo(
-            w()("serve.other_machines", example="--allowed-host 192.168.1.20"),
-        )
-    shared = _metrics_folder(workers)
-    try:
-        _run(uvicorn, host, port, workers, log_level, log_format)
-    finally:
-        if shared is not None:
-            shutil.rmtree(shared, ignore_errors=True)
+    os.environ["RA_ALLOWED_ORIGINS"] = " ".join(allowed_origin)
+    os.environ["RA_ALLOWED_HOSTS"] = " ".join(allowed_hosts(host, allowed_host))
 
 
 def _metrics_folder(workers: int) -> str | None:
