@@ -285,6 +285,7 @@ def test_a_stand_ins_decision_is_recorded_and_never_taken_back() -> None:
     assert t.game.num_decisions == 1  # unchanged after a refusal
     record = t.record()
     assert record["stand_ins"] == [0] and "forfeited" not in record
+    assert record["stand_in"] == "medium"  # the stand-in's level (TableOptions.stand_in), for the replays
     assert ra.Game.from_record(record).decisions == t.game.decisions  # the engine reads it as before
 
 
@@ -319,7 +320,7 @@ def test_undo_reasons_are_catalogue_messages_in_every_language() -> None:
 def test_bots_are_named_once_from_the_catalogue() -> None:
     assert bot_label("hard") == "Hard bot" and bot_label("hard", lang="ru") == "Сильный бот"
     assert bot_label("hard", {"Hard bot"}) == "Hard bot 2"
-    assert bot_label("mcts:iterations=50") == "Mcts bot"
+    assert bot_label("mcts:iterations=50") == "MCTS bot"
     seats = [Seat("Ann"), Seat("x", "hard"), Seat("y", "hard"), Seat("z", "easy")]
     assert seat_labels(seats) == ["Ann", "Hard bot", "Hard bot 2", "Easy bot"]
     assert seat_labels(seats, "ru") == ["Ann", "Сильный бот", "Сильный бот 2", "Лёгкий бот"]

@@ -81,6 +81,8 @@ class TableOptions:
     """Whose tile names to show (``ra.tiles.EDITIONS``)."""
     undo: bool = True
     """Whether decisions may be taken back at all (not for imported records)."""
+    stand_in: str = "medium"
+    """The bot that decides for a person whose clock ran out (one of :data:`TABLE_BOTS`)."""
 
 
 def check_players(n: int) -> None:
@@ -369,6 +371,7 @@ class Table(Generic[HintT]):
             record["forfeited"] = sorted(self.forfeited)
         if self.stand_ins:
             record["stand_ins"] = sorted(self.stand_ins)
+            record["stand_in"] = self.options.stand_in
         return record
 
     # --- undo (one policy: UNDO_RULE) ---------------------------------------------
@@ -520,6 +523,19 @@ def record_facts(record: Mapping[str, Any], game: Game) -> tuple[frozenset[int],
             raise RecordError(f"{key!r} must be a list of numbers from 0 to {bound - 1}")
         out.append(frozenset(value))
     return out[0], out[1]
+
+
+TABLE_BOTS = (*bots.LEVELS, "random", "greedy")
+"""The bots a table seats, or stands in with, by one word: the levels, then the two simple bots."""
+
+
+def record_stand_in(record: Mapping[str, Any]) -> str:
+    """The level of the stand-in bot a record names (``"medium"`` where it names none: records
+    before 0.4.1, whose tables all stood in with the default); :class:`RecordError` if it is no level."""
+    level = record.get("stand_in", "medium")
+    if level not in TABLE_BOTS:
+        raise RecordError(f"'stand_in' must be one of {', '.join(TABLE_BOTS)}")
+    return str(level)
 
 
 def stand_in_events(events: Sequence[Event], stand_ins: Collection[int]) -> frozenset[int]:

@@ -416,3 +416,43 @@ def test_hidden_scores_stay_hidden_on_screen_until_the_end(tmp_path: Path) -> No
         assert not re.search(r"Greedy bot\s+\?", final), "scores are shown once the game is over"
 
     run(app, script)
+
+
+def test_replay_marks_the_decisions_a_stand_in_took(tmp_path: Path) -> None:
+    # A table's record names the decisions a stand-in bot took for an absent person (and its
+    # level): `ra replay` marks them in the log, as the browser's replay does.
+    from ra.table import Seat, Table, TableOptions
+    from ra.tui.session import load_replay
+
+    game = ra.Game(players=["Ann", "Bob"], seed=4)
+    table: Table[None] = Table(game, [Seat("Ann"), Seat("Bob")], TableOptions(stand_in="hard"))
+    table.apply(game.legal_actions()[0], stand_in=True)  # Ann was away: a hard bot decided
+    table.apply(game.legal_actions()[0])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(table.record()), encoding="utf-8")
+    replay = load_replay(path)
+    assert replay.stand_ins == {0} and replay.stand_in == "hard"
+    app = ReplayApp(replay.game, stand_ins=replay.stand_ins, stand_in=replay.stand_in)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("end")
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert text.count("standing in for Ann") == 1 and "Hard bot" in text
+
+    run(app, script)
+
+
+@pytest.mark.parametrize(
+    ("facts", "named"),
+    [({"stand_ins": [0], "stand_in": "grandmaster"}, "'stand_in'"), ({"stand_ins": [99]}, "'stand_ins'")],
+)
+def test_replay_refuses_a_record_whose_table_facts_are_wrong(
+    tmp_path: Path, facts: dict[str, object], named: str
+) -> None:
+    game = ra.Game(players=2, seed=4)
+    game.apply(game.legal_actions()[0])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({**game.to_record(), **facts}), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code != 0 and named in result.output and "Traceback" not in result.output

@@ -212,15 +212,17 @@ def replay_command(
 ) -> None:
     """Step through a finished or saved game (→ next, ← back, ] next epoch, End, q)."""
     from ra.tui import ReplayApp
-    from ra.tui.session import load_game
+    from ra.tui.session import load_replay
 
     _check_edition(edition)
     try:
-        game = load_game(path)
+        replay = load_replay(path)
     except ra.RecordError as err:
         raise fail(error_text(err)) from None
+    game = replay.game
     judged = None if analysis is None else _load_analysis(analysis, game)
-    ReplayApp(game, edition=edition, analysis=judged, lang=lang()).run()
+    app = ReplayApp(game, edition, judged, lang(), stand_ins=replay.stand_ins, stand_in=replay.stand_in)
+    app.run()
 
 
 def _load_analysis(path: Path, game: ra.Game) -> GameAnalysis:

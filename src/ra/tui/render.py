@@ -18,10 +18,11 @@ from rich.table import Table
 from rich.text import Text
 
 import ra
-from ra.events import describe, you_seat
+from ra.events import describe, message, you_seat
 from ra.labels import action_label
 from ra.scoring import CATEGORIES, ScoreBreakdown
 from ra.state import State
+from ra.table import stand_in_message
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
 from ra.words import DEFAULT_LANG, Msg, Seat, Words, msg, words
 
@@ -462,10 +463,15 @@ def log_line(
     names: tuple[str, ...],
     edition: str = "original",
     lang: str = DEFAULT_LANG,
+    stand_in: str | None = None,
 ) -> Text:
     """One line of the game log; the epochs' beginnings and ends stand out.  (In the 2023
-    edition a drawn Ra tile moves the sun boat, R1.2: the event's own message says so.)"""
+    edition a drawn Ra tile moves the sun boat, R1.2: the event's own message says so.)
+    ``stand_in``: a stand-in bot of that level took this decision for the person in its seat."""
     style = "bold" if event.kind in ("epoch", "epoch_end", "game_over") else ""
+    if stand_in is not None and event.seat is not None:
+        marked = stand_in_message(message(event, edition), event.seat, stand_in)
+        return Text(words(lang).render(marked, names, you_seat(names)), style="italic")
     return Text(describe(event, names, edition, lang), style=style)
 
 

@@ -14,6 +14,7 @@ from ra.analysis.game import GameAnalysis
 from ra.analysis.report import pct
 from ra.events import decision_seats
 from ra.labels import action_label
+from ra.table import stand_in_events
 from ra.tui import render
 from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board, translate_bindings
 from ra.words import DEFAULT_LANG, words
@@ -54,6 +55,8 @@ class ReplayApp(App[None]):
         edition: str = "original",
         analysis: GameAnalysis | None = None,
         lang: str = DEFAULT_LANG,
+        stand_ins: frozenset[int] = frozenset(),
+        stand_in: str = "medium",
     ) -> None:
         super().__init__()
         self.lang = lang
@@ -68,6 +71,9 @@ class ReplayApp(App[None]):
         self.game = self.start.clone()
         self.edition = edition
         self.movers = decision_seats(game.events)  # who took each decision, for the status line
+        self.stand_ins = stand_ins
+        """Decisions a stand-in bot of level ``stand_in`` took for an absent person: marked in the log."""
+        self.stand_in = stand_in
 
     def compose(self) -> ComposeResult:
         yield from board_widgets()
@@ -94,8 +100,10 @@ class ReplayApp(App[None]):
         show_board(self, game, self.edition, lang=self.lang)
         log = self.query_one("#log", RichLog)
         log.clear()
-        for event in game.events:
-            line = render.log_line(event, game.names, self.edition, self.lang)
+        marked = stand_in_events(game.events, self.stand_ins)
+        for i, event in enumerate(game.events):
+            by = self.stand_in if i in marked else None
+            line = render.log_line(event, game.names, self.edition, self.lang, stand_in=by)
             log.write(line, width=log_width(log))
         status = Text(w("tui.replay.decision", n=self.position, m=len(self.decisions)), style="bold")
         if self.position:

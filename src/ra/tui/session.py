@@ -28,6 +28,8 @@ from ra.table import (
     check_players,
     default_hints,
     plan_seats,
+    record_facts,
+    record_stand_in,
 )
 from ra.words import msg, words
 
@@ -117,8 +119,30 @@ def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
 
 
 def load_game(path: Path) -> ra.Game:
-    """The game saved or recorded in ``path`` (for ``ra replay``)."""
+    """The game saved or recorded in ``path`` (for ``ra analyze``)."""
     return game_from_document(read_document(path), os.fspath(path))
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A recorded game with the table's facts its record states: the decisions a stand-in bot
+    took for an absent person, and that bot's level (for ``ra replay``, which marks them)."""
+
+    game: ra.Game
+    stand_ins: frozenset[int]
+    stand_in: str
+
+
+def load_replay(path: Path) -> Replay:
+    """The game in ``path`` and its table's facts; a bad fact is a one-line :class:`ra.RecordError`."""
+    data = read_document(path)
+    game = game_from_document(data, os.fspath(path))
+    try:
+        stand_ins = record_facts(data, game)[1]
+        level = record_stand_in(data)
+    except ra.RecordError as err:
+        raise _refused("record.detail", file=os.fspath(path), detail=str(err)) from None
+    return Replay(game, stand_ins, level)
 
 
 class Session(Table[Evaluation]):

@@ -66,8 +66,6 @@ log = logging.getLogger("ra.web")
 
 TURN_MAIL_EVERY = 3 * 3600.0
 """Seconds between two "your turn" mails for one seat of one game (finding 3: 22 mails in 20 s)."""
-BOT_LEVELS = ("easy", "medium", "hard", "expert", "random", "greedy")
-"""What a bot seat may be: the user interfaces' levels, plus the plain bots (load tests)."""
 SWEEP_EVERY = 5.0
 BOT_SLOTS = 16  # bots' moves being applied and sent at once (see BotDriver._play_bot)
 
@@ -166,7 +164,13 @@ def table_for(row: GameRow, game: Game, stand_ins: Collection[int] = ()) -> Tabl
     """The table of a stored game: its seats (people, or bots by level), its options, the
     seats that forfeited and the decisions (``stand_ins``) a stand-in took."""
     seats = table_seats(row)
-    options = TableOptions(hints=row.hints, pace=row.bot_delay, edition=row.edition, undo=row.record is None)
+    options = TableOptions(
+        hints=row.hints,
+        pace=row.bot_delay,
+        edition=row.edition,
+        undo=row.record is None,
+        stand_in=row.stand_in_level,
+    )
     return Table(game, seats, options, forfeited_seats(row), stand_ins)
 
 

@@ -20,10 +20,19 @@ from typing_extensions import TypedDict
 from ra.engine import Game
 from ra.errors import RaError, SetupError
 from ra.setup import DISASTER_TIMINGS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
-from ra.table import Seat, Table, default_hints, record_facts, seat_labels
+from ra.table import (
+    TABLE_BOTS,
+    Seat,
+    Table,
+    TableOptions,
+    default_hints,
+    record_facts,
+    record_stand_in,
+    seat_labels,
+)
 from ra.tiles import EDITIONS
 from ra.web.db import now
-from ra.web.hub import BOT_LEVELS, Hub, build_game, game_state, result_columns
+from ra.web.hub import Hub, build_game, game_state, result_columns
 from ra.web.limits import AddressLimiter
 from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
@@ -85,7 +94,7 @@ class SeatSpec(BaseModel):
     @field_validator("level")
     @classmethod
     def _level(cls, v: str | None) -> str | None:
-        return None if v is None else _one_of(v, BOT_LEVELS, "bot level")
+        return None if v is None else _one_of(v, TABLE_BOTS, "bot level")
 
 
 class NewGame(BaseModel):
@@ -118,7 +127,7 @@ class NewGame(BaseModel):
     @field_validator("stand_in")
     @classmethod
     def _stand_in(cls, v: str) -> str:
-        return _one_of(v, BOT_LEVELS, "bot level")
+        return _one_of(v, TABLE_BOTS, "bot level")
 
     @field_validator("on_timeout")
     @classmethod
@@ -501,6 +510,7 @@ class Lobby:
             record = json.loads(body.decode("utf-8"))
             game = Game.from_record(record)
             forfeited, stand_ins = record_facts(record, game)
+            level = record_stand_in(record)
         except (RaError, ValueError, TypeError, RecursionError, UnicodeDecodeError) as err:
             raise ApiError(422, "bad_record", f"not a valid Ra game record: {err}") from None
         self._listed.clear()  # the lobby shows a change made here at once
@@ -515,7 +525,10 @@ class Lobby:
                 "edition": "original",
                 "bot_delay": 0.0,
                 "seed": 0,
-                "record": Table(game, [Seat(n) for n in game.names], None, forfeited, stand_ins).record(),
+                "stand_in": level,
+                "record": Table(
+                    game, [Seat(n) for n in game.names], TableOptions(stand_in=level), forfeited, stand_ins
+                ).record(),
                 "creator_addr": addr,
                 "num_decisions": game.num_decisions,
                 **result_columns(game, forfeited),
