@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "policy.hpp"
 #include "state.hpp"
 
 namespace ra {
@@ -19,6 +20,7 @@ struct Edge {
     int action;
     int visits;
     double total;
+    double prior = 0.0;  // PUCT only
 };
 
 struct Child {
@@ -114,6 +116,36 @@ struct Search {
         return best;
     }
 
+    // PUCT: every legal action becomes an edge at once, in ascending order, with the net's prior.
+    void expand_with_prior(Node& nd, const State& g) const {
+        nd.expanded = true;
+        double prior[NUM_ACTIONS];
+        policy_prior(*cfg.prior, g, cfg.hidden, prior);
+        uint64_t legal = legal_mask(g);
+        while (legal) {
+            int a = __builtin_ctzll(legal);
+            nd.edges.push_back({a, 0, 0.0, prior[a]});
+            legal &= legal - 1;
+        }
+    }
+
+    // PUCT (AlphaZero's rule): mean reward plus c * prior * sqrt(parent visits) / (1 + visits);
+    // an action not yet tried counts the node's mean reward (its first-play value).
+    int select_puct(const Node& node) const {
+        double sum = 0.0;
+        for (const Edge& e : node.edges) sum += e.total;
+        double first = node.visits > 0 ? sum / node.visits : 0.5;
+        double root_n = std::sqrt((double)std::max(node.visits, 1));
+        int best = -1;
+        double best_score = -1e300;
+        for (const Edge& e : node.edges) {
+            double q = e.visits > 0 ? e.total / e.visits : first;
+            double score = q + cfg.c_puct * e.prior * root_n / (1 + e.visits);
+            if (score > best_score) best = e.action, best_score = score;
+        }
+        return best;
+    }
+
     struct Step {
         int node, action, mover;
     };
@@ -123,7 +155,9 @@ struct Search {
         int node = 0;
         while (!is_over(g) && g.epoch <= stop_epoch) {
             int mover = g.to_move;
-            if (!nodes[node].expanded) {
+            if (!nodes[node].expanded && cfg.prior) {
+                expand_with_prior(nodes[node], g);
+            } else if (!nodes[node].expanded) {
                 Node& nd = nodes[node];
                 nd.expanded = true;
                 uint64_t legal = legal_mask(g);
@@ -135,7 +169,9 @@ struct Search {
                     std::swap(nd.untried[i], nd.untried[rng.below((uint32_t)(i + 1))]);
             }
             int action;
-            if (!nodes[node].untried.empty()) {
+            if (cfg.prior) {
+                action = select_puct(nodes[node]);
+            } else if (!nodes[node].untried.empty()) {
                 action = nodes[node].untried.back();
                 nodes[node].untried.pop_back();
             } else {
@@ -183,6 +219,17 @@ struct Search {
     }
 };
 
+// PUCT's choice: the most visited action (the better mean among equals, then the lower index).
+int most_visited(const std::vector<Edge>& edges) {
+    const Edge* best = nullptr;
+    for (const Edge& e : edges) {
+        if (!best || e.visits > best->visits ||
+            (e.visits == best->visits && e.visits > 0 && e.total / e.visits > best->total / best->visits))
+            best = &e;
+    }
+    return best ? best->action : -1;
+}
+
 }  // namespace
 
 int mcts_choose(const State& root, const MctsConfig& cfg, const Weights& w, uint64_t seed,
@@ -224,9 +271,10 @@ int mcts_search(const State& root, const MctsConfig& cfg, const Weights& w, uint
     }
     if (iterations_done) *iterations_done = done;
     const Node& r = search.nodes[0];
-    int best = -1;
+    int best = cfg.prior ? most_visited(r.edges) : -1;
     double best_mean = -1e300;
     for (const Edge& e : r.edges) {
+        if (cfg.prior) break;
         double mean = e.total / e.visits;
         if (mean > best_mean) best = e.action, best_mean = mean;
     }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "policy.hpp"
 #include "state.hpp"
 #include "vector.hpp"
 
@@ -478,11 +479,28 @@ bool epsilon_in_range(double epsilon) {
     return false;
 }
 
+// A policy net from its flat float64 buffer (ra.bots.policy.Policy.flat, an array('d')); false
+// with a ValueError naming what is wrong.
+bool parse_policy(PyObject* obj, ra::PolicyNet& net) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT) != 0) return false;
+    bool doubles = view.itemsize == 8 && view.format && std::string(view.format) == "d";
+    const char* why = doubles ? ra::policy_from_flat(static_cast<const double*>(view.buf), (size_t)(view.len / 8), net)
+                              : "a policy net is a buffer of float64 (array('d'))";
+    PyBuffer_Release(&view);
+    if (*why) {
+        PyErr_SetString(PyExc_ValueError, why);
+        return false;
+    }
+    return true;
+}
+
 // The settings shared by mcts() and mcts_stats(), parsed and checked.
 struct SearchArgs {
     ra::MctsConfig cfg;
     ra::Weights w;
     ra::ValueModel model;  // cfg.model points here when a value_model was given
+    ra::PolicyNet net;     // cfg.prior points here when a prior was given
     unsigned long long seed = 0;
     PyObject* check = nullptr;
 };
@@ -490,17 +508,29 @@ struct SearchArgs {
 bool parse_search_args(PyObject* self, PyObject* args, PyObject* kwargs, SearchArgs& out) {
     static const char* kw[] = {"iterations", "seed",    "seconds", "exploration", "horizon",     "margin_scale",
                                "win_weight", "rollout", "weights", "check",       "value_model", "epsilon",
-                               nullptr};
+                               "prior",      "c_puct",  "hidden",  nullptr};
     ra::MctsConfig& cfg = out.cfg;
     long long iterations = cfg.iterations;
     const char* rollout = "greedy";
     PyObject* weights = nullptr;
     PyObject* check = nullptr;
     PyObject* value_model = nullptr;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOOOd", const_cast<char**>(kw), &iterations,
+    PyObject* prior = nullptr;
+    int hidden = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOOOdOdp", const_cast<char**>(kw), &iterations,
                                      &out.seed, &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
-                                     &cfg.win_weight, &rollout, &weights, &check, &value_model, &cfg.epsilon))
+                                     &cfg.win_weight, &rollout, &weights, &check, &value_model, &cfg.epsilon,
+                                     &prior, &cfg.c_puct, &hidden))
         return false;
+    cfg.hidden = hidden != 0;
+    if (prior && prior != Py_None) {
+        if (!parse_policy(prior, out.net)) return false;
+        cfg.prior = &out.net;
+    }
+    if (!(cfg.c_puct >= 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "c_puct must be 0 or more");
+        return false;
+    }
     if (!epsilon_in_range(cfg.epsilon)) return false;
     if (!parse_value_model(value_model, out.model, cfg.model)) return false;
     if (check == Py_None) check = nullptr;
@@ -590,6 +620,28 @@ PyObject* State_mcts_stats(PyObject* self, PyObject* args, PyObject* kwargs) {
     return Py_BuildValue("(iLN)", action, (long long)done, list);
 }
 
+// The policy net's 54 logits for the mover's view (ra.bots.policy): a list of floats.
+PyObject* State_policy_logits(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"net", "hidden", nullptr};
+    PyObject* net_obj = nullptr;
+    int hidden = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|p", const_cast<char**>(kw), &net_obj, &hidden)) return nullptr;
+    ra::PolicyNet net;
+    if (!parse_policy(net_obj, net)) return nullptr;
+    const ra::State& s = ST(self);
+    if (ra::is_over(s)) {
+        PyErr_SetString(PyExc_ValueError, "the game is over: no mover to judge");
+        return nullptr;
+    }
+    float obs[ra::OBSERVATION_SIZE];
+    ra::encode(s, s.to_move, hidden != 0, obs);
+    double logits[ra::NUM_ACTIONS];
+    ra::policy_logits(net, obs, logits);
+    PyObject* list = PyList_New(ra::NUM_ACTIONS);
+    for (int a = 0; list && a < ra::NUM_ACTIONS; ++a) PyList_SET_ITEM(list, a, PyFloat_FromDouble(logits[a]));
+    return list;
+}
+
 PyObject* State_random_playout(PyObject* self, PyObject* arg) {
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
     if (PyErr_Occurred()) return nullptr;
@@ -643,6 +695,8 @@ PyMethodDef State_methods[] = {
     {"mcts_stats", (PyCFunction)(void (*)(void))State_mcts_stats, METH_VARARGS | METH_KEYWORDS,
      "mcts() with its root statistics: (action, iterations, [(action, visits, reward sum, margin sum, "
      "leads)])."},
+    {"policy_logits", (PyCFunction)(void (*)(void))State_policy_logits, METH_VARARGS | METH_KEYWORDS,
+     "policy_logits(net, hidden=False): the policy net's 54 logits for the mover's observation."},
     {"random_playout", State_random_playout, METH_O, "Play uniformly random actions to the end."},
     {"greedy_playout", (PyCFunction)(void (*)(void))State_greedy_playout, METH_VARARGS | METH_KEYWORDS,
      "greedy_playout(seed, epsilon=0.0, weights=None): play the greedy policy to the end, a random "

@@ -201,6 +201,8 @@ inline int epsilon_greedy_action(const State& s, const Weights& w, double epsilo
 void projected_scores(const State& s, const Weights& w, double out[MAX_PLAYERS],
                       const ValueModel* model = nullptr);
 
+struct PolicyNet;  // native/policy.hpp
+
 struct MctsConfig {
     int64_t iterations = 600;
     double seconds = 0.0;  // > 0: a time budget instead
@@ -211,6 +213,11 @@ struct MctsConfig {
     bool greedy_rollout = true;
     double epsilon = 0.0;  // greedy rollouts: a random legal action with this chance
     const ValueModel* model = nullptr;  // the learned evaluation at the cut, or the heuristic
+    // PUCT (ra.bots.policy): the learned policy as every node's prior, `c_puct` its weight; the
+    // mover's observation hides the others' scores when `hidden` (R9.1).  Null: plain UCT.
+    const PolicyNet* prior = nullptr;
+    double c_puct = 1.0;
+    bool hidden = false;
     // Called every 256 iterations when set; returning false abandons the search (action -1).
     bool (*poll)(void*) = nullptr;
     void* poll_arg = nullptr;

@@ -3,6 +3,8 @@
 from collections.abc import Callable, Sequence
 from typing import Any, TypedDict, final
 
+from typing_extensions import Buffer
+
 NUM_ACTIONS: int
 
 class PlayoutResult(TypedDict):
@@ -49,7 +51,29 @@ class State:
         check: Callable[[], object] | None = None,
         value_model: Sequence[float] | None = None,
         epsilon: float = 0.0,
+        prior: Buffer | None = None,
+        c_puct: float = 1.0,
+        hidden: bool = False,
     ) -> tuple[int, int]: ...
+    def mcts_stats(
+        self,
+        iterations: int = 600,
+        seed: int = 0,
+        seconds: float = 0.0,
+        exploration: float = 0.5,
+        horizon: int = 1,
+        margin_scale: float = 20.0,
+        win_weight: float = 0.25,
+        rollout: str = "greedy",
+        weights: tuple[float, ...] | None = None,
+        check: Callable[[], object] | None = None,
+        value_model: Sequence[float] | None = None,
+        epsilon: float = 0.0,
+        prior: Buffer | None = None,
+        c_puct: float = 1.0,
+        hidden: bool = False,
+    ) -> tuple[int, int, list[tuple[int, int, float, float, tuple[float, ...]]]]: ...
+    def policy_logits(self, net: Buffer, hidden: bool = False) -> list[float]: ...
     def random_playout(self, seed: int, /) -> None: ...
     def greedy_playout(
         self, seed: int, epsilon: float = 0.0, weights: tuple[float, ...] | None = None

@@ -1,0 +1,364 @@
+"""The learned policy and the search it guides (PUCT): expert iteration's bot.
+
+A :class:`Policy` is a small MLP over :mod:`ra.encode`'s observation of the player to move; its
+54 outputs are logits over the fixed action space (``ra.Action.index``), turned into a prior
+over the legal actions by a softmax.  ``python -m ra.train`` fits it on the native search's own
+choices (docs/training.md) and writes it as JSON: plain numbers, so playing needs neither numpy
+nor torch.
+
+:class:`PolicySearchBot` is the MCTS bot (:mod:`ra.bots.mcts`: information sets redealt from the
+public unseen counts, R9.1/R9.3; greedy rollouts cut at the epoch's end; the same reward) with
+the net as every node's prior: a node's actions are all made edges at once, in ascending
+order, and the search walks the one with the highest ``mean + c_puct * prior * sqrt(N) / (1 +
+n)`` (an untried action counts its node's mean); it plays the most visited.  The native core
+runs it (``native/policy.cpp``, ``native/mcts.cpp``) with a forward pass equal to the bit to
+:meth:`Policy.logits`; ``native=False`` runs the same search in Python, slower, with Python's
+own random redeals (so, like ``mcts``, not move for move the native one's).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from ra.actions import ALL_ACTIONS, Action
+from ra.bots.base import SeededBot
+from ra.bots.mcts import MCTSBot, MCTSConfig
+from ra.bots.native_mcts import native_weights, search_settings
+from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
+from ra.encode import OBSERVATION_SIZE, observation_of
+from ra.engine import Game
+from ra.native import core
+from ra.views import PlayerView
+
+if TYPE_CHECKING:
+    from ra import _core
+
+FORMAT: Final = "ra-policy"
+VERSION: Final = 1
+"""The policy file's format version: a file of another version is refused."""
+NUM_ACTIONS: Final = len(ALL_ACTIONS)
+POLICY_FILE: Final = "policy.json"
+"""The shipped policy, in ``ra/data`` (absent until a training run has been shipped)."""
+MAX_LAYERS: Final = 8
+MAX_WIDTH: Final = 1024
+
+Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]
+"""One layer: its weights by input (row ``i``: what input ``i`` adds to every output), its biases."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """An MLP: ``sizes[0]`` inputs (370), ReLU between layers, ``sizes[-1]`` logits (54)."""
+
+    sizes: tuple[int, ...]
+    layers: tuple[Layer, ...]
+    info: dict[str, Any] = field(default_factory=dict, compare=False)
+    """How it was made (generation, seeds, rows): shown, never used to play."""
+
+    @cached_property
+    def flat(self) -> array[float]:
+        """The net as the native core takes it: layers, sizes, then each layer's W and biases."""
+        out = array("d", [float(len(self.layers)), *map(float, self.sizes)])
+        for rows, bias in self.layers:
+            for row in rows:
+                out.extend(row)
+            out.extend(bias)
+        return out
+
+    def logits(self, obs: Sequence[float]) -> list[float]:
+        """The 54 logits of an observation, in pure Python.
+
+        Every output starts at its bias and adds ``row[i] * x[i]`` input by input (inputs equal
+        to 0 skipped), ReLU between layers: the native pass's operations in its order, so the
+        results are equal to the bit (IEEE doubles, no fused multiply-add).
+        """
+        x = [float(v) for v in obs]
+        last = len(self.layers) - 1
+        for k, (rows, bias) in enumerate(self.layers):
+            y = list(bias)
+            for xi, row in zip(x, rows, strict=True):
+                if xi != 0.0:
+                    y = [yj + wj * xi for yj, wj in zip(y, row, strict=True)]
+            x = y if k == last else [v if v > 0.0 else 0.0 for v in y]
+        return x
+
+    def prior(self, obs: Sequence[float], legal: Sequence[int]) -> dict[int, float]:
+        """The softmax of the logits over the ``legal`` action indices (ascending, as natively)."""
+        logits = self.logits(obs)
+        top = max(logits[a] for a in legal)
+        weights = {a: math.exp(logits[a] - top) for a in sorted(legal)}
+        total = 0.0
+        for value in weights.values():
+            total += value
+        return {a: value / total for a, value in weights.items()}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (:func:`from_dict` reads it back exactly: Python's float repr round-trips)."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "sizes": list(self.sizes),
+            "layers": [{"w": [list(r) for r in rows], "b": list(bias)} for rows, bias in self.layers],
+            "info": self.info,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Policy:
+        """A policy from its JSON form; ``ValueError`` naming what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+            raise ValueError(f"not a version-{VERSION} {FORMAT} file")
+        sizes = _sizes(data.get("sizes"))
+        raw = data.get("layers")
+        if not isinstance(raw, list) or len(raw) != len(sizes) - 1:
+            raise ValueError("the layers do not match the sizes")
+        layers = tuple(_layer(raw[k], sizes[k], sizes[k + 1], k) for k in range(len(raw)))
+        info = data.get("info")
+        return cls(sizes, layers, dict(info) if isinstance(info, dict) else {})
+
+
+def _sizes(raw: object) -> tuple[int, ...]:
+    if not (isinstance(raw, list) and 2 <= len(raw) <= MAX_LAYERS + 1):
+        raise ValueError(f"sizes must list 2 to {MAX_LAYERS + 1} widths")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= MAX_WIDTH for s in raw):
+        raise ValueError(f"every width must be 1 to {MAX_WIDTH}")
+    if raw[0] != OBSERVATION_SIZE or raw[-1] != NUM_ACTIONS:
+        raise ValueError(f"the net must take {OBSERVATION_SIZE} numbers and give {NUM_ACTIONS} logits")
+    return tuple(raw)
+
+
+def _numbers(raw: object, size: int, what: str) -> tuple[float, ...]:
+    if not (isinstance(raw, list) and len(raw) == size):
+        raise ValueError(f"{what} must be {size} numbers")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in raw):
+        raise ValueError(f"{what} must be finite numbers")
+    return tuple(float(v) for v in raw)
+
+
+def _layer(raw: object, width_in: int, width_out: int, k: int) -> Layer:
+    if not isinstance(raw, dict) or not isinstance(raw.get("w"), list) or len(raw["w"]) != width_in:
+        raise ValueError(f"layer {k} must have {width_in} rows of weights")
+    rows = tuple(_numbers(r, width_out, f"layer {k}'s rows") for r in raw["w"])
+    return rows, _numbers(raw.get("b"), width_out, f"layer {k}'s biases")
+
+
+def load(path: str | Path) -> Policy:
+    """A policy file; ``ValueError`` naming what is wrong (``OSError`` if it cannot be read)."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        return Policy.from_dict(json.loads(text))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON ({e})") from None
+
+
+@cache
+def default_policy() -> Policy | None:
+    """The shipped policy (``ra/data/policy.json``), read once; ``None`` when none is shipped."""
+    try:
+        text = resources.files("ra").joinpath("data").joinpath(POLICY_FILE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    return Policy.from_dict(json.loads(text))
+
+
+class PolicyBot(SeededBot):
+    """Plays the policy's most likely legal action, no search (the net alone; the lowest index
+    among equals)."""
+
+    name = "policy"
+
+    def __init__(
+        self, seed: int | None = None, policy: Policy | str | None = None, native: bool | None = None
+    ):
+        super().__init__(seed)
+        self.policy = _policy(policy)
+        self.native = _native(native)
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = [a.index for a in view.legal_actions()]
+        logits: list[float]
+        if self.native:
+            logits = _core_state(view).policy_logits(self.policy.flat, hidden=view.hidden_scores)
+        else:
+            logits = self.policy.logits(observation_of(view, view.seat))
+        return ALL_ACTIONS[max(legal, key=lambda a: (logits[a], -a))]
+
+
+class PolicySearchBot(MCTSBot):
+    """The MCTS bot with the policy as its PUCT prior (see the module doc)."""
+
+    name = "puct"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        config: MCTSConfig | None = None,
+        weights: Weights = DEFAULT_WEIGHTS,
+        policy: Policy | str | None = None,
+        c_puct: float = 1.0,
+        native: bool | None = None,
+        **settings: object,
+    ) -> None:
+        super().__init__(seed, config, weights, **settings)
+        if isinstance(c_puct, bool) or not isinstance(c_puct, int | float) or not 0.0 <= c_puct <= 100.0:
+            raise ValueError(f"c_puct must be a number from 0 to 100, got {c_puct!r}")
+        if self.config.paired_root:
+            raise ValueError("the policy search has no paired_root")
+        self.policy = _policy(policy)
+        self.c_puct = float(c_puct)
+        self.native = _native(native)
+
+    def settings(self) -> dict[str, object]:
+        return {**super().settings(), "c_puct": self.c_puct, "native": self.native}
+
+    def search_options(self, view: PlayerView) -> dict[str, Any]:
+        """The native search's keyword arguments for ``view`` (the bot's and self-play's)."""
+        cfg = self.config
+        return {
+            "iterations": cfg.budget(len(view.players)),
+            "seconds": cfg.seconds or 0.0,
+            "weights": native_weights(self.weights),
+            "prior": self.policy.flat,
+            "c_puct": self.c_puct,
+            "hidden": view.hidden_scores,
+            **search_settings(cfg),
+        }
+
+    def choose(self, view: PlayerView) -> Action:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if self.native:
+            index, self.last_iterations = _core_state(view).mcts(
+                seed=self.rng.getrandbits(63), **self.search_options(view)
+            )
+            return ALL_ACTIONS[index]
+        return ALL_ACTIONS[PuctSearch(self).run(view)]
+
+    def rollout_rewards(self, game: Game, stop_epoch: int) -> list[float]:
+        """Play ``game`` on with the rollout policy to the cut; each seat's reward (as ``mcts``)."""
+        return self._rollout(game, stop_epoch)
+
+
+class _Node:
+    """A PUCT node: per legal action [visits, reward sum, prior], made all at once."""
+
+    __slots__ = ("children", "edges", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[object, _Node] = {}
+        self.edges: dict[int, list[float]] | None = None
+        self.visits = 0
+
+
+class PuctSearch:
+    """The Python PUCT search of one decision (the native ``mcts(prior=...)``, step for step)."""
+
+    def __init__(self, bot: PolicySearchBot) -> None:
+        self.bot = bot
+        self.root = _Node()
+
+    def run(self, view: PlayerView) -> int:
+        """The chosen action index after the bot's budget of iterations."""
+        cfg = self.bot.config
+        budget = cfg.budget(len(view.players))
+        stop_epoch = view.epoch + cfg.horizon - 1
+        for _ in range(budget):
+            game = view.determinize(rng=self.bot.rng)
+            game.stop_events()
+            path = self.walk(game, stop_epoch)
+            rewards = self.bot.rollout_rewards(game, stop_epoch)
+            for node, index, mover in path:
+                assert node.edges is not None
+                edge = node.edges[index]
+                edge[0] += 1
+                edge[1] += rewards[mover]
+                node.visits += 1
+        self.bot.last_iterations = budget
+        return most_visited(self.root.edges or {})
+
+    def walk(self, game: Game, stop_epoch: int) -> list[tuple[_Node, int, int]]:
+        """Select with PUCT from the root, making one new node; the path of (node, action, mover)."""
+        node = self.root
+        path: list[tuple[_Node, int, int]] = []
+        while not game.is_over() and game.epoch <= stop_epoch:
+            mover = game.to_move
+            assert mover is not None
+            if node.edges is None:
+                legal = [a.index for a in game.legal_actions()]
+                prior = self.bot.policy.prior(observation_of(game, mover), legal)
+                node.edges = {a: [0.0, 0.0, prior[a]] for a in sorted(legal)}
+            index = select(node.edges, node.visits, self.bot.c_puct)
+            action = ALL_ACTIONS[index]
+            game.apply(action)
+            path.append((node, index, mover))
+            key = (index, game.last_draw) if index == 0 else index
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = _Node()
+                break
+            node = child
+        return path
+
+
+def select(edges: dict[int, list[float]], visits: int, c_puct: float) -> int:
+    """PUCT's choice at a node (native ``select_puct``: the same numbers in the same order)."""
+    total = 0.0
+    for edge in edges.values():
+        total += edge[1]
+    first = total / visits if visits > 0 else 0.5
+    root_n = math.sqrt(float(max(visits, 1)))
+    best, best_score = -1, -1e300
+    for index, (n, reward, p) in edges.items():
+        q = reward / n if n > 0 else first
+        score = q + c_puct * p * root_n / (1 + n)
+        if score > best_score:
+            best, best_score = index, score
+    return best
+
+
+def most_visited(edges: dict[int, list[float]]) -> int:
+    """The most visited action; the better mean among equals, then the lower index."""
+    best = -1
+    for index, (n, reward, _) in edges.items():
+        if best < 0:
+            best = index
+            continue
+        bn, breward, _ = edges[best]
+        if n > bn or (n == bn and n > 0 and reward / n > breward / bn):
+            best = index
+    return best
+
+
+def _policy(policy: Policy | str | None) -> Policy:
+    if isinstance(policy, Policy):
+        return policy
+    if isinstance(policy, str):
+        return load(policy)
+    found = default_policy()
+    if found is None:
+        raise ValueError(f"no policy is shipped (ra/data/{POLICY_FILE}): give one (policy=path)")
+    return found
+
+
+def _native(native: bool | None) -> bool:
+    if native is None:
+        return core is not None
+    if not isinstance(native, bool):
+        raise ValueError(f"native is true or false, got {native!r}")
+    if native and core is None:
+        raise ValueError("native=true needs the native core (not built, or disabled by RA_NATIVE=0)")
+    return native
+
+
+def _core_state(view: PlayerView) -> _core.State:
+    from ra import _core
+
+    return _core.State.from_game(view)
