@@ -45,7 +45,7 @@ NOTATION = re.compile(
     r"\S+://\S+|\b[\w.-]+\.example\.org\b|(?:/[\w.@+-]+)+/?"  # addresses and paths
     r"|(?<![\w-])--?[a-z][\w-]*"  # options: --players, -p
     r"|\bR\d+(?:\.\d+)?\b"  # rule numbers
-    r"|'[\w.:,/-]*'"  # a value quoted as typed, or a file's field: 'x9', 'names'
+    r"|'[\w.:,/=-]*'"  # a value quoted as typed, or a file's field: 'x9', 'names', 'mcts:x=1'
     r"|\b(?:LANGUAGE|LC_ALL|LC_MESSAGES|LANG|RA_[A-Z_]+)\b"  # environment variables
 )
 """What is written alike in every language: addresses, paths, options, rule numbers and the
@@ -143,6 +143,9 @@ def command_line_errors(game: Path, not_a_game: Path) -> list[list[str]]:
         ["arena", "-n", "0"], ["arena", "-j", "0"], ["arena", "--backend", "x"],
         ["arena", "--address", "h:1"], ["arena", "-b", "a,b,c", "-p", "2"], ["arena", "-b", "x9"],
         ["arena", "-b", ","], ["arena", "--seed", "-1"], ["arena", "-p", "9"], ["arena", "--out", "/"],
+        # A bot spec the bots refuse: its reason after ours (a level, an option, a setting).
+        ["arena", "-b", "easy:hard"], ["arena", "-b", "random:x=1"], ["arena", "-b", "greedy:epsilon=2"],
+        ["arena", "-b", "mcts:rollout=x9"], ["play", "-b", "mcts:iterations=0"], ["play", "-b", "hard:z"],
         ["arena", "--csv", "/no-such-folder/rows.csv"],
         # ra learn, ra puzzle, ra serve.
         ["learn", "-c", "99"], ["puzzle", "--theme", "x9"], ["puzzle", "--id", "0-0"],

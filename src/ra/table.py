@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from ra import bots
 from ra.actions import Action
@@ -98,12 +98,18 @@ def default_hints(seats: Sequence[Seat]) -> bool:
     return sum(s.human for s in seats) == 1
 
 
+NAMED_BOTS: Final = frozenset({*bots.LEVELS, *bots.BOTS, "advisor"})
+"""The bots the catalogue names (``bot.<name>``); a package's own bots go by their names."""
+
+
 def bot_label(spec: str, taken: set[str] | None = None, lang: str = DEFAULT_LANG) -> str:
-    """A bot's display name in ``lang``, the one place bots are named: a level's name from
-    the catalogue (``bot.hard``: "Hard bot", "Сильный бот"), then "… 2" … when ``taken``
-    already holds it; any other spec by its first word ("mcts:…" → "Mcts bot")."""
-    level = spec.split(":", maxsplit=1)[0].strip().lower()
-    label = words(lang)(f"bot.{level}") if level in bots.LEVELS else f"{level.capitalize()} bot"
+    """A bot's display name in ``lang``, the one place bots are named: from the catalogue by
+    the spec's first word, a level's or a bot's (``bot.hard``: "Hard bot", "Сильный бот";
+    ``bot.mcts``: "MCTS bot"), a package's bot by its name (``bot.other``), then "… 2" …
+    when ``taken`` already holds it."""
+    name = spec.split(":", maxsplit=1)[0].strip().lower()
+    w = words(lang)
+    label = w(f"bot.{name}") if name in NAMED_BOTS else w("bot.other", name=name)
     candidate, k = label, 1
     while taken is not None and candidate in taken:
         k += 1

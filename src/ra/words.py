@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, TypeVar
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
@@ -113,6 +113,19 @@ def sentence(text: str) -> str:
 def msg(key: str, **params: Param) -> Msg:
     """``Msg(key, params)`` with keyword parameters."""
     return Msg(key, params)
+
+
+E = TypeVar("E", bound=Exception)
+
+
+def worded(kind: type[E], key: str, /, **params: Param) -> E:
+    """An exception of ``kind`` whose text is the English of a catalogue message and whose
+    ``why`` is the message itself, for a front end to say in its own language (one text in
+    one place: the catalogue)."""
+    why = msg(key, **params)
+    err = kind(words(DEFAULT_LANG).render(why))
+    err.why = why  # type: ignore[attr-defined]
+    return err
 
 
 def _param_json(value: Param) -> ParamJson:
@@ -215,7 +228,7 @@ def catalogue(lang: str) -> Catalogue:
         }
         return Catalogue(lang, forms, _english_index)
     if lang not in languages(include_pseudo=True):
-        raise UnknownLanguageError(_unknown(lang))
+        raise _unknown(lang)
     cats = [
         _read(path, None if lang in PSEUDO_LANGS else lang)
         for path in sorted((LOCALE_DIR / lang).glob("*.po"))
@@ -230,8 +243,8 @@ def catalogue(lang: str) -> Catalogue:
     return Catalogue(lang, forms_of, gettext.c2py(cats[0].plural_expr))
 
 
-def _unknown(lang: str) -> str:
-    return f"unknown language {lang!r}; languages are: {', '.join(languages())}"
+def _unknown(lang: str) -> UnknownLanguageError:
+    return worded(UnknownLanguageError, "lang.unknown", lang=repr(lang), langs=", ".join(languages()))
 
 
 # --- choosing a language ----------------------------------------------------------
@@ -259,7 +272,7 @@ def choose(requested: str | None = None, environ: Mapping[str, str] | None = Non
     if requested:
         lang = normalize(requested)
         if lang is None:
-            raise UnknownLanguageError(_unknown(requested))
+            raise _unknown(requested)
         return lang
     env = os.environ if environ is None else environ
     for var in ENV_VARS:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ra.arena.runner import GameResult, GameSpec, play_game
+from ra.words import worded
 
 
 def _play(spec: GameSpec, keep_record: bool) -> GameResult:
@@ -34,10 +35,8 @@ def check_reachable(address: str, timeout: float = 5.0) -> None:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
             pass
     except OSError as err:
-        raise ConnectionError(
-            f"cannot connect to the Ray cluster at {address}: {err.strerror or err} "
-            "(start one with `ray start --head`, or leave out --address for a local Ray)"
-        ) from None
+        why = str(err.strerror or err)
+        raise worded(ConnectionError, "arena.err.unreachable", address=address, why=why) from None
 
 
 def reason(err: BaseException) -> str:
@@ -75,8 +74,8 @@ def run_games_ray(
             try:
                 ray.init(address=address, **options)
             except Exception as err:  # Ray raises ConnectionError, RuntimeError, auth errors...
-                message = f"cannot connect to the Ray cluster at {address}: {reason(err)}"
-                raise ConnectionError(message) from None
+                why = reason(err)
+                raise worded(ConnectionError, "arena.err.ray_init", address=address, why=why) from None
         else:
             ray.init(num_cpus=jobs, **options)
         started = True

@@ -22,13 +22,13 @@ from typing import Any
 
 from babel.numbers import format_decimal
 
-from ra.bots.base import Bot, RandomBot, SeededBot
+from ra.bots.base import Bot, BotSpecError, RandomBot, SeededBot, refuse
 from ra.bots.greedy import GreedyBot, greedy_action
 from ra.bots.mcts import MCTSBot, MCTSConfig
 from ra.bots.native_mcts import NativeMCTSBot
 from ra.bots.valuation import SEARCH_WEIGHTS, WEIGHT_SETS, Valuation, Weights
 from ra.native import native_available
-from ra.words import words
+from ra.words import msg, words
 
 BOTS = ("random", "greedy", "mcts")
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -173,7 +173,7 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
     >>> make("greedy", level="hard")
     Traceback (most recent call last):
     ...
-    ValueError: the greedy bot has no levels (only mcts has: easy, medium, hard, expert)
+    ra.bots.base.BotSpecError: the greedy bot has no levels (only mcts has: easy, medium, hard, expert)
     """
     if not isinstance(name, str):
         raise ValueError(f"a bot name is text, got {type(name).__name__}")
@@ -181,10 +181,10 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         raise ValueError(f"a bot's seed is an integer, got {seed!r}")
     key = name.strip().lower()
     if level is not None and level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; levels are: {', '.join(LEVELS)}")
+        raise refuse("bots.err.level", level=repr(level), levels=", ".join(LEVELS))
     if key in LEVEL_BOTS:
         if level is not None:
-            raise ValueError(f"{name!r} is already a level; give a bot name with level={level!r}")
+            raise refuse("bots.err.already_level", name=repr(name), level=repr(level))
         key, preset = LEVEL_BOTS[key]
         if key == "mcts":
             level = name.strip().lower()  # its budget is set below, for the search chosen
@@ -193,18 +193,18 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
     if key not in BOT_OPTIONS:
         plugin = _plugins().get(key)
         if plugin is None:
-            raise ValueError(
-                f"unknown bot {name!r}; bots are: {', '.join((*BOTS, *LEVELS, 'advisor', *_plugins()))}"
-            )
+            bots = ", ".join((*BOTS, *LEVELS, "advisor", *_plugins()))
+            raise refuse("bots.err.unknown", name=repr(name), bots=bots)
         if level is not None:
-            raise ValueError(f"the {key} bot has no levels (only mcts has: {', '.join(LEVELS)})")
+            raise _no_levels(key)
         return _plugin_bot(plugin, seed, options)
     if level is not None and key != "mcts":
-        raise ValueError(f"the {key} bot has no levels (only mcts has: {', '.join(LEVELS)})")
-    unknown = sorted(set(options) - set(BOT_OPTIONS[key]))
+        raise _no_levels(key)
+    unknown = ", ".join(sorted(set(options) - set(BOT_OPTIONS[key])))
     if unknown and key != "mcts":  # MCTSBot names its unknown settings itself
-        takes = ", ".join(BOT_OPTIONS[key]) or "none"
-        raise ValueError(f"unknown option(s) {', '.join(unknown)} for the {key} bot; its options: {takes}")
+        if not BOT_OPTIONS[key]:
+            raise refuse("bots.err.no_options", options=unknown, bot=key)
+        raise refuse("bots.err.options", options=unknown, bot=key, takes=", ".join(BOT_OPTIONS[key]))
     if isinstance(options.get("weights"), str):
         options = {**options, "weights": _weight_set(options["weights"])}
     if key == "random":
@@ -221,9 +221,9 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         paired = options.get("paired_root") or (isinstance(config, MCTSConfig) and config.paired_root)
         native = native_available() and not paired
     elif not isinstance(native, bool):
-        raise ValueError(f"the mcts option native is true or false, got {native!r}")
+        raise refuse("bots.err.native", value=repr(native))
     elif native and not native_available():
-        raise ValueError("native=true needs the native core (not built, or disabled by RA_NATIVE=0)")
+        raise refuse("bots.err.no_native")
     if level is not None:  # the level's budget for the search chosen (the Python one is slower)
         options = {**_unless_given(level_options(level, native), options), **options}
     if native:
@@ -231,11 +231,15 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
     return MCTSBot(seed=seed, **options)
 
 
+def _no_levels(bot: str) -> BotSpecError:
+    return refuse("bots.err.no_levels", bot=bot, levels=", ".join(LEVELS))
+
+
 def _weight_set(name: str) -> Weights:
     """A named weight set (``weights=default`` in a spec); ``ValueError`` names the choices."""
     found = WEIGHT_SETS.get(name.strip().lower())
     if found is None:
-        raise ValueError(f"unknown weights {name!r}; named weight sets are: {', '.join(WEIGHT_SETS)}")
+        raise refuse("bots.err.weights", name=repr(name), sets=", ".join(WEIGHT_SETS))
     return found
 
 
@@ -263,13 +267,13 @@ def _plugin_bot(plugin: EntryPoint, seed: int | None, options: dict[str, Any]) -
     try:
         factory = plugin.load()
     except ImportError as err:
-        raise ValueError(f"the {plugin.name} bot ({plugin.value}) could not be loaded: {err}") from None
+        raise refuse("bots.err.plugin_load", bot=plugin.name, where=plugin.value, why=str(err)) from None
     try:
         bot = factory(seed=seed, **options)
     except TypeError as err:
-        raise ValueError(f"unknown option(s) for the {plugin.name} bot: {err}") from None
+        raise refuse("bots.err.plugin_options", bot=plugin.name, why=str(err)) from None
     if not isinstance(bot, Bot):
-        raise ValueError(f"the {plugin.name} bot ({plugin.value}) is not a bot")
+        raise refuse("bots.err.plugin_type", bot=plugin.name, where=plugin.value)
     return bot
 
 
@@ -280,15 +284,13 @@ def parse_spec(spec: str) -> tuple[str, str | None, dict[str, Any]]:
         raise ValueError(f"a bot spec is text, got {type(spec).__name__}")
     parts = [p.strip() for p in spec.split(":")]
     if not parts[0]:
-        raise ValueError(f"empty bot name in {spec!r}")
+        raise refuse("bots.err.empty_name", spec=repr(spec))
     name, level, options = parts[0].lower(), None, {}
     for part in parts[1:]:
         if "=" in part:
             key, _, text = part.partition("=")
             if not key.strip():
-                raise ValueError(
-                    f"bad part {part!r} in bot spec {spec!r}: an option needs a name (key=value)"
-                )
+                raise refuse("bots.err.option_name", part=repr(part), spec=repr(spec))
             if key.strip() == "level":
                 level = text.strip().lower()
                 continue
@@ -296,19 +298,19 @@ def parse_spec(spec: str) -> tuple[str, str | None, dict[str, Any]]:
         elif part.lower() in LEVELS:
             level = part.lower()
         else:
-            raise ValueError(
-                f"bad part {part!r} in bot spec {spec!r}: a level ({', '.join(LEVELS)}) or key=value"
-            )
+            raise refuse("bots.err.part", part=repr(part), spec=repr(spec), levels=", ".join(LEVELS))
     return name, level, options
 
 
 def from_spec(spec: str, seed: int | None = None) -> Bot:
-    """The bot a spec names (see :func:`parse_spec`); raises ``ValueError`` with the reason."""
+    """The bot a spec names (see :func:`parse_spec`); raises :class:`BotSpecError` (a
+    ``ValueError``) with the reason."""
     name, level, options = parse_spec(spec)
     try:
         return make(name, seed=seed, level=level, **options)
     except (TypeError, ValueError) as err:
-        raise ValueError(f"bad bot spec {spec!r}: {err}") from None
+        reason = err.why if isinstance(err, BotSpecError) else str(err)
+        raise BotSpecError(msg("bots.err.spec", spec=repr(spec), why=reason), reason) from None
 
 
 def _value(text: str) -> Any:
@@ -334,6 +336,7 @@ __all__ = [
     "NATIVE_MCTS_ITERATIONS",
     "PYTHON_MCTS_ITERATIONS",
     "Bot",
+    "BotSpecError",
     "Budgets",
     "GreedyBot",
     "MCTSBot",

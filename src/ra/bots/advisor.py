@@ -37,7 +37,7 @@ import threading
 from collections.abc import Sequence
 
 from ra.actions import ALL_ACTIONS, Action
-from ra.bots.base import SeededBot
+from ra.bots.base import SeededBot, refuse
 from ra.bots.evaluate import (
     ActionValue,
     Budget,
@@ -215,7 +215,7 @@ class FollowerBot(SeededBot):
     ) -> None:
         super().__init__(seed)
         if not isinstance(flat, bool):
-            raise ValueError(f"the advisor option flat is true or false, got {flat!r}")
+            raise refuse("bots.err.flat", value=repr(flat))
         self.budget = budget
         self.flat = flat
         self._advisor: Advisor | Evaluator = (

@@ -7,6 +7,24 @@ from typing import Protocol, runtime_checkable
 
 from ra.actions import Action
 from ra.views import PlayerView
+from ra.words import DEFAULT_LANG, Msg, Param, msg, words
+
+
+class BotSpecError(ValueError):
+    """A bot name, level, option or setting that makes no bot.  The text is English;
+    ``why`` is the same as a message (:class:`ra.words.Msg`) any front end renders in its own
+    language, and ``reason`` the part after the spec (what a front end says after its own
+    "… is not a bot spec:"), the same as ``why`` unless the error names the spec."""
+
+    def __init__(self, why: Msg, reason: Msg | str | None = None) -> None:
+        super().__init__(words(DEFAULT_LANG).render(why))
+        self.why = why
+        self.reason: Msg | str = why if reason is None else reason
+
+
+def refuse(key: str, **params: Param) -> BotSpecError:
+    """A :class:`BotSpecError` from the catalogue (``bots.err.*``)."""
+    return BotSpecError(msg(key, **params))
 
 
 @runtime_checkable

@@ -20,7 +20,7 @@ from ra.actions import (
     PASS_ACTION,
     Action,
 )
-from ra.bots.base import SeededBot
+from ra.bots.base import SeededBot, refuse
 from ra.bots.valuation import DEFAULT_WEIGHTS, RolloutValuations, Valuation, Weights
 from ra.state import PHASE_ACTION, PHASE_ACTION_NO_DRAW, PHASE_BID, PHASE_DISCARD, PHASE_GOD, State
 
@@ -35,7 +35,7 @@ class GreedyBot(SeededBot):
     ) -> None:
         super().__init__(seed)
         if isinstance(epsilon, bool) or not isinstance(epsilon, int | float) or not 0.0 <= epsilon <= 1.0:
-            raise ValueError(f"epsilon must be a number from 0 to 1, got {epsilon!r}")
+            raise refuse("bots.err.epsilon", value=repr(epsilon))
         if not isinstance(weights, Weights):
             raise ValueError(f"weights must be a Weights, got {type(weights).__name__}")
         self.weights = weights

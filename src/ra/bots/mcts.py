@@ -44,7 +44,7 @@ from dataclasses import dataclass, fields, replace
 from functools import partial
 
 from ra.actions import ALL_ACTIONS, DRAW, Action
-from ra.bots.base import SeededBot
+from ra.bots.base import SeededBot, refuse
 from ra.bots.greedy import greedy_action
 from ra.bots.valuation import DEFAULT_WEIGHTS, RolloutValuations, Valuation, Weights
 from ra.bots.value_model import ValueModel, default_model
@@ -95,10 +95,12 @@ class MCTSConfig:
             value: float = getattr(self, name)
             kinds: tuple[type, ...] = (int,) if integer else (int, float)
             if isinstance(value, bool) or not isinstance(value, kinds):
-                kind = "an integer" if integer else "a number"
-                raise ValueError(f"MCTS setting {name} must be {kind}, got {value!r}")
+                key = "bots.err.mcts_integer" if integer else "bots.err.mcts_number"
+                raise refuse(key, name=name, value=repr(value))
             if math.isnan(value) or not low <= value <= high:
-                raise ValueError(f"MCTS setting {name} must be from {low} to {high}, got {value!r}")
+                raise refuse(
+                    "bots.err.mcts_range", name=name, low=str(low), high=str(high), value=repr(value)
+                )
 
         number("iterations", 1, 10**9, integer=True)
         if self.seconds is not None:
@@ -109,21 +111,18 @@ class MCTSConfig:
         number("win_weight", 0.0, 1.0)
         number("epsilon", 0.0, 1.0)
         if self.rollout not in ("greedy", "random"):
-            raise ValueError(f"MCTS setting rollout must be greedy or random, got {self.rollout!r}")
+            raise refuse("bots.err.mcts_rollout", value=repr(self.rollout))
         by = self.iterations_by_players
         if by is not None and not (
             isinstance(by, tuple)
             and len(by) == 4
             and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 10**9 for n in by)
         ):
-            raise ValueError(
-                "MCTS setting iterations_by_players must be four integers from 1 to 10**9 "
-                f"(2, 3, 4 and 5 players, e.g. 60000/50000/40000/25000), got {by!r}"
-            )
+            raise refuse("bots.err.mcts_by_players", value=repr(by))
         if self.value not in ("heuristic", "learned"):
-            raise ValueError(f"MCTS setting value must be heuristic or learned, got {self.value!r}")
+            raise refuse("bots.err.mcts_value", value=repr(self.value))
         if not isinstance(self.paired_root, bool):
-            raise ValueError(f"MCTS setting paired_root must be true or false, got {self.paired_root!r}")
+            raise refuse("bots.err.mcts_paired", value=repr(self.paired_root))
 
 
 class MCTSBot(SeededBot):
@@ -142,7 +141,7 @@ class MCTSBot(SeededBot):
         known = {f.name for f in fields(MCTSConfig)}
         unknown = set(settings) - known
         if unknown:
-            raise ValueError(f"unknown MCTS setting(s) {sorted(unknown)}; settings are: {sorted(known)}")
+            raise refuse("bots.err.mcts_unknown", settings=str(sorted(unknown)), known=str(sorted(known)))
         if config is not None and not isinstance(config, MCTSConfig):
             raise ValueError(f"config must be an MCTSConfig, got {type(config).__name__}")
         if not isinstance(weights, Weights):

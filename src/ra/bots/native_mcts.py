@@ -13,6 +13,7 @@ import dataclasses
 from typing import TypedDict
 
 from ra.actions import ALL_ACTIONS, Action
+from ra.bots.base import refuse
 from ra.bots.mcts import MCTSBot, MCTSConfig, value_model
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
 from ra.bots.value_model import ValueModel
@@ -68,9 +69,9 @@ class NativeMCTSBot(MCTSBot):
     ) -> None:
         super().__init__(seed, config, weights, **settings)
         if core is None:
-            raise ValueError("the native core is not available (not built, or RA_NATIVE=0): use native=false")
+            raise refuse("bots.err.native_missing")
         if self.config.paired_root:
-            raise ValueError("the native search has no paired_root: use native=false for it")
+            raise refuse("bots.err.native_paired")
         self._weights = native_weights(weights)
 
     def choose(self, view: PlayerView) -> Action:

@@ -29,7 +29,7 @@ def set_lang(value: str | None) -> None:
     try:
         choose(value)
     except UnknownLanguageError as err:
-        raise fail(f"{LANG_OPTION}: {err}") from None
+        raise fail(f"{LANG_OPTION}: {error_text(err)}") from None
 
 
 def w() -> Words:
@@ -71,8 +71,8 @@ def setup_message(err: Exception) -> str:
 
 
 def check_bots(specs: Sequence[str], option: str = "--bots") -> None:
-    """Fail now, in the reader's words, on a bot spec that names no bot; any other fault of a
-    spec (its options: a developer's matter) is said in the library's words after ours."""
+    """Fail now, in the reader's words, on a bot spec that names no bot or that the bots refuse
+    (a level, an option or a setting: :class:`ra.bots.BotSpecError` says which)."""
     from importlib.metadata import entry_points
 
     from ra import bots
@@ -84,8 +84,8 @@ def check_bots(specs: Sequence[str], option: str = "--bots") -> None:
             raise fail(w()("cli.err.unknown_bot", option=option, name=repr(name), bots=", ".join(known)))
         try:
             bots.from_spec(spec, seed=0)
-        except ValueError as err:
-            why = str(err).removeprefix(f"bad bot spec {spec!r}: ")
+        except bots.BotSpecError as err:
+            why = w().render(err.reason)
             raise fail(w()("cli.err.bad_bot", option=option, spec=repr(spec), why=why)) from None
 
 

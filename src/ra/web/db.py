@@ -16,6 +16,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import make_url
 
+from ra.words import worded
+
 metadata = sa.MetaData()
 
 games = sa.Table(
@@ -247,21 +249,21 @@ def check_url(url: str) -> str:
     try:
         u = make_url(url)
     except Exception:
-        raise ValueError(f"not a database URL: {url!r} (e.g. sqlite:///ra.db)") from None
+        raise worded(ValueError, "serve.err.db_url", url=repr(url)) from None
     if u.drivername.split("+")[0] not in ("sqlite", "postgresql"):
-        raise ValueError(
-            f"unsupported database {u.drivername!r}: use sqlite:///FILE or postgresql+psycopg://..."
-        )
+        raise worded(ValueError, "serve.err.db_kind", driver=repr(u.drivername))
     if u.drivername.startswith("sqlite"):
         if not u.database or u.database == ":memory:":
-            raise ValueError("a SQLite database needs a file: sqlite:///path/to/ra.db")
+            raise worded(ValueError, "serve.err.db_file")
         folder = Path(u.database).expanduser().resolve().parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise ValueError(f"cannot make the database folder {folder}: {err.strerror}") from None
+            raise worded(
+                ValueError, "serve.err.db_mkdir", folder=str(folder), why=str(err.strerror)
+            ) from None
         if not os.access(folder, os.W_OK):
-            raise ValueError(f"cannot write the database folder {folder}")
+            raise worded(ValueError, "serve.err.db_folder", folder=str(folder))
     return url
 
 

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 
 from ra.web.db import accounts, games, seats
 from ra.web.store import Store
-from ra.words import words
+from ra.words import worded, words
 
 log = logging.getLogger("ra.web")
 BY_TURNS_SECONDS = 3600
@@ -44,11 +44,11 @@ def parse_smtp(url: str) -> Smtp:
     """The SMTP server of ``url``, or ``ValueError`` naming what is wrong."""
     u = urlsplit(url)
     if u.scheme not in ("smtp", "smtps") or not u.hostname:
-        raise ValueError(f"not an SMTP URL: {url!r} (e.g. smtp://user:password@mail.example.org:587)")
+        raise worded(ValueError, "serve.err.smtp_url", url=repr(url))
     try:
         port = u.port or (465 if u.scheme == "smtps" else 25)
     except ValueError:
-        raise ValueError(f"bad port in the SMTP URL {url!r}") from None
+        raise worded(ValueError, "serve.err.smtp_port", url=repr(url)) from None
     sender = parse_qs(u.query).get("from", [f"ra@{u.hostname}"])[0]
     user = unquote(u.username) if u.username else None
     password = unquote(u.password) if u.password else None

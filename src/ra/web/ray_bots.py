@@ -16,6 +16,7 @@ from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
 from ra.arena.ray_backend import check_reachable, reason
+from ra.words import worded
 
 T = TypeVar("T")
 
@@ -77,4 +78,4 @@ def check_ray() -> None:
     try:
         import ray  # noqa: F401
     except ImportError:
-        raise ValueError("--bot-backend ray needs Ray: pip install 'ra-boardgame[cluster]'") from None
+        raise worded(ValueError, "serve.err.no_ray", install="pip install 'ra-boardgame[cluster]'") from None

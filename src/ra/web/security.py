@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
 
+from ra.words import worded
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -83,7 +85,7 @@ def parse_networks(text: str) -> tuple[Network, ...]:
         try:
             out.append(ipaddress.ip_network(item, strict=False))
         except ValueError:
-            raise ValueError(f"{item!r} is not an IP address or network (like 10.0.0.0/8)") from None
+            raise worded(ValueError, "serve.err.network", item=repr(item)) from None
     return tuple(out)
 
 
