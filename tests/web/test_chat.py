@@ -265,3 +265,56 @@ def test_chat_in_the_browser_players_spectators_mute_and_report(
     for page in (ann, bob, zed):
         no_js_errors(page)
         page.context.close()
+
+
+def test_a_chat_line_says_when_its_name_is_said_by_its_account(server: Server) -> None:
+    """Issue 40: a name said by the account whose name it is (a seat it holds, or signed in to
+    the lobby) is marked, and the pages link it to its profile; a guest's name is plain."""
+    base = server.url
+    ann = httpx.Client(base_url=base, headers={"Origin": base})
+    signed = ann.post("/api/account/signup", json={"name": "Ann", "password": "sun-and-nile-8"})
+    assert signed.status_code == 200, signed.text
+    ann.headers["X-CSRF-Token"] = signed.json()["csrf"]
+    made = ann.post(
+        "/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}], "name": "Ann", "bot_delay": 0}
+    )
+    assert made.status_code == 200, made.text
+    gid = made.json()["game"]["id"]
+    bob = join(base, gid, "Bob")
+
+    async def main() -> None:
+        a = Player(server.ws, gid, made.json()["token"])
+        b = Player(server.ws, gid, bob["token"])
+        for p in (a, b):
+            await p.connect()
+            await p.until(lambda m: m["type"] == "chat")
+        # the page claims its seat for the account once the table is open (the table learns at once)
+        seat = [{"game": gid, "token": made.json()["token"]}]
+        claimed = await asyncio.to_thread(ann.post, "/api/account/claim", json={"seats": seat})
+        assert claimed.json() == {"claimed": 1}, claimed.text
+        await a.send({"type": "chat", "text": "from the account"})
+        await b.until(said("from the account"))
+        await b.send({"type": "chat", "text": "from a guest"})
+        await a.until(said("from a guest"))
+        marks = {x["text"]: x["account"] for x in chat_lines(a)}
+        assert marks == {"from the account": True, "from a guest": False}
+        for p in (a, b):
+            await p.close()
+
+    asyncio.run(main())
+    mine = ann.post("/api/lobby/chat", json={"name": "Ann", "text": "hello lobby"})
+    guest = httpx.post(f"{base}/api/lobby/chat", json={"name": "Cy", "text": "hi"}, headers={"Origin": base})
+    assert mine.status_code == guest.status_code == 200, (mine.text, guest.text)
+    assert mine.json()["account"] is True and guest.json()["account"] is False
+    again = Player(server.ws, gid, bob["token"])  # the marks are stored: a page that comes later sees them
+
+    async def later() -> None:
+        await again.connect()
+        history = await again.until(lambda m: m["type"] == "chat" and m["history"])
+        assert {x["text"]: x["account"] for x in history["lines"]} == {
+            "from the account": True,
+            "from a guest": False,
+        }
+        await again.close()
+
+    asyncio.run(later())

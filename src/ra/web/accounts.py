@@ -22,7 +22,7 @@ import heapq
 import itertools
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -51,7 +51,7 @@ from ra.web.db import (
 )
 from ra.web.limits import AddressLimiter, Failures, address_prefix
 from ra.web.lobby import ApiError
-from ra.web.names import clean_name, name_key
+from ra.web.names import NameHolder, clean_name, name_key
 from ra.web.ratings import Rating, rating
 from ra.web.store import Store, hash_token, new_id, new_token
 from ra.words import DEFAULT_LANG, normalize
@@ -255,6 +255,10 @@ def _iso(t: datetime) -> str:
     return t.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+async def _unheard(game_id: str) -> None:
+    """Nobody to tell (an :class:`Accounts` not wired to a hub)."""
+
+
 class Accounts:
     """Accounts and sessions over the server's database."""
 
@@ -267,6 +271,9 @@ class Accounts:
         self._known: dict[str, list[str]] = {}  # name key -> addresses that signed in lately
         self._wrong_passwords = Failures(per_hour=WRONG_PASSWORDS_PER_HOUR)  # by account id
         self.links = PasswordLinks(self)
+        self.seats_claimed: Callable[[str], Awaitable[None]] = _unheard
+        """Called with each game a claim joined a seat of to an account: its open table shows
+        the name as the account's at once (:meth:`ra.web.hub.Hub.changed`)."""
 
     # --- sessions -------------------------------------------------------------------
 
@@ -313,25 +320,35 @@ class Accounts:
 
     # --- names ------------------------------------------------------------------------
 
-    async def is_anothers(self, name: str, cookie: str | None) -> bool:
-        """Whether ``name`` is an account's name (by key: look-alikes too) that the session of
-        ``cookie`` is not signed in to: a guest may not sit or speak under it (finding 6)."""
+    async def holder(self, name: str, cookie: str | None) -> NameHolder:
+        """Whose name ``name`` is (by key: look-alikes too): no account's, the account the session
+        of ``cookie`` is signed in to, or another account's — under which a guest may neither sit
+        nor speak (finding 6)."""
         key = name_key(name)
         async with self.store.engine.connect() as conn:
             held = await conn.scalar(sa.select(accounts.c.id).where(accounts.c.name_key == key))
         if held is None:
-            return False
+            return "nobody"
         session = await self.session(cookie)
-        return session is None or session.account_id != held
+        return "you" if session is not None and session.account_id == held else "another"
 
-    async def guard_name(self, name: str | None, request: Request) -> None:
-        """Refuse a guest's ``name`` that is an account's (:meth:`is_anothers`), naming what to do."""
-        if name and await self.is_anothers(name, request.cookies.get(COOKIE)):
+    async def is_anothers(self, name: str, cookie: str | None) -> bool:
+        """Whether ``name`` is an account's name that the session of ``cookie`` is not signed in to."""
+        return await self.holder(name, cookie) == "another"
+
+    async def guard_name(self, name: str | None, request: Request) -> bool:
+        """Refuse a guest's ``name`` that is an account's (:meth:`holder`), naming what to do;
+        True when ``name`` is the signed-in account's own (the pages link it to its profile)."""
+        if not name:
+            return False
+        held = await self.holder(name, request.cookies.get(COOKIE))
+        if held == "another":
             raise ApiError(
                 409,
                 "name_is_account",
                 f"{name!r} is an account's name: sign in as that player, or choose another",
             )
+        return held == "you"
 
     # --- signing up and in ------------------------------------------------------------
 
@@ -463,6 +480,7 @@ class Accounts:
     async def claim(self, account_id: str, claims: list[SeatClaim]) -> int:
         """Join to the account each seat whose token holds it (others are passed over)."""
         done = 0
+        games_claimed: set[str] = set()
         async with self.store.engine.begin() as conn:
             for c in claims:
                 res = await conn.execute(
@@ -475,7 +493,12 @@ class Accounts:
                     )
                     .values(account_id=account_id)
                 )
-                done += res.rowcount
+                if res.rowcount:
+                    done += res.rowcount
+                    games_claimed.add(c.game)
+                    await self.store.notify_game(conn, c.game)  # the other workers' tables
+        for game_id in sorted(games_claimed):  # this worker's table, once it is committed
+            await self.seats_claimed(game_id)
         return done
 
     async def profile(self, name: str) -> Profile:

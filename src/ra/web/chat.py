@@ -25,7 +25,7 @@ from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
 from ra.web.limits import AddressLimiter
 from ra.web.lobby import ApiError
-from ra.web.names import clean_name, name_key
+from ra.web.names import NameHolder, clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
 from ra.web.store import Store
@@ -46,7 +46,14 @@ def channel_of(client: Client) -> Channel:
 
 def line(row: ChatRow) -> ChatLine:
     at = row.created_at.isoformat(timespec="seconds").replace("+00:00", "Z")
-    return {"id": row.id, "seat": row.seat, "name": row.name, "text": row.text, "at": at}
+    return {
+        "id": row.id,
+        "seat": row.seat,
+        "name": row.name,
+        "text": row.text,
+        "at": at,
+        "account": row.account,
+    }
 
 
 def clean(text: str) -> str:
@@ -98,8 +105,8 @@ class Chat:
         self._lobby_speakers = AddressLimiter(LINES_PER_MINUTE / 60, BURST)
         # Many connections from one address share twice one connection's allowance.
         self._addresses = AddressLimiter(2 * LINES_PER_MINUTE / 60, 2 * BURST)
-        self.account_names: Callable[[str, str | None], Awaitable[bool]] | None = None
-        """Whether a name is an account's that a session cookie is not signed in to (the accounts)."""
+        self.account_names: Callable[[str, str | None], Awaitable[NameHolder]] | None = None
+        """Whose a name is for a session cookie: nobody's, its account's, another's (the accounts)."""
         self.lobby: Callable[[str], None] = _nowhere
         """Sends a message to every lobby page on this worker (:meth:`ra.web.lobby_feed.LobbyFeed.say`)."""
 
@@ -115,16 +122,25 @@ class Chat:
             raise ClientError("rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
         text = clean(req.text)
         name = self._name(room, client, req.name)
-        checks = self.account_names
-        if client.seat is None and checks is not None and await checks(name, client.cookie):
-            raise ClientError(
-                "name_is_account", f"chat: {name!r} is an account's name; sign in, or choose another"
-            )
-        row = await self.store.chat.add(room.id, channel_of(client), client.seat, name, addr, text)
+        account = await self._account(room, client, name)
+        row = await self.store.chat.add(room.id, channel_of(client), client.seat, name, addr, text, account)
         self.send(room, row)
         if not self.store.sqlite:  # one SQLite worker has nobody to tell
             with contextlib.suppress(Exception):
                 await self.hub.pubsub.publish(ChatPosted(room.id, self.hub.settings.worker_id, row.id))
+
+    async def _account(self, room: Room, client: Client, name: str) -> bool:
+        """Whether ``name`` is said by its account: a seat an account holds, or a spectator signed
+        in as it; a spectator may not speak under another account's name."""
+        if client.seat is not None:
+            return room.row.seats[client.seat].account
+        checks = self.account_names
+        held = "nobody" if checks is None else await checks(name, client.cookie)
+        if held == "another":
+            raise ClientError(
+                "name_is_account", f"chat: {name!r} is an account's name; sign in, or choose another"
+            )
+        return held == "you"
 
     def _name(self, room: Room, client: Client, given: str | None) -> str:
         """A seat speaks under its own name; a spectator under the one they give, never a player's."""
@@ -180,15 +196,16 @@ class Chat:
         }
         return json.dumps(msg)
 
-    async def post_lobby(self, said: LobbyLine, addr: str) -> ChatLine:
-        """Store a lobby line and send it to every lobby page, here and on the other workers."""
+    async def post_lobby(self, said: LobbyLine, addr: str, account: bool = False) -> ChatLine:
+        """Store a lobby line and send it to every lobby page, here and on the other workers
+        (``account``: said by the signed-in account whose name it is)."""
         if not self._lobby_speakers.allow(addr):
             raise ApiError(429, "rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
         try:
             text = clean(said.text)
         except ClientError as err:
             raise ApiError(422, err.code, err.message) from None
-        row = await self.store.chat.add(None, LOBBY, None, said.name, addr, text)
+        row = await self.store.chat.add(None, LOBBY, None, said.name, addr, text, account)
         self.say_in_lobby(row)
         if not self.store.sqlite:
             with contextlib.suppress(Exception):

@@ -28,6 +28,8 @@ class ChatRow:
     created_at: datetime
     addr: str | None = None
     hidden: bool = False
+    account: bool = False
+    """Said by an account under its own name (a seat it holds, or signed in): the name is its profile's."""
 
 
 @dataclass(frozen=True)
@@ -49,16 +51,30 @@ class ChatStore:
         self.engine = engine
 
     async def add(
-        self, game_id: str | None, channel: str, seat: int | None, name: str, addr: str, text: str
+        self,
+        game_id: str | None,
+        channel: str,
+        seat: int | None,
+        name: str,
+        addr: str,
+        text: str,
+        account: bool = False,
     ) -> ChatRow:
         t = now()
-        values = {"game_id": game_id, "channel": channel, "seat": seat, "name": name, "text": text}
+        values = {
+            "game_id": game_id,
+            "channel": channel,
+            "seat": seat,
+            "name": name,
+            "text": text,
+            "account": account,
+        }
         async with self.engine.begin() as conn:
             res = await conn.execute(sa.insert(chat).values(addr=addr, created_at=t, **values))
             key = res.inserted_primary_key
             assert key is not None  # an insert of one row has its key
             chat_id = int(key[0])
-        return ChatRow(chat_id, game_id, channel, seat, name, text, t, addr)
+        return ChatRow(chat_id, game_id, channel, seat, name, text, t, addr, account=account)
 
     async def line(self, chat_id: int) -> ChatRow | None:
         async with self.engine.connect() as conn:
@@ -137,4 +153,5 @@ def chat_row(r: Any) -> ChatRow:
         as_utc(r["created_at"]) or now(),
         r["addr"],
         bool(r["hidden"]),
+        bool(r["account"]),
     )

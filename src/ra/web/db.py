@@ -181,6 +181,8 @@ chat = sa.Table(
     sa.Column("text", sa.String(400), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("hidden", sa.Boolean, nullable=False, server_default=sa.false()),  # by ra admin hide
+    # said by an account under its own name (a seat it holds, or signed in): the pages link the name
+    sa.Column("account", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("chat_game_channel", "game_id", "channel", "id"),
 )
 

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import unicodedata
 from functools import cache
+from typing import Literal
 
 from confusable_homoglyphs import confusables
 
 MAX_NAME = 20
+NameHolder = Literal["nobody", "you", "another"]
+"""Whose a name is, for a session: no account's, its own account's, or another account's."""
 BLANKS = frozenset("\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0\u034f")
 """Letters and symbols that show as nothing (Python calls them printable)."""
 

@@ -363,6 +363,8 @@ class ChatLine(TypedDict):
     name: str
     text: str
     at: str
+    account: bool
+    """The name is an account's, said by that account: the page links it to its profile."""
 
 
 class ChatMessage(TypedDict):

@@ -67,7 +67,8 @@ def build_services(settings: Settings, static: Path) -> Services:
     chat = Chat(store, hub)
     feed = LobbyFeed(lobby.lists, greeting=chat.lobby_history)
     chat.lobby = feed.say
-    chat.account_names = accounts.is_anothers
+    chat.account_names = accounts.holder
+    accounts.seats_claimed = hub.changed
     hub.lobby_said = chat.lobby_posted
     hub.on_finished = lambda game_id: rate_game(store, game_id)
     hub.chat_posted = chat.posted

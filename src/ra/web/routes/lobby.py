@@ -47,8 +47,8 @@ def router(services: Services, gate: Gate) -> APIRouter:
     async def lobby_chat(body: LobbyLine, request: Request) -> ChatLine:
         """Say a line in the lobby chat (every lobby page gets it over /ws/lobby)."""
         gate.same_site(request)
-        await guard(body.name, request)
-        return await chat.post_lobby(body, client_address(request))
+        account = await guard(body.name, request)
+        return await chat.post_lobby(body, client_address(request), account)
 
     @api.post("/api/lobby/chat/{chat_id}/report")
     async def report_lobby_line(chat_id: int, request: Request) -> dict[str, int]:

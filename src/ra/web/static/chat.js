@@ -30,7 +30,9 @@ function lineHTML(line) {
   const acts = C.open === line.id ?
     `<span class="chat-acts"><button type="button" class="btn small chat-mute" data-name="${esc(line.name)}">${esc(t("chat.mute", { name: line.name }))}</button>` +
     `<button type="button" class="btn small chat-report" data-id="${line.id}">${esc(t("chat.report"))}</button></span>` : "";
-  return `<li class="chat-line${mine(line) ? " mine" : ""}"><span class="chat-name">${esc(line.name)}</span> ` +
+  // An account's name, said by that account, links to its profile; a guest's stays plain text.
+  const who = line.account ? `<a class="profile-link" href="/u/${encodeURIComponent(line.name)}">${esc(line.name)}</a>` : esc(line.name);
+  return `<li class="chat-line${mine(line) ? " mine" : ""}"><span class="chat-name">${who}</span> ` +
     `<span class="chat-text">${esc(line.text)}</span>${menu}${acts}</li>`;
 }
 
