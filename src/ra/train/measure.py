@@ -1,0 +1,102 @@
+"""Matches in the arena: duplicate deals, seats rotated, hidden scores, 95% Wilson intervals.
+
+Bot specs are the arena's (``random``, ``greedy``, ``medium``, ``expert:iterations=1000``...)
+plus ``gen<k>``: generation ``k`` of a run, the expert's search settings at the run's budget with
+``k``'s policy as its prior (``gen0``: no prior, the plain expert search at that budget).
+Finished games are appended to a JSON-lines file, so a match cut off continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ra import bots
+from ra.arena import GameResult, head_to_head, schedule, wilson_interval
+from ra.arena.runner import play_game
+from ra.bots.policy import PolicySearchBot, load
+
+RESULT_FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """How generation bots are made: the run's folder, budget and PUCT weight."""
+
+    run: Path
+    iterations: int
+    c_puct: float
+
+    def search_options(self) -> dict[str, Any]:
+        """The expert's settings (tuned weights, its reward) at the run's budget."""
+        options = dict(bots.level_options("expert"))
+        options.pop("iterations_by_players", None)
+        return {**options, "iterations": self.iterations}
+
+    def make(self, spec: str, seed: int) -> bots.Bot:
+        """The bot of ``spec`` (``gen<k>`` or an arena spec) with ``seed``."""
+        if not spec.startswith("gen"):
+            return bots.from_spec(spec, seed=seed)
+        k = int(spec[3:])
+        if k == 0:
+            return bots.make("mcts", seed=seed, **self.search_options())
+        policy = load(self.run / f"gen{k}" / "policy.json")
+        return PolicySearchBot(seed=seed, policy=policy, c_puct=self.c_puct, **self.search_options())
+
+
+def play_match(
+    lineup: Lineup,
+    seats: list[str],
+    games: int,
+    seed: int,
+    log: Path,
+    on_game: Callable[[], None] | None = None,
+) -> list[GameResult]:
+    """The games of ``seats`` (one spec per seat, rotated, duplicate deals); resumes from ``log``."""
+    done = read_log(log)
+    specs = schedule(seats, len(seats), games, seed, duplicate=True, hidden_scores=True)
+    for spec in specs:
+        if spec.index in done:
+            continue
+        result = play_game(spec, make_bot=lineup.make)
+        if result.error:
+            raise RuntimeError(result.error)
+        with log.open("a", encoding="utf-8") as out:
+            out.write(json.dumps({k: getattr(result, k) for k in RESULT_FIELDS}) + "\n")
+        done[spec.index] = result
+        if on_game is not None:
+            on_game()
+    return [done[s.index] for s in specs]
+
+
+def read_log(log: Path) -> dict[int, GameResult]:
+    """The games a match's log holds, by index."""
+    done: dict[int, GameResult] = {}
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done[row["index"]] = GameResult(**{k: row[k] for k in RESULT_FIELDS})
+    return done
+
+
+def summary(results: list[GameResult], bot: str, other: str) -> dict[str, Any]:
+    """``bot`` against ``other``: games won (2p) or seats finished ahead of (3p+), the share, its
+    95% interval, and ``bot``'s seconds a decision."""
+    pairs = next(h for h in head_to_head(results) if h.bot == bot and h.other == other)
+    low, high = wilson_interval(pairs.ahead, pairs.pairs)
+    seconds = sum(r.seconds[i] for r in results for i, s in enumerate(r.seats) if s == bot)
+    decisions = sum(r.decisions[i] for r in results for i, s in enumerate(r.seats) if s == bot)
+    return {
+        "bot": bot,
+        "other": other,
+        "games": len(results),
+        "ahead": pairs.ahead,
+        "pairs": pairs.pairs,
+        "share": round(pairs.ahead / pairs.pairs, 4) if pairs.pairs else 0.0,
+        "ci": [round(low, 4), round(high, 4)],
+        "seconds_per_decision": round(seconds / decisions, 4) if decisions else 0.0,
+    }

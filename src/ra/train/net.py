@@ -1,0 +1,135 @@
+"""The policy net: rows on disk, the numpy forward pass, fitting with PyTorch and the export.
+
+The net is an MLP over :mod:`ra.encode`'s 370 numbers, each divided by its bound
+(:data:`ra.encode.OBSERVATION_HIGH`), ReLU between layers, 54 logits; fitted by cross-entropy
+between the softmax over the legal actions and the search's visit shares.  The export folds
+the division into the first layer, so :class:`ra.bots.policy.Policy` takes the raw numbers.
+numpy and torch are imported here only: the ``train`` extra.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ra.bots.policy import Policy
+from ra.encode import OBSERVATION_HIGH, OBSERVATION_SIZE
+from ra.train.selfplay import NUM_ACTIONS, Rows
+
+Array = npt.NDArray[Any]
+
+
+def save_rows(path: Path, rows: Rows) -> None:
+    """Store rows as a compressed ``.npz`` (written to a temporary name, then renamed)."""
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(
+        tmp,
+        obs=np.asarray(rows.obs, dtype=np.int16).reshape(-1, OBSERVATION_SIZE),
+        legal=np.asarray(rows.legal, dtype=bool).reshape(-1, NUM_ACTIONS),
+        target=np.asarray(rows.target, dtype=np.float32).reshape(-1, NUM_ACTIONS),
+        result=np.asarray(rows.result, dtype=np.float32),
+        players=np.asarray(rows.players, dtype=np.int8),
+    )
+    tmp.replace(path)
+
+
+def load_rows(paths: list[Path]) -> dict[str, Array]:
+    """The rows of several ``.npz`` files, concatenated."""
+    parts: dict[str, list[Array]] = {}
+    for path in paths:
+        with np.load(path) as data:
+            for key in data.files:
+                parts.setdefault(key, []).append(data[key])
+    return {key: np.concatenate(value) for key, value in parts.items()}
+
+
+def numpy_logits(policy: Policy, obs: Array) -> Array:
+    """The logits of one observation by numpy, in the native pass's order (the reference the
+    tests compare the C++ and the pure-Python passes with): each output starts at its bias and
+    adds input ``i``'s row times ``x[i]``, inputs in order, zeros skipped; float64 throughout."""
+    x = np.asarray(obs, dtype=np.float64)
+    last = len(policy.layers) - 1
+    for k, (rows, bias) in enumerate(policy.layers):
+        w = np.asarray(rows, dtype=np.float64)
+        y = np.array(bias, dtype=np.float64)
+        for i in np.flatnonzero(x):
+            y = y + w[i] * x[i]
+        x = y if k == last else np.where(y > 0.0, y, 0.0)
+    return x
+
+
+def fit(
+    data: dict[str, Array], hidden: tuple[int, ...], epochs: int, seed: int, info: dict[str, Any]
+) -> tuple[Policy, dict[str, float]]:
+    """A policy fitted to ``data`` (torch, CPU, one thread); its held-out numbers (a tenth)."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    scale = torch.tensor(OBSERVATION_HIGH, dtype=torch.float32)
+    x = torch.tensor(data["obs"], dtype=torch.float32) / scale
+    legal = torch.tensor(data["legal"])
+    target = torch.tensor(data["target"])
+    order = list(range(len(x)))
+    random.Random(seed).shuffle(order)
+    cut = len(order) // 10
+    test, train = torch.tensor(order[:cut]), torch.tensor(order[cut:])
+    model = _mlp(hidden)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
+    for _ in range(epochs):
+        model.train()
+        for batch in train[torch.randperm(len(train))].split(256):
+            optimizer.zero_grad()
+            loss = _loss(model(x[batch]), legal[batch], target[batch])
+            loss.backward()
+            optimizer.step()
+    model.eval()
+    with torch.no_grad():
+        scores = _held_out(model(x[test]), legal[test], target[test])
+    return export(model, hidden, {**info, **scores}), scores
+
+
+def _mlp(hidden: tuple[int, ...]) -> Any:
+    import torch
+
+    layers: list[Any] = []
+    width = OBSERVATION_SIZE
+    for h in hidden:
+        layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
+        width = h
+    layers.append(torch.nn.Linear(width, NUM_ACTIONS))
+    return torch.nn.Sequential(*layers)
+
+
+def _masked(logits: Any, legal: Any) -> Any:
+    return logits.masked_fill(~legal, -1e9).log_softmax(dim=1)
+
+
+def _loss(logits: Any, legal: Any, target: Any) -> Any:
+    """Cross-entropy between the softmax over the legal actions and the visit shares."""
+    return -(target * _masked(logits, legal)).sum(dim=1).mean()
+
+
+def _held_out(logits: Any, legal: Any, target: Any) -> dict[str, float]:
+    """The loss and how often the net's top action is the search's most visited one."""
+    agree = (_masked(logits, legal).argmax(dim=1) == target.argmax(dim=1)).float().mean()
+    return {
+        "held_out_loss": round(float(_loss(logits, legal, target)), 4),
+        "held_out_top1": round(float(agree), 4),
+    }
+
+
+def export(model: Any, hidden: tuple[int, ...], info: dict[str, Any]) -> Policy:
+    """The torch model as a :class:`Policy` in float64, the inputs' scaling folded into layer 0."""
+    linear = [m for m in model if hasattr(m, "weight")]
+    high = [float(h) for h in OBSERVATION_HIGH]
+    layers = []
+    for k, m in enumerate(linear):
+        w = m.weight.detach().double().numpy().T  # [in][out]
+        rows = tuple(tuple(float(v) / (high[i] if k == 0 else 1.0) for v in w[i]) for i in range(w.shape[0]))
+        layers.append((rows, tuple(float(b) for b in m.bias.detach().double().numpy())))
+    return Policy((OBSERVATION_SIZE, *hidden, NUM_ACTIONS), tuple(layers), info)

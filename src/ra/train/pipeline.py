@@ -1,0 +1,195 @@
+"""The baseline run: generations of self-play, fitting and matches, resumable, in one folder.
+
+Generation 0 is the native search with the expert's settings at the run's budget; generation
+``k + 1``'s policy is fitted on the rows of generations ``k + 1 - window`` to ``k``, and its
+search (the same budget, the policy as its PUCT prior) plays generation ``k + 1``'s self-play.
+Every step writes its result to the run folder under a final name only when complete (self-play
+in chunks of games, matches game by game), and skips what is there: a run cut off continues.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.progress import Progress
+
+from ra.arena import GameResult
+from ra.bots.policy import PolicySearchBot, load
+from ra.records import atomic_write
+from ra.train import curve, net, selfplay
+from ra.train.measure import Lineup, play_match, read_log, summary
+from ra.train.selfplay import SearchOptions
+
+LADDER = ("random", "greedy", "medium", "hard", "expert")
+"""The fixed ladder of the learning curve (``hard`` and ``expert`` at the run's budget)."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that decides a run's results (kept in ``config.json``; a rerun must match)."""
+
+    seed: int = 1
+    generations: int = 3
+    games: int = 160
+    """Self-play games per generation, half at 2 players and half at 3."""
+    chunk: int = 10
+    iterations: int = 1000
+    """Search iterations a decision: self-play, the generations' bots and ``hard``/``expert``."""
+    c_puct: float = 1.0
+    hidden: tuple[int, ...] = (128, 64)
+    epochs: int = 20
+    window: int = 2
+    match_games: int = 60
+    """Games of each match against the previous generation and ``expert`` (2p and 3p)."""
+    ladder_games: int = 20
+    ladder: tuple[str, ...] = field(default=LADDER)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+
+class Run:
+    """A run in ``folder`` (made if new)."""
+
+    def __init__(self, folder: Path, config: RunConfig, progress: Progress | None = None) -> None:
+        self.folder = folder
+        self.config = config
+        self.progress = progress
+        folder.mkdir(parents=True, exist_ok=True)
+        saved = folder / "config.json"
+        if saved.exists() and json.loads(saved.read_text(encoding="utf-8")) != config.to_dict():
+            raise ValueError(f"{saved} was made with other settings: use them, or another folder")
+        atomic_write(saved, json.dumps(config.to_dict(), indent=1))
+        self.lineup = Lineup(folder, config.iterations, config.c_puct)
+
+    def all(self) -> dict[str, Any]:
+        """Every step not done yet; the results (``results.json``) and the curve (``curve.svg``)."""
+        cfg = self.config
+        for k in range(cfg.generations + 1):
+            if k > 0:
+                self.fit(k)
+                self.measure(k)
+            self.ladder(k)
+            if k < cfg.generations:
+                self.selfplay(k)
+        return self.report()
+
+    def gen(self, k: int) -> Path:
+        path = self.folder / f"gen{k}"
+        path.mkdir(exist_ok=True)
+        return path
+
+    def selfplay(self, k: int) -> None:
+        """Generation ``k``'s self-play rows, in chunks of games (``gen<k>/rows_<i>.npz``)."""
+        cfg = self.config
+        options = self.search_options(k)
+        with self.task(f"self-play gen {k}", cfg.games) as step:
+            for start in range(0, cfg.games, cfg.chunk):
+                path = self.gen(k) / f"rows_{start // cfg.chunk:04d}.npz"
+                if path.exists():
+                    step(min(cfg.chunk, cfg.games - start))
+                    continue
+                rows = selfplay.Rows.empty()
+                for i in range(start, min(start + cfg.chunk, cfg.games)):
+                    players = 2 + i % 2
+                    selfplay.extend(rows, selfplay.play_game(players, self.game_seed(k, i), options))
+                    step(1)
+                net.save_rows(path, rows)
+
+    def game_seed(self, k: int, i: int) -> int:
+        return self.config.seed * 1_000_003 + k * 10_007 + i
+
+    def search_options(self, k: int) -> SearchOptions:
+        """Generation ``k``'s search for a view (gen 0: no prior)."""
+        settings = self.lineup.search_options()
+        if k == 0:
+            from ra.bots.native_mcts import NativeMCTSBot, native_weights, search_settings
+
+            bot = NativeMCTSBot(seed=0, **settings)
+            fixed = {"weights": native_weights(bot.weights), **search_settings(bot.config)}
+            return lambda view: {"iterations": bot.config.budget(len(view.players)), **fixed}
+        policy = load(self.gen(k) / "policy.json")
+        puct = PolicySearchBot(seed=0, policy=policy, c_puct=self.config.c_puct, **settings)
+        return lambda view: _without_seed(puct.search_options(view))
+
+    def fit(self, k: int) -> None:
+        """Generation ``k``'s policy from the rows of the ``window`` generations before it."""
+        target = self.gen(k) / "policy.json"
+        if target.exists():
+            return
+        cfg = self.config
+        gens = range(max(0, k - cfg.window), k)
+        paths = sorted(p for g in gens for p in self.gen(g).glob("rows_*.npz"))
+        data = net.load_rows(paths)
+        info = {"generation": k, "rows": len(data["obs"]), "from_generations": list(gens), "seed": cfg.seed}
+        with self.task(f"fit gen {k} ({len(data['obs'])} rows)", 1) as step:
+            policy, _ = net.fit(data, cfg.hidden, cfg.epochs, cfg.seed * 1000 + k, info)
+            step(1)
+        atomic_write(target, json.dumps(policy.to_dict()))
+
+    def measure(self, k: int) -> None:
+        """Generation ``k`` against the one before and against ``expert`` (2p), and one of it
+        against two experts (3p)."""
+        expert = self.expert()
+        for name, seats in (
+            ("previous_2p", [f"gen{k}", f"gen{k - 1}"]),
+            ("expert_2p", [f"gen{k}", expert]),
+            ("expert_3p", [f"gen{k}", expert, expert]),
+        ):
+            self.match(k, name, seats, self.config.match_games)
+
+    def ladder(self, k: int) -> None:
+        """Generation ``k`` against each bot of the fixed ladder, at 2 players."""
+        for rung in self.config.ladder:
+            spec = f"{rung}:iterations={self.config.iterations}" if rung in ("hard", "expert") else rung
+            self.match(k, f"ladder_{rung}", [f"gen{k}", spec], self.config.ladder_games)
+
+    def expert(self) -> str:
+        return f"expert:iterations={self.config.iterations}"
+
+    def match(self, k: int, name: str, seats: list[str], games: int) -> dict[str, Any]:
+        log = self.gen(k) / f"match_{name}.jsonl"
+        seed = self.config.seed * 7_001 + k * 101 + sum(map(ord, name))
+        total = -(-games // len(seats)) * len(seats)
+        with self.task(f"gen {k}: {name}", total) as step:
+            results = play_match(self.lineup, seats, games, seed, log, on_game=lambda: step(1))
+        return summary(results, seats[0], seats[1])
+
+    def report(self) -> dict[str, Any]:
+        """Every match's summary by generation, written to ``results.json`` with ``curve.svg``."""
+        out: dict[str, Any] = {"config": self.config.to_dict(), "generations": {}}
+        for k in range(self.config.generations + 1):
+            found = {}
+            for log in sorted(self.gen(k).glob("match_*.jsonl")):
+                name = log.stem.removeprefix("match_")
+                results = sorted(read_log(log).values(), key=lambda r: r.index)
+                if results:
+                    found[name] = summary(results, f"gen{k}", _other(results, f"gen{k}"))
+            out["generations"][str(k)] = found
+        atomic_write(self.folder / "results.json", json.dumps(out, indent=1))
+        atomic_write(self.folder / "curve.svg", curve.svg(out))
+        return out
+
+    @contextmanager
+    def task(self, what: str, total: int) -> Iterator[Callable[[int], None]]:
+        """A progress bar for one step (none without a :class:`Progress`)."""
+        if self.progress is None:
+            yield lambda n: None
+            return
+        task = self.progress.add_task(what, total=total)
+        yield lambda n: self.progress.advance(task, n) if self.progress else None
+        self.progress.update(task, completed=total, visible=False)
+
+
+def _without_seed(options: dict[str, Any]) -> dict[str, Any]:
+    options.pop("seed", None)
+    return options
+
+
+def _other(results: list[GameResult], bot: str) -> str:
+    return next(s for s in results[0].seats if s != bot)

@@ -1,0 +1,78 @@
+"""The baseline pipeline: a tiny run end to end (needs torch), and a run cut off continues."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import ra
+from ra.bots.policy import load
+
+pytest.importorskip("numpy", reason="the pipeline stores its rows with numpy (the train extra)")
+if not ra.native_available():
+    pytest.skip("the pipeline needs the native core", allow_module_level=True)
+
+from ra.train import net
+from ra.train.measure import read_log
+from ra.train.pipeline import Run, RunConfig
+
+TINY = RunConfig(
+    seed=3,
+    generations=1,
+    games=4,
+    chunk=2,
+    iterations=40,
+    epochs=2,
+    hidden=(16,),
+    match_games=2,
+    ladder_games=2,
+    ladder=("random", "expert"),
+)
+
+
+def test_a_tiny_run_end_to_end(tmp_path: Path) -> None:
+    """Self-play, a fitted policy, matches, results and the curve: one generation, from nothing."""
+    pytest.importorskip("torch", reason="fitting needs torch: pip install torch==2.13.0 (the train extra)")
+    report = Run(tmp_path, TINY).all()
+    policy = load(tmp_path / "gen1" / "policy.json")
+    assert policy.sizes == (370, 16, 54) and policy.info["generation"] == 1
+    assert policy.info["rows"] == len(net.load_rows(sorted((tmp_path / "gen0").glob("rows_*.npz")))["obs"])
+    gen1 = report["generations"]["1"]
+    assert set(gen1) == {"previous_2p", "expert_2p", "expert_3p", "ladder_random", "ladder_expert"}
+    assert gen1["expert_3p"]["pairs"] == 2 * gen1["expert_3p"]["games"]  # two expert seats a game
+    assert set(report["generations"]["0"]) == {"ladder_random", "ladder_expert"}
+    assert json.loads((tmp_path / "results.json").read_text(encoding="utf-8")) == report
+    assert (tmp_path / "curve.svg").read_text(encoding="utf-8").startswith("<svg")
+    # Everything is there: a second run does nothing and reports the same.
+    assert Run(tmp_path, TINY).all() == report
+
+
+def test_a_run_cut_off_continues_where_it_stopped(tmp_path: Path) -> None:
+    """A lost chunk of self-play and a half-played match are made again, the same as before."""
+    run = Run(tmp_path, TINY)
+    run.selfplay(0)
+    run.ladder(0)
+    chunks = sorted((tmp_path / "gen0").glob("rows_*.npz"))
+    assert len(chunks) == 2
+    before = net.load_rows(chunks)
+    chunks[1].unlink()
+    log = tmp_path / "gen0" / "match_ladder_expert.jsonl"
+    games = read_log(log)
+    log.write_text(log.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    again = Run(tmp_path, TINY)
+    again.selfplay(0)
+    again.ladder(0)
+    after = net.load_rows(chunks)
+    assert all((before[k] == after[k]).all() for k in before)
+    replayed = read_log(log)
+    for result in (*replayed.values(), *games.values()):
+        result.seconds = []  # the clock's, not the game's
+    assert replayed == games
+
+
+def test_a_run_refuses_other_settings(tmp_path: Path) -> None:
+    Run(tmp_path, TINY)
+    with pytest.raises(ValueError, match="other settings"):
+        Run(tmp_path, RunConfig(seed=4))
