@@ -11,17 +11,31 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ra.train.pipeline import RunConfig
 
+HELP = {
+    "seed": "the run's seed (deals, searches, fitting)",
+    "generations": "generations of policies after generation 0 (the plain search)",
+    "games": "self-play games a generation (half at 2 players, half at 3)",
+    "chunk": "self-play games a stored chunk (the unit a cut-off run redoes)",
+    "iterations": "search iterations a decision (self-play, the generations, hard and expert)",
+    "epochs": "passes over the rows when fitting",
+    "window": "generations of rows a fit reads (the latest ones)",
+}
+
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, run every step not done yet, print the results."""
     default = RunConfig()
-    parser = argparse.ArgumentParser(prog="python -m ra.train", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m ra.train", description=__doc__, formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     parser.add_argument("run", type=Path, help="the run's folder (made if new; a run cut off continues)")
     for name in ("seed", "generations", "games", "chunk", "iterations", "epochs", "window"):
-        parser.add_argument(f"--{name.replace('_', '-')}", type=int, default=getattr(default, name))
-    parser.add_argument("--match-games", type=int, default=default.match_games)
-    parser.add_argument("--ladder-games", type=int, default=default.ladder_games)
-    parser.add_argument("--c-puct", type=float, default=default.c_puct)
+        parser.add_argument(f"--{name}", type=int, default=getattr(default, name), help=HELP[name])
+    parser.add_argument("--match-games", type=int, default=default.match_games, help="games of each match")
+    parser.add_argument(
+        "--ladder-games", type=int, default=default.ladder_games, help="games against each rung"
+    )
+    parser.add_argument("--c-puct", type=float, default=default.c_puct, help="the prior's weight in PUCT")
     parser.add_argument(
         "--hidden", default=",".join(map(str, default.hidden)), help="hidden widths, e.g. 128,64"
     )
