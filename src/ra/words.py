@@ -41,6 +41,7 @@ from typing import Final, TypeAlias, TypeVar
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from typing_extensions import TypeAliasType, TypedDict
 
 LOCALE_DIR: Final = Path(__file__).parent / "locale"
@@ -296,6 +297,15 @@ class Words:
 
     def __call__(self, key: str, /, **params: Param) -> str:
         return self.render(Msg(key, params))
+
+    def number(self, x: float, digits: int = 0, signed: bool = False, trim: bool = False) -> str:
+        """``x`` as this language writes numbers (Babel, CLDR): ``digits`` decimals ("1,234.5",
+        "1.234,5", "1 234,5"), all of them unless ``trim`` drops trailing zeros; ``signed``
+        writes a plus sign before a positive number."""
+        pattern = "#,##0" + ("." + ("#" if trim else "0") * digits if digits else "")
+        if signed:
+            pattern = f"+{pattern};-{pattern}"
+        return format_decimal(x, format=pattern, locale=self.locale)
 
     def has(self, key: str) -> bool:
         """Whether the catalogue has a message ``key``."""
