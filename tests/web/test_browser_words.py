@@ -12,15 +12,19 @@ import re
 
 import pytest
 
+from ra.words import words
 from tests.web.test_accounts import sign_up
 from tests.web.test_browser import (
     BROWSER_TESTS,
+    LAPTOP,
+    PHONE,
     Browser,
     Page,
     create_game,
     new_page,
     no_js_errors,
     play,
+    shot,
     wait_js,
 )
 
@@ -153,3 +157,26 @@ def test_the_check_finds_a_hard_coded_word(browser: Browser, live_server: str) -
     page.evaluate("document.querySelector('main').insertAdjacentHTML('beforeend', '<p>Bid here</p>')")
     assert latin_words(words_on(page)) == {"Bid", "here"}
     page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("de", "de-DE"), ("ru", "ru-RU")])
+def test_a_tables_random_and_greedy_bots_are_named_in_the_pages_language(
+    browser: Browser, live_server: str, lang: str, locale: str
+) -> None:
+    """The table's bots that are not levels (``random``, ``greedy``: stored as "Random bot",
+    "Greedy bot") are named from the catalogue too, on a laptop and on a phone."""
+    w = words(lang)
+    made = create_game(
+        live_server,
+        [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "greedy"}],
+    )
+    for size, viewport in (("laptop", LAPTOP), ("phone", PHONE)):
+        page = new_page(browser, viewport, locale)
+        page.goto(live_server + made["link"])
+        page.wait_for_selector("#players .player")
+        players = page.inner_text("#players")
+        assert w("bot.random") in players and w("bot.greedy") in players, players
+        assert "Random" not in players and "Greedy" not in players
+        shot(page, f"i41-table-bots-{lang}-{size}")
+        no_js_errors(page)
+        page.context.close()

@@ -140,10 +140,11 @@ export function tileList(tiles, edition) {
     .map(([k, c]) => t("tiles." + nameId(k, edition), { n: c })));
 }
 
-// The server names bots "Easy bot", "Hard bot 2"…; show them in the page's language.
+// The server names bots in English, as ra.table.bot_label does ("Easy bot", "Hard bot 2",
+// "Random bot": the table's bots, ra.table.TABLE_BOTS); show them in the page's language.
 export function playerName(name) {
   if (name === null || name === undefined) return "?";
-  const m = /^(Easy|Medium|Hard|Expert) bot(?: (\d+))?$/.exec(name);
+  const m = /^(Easy|Medium|Hard|Expert|Random|Greedy) bot(?: (\d+))?$/.exec(name);
   if (!m) return name;
   return t("bot." + m[1].toLowerCase()) + (m[2] ? ` ${m[2]}` : "");
 }
