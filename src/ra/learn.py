@@ -21,7 +21,7 @@ from typing import cast
 from ra.actions import Action
 from ra.engine import Game
 from ra.errors import NotationError, RaError
-from ra.words import DEFAULT_LANG, Msg, msg, words
+from ra.words import DEFAULT_LANG, Msg, msg, worded, words
 
 LEARNER = 0  # the learner plays seat 0, named "You"
 ANY = "*"  # a step's expect that accepts any legal action
@@ -190,9 +190,8 @@ class Lesson:
             self.game.apply(move)
         for i, action in enumerate(made):
             if not isinstance(action, str) or not self.attempt(action).ok:
-                raise ValueError(
-                    f"move {i + 1} ({str(action)[:20]!r}) is not accepted in chapter {chapter.id!r}"
-                )
+                move, title = repr(str(action)[:20]), msg(chapter.key("title"))
+                raise worded(ValueError, "learn.progress.move", number=i + 1, move=move, chapter=title)
 
     @property
     def done(self) -> int:

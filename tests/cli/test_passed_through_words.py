@@ -6,6 +6,7 @@ the bots' names that are not levels, and the errors ``ra serve`` and ``ra arena`
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 import typer
@@ -161,3 +162,32 @@ def test_ra_serve_says_what_it_passes_on_in_german(args: list[str]) -> None:
     assert done.returncode == 2
     english = ra(*args).stderr.removeprefix("error: ")
     assert done.stderr.startswith("Fehler: ") and english not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "russian", "german"),
+    [
+        ("{", "это не текст JSON", "kein JSON-Text"),
+        ('{"format": "x"}', "это не файл ra-learn", "keine ra-learn-Datei"),
+        (
+            '{"format": "ra-learn", "chapter": "unrest", "made": ["ra", "x"]}',
+            "ход 2 ('x') не принимается в главе «Бедствия: Смута»",
+            "Zug 2 ('x') gilt im Kapitel „Katastrophen: Unruhen“ nicht",
+        ),
+    ],
+)
+@pytest.mark.usefixtures("speak")
+def test_a_damaged_guided_game_is_said_in_the_readers_language(
+    tmp_path: Path, content: str, russian: str, german: str
+) -> None:
+    """``ra learn`` over a damaged progress file: why it starts again, in the reader's words."""
+    from ra.learn import load_chapters
+    from ra.tui.learn import load_progress
+
+    path = tmp_path / "learn.json"
+    path.write_text(content)
+    with pytest.raises(ValueError) as refused:
+        load_progress(path, load_chapters())
+    for lang, expected in (("ru", russian), ("de", german)):
+        language.choose(lang)
+        assert common.error_text(refused.value) == expected

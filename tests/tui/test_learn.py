@@ -168,7 +168,7 @@ def test_ctrl_c_quits_the_guided_game_keeping_its_progress(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("content", "why"),
     [
-        ("{", "cannot read"),
+        ("{", "not JSON text"),
         ('{"format": "x"}', "not a ra-learn file"),
         ('{"format": "ra-learn", "chapter": "unrest", "made": ["ra", "x"]}', "move 2"),
     ],

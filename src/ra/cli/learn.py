@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from ra.cli.common import HELP, fail, lang, w
+from ra.cli.common import HELP, error_text, fail, lang, w
 from ra.learn import ChapterError, chapter_dir, load_chapters
 
 
@@ -42,7 +42,7 @@ def learn_command(
         try:
             lesson = load_progress(path, chapters)
         except ValueError as err:
-            note = w()("learn.bad_progress", path=str(path), why=str(err))
+            note = w()("learn.bad_progress", path=str(path), why=error_text(err))
     app = LearnApp(lesson, path, lang=lang(), note=note)
     app.run()
     if app.play_next:

@@ -25,7 +25,7 @@ from ra.learn import LEARNER, Chapter, Lesson, load_chapters
 from ra.tui import render
 from ra.tui.keys import MoveKeys
 from ra.tui.session import data_dir
-from ra.words import DEFAULT_LANG, Msg, words
+from ra.words import DEFAULT_LANG, Msg, worded, words
 
 PROGRESS_FORMAT = "ra-learn"
 
@@ -36,17 +36,20 @@ def progress_path() -> Path:
 
 
 def load_progress(path: Path, chapters: tuple[Chapter, ...]) -> Lesson:
-    """The saved lesson; raises ``ValueError`` naming what is wrong with the file."""
+    """The saved lesson; raises ``ValueError`` naming what is wrong with the file (its ``why``
+    in any language)."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"cannot read it: {err}") from None
+    except OSError as err:
+        raise worded(ValueError, "learn.progress.unreadable", why=str(err.strerror or err)) from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise worded(ValueError, "learn.progress.not_json") from None
     if not isinstance(raw, dict) or raw.get("format") != PROGRESS_FORMAT:
-        raise ValueError(f"not a {PROGRESS_FORMAT} file")
+        raise worded(ValueError, "learn.progress.format", format=PROGRESS_FORMAT)
     chapter = next((c for c in chapters if c.id == raw.get("chapter")), None)
     made = raw.get("made")
     if chapter is None or not isinstance(made, list):
-        raise ValueError("no known chapter or no list of moves")
+        raise worded(ValueError, "learn.progress.content")
     return Lesson(chapter, made)
 
 
