@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
-from ra.web.accounts import FAILURES_BEFORE_DELAY, PasswordWork
+from ra.web.accounts import FAILURES_BEFORE_DELAY, RESET_TRIES_PER_MINUTE, SIGN_INS_PER_MINUTE, PasswordWork
 from ra.web.driver import BACKGROUND_NICENESS
-from ra.web.limits import Failures, address_prefix
+from ra.web.limits import MemoryLevels, SharedBucket, SharedTally, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.testing import Server
 from tests.web.client import Player, create
@@ -112,12 +112,21 @@ def test_password_work_serves_the_urgent_before_the_guessers() -> None:
 def test_failures_fade_and_addresses_group_by_what_one_party_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [1000.0]
     monkeypatch.setattr(time, "monotonic", lambda: clock[0])
-    failures = Failures(per_hour=20)
-    for _ in range(20):
-        failures.add("ann")
-    assert failures.count("ann") == 20 and failures.count("bob") == 0
-    clock[0] += 1800  # half an hour: half of them faded
-    assert failures.count("ann") == pytest.approx(10)
+    levels = MemoryLevels()
+    failures = SharedTally(levels, "failures", per_hour=20)
+
+    async def fading() -> None:
+        for _ in range(20):
+            await failures.add("ann")
+        assert await failures.count("ann") == 20 and await failures.count("bob") == 0
+        clock[0] += 1800  # half an hour: half of them faded
+        assert await failures.count("ann") == pytest.approx(10)
+        bucket = SharedBucket(levels, "sign-ins", rate=1 / 60, burst=2)  # its keys apart from the tally's
+        assert [await bucket.allow("ann") for _ in range(3)] == [True, True, False]
+        clock[0] += 60  # a minute: one more
+        assert [await bucket.allow("ann") for _ in range(2)] == [True, False]
+
+    asyncio.run(fading())
     assert (
         address_prefix("2001:db8:1:2:3::9") == address_prefix("2001:db8:1:2:ffff::1") == "2001:db8:1:2::/64"
     )
@@ -277,3 +286,33 @@ def test_searches_for_tables_nobody_watches_run_at_a_lower_cpu_priority(server: 
     assert searchers, "no bot process started"
     niceness = {os.getpriority(os.PRIO_PROCESS, w) for w in searchers}
     assert niceness == {os.getpriority(os.PRIO_PROCESS, pid) + BACKGROUND_NICENESS}
+
+
+def test_sign_in_and_reset_limits_hold_for_the_whole_site_not_per_worker(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
+    """Issue 40: two servers sharing PostgreSQL count one address's sign-ins and password-link
+    tries once (each server counted its own: N workers gave N times the caps)."""
+    a = server_factory(pg_url, tmp_path / "a.log").start()
+    b = server_factory(pg_url, tmp_path / "b.log").start()
+    elsewhere = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.6.1"))  # a sign-up counts too
+    made = elsewhere.post(f"{a.url}/api/account/signup", json={"name": "Ann", "password": PASSWORD})
+    assert made.status_code == 200, made.text
+    answers = []
+    for i in range(int(SIGN_INS_PER_MINUTE) + 1):  # alternately on each server, from one address
+        base = (a, b)[i % 2].url
+        r = httpx.post(
+            f"{base}/api/account/login", json={"name": "Ann", "password": PASSWORD}, headers={"Origin": base}
+        )
+        answers.append(r.status_code)
+    assert answers == [200] * int(SIGN_INS_PER_MINUTE) + [429], answers
+    tries = []
+    for i in range(int(RESET_TRIES_PER_MINUTE) + 1):
+        base = (a, b)[i % 2].url
+        r = httpx.post(
+            f"{base}/api/account/reset/password",
+            json={"token": f"not-a-token-{i}", "password": "new-sun-and-nile-9"},
+            headers={"Origin": base},
+        )
+        tries.append(r.status_code)
+    assert tries[-1] == 429 and 429 not in tries[:-1], tries

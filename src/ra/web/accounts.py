@@ -49,7 +49,7 @@ from ra.web.db import (
     seats,
     sessions,
 )
-from ra.web.limits import AddressLimiter, Failures, address_prefix
+from ra.web.limits import SharedBucket, SharedTally, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.names import NameHolder, clean_name, name_key
 from ra.web.ratings import Rating, rating
@@ -265,11 +265,14 @@ class Accounts:
     def __init__(self, store: Store, addresses: Addresses | None = None) -> None:
         self.store = store
         self.addresses = addresses or Addresses(store, None)
-        self._by_address = AddressLimiter(SIGN_INS_PER_MINUTE / 60, SIGN_INS_PER_MINUTE)
-        self._failures = Failures(per_hour=FAILURES_BEFORE_DELAY)
+        levels = store.levels  # one count for every worker of the site
+        self._by_address = SharedBucket(levels, "sign-ins", SIGN_INS_PER_MINUTE / 60, SIGN_INS_PER_MINUTE)
+        self._failures = SharedTally(levels, "failures", per_hour=FAILURES_BEFORE_DELAY)
         self.passwords = PasswordWork(PASSWORD_THREADS, PASSWORD_QUEUE)
         self._known: dict[str, list[str]] = {}  # name key -> addresses that signed in lately
-        self._wrong_passwords = Failures(per_hour=WRONG_PASSWORDS_PER_HOUR)  # by account id
+        self._wrong_passwords = SharedTally(
+            levels, "wrong-passwords", per_hour=WRONG_PASSWORDS_PER_HOUR
+        )  # by account
         self.links = PasswordLinks(self)
         self.seats_claimed: Callable[[str], Awaitable[None]] = _unheard
         """Called with each game a claim joined a seat of to an account: its open table shows
@@ -354,7 +357,7 @@ class Accounts:
 
     async def sign_up(self, body: SignUp, addr: str) -> tuple[str, Me]:
         """A new account (the name is free, casefolded) with the guest's seats; its session."""
-        if not self._by_address.allow(address_prefix(addr)):
+        if not await self._by_address.allow(address_prefix(addr)):
             raise ApiError(
                 429, "rate_limited", "too many sign-ups and sign-ins from this address; wait a minute"
             )
@@ -405,11 +408,12 @@ class Accounts:
         for the name) and against the name from anywhere (then every try waits a second): a
         flood from elsewhere never refuses the owner's right password."""
         key, prefix = name_key(body.name), address_prefix(addr)
-        if not self._by_address.allow(prefix):
+        if not await self._by_address.allow(prefix):
             raise ApiError(429, "rate_limited", "too many sign-ins; wait a minute and try again")
-        if self._failures.count(f"{key}\n{prefix}") >= FAILURES_PER_NAME_AND_ADDRESS:
+        here = await self._failures.count(f"{key}\n{prefix}")
+        if here >= FAILURES_PER_NAME_AND_ADDRESS:
             raise ApiError(429, "rate_limited", "too many wrong passwords for this name; try again later")
-        if self._failures.count(key) >= FAILURES_BEFORE_DELAY:
+        if await self._failures.count(key) >= FAILURES_BEFORE_DELAY:
             await asyncio.sleep(ATTACKED_DELAY)
         async with self.store.engine.connect() as conn:
             row = (
@@ -420,21 +424,21 @@ class Accounts:
                 )
             ).first()
         digest = row.password_hash if row is not None else _DUMMY  # the same work either way
-        rank = self._rank(key, prefix)
+        rank = self._rank(key, prefix, here)
         if not await self.passwords.run(_verify, digest, body.password, rank=rank) or row is None:
-            self._failures.add(key)
-            self._failures.add(f"{key}\n{prefix}")
+            await self._failures.add(key)
+            await self._failures.add(f"{key}\n{prefix}")
             raise ApiError(401, "bad_credentials", "wrong name or password")
         self._remember(key, prefix)
         token, csrf = await self.open_session(row.id)
         return token, {"name": row.name, "csrf": csrf, "claimed": 0}
 
-    def _rank(self, key: str, prefix: str) -> int:
+    def _rank(self, key: str, prefix: str, failures: float) -> int:
         """How urgent a sign-in is: 0 from an address that signed in to the name lately (the
-        owner, most likely), 1 from one that has not failed for it, 2 from a guesser."""
+        owner, most likely), 1 from one that has not failed for it (``failures``), 2 from a guesser."""
         if prefix in self._known.get(key, ()):
             return 0
-        return 1 if self._failures.count(f"{key}\n{prefix}") == 0 else 2
+        return 1 if failures == 0 else 2
 
     def _remember(self, key: str, prefix: str) -> None:
         known = [p for p in self._known.pop(key, []) if p != prefix][-(KNOWN_ADDRESSES - 1) :]
@@ -445,14 +449,14 @@ class Accounts:
     async def check_password(self, s: Session, password: str) -> None:
         """403 ``wrong_password`` unless ``password`` is the account's; after
         :data:`WRONG_PASSWORDS_PER_HOUR` wrong ones, 429 for the account whatever is given."""
-        if self._wrong_passwords.count(s.account_id) > WRONG_PASSWORDS_PER_HOUR - 1:  # fading: N-ε
+        if await self._wrong_passwords.count(s.account_id) > WRONG_PASSWORDS_PER_HOUR - 1:  # fading: N-ε
             raise ApiError(429, "rate_limited", "too many wrong passwords; try again later")
         async with self.store.engine.connect() as conn:
             digest = await conn.scalar(
                 sa.select(accounts.c.password_hash).where(accounts.c.id == s.account_id)
             )
         if digest is None or not await self.passwords.run(_verify, str(digest), password):
-            self._wrong_passwords.add(s.account_id)
+            await self._wrong_passwords.add(s.account_id)
             raise ApiError(403, "wrong_password", "wrong password")
 
     # --- changing and resetting the password ---------------------------------------------
@@ -608,18 +612,19 @@ class PasswordLinks:
 
     def __init__(self, accounts: Accounts) -> None:
         self.accounts = accounts
-        self._asks = AddressLimiter(RESET_ASKS_PER_HOUR / 3600, RESET_ASK_BURST)
-        self._mails = AddressLimiter(RESET_MAILS_PER_HOUR / 3600, RESET_MAILS_PER_HOUR)
-        self._tries = AddressLimiter(RESET_TRIES_PER_MINUTE / 60, RESET_TRIES_PER_MINUTE)
+        levels = accounts.store.levels  # one count for every worker of the site
+        self._asks = SharedBucket(levels, "reset-asks", RESET_ASKS_PER_HOUR / 3600, RESET_ASK_BURST)
+        self._mails = SharedBucket(levels, "reset-mails", RESET_MAILS_PER_HOUR / 3600, RESET_MAILS_PER_HOUR)
+        self._tries = SharedBucket(levels, "reset-tries", RESET_TRIES_PER_MINUTE / 60, RESET_TRIES_PER_MINUTE)
         self._mailing: set[asyncio.Task[None]] = set()  # links on their way
 
-    def ask(self, body: ResetAsk, addr: str) -> None:
+    async def ask(self, body: ResetAsk, addr: str) -> None:
         """Mail a password link for the account named ``body.who`` (a name, or a confirmed
         address) to its confirmed address, if there is one.  Only this address's rate is
         checked before the answer: the looking up and the mailing happen after it, so the answer
         and its time are the same whether the account exists, has an address, or was asked
         about too often."""
-        if not self._asks.allow(address_prefix(addr)):
+        if not await self._asks.allow(address_prefix(addr)):
             raise ApiError(429, "rate_limited", "too many password links asked from here; wait a while")
         if not self.accounts.addresses.can_mail:
             return  # no mail server: no link to keep
@@ -644,13 +649,14 @@ class PasswordLinks:
             async with self.accounts.store.engine.connect() as conn:
                 rows = (await conn.execute(q.limit(2))).all()
             for row in rows:
-                if row.email and row.email_confirmed and self._may_mail(row.id, row.email):
+                if row.email and row.email_confirmed and await self._may_mail(row.id, row.email):
                     await self._send(row.id, row.name, row.email, row.lang or DEFAULT_LANG)
         except Exception:  # the answer has gone: nobody else would hear of it
             log.exception("could not mail a password link")
 
-    def _may_mail(self, account_id: str, email: str) -> bool:
-        return self._mails.allow(f"account\n{account_id}") and self._mails.allow(f"mail\n{email.casefold()}")
+    async def _may_mail(self, account_id: str, email: str) -> bool:
+        mails = self._mails
+        return await mails.allow(f"account\n{account_id}") and await mails.allow(f"mail\n{email.casefold()}")
 
     async def _send(self, account_id: str, name: str, email: str, lang: str) -> None:
         """A new token (stored hashed; the account's older links stop working), mailed."""
@@ -671,7 +677,7 @@ class PasswordLinks:
     async def use(self, body: ResetPassword, addr: str) -> tuple[str, Me]:
         """Set the new password by a mailed link's token (once, within the hour): every session of
         the account ends, the account's links die, and this page is signed in afresh."""
-        if not self._tries.allow(address_prefix(addr)):
+        if not await self._tries.allow(address_prefix(addr)):
             raise ApiError(429, "rate_limited", "too many tries from this address; wait a minute")
         token_hash, t = hash_token(body.token), now()
         live = sa.and_(password_resets.c.token_hash == token_hash, password_resets.c.expires_at > t)

@@ -197,6 +197,16 @@ chat_reports = sa.Table(
     sa.UniqueConstraint("chat_id", "reporter", name="chat_reports_once"),
 )
 
+# The shared rate limits' leaky buckets (ra.web.limit_store): a key's level drains at its rate a second.
+limit_levels = sa.Table(
+    "limit_levels",
+    metadata,
+    sa.Column("key", sa.String(300), primary_key=True),
+    sa.Column("level", sa.Float, nullable=False),
+    sa.Column("rate", sa.Float, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
 # Puzzle ratings of accounts (OpenSkill, ra.puzzles.Solver); a guest's lives in the browser.
 puzzle_solvers = sa.Table(
     "puzzle_solvers",

@@ -1,9 +1,11 @@
-"""Per-address rate limits: a token bucket for each client address, in memory, bounded."""
+"""Rate limits: a token bucket for each client address (in memory, bounded), and the same
+limits over :class:`Levels` shared by every worker of a site (sign-ins, password links)."""
 
 from __future__ import annotations
 
 import ipaddress
 import time
+from typing import Protocol
 
 MAX_ADDRESSES = 10_000
 """Buckets kept at most; full ones (idle addresses) are forgotten first."""
@@ -37,26 +39,6 @@ class AddressLimiter:
             del self._buckets[a]
 
 
-class Failures:
-    """Failures per key that fade by ``per_hour`` an hour (a leaky bucket): how many a key has
-    had lately.  In memory, bounded like :class:`AddressLimiter`."""
-
-    def __init__(self, per_hour: float) -> None:
-        self.rate = per_hour / 3600
-        self._levels: dict[str, tuple[float, float]] = {}  # key -> (level, when)
-
-    def count(self, key: str) -> float:
-        """The failures ``key`` has now (faded since they happened)."""
-        level, last = self._levels.get(key, (0.0, 0.0))
-        return max(0.0, level - (time.monotonic() - last) * self.rate)
-
-    def add(self, key: str) -> None:
-        self._levels[key] = (self.count(key) + 1, time.monotonic())
-        if len(self._levels) > MAX_ADDRESSES:
-            for k in [k for k in self._levels if self.count(k) == 0.0]:
-                del self._levels[k]
-
-
 def address_prefix(addr: str) -> str:
     """The part of a client's address that one party controls: an IPv4 address, or an IPv6
     address's /64 (one home or host gets a whole /64), so a limit cannot be dodged by hopping
@@ -68,3 +50,73 @@ def address_prefix(addr: str) -> str:
     if ip.version == 6 and ip.ipv4_mapped is None:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
+
+
+class Levels(Protocol):
+    """Leaky buckets by key, each draining at its own ``rate`` a second: the one state behind
+    :class:`SharedBucket` and :class:`SharedTally`.  In memory for one worker
+    (:class:`MemoryLevels`); in the database when several workers share it
+    (:class:`ra.web.limit_store.StoredLevels`), so N workers do not give N times the caps."""
+
+    async def take(self, key: str, rate: float, cap: float) -> bool:
+        """Add 1 to ``key``'s level if it stays at most ``cap``; False (nothing added) if not."""
+        ...
+
+    async def add(self, key: str, rate: float) -> None:
+        """Add 1 to ``key``'s level."""
+        ...
+
+    async def level(self, key: str, rate: float) -> float:
+        """``key``'s level now (drained since it was last raised)."""
+        ...
+
+
+class MemoryLevels:
+    """:class:`Levels` in this process's memory, bounded like :class:`AddressLimiter`."""
+
+    def __init__(self) -> None:
+        self._levels: dict[str, tuple[float, float]] = {}  # key -> (level, when)
+
+    async def take(self, key: str, rate: float, cap: float) -> bool:
+        now = await self.level(key, rate)
+        if now + 1 > cap:
+            return False
+        self._raise(key, now + 1)
+        return True
+
+    async def add(self, key: str, rate: float) -> None:
+        self._raise(key, await self.level(key, rate) + 1)
+
+    async def level(self, key: str, rate: float) -> float:
+        level, last = self._levels.get(key, (0.0, 0.0))
+        return max(0.0, level - (time.monotonic() - last) * rate)
+
+    def _raise(self, key: str, level: float) -> None:
+        self._levels[key] = (level, time.monotonic())
+        if len(self._levels) > MAX_ADDRESSES:
+            del self._levels[next(iter(self._levels))]  # the key raised longest ago
+
+
+class SharedBucket:
+    """:class:`AddressLimiter` over :class:`Levels`: ``rate`` requests a second per key, in bursts
+    of up to ``burst``, counted once for all the workers that share ``levels``."""
+
+    def __init__(self, levels: Levels, name: str, rate: float, burst: float) -> None:
+        self.levels, self.name, self.rate, self.burst = levels, name, rate, burst
+
+    async def allow(self, key: str) -> bool:
+        return await self.levels.take(f"{self.name}\n{key}", self.rate, self.burst)
+
+
+class SharedTally:
+    """Failures per key over :class:`Levels`: they that fade by ``per_hour`` an hour,
+    counted once for all the workers that share ``levels``."""
+
+    def __init__(self, levels: Levels, name: str, per_hour: float) -> None:
+        self.levels, self.name, self.rate = levels, name, per_hour / 3600
+
+    async def count(self, key: str) -> float:
+        return await self.levels.level(f"{self.name}\n{key}", self.rate)
+
+    async def add(self, key: str) -> None:
+        await self.levels.add(f"{self.name}\n{key}", self.rate)

@@ -37,6 +37,8 @@ from ra.web.db import (
     seats,
     sync_url,
 )
+from ra.web.limit_store import StoredLevels
+from ra.web.limits import Levels, MemoryLevels
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 
@@ -215,6 +217,9 @@ class Store:
         """The chat's lines and reports (their own aggregate, on the same database)."""
         self.analyses = AnalysisStore(self.engine)
         """The finished games' analyses."""
+        self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
+        """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
+        allows), in PostgreSQL when workers share it."""
         self._writer: BatchWriter | None = None
         self.on_change: Callable[[], None] = _nothing
         """Called after every write this worker commits (the live lobby: :mod:`ra.web.lobby_feed`)."""

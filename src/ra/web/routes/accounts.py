@@ -151,7 +151,7 @@ def router(services: Services, gate: Gate) -> APIRouter:
         """Mail a password link to the confirmed address of the account of a name or address:
         the same answer whether there is one (``mail``: whether this server sends mail at all)."""
         gate.same_site(request)
-        accounts.links.ask(body, client_address(request))
+        await accounts.links.ask(body, client_address(request))
         return JSONResponse(
             {"ok": True, "mail": accounts.addresses.can_mail}, headers={"Cache-Control": NO_CACHE}
         )
