@@ -436,11 +436,11 @@ def test_russian_table_and_rules(browser: Browser, live_server: str) -> None:
 
 
 @pytest.mark.parametrize(("size", "viewport"), [("1366", LAPTOP), ("390", PHONE)])
-@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("lang", ["en", "ru", "de"])
 def test_screenshots_and_no_sideways_scrolling(
     browser: Browser, live_server: str, size: str, viewport: dict[str, int], lang: str
 ) -> None:
-    page = new_page(browser, viewport, locale="ru-RU" if lang == "ru" else "en-US")
+    page = new_page(browser, viewport, locale={"en": "en-US", "ru": "ru-RU", "de": "de-DE"}[lang])
     page.goto(live_server + "/")
     page.wait_for_selector(".seat-row")
     assert page.evaluate("document.documentElement.lang") == lang  # chosen from the browser
