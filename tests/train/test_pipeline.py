@@ -27,6 +27,7 @@ TINY = RunConfig(
     epochs=2,
     hidden=(16,),
     match_games=2,
+    match_games_3p=3,
     ladder_games=2,
     ladder=("random", "expert"),
 )

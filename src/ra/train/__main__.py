@@ -31,7 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run", type=Path, help="the run's folder (made if new; a run cut off continues)")
     for name in ("seed", "generations", "games", "chunk", "iterations", "epochs", "window"):
         parser.add_argument(f"--{name}", type=int, default=getattr(default, name), help=HELP[name])
-    parser.add_argument("--match-games", type=int, default=default.match_games, help="games of each match")
+    parser.add_argument("--match-games", type=int, default=default.match_games, help="games of a 2p match")
+    parser.add_argument(
+        "--match-games-3p", type=int, default=default.match_games_3p, help="games of the 3p match"
+    )
     parser.add_argument(
         "--ladder-games", type=int, default=default.ladder_games, help="games against each rung"
     )
@@ -50,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         **{k: getattr(args, k) for k in ("seed", "generations", "games", "chunk", "iterations", "epochs")},
         window=args.window,
         match_games=args.match_games,
+        match_games_3p=args.match_games_3p,
         ladder_games=args.ladder_games,
         c_puct=args.c_puct,
         hidden=tuple(int(h) for h in args.hidden.split(",")),

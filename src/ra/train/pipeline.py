@@ -45,7 +45,9 @@ class RunConfig:
     epochs: int = 20
     window: int = 2
     match_games: int = 60
-    """Games of each match against the previous generation and ``expert`` (2p and 3p)."""
+    """Games of each 2-player match: against the previous generation and against ``expert``."""
+    match_games_3p: int = 30
+    """Games of one of the generation against two experts (3 players)."""
     ladder_games: int = 20
     ladder: tuple[str, ...] = field(default=LADDER)
 
@@ -135,13 +137,10 @@ class Run:
     def measure(self, k: int) -> None:
         """Generation ``k`` against the one before and against ``expert`` (2p), and one of it
         against two experts (3p)."""
-        expert = self.expert()
-        for name, seats in (
-            ("previous_2p", [f"gen{k}", f"gen{k - 1}"]),
-            ("expert_2p", [f"gen{k}", expert]),
-            ("expert_3p", [f"gen{k}", expert, expert]),
-        ):
-            self.match(k, name, seats, self.config.match_games)
+        expert, cfg = self.expert(), self.config
+        self.match(k, "previous_2p", [f"gen{k}", f"gen{k - 1}"], cfg.match_games)
+        self.match(k, "expert_2p", [f"gen{k}", expert], cfg.match_games)
+        self.match(k, "expert_3p", [f"gen{k}", expert, expert], cfg.match_games_3p)
 
     def ladder(self, k: int) -> None:
         """Generation ``k`` against each bot of the fixed ladder, at 2 players."""
