@@ -46,6 +46,9 @@ def test_a_tiny_run_end_to_end(tmp_path: Path) -> None:
     assert set(report["generations"]["0"]) == {"ladder_random", "ladder_expert"}
     assert json.loads((tmp_path / "results.json").read_text(encoding="utf-8")) == report
     assert (tmp_path / "curve.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert "| 1 | expert_3p (`expert:iterations=40`) | 3 |" in (tmp_path / "results.md").read_text(
+        encoding="utf-8"
+    )
     # Everything is there: a second run does nothing and reports the same.
     assert Run(tmp_path, TINY).all() == report
 

@@ -64,3 +64,20 @@ def _series(report: dict[str, Any], gens: list[int]) -> dict[str, list[tuple[int
             label = "vs " + name.removeprefix("ladder_").removesuffix("_2p")
             out.setdefault(label, []).append((g, m["share"], m["ci"][0], m["ci"][1]))
     return out
+
+
+def table(report: dict[str, Any]) -> str:
+    """The report as a Markdown table: a row per generation and match (games, share, interval,
+    seconds a decision of the generation's bot)."""
+    lines = [
+        "| generation | against | games | won / ahead | share | 95% interval | s / decision |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for g in sorted(report["generations"], key=int):
+        for name, m in sorted(report["generations"][g].items()):
+            low, high = m["ci"]
+            lines.append(
+                f"| {g} | {name} (`{m['other']}`) | {m['games']} | {m['ahead']}/{m['pairs']} | "
+                f"{m['share']:.0%} | {low:.0%}–{high:.0%} | {m['seconds_per_decision']:.3f} |"
+            )
+    return "\n".join(lines) + "\n"

@@ -160,7 +160,7 @@ class Run:
         return summary(results, seats[0], seats[1])
 
     def report(self) -> dict[str, Any]:
-        """Every match's summary by generation, written to ``results.json`` with ``curve.svg``."""
+        """Every match's summary by generation: ``results.json``, ``results.md`` and ``curve.svg``."""
         out: dict[str, Any] = {"config": self.config.to_dict(), "generations": {}}
         for k in range(self.config.generations + 1):
             found = {}
@@ -172,6 +172,7 @@ class Run:
             out["generations"][str(k)] = found
         atomic_write(self.folder / "results.json", json.dumps(out, indent=1))
         atomic_write(self.folder / "curve.svg", curve.svg(out))
+        atomic_write(self.folder / "results.md", curve.table(out))
         return out
 
     @contextmanager
