@@ -14,6 +14,10 @@ pytest.importorskip("fastapi", reason="the web extra is not installed")
 
 from ra.web.testing import Server
 
+TEST_ENV = {"RA_MESSAGE_RATE": "1000", "RA_HINT_BUDGET": "40", "RA_ANALYSIS_BUDGET": "200"}
+"""Scripted clients act much faster than people (the rate limit has its own test); hints and
+analyses get a small fixed budget (iterations), so they are quick and deterministic."""
+
 
 @pytest.fixture
 def server_factory(tmp_path: Path) -> Iterator[type[Server]]:
@@ -29,10 +33,7 @@ def server_factory(tmp_path: Path) -> Iterator[type[Server]]:
             args: tuple[str, ...] = (),
             log_level: str = "warning",
         ) -> None:
-            # Scripted clients act much faster than people: the rate limit has its own test.
-            # Hints and analyses: a small fixed budget (iterations), so they are quick and deterministic.
-            base = {"RA_MESSAGE_RATE": "1000", "RA_HINT_BUDGET": "40", "RA_ANALYSIS_BUDGET": "200"}
-            super().__init__(db_url, log_path, workers, {**base, **(env or {})}, args, log_level)
+            super().__init__(db_url, log_path, workers, {**TEST_ENV, **(env or {})}, args, log_level)
 
         def start(self) -> Server:
             started.append(self)
@@ -68,6 +69,18 @@ def server(server_factory: type[Server], sqlite_url: str, tmp_path: Path) -> Ser
 def live_server(server: Server) -> str:
     """The base URL of a running server (for the browser tests)."""
     return server.url
+
+
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for a whole module of browser tests that read pages or make tables of their
+    own (a server's start costs seconds; the language × screen-size variants are many).  Its
+    per-address limits on tables are raised: every test's tables come from one address."""
+    folder = tmp_path_factory.mktemp("module-server")
+    roomy = {"RA_MAX_OPEN_GAMES": "1000", "RA_MAX_BOT_SEATS": "1000", "RA_MAX_GAMES_PER_DAY": "10000"}
+    s = Server(f"sqlite:///{folder / 'ra.db'}", folder / "server.log", env={**TEST_ENV, **roomy}).start()
+    yield s.url
+    s.stop()
 
 
 # --- PostgreSQL -----------------------------------------------------------------

@@ -33,6 +33,13 @@ from tests.web.test_browser import (
     wait_js,
 )
 
+
+@pytest.fixture(scope="module")
+def live_server(module_server: str) -> str:
+    """One server for this module's tests: they read pages or make tables of their own."""
+    return module_server
+
+
 STATIC = Path(__file__).parents[2] / "src" / "ra" / "web" / "static"
 GOLDEN = Path(__file__).parents[1] / "golden"
 LAPTOP = {"width": 1280, "height": 800}

@@ -23,6 +23,13 @@ from tests.web.test_browser import (
     wait_js,
 )
 
+
+@pytest.fixture(scope="module")
+def live_server(module_server: str) -> str:
+    """One server for this module's tests: they read pages or make tables of their own."""
+    return module_server
+
+
 pytestmark = BROWSER_TESTS
 
 # Every control a finger uses: the top bar, the buttons and fields of the page (not links

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 
 from tests.web.test_browser import (
     BROWSER_TESTS,
@@ -19,6 +20,13 @@ from tests.web.test_browser import (
     shot,
     wait_js,
 )
+
+
+@pytest.fixture(scope="module")
+def live_server(module_server: str) -> str:
+    """One server for this module's tests: they read pages or make tables of their own."""
+    return module_server
+
 
 pytestmark = BROWSER_TESTS
 READY = "document.documentElement.dataset.ready === 'true'"

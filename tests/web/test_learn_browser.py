@@ -22,6 +22,13 @@ from tests.web.test_browser import (
     wait_js,
 )
 
+
+@pytest.fixture(scope="module")
+def live_server(module_server: str) -> str:
+    """One server for this module's tests: they read pages or make tables of their own."""
+    return module_server
+
+
 pytestmark = BROWSER_TESTS
 CHAPTERS = load_chapters()
 
