@@ -22,8 +22,9 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 import ra  # noqa: E402
+from ra.native import core  # noqa: E402
 from ra.encode import observation_of  # noqa: E402
-from tools.perft import perft  # noqa: E402
+from tools.perft import perft, perft_native  # noqa: E402
 
 PERFT_FILE = ROOT / "tests" / "perft" / "ra.perft"
 PLAYTHROUGHS = ROOT / "tests" / "playthroughs"
@@ -73,6 +74,12 @@ def walked(start: Start) -> ra.Game:
     return game
 
 
+def count_sequences(game: ra.Game, depth: int) -> int:
+    """Perft of ``game``: with the native core when it is built (the same counts, which
+    tests/test_perft.py checks with both engines; many times faster), else with the engine."""
+    return perft(game, depth) if core is None else perft_native(core.State.from_game(game), depth)
+
+
 def perft_text() -> str:
     lines = [
         "# Ra perft: decision sequences of each length from each position (tools/regen_golden.py).",
@@ -89,7 +96,7 @@ def perft_text() -> str:
         ]
         depth = 1
         while True:
-            count = perft(game, depth)
+            count = count_sequences(game, depth)
             lines.append(f"perft {depth} {count}")
             if count > NODE_LIMIT or game.is_over() or depth >= 12:
                 break

@@ -56,7 +56,27 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
+def empty_sqlite_url(tmp_path: Path) -> str:
+    """A new SQLite file, no table in it (for the migrations' own tests)."""
+    return f"sqlite:///{tmp_path / 'ra.db'}"
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with every migration applied, made once per test process: each server's
+    database starts as a copy (the migrations from nothing cost a second a server)."""
+    from ra.web import db
+
+    path = tmp_path_factory.mktemp("migrated") / "ra.db"
+    db.upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path, migrated_sqlite: Path) -> str:
+    """A database for one test's server: a copy of :func:`migrated_sqlite` (``ra serve`` finds
+    it up to date)."""
+    shutil.copyfile(migrated_sqlite, tmp_path / "ra.db")
     return f"sqlite:///{tmp_path / 'ra.db'}"
 
 
@@ -72,12 +92,13 @@ def live_server(server: Server) -> str:
 
 
 @pytest.fixture(scope="module")
-def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def module_server(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Iterator[str]:
     """One server for a whole module of browser tests that read pages or make tables of their
     own (a server's start costs seconds; the language × screen-size variants are many).  Its
     per-address limits on tables are raised: every test's tables come from one address."""
     folder = tmp_path_factory.mktemp("module-server")
     roomy = {"RA_MAX_OPEN_GAMES": "1000", "RA_MAX_BOT_SEATS": "1000", "RA_MAX_GAMES_PER_DAY": "10000"}
+    shutil.copyfile(migrated_sqlite, folder / "ra.db")
     s = Server(f"sqlite:///{folder / 'ra.db'}", folder / "server.log", env={**TEST_ENV, **roomy}).start()
     yield s.url
     s.stop()

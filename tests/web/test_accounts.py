@@ -253,7 +253,7 @@ def test_the_account_pages_sign_up_keep_the_browsers_games_and_show_the_profile(
     ru.context.close()
 
 
-def test_migration_0012_gives_look_alike_names_one_key(sqlite_url: str) -> None:
+def test_migration_0012_gives_look_alike_names_one_key(empty_sqlite_url: str) -> None:
     """Keys made before NFKC: a fullwidth name's key becomes the plain one, unless another
     account holds that key already (both stay usable)."""
     import datetime
@@ -262,8 +262,8 @@ def test_migration_0012_gives_look_alike_names_one_key(sqlite_url: str) -> None:
 
     from ra.web import db
 
-    db.upgrade(sqlite_url, "0011")
-    engine = sa.create_engine(sqlite_url)
+    db.upgrade(empty_sqlite_url, "0011")
+    engine = sa.create_engine(empty_sqlite_url)
     t = datetime.datetime.now(datetime.UTC)
     rows = [("a1", "Ｂｏｂ", "ｂｏｂ"), ("a2", "Ann", "ann"), ("a3", "Ａｎｎ", "ａｎｎ")]
     with engine.begin() as conn:
@@ -271,7 +271,7 @@ def test_migration_0012_gives_look_alike_names_one_key(sqlite_url: str) -> None:
             conn.execute(
                 sa.insert(db.accounts).values(id=i, name=name, name_key=key, password_hash="x", created_at=t)
             )
-    db.upgrade(sqlite_url)
+    db.upgrade(empty_sqlite_url)
     with engine.connect() as conn:
         keys = dict(conn.execute(sa.select(db.accounts.c.id, db.accounts.c.name_key)).all())
     assert keys == {"a1": "bob", "a2": "ann", "a3": "ａｎｎ"}

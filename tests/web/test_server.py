@@ -589,18 +589,18 @@ def test_postgresql_two_servers_share_games(
 # --- migrations ------------------------------------------------------------------------------
 
 
-def test_migrations_upgrade_downgrade_and_match_the_tables(sqlite_url: str) -> None:
+def test_migrations_upgrade_downgrade_and_match_the_tables(empty_sqlite_url: str) -> None:
     import sqlalchemy as sa
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
     from ra.web import db
 
-    db.upgrade(sqlite_url)
-    db.downgrade(sqlite_url, "base")
-    engine = sa.create_engine(sqlite_url)
+    db.upgrade(empty_sqlite_url)
+    db.downgrade(empty_sqlite_url, "base")
+    engine = sa.create_engine(empty_sqlite_url)
     assert set(sa.inspect(engine).get_table_names()) <= {"alembic_version"}
-    db.upgrade(sqlite_url)
+    db.upgrade(empty_sqlite_url)
     assert {"games", "seats", "decisions"} <= set(sa.inspect(engine).get_table_names())
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
