@@ -26,8 +26,11 @@ INLINE_BOTS = ("easy", "random", "greedy")
 """Levels fast enough to run on the event loop (the others search in a worker process)."""
 PR_SET_PDEATHSIG = 1
 """Linux's prctl option: the signal a process gets when its parent ends."""
-BOT_CLAIM_STALE = 20.0
-"""Seconds after which another worker may take over a bot's turn."""
+BOT_CLAIM_HEARTBEAT = 2.0
+"""Seconds between two renewals of a claim on a bot's turn while its worker thinks."""
+BOT_CLAIM_STALE = 8.0
+"""Seconds a claim on a bot's turn lives unrenewed: then its worker is taken for dead and
+another takes the turn over (a thinking worker renews it every :data:`BOT_CLAIM_HEARTBEAT`)."""
 FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
 
 
@@ -50,12 +53,13 @@ class BotDriver:
         """A bot is thinking here now."""
         return self.bot_task is not None and not self.bot_task.done()
 
-    def schedule_bot(self, remote: bool = False, claim: bool = False) -> None:
+    def schedule_bot(self, remote: bool = False) -> None:
         """Start the bot's turn if a bot is to move.
 
-        The worker that committed the last decision plays the bot's reply; a worker that
-        finds a game waiting (after a restart, or a worker died) first claims the turn in
-        the database (``claim``), so a bot rarely thinks twice and never moves twice.
+        The worker that committed the last decision plays the bot's reply (``remote``: another
+        worker committed it); each first claims the turn in the database and renews the claim
+        while it thinks, so a bot rarely thinks twice, never moves twice, and a worker that
+        died mid-thought is replaced within seconds (:data:`BOT_CLAIM_STALE`).
         """
         self.schedule_clock()
         game = self.room.game
@@ -70,9 +74,9 @@ class BotDriver:
         if remote:
             return  # the committing worker plays it; the sweeper covers a dead worker
         self.bot_task_n = n
-        self.bot_task = asyncio.create_task(self._bot_turn(seat, n, claim))
+        self.bot_task = asyncio.create_task(self._bot_turn(seat, n))
 
-    async def _bot_turn(self, seat: int, n: int, claim: bool) -> None:
+    async def _bot_turn(self, seat: int, n: int) -> None:
         try:
             delay = self.room.row.bot_delay
             if self.room.row.starts_at is not None:
@@ -81,7 +85,9 @@ class BotDriver:
             game = self.room.game
             if game is None or game.num_decisions != n:
                 return
-            if claim and not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
+            # Claimed even by the worker that committed the last decision: the claim's heartbeat
+            # tells the other workers it still thinks (after a crash, they take over within seconds).
+            if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
                 return
             await self._play_bot(seat, n)
         except ClientError as err:
@@ -99,13 +105,26 @@ class BotDriver:
         job = self.room.table_now().bot_job(seat, stand_in)
         action = None
         if job.spec not in INLINE_BOTS:  # a search: in a worker process, outside the slots
-            action = await self.room.hub.think(self.room, job)
+            heartbeat = asyncio.create_task(self._hold(n))
+            try:
+                action = await self.room.hub.think(self.room, job)
+            finally:
+                heartbeat.cancel()
         # Bots' moves are admitted a few at a time: on a busy server each one goes through
         # in milliseconds and people's moves are never queued behind a crowd of bots'.
         async with self.room.hub.bot_slots:
             if action is None:
                 action = str(decide(job))
             await self.room.act(seat, action, n, by_bot=True, stand_in=stand_in is not None)
+
+    async def _hold(self, n: int) -> None:
+        """Renew the claim on decision ``n`` until cancelled (the search is over)."""
+        while True:
+            await asyncio.sleep(BOT_CLAIM_HEARTBEAT)
+            try:
+                await self.room.hub.store.hold_bot_turn(self.room.id, n)
+            except Exception:  # a database hiccup: the next beat tries again
+                log.warning("could not renew the claim on %s:%d", self.room.id, n, exc_info=True)
 
     # --- the clock ---------------------------------------------------------------
 

@@ -561,9 +561,9 @@ class Room:
 
     # --- bots and the clock: its driver ------------------------------------------------
 
-    def schedule_bot(self, remote: bool = False, claim: bool = False) -> None:
+    def schedule_bot(self, remote: bool = False) -> None:
         """Start the bot's (or a stand-in's) turn if one is due (:class:`BotDriver`)."""
-        self.bots.schedule_bot(remote, claim)
+        self.bots.schedule_bot(remote)
 
 
 def seat_clock(row: GameRow, seat: int) -> float | None:
@@ -675,7 +675,7 @@ class Hub:
             room = Room(self, row, game, stand_ins)
             self.rooms[game_id] = room
             self._loading.pop(game_id, None)
-            room.schedule_bot(claim=True)
+            room.schedule_bot()
             return room
 
     def release(self, room: Room) -> None:
@@ -784,7 +784,7 @@ class Hub:
                 for gid in await self.store.games_waiting_for_bots(stale):
                     room = await self.room(gid)
                     if room is not None:
-                        room.schedule_bot(claim=True)
+                        room.schedule_bot()
                 for gid in await self.store.games_past_their_clock(
                     self.settings.move_deadline
                 ):  # nobody's page open

@@ -52,6 +52,8 @@ class GameStorage(Protocol):
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool: ...
 
+    async def hold_bot_turn(self, game_id: str, n: int) -> None: ...
+
     async def games_waiting_for_bots(self, stale_after: float) -> list[str]: ...
 
     async def games_past_their_clock(self, deadline: float) -> list[str]: ...
@@ -122,6 +124,9 @@ class MemoryGames:
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
         return True  # one process knows its own bots
+
+    async def hold_bot_turn(self, game_id: str, n: int) -> None:
+        return None  # nobody else to keep away
 
     async def games_waiting_for_bots(self, stale_after: float) -> list[str]:
         return [g for g, r in self.rows.items() if r.status == "running" and _bot_to_move(r)]

@@ -583,6 +583,19 @@ class Store:
             )
             return res.rowcount == 1
 
+    async def hold_bot_turn(self, game_id: str, n: int) -> None:
+        """Renew this worker's claim on the bot's turn at decision ``n`` while it thinks (the
+        claim's heartbeat): a claim not renewed for :data:`ra.web.driver.BOT_CLAIM_STALE` seconds
+        is a dead worker's, which another takes over."""
+        if self.sqlite:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                sa.update(games)
+                .where(games.c.id == game_id, games.c.num_decisions == n, games.c.bot_claim_n == n)
+                .values(bot_claim_at=now())
+            )
+
     async def notify(self, note: Note) -> None:
         """Publish ``note`` to the other workers (PostgreSQL; one SQLite worker has none)."""
         if self.sqlite:
