@@ -77,9 +77,6 @@ def test_a_number_in_every_language() -> None:
     assert words("de").number(2.5, 2, trim=True) == "2,5" and words("en").number(3.0, 2, trim=True) == "3"
 
 
-@pytest.mark.xfail(
-    strict=True, reason="src/ra/cli/arena.py still has its own tables: it needs ra.cli.arena_report"
-)
 def test_ra_arena_prints_this_report() -> None:
     """``ra arena`` itself, in German: its tables are these (two quick random games)."""
     from tests.cli.test_languages import ra

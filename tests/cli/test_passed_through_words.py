@@ -152,10 +152,6 @@ CLI_PASSED_ON = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="src/ra/cli/serve.py still says these errors with str(err): it needs error_text(err)",
-)
 @pytest.mark.parametrize("args", CLI_PASSED_ON, ids=" ".join)
 def test_ra_serve_says_what_it_passes_on_in_german(args: list[str]) -> None:
     done = ra("--lang", "de", *args)

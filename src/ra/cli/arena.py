@@ -22,67 +22,26 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 
 import ra
 from ra import arena
 from ra.arena.runner import GameResult
-from ra.cli.common import HELP, LONG_SUNS, PLAYERS, cannot_write, check_bots, fail, setup_message, w
+from ra.cli.arena_report import done_line, head_to_head_table, summary_table
+from ra.cli.common import (
+    HELP,
+    LONG_SUNS,
+    PLAYERS,
+    cannot_write,
+    check_bots,
+    error_text,
+    fail,
+    setup_message,
+    w,
+)
 from ra.table import check_players
-from ra.words import msg
 
 MAX_JOBS = 64
 """More processes than this only fight over the cores."""
-
-
-SUMMARY_COLUMNS = ("games", "wins", "win_pct", "ci", "score", "margin", "ms", "rating")
-"""The summary's number columns (``arena.col.*``), after the bot's."""
-PAIR_COLUMNS = ("pairs", "ahead", "ahead_pct", "ci")
-"""The head-to-head table's number columns, after the two bots'."""
-
-
-def summary_table(summary: list[arena.BotSummary], players: int) -> Table:
-    """Each bot's results, best rated first, in the command line's language."""
-    say = w()
-    table = Table(title=say("arena.results", n=players, chance=f"{100 / players:.0f}"), pad_edge=False)
-    table.add_column(say("arena.col.bot"), overflow="fold")
-    for name in SUMMARY_COLUMNS:
-        table.add_column(say(f"arena.col.{name}"), justify="right", no_wrap=True)
-    for b in summary:
-        table.add_row(
-            b.bot,
-            str(b.games),
-            f"{b.wins:g}",
-            f"{100 * b.win_rate:.1f}",
-            f"{100 * b.ci_low:.0f}-{100 * b.ci_high:.0f}",
-            f"{b.mean_score:.1f}",
-            f"{b.mean_margin:+.1f}",
-            f"{b.ms_per_decision:.1f}" if b.ms_per_decision >= 10 else f"{b.ms_per_decision:.2f}",
-            f"{b.rating_mu:.1f}±{b.rating_sigma:.1f}",
-        )
-    return table
-
-
-def head_to_head_table(pairs: list[arena.HeadToHead], summary: list[arena.BotSummary]) -> Table:
-    """Who finished ahead of whom, best-rated first (at 3 or more players wins alone say little)."""
-    rank = {b.bot: k for k, b in enumerate(summary)}
-    pairs = sorted(pairs, key=lambda h: (rank[h.bot], rank[h.other]))
-    say = w()
-    table = Table(title=say("arena.head_to_head"), pad_edge=False)
-    table.add_column(say("arena.col.bot"), overflow="fold")
-    table.add_column(say("arena.col.ahead_of"), overflow="fold")
-    for name in PAIR_COLUMNS:
-        table.add_column(say(f"arena.col.{name}"), justify="right", no_wrap=True)
-    for h in pairs:
-        table.add_row(
-            h.bot,
-            h.other,
-            str(h.pairs),
-            str(h.ahead),
-            f"{100 * h.share:.1f}",
-            f"{100 * h.ci_low:.0f}-{100 * h.ci_high:.0f}",
-        )
-    return table
 
 
 def check_output_file(path: Path, option: str) -> None:
@@ -248,7 +207,7 @@ def play_games(
                     address=address,
                 )
             except ConnectionError as err:  # --address: the Ray cluster cannot be reached
-                raise fail(str(err)) from None
+                raise fail(error_text(err)) from None
     return ArenaRun(results, len(specs), interrupted, errors, jobs, time.perf_counter() - start)
 
 
@@ -267,15 +226,7 @@ def show_results(console: Console, run: ArenaRun, players: int, hidden_scores: b
         console.print(summary_table(summary, players))
         if players > 2 and len(summary) > 1:
             console.print(head_to_head_table(arena.head_to_head(run.results), summary))
-    rule = msg("arena.hidden_scores" if hidden_scores else "arena.open_scores")
-    done = w()(
-        "arena.done",
-        n=len(run.results),
-        rule=rule,
-        seconds=f"{run.seconds:.1f}",
-        jobs=msg("arena.jobs", n=run.jobs),
-    )
-    console.print(done, highlight=False)
+    console.print(done_line(len(run.results), hidden_scores, run.seconds, run.jobs), highlight=False)
 
 
 def save_results(

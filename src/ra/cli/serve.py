@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
-from ra.cli.common import HELP, budget_error, fail, w
+from ra.cli.common import HELP, budget_error, error_text, fail, w
 
 
 def default_db() -> str:
@@ -142,7 +142,7 @@ def check_database(url: str, workers: int) -> None:
     try:
         database.check_url(url)
     except ValueError as err:
-        raise fail(f"{err}") from None
+        raise fail(error_text(err)) from None
     if workers > 1 and database.is_sqlite(url):
         raise fail(w()("serve.err.workers")) from None
 
@@ -171,7 +171,7 @@ def check_logging(log_level: str, log_format: str, forwarded_allow_ips: str, met
         try:
             parse_networks(value)
         except ValueError as err:
-            raise fail(f"{option}: {err}") from None
+            raise fail(f"{option}: {error_text(err)}") from None
 
 
 def check_bot_backend(bot_backend: str, ray_address: str | None) -> None:
@@ -189,7 +189,7 @@ def check_bot_backend(bot_backend: str, ray_address: str | None) -> None:
             if ray_address:
                 check_reachable(ray_address)
         except (ValueError, ConnectionError) as err:
-            raise fail(f"{err}") from None
+            raise fail(error_text(err)) from None
 
 
 def check_budgets(hint_budget: str, analysis_budget: str) -> None:
@@ -211,7 +211,7 @@ def check_mail(smtp: str | None, public_url: str | None) -> None:
         try:
             parse_smtp(smtp)
         except ValueError as err:
-            raise fail(f"--smtp: {err}") from None
+            raise fail(f"--smtp: {error_text(err)}") from None
     if public_url and not public_url.startswith(("http://", "https://")):
         raise fail(w()("serve.err.public_url", url=repr(public_url)))
 

@@ -529,27 +529,8 @@ class Store:
         """Running games whose person to move is out of time (at a table without a clock: past
         ``deadline``), or is away (a bot decides)."""
         t = now()
-        due = sa.select(
-            games.c.id,
-            games.c.updated_at,
-            games.c.move_seconds,
-            games.c.game_seconds,
-            seats.c.bank,
-            seats.c.away,
-        ).join(seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move))
-        due = due.where(
-            games.c.status == "running",
-            sa.or_(
-                games.c.move_seconds.is_not(None),
-                games.c.game_seconds.is_not(None),
-                games.c.updated_at <= t - timedelta(seconds=deadline),
-                seats.c.away.is_(True),
-            ),
-            games.c.to_move_bot.is_(False),
-            games.c.record.is_(None),
-        )
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(due)).all()
+            rows = (await conn.execute(_maybe_past_their_clock(t, deadline))).all()
         return [
             gid
             for gid, updated, per_move, per_game, bank, away in rows
@@ -838,3 +819,27 @@ def _game_row(r: Any) -> GameRow:
 def _or(seconds: float | None, deadline: float) -> float:
     """A clock's seconds, or at a table without a clock the site's deadline per decision."""
     return deadline if seconds is None else seconds
+
+
+def _maybe_past_their_clock(t: datetime, deadline: float) -> sa.Select[Any]:
+    """The running games whose person to move may be out of time at ``t``, with what decides
+    it (their clock's columns and the mover's seat), for :meth:`Store.games_past_their_clock`."""
+    due = sa.select(
+        games.c.id,
+        games.c.updated_at,
+        games.c.move_seconds,
+        games.c.game_seconds,
+        seats.c.bank,
+        seats.c.away,
+    ).join(seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move))
+    return due.where(
+        games.c.status == "running",
+        sa.or_(
+            games.c.move_seconds.is_not(None),
+            games.c.game_seconds.is_not(None),
+            games.c.updated_at <= t - timedelta(seconds=deadline),
+            seats.c.away.is_(True),
+        ),
+        games.c.to_move_bot.is_(False),
+        games.c.record.is_(None),
+    )
