@@ -26,7 +26,15 @@ their own, so that the two groups run side by side (the README's test command) a
 worker carries all the long tests."""
 
 
-REAL_SERVER_FIXTURES = ("server", "server_factory", "live_server", "module_server", "pg_url", "browser", "cluster")
+REAL_SERVER_FIXTURES = (
+    "server",
+    "server_factory",
+    "live_server",
+    "module_server",
+    "pg_url",
+    "browser",
+    "cluster",
+)
 """Tests on a real ``ra serve`` (or PostgreSQL, a browser, a cluster) are slow by nature: the
 fast subset (``pytest -m "not slow"``) is the engine, the bots and the in-process tests."""
 

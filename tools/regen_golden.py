@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 import ra  # noqa: E402
-from ra.native import core  # noqa: E402
 from ra.encode import observation_of  # noqa: E402
+from ra.native import core  # noqa: E402
 from tools.perft import perft, perft_native  # noqa: E402
 
 PERFT_FILE = ROOT / "tests" / "perft" / "ra.perft"
