@@ -343,6 +343,7 @@ def screens_of_scoring(tmp_path: Path, final: bool) -> list[str]:
     return screens
 
 
+@pytest.mark.slow  # a whole game's screens, one by one
 def test_every_screen_of_ra_play_passes_through_the_catalogue(tmp_path: Path) -> None:
     screens = screens_of_a_game(tmp_path)
     screens += screens_of_scoring(tmp_path, final=False) + screens_of_scoring(tmp_path, final=True)

@@ -152,6 +152,7 @@ CLI_PASSED_ON = [
 ]
 
 
+@pytest.mark.slow  # two processes each, importing the server
 @pytest.mark.parametrize("args", CLI_PASSED_ON, ids=" ".join)
 def test_ra_serve_says_what_it_passes_on_in_german(args: list[str]) -> None:
     done = ra("--lang", "de", *args)
