@@ -9,8 +9,20 @@ import pytest
 import ra
 
 BROWSER_FIXTURES = ("browser",)
-"""Tests in a real browser: under ``pytest -n 2 --dist loadgroup`` they run on one worker, one
-after another (two Chromiums at once on two cores make each page's timings a person's worst)."""
+"""Tests in a real browser: under ``pytest -n 2 --dist loadgroup`` those that play in time (a
+game by clicks, offline and back, clocks) run on one worker, one after another; the pages'
+layout checks (:data:`PAGE_FILES`) in a group of their own beside them."""
+PAGE_FILES = (
+    "test_browser_issue41.py",
+    "test_learn_browser.py",
+    "test_browser_phone.py",
+    "test_guide_browser.py",
+    "test_accessibility.py",
+    "test_browser_sun_boat.py",
+    "test_account_pages.py",
+)
+"""Browser tests that measure pages (sizes, contrast, axe, words) rather than time: the second
+browser group, so the two halves of the browser tests run side by side."""
 CLOCK_FIXTURES = ("cluster",)
 CLOCK_FILES = (
     "test_clock.py",
@@ -45,7 +57,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if any(f in names for f in REAL_SERVER_FIXTURES):
             item.add_marker(pytest.mark.slow)
         if any(f in names for f in BROWSER_FIXTURES):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            group = "pages" if item.path.name in PAGE_FILES else "browser"
+            item.add_marker(pytest.mark.xdist_group(group))
         elif any(f in names for f in CLOCK_FIXTURES) or item.path.name in CLOCK_FILES:
             item.add_marker(pytest.mark.xdist_group("clock"))
 
