@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
-WIDTH, HEIGHT = 640, 360
-LEFT, RIGHT, TOP, BOTTOM = 60, 150, 30, 50
+WIDTH, HEIGHT = 700, 360
+LEFT, RIGHT, TOP, BOTTOM = 60, 180, 30, 50
 COLOURS = ("#888888", "#2ca02c", "#1f77b4", "#ff7f0e", "#d62728", "#9467bd", "#8c564b")
 
 
@@ -61,7 +61,8 @@ def _series(report: dict[str, Any], gens: list[int]) -> dict[str, list[tuple[int
         for name, m in sorted(report["generations"][str(g)].items()):
             if name.endswith("_3p") or name == "previous_2p":
                 continue
-            label = "vs " + name.removeprefix("ladder_").removesuffix("_2p")
+            rung = name.removeprefix("ladder_")
+            label = f"vs {rung}" if rung != name else f"vs {name.removesuffix('_2p')} ({m['games']} games)"
             out.setdefault(label, []).append((g, m["share"], m["ci"][0], m["ci"][1]))
     return out
 
