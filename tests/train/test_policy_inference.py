@@ -175,3 +175,17 @@ def test_settings_are_checked() -> None:
         PolicySearchBot(policy=net, paired_root=True)
     with pytest.raises(ValueError, match="native"):
         PolicyBot(policy=net, native="yes")  # type: ignore[arg-type]
+
+
+def test_the_shipped_policy_is_read_and_runs_alike_everywhere() -> None:
+    """ra/data/policy.json (the baseline's generation, docs/training.md) loads without numpy's
+    help, is a few MB at most, and its three passes agree."""
+    shipped = policy_module.default_policy()
+    assert shipped is not None and shipped.sizes[0] == 370 and shipped.sizes[-1] == 54
+    assert {"generation", "rows", "seed"} <= set(shipped.info)
+    for game in positions(30, 12):
+        view = game.view(game.to_move or 0)
+        obs = observation(view)
+        logits = shipped.logits(obs)
+        assert core.State.from_game(view).policy_logits(shipped.flat, hidden=True) == logits
+        assert numpy_logits(shipped, np.asarray(obs)).tolist() == logits
