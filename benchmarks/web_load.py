@@ -222,6 +222,13 @@ UNLIMITED = {
 """The load scenario plays every game from one address: lift the per-address limits."""
 
 
+PERSON_THINKS = 0.1
+"""Seconds the scripted person waits before each move, as a person would (a move every few
+milliseconds would meet the server's limit of messages a second, which refuses it)."""
+PERSON_ADDRESS = "127.0.0.9"
+"""Where the measured person's requests come from (loopback's other addresses are the flood's)."""
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
@@ -232,7 +239,9 @@ async def replies(url: str, ws_url: str, count: int, seed: int) -> list[float]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' scripted client
     from tests.web.client import Player
 
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+    # The person comes from an address of their own: the flood's address has used its limits.
+    person = httpx.AsyncHTTPTransport(local_address=PERSON_ADDRESS)
+    async with httpx.AsyncClient(base_url=url, timeout=60, transport=person) as http:
         r = await http.post(
             "/api/games",
             json={
@@ -253,14 +262,20 @@ async def replies(url: str, ws_url: str, count: int, seed: int) -> list[float]:
                 lambda m: m["type"] == "state" and (bool(m["legal"]) or m["view"]["phase"] == "over"), 300
             )
             continue
+        await asyncio.sleep(PERSON_THINKS)
         n, t0 = state["n"], time.monotonic()
         await p.send({"type": "action", "action": p.rng.choice(state["legal"]), "n": n})
         state = await p.until(
             lambda m, n=n: (
-                m["type"] == "state" and m["n"] > n and (bool(m["legal"]) or m["view"]["phase"] == "over")
+                m["type"] == "error"
+                or (
+                    m["type"] == "state" and m["n"] > n and (bool(m["legal"]) or m["view"]["phase"] == "over")
+                )
             ),
             300,
         )
+        if state["type"] == "error":
+            raise RuntimeError(f"the server refused the person's move: {state['code']}: {state['message']}")
         if state["n"] > n + 1:  # the bot moved in between: a reply
             out.append(time.monotonic() - t0)
     await p.close()
