@@ -21,7 +21,7 @@ FUNCTION_LINES = 120
 CLASS_LINES = 400
 
 ALLOWED: dict[str, int] = {
-    # unit: its size in lines when it was listed; shrink these, never grow them (empty since 0.4.0).
+    # unit: its size in lines when it was listed; shrink these, never grow them (empty since 0.4.1).
 }
 
 

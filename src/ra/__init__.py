@@ -42,7 +42,7 @@ from ra.state import PHASES, AuctionState, Phase, PlayerState
 from ra.tiles import CENTER_SUN, EDITIONS, MAX_SUN, TILE_COUNTS, TILE_IDS, Tile, display_name
 from ra.views import PlayerView
 
-__version__ = "0.4.0"
+__version__ = "0.4.1"
 
 __all__ = [
     "ALL_ACTIONS",
