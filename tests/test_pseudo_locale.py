@@ -55,6 +55,7 @@ VALUES = frozenset(
     {
         # Values typed as given (bots, levels, variants, editions, themes, backends, formats).
         *("random", "greedy", "mcts", "easy", "medium", "hard", "expert", "advisor", "openspiel"),
+        *("puct", "policy"),  # the learned policy's bots (entry points), named as registered
         *("standard", "long", "immediate", "original", "process", "ray", "text", "json"),
         *("bidding", "invoking", "gods", "disasters", "end_of_epoch"),
         *("critical", "error", "warning", "info", "debug", "iterations", "native", "false"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -301,7 +302,7 @@ def test_a_chat_line_says_when_its_name_is_said_by_its_account(server: Server) -
         for p in (a, b):
             await p.close()
 
-    asyncio.run(main())
+    in_a_thread(main())
     mine = ann.post("/api/lobby/chat", json={"name": "Ann", "text": "hello lobby"})
     guest = httpx.post(f"{base}/api/lobby/chat", json={"name": "Cy", "text": "hi"}, headers={"Origin": base})
     assert mine.status_code == guest.status_code == 200, (mine.text, guest.text)
@@ -317,4 +318,11 @@ def test_a_chat_line_says_when_its_name_is_said_by_its_account(server: Server) -
         }
         await again.close()
 
-    asyncio.run(later())
+    in_a_thread(later())
+
+
+def in_a_thread(work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` on an event loop of its own thread: a module's browser tests keep Playwright's
+    loop running in this one while their module-scoped browser lives."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, work).result()
