@@ -335,10 +335,6 @@ class Accounts:
         session = await self.session(cookie)
         return "you" if session is not None and session.account_id == held else "another"
 
-    async def is_anothers(self, name: str, cookie: str | None) -> bool:
-        """Whether ``name`` is an account's name that the session of ``cookie`` is not signed in to."""
-        return await self.holder(name, cookie) == "another"
-
     async def guard_name(self, name: str | None, request: Request) -> bool:
         """Refuse a guest's ``name`` that is an account's (:meth:`holder`), naming what to do;
         True when ``name`` is the signed-in account's own (the pages link it to its profile)."""

@@ -11,32 +11,50 @@ MAX_ADDRESSES = 10_000
 """Buckets kept at most; full ones (idle addresses) are forgotten first."""
 
 
+class Buckets:
+    """Leaky buckets by key in this process's memory: each key's level drains at its ``rate`` a
+    second.  Bounded: past :data:`MAX_ADDRESSES` keys, the drained ones are forgotten."""
+
+    def __init__(self) -> None:
+        self._levels: dict[str, tuple[float, float, float]] = {}  # key -> (level, rate, when)
+
+    def level(self, key: str, rate: float) -> float:
+        """``key``'s level now (drained since it was last raised)."""
+        level, _, last = self._levels.get(key, (0.0, rate, 0.0))
+        return max(0.0, level - (time.monotonic() - last) * rate)
+
+    def take(self, key: str, rate: float, cap: float) -> bool:
+        """Add 1 to ``key``'s level if it stays at most ``cap``; False (nothing added) if not."""
+        now = self.level(key, rate)
+        if now + 1 > cap:
+            return False
+        self._raise(key, now + 1, rate)
+        return True
+
+    def add(self, key: str, rate: float) -> None:
+        """Add 1 to ``key``'s level."""
+        self._raise(key, self.level(key, rate) + 1, rate)
+
+    def _raise(self, key: str, level: float, rate: float) -> None:
+        t = time.monotonic()
+        self._levels[key] = (level, rate, t)
+        if len(self._levels) > MAX_ADDRESSES:
+            drained = [k for k, (lv, r, last) in self._levels.items() if lv - (t - last) * r <= 0]
+            for k in drained:
+                del self._levels[k]
+
+
 class AddressLimiter:
-    """``rate`` requests a second per address, in bursts of up to ``burst``."""
+    """``rate`` requests a second per address, in bursts of up to ``burst`` (:class:`Buckets`)."""
 
     def __init__(self, rate: float, burst: float) -> None:
         self.rate = rate
         self.burst = burst
-        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (allowance, when)
+        self._buckets = Buckets()
 
     def allow(self, addr: str) -> bool:
         """Take one request from ``addr``'s bucket; False when it is empty."""
-        t = time.monotonic()
-        allowance, last = self._buckets.get(addr, (self.burst, t))
-        allowance = min(self.burst, allowance + (t - last) * self.rate)
-        if allowance < 1:
-            self._buckets[addr] = (allowance, t)
-            return False
-        self._buckets[addr] = (allowance - 1, t)
-        if len(self._buckets) > MAX_ADDRESSES:
-            self._forget_idle(t)
-        return True
-
-    def _forget_idle(self, t: float) -> None:
-        rate, burst = self.rate, self.burst
-        full = [a for a, (allow, last) in self._buckets.items() if allow + (t - last) * rate >= burst]
-        for a in full:
-            del self._buckets[a]
+        return self._buckets.take(addr, self.rate, self.burst)
 
 
 def address_prefix(addr: str) -> str:
@@ -72,29 +90,19 @@ class Levels(Protocol):
 
 
 class MemoryLevels:
-    """:class:`Levels` in this process's memory, bounded like :class:`AddressLimiter`."""
+    """:class:`Levels` in this process's memory (:class:`Buckets`), for one worker."""
 
     def __init__(self) -> None:
-        self._levels: dict[str, tuple[float, float]] = {}  # key -> (level, when)
+        self._buckets = Buckets()
 
     async def take(self, key: str, rate: float, cap: float) -> bool:
-        now = await self.level(key, rate)
-        if now + 1 > cap:
-            return False
-        self._raise(key, now + 1)
-        return True
+        return self._buckets.take(key, rate, cap)
 
     async def add(self, key: str, rate: float) -> None:
-        self._raise(key, await self.level(key, rate) + 1)
+        self._buckets.add(key, rate)
 
     async def level(self, key: str, rate: float) -> float:
-        level, last = self._levels.get(key, (0.0, 0.0))
-        return max(0.0, level - (time.monotonic() - last) * rate)
-
-    def _raise(self, key: str, level: float) -> None:
-        self._levels[key] = (level, time.monotonic())
-        if len(self._levels) > MAX_ADDRESSES:
-            del self._levels[next(iter(self._levels))]  # the key raised longest ago
+        return self._buckets.level(key, rate)
 
 
 class SharedBucket:
