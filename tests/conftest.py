@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import pytest
 
 import ra
+from ra.cli import language
 
 BROWSER_FIXTURES = ("browser",)
 """Tests in a real browser: under ``pytest -n 2 --dist loadgroup`` those that play in time (a
@@ -49,6 +50,16 @@ REAL_SERVER_FIXTURES = (
 )
 """Tests on a real ``ra serve`` (or PostgreSQL, a browser, a cluster) are slow by nature: the
 fast subset (``pytest -m "not slow"``) is the engine, the bots and the in-process tests."""
+
+
+@pytest.fixture(autouse=True)
+def _restore_the_language() -> Iterator[None]:
+    """The command line's language is one per process (``ra.cli.language``): a test that runs a
+    command with ``--lang ru`` in this process (the CLI's, the guide's, the terminal's) must not
+    leave the next test on the same worker in Russian."""
+    chosen = language.lang()
+    yield
+    language.choose(chosen)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
