@@ -10,9 +10,10 @@ import ra
 from ra.cli import language
 
 BROWSER_FIXTURES = ("browser",)
-"""Tests in a real browser: under ``pytest -n 2 --dist loadgroup`` those that play in time (a
-game by clicks, offline and back, clocks) run on one worker, one after another; the pages'
-layout checks (:data:`PAGE_FILES`) in a group of their own beside them."""
+"""Tests in a real browser: under the README's ``pytest -n 4 --dist loadgroup`` those that play in
+time (a game by clicks, offline and back, clocks) run one after another within their group — two
+groups of games (:data:`SECOND_GAMES_FILES` the second) — and the pages' layout checks
+(:data:`PAGE_FILES`) in a group of their own, so the groups run side by side."""
 PAGE_FILES = (
     "test_browser_issue41.py",
     "test_learn_browser.py",
@@ -22,8 +23,15 @@ PAGE_FILES = (
     "test_browser_sun_boat.py",
     "test_account_pages.py",
 )
-"""Browser tests that measure pages (sizes, contrast, axe, words) rather than time: the second
-browser group, so the two halves of the browser tests run side by side."""
+"""Browser tests that measure pages (sizes, contrast, axe, words) rather than time."""
+SECOND_GAMES_FILES = (
+    "test_browser_issue40.py",
+    "test_lobby_live.py",
+    "test_browser_words.py",
+    "test_browser_table.py",
+    "test_chat.py",
+)
+"""The second group of the browser's games: about half of their time (``--durations``)."""
 CLOCK_FIXTURES = ("cluster",)
 CLOCK_FILES = (
     "test_clock.py",
@@ -62,13 +70,64 @@ def _restore_the_language() -> Iterator[None]:
     language.choose(chosen)
 
 
+SLOW_IN_PROCESS = (
+    # The terminal's screens driven through a game or its help (Textual's pilot).
+    "tests/tui/test_app.py::test_help_screen_opens_and_closes",
+    "tests/tui/test_app.py::test_wrong_input_gets_a_message_never_a_crash",
+    "tests/tui/test_hints.py::test_keys_work_while_the_hints_are_being_worked_out",
+    "tests/tui/test_keys.py::test_a_digit_that_is_no_sun_says_so",
+    "tests/tui/test_keys.py::test_a_typed_action_that_is_not_possible_gets_the_engines_whole_reason",
+    "tests/tui/test_keys.py::test_bid_keys_are_the_suns_own_numbers",
+    "tests/tui/test_keys.py::test_fast_forward_and_pace_keys",
+    "tests/tui/test_keys.py::test_help_scrolls_with_the_keyboard_and_closes_only_on_its_keys",
+    "tests/tui/test_keys.py::test_hot_seat_names_the_bidder_and_undo_is_only_your_own",
+    "tests/tui/test_keys.py::test_quitting_while_a_bot_thinks_is_prompt_and_saves",
+    "tests/tui/test_keys.py::test_sigterm_and_sighup_save_the_game",
+    "tests/tui/test_keys.py::test_undo_stops_the_bots_search_and_the_bot_answers_the_same_again",
+    "tests/tui/test_learn.py::test_the_guided_game_by_keys_to_the_offer_of_a_real_game",
+    "tests/tui/test_newcomer.py::test_the_2008_disaster_timing_is_shown_all_game_and_in_the_help",
+    "tests/tui/test_newcomer.py::test_the_help_key_table_does_not_wrap_at_80_columns",
+    "tests/tui/test_newcomer.py::test_typed_errors_have_one_style",
+    "tests/tui/test_newcomer.py::test_wide_and_small_windows_use_their_width",
+    "tests/tui/test_newcomer.py::test_with_hints_open_the_log_stays_at_the_newest_event",
+    "tests/tui/test_newcomer41.py::test_a_resumed_game_shows_its_rules_in_the_header_and_the_help",
+    "tests/tui/test_newcomer41.py::test_the_help_page_fits_with_its_keys_whole",
+    "tests/test_pseudo_locale.py::test_every_commands_help_passes_through_the_catalogue",
+    "tests/test_pseudo_locale.py::test_every_error_of_the_command_line_passes_through_the_catalogue",
+    "tests/test_pseudo_locale.py::test_the_guided_game_passes_through_the_catalogue",
+    # Command lines run as processes or whole: their every language.
+    "tests/cli/test_languages.py::test_a_file_that_is_no_game_is_named_in_the_chosen_language",
+    "tests/cli/test_languages.py::test_lang_after_the_command_and_errors_in_russian",
+    "tests/cli/test_languages.py::test_setup_errors_name_the_option_in_the_chosen_language",
+    # Searches at a real budget, and pipelines end to end.
+    "tests/analysis/test_analyze.py::test_without_the_native_core_the_analysis_says_it_is_weaker",
+    "tests/arena/test_ladder.py::test_two_runs_make_one_ladder_and_the_stronger_bot_leads",
+    "tests/bots/test_hidden_scores.py::"
+    "test_every_search_from_a_view_decides_alike_with_hidden_or_open_scores[python mcts]",
+    "tests/guide/test_guide_positions.py::test_stored_best_is_the_advisors_choice",
+    "tests/native/test_value_model.py::test_features_and_predictions_equal_in_cpp_and_python",
+    "tests/puzzles/test_puzzles.py::test_every_answer_is_re_verified_by_the_advisor_at_a_small_budget",
+    "tests/train/test_pipeline.py::test_a_tiny_run_end_to_end",
+)
+"""In-process tests of a second and a half or more each (``--durations`` of the fast subset on a
+quiet 2-core machine, 2026-11-28): slow too, so the fast subset stays under a minute and a half.
+A name without ``[…]`` covers every parametrization."""
+
+
+def is_slow_in_process(item: pytest.Item) -> bool:
+    """Whether ``item`` is one of :data:`SLOW_IN_PROCESS` (by its node id, parameters or not)."""
+    node = item.nodeid
+    return node in SLOW_IN_PROCESS or node.split("[", 1)[0] in SLOW_IN_PROCESS
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         names = getattr(item, "fixturenames", ())
-        if any(f in names for f in REAL_SERVER_FIXTURES):
+        if any(f in names for f in REAL_SERVER_FIXTURES) or is_slow_in_process(item):
             item.add_marker(pytest.mark.slow)
         if any(f in names for f in BROWSER_FIXTURES):
-            group = "pages" if item.path.name in PAGE_FILES else "browser"
+            name = item.path.name
+            group = "pages" if name in PAGE_FILES else "games2" if name in SECOND_GAMES_FILES else "games"
             item.add_marker(pytest.mark.xdist_group(group))
         elif any(f in names for f in CLOCK_FIXTURES) or item.path.name in CLOCK_FILES:
             item.add_marker(pytest.mark.xdist_group("clock"))

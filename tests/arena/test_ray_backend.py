@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -18,11 +19,17 @@ from ra.arena.runner import GameResult
 from ra.cli import app
 from tests.ray_head import free_port, ray_head
 
-ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'ra-boardgame[cluster]')")
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None,
+    reason="Ray is not installed (pip install 'ra-boardgame[cluster]')",
+)
+"""Ray is imported where it is used: at the top it would cost every run's collection a second."""
 
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
+    import ray
+
     try:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     except Exception as err:  # any reason at all: this machine cannot run Ray

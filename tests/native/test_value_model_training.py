@@ -4,6 +4,7 @@ in docs/bots.md)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -13,7 +14,9 @@ from tools import value_model as pipeline
 from ra.bots.value_model import FEATURES, VERSION, ValueModel
 from tests.native.helpers import CORE
 
-pytest.importorskip("sklearn", reason="the [train] extra is not installed")
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("sklearn") is None, reason="the [train] extra is not installed"
+)  # not imported here: the fit imports it (at the top it would cost every run's collection 2 s)
 
 
 def test_generate_then_fit_gives_a_model_the_search_uses(tmp_path: Path) -> None:

@@ -108,9 +108,11 @@ def play_and_replay(tmp_path: Path, lang: str, edition: str) -> tuple[list[str],
     return screens, game
 
 
-@pytest.mark.slow  # a whole game through the screen, about a minute
-@pytest.mark.parametrize("edition", ["original", "2023"])
-def test_a_whole_game_in_russian_has_no_english_left(tmp_path: Path, edition: str) -> None:
+@pytest.mark.slow  # a whole game through the screen, about half a minute
+def test_a_whole_game_in_russian_has_no_english_left(tmp_path: Path) -> None:
+    """The original edition (the 2023 edition's words are walked in the pseudo-locale below, and
+    every message has its Russian: ``tools.catalogue check``)."""
+    edition = "original"
     screens, game = play_and_replay(tmp_path, "ru", edition)
     assert game.names[0] == "Вы" and game.names[1] == "Лёгкий бот"
     text = "\n".join(screens)

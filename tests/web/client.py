@@ -84,7 +84,10 @@ class Player:
                     return m
 
     async def state_now(self) -> dict[str, Any]:
-        """Drain what is already queued, then return the latest state."""
+        """Drain what is already queued, then return the latest state (the first one is waited
+        for: right after the hello it may not have come yet on a busy machine)."""
+        if self.state is None:
+            await self.until(lambda m: m["type"] == "state", timeout=30)
         while True:
             try:
                 self._take(await asyncio.wait_for(self.ws.recv(), 0.05))
