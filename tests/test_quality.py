@@ -25,3 +25,16 @@ def test_ruff_lint_and_format() -> None:
 def test_mypy_strict() -> None:
     result = run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_slow_list_names_tests_that_exist() -> None:
+    """``SLOW_IN_PROCESS`` (tests/conftest.py) keeps the fast subset fast: an entry whose test was
+    renamed or removed would leave its successor in the fast subset unnoticed."""
+    from tests.conftest import SLOW_IN_PROCESS
+
+    missing = []
+    for node in SLOW_IN_PROCESS:
+        path, name = node.split("[", 1)[0].split("::")
+        if f"def {name}(" not in (ROOT / path).read_text(encoding="utf-8"):
+            missing.append(node)
+    assert not missing, f"no such test: {missing}"
