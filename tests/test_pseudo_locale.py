@@ -430,15 +430,6 @@ def test_the_guided_game_passes_through_the_catalogue(tmp_path: Path) -> None:
     assert not left, f"strings that bypassed the catalogue: {sorted(left)}"
 
 
-@pytest.fixture
-def command_line_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``ra puzzle --lang`` sets the command line's language for this process: undone after."""
-    from ra.cli import language
-
-    monkeypatch.setattr(language, "_lang", list(language._lang))
-
-
-@pytest.mark.usefixtures("command_line_language")
 def test_the_puzzle_prompts_pass_through_the_catalogue(tmp_path: Path) -> None:
     """``ra puzzle``: the heading, the position, the task and the moves, a bad answer, the
     verdict with why and every move's chance, the rating, the streak, "another?" and goodbye."""

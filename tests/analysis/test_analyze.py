@@ -300,12 +300,10 @@ def test_the_english_report_is_unchanged_in_substance(analysed: tuple[ra.Game, G
 
 
 @pytest.mark.parametrize("lang", ["ru", "en_XA"])
-def test_the_command_speaks_the_chosen_language(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
-) -> None:
+def test_the_command_speaks_the_chosen_language(tmp_path: Path, lang: str) -> None:
     from ra.cli import language
 
-    monkeypatch.setattr(language, "_lang", [lang])  # ra --lang <lang>
+    language.choose(lang)  # ra --lang <lang> (tests/conftest.py restores it after)
     path = tmp_path / "game.json"
     records.save(short_game(), path)
     out = tmp_path / "report.html"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import re
 
-import pytest
 from rich.console import Console
 
 from ra import arena
@@ -26,12 +25,6 @@ PAIRS = [
 ]
 
 
-@pytest.fixture
-def speak(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command line's language may be set in this process: undone after."""
-    monkeypatch.setattr(language, "_lang", list(language._lang))
-
-
 def report(lang: str, width: int = 160) -> str:
     """The two tables and the closing line as ``ra --lang lang arena`` prints them."""
     language.choose(lang)
@@ -43,7 +36,6 @@ def report(lang: str, width: int = 160) -> str:
     return out.getvalue()
 
 
-@pytest.mark.usefixtures("speak")
 def test_the_report_writes_numbers_as_each_language_does() -> None:
     en, de, ru = report("en"), report("de"), report("ru")
     for cell in ("1,200", "700.5", "58.4", "56-61", "61.2", "+7.5", "-7.5", "1,234.5", "0.26", "28.3±1.1"):
@@ -57,7 +49,6 @@ def test_the_report_writes_numbers_as_each_language_does() -> None:
         assert not re.search(r"\d\.\d{1,2}(?!\d)", text.replace("R9.1", "")), text
 
 
-@pytest.mark.usefixtures("speak")
 def test_the_report_fits_80_columns_in_every_language() -> None:
     """Every bot's spec and every number whole at 80 columns (German's headers are the widest;
     with side rules and wide padding the bot column was folded to nothing)."""

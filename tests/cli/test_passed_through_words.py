@@ -28,12 +28,6 @@ NOTATION = re.compile(
 of settings, and the system's own words (``strerror``): alike in every language."""
 
 
-@pytest.fixture
-def speak(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command line's language may be set in this process: undone after."""
-    monkeypatch.setattr(language, "_lang", list(language._lang))
-
-
 def said(lang: str, spec: str, capsys: pytest.CaptureFixture[str]) -> str:
     """What ``--bots spec`` makes the command line say, in ``lang``."""
     language.choose(lang)
@@ -50,7 +44,6 @@ def latin(text: str) -> set[str]:
 SPECS = ["greedy:epsilon=2", "easy:hard", "random:x=1", "mcts:rollout=x9", "mcts:iterations=0", "hard:z"]
 
 
-@pytest.mark.usefixtures("speak")
 def test_a_bot_specs_reason_is_said_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
     assert said("en", "greedy:epsilon=2", capsys) == (
         "error: --bots: 'greedy:epsilon=2' is not a bot spec: epsilon must be a number from 0 to 1, got 2"
@@ -125,7 +118,6 @@ def passed_on() -> list[Exception]:
     return found
 
 
-@pytest.mark.usefixtures("speak")
 def test_the_errors_serve_and_arena_pass_on_are_said_in_every_language() -> None:
     errors = passed_on()
     for err in errors:
@@ -173,7 +165,6 @@ def test_ra_serve_says_what_it_passes_on_in_german(args: list[str]) -> None:
         ),
     ],
 )
-@pytest.mark.usefixtures("speak")
 def test_a_damaged_guided_game_is_said_in_the_readers_language(
     tmp_path: Path, content: str, russian: str, german: str
 ) -> None:
