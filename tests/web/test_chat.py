@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typer.testing import CliRunner
 from ra.cli import app as cli
 from ra.web.testing import Server
 from tests.web.client import Player, create, join
+from tests.web.test_account_games import run
 
 Msg = dict[str, Any]
 
@@ -302,7 +302,7 @@ def test_a_chat_line_says_when_its_name_is_said_by_its_account(server: Server) -
         for p in (a, b):
             await p.close()
 
-    in_a_thread(main())
+    run(main)  # off this thread: a module's browser tests keep Playwright's loop running here
     mine = ann.post("/api/lobby/chat", json={"name": "Ann", "text": "hello lobby"})
     guest = httpx.post(f"{base}/api/lobby/chat", json={"name": "Cy", "text": "hi"}, headers={"Origin": base})
     assert mine.status_code == guest.status_code == 200, (mine.text, guest.text)
@@ -318,11 +318,4 @@ def test_a_chat_line_says_when_its_name_is_said_by_its_account(server: Server) -
         }
         await again.close()
 
-    in_a_thread(later())
-
-
-def in_a_thread(work: Coroutine[Any, Any, None]) -> None:
-    """Run ``work`` on an event loop of its own thread: a module's browser tests keep Playwright's
-    loop running in this one while their module-scoped browser lives."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, work).result()
+    run(later)
