@@ -17,11 +17,7 @@ from pathlib import Path
 
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from ra.web.testing import free_port
 
 
 @contextlib.contextmanager

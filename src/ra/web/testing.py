@@ -7,20 +7,65 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
+PORTS = range(20000, 32000)
+"""Where :func:`free_port` looks: below Linux's ephemeral range (32768–60999), so no port the
+system hands out by itself (a client's end of a connection, another program's ``bind`` to 0)
+is ever one of these."""
+PORT_HELD_FOR = 3600.0
+"""Seconds a port handed out stays promised to its taker (a test run is shorter)."""
+
 
 def free_port() -> int:
+    """A free port on loopback, promised to no other caller on this machine for an hour.
+
+    A server killed and started again on its port (a crash test) needs that port to stay its
+    own in between: with the system's choice another process could be handed the freed port
+    and answer in its place. Each port taken is marked by a file in the temporary folder,
+    made exclusively, so parallel test workers and the benchmarks never share one.
+    """
+    marks = Path(tempfile.gettempdir()) / "ra-ports"
+    marks.mkdir(exist_ok=True)
+    first = random.randrange(len(PORTS))
+    for i in range(len(PORTS)):
+        port = PORTS[(first + i) % len(PORTS)]
+        if _promise(marks / str(port)) and _bindable(port):
+            return port
+    raise RuntimeError(f"no free port in {PORTS.start}–{PORTS.stop - 1} (see {marks})")
+
+
+def _promise(mark: Path) -> bool:
+    """Take ``mark`` (a port's file) if nobody holds it, or its holder's hour is over."""
+    try:
+        os.close(os.open(mark, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        try:
+            if time.time() - mark.stat().st_mtime < PORT_HELD_FOR:
+                return False
+            mark.touch()  # a stale promise: two takers at once are caught by the bind below
+            return True
+        except FileNotFoundError:
+            return False
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 class Server:
