@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from ra import arena
 from ra.arena.runner import GameResult
 from ra.cli import app
-from tests.ray_head import free_port, ray_head
+from ra.web.testing import free_port
+from tests.ray_head import ray_head
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("ray") is None,
