@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 import time
 from collections.abc import Iterator
 from email import message_from_bytes, policy
@@ -18,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from ra.web import db
-from ra.web.testing import Server
+from ra.web.testing import Server, free_port
 from tests.web.client import Player, create, join
 from tests.web.test_lobby_live import _move
 
@@ -48,9 +47,7 @@ class Inbox:
 
 @pytest.fixture
 def inbox() -> Iterator[tuple[Inbox, int]]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     box = Inbox()
     controller = aiosmtpd.Controller(box, hostname="127.0.0.1", port=port)
     controller.start()
