@@ -258,6 +258,9 @@ def test_your_games_come_first_on_a_phone_and_your_turn_stays_on_one_line(
 ) -> None:
     made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}])
     page = new_page(browser, PHONE, locale)
+    # A person's browser has not been asked about notifications yet ("default": the page offers
+    # the bell); the headless shell the tests drive has no prompt to ask with and says "denied".
+    page.add_init_script("Object.defineProperty(Notification, 'permission', { get: () => 'default' })")
     page.goto(live_server + made["link"])  # the seat is kept in this browser
     page.wait_for_selector(ACTIONS)  # the bot has moved if it was first: Ann's turn
     page.goto(live_server + "/")

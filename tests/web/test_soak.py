@@ -16,11 +16,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+STALL = ("--stall", "10")
+"""The silence that counts as a stall here: ten seconds, not the benchmarks' five. A game that
+silently stops stays silent, whatever the limit; a turn merely slowed by the test run's own load
+(three workers, Chromium and several servers on two cores) must not count as one: under that load
+a two-hosts soak once saw one wait of five seconds among 1,200 decisions whose next slowest was
+0.2 s; three more runs under the same load, at ten, saw none (issue 39)."""
+
+
 def soak(*args: str) -> dict[str, Any]:
-    command = [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--json", *args]
+    command = [sys.executable, str(ROOT / "benchmarks" / "soak.py"), "--json", *STALL, *args]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert run.stdout, run.stderr
     result: dict[str, Any] = json.loads(run.stdout)
+    assert result["stalls"] == [], f"stalls: {result['stalls']}"
     assert run.returncode == 0, result
     return result
 
@@ -67,11 +76,11 @@ def test_a_short_soak_across_two_hosts_with_one_killed_has_no_stall(pg_url: str)
     if not can_make_hosts():
         pytest.skip("needs root, ip netns and nginx (CI's machine has them)")
     command = [sys.executable, str(ROOT / "benchmarks" / "two_hosts.py"), "--json"]
-    command += ["--games", "12", "--parallel", "6", "--kill-every", "5"]
+    command += ["--games", "12", "--parallel", "6", "--kill-every", "5", *STALL]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
     assert run.stdout, run.stderr
     result = json.loads(run.stdout)
-    assert run.returncode == 0, result
-    assert result["stalls"] == [] and result["crashes"] >= 1
+    assert result["stalls"] == [], f"stalls: {result['stalls']}"
+    assert run.returncode == 0 and result["crashes"] >= 1, result
     on_both, tables = (int(x) for x in result["tables_on_both_hosts"].split("/"))
     assert tables >= 11 and on_both >= 1

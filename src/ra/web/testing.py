@@ -18,6 +18,8 @@ from pathlib import Path
 
 import httpx
 
+from ra.web.prefork import Forked, Forker
+
 PORTS = range(20000, 32000)
 """Where :func:`free_port` looks: below Linux's ephemeral range (32768–60999), so no port the
 system hands out by itself (a client's end of a connection, another program's ``bind`` to 0)
@@ -87,7 +89,7 @@ class Server:
         self.port = free_port()
         self.workers = workers
         self.log_path = log_path
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | Forked | None = None
 
     @property
     def url(self) -> str:
@@ -98,10 +100,7 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
-        cmd = [
-            sys.executable,
-            "-c",
-            "from ra.cli import main; main()",
+        args = [
             "serve",
             "--port",
             str(self.port),
@@ -113,10 +112,15 @@ class Server:
             self.log_level,
             *self.args,
         ]
-        log = open(self.log_path, "ab")  # noqa: SIM115 - the child keeps it
-        self.proc = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=self.env
-        )
+        forker = Forker.mine()
+        if forker is not None:
+            self.proc = forker.fork("ra.cli:main", args, self.env, self.log_path)
+        else:
+            cmd = [sys.executable, "-c", "from ra.cli import main; main()", *args]
+            with open(self.log_path, "ab") as log:
+                self.proc = subprocess.Popen(
+                    cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=self.env
+                )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
