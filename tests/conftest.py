@@ -10,7 +10,7 @@ import ra
 from ra.cli import language
 
 BROWSER_FIXTURES = ("browser",)
-"""Tests in a real browser: under the README's ``pytest -n 3 --dist loadgroup`` those that play in
+"""Tests in a real browser: under the README's ``pytest -n 4 --dist loadgroup`` those that play in
 time (a game by clicks, offline and back, clocks) run one after another within their group — two
 groups of games (:data:`SECOND_GAMES_FILES` the second) — and the pages' layout checks
 (:data:`PAGE_FILES`) in a group of their own, so the groups run side by side."""
