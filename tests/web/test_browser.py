@@ -104,10 +104,31 @@ def wait_js(page: Page, expression: str, timeout: float = 30_000) -> None:
     the DevTools protocol instead.
     """
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(expression):
+    while (answer := holds(page, expression)) is not True:
         if time.monotonic() > deadline:
-            raise sync_api.TimeoutError(f"waited {timeout / 1000:g} s for {expression!r}")
+            why = f" (it last threw: {answer})" if isinstance(answer, str) else ""
+            raise sync_api.TimeoutError(f"waited {timeout / 1000:g} s for {expression!r}{why}")
         page.wait_for_timeout(50)
+
+
+NAVIGATING = ("Execution context was destroyed", "Cannot find context with specified id")
+"""What Playwright says when a page navigated away while it evaluated there."""
+
+
+def holds(page: Page, expression: str) -> bool | str:
+    """Whether ``expression`` is true in ``page`` now, or what it threw. Just after a click on a
+    link the page may be between two documents (no ``document.documentElement`` yet, its scripts
+    not yet run, or the old document gone while it was asked): that is "not yet", as a person
+    would see a blank page for a moment, not an error (a CI run at four workers once asked at that
+    moment). A mistake in the expression shows as the timeout's reason."""
+    guarded = f"(() => {{ try {{ return Boolean({expression}); }} catch (e) {{ return String(e); }} }})()"
+    try:
+        answer: bool | str = page.evaluate(guarded)
+    except sync_api.Error as err:
+        if any(m in str(err) for m in NAVIGATING):
+            return False
+        raise
+    return answer
 
 
 def create_game(base: str, seats: list[dict[str, str]], **options: Any) -> dict[str, Any]:
