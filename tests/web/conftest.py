@@ -47,7 +47,8 @@ def server_factory(tmp_path: Path) -> Iterator[type[Server]]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     """Debian's Chromium through Playwright, one per module of browser tests."""
-    from tests.web.test_browser import ARGS, CHROMIUM, sync_api
+    from tests.web.chromium import CHROMIUM
+    from tests.web.test_browser import ARGS, sync_api
 
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)

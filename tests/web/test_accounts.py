@@ -7,13 +7,13 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from ra.web.testing import Server
+from tests.web.chromium import needs_chromium
 from tests.web.client import Player, create, join
 from tests.web.test_server import play
 
@@ -202,7 +202,7 @@ def test_a_game_against_rated_bots_moves_only_the_persons_rating(server: Server)
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+@needs_chromium
 def test_the_account_pages_sign_up_keep_the_browsers_games_and_show_the_profile(
     browser: Any, live_server: str
 ) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
 import random
 import re
 import time
@@ -25,19 +24,11 @@ import pytest
 import ra
 import ra.events
 import ra.words
+from tests.web.chromium import needs_chromium
 
-HEADLESS_SHELL = Path("/usr/bin/chromium-headless-shell")
-"""Debian's Chromium without its windowing layer (package chromium-headless-shell, the same Blink
-as the full browser; Playwright's own choice for headless runs): the tests' pages cost about a fifth
-less processor in it than in the full browser (issue 39: CI's time), so it is used where installed."""
-CHROMIUM = Path(
-    os.environ.get("RA_TEST_CHROMIUM", HEADLESS_SHELL if HEADLESS_SHELL.exists() else "/usr/bin/chromium")
-)
-"""The browser the tests drive: the headless shell, else the full ``/usr/bin/chromium``
-(``RA_TEST_CHROMIUM`` names another, e.g. the full browser where both are installed)."""
 BROWSER_TESTS = [
     pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"Debian chromium ({CHROMIUM}) is not installed"),
+    needs_chromium,
 ]
 """The marks of every module of browser tests (their ``browser`` fixture is in conftest.py)."""
 pytestmark = BROWSER_TESTS

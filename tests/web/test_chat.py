@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from ra.cli import app as cli
 from ra.web.testing import Server
+from tests.web.chromium import needs_chromium
 from tests.web.client import Player, create, join
 from tests.web.test_account_games import run
 
@@ -214,7 +215,7 @@ def test_the_lobby_chat_reaches_every_lobby_page_and_can_be_reported(server: Ser
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+@needs_chromium
 def test_chat_in_the_browser_players_spectators_mute_and_report(
     browser: Any, live_server: str, sqlite_url: str
 ) -> None:

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from ra.web.testing import Server
+from tests.web.chromium import needs_chromium
 from tests.web.client import Player, create, join
 
 pytestmark = pytest.mark.slow  # each waits for clocks to run out
@@ -107,7 +108,7 @@ def test_a_clock_is_checked(server: Server) -> None:
     assert options["move_seconds"] is None and options["stand_in"] is None
 
 
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+@needs_chromium
 def test_the_table_counts_down_marks_the_walk_away_and_takes_the_seat_back(
     browser: Any, live_server: str
 ) -> None:

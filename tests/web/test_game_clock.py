@@ -16,6 +16,7 @@ import pytest
 
 from ra.table import ranks
 from ra.web.testing import Server
+from tests.web.chromium import needs_chromium
 from tests.web.client import Player, create, join
 
 GAME = 10  # seconds a person has for the whole game: the shortest game clock
@@ -191,7 +192,7 @@ def test_two_servers_see_the_same_clock_and_a_timeout_on_either(
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+@needs_chromium
 def test_the_table_shows_every_persons_time_and_the_lobby_the_game_clock(
     browser: Any, live_server: str
 ) -> None:

@@ -16,6 +16,7 @@ import pytest
 import websockets
 
 from ra.web.testing import Server
+from tests.web.chromium import needs_chromium
 from tests.web.client import Player, create, join
 
 Lists = dict[str, Any]
@@ -236,7 +237,7 @@ def test_a_lobby_on_one_server_hears_of_a_table_made_on_another(
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+@needs_chromium
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_lobby_page_updates_live_and_plays_in_one_click(
     browser: Any, live_server: str, lang: str
@@ -326,7 +327,7 @@ window.Notification.requestPermission = async () => "granted";
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+@needs_chromium
 def test_your_turn_is_marked_in_the_lobby_and_notified_while_the_page_is_away(
     browser: Any, live_server: str, server: Server
 ) -> None:
@@ -373,7 +374,7 @@ def test_the_levels_come_with_their_ratings_and_the_ladder(server: Server) -> No
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="Debian chromium is not installed")
+@needs_chromium
 def test_the_lobby_says_when_the_server_is_gone_and_waits_for_it(
     browser: Any, server_factory: type[Server], sqlite_url: str, tmp_path: Path
 ) -> None:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 STALL = ("--stall", "10")
 """The silence that counts as a stall here: ten seconds, not the benchmarks' five. A game that
 silently stops stays silent, whatever the limit; a turn merely slowed by the test run's own load
-(three workers, Chromium and several servers on two cores) must not count as one: under that load
+(four workers, Chromium and several servers on two cores) must not count as one: under such load
 a two-hosts soak once saw one wait of five seconds among 1,200 decisions whose next slowest was
 0.2 s; three more runs under the same load, at ten, saw none (issue 39)."""
 
