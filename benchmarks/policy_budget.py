@@ -6,17 +6,34 @@ deals, seats rotated, hidden scores, 95% interval.  Games are logged in the run'
 (``gen<k>/budget_<n>_<m>_<players>p.jsonl``, apart from the run's own matches), so a cut-off match continues.
 
     python benchmarks/policy_budget.py runs/baseline --generation 3 --iterations 5000 --games 60
+
+``--shipped`` measures the policy that ships with the package (``ra/data/policy.json``, the
+baseline's generation 3, PUCT weight 1) instead of a run's; the folder then keeps its games' log:
+
+    python benchmarks/policy_budget.py runs/shipped --shipped --iterations 150000 --games 30 --seed 5
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from importlib import resources
 from pathlib import Path
 
 from rich.progress import Progress
 
+from ra.bots.policy import POLICY_FILE
 from ra.train.measure import Lineup, play_match, summary
+
+
+def shipped_run(folder: Path, generation: int) -> None:
+    """Lay out ``folder`` as a run whose generation ``generation`` is the shipped policy."""
+    policy = folder / f"gen{generation}" / "policy.json"
+    policy.parent.mkdir(parents=True, exist_ok=True)
+    if not policy.exists():
+        policy.write_bytes(resources.files("ra").joinpath("data").joinpath(POLICY_FILE).read_bytes())
+    if not (folder / "config.json").exists():
+        (folder / "config.json").write_text(json.dumps({"c_puct": 1.0}), encoding="utf-8")
 
 
 def main() -> None:
@@ -30,7 +47,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, help="2: one against one; 3+: one against experts")
     parser.add_argument("--games", type=int, default=60, help="games (rounded up to whole rotations)")
     parser.add_argument("--seed", type=int, default=5, help="the deals' seed")
+    parser.add_argument("--shipped", action="store_true", help="the package's own policy, not a run's")
     args = parser.parse_args()
+    if args.shipped:
+        shipped_run(args.run, args.generation)
+    for need in (args.run / "config.json", args.run / f"gen{args.generation}" / "policy.json"):
+        if not need.is_file():
+            parser.error(f"{need} not found: give a run's folder (python -m ra.train) or --shipped")
     config = json.loads((args.run / "config.json").read_text(encoding="utf-8"))
     lineup = Lineup(args.run, args.iterations, config["c_puct"])
     gen = f"gen{args.generation}"
