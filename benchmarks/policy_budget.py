@@ -17,23 +17,23 @@ from __future__ import annotations
 
 import argparse
 import json
-from importlib import resources
 from pathlib import Path
 
 from rich.progress import Progress
 
-from ra.bots.policy import POLICY_FILE
+from ra.bots.policy import C_PUCT, SHIPPED_POLICY
 from ra.train.measure import Lineup, play_match, summary
 
 
 def shipped_run(folder: Path, generation: int) -> None:
-    """Lay out ``folder`` as a run whose generation ``generation`` is the shipped policy."""
+    """Lay out ``folder`` as a run whose generation ``generation`` is the shipped policy, with the
+    PUCT weight it was searched with (:data:`ra.bots.policy.C_PUCT`)."""
     policy = folder / f"gen{generation}" / "policy.json"
     policy.parent.mkdir(parents=True, exist_ok=True)
     if not policy.exists():
-        policy.write_bytes(resources.files("ra").joinpath("data").joinpath(POLICY_FILE).read_bytes())
+        policy.write_bytes(SHIPPED_POLICY.read_bytes())
     if not (folder / "config.json").exists():
-        (folder / "config.json").write_text(json.dumps({"c_puct": 1.0}), encoding="utf-8")
+        (folder / "config.json").write_text(json.dumps({"c_puct": C_PUCT}), encoding="utf-8")
 
 
 def main() -> None:
@@ -50,6 +50,8 @@ def main() -> None:
     parser.add_argument("--shipped", action="store_true", help="the package's own policy, not a run's")
     args = parser.parse_args()
     if args.shipped:
+        if not SHIPPED_POLICY.is_file():
+            parser.error("no policy is shipped with this package (ra/data/policy.json)")
         shipped_run(args.run, args.generation)
     for need in (args.run / "config.json", args.run / f"gen{args.generation}" / "policy.json"):
         if not need.is_file():

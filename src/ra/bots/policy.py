@@ -47,6 +47,10 @@ VERSION: Final = 1
 NUM_ACTIONS: Final = len(ALL_ACTIONS)
 POLICY_FILE: Final = "policy.json"
 """The shipped policy, in ``ra/data`` (absent until a training run has been shipped)."""
+C_PUCT: Final = 1.0
+"""The prior's weight in PUCT by default: the one the shipped policy's run searched with."""
+SHIPPED_POLICY: Final = resources.files("ra").joinpath("data").joinpath(POLICY_FILE)
+"""Where the shipped policy is (read by :func:`default_policy`; copied by the benchmarks)."""
 MAX_LAYERS: Final = 8
 MAX_WIDTH: Final = 1024
 
@@ -162,7 +166,7 @@ def load(path: str | Path) -> Policy:
 def default_policy() -> Policy | None:
     """The shipped policy (``ra/data/policy.json``), read once; ``None`` when none is shipped."""
     try:
-        text = resources.files("ra").joinpath("data").joinpath(POLICY_FILE).read_text(encoding="utf-8")
+        text = SHIPPED_POLICY.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
     return Policy.from_dict(json.loads(text))
@@ -202,7 +206,7 @@ class PolicySearchBot(MCTSBot):
         config: MCTSConfig | None = None,
         weights: Weights = DEFAULT_WEIGHTS,
         policy: Policy | str | None = None,
-        c_puct: float = 1.0,
+        c_puct: float = C_PUCT,
         native: bool | None = None,
         **settings: object,
     ) -> None:

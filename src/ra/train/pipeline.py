@@ -19,7 +19,7 @@ from typing import Any
 from rich.progress import Progress
 
 from ra.arena import GameResult
-from ra.bots.policy import PolicySearchBot, load
+from ra.bots.policy import C_PUCT, PolicySearchBot, load
 from ra.records import atomic_write
 from ra.train import curve, net, selfplay
 from ra.train.measure import Lineup, play_match, read_log, summary
@@ -40,7 +40,7 @@ class RunConfig:
     chunk: int = 10
     iterations: int = 1000
     """Search iterations a decision: self-play, the generations' bots and ``hard``/``expert``."""
-    c_puct: float = 1.0
+    c_puct: float = C_PUCT
     hidden: tuple[int, ...] = (128, 64)
     epochs: int = 20
     window: int = 2
