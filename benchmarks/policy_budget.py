@@ -11,6 +11,9 @@ deals, seats rotated, hidden scores, 95% interval.  Games are logged in the run'
 baseline's generation 3, PUCT weight 1) instead of a run's; the folder then keeps its games' log:
 
     python benchmarks/policy_budget.py runs/shipped --shipped --iterations 150000 --games 30 --seed 5
+
+``--c-puct`` searches with another prior weight than the run's (``config.json``); its games go to
+a log of their own (``budget_<n>_<m>_<players>p_c<weight>.jsonl``), so weights never mix.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=60, help="games (rounded up to whole rotations)")
     parser.add_argument("--seed", type=int, default=5, help="the deals' seed")
     parser.add_argument("--shipped", action="store_true", help="the package's own policy, not a run's")
+    parser.add_argument(
+        "--c-puct", type=float, default=None, help="the prior's weight (default: the run's config.json)"
+    )
     args = parser.parse_args()
     if args.shipped:
         if not SHIPPED_POLICY.is_file():
@@ -56,12 +62,17 @@ def main() -> None:
     for need in (args.run / "config.json", args.run / f"gen{args.generation}" / "policy.json"):
         if not need.is_file():
             parser.error(f"{need} not found: give a run's folder (python -m ra.train) or --shipped")
+    if args.c_puct is not None and not 0.0 <= args.c_puct <= 100.0:
+        parser.error(f"--c-puct must be from 0 to 100, got {args.c_puct:g}")
     config = json.loads((args.run / "config.json").read_text(encoding="utf-8"))
-    lineup = Lineup(args.run, args.iterations, config["c_puct"])
+    c_puct = config["c_puct"] if args.c_puct is None else args.c_puct
+    lineup = Lineup(args.run, args.iterations, c_puct)
     gen = f"gen{args.generation}"
     expert = f"expert:iterations={args.expert_iterations or args.iterations}"
     seats = [gen] + [expert] * (args.players - 1)
     name = f"budget_{args.iterations}_{args.expert_iterations or args.iterations}_{args.players}p"
+    if args.c_puct is not None:
+        name += f"_c{args.c_puct:g}"
     log = args.run / gen / f"{name}.jsonl"
     with Progress() as progress:
         task = progress.add_task(name, total=-(-args.games // args.players) * args.players)

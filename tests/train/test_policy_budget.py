@@ -43,3 +43,13 @@ def test_the_shipped_policy_is_measured_from_an_empty_folder(tmp_path: Path) -> 
     assert summary["games"] == 2
     log = (run / "gen3" / "budget_30_30_2p.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(log) == 2
+
+
+def test_another_prior_weight_plays_into_a_log_of_its_own(tmp_path: Path) -> None:
+    run = tmp_path / "shipped"
+    result = budget(str(run), "--shipped", "--c-puct", "0.5", "--iterations", "30", "--games", "2")
+    assert result.returncode == 0, result.stderr
+    assert len((run / "gen3" / "budget_30_30_2p_c0.5.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+    assert not (run / "gen3" / "budget_30_30_2p.jsonl").exists()
+    bad = budget(str(run), "--c-puct", "-1", "--games", "2")
+    assert bad.returncode == 2 and "--c-puct must be from 0 to 100, got -1" in bad.stderr
