@@ -7,6 +7,14 @@ ratings printed are the mean over ``--shuffles`` random orders (their spread is 
 ``--python`` prints them as the ``LEVEL_RATINGS`` of ``ra.bots``.
 
     python benchmarks/ladder.py ladder3.json ladder2_em.json ladder2_mh.json
+
+``--rate BOT`` rates a new bot onto the ladder as it stands: the other levels of ``LEVEL_RATINGS``
+keep their ratings and ``BOT`` (and any bot that is no level) is rated against them, game after
+game, the way the site rates a person against the levels.  The match logs of
+``benchmarks/policy_budget.py`` (``.jsonl``, hidden scores) are read too; ``--as`` names their bots:
+
+    python benchmarks/ladder.py --rate master --as gen3=master --as expert:iterations=150000=expert \
+        --as expert:iterations=90000=expert s5/gen3/budget_150000_150000_2p.jsonl ...
 """
 
 from __future__ import annotations
@@ -20,8 +28,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from openskill.models import PlackettLuce, PlackettLuceRating
+
 from ra.arena.runner import GameResult
-from ra.arena.stats import head_to_head, summarize
+from ra.arena.stats import head_to_head, standing, summarize
+from ra.bots import LEVEL_RATINGS
 
 FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
 
@@ -32,6 +43,13 @@ def load(paths: list[Path], rule: str = "both") -> tuple[list[GameResult], dict[
     games: list[GameResult] = []
     counts = {"hidden": 0, "open": 0}
     for path in paths:
+        if path.suffix == ".jsonl":  # a match log (benchmarks/policy_budget.py): hidden scores
+            rows = [
+                json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+            ]
+            games.extend(GameResult(**{k: row[k] for k in FIELDS}) for row in rows)
+            counts["hidden"] += len(rows)
+            continue
         data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         hidden = (
             "hidden" if data.get("config", {}).get("hidden_scores", data.get("hidden_scores")) else "open"
@@ -54,6 +72,44 @@ def ratings(games: list[GameResult], shuffles: int, seed: int) -> dict[str, tupl
         for s in summarize(renumbered):
             mus[s.bot].append(s.rating_mu)
             sigmas[s.bot].append(s.rating_sigma)
+    return {
+        bot: (statistics.fmean(mus[bot]), statistics.fmean(sigmas[bot]), statistics.pstdev(mus[bot]))
+        for bot in mus
+    }
+
+
+def renamed(games: list[GameResult], names: dict[str, str]) -> list[GameResult]:
+    """The games with their bots named by ``names`` (``--as``) where it names them."""
+    return [GameResult(**{**g.__dict__, "seats": [names.get(b, b) for b in g.seats]}) for g in games]
+
+
+def anchored(
+    games: list[GameResult], fixed: dict[str, tuple[float, float]], shuffles: int, seed: int
+) -> dict[str, tuple[float, float, float]]:
+    """Each bot not in ``fixed`` rated against the fixed ones (which never move), over ``shuffles``
+    orders of the games: mean mu, mean sigma, the spread of mu."""
+    model = PlackettLuce()
+    rng = random.Random(seed)
+    mus: dict[str, list[float]] = defaultdict(list)
+    sigmas: dict[str, list[float]] = defaultdict(list)
+    for _ in range(shuffles):
+        rated: dict[str, PlackettLuceRating] = {b: model.rating(mu=m, sigma=s) for b, (m, s) in fixed.items()}
+        for g in rng.sample(games, len(games)):
+            for bot in g.seats:
+                rated.setdefault(bot, model.rating())
+            places = standing(g)
+            after = model.rate([[rated[b]] for b in g.seats], ranks=[float(p + 1) for p in places])
+            moved: dict[str, list[PlackettLuceRating]] = defaultdict(list)
+            for bot, team in zip(g.seats, after, strict=True):
+                if bot not in fixed:
+                    moved[bot].append(team[0])
+            for bot, new in moved.items():  # a bot in several seats: the mean of its seats' updates
+                rated[bot] = model.rating(
+                    mu=statistics.fmean(r.mu for r in new), sigma=statistics.fmean(r.sigma for r in new)
+                )
+        for bot in {b for g in games for b in g.seats} - set(fixed):
+            mus[bot].append(rated[bot].mu)
+            sigmas[bot].append(rated[bot].sigma)
     return {
         bot: (statistics.fmean(mus[bot]), statistics.fmean(sigmas[bot]), statistics.pstdev(mus[bot]))
         for bot in mus
@@ -87,7 +143,22 @@ def markdown(games: list[GameResult], rated: dict[str, tuple[float, float, float
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python benchmarks/ladder.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("results", nargs="+", type=Path, help="ra arena --out files")
+    parser.add_argument("results", nargs="+", type=Path, help="ra arena --out files, or match logs (.jsonl)")
+    parser.add_argument(
+        "--as",
+        dest="names",
+        action="append",
+        default=[],
+        metavar="NAME=BOT",
+        help="count the bot NAME of the results as BOT (gen3=master)",
+    )
+    parser.add_argument(
+        "--rate",
+        action="append",
+        default=[],
+        metavar="BOT",
+        help="rate BOT against the other levels, which keep their ratings (ra.bots.LEVEL_RATINGS)",
+    )
     parser.add_argument("--shuffles", type=int, default=50, help="orders of the games averaged (default 50)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--python", action="store_true", help="print LEVEL_RATINGS for ra.bots")
@@ -103,7 +174,17 @@ def main(argv: list[str] | None = None) -> int:
         games, counts = load(args.results, args.scores)
     except (OSError, ValueError, KeyError, TypeError) as err:
         parser.error(f"cannot read the results: {err}")
-    rated = ratings(games, args.shuffles, args.seed)
+    names = dict(n.rpartition("=")[::2] for n in args.names)
+    if "" in names or "" in names.values():
+        parser.error("--as takes NAME=BOT, e.g. gen3=master")
+    games = renamed(games, names)
+    if args.rate:
+        fixed = {bot: rating for bot, rating in LEVEL_RATINGS.items() if bot not in args.rate}
+        rated = anchored(games, fixed, args.shuffles, args.seed)
+        if not set(args.rate) & set(rated):
+            parser.error(f"--rate: {', '.join(args.rate)} played no game of the results")
+    else:
+        rated = ratings(games, args.shuffles, args.seed)
     if args.python:
         body = "".join(f'    "{bot}": ({mu:.1f}, {sigma:.1f}),\n' for bot, (mu, sigma, _) in rated.items())
         print("LEVEL_RATINGS = {\n" + body + "}")

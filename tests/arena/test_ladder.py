@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+from ra.bots import LEVEL_RATINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,3 +76,39 @@ def test_a_bot_in_two_seats_is_two_pairs_as_in_the_arena(tmp_path: Path) -> None
     won, pairs = (int(x) for x in ahead["greedy"].split("/"))
     lost, pairs_back = (int(x) for x in ahead["random"].split("/"))
     assert pairs == pairs_back == 8 and won + lost == 8
+
+
+def match_log(path: Path, winner_wins: int, games: int) -> Path:
+    """A policy_budget-style match log: "gen3" against "expert:iterations=9", seats rotated,
+    gen3 winning the first ``winner_wins`` games."""
+    rows = []
+    for i in range(games):
+        seats = ["gen3", "expert:iterations=9"][:: 1 if i % 2 == 0 else -1]
+        gen = seats.index("gen3")
+        won = gen if i < winner_wins else 1 - gen
+        scores = [30, 20] if won == 0 else [20, 30]
+        rows.append(
+            {"index": i, "seed": i // 2, "rotation": i % 2, "seats": seats, "names": seats, "scores": scores,
+             "winner": won, "decisions": [50, 50], "seconds": [1.0, 1.0]}
+        )  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_a_new_bot_is_rated_against_the_levels_which_keep_their_ratings(tmp_path: Path) -> None:
+    strong = match_log(tmp_path / "strong.jsonl", 40, 60)
+    weak = match_log(tmp_path / "weak.jsonl", 20, 60)
+    names = ["--as", "gen3=master", "--as", "expert:iterations=9=expert"]
+    rated = {}
+    for log in (strong, weak):
+        done = run("--rate", "master", *names, "--shuffles", "5", "--python", str(log))
+        assert done.returncode == 0, done.stderr
+        assert '"master": (' in done.stdout and '"expert"' not in done.stdout  # expert is fixed
+        rated[log.stem] = float(done.stdout.split('"master": (')[1].split(",")[0])
+    assert rated["strong"] > LEVEL_RATINGS["expert"][0] > rated["weak"]
+    head = run("--rate", "master", *names, "--shuffles", "2", str(strong)).stdout
+    assert "60 games (60 with hidden scores" in head and "master ahead of expert: 40/60" in head
+    absent = run("--rate", "champion", *names, str(strong))
+    assert absent.returncode == 2 and "--rate: champion played no game of the results" in absent.stderr
+    bad = run("--as", "gen3", str(strong))
+    assert bad.returncode == 2 and "--as takes NAME=BOT" in bad.stderr
