@@ -35,7 +35,7 @@ NOTATION = re.compile(
     r"\S+://\S+|\b[\w.]+\.example\.org\b"  # addresses first
     r"|(?<![\w-])--?[a-z][\w-]*"  # options: --players, -p
     r"|\[(?:\d+<=)?x(?:<=|>=)\d+\]"  # ranges: [1<=x<=64], [x>=1] (metavars and types are translated)
-    r"|\bra(?: [a-z]+)?\b|\b(?:easy|medium|hard|expert|standard|long-2p|immediate|original)\b"
+    r"|\bra(?: [a-z]+)?\b|\b(?:easy|medium|hard|expert|master|standard|long-2p|immediate|original)\b"
     r"|\bMCTS\b|\bJSON\b|\bHTML\b|\bSVG\b|\bLANGUAGE\b|\bLC_ALL\b|\bLC_MESSAGES\b|\bLANG\b"
     r"|\b(?:en|ru|en-XA|en_XA)\b|\b(?:End|Ctrl|Ctrl-C|q|h)\b|R\d+(?:[.-]R?\d+)?"
     r"|\b(?:play|replay|games|rules|analyze|arena|serve|docs|demo|admin|learn|guide|puzzle)\b"

@@ -22,7 +22,7 @@ LANGS = ("en", "ru", "de")
 NOTATION = re.compile(
     r"'[^']*'|`[^`]*`|\[[^]]*\]|\S+://\S*|(?<![\w-])--?[a-z][\w-]*"
     r"|\b(?:MCTS|Ray|SQLite|SMTP|IP|epsilon|rollout|iterations|greedy|random|level|key=value)\b"
-    r"|\b(?:easy|medium|hard|expert|Connection refused)\b"
+    r"|\b(?:easy|medium|hard|expert|master|Connection refused)\b"
 )
 """Values quoted as given, code, lists of settings, addresses, options, the names of things and
 of settings, and the system's own words (``strerror``): alike in every language."""

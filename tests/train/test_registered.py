@@ -1,5 +1,6 @@
 """The learned policy's bots are registered by name (pyproject's ``ra.bots`` entry points), so
-``ra arena -b puct,expert`` plays them; neither is a level of the ladder (issue 42: not stronger)."""
+``ra arena -b puct,expert`` plays them; neither is a level by its own name (the level ``master`` is
+the search with ``expert``'s settings: tests/bots/test_master.py)."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from ra.bots import LEVELS
 from ra.web.ratings import level_rating
 from ra.web.testing import Server
 from ra.words import words
@@ -226,7 +227,7 @@ def test_the_leaderboard_says_what_is_rated_and_the_lobby_links_to_it(
             rules = page.locator("#rated-rules li").all_inner_texts()
             assert page.inner_text("#rated-rules h2") == w("leaders.rated.title")
             assert rules[0] == w("leaders.rated.people")
-            for level in ("easy", "medium", "hard", "expert"):
+            for level in LEVELS:  # every level the lobby offers, master too
                 rating = level_rating(level)
                 assert rating is not None
                 assert f"{w('lobby.level.' + level)} {number(rating, lang)}" in rules[1], rules[1]

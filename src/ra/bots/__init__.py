@@ -6,7 +6,8 @@
 >>> action = bot.choose(game.view(game.to_move))  # doctest: +SKIP
 
 ``make`` also takes the difficulty levels of the user interfaces directly:
-``bots.make("easy")``, ``"medium"``, ``"hard"``, ``"expert"``.
+``bots.make("easy")``, ``"medium"``, ``"hard"``, ``"expert"``, ``"master"`` (the ``expert``
+search guided by the policy shipped with the package, :mod:`ra.bots.policy`).
 
 With the native core (``ra.native_available()``) the ``mcts`` bot searches in C++
 (:class:`NativeMCTSBot`, option ``native``, on by default) and the levels ``hard`` and
@@ -31,7 +32,7 @@ from ra.native import native_available
 from ra.words import msg, words
 
 BOTS = ("random", "greedy", "mcts")
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = ("easy", "medium", "hard", "expert", "master")
 
 Budgets = tuple[int, int, int, int]
 """Rollouts per decision at 2, 3, 4 and 5 players."""
@@ -45,7 +46,8 @@ def _same(iterations: int) -> Budgets:
 # with CPython 3.11): "hard" answers in about a second per decision; "expert" is the same
 # search with a larger budget (a few seconds a decision).
 PYTHON_MCTS_ITERATIONS: dict[str, Budgets] = {
-    "easy": _same(40), "medium": _same(150), "hard": _same(1200), "expert": _same(3000)
+    "easy": _same(40), "medium": _same(150), "hard": _same(1200), "expert": _same(3000),
+    "master": _same(3000),
 }  # fmt: skip
 # The native search (benchmarks/strength.py --calibrate): "hard" answers within 1 s and "expert"
 # within about 2 s per decision on that machine, at every player count; an iteration costs more
@@ -55,21 +57,32 @@ NATIVE_MCTS_ITERATIONS: dict[str, Budgets] = {
     "medium": _same(150),
     "hard": (60_000, 45_000, 35_000, 20_000),
     "expert": (150_000, 90_000, 80_000, 45_000),
+    "master": (150_000, 90_000, 72_000, 45_000),  # 4 players: the prior's cost kept it within 2 s
 }
 MCTS_ITERATIONS: dict[str, Budgets] = NATIVE_MCTS_ITERATIONS if native_available() else PYTHON_MCTS_ITERATIONS
 """The budgets in use: native ones when the core is available."""
 
 
-TUNED_LEVELS = ("hard", "expert")
+TUNED_LEVELS = ("hard", "expert", "master")
 """The levels whose search uses :data:`~ra.bots.valuation.SEARCH_WEIGHTS` (the others keep the
 hand-set weights, so that the ladder below them stays as measured)."""
 
 
-LEVEL_REWARDS: dict[str, dict[str, float]] = {"expert": {"win_weight": 0.75}}
+LEVEL_REWARDS: dict[str, dict[str, float]] = {"expert": {"win_weight": 0.75}, "master": {"win_weight": 0.75}}
 """A level's search reward where it differs from :class:`~ra.bots.mcts.MCTSConfig`'s: ``expert``
 counts the win itself for three quarters of a rollout that reaches the end of the game (the
 default a quarter, the rest the margin), which made it finish ahead of the hand-set ``hard``
 more often at 3 players (docs/bots.md, Tuned weights; ``expert:win_weight=0.25`` is the old one)."""
+
+
+LEVEL_PRIORS: dict[str, tuple[float, float, float, float]] = {"master": (0.5, 1.0, 1.0, 1.0)}
+"""The levels whose search is guided by the shipped policy (PUCT, :mod:`ra.bots.policy`), with the
+prior's weight ``c_puct`` at 2, 3, 4 and 5 players: ``master`` is ``expert``'s search, budgets (a
+tenth less at 4 players, to answer within 2 s) and reward with the policy as its prior, at the
+weight that beat ``expert`` at ``expert``'s own budget at each player count measured
+(docs/training.md, What it reached): half its training run's at 2 players (39 of 60 games, where
+the run's weight won 32), the run's at 3 (ahead of 42 of 60 expert seats, where half of it was
+ahead of 35); the run's weight where not measured."""
 
 
 def level_options(level: str, native: bool | None = None) -> dict[str, Any]:
@@ -84,6 +97,8 @@ def level_options(level: str, native: bool | None = None) -> dict[str, Any]:
     if level in TUNED_LEVELS:
         options["weights"] = SEARCH_WEIGHTS
     options.update(LEVEL_REWARDS.get(level, {}))
+    if level in LEVEL_PRIORS:
+        options["c_puct_by_players"] = LEVEL_PRIORS[level]
     return options
 
 
@@ -106,11 +121,15 @@ LEVEL_RATINGS: dict[str, tuple[float, float]] = {
     "medium": (28.8, 2.2),
     "hard": (40.5, 2.0),
     "expert": (43.4, 2.3),
+    "master": (48.3, 2.4),
 }
 """The levels' fixed OpenSkill ratings (Plackett-Luce mu, sigma), on the scale a new account
-starts on (mu 25): 458 arena games at 2 and 3 players among random, greedy, the four levels
-(``hard`` and ``expert`` with their tuned weights) and the hint follower, duplicate deals, rated
-together by ``benchmarks/ladder.py`` (docs/bots.md, Levels).  ``expert`` rates above ``hard``."""
+starts on (mu 25): 458 arena games at 2 and 3 players among random, greedy, the first four
+levels (``hard`` and ``expert`` with their tuned weights) and the hint follower, duplicate deals,
+rated together by ``benchmarks/ladder.py`` (docs/bots.md, Levels).  ``expert`` rates above
+``hard``.  ``master`` came later: rated onto that ladder, the others held fixed (``ladder.py
+--rate master``, as the site rates a person), from its 90 games against ``expert`` at 2 and 3 players
+(docs/training.md)."""
 
 
 # The difficulty levels of the user interfaces, as bots.
@@ -119,6 +138,7 @@ LEVEL_BOTS: dict[str, tuple[str, dict[str, Any]]] = {
     "medium": ("mcts", level_options("medium")),
     "hard": ("mcts", level_options("hard")),
     "expert": ("mcts", level_options("expert")),
+    "master": ("puct", level_options("master")),
 }
 
 
@@ -126,6 +146,7 @@ LADDER: dict[str, tuple[str, int, int]] = {
     "medium": ("easy", 40, 40),
     "hard": ("medium", 19, 20),
     "expert": ("hard", 38, 60),
+    "master": ("expert", 39, 60),
 }
 """Each level against the one below it at 2 players, duplicate deals: (the level below, games won,
 games played), from the runs behind :data:`LEVEL_RATINGS` (docs/bots.md, Levels)."""
@@ -135,9 +156,8 @@ def level_help(level: str, lang: str = "en") -> str:
     """What a level is, in one line of ``lang`` (for help texts), with how it fares against the
     level below it (:data:`LADDER`)."""
     w = words(lang)
-    key = (
-        "level.help.expert_python" if level == "expert" and not native_available() else f"level.help.{level}"
-    )
+    slower = level in ("expert", "master") and not native_available()  # the Python search's words
+    key = f"level.help.{level}_python" if slower else f"level.help.{level}"
     text = w(key, budget=_budget_text(level, lang) if level != "easy" else "")
     if level in LADDER:
         below, won, games = LADDER[level]
@@ -145,7 +165,7 @@ def level_help(level: str, lang: str = "en") -> str:
     return text
 
 
-LEVEL_HELP: dict[str, str] = {level: level_help(level) for level in ("easy", "medium", "hard", "expert")}
+LEVEL_HELP: dict[str, str] = {level: level_help(level) for level in LEVELS}
 """One line per level, for help texts."""
 
 
@@ -173,7 +193,7 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
     >>> make("greedy", level="hard")
     Traceback (most recent call last):
     ...
-    ra.bots.base.BotSpecError: the greedy bot has no levels (only mcts has: easy, medium, hard, expert)
+    ra.bots.base.BotSpecError: the greedy bot has no levels (only mcts has: easy, medium, ..., master)
     """
     if not isinstance(name, str):
         raise ValueError(f"a bot name is text, got {type(name).__name__}")
@@ -186,11 +206,13 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         if level is not None:
             raise refuse("bots.err.already_level", name=repr(name), level=repr(level))
         key, preset = LEVEL_BOTS[key]
-        if key == "mcts":
+        if key in SEARCHES:
             level = name.strip().lower()  # its budget is set below, for the search chosen
         else:
             options = {**preset, **options}
-    if key not in BOT_OPTIONS:
+    elif key == "mcts" and level is not None:
+        key = LEVEL_BOTS[level][0] if LEVEL_BOTS[level][0] in SEARCHES else key  # mcts:master
+    if key not in BOT_OPTIONS and (key, level) not in LEVEL_SEARCHES:
         plugin = _plugins().get(key)
         if plugin is None:
             bots = ", ".join((*BOTS, *LEVELS, "advisor", *_plugins()))
@@ -198,10 +220,10 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         if level is not None:
             raise _no_levels(key)
         return _plugin_bot(plugin, seed, options)
-    if level is not None and key != "mcts":
+    if level is not None and key not in SEARCHES:
         raise _no_levels(key)
-    unknown = ", ".join(sorted(set(options) - set(BOT_OPTIONS[key])))
-    if unknown and key != "mcts":  # MCTSBot names its unknown settings itself
+    unknown = ", ".join(sorted(set(options) - set(BOT_OPTIONS.get(key, ()))))
+    if unknown and key not in SEARCHES:  # MCTSBot names its unknown settings itself
         if not BOT_OPTIONS[key]:
             raise refuse("bots.err.no_options", options=unknown, bot=key)
         raise refuse("bots.err.options", options=unknown, bot=key, takes=", ".join(BOT_OPTIONS[key]))
@@ -215,20 +237,37 @@ def make(name: str, seed: int | None = None, level: str | None = None, **options
         from ra.bots.advisor import FollowerBot  # imports the evaluators: only when asked for
 
         return FollowerBot(seed=seed, **options)
+    native = _native_search(options)
+    if level is not None:  # the level's budget for the search chosen (the Python one is slower)
+        options = {**_unless_given(level_options(level, native), options), **options}
+    if key == "puct":
+        from ra.bots.policy import PolicySearchBot  # reads the shipped policy: only when asked for
+
+        return PolicySearchBot(seed=seed, native=native, **options)
+    if native:
+        return NativeMCTSBot(seed=seed, **options)
+    return MCTSBot(seed=seed, **options)
+
+
+SEARCHES = ("mcts", "puct")
+"""The bots a level's budget applies to: the MCTS bot, and the search the policy guides."""
+LEVEL_SEARCHES = frozenset((bot, level) for level, (bot, _) in LEVEL_BOTS.items() if bot == "puct")
+"""The levels played by the policy search (which, by name alone, is a registered bot, ``puct``)."""
+
+
+def _native_search(options: dict[str, Any]) -> bool:
+    """Whether a search runs natively: ``options``' ``native`` (taken out of them), else whenever
+    the core is there (and ``paired_root``, which only the Python search has, is not asked for)."""
     native = options.pop("native", None)
     if native is None:
         config = options.get("config")
         paired = options.get("paired_root") or (isinstance(config, MCTSConfig) and config.paired_root)
-        native = native_available() and not paired
-    elif not isinstance(native, bool):
+        return native_available() and not paired
+    if not isinstance(native, bool):
         raise refuse("bots.err.native", value=repr(native))
-    elif native and not native_available():
+    if native and not native_available():
         raise refuse("bots.err.no_native")
-    if level is not None:  # the level's budget for the search chosen (the Python one is slower)
-        options = {**_unless_given(level_options(level, native), options), **options}
-    if native:
-        return NativeMCTSBot(seed=seed, **options)
-    return MCTSBot(seed=seed, **options)
+    return bool(native)
 
 
 def _no_levels(bot: str) -> BotSpecError:
@@ -244,10 +283,13 @@ def _weight_set(name: str) -> Weights:
 
 
 def _unless_given(preset: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-    """A level's preset without its budget when the options give one (``hard:iterations=300``)."""
+    """A level's preset without its budget when the options give one (``hard:iterations=300``),
+    and without its prior's weights by player count when they give one (``master:c_puct=2``)."""
     budget = {"iterations", "iterations_by_players", "seconds", "config"}
     if budget & set(options):
-        return {k: v for k, v in preset.items() if k not in budget}
+        preset = {k: v for k, v in preset.items() if k not in budget}
+    if "c_puct" in options:
+        preset = {k: v for k, v in preset.items() if k != "c_puct_by_players"}
     return preset
 
 

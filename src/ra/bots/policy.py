@@ -207,20 +207,31 @@ class PolicySearchBot(MCTSBot):
         weights: Weights = DEFAULT_WEIGHTS,
         policy: Policy | str | None = None,
         c_puct: float = C_PUCT,
+        c_puct_by_players: Sequence[float] | str | None = None,
         native: bool | None = None,
         **settings: object,
     ) -> None:
         super().__init__(seed, config, weights, **settings)
-        if isinstance(c_puct, bool) or not isinstance(c_puct, int | float) or not 0.0 <= c_puct <= 100.0:
-            raise ValueError(f"c_puct must be a number from 0 to 100, got {c_puct!r}")
         if self.config.paired_root:
             raise ValueError("the policy search has no paired_root")
         self.policy = _policy(policy)
-        self.c_puct = float(c_puct)
+        self.c_puct = _weight("c_puct", c_puct)
+        self.c_puct_by_players = None if c_puct_by_players is None else _weights_by_players(c_puct_by_players)
+        """The prior's weight at 2, 3, 4 and 5 players where it differs by player count (a level's)."""
         self.native = _native(native)
 
+    def c_puct_for(self, players: int) -> float:
+        """The prior's weight in a game of ``players``."""
+        by = self.c_puct_by_players
+        return self.c_puct if by is None else by[players - 2]
+
     def settings(self) -> dict[str, object]:
-        return {**super().settings(), "c_puct": self.c_puct, "native": self.native}
+        weight: dict[str, object] = (
+            {"c_puct": self.c_puct}
+            if self.c_puct_by_players is None
+            else {"c_puct_by_players": self.c_puct_by_players}
+        )
+        return {**super().settings(), **weight, "native": self.native}
 
     def search_options(self, view: PlayerView) -> dict[str, Any]:
         """The native search's keyword arguments for ``view`` (the bot's and self-play's)."""
@@ -230,7 +241,7 @@ class PolicySearchBot(MCTSBot):
             "seconds": cfg.seconds or 0.0,
             "weights": native_weights(self.weights),
             "prior": self.policy.flat,
-            "c_puct": self.c_puct,
+            "c_puct": self.c_puct_for(len(view.players)),
             "hidden": view.hidden_scores,
             **search_settings(cfg),
         }
@@ -268,11 +279,13 @@ class PuctSearch:
     def __init__(self, bot: PolicySearchBot) -> None:
         self.bot = bot
         self.root = _Node()
+        self.c_puct = bot.c_puct
 
     def run(self, view: PlayerView) -> int:
         """The chosen action index after the bot's budget of iterations."""
         cfg = self.bot.config
         budget = cfg.budget(len(view.players))
+        self.c_puct = self.bot.c_puct_for(len(view.players))
         stop_epoch = view.epoch + cfg.horizon - 1
         for _ in range(budget):
             game = view.determinize(rng=self.bot.rng)
@@ -299,7 +312,7 @@ class PuctSearch:
                 legal = [a.index for a in game.legal_actions()]
                 prior = self.bot.policy.prior(observation_of(game, mover), legal)
                 node.edges = {a: [0.0, 0.0, prior[a]] for a in sorted(legal)}
-            index = select(node.edges, node.visits, self.bot.c_puct)
+            index = select(node.edges, node.visits, self.c_puct)
             action = ALL_ACTIONS[index]
             game.apply(action)
             path.append((node, index, mover))
@@ -350,6 +363,26 @@ def _policy(policy: Policy | str | None) -> Policy:
     if found is None:
         raise ValueError(f"no policy is shipped (ra/data/{POLICY_FILE}): give one (policy=path)")
     return found
+
+
+def _weight(name: str, value: object) -> float:
+    """A prior's weight: a number from 0 to 100 (``ValueError`` naming ``name`` otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 100.0:
+        raise ValueError(f"{name} must be a number from 0 to 100, got {value!r}")
+    return float(value)
+
+
+def _weights_by_players(value: Sequence[float] | str) -> tuple[float, float, float, float]:
+    """Four weights, at 2 to 5 players, from ``"0.5/1/1/1"`` (a bot spec) or a sequence."""
+    parts: Sequence[object] = value.split("/") if isinstance(value, str) else value
+    try:
+        numbers = [float(p) if isinstance(p, str) else p for p in parts]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 4:
+        raise ValueError(f"c_puct_by_players must be four numbers (2 to 5 players), got {value!r}")
+    a, b, c, d = (_weight("c_puct_by_players", n) for n in numbers)
+    return (a, b, c, d)
 
 
 def _native(native: bool | None) -> bool:

@@ -187,7 +187,7 @@ class Opponent(TypedDict):
     """``human`` or ``bot``."""
     name: str | None
     level: str | None
-    """A bot's level (``easy`` … ``expert``); None for a person."""
+    """A bot's level (``easy`` … ``master``); None for a person."""
 
 
 class PlayedGame(TypedDict):

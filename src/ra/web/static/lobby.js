@@ -16,12 +16,15 @@ let lists = { open: [], running: [], finished: [] };
 let yours = [];
 let created = null;
 
+// The levels a seat offers: the quick game's list (index.html), so the page names them once.
+const levelIds = () => [...$("#quick-level").options].map((o) => o.value);
+
 function renderSeats() {
   const box = $("#seat-rows");
   let firstHuman = seats.findIndex((s) => s.kind === "human");
   box.innerHTML = seats.map((s, i) => {
     const you = i === firstHuman ? ` <span class="badge you">${esc(t("lobby.you"))}</span>` : "";
-    const levels = ["easy", "medium", "hard", "expert"].map((l) => `<option value="${l}"${s.level === l ? " selected" : ""}>${esc(t("lobby.level." + l))}</option>`).join("");
+    const levels = levelIds().map((l) => `<option value="${l}"${s.level === l ? " selected" : ""}>${esc(t("lobby.level." + l))}</option>`).join("");
     return `<div class="seat-row" data-i="${i}"><span class="seat-n"><span class="seat-long">${esc(t("lobby.seat", { n: i + 1 }))}</span><span class="seat-short">${esc(t("lobby.seatShort", { n: i + 1 }))}</span>${you}</span>` +
       `<span class="seg" role="radiogroup" aria-label="${esc(t("lobby.seat", { n: i + 1 }))}">` +
       `<input type="radio" name="kind${i}" id="k${i}h" value="human"${s.kind === "human" ? " checked" : ""}><label for="k${i}h">${esc(t("lobby.human"))}</label>` +
