@@ -44,6 +44,8 @@ def load(paths: list[Path], rule: str = "both") -> tuple[list[GameResult], dict[
     counts = {"hidden": 0, "open": 0}
     for path in paths:
         if path.suffix == ".jsonl":  # a match log (benchmarks/policy_budget.py): hidden scores
+            if rule == "open":
+                continue
             rows = [
                 json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
             ]

@@ -108,6 +108,7 @@ def test_a_new_bot_is_rated_against_the_levels_which_keep_their_ratings(tmp_path
     assert rated["strong"] > LEVEL_RATINGS["expert"][0] > rated["weak"]
     head = run("--rate", "master", *names, "--shuffles", "2", str(strong)).stdout
     assert "60 games (60 with hidden scores" in head and "master ahead of expert: 40/60" in head
+    assert "0 games" in run("--scores", "open", str(strong)).stdout  # a match log is hidden scores
     absent = run("--rate", "champion", *names, str(strong))
     assert absent.returncode == 2 and "--rate: champion played no game of the results" in absent.stderr
     bad = run("--as", "gen3", str(strong))

@@ -10,8 +10,8 @@
 search guided by the policy shipped with the package, :mod:`ra.bots.policy`).
 
 With the native core (``ra.native_available()``) the ``mcts`` bot searches in C++
-(:class:`NativeMCTSBot`, option ``native``, on by default) and the levels ``hard`` and
-``expert`` get budgets that only the native search affords; ``mcts:native=false`` is the
+(:class:`NativeMCTSBot`, option ``native``, on by default) and the levels ``hard``, ``expert``
+and ``master`` get budgets that only the native search affords; ``mcts:native=false`` is the
 Python search.
 """
 
@@ -68,7 +68,8 @@ TUNED_LEVELS = ("hard", "expert", "master")
 hand-set weights, so that the ladder below them stays as measured)."""
 
 
-LEVEL_REWARDS: dict[str, dict[str, float]] = {"expert": {"win_weight": 0.75}, "master": {"win_weight": 0.75}}
+_EXPERT_REWARD = {"win_weight": 0.75}
+LEVEL_REWARDS: dict[str, dict[str, float]] = {"expert": _EXPERT_REWARD, "master": _EXPERT_REWARD}
 """A level's search reward where it differs from :class:`~ra.bots.mcts.MCTSConfig`'s: ``expert``
 counts the win itself for three quarters of a rollout that reaches the end of the game (the
 default a quarter, the rest the margin), which made it finish ahead of the hand-set ``hard``
@@ -156,7 +157,7 @@ def level_help(level: str, lang: str = "en") -> str:
     """What a level is, in one line of ``lang`` (for help texts), with how it fares against the
     level below it (:data:`LADDER`)."""
     w = words(lang)
-    slower = level in ("expert", "master") and not native_available()  # the Python search's words
+    slower = not native_available() and w.has(f"level.help.{level}_python")  # the Python search's words
     key = f"level.help.{level}_python" if slower else f"level.help.{level}"
     text = w(key, budget=_budget_text(level, lang) if level != "easy" else "")
     if level in LADDER:
@@ -181,7 +182,7 @@ BOT_OPTIONS: dict[str, tuple[str, ...]] = {
 
 def make(name: str, seed: int | None = None, level: str | None = None, **options: Any) -> Bot:
     """A bot by name (``random``, ``greedy``, ``mcts``) or by level (``easy``, ``medium``, ``hard``,
-    ``expert``).
+    ``expert``, ``master``).
 
     ``level`` sets the search budget of ``mcts`` (other bots have no levels).  ``native``
     (``mcts`` only) chooses the native search (default: when the core is available).

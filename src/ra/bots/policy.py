@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -154,8 +155,11 @@ def _layer(raw: object, width_in: int, width_out: int, k: int) -> Layer:
 
 
 def load(path: str | Path) -> Policy:
-    """A policy file; ``ValueError`` naming what is wrong (``OSError`` if it cannot be read)."""
-    text = Path(path).read_text(encoding="utf-8")
+    """A policy file; ``ValueError`` naming what is wrong (a file it cannot read, too)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"cannot read the policy {path}: {e.strerror or e}") from None
     try:
         return Policy.from_dict(json.loads(text))
     except json.JSONDecodeError as e:
@@ -214,6 +218,8 @@ class PolicySearchBot(MCTSBot):
         super().__init__(seed, config, weights, **settings)
         if self.config.paired_root:
             raise ValueError("the policy search has no paired_root")
+        if c_puct_by_players is not None and c_puct != C_PUCT:
+            raise ValueError("give c_puct (every player count) or c_puct_by_players, not both")
         self.policy = _policy(policy)
         self.c_puct = _weight("c_puct", c_puct)
         self.c_puct_by_players = None if c_puct_by_players is None else _weights_by_players(c_puct_by_players)
@@ -284,10 +290,13 @@ class PuctSearch:
     def run(self, view: PlayerView) -> int:
         """The chosen action index after the bot's budget of iterations."""
         cfg = self.bot.config
-        budget = cfg.budget(len(view.players))
+        deadline = time.perf_counter() + cfg.seconds if cfg.seconds is not None else None
+        budget = cfg.budget(len(view.players)) if deadline is None else 1 << 60  # as MCTSBot's
         self.c_puct = self.bot.c_puct_for(len(view.players))
         stop_epoch = view.epoch + cfg.horizon - 1
-        for _ in range(budget):
+        done = 0
+        while done < budget and (deadline is None or done == 0 or time.perf_counter() < deadline):
+            done += 1
             game = view.determinize(rng=self.bot.rng)
             game.stop_events()
             path = self.walk(game, stop_epoch)
@@ -298,7 +307,7 @@ class PuctSearch:
                 edge[0] += 1
                 edge[1] += rewards[mover]
                 node.visits += 1
-        self.bot.last_iterations = budget
+        self.bot.last_iterations = done
         return most_visited(self.root.edges or {})
 
     def walk(self, game: Game, stop_epoch: int) -> list[tuple[_Node, int, int]]:
@@ -374,11 +383,13 @@ def _weight(name: str, value: object) -> float:
 
 def _weights_by_players(value: Sequence[float] | str) -> tuple[float, float, float, float]:
     """Four weights, at 2 to 5 players, from ``"0.5/1/1/1"`` (a bot spec) or a sequence."""
-    parts: Sequence[object] = value.split("/") if isinstance(value, str) else value
-    try:
-        numbers = [float(p) if isinstance(p, str) else p for p in parts]
-    except ValueError:
-        numbers = []
+    parts: object = value.split("/") if isinstance(value, str) else value
+    numbers: list[object] = []
+    if isinstance(parts, list | tuple):
+        try:
+            numbers = [float(p) if isinstance(p, str) else p for p in parts]
+        except ValueError:
+            numbers = []
     if len(numbers) != 4:
         raise ValueError(f"c_puct_by_players must be four numbers (2 to 5 players), got {value!r}")
     a, b, c, d = (_weight("c_puct_by_players", n) for n in numbers)

@@ -144,7 +144,7 @@ export function tileList(tiles, edition) {
 // "Random bot": the table's bots, ra.table.TABLE_BOTS); show them in the page's language.
 export function playerName(name) {
   if (name === null || name === undefined) return "?";
-  const m = /^(Easy|Medium|Hard|Expert|Random|Greedy) bot(?: (\d+))?$/.exec(name);
+  const m = /^(Easy|Medium|Hard|Expert|Master|Random|Greedy) bot(?: (\d+))?$/.exec(name);
   if (!m) return name;
   return t("bot." + m[1].toLowerCase()) + (m[2] ? ` ${m[2]}` : "");
 }
