@@ -54,7 +54,7 @@ environment's variables."""
 VALUES = frozenset(
     {
         # Values typed as given (bots, levels, variants, editions, themes, backends, formats).
-        *("random", "greedy", "mcts", "easy", "medium", "hard", "expert", "advisor", "openspiel"),
+        *("random", "greedy", "mcts", "easy", "medium", "hard", "expert", "master", "advisor", "openspiel"),
         *("puct", "policy"),  # the learned policy's bots (entry points), named as registered
         *("standard", "long", "immediate", "original", "process", "ray", "text", "json"),
         *("bidding", "invoking", "gods", "disasters", "end_of_epoch"),

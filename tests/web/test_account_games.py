@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from ra.bots import LEVEL_RATINGS
+from ra.bots import LEVEL_RATINGS, LEVELS
 from ra.web.ratings import STAND_IN_DECISIONS, level_rating
 from ra.web.testing import Server
 from tests.web.client import Player, create, join
@@ -124,7 +124,7 @@ def test_the_server_says_which_games_it_rates(
     srv = server_factory(sqlite_url, tmp_path / "s.log", env={"RA_MOVE_DEADLINE": "86400"}).start()
     rules = httpx.get(f"{srv.url}/api/ratings", timeout=10).json()
     assert rules == {
-        "levels": [{"level": lv, "rating": level_rating(lv)} for lv in ("easy", "medium", "hard", "expert")],
+        "levels": [{"level": lv, "rating": level_rating(lv)} for lv in LEVELS],
         "stand_in_decisions": STAND_IN_DECISIONS,
         "move_deadline": 86400.0,
     }

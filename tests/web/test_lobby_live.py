@@ -369,7 +369,7 @@ def test_the_levels_come_with_their_ratings_and_the_ladder(server: Server) -> No
     below, won, games = LADDER["hard"]
     assert by["hard"]["beats"] == {"below": below, "won": won, "games": games}
     assert by["easy"]["beats"] is None and by["expert"]["beats"]["below"] == "hard"
-    ratings = [by[level]["rating"] for level in ("easy", "medium", "hard", "expert")]
+    ratings = [by[level]["rating"] for level in LEVELS]
     assert ratings == sorted(ratings)  # each level above the one below it
 
 
