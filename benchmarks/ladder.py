@@ -25,6 +25,7 @@ import random
 import statistics
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,10 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from ra.arena.runner import GameResult
 from ra.arena.stats import head_to_head, standing, summarize
 from ra.bots import LEVEL_RATINGS
+from ra.train.measure import read_log
 
+Rating = tuple[float, float]
+"""An OpenSkill rating: mu, sigma."""
 FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
 
 
@@ -44,13 +48,10 @@ def load(paths: list[Path], rule: str = "both") -> tuple[list[GameResult], dict[
     counts = {"hidden": 0, "open": 0}
     for path in paths:
         if path.suffix == ".jsonl":  # a match log (benchmarks/policy_budget.py): hidden scores
-            if rule == "open":
-                continue
-            rows = [
-                json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
-            ]
-            games.extend(GameResult(**{k: row[k] for k in FIELDS}) for row in rows)
-            counts["hidden"] += len(rows)
+            if rule != "open":
+                logged = list(read_log(path).values())
+                games.extend(logged)
+                counts["hidden"] += len(logged)
             continue
         data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         hidden = (
@@ -63,21 +64,35 @@ def load(paths: list[Path], rule: str = "both") -> tuple[list[GameResult], dict[
     return games, counts
 
 
-def ratings(games: list[GameResult], shuffles: int, seed: int) -> dict[str, tuple[float, float, float]]:
-    """Each bot's mean mu and sigma over ``shuffles`` orders of the games, and the spread of mu."""
+Rated = dict[str, tuple[float, float, float]]
+"""Each bot's mean mu, mean sigma and the spread of mu over orders of the games."""
+
+
+def over_orders(
+    games: list[GameResult], shuffles: int, seed: int, rate: Callable[[list[GameResult]], dict[str, Rating]]
+) -> Rated:
+    """``rate``'s (mu, sigma) of each bot over ``shuffles`` random orders of the games, averaged."""
     rng = random.Random(seed)
     mus: dict[str, list[float]] = defaultdict(list)
     sigmas: dict[str, list[float]] = defaultdict(list)
     for _ in range(shuffles):
-        order = rng.sample(games, len(games))
-        renumbered = [GameResult(**{**g.__dict__, "index": i}) for i, g in enumerate(order)]
-        for s in summarize(renumbered):
-            mus[s.bot].append(s.rating_mu)
-            sigmas[s.bot].append(s.rating_sigma)
+        for bot, (mu, sigma) in rate(rng.sample(games, len(games))).items():
+            mus[bot].append(mu)
+            sigmas[bot].append(sigma)
     return {
         bot: (statistics.fmean(mus[bot]), statistics.fmean(sigmas[bot]), statistics.pstdev(mus[bot]))
         for bot in mus
     }
+
+
+def ratings(games: list[GameResult], shuffles: int, seed: int) -> Rated:
+    """Every bot rated from scratch (the arena's ratings), over ``shuffles`` orders of the games."""
+
+    def in_order(order: list[GameResult]) -> dict[str, Rating]:
+        renumbered = [GameResult(**{**g.__dict__, "index": i}) for i, g in enumerate(order)]
+        return {s.bot: (s.rating_mu, s.rating_sigma) for s in summarize(renumbered)}
+
+    return over_orders(games, shuffles, seed, in_order)
 
 
 def renamed(games: list[GameResult], names: dict[str, str]) -> list[GameResult]:
@@ -85,40 +100,33 @@ def renamed(games: list[GameResult], names: dict[str, str]) -> list[GameResult]:
     return [GameResult(**{**g.__dict__, "seats": [names.get(b, b) for b in g.seats]}) for g in games]
 
 
-def anchored(
-    games: list[GameResult], fixed: dict[str, tuple[float, float]], shuffles: int, seed: int
-) -> dict[str, tuple[float, float, float]]:
+def anchored(games: list[GameResult], fixed: dict[str, Rating], shuffles: int, seed: int) -> Rated:
     """Each bot not in ``fixed`` rated against the fixed ones (which never move), over ``shuffles``
-    orders of the games: mean mu, mean sigma, the spread of mu."""
+    orders of the games."""
+    return over_orders(games, shuffles, seed, lambda order: against(order, fixed))
+
+
+def against(order: list[GameResult], fixed: dict[str, Rating]) -> dict[str, Rating]:
+    """The (mu, sigma) of each bot not in ``fixed`` after the games in ``order``, the fixed ones
+    keeping theirs; a bot in several seats of a game takes the mean of its seats' updates."""
     model = PlackettLuce()
-    rng = random.Random(seed)
-    mus: dict[str, list[float]] = defaultdict(list)
-    sigmas: dict[str, list[float]] = defaultdict(list)
-    for _ in range(shuffles):
-        rated: dict[str, PlackettLuceRating] = {b: model.rating(mu=m, sigma=s) for b, (m, s) in fixed.items()}
-        for g in rng.sample(games, len(games)):
-            for bot in g.seats:
-                rated.setdefault(bot, model.rating())
-            places = standing(g)
-            after = model.rate([[rated[b]] for b in g.seats], ranks=[float(p + 1) for p in places])
-            moved: dict[str, list[PlackettLuceRating]] = defaultdict(list)
-            for bot, team in zip(g.seats, after, strict=True):
-                if bot not in fixed:
-                    moved[bot].append(team[0])
-            for bot, new in moved.items():  # a bot in several seats: the mean of its seats' updates
-                rated[bot] = model.rating(
-                    mu=statistics.fmean(r.mu for r in new), sigma=statistics.fmean(r.sigma for r in new)
-                )
-        for bot in {b for g in games for b in g.seats} - set(fixed):
-            mus[bot].append(rated[bot].mu)
-            sigmas[bot].append(rated[bot].sigma)
-    return {
-        bot: (statistics.fmean(mus[bot]), statistics.fmean(sigmas[bot]), statistics.pstdev(mus[bot]))
-        for bot in mus
-    }
+    rated: dict[str, PlackettLuceRating] = {b: model.rating(mu=m, sigma=s) for b, (m, s) in fixed.items()}
+    for g in order:
+        for bot in g.seats:
+            rated.setdefault(bot, model.rating())
+        after = model.rate([[rated[b]] for b in g.seats], ranks=[float(p + 1) for p in standing(g)])
+        moved: dict[str, list[PlackettLuceRating]] = defaultdict(list)
+        for bot, team in zip(g.seats, after, strict=True):
+            if bot not in fixed:
+                moved[bot].append(team[0])
+        for bot, new in moved.items():
+            rated[bot] = model.rating(
+                mu=statistics.fmean(r.mu for r in new), sigma=statistics.fmean(r.sigma for r in new)
+            )
+    return {bot: (r.mu, r.sigma) for bot, r in rated.items() if bot not in fixed}
 
 
-def markdown(games: list[GameResult], rated: dict[str, tuple[float, float, float]]) -> str:
+def markdown(games: list[GameResult], rated: Rated) -> str:
     """The ladder as one table: each bot's rating with its 95% interval (mu ± 1.96 sigma), its
     games, and how it fared against the bot rated next below it (pairs of seats it finished ahead in)."""
     played: dict[str, int] = defaultdict(int)
