@@ -10,6 +10,9 @@ from typing import Any
 import httpx
 import websockets
 
+RECV_WITHIN = 30.0
+"""Seconds a test waits for the server's next message before it fails (never forever)."""
+
 
 def create(
     base: str, seats: list[dict[str, Any]], name: str | None = "Ann", **options: Any
@@ -72,7 +75,7 @@ class Player:
             self.errors.append(m)
         return m
 
-    async def recv(self, timeout: float = 30) -> dict[str, Any]:
+    async def recv(self, timeout: float = RECV_WITHIN) -> dict[str, Any]:
         return self._take(await asyncio.wait_for(self.ws.recv(), timeout))
 
     async def until(self, pred: Any, timeout: float = 60) -> dict[str, Any]:

@@ -24,6 +24,8 @@ PORTS = range(20000, 32000)
 """Where :func:`free_port` looks: below Linux's ephemeral range (32768–60999), so no port the
 system hands out by itself (a client's end of a connection, another program's ``bind`` to 0)
 is ever one of these."""
+KILLED_WITHIN = 30.0
+"""Seconds a killed server may take to be reported gone (past them: an error, never a wait forever)."""
 PORT_HELD_FOR = 3600.0
 """Seconds a port handed out stays promised to its taker (a test run is shorter)."""
 
@@ -137,7 +139,7 @@ class Server:
         """Kill the server and all its processes at once, as a crash would."""
         assert self.proc is not None
         os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
+        self.proc.wait(KILLED_WITHIN)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -146,4 +148,4 @@ class Server:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+                self.proc.wait(KILLED_WITHIN)
