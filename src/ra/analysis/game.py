@@ -10,8 +10,6 @@ The win chances after each chosen action, for every player, make the chart.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import signal
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -24,6 +22,7 @@ from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
 from ra.events import you_seat
 from ra.labels import action_label
+from ra.processes import worker_pool
 from ra.words import DEFAULT_LANG, Msg, MsgJson, words
 
 Judge = Advisor | Evaluator
@@ -358,7 +357,7 @@ def _analyse_in_pool(
     total = game.num_decisions
     results: dict[int, tuple[DecisionReport | None, tuple[float, ...]]] = {}
     tasks = [(record, index, index in chosen, budget, seed, edition) for index in range(total)]
-    pool = multiprocessing.Pool(jobs, initializer=_ignore_interrupts)
+    pool = worker_pool(jobs)  # fresh processes, never forked from this one (ra.processes)
     try:
         for done, (index, report, chances) in enumerate(pool.imap_unordered(_judge_task, tasks), 1):
             results[index] = (report, chances)
@@ -371,10 +370,6 @@ def _analyse_in_pool(
     finally:
         pool.join()
     fill_analysis(analysis, results)
-
-
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _judge_task(

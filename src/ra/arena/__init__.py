@@ -13,9 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -23,12 +21,8 @@ from typing import Any
 
 from ra.arena.runner import GameResult, GameSpec, play_game, schedule, seat_names
 from ra.arena.stats import BotSummary, HeadToHead, head_to_head, standing, summarize, wilson_interval
+from ra.processes import worker_pool
 from ra.records import atomic_write
-
-
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the parent, which stops them cleanly.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_games(
@@ -67,8 +61,7 @@ def run_games(
         except KeyboardInterrupt:
             interrupted = True
         return results, interrupted
-    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    pool = ctx.Pool(processes=jobs, initializer=_ignore_sigint)
+    pool = worker_pool(jobs)  # fresh processes, never forked from this one (ra.processes)
     try:
         for r in pool.imap_unordered(play, specs):
             collect(r)

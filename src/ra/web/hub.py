@@ -25,6 +25,7 @@ from ra.bots.advisor import ADVICE_SEED
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
+from ra.processes import context
 from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts, undo_refusal
 from ra.views import PlayerView
 from ra.web.audience import Audience
@@ -757,7 +758,7 @@ class Hub:
         if self.settings.bot_backend == "ray":
             assert self._pool is not None
             return self._pool
-        ctx = multiprocessing.get_context("spawn")
+        ctx = context()  # fresh processes, never forked from the server (ra.processes)
         if person:
             if self._pool is None:
                 workers = max(1, self.settings.bot_processes)
