@@ -4,6 +4,7 @@ was held by another thread hung at its exit, and the test waiting for the pool w
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import threading
@@ -33,6 +34,28 @@ def test_a_lock_held_here_is_free_in_a_worker() -> None:
             pool.close()
         finally:
             pool.join()
+
+
+def sigint_ignored() -> bool:
+    """In a worker: whether Ctrl-C is ignored."""
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def nothing() -> None:
+    """An initializer that does nothing (so what a worker was born with shows)."""
+
+
+def test_workers_are_born_ignoring_ctrl_c_and_this_process_keeps_its_handler() -> None:
+    """A Ctrl-C while the workers start (Python starting, the package imported, before any
+    initializer runs) would print their tracebacks: they start with it ignored."""
+    before = signal.getsignal(signal.SIGINT)
+    pool = processes.worker_pool(1, initializer=nothing)
+    try:
+        assert signal.getsignal(signal.SIGINT) is before
+        assert pool.apply(sigint_ignored) is True
+        pool.close()
+    finally:
+        pool.join()
 
 
 CHATTY = """

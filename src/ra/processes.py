@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import threading
 from collections.abc import Callable
 from multiprocessing.context import SpawnContext
 from multiprocessing.pool import Pool
@@ -32,5 +33,15 @@ def ignore_interrupts() -> None:
 
 
 def worker_pool(jobs: int, initializer: Callable[[], None] = ignore_interrupts) -> Pool:
-    """A pool of ``jobs`` fresh worker processes that leave Ctrl-C to this one."""
-    return context().Pool(processes=jobs, initializer=initializer)
+    """A pool of ``jobs`` fresh worker processes that leave Ctrl-C to this one.
+
+    From the main thread, Ctrl-C is ignored while they start: a process started with it ignored
+    keeps it ignored, so a Ctrl-C during their first fraction of a second (Python starting, the
+    package imported) prints no traceback from them either."""
+    if threading.current_thread() is not threading.main_thread():
+        return context().Pool(processes=jobs, initializer=initializer)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return context().Pool(processes=jobs, initializer=initializer)
+    finally:
+        signal.signal(signal.SIGINT, previous)
