@@ -1,6 +1,7 @@
 """Worker processes start fresh (ra.processes): a lock another thread holds here at the moment a
-pool starts is not held forever in its workers (stop 49's CI: a forked worker whose stderr lock
-was held by another thread hung at its exit, and the test waiting for the pool with it)."""
+pool starts is not held forever in its workers (a forked worker whose stderr lock another thread
+held hung at its exit, and the caller waiting for the pool with it: a hang of the kind that stalled
+stop 49's CI)."""
 
 from __future__ import annotations
 

@@ -44,4 +44,5 @@ def worker_pool(jobs: int, initializer: Callable[[], None] = ignore_interrupts) 
     try:
         return context().Pool(processes=jobs, initializer=initializer)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if previous is not None:  # None: a handler not set from Python, which stays as it was
+            signal.signal(signal.SIGINT, previous)
