@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import ra
-from ra import bots
+from ra import bots, processes
 from ra.analysis.game import BLUNDER, INACCURACY, MISTAKE, analyse_game
 
 LEVELS = ("expert", "hard", "medium", "easy", "greedy", "random")
@@ -86,7 +86,7 @@ def play(levels: list[str], args: argparse.Namespace) -> list[dict[str, Any]]:
     """Every level's games, played and analysed in ``args.jobs`` processes."""
     tasks = [(lv, k, args.players, args.budget, args.seed) for lv in levels for k in range(args.games)]
     results = []
-    with ProcessPoolExecutor(args.jobs) as pool:
+    with ProcessPoolExecutor(args.jobs, mp_context=processes.context()) as pool:  # fresh, not forked
         for done, result in enumerate(pool.map(one_game, *zip(*tasks, strict=True)), 1):
             results.append(result)
             print(

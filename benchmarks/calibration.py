@@ -30,6 +30,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ra import processes
 from ra.analysis import calibration as cal
 from ra.bots import evaluate
 from ra.bots.advisor import SEARCH_TEMPERATURE
@@ -57,7 +58,7 @@ def run(
             samples += got
             progress.advance(task, len(got))
     else:
-        with ProcessPoolExecutor(jobs) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=processes.context()) as pool:  # fresh, not forked
             pending: set[Future[list[cal.Sample]]] = set()
             todo = list(seeds)
             while todo or pending:

@@ -19,13 +19,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import multiprocessing
 import signal
 import sys
 from pathlib import Path
 from typing import Any
 
-from ra import bots
+from ra import bots, processes
 from ra.actions import Action
 from ra.arena import head_to_head, summarize
 from ra.arena.runner import GameResult, GameSpec, play_game, schedule
@@ -135,9 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     done = {r.index for r in results}
     todo = [s for s in specs if s.index not in done]
     signal.signal(signal.SIGTERM, _stop)
-    pool = multiprocessing.Pool(
-        args.jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)
-    )
+    pool = processes.worker_pool(args.jobs)  # fresh processes that leave Ctrl-C to this one
     try:
         for r in pool.imap_unordered(play, todo):
             results.append(r)

@@ -38,11 +38,11 @@ def worker_pool(jobs: int, initializer: Callable[[], None] = ignore_interrupts) 
     From the main thread, Ctrl-C is ignored while they start: a process started with it ignored
     keeps it ignored, so a Ctrl-C during their first fraction of a second (Python starting, the
     package imported) prints no traceback from them either."""
-    if threading.current_thread() is not threading.main_thread():
+    previous = signal.getsignal(signal.SIGINT)  # None: set outside Python, not to be touched
+    if threading.current_thread() is not threading.main_thread() or previous is None:
         return context().Pool(processes=jobs, initializer=initializer)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         return context().Pool(processes=jobs, initializer=initializer)
     finally:
-        if previous is not None:  # None: a handler not set from Python, which stays as it was
-            signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGINT, previous)

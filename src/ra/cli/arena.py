@@ -74,15 +74,10 @@ def check_output_folder(path: Path, option: str) -> None:
 def sigterm_as_interrupt() -> Iterator[None]:
     """While the games run, SIGTERM stops them like Ctrl-C: finished games are printed and saved.
 
-    Worker processes (forked with this handler) keep the default: they just end.
+    Worker processes (started fresh: :mod:`ra.processes`) keep the default: they just end.
     """
-    main = os.getpid()
 
     def handler(signum: int, frame: object) -> None:
-        if os.getpid() != main:
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, handler)
