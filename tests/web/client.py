@@ -14,6 +14,11 @@ RECV_WITHIN = 30.0
 """Seconds a test waits for the server's next message before it fails (never forever)."""
 
 
+async def next_frame(ws: Any, timeout: float = RECV_WITHIN) -> Any:
+    """The next frame the server sends on ``ws`` (a websockets connection), within ``timeout``."""
+    return await asyncio.wait_for(ws.recv(), timeout)
+
+
 def create(
     base: str, seats: list[dict[str, Any]], name: str | None = "Ann", **options: Any
 ) -> dict[str, Any]:
@@ -76,7 +81,7 @@ class Player:
         return m
 
     async def recv(self, timeout: float = RECV_WITHIN) -> dict[str, Any]:
-        return self._take(await asyncio.wait_for(self.ws.recv(), timeout))
+        return self._take(await next_frame(self.ws, timeout))
 
     async def until(self, pred: Any, timeout: float = 60) -> dict[str, Any]:
         """Read messages until one satisfies ``pred``."""
@@ -93,7 +98,7 @@ class Player:
             await self.until(lambda m: m["type"] == "state", timeout=30)
         while True:
             try:
-                self._take(await asyncio.wait_for(self.ws.recv(), 0.05))
+                self._take(await next_frame(self.ws, 0.05))
             except TimeoutError:
                 break
         assert self.state is not None

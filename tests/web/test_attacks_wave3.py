@@ -17,7 +17,7 @@ import websockets
 
 from ra.puzzles import load_puzzles
 from ra.web.testing import Server
-from tests.web.client import RECV_WITHIN, Player, create, join
+from tests.web.client import Player, create, join, next_frame
 from tests.web.test_accounts import PASSWORD, sign_up
 
 EVIL = "https://evil.example"
@@ -351,7 +351,7 @@ def test_the_lobby_socket_is_no_way_to_chat(server: Server) -> None:
         await asyncio.sleep(1.0)
         await page.close()
         late = await Follower(server.ws).open()
-        greeting: Msg = json.loads(await asyncio.wait_for(late.ws.recv(), RECV_WITHIN))
+        greeting: Msg = json.loads(await next_frame(late.ws))
         await late.close()
         return [greeting]
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from ra.cli import app as cli
 from ra.web.testing import Server
 from tests.web.chromium import needs_chromium
-from tests.web.client import RECV_WITHIN, Player, create, join
+from tests.web.client import Player, create, join, next_frame
 from tests.web.test_account_games import run
 
 Msg = dict[str, Any]
@@ -174,19 +174,19 @@ def test_the_lobby_chat_reaches_every_lobby_page_and_can_be_reported(server: Ser
 
     async def main() -> int:
         first = await Follower(server.ws).open()
-        history = json.loads(await asyncio.wait_for(first.ws.recv(), RECV_WITHIN))
+        history = json.loads(await next_frame(first.ws))
         assert history == {"type": "chat", "channel": "lobby", "lines": [], "history": True}
         r = await asyncio.to_thread(
             httpx.post, base + "/api/lobby/chat", json={"name": "Ann", "text": "anyone for 3?"}
         )
         assert r.status_code == 200, r.text
         said = r.json()
-        heard = json.loads(await asyncio.wait_for(first.ws.recv(), RECV_WITHIN))
+        heard = json.loads(await next_frame(first.ws))
         while heard["type"] != "chat":
-            heard = json.loads(await asyncio.wait_for(first.ws.recv(), RECV_WITHIN))
+            heard = json.loads(await next_frame(first.ws))
         assert heard["lines"] == [said] and heard["history"] is False
         late = await Follower(server.ws).open()  # a newcomer gets the last lines first
-        assert json.loads(await asyncio.wait_for(late.ws.recv(), RECV_WITHIN))["lines"] == [said]
+        assert json.loads(await next_frame(late.ws))["lines"] == [said]
         for page in (first, late):
             await page.close()
         return int(said["id"])

@@ -17,7 +17,7 @@ import websockets
 
 from ra.web.testing import Server
 from tests.web.chromium import needs_chromium
-from tests.web.client import RECV_WITHIN, Player, create, join
+from tests.web.client import Player, create, join, next_frame
 
 Lists = dict[str, Any]
 
@@ -122,7 +122,7 @@ def test_a_lobby_socket_refuses_what_a_page_never_sends(server: Server) -> None:
             await p.until(lambda _: True)
         extra = await Follower(server.ws).open()
         with pytest.raises(websockets.ConnectionClosed) as refused:
-            await asyncio.wait_for(extra.ws.recv(), RECV_WITHIN)
+            await next_frame(extra.ws)
         assert refused.value.rcvd is not None and refused.value.rcvd.code == 1008
         for p in pages:
             await p.close()

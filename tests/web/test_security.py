@@ -21,7 +21,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ra.web.testing import Server
-from tests.web.client import RECV_WITHIN, Player, create, join
+from tests.web.client import Player, create, join, next_frame
 
 
 async def _closed(ws: websockets.ClientConnection, timeout: float = 10) -> tuple[int | None, list[str]]:
@@ -124,7 +124,7 @@ def test_foreign_origin_and_host_are_refused(server: Server) -> None:
             assert refused.value.response.status_code == 403, origin
         own = await websockets.connect(url, origin=websockets.Origin(server.url))
         await own.send(json.dumps({"type": "hello"}))
-        assert json.loads(await asyncio.wait_for(own.recv(), RECV_WITHIN))["type"] == "state"
+        assert json.loads(await next_frame(own))["type"] == "state"
         await own.close()
         with socket.create_connection(("127.0.0.1", server.port)) as sock, pytest.raises(InvalidStatus):
             await websockets.connect(f"ws://evil.example:{server.port}/ws/games/{gid}", sock=sock)

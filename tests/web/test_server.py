@@ -19,7 +19,7 @@ import ra
 from ra.web.assets import build_id
 from ra.web.protocol import seat_payload
 from ra.web.testing import Server
-from tests.web.client import RECV_WITHIN, Player, create, join, over
+from tests.web.client import Player, create, join, next_frame, over
 
 Pred = Callable[[dict[str, Any]], bool]
 
@@ -270,20 +270,20 @@ def test_bad_input_is_rejected_and_changes_nothing(server: Server) -> None:
         for url, token in ((f"{server.ws}/ws/games/{gid}", "forged"), (f"{server.ws}/ws/games/nope", None)):
             async with websockets.connect(url) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
-                m = json.loads(await asyncio.wait_for(ws.recv(), RECV_WITHIN))
+                m = json.loads(await next_frame(ws))
                 assert m["type"] == "error" and m["code"] in ("bad_token", "not_found")
         async with websockets.connect(f"{server.ws}/ws/games/{gid}") as ws:
             await ws.send("garbage")
-            m = json.loads(await asyncio.wait_for(ws.recv(), RECV_WITHIN))
+            m = json.loads(await next_frame(ws))
             assert m["code"] == "bad_message"
         # An oversized frame closes that connection only.
         async with websockets.connect(f"{server.ws}/ws/games/{gid}", max_size=None) as ws:
             await ws.send(json.dumps({"type": "hello"}))
-            await asyncio.wait_for(ws.recv(), RECV_WITHIN)
+            await next_frame(ws)
             await ws.send("x" * 100_000)
             with pytest.raises(websockets.ConnectionClosed):
                 for _ in range(5):
-                    await asyncio.wait_for(ws.recv(), RECV_WITHIN)
+                    await next_frame(ws)
         assert httpx.get(f"{base}/api/games/{gid}").json()["decisions"] == n
         for p in (ann, bo, spectator):
             await p.close()
