@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,63 @@ def test_a_run_refuses_other_settings(tmp_path: Path) -> None:
     Run(tmp_path, TINY)
     with pytest.raises(ValueError, match="other settings"):
         Run(tmp_path, RunConfig(seed=4))
+
+
+def test_a_run_started_from_a_policy_searches_with_it_from_generation_0(tmp_path: Path) -> None:
+    """``start``: generation 0 is the policy's search (its self-play and its matches), not the plain
+    search; the policy is kept in the run's folder."""
+    from ra.bots.policy import PolicySearchBot, default_policy
+
+    shipped = default_policy()
+    assert shipped is not None
+    run = Run(tmp_path, replace(TINY, start="shipped", c_puct=0.5))
+    assert json.loads((tmp_path / "gen0" / "policy.json").read_text(encoding="utf-8")) == shipped.to_dict()
+    view = ra.Game(players=2, seed=1, hidden_scores=True).view(0)
+    options = run.search_options(0)(view)
+    assert options["prior"] == shipped.flat and options["c_puct"] == 0.5
+    assert isinstance(run.lineup.make("gen0", seed=1), PolicySearchBot)
+    plain = Run(tmp_path / "plain", TINY)
+    assert "prior" not in plain.search_options(0)(view)
+    assert not isinstance(plain.lineup.make("gen0", seed=1), PolicySearchBot)
+
+
+def test_self_play_in_worker_processes_stores_the_same_rows(tmp_path: Path) -> None:
+    """Each game's seed is its own: two workers store the rows one process does."""
+    one, two = Run(tmp_path / "one", TINY), Run(tmp_path / "two", TINY, jobs=2)
+    one.selfplay(0)
+    two.selfplay(0)
+    for name in ("rows_0000.npz", "rows_0001.npz"):
+        a, b = (net.load_rows([run.gen(0) / name]) for run in (one, two))
+        assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+
+
+def test_a_run_made_before_a_setting_existed_continues(tmp_path: Path) -> None:
+    """A ``config.json`` without a later setting (``start``) holds that setting's default."""
+    Run(tmp_path, TINY)
+    saved = json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))
+    del saved["start"]
+    (tmp_path / "config.json").write_text(json.dumps(saved), encoding="utf-8")
+    Run(tmp_path, TINY)
+    with pytest.raises(ValueError, match="other settings"):
+        Run(tmp_path, replace(TINY, start="shipped"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--start", "nowhere/policy.json"], "--start: cannot read the policy nowhere/policy.json"),
+        (["--jobs", "0"], "--jobs must be 1 or more, got 0"),
+        (["--seed", "9"], "was made with other settings"),
+    ],
+)
+def test_the_command_refuses_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    from ra.train.__main__ import main
+
+    Run(tmp_path, RunConfig())
+    with pytest.raises(SystemExit) as stop:
+        main([str(tmp_path), "--quiet", *argv])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err

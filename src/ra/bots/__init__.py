@@ -82,8 +82,8 @@ prior's weight ``c_puct`` at 2, 3, 4 and 5 players: ``master`` is ``expert``'s s
 tenth less at 4 players, to answer within 2 s) and reward with the policy as its prior, at the
 weight that beat ``expert`` at ``expert``'s own budget at each player count measured
 (docs/training.md, What it reached): half its training run's at 2 players (39 of 60 games, where
-the run's weight won 32), the run's at 3 (ahead of 42 of 60 expert seats, where half of it was
-ahead of 35); the run's weight where not measured."""
+the run's weight won 32; 37 of 60 on new deals), the run's at 3 (ahead of 42 of 60 expert seats,
+where half of it was ahead of 35); the run's weight where not measured."""
 
 
 def level_options(level: str, native: bool | None = None) -> dict[str, Any]:
@@ -147,10 +147,12 @@ LADDER: dict[str, tuple[str, int, int]] = {
     "medium": ("easy", 40, 40),
     "hard": ("medium", 19, 20),
     "expert": ("hard", 38, 60),
-    "master": ("expert", 39, 60),
+    "master": ("expert", 76, 120),
 }
 """Each level against the one below it at 2 players, duplicate deals: (the level below, games won,
-games played), from the runs behind :data:`LEVEL_RATINGS` (docs/bots.md, Levels)."""
+games played), from the runs behind :data:`LEVEL_RATINGS` (docs/bots.md, Levels); ``master``'s
+from all its games against ``expert`` at ``expert``'s budget, on the deals its prior's weight was
+chosen on and on new ones (docs/training.md, What it reached)."""
 
 
 def level_help(level: str, lang: str = "en") -> str:

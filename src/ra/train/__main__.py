@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ra.bots.policy import load
 from ra.train.pipeline import RunConfig
 
 HELP = {
@@ -43,12 +44,29 @@ def main(argv: list[str] | None = None) -> int:
         "--hidden", default=",".join(map(str, default.hidden)), help="hidden widths, e.g. 128,64"
     )
     parser.add_argument("--ladder", default=",".join(default.ladder), help="the ladder's bots")
+    parser.add_argument(
+        "--start",
+        default=default.start,
+        metavar="POLICY",
+        help="generation 0 searches with this policy as its prior (a policy.json, or 'shipped': the "
+        "package's) instead of the plain search: go on from a policy at another budget",
+    )
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=1, help="worker processes for self-play (the rows are the same)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
     from ra import native_available
 
     if not native_available():
         parser.error("the baseline needs the native core (a C++ compiler at install; RA_NATIVE unset)")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be 1 or more, got {args.jobs}")
+    if args.start and args.start != "shipped":
+        try:
+            load(args.start)
+        except ValueError as e:
+            parser.error(f"--start: {e}")
     config = RunConfig(
         **{k: getattr(args, k) for k in ("seed", "generations", "games", "chunk", "iterations", "epochs")},
         window=args.window,
@@ -58,12 +76,18 @@ def main(argv: list[str] | None = None) -> int:
         c_puct=args.c_puct,
         hidden=tuple(int(h) for h in args.hidden.split(",")),
         ladder=tuple(args.ladder.split(",")),
+        start=args.start,
     )
     from ra.train.pipeline import Run
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, disable=args.quiet) as progress:
-        report = Run(args.run, config, progress).all()
+        try:
+            run = Run(args.run, config, progress, jobs=args.jobs)
+        except ValueError as e:  # other settings than the folder's, or a policy it cannot read
+            progress.stop()
+            parser.error(str(e))
+        report = run.all()
     json.dump(report["generations"], sys.stdout, indent=1)
     print()
     return 0

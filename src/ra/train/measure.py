@@ -2,7 +2,8 @@
 
 Bot specs are the arena's (``random``, ``greedy``, ``medium``, ``expert:iterations=1000``...)
 plus ``gen<k>``: generation ``k`` of a run, the expert's search settings at the run's budget with
-``k``'s policy as its prior (``gen0``: no prior, the plain expert search at that budget).
+``k``'s policy as its prior (``gen0``: no prior, the plain expert search at that budget, unless
+the run started from a policy: ``gen0/policy.json``).
 Finished games are appended to a JSON-lines file, so a match cut off continues where it stopped.
 """
 
@@ -40,10 +41,10 @@ class Lineup:
         """The bot of ``spec`` (``gen<k>`` or an arena spec) with ``seed``."""
         if not spec.startswith("gen"):
             return bots.from_spec(spec, seed=seed)
-        k = int(spec[3:])
-        if k == 0:
+        path = self.run / spec / "policy.json"
+        if spec == "gen0" and not path.exists():
             return bots.make("mcts", seed=seed, **self.search_options())
-        policy = load(self.run / f"gen{k}" / "policy.json")
+        policy = load(path)
         return PolicySearchBot(seed=seed, policy=policy, c_puct=self.c_puct, **self.search_options())
 
 

@@ -1,10 +1,13 @@
 """The baseline run: generations of self-play, fitting and matches, resumable, in one folder.
 
-Generation 0 is the native search with the expert's settings at the run's budget; generation
+Generation 0 is the native search with the expert's settings at the run's budget (or, for a
+run started from a policy, that search with the policy as its PUCT prior: ``start``); generation
 ``k + 1``'s policy is fitted on the rows of generations ``k + 1 - window`` to ``k``, and its
 search (the same budget, the policy as its PUCT prior) plays generation ``k + 1``'s self-play.
 Every step writes its result to the run folder under a final name only when complete (self-play
 in chunks of games, matches game by game), and skips what is there: a run cut off continues.
+Self-play's chunks may be played by several worker processes at once (``jobs``); each game's seed
+is its own, so the rows are the same whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from typing import Any
 from rich.progress import Progress
 
 from ra.arena import GameResult
-from ra.bots.policy import C_PUCT, PolicySearchBot, load
+from ra.bots.policy import C_PUCT, PolicySearchBot, default_policy, load
+from ra.processes import worker_pool
 from ra.records import atomic_write
 from ra.train import curve, net, selfplay
 from ra.train.measure import Lineup, play_match, read_log, summary
@@ -50,6 +54,9 @@ class RunConfig:
     """Games of one of the generation against two experts (3 players)."""
     ladder_games: int = 20
     ladder: tuple[str, ...] = field(default=LADDER)
+    start: str = ""
+    """The policy generation 0 searches with (a ``policy.json``, or ``shipped``: the package's),
+    copied into ``gen0/policy.json`` when the run is made; empty: the plain search."""
 
     def to_dict(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -58,16 +65,27 @@ class RunConfig:
 class Run:
     """A run in ``folder`` (made if new)."""
 
-    def __init__(self, folder: Path, config: RunConfig, progress: Progress | None = None) -> None:
+    def __init__(
+        self, folder: Path, config: RunConfig, progress: Progress | None = None, jobs: int = 1
+    ) -> None:
         self.folder = folder
         self.config = config
         self.progress = progress
+        self.jobs = jobs
         folder.mkdir(parents=True, exist_ok=True)
         saved = folder / "config.json"
-        if saved.exists() and json.loads(saved.read_text(encoding="utf-8")) != config.to_dict():
-            raise ValueError(f"{saved} was made with other settings: use them, or another folder")
+        if saved.exists():  # a setting added since the run was made holds its default there
+            made = {**RunConfig().to_dict(), **json.loads(saved.read_text(encoding="utf-8"))}
+            if made != config.to_dict():
+                raise ValueError(f"{saved} was made with other settings: use them, or another folder")
         atomic_write(saved, json.dumps(config.to_dict(), indent=1))
         self.lineup = Lineup(folder, config.iterations, config.c_puct)
+        first = self.gen(0) / "policy.json"
+        if config.start and not first.exists():
+            policy = default_policy() if config.start == "shipped" else load(config.start)
+            if policy is None:
+                raise ValueError("no policy is shipped with this package (ra/data/policy.json)")
+            atomic_write(first, json.dumps(policy.to_dict()))
 
     def all(self) -> dict[str, Any]:
         """Every step not done yet; the results (``results.json``) and the curve (``curve.svg``)."""
@@ -75,10 +93,11 @@ class Run:
         for k in range(cfg.generations + 1):
             if k > 0:
                 self.fit(k)
+            if k < cfg.generations:
+                self.selfplay(k)  # first: the next generation needs it, the matches do not
+            if k > 0:
                 self.measure(k)
             self.ladder(k)
-            if k < cfg.generations:
-                self.selfplay(k)
         return self.report()
 
     def gen(self, k: int) -> Path:
@@ -87,29 +106,52 @@ class Run:
         return path
 
     def selfplay(self, k: int) -> None:
-        """Generation ``k``'s self-play rows, in chunks of games (``gen<k>/rows_<i>.npz``)."""
+        """Generation ``k``'s self-play rows, in chunks of games (``gen<k>/rows_<i>.npz``), the
+        chunks not stored yet played by ``jobs`` worker processes (one: in this process)."""
         cfg = self.config
-        options = self.search_options(k)
+        starts = range(0, cfg.games, cfg.chunk)
+        todo = [start for start in starts if not self.chunk_path(k, start).exists()]
         with self.task(f"self-play gen {k}", cfg.games) as step:
-            for start in range(0, cfg.games, cfg.chunk):
-                path = self.gen(k) / f"rows_{start // cfg.chunk:04d}.npz"
-                if path.exists():
-                    step(min(cfg.chunk, cfg.games - start))
-                    continue
-                rows = selfplay.Rows.empty()
-                for i in range(start, min(start + cfg.chunk, cfg.games)):
-                    players = 2 + i % 2
-                    selfplay.extend(rows, selfplay.play_game(players, self.game_seed(k, i), options))
-                    step(1)
-                net.save_rows(path, rows)
+            step(sum(self.chunk_size(start) for start in starts if start not in todo))
+            if self.jobs <= 1 or len(todo) <= 1:
+                for start in todo:
+                    self.selfplay_chunk(k, start, step)
+                return
+            pool = worker_pool(min(self.jobs, len(todo)))  # fresh processes (ra.processes)
+            try:
+                jobs = [(self.folder, self.config, k, start) for start in todo]
+                for done in pool.imap_unordered(_selfplay_chunk, jobs):
+                    step(done)
+                pool.close()
+            except BaseException:
+                pool.terminate()  # Ctrl-C or a worker's error: the chunks stored so far stay
+                raise
+            finally:
+                pool.join()
+
+    def chunk_path(self, k: int, start: int) -> Path:
+        return self.gen(k) / f"rows_{start // self.config.chunk:04d}.npz"
+
+    def chunk_size(self, start: int) -> int:
+        return min(self.config.chunk, self.config.games - start)
+
+    def selfplay_chunk(self, k: int, start: int, step: Callable[[int], None] = lambda n: None) -> None:
+        """The games of the chunk from game ``start`` on, stored when all are played."""
+        options = self.search_options(k)
+        rows = selfplay.Rows.empty()
+        for i in range(start, start + self.chunk_size(start)):
+            players = 2 + i % 2
+            selfplay.extend(rows, selfplay.play_game(players, self.game_seed(k, i), options))
+            step(1)
+        net.save_rows(self.chunk_path(k, start), rows)
 
     def game_seed(self, k: int, i: int) -> int:
         return self.config.seed * 1_000_003 + k * 10_007 + i
 
     def search_options(self, k: int) -> SearchOptions:
-        """Generation ``k``'s search for a view (gen 0: no prior)."""
+        """Generation ``k``'s search for a view (gen 0: no prior, unless the run starts from one)."""
         settings = self.lineup.search_options()
-        if k == 0:
+        if k == 0 and not self.config.start:
             from ra.bots.native_mcts import NativeMCTSBot, native_weights, search_settings
 
             bot = NativeMCTSBot(seed=0, **settings)
@@ -184,6 +226,14 @@ class Run:
         task = self.progress.add_task(what, total=total)
         yield lambda n: self.progress.advance(task, n) if self.progress else None
         self.progress.update(task, completed=total, visible=False)
+
+
+def _selfplay_chunk(job: tuple[Path, RunConfig, int, int]) -> int:
+    """A worker's chunk of self-play (its run made again from the folder); the games played."""
+    folder, config, k, start = job
+    run = Run(folder, config)
+    run.selfplay_chunk(k, start)
+    return run.chunk_size(start)
 
 
 def _without_seed(options: dict[str, Any]) -> dict[str, Any]:
