@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                 atomic_write(args.out, json.dumps({"config": config, "games": games}, indent=1))
         pool.close()
     except KeyboardInterrupt:
-        pool.terminate()
+        processes.stop(pool)
         print("\nstopped: the games that finished follow", file=sys.stderr)
     pool.join()
     print(file=sys.stderr)

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,25 @@ def test_workers_are_born_ignoring_ctrl_c_and_this_process_keeps_its_handler() -
         pool.close()
     finally:
         pool.join()
+
+
+def test_signals_held_off_are_ignored_then_handled_again() -> None:
+    """What :func:`ra.processes.stop` relies on: a SIGTERM during the block is dropped, the
+    handler is back after it."""
+    import os
+
+    seen: list[int] = []
+    before = signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(signum))
+    try:
+        with processes.held_off(signal.SIGINT, signal.SIGTERM):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.1)
+        assert seen == []
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.1)
+        assert seen == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 CHATTY = """

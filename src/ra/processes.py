@@ -13,7 +13,8 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.context import SpawnContext
 from multiprocessing.pool import Pool
 from typing import Final
@@ -27,22 +28,55 @@ def context() -> SpawnContext:
     return multiprocessing.get_context(START_METHOD)
 
 
-def ignore_interrupts() -> None:
-    """A worker's first step: Ctrl-C is the parent's to handle (it stops the workers cleanly)."""
+def worker_signals() -> None:
+    """A worker's first step: Ctrl-C is the parent's to handle (it stops the workers cleanly), and
+    SIGTERM ends the worker by an exception, so the locks it holds are let go on the way out.
+
+    A SIGTERM sent to the whole process group (``timeout``, ``kill -- -PGID``, a service manager)
+    reaches the workers too; a worker that died of it at once while it held the lock of the queue
+    its results go through (the default action) left that lock taken for ever, and the parent,
+    stopping the pool, waited on it for ever (seen: ``timeout 8 ra arena -j 2 -b greedy``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_by_exception)
 
 
-def worker_pool(jobs: int, initializer: Callable[[], None] = ignore_interrupts) -> Pool:
+def _exit_by_exception(signum: int, frame: object) -> None:
+    signal.signal(signum, signal.SIG_DFL)  # a second one, on the way out, just ends it
+    raise SystemExit(128 + signum)
+
+
+def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> Pool:
     """A pool of ``jobs`` fresh worker processes that leave Ctrl-C to this one.
 
-    From the main thread, Ctrl-C is ignored while they start: a process started with it ignored
-    keeps it ignored, so a Ctrl-C during their first fraction of a second (Python starting, the
-    package imported) prints no traceback from them either."""
-    previous = signal.getsignal(signal.SIGINT)  # None: set outside Python, not to be touched
-    if threading.current_thread() is not threading.main_thread() or previous is None:
+    Ctrl-C is ignored while they start: a process started with it ignored keeps it ignored, so a
+    Ctrl-C during their first fraction of a second (Python starting, the package imported) prints
+    no traceback from them either. (Not SIGTERM: :func:`stop` ends the workers with it.)"""
+    with held_off(signal.SIGINT):
         return context().Pool(processes=jobs, initializer=initializer)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop(pool: Pool) -> None:
+    """End ``pool``'s workers now and wait for them, with Ctrl-C and SIGTERM held off meanwhile:
+    a second one arriving while the pool stops (``timeout`` signals a process twice, people press
+    Ctrl-C twice) broke off the stopping half done, and the wait for the pool never ended."""
+    with held_off(signal.SIGINT, signal.SIGTERM):
+        pool.terminate()
+        pool.join()
+
+
+@contextmanager
+def held_off(*signums: signal.Signals) -> Iterator[None]:
+    """The signals ignored for the block, then their handlers back; only from the main thread
+    (the only one that may set them), and never one whose handler was set outside Python."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {signum: signal.getsignal(signum) for signum in signums}
+    held = {signum: handler for signum, handler in saved.items() if handler is not None}
+    for signum in held:
+        signal.signal(signum, signal.SIG_IGN)
     try:
-        return context().Pool(processes=jobs, initializer=initializer)
+        yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in held.items():
+            signal.signal(signum, handler)

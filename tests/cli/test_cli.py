@@ -130,9 +130,9 @@ def test_arena_caps_its_workers_at_the_number_of_games(tmp_path: Path) -> None:
     assert config["jobs"] == 2
 
 
-@pytest.mark.slow
-def test_arena_sigterm_prints_and_saves_like_ctrl_c(tmp_path: Path) -> None:
-    out = tmp_path / "r.json"
+def start_parallel_arena(out: Path) -> subprocess.Popen[str]:
+    """``ra arena -j 2`` of fast games in a process group of its own, once its workers are up (its
+    SIGTERM handler is set before they start)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -152,14 +152,34 @@ def test_arena_sigterm_prints_and_saves_like_ctrl_c(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
-    time.sleep(4)
-    proc.send_signal(signal.SIGTERM)
-    stdout, stderr = proc.communicate(timeout=60)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + 60
+    while len(children.read_text().split()) < 3:  # the resource tracker and two workers
+        assert proc.poll() is None and time.monotonic() < deadline, "the arena's workers never started"
+        time.sleep(0.1)
+    time.sleep(2)  # games finish and their results flow back
+    return proc
+
+
+def assert_stopped_like_ctrl_c(proc: subprocess.Popen[str], out: Path) -> None:
+    try:
+        stdout, stderr = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise AssertionError("ra arena did not stop within 60 s of SIGTERM") from None
     assert proc.returncode == 130, stdout + stderr
-    assert "Interrupted" in stdout and "Traceback" not in stderr
+    assert "Interrupted" in stdout and "Traceback" not in stderr, stdout + stderr
     document = json.loads(out.read_text())
     assert document["interrupted"] is True and document["games_played"] > 0
+
+
+@pytest.mark.slow
+def test_arena_sigterm_prints_and_saves_like_ctrl_c(tmp_path: Path) -> None:
+    proc = start_parallel_arena(tmp_path / "r.json")
+    proc.send_signal(signal.SIGTERM)
+    assert_stopped_like_ctrl_c(proc, tmp_path / "r.json")
 
 
 def help_at_80(*args: str) -> str:

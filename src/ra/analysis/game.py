@@ -22,7 +22,7 @@ from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
 from ra.events import you_seat
 from ra.labels import action_label
-from ra.processes import worker_pool
+from ra.processes import stop, worker_pool
 from ra.words import DEFAULT_LANG, Msg, MsgJson, words
 
 Judge = Advisor | Evaluator
@@ -366,7 +366,7 @@ def _analyse_in_pool(
         pool.close()
     except KeyboardInterrupt:
         analysis.complete = False
-        pool.terminate()  # the decisions under way are dropped, not waited for
+        stop(pool)  # the decisions under way are dropped, not waited for
     finally:
         pool.join()
     fill_analysis(analysis, results)

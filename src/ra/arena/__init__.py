@@ -21,7 +21,7 @@ from typing import Any
 
 from ra.arena.runner import GameResult, GameSpec, play_game, schedule, seat_names
 from ra.arena.stats import BotSummary, HeadToHead, head_to_head, standing, summarize, wilson_interval
-from ra.processes import worker_pool
+from ra.processes import stop, worker_pool
 from ra.records import atomic_write
 
 
@@ -68,7 +68,7 @@ def run_games(
         pool.close()
     except KeyboardInterrupt:
         interrupted = True
-        pool.terminate()
+        stop(pool)
     finally:
         pool.join()
     return results, interrupted

@@ -122,15 +122,15 @@ LEVEL_RATINGS: dict[str, tuple[float, float]] = {
     "medium": (28.8, 2.2),
     "hard": (40.5, 2.0),
     "expert": (43.4, 2.3),
-    "master": (48.3, 2.4),
+    "master": (48.3, 1.9),
 }
 """The levels' fixed OpenSkill ratings (Plackett-Luce mu, sigma), on the scale a new account
 starts on (mu 25): 458 arena games at 2 and 3 players among random, greedy, the first four
 levels (``hard`` and ``expert`` with their tuned weights) and the hint follower, duplicate deals,
 rated together by ``benchmarks/ladder.py`` (docs/bots.md, Levels).  ``expert`` rates above
 ``hard``.  ``master`` came later: rated onto that ladder, the others held fixed (``ladder.py
---rate master``, as the site rates a person), from its 90 games against ``expert`` at 2 and 3 players
-(docs/training.md)."""
+--rate master``, as the site rates a person), from its 180 games against ``expert`` at 2 and 3
+players, on the deals its prior's weights were chosen on and on new ones (docs/training.md)."""
 
 
 # The difficulty levels of the user interfaces, as bots.

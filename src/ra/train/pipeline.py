@@ -23,7 +23,7 @@ from rich.progress import Progress
 
 from ra.arena import GameResult
 from ra.bots.policy import C_PUCT, PolicySearchBot, default_policy, load
-from ra.processes import worker_pool
+from ra.processes import stop, worker_pool
 from ra.records import atomic_write
 from ra.train import curve, net, selfplay
 from ra.train.measure import Lineup, play_match, read_log, summary
@@ -124,7 +124,7 @@ class Run:
                     step(done)
                 pool.close()
             except BaseException:
-                pool.terminate()  # Ctrl-C or a worker's error: the chunks stored so far stay
+                stop(pool)  # Ctrl-C or a worker's error: the chunks stored so far stay
                 raise
             finally:
                 pool.join()
