@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.context import SpawnContext
 from multiprocessing.pool import Pool
-from typing import Final
+from typing import Any, Final
 
 START_METHOD: Final = "spawn"
 """How every worker process of the package starts (see the module's docstring)."""
@@ -56,27 +56,39 @@ def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> 
 
 
 def stop(pool: Pool) -> None:
-    """End ``pool``'s workers now and wait for them, with Ctrl-C and SIGTERM held off meanwhile:
+    """End ``pool``'s workers now and wait for them, with Ctrl-C and SIGTERM dropped meanwhile:
     a second one arriving while the pool stops (``timeout`` signals a process twice, people press
-    Ctrl-C twice) broke off the stopping half done, and the wait for the pool never ended."""
-    with held_off(signal.SIGINT, signal.SIGTERM):
+    Ctrl-C twice) broke off the stopping half done, and the wait for the pool never ended.
+
+    Dropped by a handler that does nothing, not ignored: a worker the pool starts meanwhile (in
+    place of one that ended) is born with the default, so it can still be ended."""
+    with held_off(signal.SIGINT, signal.SIGTERM, handler=_dropped):
         pool.terminate()
         pool.join()
 
 
+def _dropped(signum: int, frame: object) -> None:
+    """A signal that arrives while a pool stops: nothing to do (see :func:`stop`)."""
+
+
 @contextmanager
-def held_off(*signums: signal.Signals) -> Iterator[None]:
-    """The signals ignored for the block, then their handlers back; only from the main thread
-    (the only one that may set them), and never one whose handler was set outside Python."""
+def held_off(
+    *signums: signal.Signals, handler: Callable[[int, object], None] | signal.Handlers = signal.SIG_IGN
+) -> Iterator[None]:
+    """The signals given to ``handler`` (default: ignored) for the block, then their handlers
+    back; only from the main thread (the only one that may set them), and never one whose handler
+    was set outside Python."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    saved = {signum: signal.getsignal(signum) for signum in signums}
-    held = {signum: handler for signum, handler in saved.items() if handler is not None}
-    for signum in held:
-        signal.signal(signum, signal.SIG_IGN)
+    held: dict[signal.Signals, Any] = {}
     try:
+        for signum in signums:
+            previous = signal.getsignal(signum)
+            if previous is not None:
+                signal.signal(signum, handler)
+                held[signum] = previous
         yield
     finally:
-        for signum, handler in held.items():
-            signal.signal(signum, handler)
+        for signum, previous in held.items():
+            signal.signal(signum, previous)

@@ -125,7 +125,7 @@ def test_a_run_made_before_a_setting_existed_continues(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        (["--start", "nowhere/policy.json"], "--start: cannot read the policy nowhere/policy.json"),
+        (["--start", "nowhere/policy.json"], "cannot read the policy nowhere/policy.json"),
         (["--jobs", "0"], "--jobs must be 1 or more, got 0"),
         (["--seed", "9"], "was made with other settings"),
     ],
@@ -135,9 +135,25 @@ def test_the_command_refuses_in_one_line(
 ) -> None:
     from ra.train.__main__ import main
 
-    Run(tmp_path, RunConfig())
+    folder = tmp_path / "run"
+    if argv[0] == "--seed":
+        Run(folder, RunConfig())
     with pytest.raises(SystemExit) as stop:
-        main([str(tmp_path), "--quiet", *argv])
+        main([str(folder), "--quiet", *argv])
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
+    if argv[0] == "--start":
+        assert not (folder / "config.json").exists()  # nothing made: the right path may follow
+
+
+def test_a_run_started_from_a_file_continues_without_it(tmp_path: Path) -> None:
+    """The policy is copied into the run when it is made; the file may go afterwards."""
+    from ra.bots.policy import SHIPPED_POLICY
+
+    source = tmp_path / "start.json"
+    source.write_bytes(SHIPPED_POLICY.read_bytes())
+    config = replace(TINY, start=str(source))
+    Run(tmp_path / "run", config)
+    source.unlink()
+    assert "prior" in Run(tmp_path / "run", config).search_options(0)(ra.Game(2, seed=1).view(0))

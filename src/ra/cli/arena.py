@@ -74,7 +74,8 @@ def check_output_folder(path: Path, option: str) -> None:
 def sigterm_as_interrupt() -> Iterator[None]:
     """While the games run, SIGTERM stops them like Ctrl-C: finished games are printed and saved.
 
-    Worker processes (started fresh: :mod:`ra.processes`) keep the default: they just end.
+    Worker processes (started fresh: :mod:`ra.processes`) leave Ctrl-C to this one and end on
+    SIGTERM by an exception (:func:`ra.processes.worker_signals`).
     """
 
     def handler(signum: int, frame: object) -> None:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ra.bots.policy import load
 from ra.train.pipeline import RunConfig
 
 HELP = {
@@ -62,11 +61,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the baseline needs the native core (a C++ compiler at install; RA_NATIVE unset)")
     if args.jobs < 1:
         parser.error(f"--jobs must be 1 or more, got {args.jobs}")
-    if args.start and args.start != "shipped":
-        try:
-            load(args.start)
-        except ValueError as e:
-            parser.error(f"--start: {e}")
     config = RunConfig(
         **{k: getattr(args, k) for k in ("seed", "generations", "games", "chunk", "iterations", "epochs")},
         window=args.window,
@@ -87,7 +81,14 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:  # other settings than the folder's, or a policy it cannot read
             progress.stop()
             parser.error(str(e))
-        report = run.all()
+        try:
+            report = run.all()
+        except KeyboardInterrupt:
+            progress.stop()
+            print(
+                f"Interrupted: what is done is kept; the same command continues {args.run}.", file=sys.stderr
+            )
+            return 130
     json.dump(report["generations"], sys.stdout, indent=1)
     print()
     return 0

@@ -22,7 +22,7 @@ from typing import Any
 from rich.progress import Progress
 
 from ra.arena import GameResult
-from ra.bots.policy import C_PUCT, PolicySearchBot, default_policy, load
+from ra.bots.policy import C_PUCT, Policy, PolicySearchBot, default_policy, load
 from ra.processes import stop, worker_pool
 from ra.records import atomic_write
 from ra.train import curve, net, selfplay
@@ -78,14 +78,21 @@ class Run:
             made = {**RunConfig().to_dict(), **json.loads(saved.read_text(encoding="utf-8"))}
             if made != config.to_dict():
                 raise ValueError(f"{saved} was made with other settings: use them, or another folder")
+        first = folder / "gen0" / "policy.json"
+        start = self.start_policy() if config.start and not first.exists() else None
         atomic_write(saved, json.dumps(config.to_dict(), indent=1))
         self.lineup = Lineup(folder, config.iterations, config.c_puct)
-        first = self.gen(0) / "policy.json"
-        if config.start and not first.exists():
-            policy = default_policy() if config.start == "shipped" else load(config.start)
-            if policy is None:
-                raise ValueError("no policy is shipped with this package (ra/data/policy.json)")
-            atomic_write(first, json.dumps(policy.to_dict()))
+        if start is not None:
+            atomic_write(self.gen(0) / "policy.json", json.dumps(start.to_dict()))
+
+    def start_policy(self) -> Policy:
+        """The policy the run starts from (``start``); ``ValueError`` naming what is wrong."""
+        if self.config.start != "shipped":
+            return load(self.config.start)
+        policy = default_policy()
+        if policy is None:
+            raise ValueError("no policy is shipped with this package (ra/data/policy.json)")
+        return policy
 
     def all(self) -> dict[str, Any]:
         """Every step not done yet; the results (``results.json``) and the curve (``curve.svg``)."""
@@ -130,9 +137,11 @@ class Run:
                 pool.join()
 
     def chunk_path(self, k: int, start: int) -> Path:
+        """Where the chunk of generation ``k``'s self-play from game ``start`` on is stored."""
         return self.gen(k) / f"rows_{start // self.config.chunk:04d}.npz"
 
     def chunk_size(self, start: int) -> int:
+        """The games of the chunk from game ``start`` on (the last may be short)."""
         return min(self.config.chunk, self.config.games - start)
 
     def selfplay_chunk(self, k: int, start: int, step: Callable[[int], None] = lambda n: None) -> None:
