@@ -98,10 +98,9 @@ class Run:
         """Every step not done yet; the results (``results.json``) and the curve (``curve.svg``)."""
         cfg = self.config
         for k in range(cfg.generations + 1):
-            if k > 0:
-                self.fit(k)
-            if k < cfg.generations:
-                self.selfplay(k)  # first: the next generation needs it, the matches do not
+            if k < cfg.generations:  # first: the next generation needs these, not the matches
+                self.selfplay(k)
+                self.fit(k + 1)
             if k > 0:
                 self.measure(k)
             self.ladder(k)
