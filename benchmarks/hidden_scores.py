@@ -134,19 +134,16 @@ def main(argv: list[str] | None = None) -> int:
     done = {r.index for r in results}
     todo = [s for s in specs if s.index not in done]
     signal.signal(signal.SIGTERM, _stop)
-    pool = processes.worker_pool(args.jobs)  # fresh processes that leave Ctrl-C to this one
     try:
-        for r in pool.imap_unordered(play, todo):
-            results.append(r)
-            print(f"\r{len(results)}/{len(specs)} games", end="", file=sys.stderr, flush=True)
-            if args.out is not None:
-                games = [g.to_dict() for g in sorted(results, key=lambda g: g.index)]
-                atomic_write(args.out, json.dumps({"config": config, "games": games}, indent=1))
-        pool.close()
+        with processes.running(args.jobs) as pool:  # fresh processes that leave Ctrl-C to this one
+            for r in pool.imap_unordered(play, todo):
+                results.append(r)
+                print(f"\r{len(results)}/{len(specs)} games", end="", file=sys.stderr, flush=True)
+                if args.out is not None:
+                    games = [g.to_dict() for g in sorted(results, key=lambda g: g.index)]
+                    atomic_write(args.out, json.dumps({"config": config, "games": games}, indent=1))
     except KeyboardInterrupt:
-        processes.stop(pool)
         print("\nstopped: the games that finished follow", file=sys.stderr)
-    pool.join()
     print(file=sys.stderr)
     report(results, args.players, "hidden" if hidden else "open", args.seed)
     return 0

@@ -55,6 +55,21 @@ def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> 
         return context().Pool(processes=jobs, initializer=initializer)
 
 
+@contextmanager
+def running(jobs: int) -> Iterator[Pool]:
+    """A :func:`worker_pool` for the block: closed and waited for when the block ends, stopped at
+    once (:func:`stop`) when it raises (Ctrl-C, a worker's error), which goes on up."""
+    pool = worker_pool(jobs)
+    try:
+        yield pool
+        pool.close()
+    except BaseException:
+        stop(pool)
+        raise
+    finally:
+        pool.join()
+
+
 def stop(pool: Pool) -> None:
     """End ``pool``'s workers now and wait for them, with Ctrl-C and SIGTERM dropped meanwhile:
     a second one arriving while the pool stops (``timeout`` signals a process twice, people press

@@ -22,7 +22,7 @@ from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
 from ra.events import you_seat
 from ra.labels import action_label
-from ra.processes import stop, worker_pool
+from ra.processes import running
 from ra.words import DEFAULT_LANG, Msg, MsgJson, words
 
 Judge = Advisor | Evaluator
@@ -357,18 +357,14 @@ def _analyse_in_pool(
     total = game.num_decisions
     results: dict[int, tuple[DecisionReport | None, tuple[float, ...]]] = {}
     tasks = [(record, index, index in chosen, budget, seed, edition) for index in range(total)]
-    pool = worker_pool(jobs)  # fresh processes, never forked from this one (ra.processes)
     try:
-        for done, (index, report, chances) in enumerate(pool.imap_unordered(_judge_task, tasks), 1):
-            results[index] = (report, chances)
-            if progress is not None:
-                progress(done, total)
-        pool.close()
+        with running(jobs) as pool:  # fresh processes, never forked from this one (ra.processes)
+            for done, (index, report, chances) in enumerate(pool.imap_unordered(_judge_task, tasks), 1):
+                results[index] = (report, chances)
+                if progress is not None:
+                    progress(done, total)
     except KeyboardInterrupt:
-        analysis.complete = False
-        stop(pool)  # the decisions under way are dropped, not waited for
-    finally:
-        pool.join()
+        analysis.complete = False  # the decisions under way are dropped, not waited for
     fill_analysis(analysis, results)
 
 

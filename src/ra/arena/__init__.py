@@ -21,7 +21,7 @@ from typing import Any
 
 from ra.arena.runner import GameResult, GameSpec, play_game, schedule, seat_names
 from ra.arena.stats import BotSummary, HeadToHead, head_to_head, standing, summarize, wilson_interval
-from ra.processes import stop, worker_pool
+from ra.processes import running
 from ra.records import atomic_write
 
 
@@ -61,16 +61,12 @@ def run_games(
         except KeyboardInterrupt:
             interrupted = True
         return results, interrupted
-    pool = worker_pool(jobs)  # fresh processes, never forked from this one (ra.processes)
     try:
-        for r in pool.imap_unordered(play, specs):
-            collect(r)
-        pool.close()
+        with running(jobs) as pool:  # fresh processes, never forked from this one (ra.processes)
+            for r in pool.imap_unordered(play, specs):
+                collect(r)
     except KeyboardInterrupt:
         interrupted = True
-        stop(pool)
-    finally:
-        pool.join()
     return results, interrupted
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from ra import bots
 from ra.arena import GameResult, head_to_head, schedule, wilson_interval
 from ra.arena.runner import play_game
-from ra.bots.policy import PolicySearchBot, load
+from ra.bots.policy import Policy, PolicySearchBot, load
 
 RESULT_FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
 
@@ -37,14 +37,18 @@ class Lineup:
         options.pop("iterations_by_players", None)
         return {**options, "iterations": self.iterations}
 
+    def policy(self, gen: str) -> Policy | None:
+        """Generation ``gen``'s (``gen<k>``) policy; None for a ``gen0`` without one (no prior)."""
+        path = self.run / gen / "policy.json"
+        return None if gen == "gen0" and not path.exists() else load(path)
+
     def make(self, spec: str, seed: int) -> bots.Bot:
         """The bot of ``spec`` (``gen<k>`` or an arena spec) with ``seed``."""
         if not spec.startswith("gen"):
             return bots.from_spec(spec, seed=seed)
-        path = self.run / spec / "policy.json"
-        if spec == "gen0" and not path.exists():
+        policy = self.policy(spec)
+        if policy is None:
             return bots.make("mcts", seed=seed, **self.search_options())
-        policy = load(path)
         return PolicySearchBot(seed=seed, policy=policy, c_puct=self.c_puct, **self.search_options())
 
 

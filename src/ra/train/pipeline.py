@@ -23,7 +23,7 @@ from rich.progress import Progress
 
 from ra.arena import GameResult
 from ra.bots.policy import C_PUCT, Policy, PolicySearchBot, default_policy, load
-from ra.processes import stop, worker_pool
+from ra.processes import running
 from ra.records import atomic_write
 from ra.train import curve, net, selfplay
 from ra.train.measure import Lineup, play_match, read_log, summary
@@ -123,17 +123,10 @@ class Run:
                 for start in todo:
                     self.selfplay_chunk(k, start, step)
                 return
-            pool = worker_pool(min(self.jobs, len(todo)))  # fresh processes (ra.processes)
-            try:
-                jobs = [(self.folder, self.config, k, start) for start in todo]
+            jobs = [(self.folder, self.config, k, start) for start in todo]
+            with running(min(self.jobs, len(todo))) as pool:  # on Ctrl-C the stored chunks stay
                 for done in pool.imap_unordered(_selfplay_chunk, jobs):
                     step(done)
-                pool.close()
-            except BaseException:
-                stop(pool)  # Ctrl-C or a worker's error: the chunks stored so far stay
-                raise
-            finally:
-                pool.join()
 
     def chunk_path(self, k: int, start: int) -> Path:
         """Where the chunk of generation ``k``'s self-play from game ``start`` on is stored."""
@@ -159,13 +152,13 @@ class Run:
     def search_options(self, k: int) -> SearchOptions:
         """Generation ``k``'s search for a view (gen 0: no prior, unless the run starts from one)."""
         settings = self.lineup.search_options()
-        if k == 0 and not self.config.start:
+        policy = self.lineup.policy(f"gen{k}")
+        if policy is None:
             from ra.bots.native_mcts import NativeMCTSBot, native_weights, search_settings
 
             bot = NativeMCTSBot(seed=0, **settings)
             fixed = {"weights": native_weights(bot.weights), **search_settings(bot.config)}
             return lambda view: {"iterations": bot.config.budget(len(view.players)), **fixed}
-        policy = load(self.gen(k) / "policy.json")
         puct = PolicySearchBot(seed=0, policy=policy, c_puct=self.config.c_puct, **settings)
         return lambda view: _without_seed(puct.search_options(view))
 
