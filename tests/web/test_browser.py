@@ -675,6 +675,17 @@ def test_waiting_room_join_and_leave(browser: Browser, live_server: str) -> None
     cy.context.close()
 
 
+SUMMARY_SIZES_JS = """() => {
+  const box = document.querySelector("#epoch-summary");
+  const table = box && !box.hidden && box.querySelector(".score-table");
+  return table ? [box.clientWidth, table.getBoundingClientRect().width] : null;
+}"""
+"""The epoch summary's inner width and its table's width, or null while no summary is shown."""
+FINAL_WRAPS_JS = """() => [...document.querySelectorAll(
+  "#final-area .score-table-wrap, #final-area .final-table")].map((w) => [w.scrollWidth, w.clientWidth])"""
+"""Each final scoring table's box: its scroll width and its client width."""
+
+
 def test_phone_score_tables_fit_and_the_epoch_summary_spans_its_card(
     browser: Browser, live_server: str
 ) -> None:
@@ -690,19 +701,19 @@ def test_phone_score_tables_fit_and_the_epoch_summary_spans_its_card(
     page.wait_for_selector(ACTIONS)
     rng = random.Random(8)
     deadline = time.monotonic() + 90
-    while not page.locator("#epoch-summary:not([hidden]) .score-table").count():
+    # Measured in one evaluation: the page renders the summary again at each bot's move, so a
+    # table found by one call may be gone (detached, 0 px wide) by the next.
+    while (sizes := page.evaluate(SUMMARY_SIZES_JS)) is None:
         assert time.monotonic() < deadline, "epoch 1 did not end"
         if click_legal(page, rng) is None:
             page.wait_for_timeout(40)
-    box = page.locator("#epoch-summary")
-    card = box.evaluate("b => b.clientWidth")
-    table = box.locator(".score-table").evaluate("t => t.getBoundingClientRect().width")
+    card, table = sizes
     assert table > card * 0.85, f"the summary table is squeezed: {table} of {card}"
     play(page, rng)
-    wraps = page.locator("#final-area .score-table-wrap, #final-area .final-table")
     assert page.locator("#final-area .score-table").count() == 3
-    for i in range(wraps.count()):
-        sw, cw = wraps.nth(i).evaluate("w => [w.scrollWidth, w.clientWidth]")
+    boxes = page.evaluate(FINAL_WRAPS_JS)
+    assert len(boxes) >= 3, boxes
+    for i, (sw, cw) in enumerate(boxes):
         assert sw <= cw, f"score table {i} scrolls inside its box: {sw} > {cw}"
     no_sideways_scroll(page)
     shot(page, "table-final-390-ru")
