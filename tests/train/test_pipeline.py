@@ -118,8 +118,18 @@ def test_a_run_made_before_a_setting_existed_continues(tmp_path: Path) -> None:
     del saved["start"]
     (tmp_path / "config.json").write_text(json.dumps(saved), encoding="utf-8")
     Run(tmp_path, TINY)
+    assert "start" in json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))
     with pytest.raises(ValueError, match="other settings"):
         Run(tmp_path, replace(TINY, start="shipped"))
+
+
+def test_a_run_made_again_leaves_its_settings_file_alone(tmp_path: Path) -> None:
+    """A worker makes the run again from its folder per chunk: the same settings are not rewritten."""
+    Run(tmp_path, TINY)
+    before = (tmp_path / "config.json").stat()
+    Run(tmp_path, TINY)
+    after = (tmp_path / "config.json").stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
 @pytest.mark.parametrize(
