@@ -79,6 +79,69 @@ def test_signals_held_off_are_ignored_then_handled_again() -> None:
         signal.signal(signal.SIGTERM, before)
 
 
+LOCK_IN_HAND = """
+import multiprocessing, signal, sys, time
+from multiprocessing import synchronize
+from ra import processes
+
+processes.worker_signals()
+handler = signal.getsignal(signal.SIGTERM)
+lock = multiprocessing.get_context("spawn").Lock()
+
+def profile(frame, event, arg):
+    # SIGTERM's handler, run where the signal can land: the lock just taken, inside its __enter__
+    if event == "c_return" and frame.f_code.co_filename == synchronize.__file__:
+        sys.setprofile(None)
+        handler(signal.SIGTERM, frame)
+
+try:
+    sys.setprofile(profile)
+    with lock:
+        time.sleep(5)
+    print("not ended")
+except SystemExit as e:
+    print("ended", e.code, "free" if lock.acquire(block=False) else "taken")
+"""
+
+
+def test_a_worker_told_to_end_as_it_takes_a_lock_lets_the_lock_go() -> None:
+    """A SIGTERM handled just after a worker took a lock, still inside the lock's ``__enter__``,
+    ends it inside the ``with`` a moment later, so the lock is let go. (Ended at once, the lock
+    stayed taken for ever: the parent stopping the pool waited on its results queue's lock, held by
+    a worker ended that way; seen 2 times in 67 ``timeout 8 ra arena -j 2`` runs.)"""
+    done = subprocess.run(
+        [sys.executable, "-c", LOCK_IN_HAND], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.stdout.split() == ["ended", str(128 + signal.SIGTERM), "free"], done.stderr
+
+
+LOCK_KEPT = """
+import multiprocessing, os, signal, threading, time
+from ra import processes
+
+processes.worker_signals()
+lock = multiprocessing.get_context("spawn").Lock()
+lock.acquire()  # kept, as a parent stopping a pool keeps its tasks' queue's lock
+main = threading.get_ident()
+threading.Timer(0.3, signal.pthread_kill, (main, signal.SIGTERM)).start()
+began = time.monotonic()
+try:
+    with lock:
+        print("took it")
+except SystemExit as e:
+    print("ended", e.code, round(time.monotonic() - began) < 5)
+"""
+
+
+def test_a_worker_told_to_end_while_it_waits_for_a_lock_ends() -> None:
+    """A SIGTERM that comes while a worker waits for a lock another keeps (in the lock's own
+    ``__enter__`` too) still ends it, after its few tries: it holds nothing to let go."""
+    done = subprocess.run(
+        [sys.executable, "-c", LOCK_KEPT], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.stdout.split() == ["ended", str(128 + signal.SIGTERM), "True"], done.stderr
+
+
 CHATTY = """
 import os, sys, threading
 from ra import arena

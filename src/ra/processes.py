@@ -15,8 +15,10 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from multiprocessing import synchronize
 from multiprocessing.context import SpawnContext
 from multiprocessing.pool import Pool
+from types import FrameType
 from typing import Any, Final
 
 START_METHOD: Final = "spawn"
@@ -30,7 +32,8 @@ def context() -> SpawnContext:
 
 def worker_signals() -> None:
     """A worker's first step: Ctrl-C is the parent's to handle (it stops the workers cleanly), and
-    SIGTERM ends the worker by an exception, so the locks it holds are let go on the way out.
+    SIGTERM ends the worker by an exception, so the locks it holds are let go on the way out (one
+    that comes as a lock is taken ends it a moment later, inside the ``with`` that lets it go).
 
     A SIGTERM sent to the whole process group (``timeout``, ``kill -- -PGID``, a service manager)
     reaches the workers too; a worker that died of it at once while it held the lock of the queue
@@ -40,9 +43,33 @@ def worker_signals() -> None:
     signal.signal(signal.SIGTERM, _exit_by_exception)
 
 
-def _exit_by_exception(signum: int, frame: object) -> None:
+def _exit_by_exception(signum: int, frame: FrameType | None) -> None:
     signal.signal(signum, signal.SIG_DFL)  # a second one, on the way out, just ends it
-    raise SystemExit(128 + signum)
+    _exit_outside_a_lock(frame, TRIES)
+
+
+LOCK_CODE: Final = synchronize.__file__
+"""Where ``multiprocessing``'s locks are taken and let go (``SemLock.__enter__``/``__exit__``)."""
+AGAIN_AFTER: Final = 0.001
+"""Seconds until a worker that could not end at once (in a lock's own code) tries again."""
+TRIES: Final = 50
+"""How many times it tries: a lock just taken is past its ``__enter__`` in microseconds, so a
+worker still there is waiting for the lock, not holding it, and may end there (the parent that
+stops a pool keeps the lock of the tasks' queue, so a worker waiting for it would wait for ever)."""
+
+
+def _exit_outside_a_lock(frame: FrameType | None, tries: int) -> None:
+    """End the worker by ``SystemExit``, unless the signal came inside a lock's own
+    ``__enter__``/``__exit__``: there the lock may be just taken (or not yet let go) outside the
+    ``with`` that lets it go, and an exception would leave it taken for ever (seen: the parent
+    stopping the pool waited on its results queue's lock, held by a worker that had ended so).
+    Then try again a moment later (SIGALRM), inside the ``with`` or past it."""
+    in_lock = frame is not None and frame.f_code.co_filename == LOCK_CODE
+    if in_lock and tries > 0 and hasattr(signal, "setitimer"):  # no timers on Windows
+        signal.signal(signal.SIGALRM, lambda signum, later: _exit_outside_a_lock(later, tries - 1))
+        signal.setitimer(signal.ITIMER_REAL, AGAIN_AFTER)
+        return
+    raise SystemExit(128 + signal.SIGTERM)
 
 
 def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> Pool:
