@@ -44,32 +44,32 @@ def worker_signals() -> None:
 
 
 def _exit_by_exception(signum: int, frame: FrameType | None) -> None:
-    signal.signal(signum, signal.SIG_DFL)  # a second one, on the way out, just ends it
-    _exit_outside_a_lock(frame, TRIES)
-
-
-LOCK_CODE: Final = synchronize.__file__
-"""Where ``multiprocessing``'s locks are taken and let go (``SemLock.__enter__``/``__exit__``)."""
-AGAIN_AFTER: Final = 0.001
-"""Seconds until a worker that could not end at once (in a lock's own code) tries again."""
-TRIES: Final = 50
-"""How many times it tries: a lock just taken is past its ``__enter__`` in microseconds, so a
-worker still there is waiting for the lock, not holding it, and may end there (the parent that
-stops a pool keeps the lock of the tasks' queue, so a worker waiting for it would wait for ever)."""
-
-
-def _exit_outside_a_lock(frame: FrameType | None, tries: int) -> None:
-    """End the worker by ``SystemExit``, unless the signal came inside a lock's own
-    ``__enter__``/``__exit__``: there the lock may be just taken (or not yet let go) outside the
+    """End the worker by ``SystemExit``, unless the signal came as a lock was taken or let go,
+    inside the lock's own ``__enter__``/``__exit__`` with the lock in hand: there it is outside the
     ``with`` that lets it go, and an exception would leave it taken for ever (seen: the parent
-    stopping the pool waited on its results queue's lock, held by a worker that had ended so).
-    Then try again a moment later (SIGALRM), inside the ``with`` or past it."""
-    in_lock = frame is not None and frame.f_code.co_filename == LOCK_CODE
-    if in_lock and tries > 0 and hasattr(signal, "setitimer"):  # no timers on Windows
-        signal.signal(signal.SIGALRM, lambda signum, later: _exit_outside_a_lock(later, tries - 1))
+    stopping the pool waited on its results queue's lock, held by a worker ended there). Then try
+    again a moment later (SIGALRM), inside the ``with`` or past it."""
+    if _lock_in_hand(frame) and hasattr(signal, "setitimer"):  # no timers on Windows
+        signal.signal(signal.SIGALRM, _exit_by_exception)
         signal.setitimer(signal.ITIMER_REAL, AGAIN_AFTER)
         return
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second one, on the way out, just ends it
     raise SystemExit(128 + signal.SIGTERM)
+
+
+LOCK_STEPS: Final = frozenset({synchronize.SemLock.__enter__.__code__, synchronize.SemLock.__exit__.__code__})
+"""Where ``multiprocessing``'s locks are taken and let go, outside the caller's ``with``."""
+AGAIN_AFTER: Final = 0.001
+"""Seconds until a worker that could not end at once (a lock in hand) tries again."""
+
+
+def _lock_in_hand(frame: FrameType | None) -> bool:
+    """Whether ``frame`` is a lock's ``__enter__``/``__exit__`` and this process holds the lock
+    (just taken, or not yet let go); one waiting there for a lock holds nothing and may end."""
+    if frame is None or frame.f_code not in LOCK_STEPS:
+        return False
+    mine = getattr(getattr(frame.f_locals.get("self"), "_semlock", None), "_is_mine", None)
+    return bool(mine()) if callable(mine) else False
 
 
 def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> Pool:
