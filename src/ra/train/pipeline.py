@@ -73,15 +73,15 @@ class Run:
         self.progress = progress
         self.jobs = jobs
         folder.mkdir(parents=True, exist_ok=True)
-        saved = folder / "config.json"
+        saved, wanted = folder / "config.json", config.to_dict()
         written = json.loads(saved.read_text(encoding="utf-8")) if saved.exists() else None
-        if written is not None:  # a setting added since the run was made holds its default there
-            if {**RunConfig().to_dict(), **written} != config.to_dict():
-                raise ValueError(f"{saved} was made with other settings: use them, or another folder")
+        # a setting added since the run was made holds its default there
+        if written is not None and {**RunConfig().to_dict(), **written} != wanted:
+            raise ValueError(f"{saved} was made with other settings: use them, or another folder")
         first = folder / "gen0" / "policy.json"
         start = self.start_policy() if config.start and not first.exists() else None
-        if written != config.to_dict():  # a worker's Run of the same folder leaves it alone
-            atomic_write(saved, json.dumps(config.to_dict(), indent=1))
+        if written != wanted:  # a worker's Run of the same folder leaves it alone
+            atomic_write(saved, json.dumps(wanted, indent=1))
         self.lineup = Lineup(folder, config.iterations, config.c_puct)
         if start is not None:
             atomic_write(self.gen(0) / "policy.json", json.dumps(start.to_dict()))
