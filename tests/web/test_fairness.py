@@ -167,7 +167,7 @@ def test_with_two_slots_one_is_kept_for_people() -> None:
 
 def test_under_load_searches_shrink_to_a_floor() -> None:
     from ra.table import BotJob, decide
-    from ra.web.hub import BUDGET_FLOOR, budget_scale
+    from ra.web.scheduler import BUDGET_FLOOR, budget_scale
 
     assert budget_scale(0, 1, 2) == 1.0 and budget_scale(0, 2, 2) == 1.0  # everyone has a slot
     assert budget_scale(2, 2, 2) == 0.5

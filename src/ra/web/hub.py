@@ -21,7 +21,6 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import UTC, datetime
 
-from ra.bots.advisor import ADVICE_SEED
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
@@ -32,19 +31,17 @@ from ra.web.audience import Audience
 from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, background_worker, die_with_parent
 from ra.web.errors import ClientError
-from ra.web.hints import hint_for
+from ra.web.hints import HintDesk, HintKey, hint_for
 from ra.web.limits import address_prefix
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.metrics import Metrics
 from ra.web.protocol import (
-    ErrorMessage,
     GameSummary,
     HintReply,
     SeatPayload,
     ShutdownMessage,
     StateMessage,
     UndoneMessage,
-    error,
     seat_payload,
 )
 from ra.web.pubsub import (
@@ -57,10 +54,11 @@ from ra.web.pubsub import (
     PubSub,
 )
 from ra.web.ratings import level_rating
-from ra.web.scheduler import FairScheduler
+from ra.web.scheduler import FairScheduler, Start
 from ra.web.settings import Settings
 from ra.web.storage import GameStorage
 from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, StoredDecision
+from ra.web.switches import SwitchBoard, worker_start
 from ra.words import DEFAULT_LANG, words
 
 log = logging.getLogger("ra.web")
@@ -69,17 +67,6 @@ TURN_MAIL_EVERY = 3 * 3600.0
 """Seconds between two "your turn" mails for one seat of one game (finding 3: 22 mails in 20 s)."""
 SWEEP_EVERY = 5.0
 BOT_SLOTS = 16  # bots' moves being applied and sent at once (see BotDriver._play_bot)
-
-
-BUDGET_FLOOR = 0.25
-"""Under load the searches shrink, to this share of their level's budget at least."""
-
-
-def budget_scale(waiting: int, running: int, slots: int) -> float:
-    """The share of their budget searches get now: all of it while every search has a slot,
-    less as they queue up (``slots / searches``), never below :data:`BUDGET_FLOOR`."""
-    demand = waiting + running
-    return 1.0 if demand <= slots else max(BUDGET_FLOOR, slots / demand)
 
 
 def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
@@ -189,7 +176,7 @@ class Room:
         """Connections past their hello, not attached yet (the hub keeps the room meanwhile)."""
         self.bots = BotDriver(self)
         self.decided_at: float | None = None
-        self.hint_replies: set[asyncio.Future[None]] = set()
+        self.hints = HintDesk(self)
         self.bot_budget = 1.0
         """The share of its level's budget the last bot search here had (less under load)."""
 
@@ -399,8 +386,8 @@ class Room:
 
         Checks at once (a refusal raises :class:`ClientError`); the evaluation runs in a
         worker process while this connection goes on (moves are never held up by it).
-        One evaluation per position and seat (the table's hint cache): asking again gets
-        the same answer.
+        One evaluation per position and seat, at most one in flight per seat, stopped when
+        nobody wants it any more (:class:`ra.web.hints.HintDesk`).
         """
         self.hub.metrics.hints.inc()
         seat = client.seat
@@ -414,30 +401,7 @@ class Room:
             raise ClientError("stale", f"the game is at decision {game.num_decisions}")
         if seat is None or game.to_move != seat:
             raise ClientError("not_your_turn", "hints are for the player to move")
-        key = table.hint_key(seat)
-        task = table.hint_cache.get(key)
-        if task is None:
-            task = asyncio.ensure_future(self.hub.hint(self, table.view(seat), self.row.edition, ADVICE_SEED))
-            table.hint_cache.put(key, task)
-        reply = asyncio.ensure_future(self._send_hint(client, key, task))
-        self.hint_replies.add(reply)
-        reply.add_done_callback(self.hint_replies.discard)
-
-    async def _send_hint(
-        self, client: Client, key: tuple[int, tuple[str, ...]], task: asyncio.Future[HintReply]
-    ) -> None:
-        message: HintReply | ErrorMessage
-        try:
-            message = await asyncio.shield(task)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("hint at %s:%d failed", self.id, len(key[1]))
-            if self.table is not None:
-                self.table.hint_cache.discard(key)
-            message = error("server_error", "the hint failed; try again")
-        if not client.closed:
-            client.put(message)
+        self.hints.ask(client, seat)
 
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
@@ -604,7 +568,11 @@ class Hub:
         self._pool: Executor | None = None
         self._unwatched: Executor | None = None
         """The bot processes for tables where nobody is present (a lower CPU priority)."""
-        self.scheduler = FairScheduler(self._workers, settings.bot_processes, self._ran, self.metrics.bots)
+        self.switches = SwitchBoard(max(1, settings.bot_processes))
+        """The flags that stop a search in a bot process (:mod:`ra.web.switches`)."""
+        self.scheduler = FairScheduler(
+            self._workers, settings.bot_processes, self._ran, self.metrics.bots, self.switches
+        )
         self._tasks: list[asyncio.Task[None]] = []
         self._note_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
@@ -735,12 +703,15 @@ class Hub:
     async def think(self, room: Room, job: BotJob) -> str:
         """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop),
         when its table's turn comes (:class:`ra.web.scheduler.FairScheduler`); under load with
-        a smaller share of its budget (:func:`budget_scale`)."""
-        sched = self.scheduler
-        scale = budget_scale(sched.waiting, sched.running, sched.slots)
-        room.bot_budget = scale  # the table says so (the state's bot_budget)
-        work = dataclasses.replace(job, scale=scale)
-        action = await sched.run(room.id, room.has_person(), decide, work, owner=room.owner())
+        a smaller share of its budget (:func:`ra.web.scheduler.budget_scale`, decided as it starts)."""
+
+        def scaled(start: Start) -> tuple[BotJob]:
+            room.bot_budget = start.scale  # the table says so (the state's bot_budget)
+            return (dataclasses.replace(job, scale=start.scale),)
+
+        action = await self.scheduler.run(
+            room.id, room.has_person, decide, owner=room.owner(), prepare=scaled
+        )
         return str(action)
 
     def _ran(self, fn: Callable[..., object], seconds: float) -> None:
@@ -762,18 +733,35 @@ class Hub:
         if person:
             if self._pool is None:
                 workers = max(1, self.settings.bot_processes)
-                self._pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=die_with_parent)
+                start = (self.switches.flags, die_with_parent)
+                self._pool = ProcessPoolExecutor(
+                    workers, mp_context=ctx, initializer=worker_start, initargs=start
+                )
             return self._pool
         if self._unwatched is None:
             workers = max(1, self.scheduler.bot_slots)
-            self._unwatched = ProcessPoolExecutor(workers, mp_context=ctx, initializer=background_worker)
+            start = (self.switches.flags, background_worker)
+            self._unwatched = ProcessPoolExecutor(
+                workers, mp_context=ctx, initializer=worker_start, initargs=start
+            )
         return self._unwatched
 
-    async def hint(self, room: Room, view: PlayerView, edition: str, seed: int) -> HintReply:
-        """Hints for ``seat`` in a worker process (see :mod:`ra.web.hints`), fairly scheduled."""
+    async def hint(self, room: Room, view: PlayerView, edition: str, seed: int, key: HintKey) -> HintReply:
+        """Hints for the seat of ``view`` in a worker process (see :mod:`ra.web.hints`), in its
+        table's turn, the seat's only one in flight, stopped once ``key`` is not wanted."""
         budget = self.settings.hint_budget
         return await self.scheduler.run(
-            room.id, True, hint_for, view, budget, seed, edition, owner=room.owner()
+            room.id,
+            room.has_person,
+            hint_for,
+            view,
+            budget,
+            seed,
+            edition,
+            owner=room.owner(),
+            wanted=lambda: room.hints.wanted(key),
+            seat=(room.id, view.seat),
+            switched=True,
         )
 
     async def _sweeper(self) -> None:
