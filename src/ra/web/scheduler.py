@@ -40,6 +40,9 @@ BUDGET_FLOOR = 0.25
 """Under load the searches shrink, to this share of their level's budget at least."""
 WATCH_EVERY = 0.05
 """Seconds between two checks that a running search's answer is still wanted."""
+PATIENCE = 3.0
+"""Seconds a table where nobody is present waits before it takes every other turn from the
+present people's (a person asking hints non-stop never holds its stand-ins for long)."""
 
 
 def budget_scale(waiting: int, running: int, slots: int) -> float:
@@ -70,6 +73,9 @@ class _Job:
     wanted: Callable[[], bool] = _always
     seat: Hashable | None = None
     switched: bool = False  # ``fn`` takes the index of its switch as its last argument
+    queued: float = field(default_factory=time.monotonic)
+    owner: str = ""  # where it waits: its owner's ring, its table's queue
+    table: str = ""
     person: bool = True  # the lane it runs in, decided when it starts
     index: int = -1  # its switch while it runs
     stopped: bool = False  # its switch was tripped (its worker ends it)
@@ -103,6 +109,7 @@ class FairScheduler:
         self._owners: OrderedDict[str, OrderedDict[str, _Table]] = OrderedDict()
         self._running: set[_Job] = set()
         self._seats: dict[Hashable, _Job] = {}  # the search in flight for each seat that has one
+        self._last_person = False  # the lane of the last job started
 
     @property
     def running(self) -> int:
@@ -141,10 +148,10 @@ class FairScheduler:
         trips.  A job dropped or stopped raises :class:`SearchCancelledError`."""
         present = person if callable(person) else (lambda: person)
         job = _Job(fn, args, asyncio.get_running_loop().create_future(), prepare, wanted or _always)
-        job.seat, job.switched = seat, switched
+        job.seat, job.switched, job.owner, job.table = seat, switched, owner or table, table
         if seat is not None:
             self._replace(seat, job)
-        tables = self._owners.setdefault(owner or table, OrderedDict())
+        tables = self._owners.setdefault(job.owner, OrderedDict())
         tables.setdefault(table, _Table(present)).jobs.append(job)
         tables[table].present = present
         self._start_next()
@@ -159,11 +166,26 @@ class FairScheduler:
 
     def _next(self) -> _Job | None:
         """The next job to start: a present person's table first, round robin by owner, then
-        (while a slot is left for them) the tables where nobody is."""
-        job = self._pick(True)
-        if job is None and self.running_bots < self.bot_slots:
-            job = self._pick(False)
-        return job
+        (while a slot is left for them) the tables where nobody is — or these first, every
+        other time, once one has waited :data:`PATIENCE` seconds."""
+        lanes = [True]
+        if self.running_bots < self.bot_slots:
+            lanes = [False, True] if self._last_person and self._overdue() else [True, False]
+        for person in lanes:
+            job = self._pick(person)
+            if job is not None:
+                self._last_person = person
+                return job
+        return None
+
+    def _overdue(self) -> bool:
+        """Whether a table where nobody is present has waited :data:`PATIENCE` seconds."""
+        since = time.monotonic() - PATIENCE
+        return any(
+            t.jobs and t.jobs[0].queued <= since and not t.present()
+            for tables in self._owners.values()
+            for t in tables.values()
+        )
 
     def _pick(self, people: bool) -> _Job | None:
         for owner, tables in list(self._owners.items()):
@@ -204,6 +226,10 @@ class FairScheduler:
             if job.index >= 0 and not job.stopped:
                 self.switches.trip(job.index)
             job.stopped = True
+        else:
+            queue = self._owners.get(job.owner, {}).get(job.table)
+            if queue is not None and job in queue.jobs:
+                queue.jobs.remove(job)
         self._drop(job)
 
     def _drop(self, job: _Job) -> None:
