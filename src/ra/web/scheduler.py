@@ -159,6 +159,8 @@ class FairScheduler:
             result: T = await job.done
         except asyncio.CancelledError:
             self._stop(job)
+            if self._on_change is not None:
+                self._on_change(self.waiting, self.running)
             raise
         return result
 
