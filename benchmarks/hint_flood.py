@@ -9,7 +9,8 @@ Starts ``ra serve`` (SQLite, ``--bot-processes`` bot processes) and measures, on
    ``random`` bot, asks a hint at every decision and moves at once, for ``--flood`` seconds,
    while Bob plays on; Bob's replies again, and the longest Mallory's table went without a
    decision from the flood's start until it has moved again after it;
-3. Ann leaves: the seconds until the bots' queue (``/metrics``) is empty.
+3. Ann leaves: the seconds until the bots' queue (``/metrics``) is empty.  Then she comes back
+   and floods again (``--rounds``), while Bob plays on and Mallory's table is watched.
 
 ``--before PATH`` runs the same against another checkout's sources first (e.g. ``/work/main/src``)
 and prints both, side by side.  Targets (issue 52): Bob's flooded p50 within 1.5x of his
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import statistics
 import sys
@@ -82,16 +84,22 @@ async def bob_plays(bob: Player, until: asyncio.Event, replies: int) -> list[tup
     """Bob moves at once at every turn; each bot reply's seconds and budget share, until
     ``until`` is set and he has ``replies`` of them."""
     out: list[tuple[float, float]] = []
-    state = await bob.until(lambda m: m["type"] == "state" and bool(m["legal"]), 120)
+    state = bob.state  # his turn, from before
+    if state is None or not state["legal"]:
+        state = await bob.until(lambda m: m["type"] == "state" and bool(m["legal"]), 120)
     while not (until.is_set() and len(out) >= replies) and state["view"]["phase"] != "over":
         n, t0 = state["n"], time.monotonic()
         await bob.send({"type": "action", "action": bob.rng.choice(state["legal"]), "n": n})
-        state = await bob.until(
-            lambda m, n=n: (
-                m["type"] == "state" and m["n"] > n and (bool(m["legal"]) or m["view"]["phase"] == "over")
-            ),
-            GAVE_UP,
-        )
+        try:
+            state = await bob.until(
+                lambda m, n=n: (
+                    m["type"] == "state" and m["n"] > n and (bool(m["legal"]) or m["view"]["phase"] == "over")
+                ),
+                GAVE_UP,
+            )
+        except TimeoutError:  # no reply within GAVE_UP: counted as that long
+            out.append((GAVE_UP, float("nan")))
+            break
         if state["n"] > n + 1:
             out.append((time.monotonic() - t0, float(state.get("bot_budget", 1.0))))
     return out
@@ -171,16 +179,17 @@ async def scenario(args: argparse.Namespace, src: Path) -> dict[str, Any]:
         start = time.monotonic()
         gap = asyncio.create_task(longest_gap(site, mallory, start, flood_over))
         bob_task = asyncio.create_task(bob_plays(bob, flood_over, 1))
-        asked, ann = await ann_floods(site, args.flood)
-        await ann.close()
-        left = time.monotonic()
+        asked, drains = 0, []
+        for _ in range(args.rounds):  # Ann floods, leaves; the queue drains; again
+            n, ann = await ann_floods(site, args.flood)
+            asked += n
+            await ann.close()
+            drains.append(await drained(site))
         flood_over.set()
-        drain = await drained(site)
         loaded, stand_in = await bob_task, await gap
-        print(f"  (queue empty {time.monotonic() - left:.1f} s after Ann left)", file=sys.stderr)
     finally:
         server.stop()
-    return summary(quiet, loaded, asked, stand_in, drain)
+    return summary(quiet, loaded, asked, stand_in, max(drains))
 
 
 def summary(
@@ -194,11 +203,13 @@ def summary(
         "bob_reply_s_flooded_p50": p50(loaded),
         "bob_reply_s_flooded_max": round(max((x for x, _ in loaded), default=float("nan")), 2),
         "flooded_over_unloaded": round(p50(loaded) / p50(quiet), 2),
-        "bob_budget_share_flooded_min": round(min((b for _, b in loaded), default=float("nan")), 2),
+        "bob_budget_share_flooded_min": round(
+            min((b for _, b in loaded if not math.isnan(b)), default=float("nan")), 2
+        ),
         "bob_replies_flooded": len(loaded),
         "ann_hints_asked": asked,
         "stand_in_longest_gap_s": round(gap, 1) if gap < GAVE_UP else f">{GAVE_UP:.0f}",
-        "queue_drained_s_after_ann_left": round(drain, 2) if drain < GAVE_UP else f">{GAVE_UP:.0f}",
+        "queue_drained_s_after_ann_left_max": round(drain, 2) if drain < GAVE_UP else f">{GAVE_UP:.0f}",
     }
 
 
@@ -208,7 +219,8 @@ def main() -> None:
     )
     parser.add_argument("--before", type=Path, default=None, help="another checkout's src/ to run first")
     parser.add_argument("--bot-processes", type=int, default=2)
-    parser.add_argument("--flood", type=float, default=5.0, help="seconds Ann asks hints")
+    parser.add_argument("--flood", type=float, default=5.0, help="seconds Ann asks hints, a round")
+    parser.add_argument("--rounds", type=int, default=2, help="Ann's floods, one after another")
     parser.add_argument("--replies", type=int, default=4, help="Bob's unloaded replies timed")
     parser.add_argument("--pace", type=float, default=1.0, help="Mallory's table's pace (s)")
     parser.add_argument("--json", action="store_true")

@@ -249,7 +249,7 @@ class FairScheduler:
             if job is None:
                 break
             self._running.add(job)
-            if job.switched:
+            if job.switched and self._free:  # (a switch for every slot: one is always free)
                 job.index = self._free.pop()
                 self.switches.reset(job.index)
             task = asyncio.ensure_future(self._run(job, self._start(job)))
