@@ -229,7 +229,8 @@ class FairScheduler:
                 self.switches.trip(job.index)
             job.stopped = True
         else:
-            queue = self._owners.get(job.owner, {}).get(job.table)
+            tables = self._owners.get(job.owner)
+            queue = tables.get(job.table) if tables is not None else None
             if queue is not None and job in queue.jobs:
                 queue.jobs.remove(job)
         self._drop(job)
