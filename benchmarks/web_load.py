@@ -442,6 +442,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.server_path:
         SERVER_ENV["PYTHONPATH"] = args.server_path
+        os.environ["RA_TEST_FORK"] = "0"  # forked from this process, the server would run our code
     scenarios = {"abuse": abuse, "person-flood": person_flood, "lobby": lobby}
     if args.scenario != "load":
         outcome = asyncio.run(scenarios[args.scenario](args))
