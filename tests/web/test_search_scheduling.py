@@ -123,6 +123,30 @@ def test_a_hint_unwanted_before_it_starts_never_runs() -> None:
     assert started == ["busy"]
 
 
+def test_a_tables_hints_and_bots_share_its_turn() -> None:
+    """A table's hint and its bot's move wait in one queue: one turn for the table, and the
+    other table's bot goes between them (a hint used to join the people's lane whatever the
+    table's, so a table whose stand-in played held a turn in each lane)."""
+    gate, started = threading.Event(), list[str]()
+    work = _held(gate, started)
+
+    async def main() -> None:
+        pool = ThreadPoolExecutor(1)
+        s = FairScheduler(lambda _: pool, slots=1)
+        jobs = [asyncio.ensure_future(s.run("x", True, work, "busy"))]
+        await asyncio.sleep(0.05)
+        jobs.append(asyncio.ensure_future(s.run("ann", True, work, "ann-hint", seat=("ann", 0))))
+        jobs.append(asyncio.ensure_future(s.run("ann", True, work, "ann-bot")))
+        jobs.append(asyncio.ensure_future(s.run("bob", True, work, "bob-bot")))
+        await asyncio.sleep(0.05)
+        gate.set()
+        await asyncio.gather(*jobs)
+        pool.shutdown()
+
+    asyncio.run(main())
+    assert started == ["busy", "ann-hint", "bob-bot", "ann-bot"]
+
+
 def test_a_tables_lane_is_decided_when_its_search_starts() -> None:
     """A person who leaves while their table's search waits no longer goes first; their
     search's lane and budget share are those of the moment it starts."""
