@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
-from ra.web.addresses import EMAIL, Addresses
+from ra.web.addresses import EMAIL, AddressChange, AddressChanged, Addresses, fold_address
 from ra.web.db import (
     accounts,
     games,
@@ -96,6 +96,9 @@ RESET_ASK_BURST = 5.0
 RESET_TRIES_PER_MINUTE = 10.0
 """New passwords one client address may try to set by a link a minute (a token is 256 random
 bits: this only keeps a flood of argon2 work away)."""
+FRESH_MINUTES = 10
+"""Minutes after signing in during which the address may be changed without the password again
+(issue 52: a moment at a computer left signed in must not be enough to take the account)."""
 RESERVED_DAYS = 90
 """Days a deleted account's name (its key: look-alikes too) cannot be signed up with."""
 T = TypeVar("T")
@@ -231,6 +234,7 @@ class Session:
     name: str
     csrf: str
     token_hash: str
+    signed_in_at: datetime
 
 
 async def _seats_of(conn: AsyncConnection, game_ids: list[str]) -> dict[str, list[Opponent]]:
@@ -275,8 +279,9 @@ class Accounts:
         )  # by account
         self.links = PasswordLinks(self)
         self.seats_claimed: Callable[[str], Awaitable[None]] = _unheard
-        """Called with each game a claim joined a seat of to an account: its open table shows
-        the name as the account's at once (:meth:`ra.web.hub.Hub.changed`)."""
+        """Called with each game a claim joined a seat of to an account, or whose seat's token
+        ended: its open table shows it at once (:meth:`ra.web.hub.Hub.changed`)."""
+        self.addresses.taken_back = self._taken_back
 
     # --- sessions -------------------------------------------------------------------
 
@@ -285,7 +290,13 @@ class Accounts:
         if not token or len(token) > 200:
             return None
         q = (
-            sa.select(sessions.c.account_id, sessions.c.csrf, sessions.c.expires_at, accounts.c.name)
+            sa.select(
+                sessions.c.account_id,
+                sessions.c.csrf,
+                sessions.c.created_at,
+                sessions.c.expires_at,
+                accounts.c.name,
+            )
             .join(accounts, accounts.c.id == sessions.c.account_id)
             .where(sessions.c.token_hash == hash_token(token))
         )
@@ -293,7 +304,7 @@ class Accounts:
             row = (await conn.execute(q)).first()
         if row is None or _aware(row.expires_at) < now():
             return None
-        return Session(row.account_id, row.name, row.csrf, hash_token(token))
+        return Session(row.account_id, row.name, row.csrf, hash_token(token), _aware(row.created_at))
 
     async def open_session(self, account_id: str) -> tuple[str, str]:
         """A new session: its cookie token and its CSRF token."""
@@ -312,14 +323,45 @@ class Accounts:
         return token, csrf
 
     async def close(self, s: Session) -> None:
+        """Sign out here: the session ends, and so do the seat tokens it made."""
         async with self.store.engine.begin() as conn:
             await conn.execute(sa.delete(sessions).where(sessions.c.token_hash == s.token_hash))
+            ended = await self._end_seats(conn, seats.c.session_hash == s.token_hash)
+        await self.tell(ended)
 
     async def close_all(self, s: Session) -> int:
         """End every session of the account, on every device (this one too): how many."""
+        return await self.end_everywhere(s.account_id)
+
+    async def end_everywhere(self, account_id: str) -> int:
+        """Every session of the account ends, and every seat token a session made ("Play on this
+        device": issue 52, a thief's copy must not keep playing): how many sessions."""
         async with self.store.engine.begin() as conn:
-            done = await conn.execute(sa.delete(sessions).where(sessions.c.account_id == s.account_id))
+            done = await conn.execute(sa.delete(sessions).where(sessions.c.account_id == account_id))
+            ended = await self._end_seats(conn, seats.c.account_id == account_id)
+        await self.tell(ended)
         return int(done.rowcount)
+
+    async def _end_seats(self, conn: AsyncConnection, which: sa.ColumnElement[bool]) -> list[str]:
+        """The seat tokens made by a session, of the seats ``which``, stop holding their seats
+        (each gets a token nobody knows); the games whose seats changed."""
+        q = sa.select(seats.c.game_id, seats.c.seat).where(which, seats.c.session_hash.is_not(None))
+        found = (await conn.execute(q)).all()
+        for game_id, seat in found:
+            await conn.execute(
+                sa.update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .values(token_hash=hash_token(new_token()), session_hash=None)
+            )
+        games_changed = sorted({str(game_id) for game_id, _ in found})
+        for game_id in games_changed:
+            await self.store.notify_game(conn, game_id)  # the other workers drop its pages
+        return games_changed
+
+    async def tell(self, games_changed: list[str]) -> None:
+        """This worker's tables, once committed: a seat's pages whose token ended close."""
+        for game_id in games_changed:
+            await self.seats_claimed(game_id)
 
     # --- names ------------------------------------------------------------------------
 
@@ -378,7 +420,7 @@ class Accounts:
             ) from None
         self._remember(name_key(body.name), address_prefix(addr))
         if body.email:  # unconfirmed until its owner opens the mailed link
-            await self.addresses.give(account_id, body.name, body.email, body.lang)
+            await self.addresses.give(account_id, body.name, body.email, body.lang, "signup")
         claimed = await self.claim(account_id, body.seats)
         token, csrf = await self.open_session(account_id)
         return token, {"name": body.name, "csrf": csrf, "claimed": claimed}
@@ -455,7 +497,20 @@ class Accounts:
             await self._wrong_passwords.add(s.account_id)
             raise ApiError(403, "wrong_password", "wrong password")
 
-    # --- changing and resetting the password ---------------------------------------------
+    # --- changing the address, the password, and resetting it ------------------------------
+
+    async def change_address(self, s: Session, body: AddressChange) -> AddressChanged:
+        """Set, change or remove the account's address: with the current password, unless this
+        session signed in within :data:`FRESH_MINUTES` (403 ``password_needed``)."""
+        if now() - s.signed_in_at > timedelta(minutes=FRESH_MINUTES):
+            if body.password is None:
+                raise ApiError(403, "password_needed", "give your current password to change the address")
+            await self.check_password(s, body.password)
+        mailed = await self.addresses.give(s.account_id, s.name, body.email, body.lang, "change")
+        return {**await self.addresses.settings(s.account_id), "mailed": mailed}
+
+    async def _taken_back(self, account_id: str) -> None:
+        await self.end_everywhere(account_id)
 
     async def change_password(self, s: Session, body: PasswordChange) -> tuple[str, Me]:
         """The new password for the right current one: every session of the account ends and
@@ -463,17 +518,20 @@ class Accounts:
         await self.check_password(s, body.current)
         digest = await self.passwords.run(_hasher.hash, body.password)
         async with self.store.engine.begin() as conn:
-            await self.set_password(conn, s.account_id, digest)
+            ended = await self.set_password(conn, s.account_id, digest)
+        await self.tell(ended)
         token, csrf = await self.open_session(s.account_id)
         return token, {"name": s.name, "csrf": csrf, "claimed": 0}
 
-    async def set_password(self, conn: AsyncConnection, account_id: str, digest: str) -> None:
-        """The account's new password (hashed): all its sessions and mailed links end."""
+    async def set_password(self, conn: AsyncConnection, account_id: str, digest: str) -> list[str]:
+        """The account's new password (hashed): all its sessions, the seat tokens they made
+        and its password links end (the games whose seats changed: for :meth:`tell`)."""
         await conn.execute(
             sa.update(accounts).where(accounts.c.id == account_id).values(password_hash=digest)
         )
         await conn.execute(sa.delete(sessions).where(sessions.c.account_id == account_id))
         await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
+        return await self._end_seats(conn, seats.c.account_id == account_id)
 
     # --- seats, profile, export, deletion -----------------------------------------------
 
@@ -555,9 +613,11 @@ class Accounts:
             "by_players": tally,
         }
 
-    async def play_here(self, account_id: str, game_id: str, seat: int) -> str:
+    async def play_here(self, s: Session, game_id: str, seat: int) -> str:
         """A new token for a seat the account holds in a game not over (the account on another
-        device): the seat's old token stops holding it, so its pages are closed."""
+        device): the seat's old token stops holding it, so its pages are closed.  The token is
+        the session's: it ends when the session is signed out, or all of them."""
+        account_id = s.account_id
         token = new_token()
         unfinished = sa.select(games.c.id).where(games.c.id == game_id, games.c.status != "finished")
         async with self.store.engine.begin() as conn:
@@ -569,7 +629,7 @@ class Accounts:
                     seats.c.account_id == account_id,
                     seats.c.game_id.in_(unfinished),
                 )
-                .values(token_hash=hash_token(token))
+                .values(token_hash=hash_token(token), session_hash=s.token_hash)
             )
             await self.store.notify_game(conn, game_id)  # the other workers drop the old token's pages
         if res.rowcount != 1:
@@ -634,7 +694,7 @@ class PasswordLinks:
                 sa.and_(
                     accounts.c.email_confirmed.is_(True),
                     accounts.c.email.is_not(None),
-                    sa.func.lower(accounts.c.email) == who.lower(),
+                    accounts.c.email_key == fold_address(who),
                 )
             ]
             with contextlib.suppress(ValueError):  # not a name: an address only
@@ -652,7 +712,9 @@ class PasswordLinks:
 
     async def _may_mail(self, account_id: str, email: str) -> bool:
         mails = self._mails
-        return await mails.allow(f"account\n{account_id}") and await mails.allow(f"mail\n{email.casefold()}")
+        return await mails.allow(f"account\n{account_id}") and await mails.allow(
+            f"mail\n{fold_address(email)}"
+        )
 
     async def _send(self, account_id: str, name: str, email: str, lang: str) -> None:
         """A new token (stored hashed; the account's older links stop working), mailed."""
@@ -688,7 +750,8 @@ class PasswordLinks:
             if account_id is None or used.rowcount != 1:  # another request used it just now
                 raise _bad_reset()
             name = await conn.scalar(sa.select(accounts.c.name).where(accounts.c.id == account_id))
-            await self.accounts.set_password(conn, account_id, digest)
+            ended = await self.accounts.set_password(conn, account_id, digest)
+        await self.accounts.tell(ended)
         assert name is not None  # the link is deleted with its account
         session, csrf = await self.accounts.open_session(account_id)
         return session, {"name": name, "csrf": csrf, "claimed": 0}

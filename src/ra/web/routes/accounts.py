@@ -27,9 +27,11 @@ from ra.web.accounts import (
     Session,
     SignUp,
 )
+from ra.web.addresses import AddressChange, AddressChanged
 from ra.web.addresses import make_router as make_address_router
 from ra.web.assets import NO_CACHE
 from ra.web.lobby import ApiError
+from ra.web.mail_pages import make_router as make_mail_pages
 from ra.web.puzzles import make_router as make_puzzle_router
 from ra.web.ratings import STAND_IN_DECISIONS, level_rating
 from ra.web.security import client_address, origin_allowed
@@ -115,6 +117,7 @@ def router(services: Services, gate: Gate) -> APIRouter:
     api = APIRouter()
     api.include_router(make_puzzle_router(services.store, gate.account_of, gate.changing_account))
     api.include_router(make_address_router(services.addresses, gate.account_of, gate.changing_account))
+    api.include_router(make_mail_pages(services.addresses))
 
     @api.post("/api/account/signup")
     async def sign_up(body: SignUp, request: Request) -> JSONResponse:
@@ -145,6 +148,12 @@ def router(services: Services, gate: Gate) -> APIRouter:
         new session (and CSRF token)."""
         token, me = await accounts.change_password(await gate.changing(request), body)
         return with_cookie(me, request, token)
+
+    @api.post("/api/account/email")
+    async def change_address(body: AddressChange, request: Request) -> AddressChanged:
+        """Set, change or remove the address (with the password, unless signed in just now); a
+        new one is confirmed by a mailed link first, the old one is told and may undo it."""
+        return await accounts.change_address(await gate.changing(request), body)
 
     @api.post("/api/account/reset")
     async def ask_reset(body: ResetAsk, request: Request) -> JSONResponse:
@@ -177,7 +186,7 @@ def router(services: Services, gate: Gate) -> APIRouter:
     async def play_here(game_id: str, seat: int, request: Request) -> dict[str, object]:
         """Play an account's seat on this device: a new seat token (the old one's pages close)."""
         s = await gate.changing(request)
-        token = await accounts.play_here(s.account_id, game_id[:40], seat)
+        token = await accounts.play_here(s, game_id[:40], seat)
         await hub.changed(game_id)  # the old token's connections are dropped here (the note: elsewhere)
         return {"game": game_id, "seat": seat, "token": token}
 
