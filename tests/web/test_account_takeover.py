@@ -220,6 +220,8 @@ def test_sign_out_everywhere_and_a_new_password_end_seat_tokens_a_session_made(s
         owner = sign_in(server.url, "Ann")
     mine = owner.post(f"/api/account/seats/{gid}/0/here")  # the owner takes the seat back
     assert mine.status_code == 200 and seat_held(server.ws, gid, mine.json()["token"])
+    assert owner.post("/api/account/logout").status_code == 200  # signing out here ends it too
+    assert not seat_held(server.ws, gid, mine.json()["token"])
 
 
 def test_confirmation_mails_are_limited_per_account_and_per_inbox_across_two_workers(
