@@ -114,6 +114,15 @@ def test_mail_links_open_pages_in_the_mails_language_whose_button_acts(
     token = path.rsplit("/", 1)[1]
     stored = b"".join(f.read_bytes() for f in tmp_path.glob("ra.db*"))
     assert token.encode() not in stored  # hashed
+    for other in ("undo", "unsubscribe"):  # one purpose: no other link takes it
+        assert httpx.post(f"{base}/api/mail/{other}/{token}").status_code == 404
+    engine = sa.create_engine(sqlite_url)
+    with engine.begin() as conn:  # expired: refused; then live again for the rest of the test
+        conn.execute(sa.update(db.account_tokens).values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+    assert httpx.get(base + path).status_code == 404
+    with engine.begin() as conn:
+        conn.execute(sa.update(db.account_tokens).values(expires_at=datetime.now(UTC) + timedelta(days=1)))
+    engine.dispose()
     for _ in range(2):  # a scanner's prefetch, twice: still unconfirmed
         page = httpx.get(base + path)
         assert page.status_code == 200 and '<html lang="de"' in page.text

@@ -12,6 +12,11 @@ by a link mailed to its *confirmed* address (the link's token stored hashed, goo
 hour; asking says the same whether the account exists, and the mail goes out after the answer);
 every session can be ended at once; a deleted account's name is nobody's for
 :data:`RESERVED_DAYS`.
+
+Accounts nobody can take (issue 52): the address changes only with the password (or within
+:data:`FRESH_MINUTES` of signing in), the old address may undo it (:mod:`ra.web.addresses`);
+a seat token made by "Play on this device" belongs to its session and ends with it, with every
+session ("sign out everywhere", a new password, an undone change).
 """
 
 from __future__ import annotations
