@@ -26,6 +26,18 @@ _LEVEL = sa.text(f"SELECT {_DRAINED} FROM limit_levels AS l WHERE l.key = :key")
 _PRUNE = sa.text("DELETE FROM limit_levels WHERE level <= EXTRACT(EPOCH FROM (now() - at)) * rate")
 
 
+_LOCK = sa.text("SELECT pg_advisory_xact_lock(hashtextextended(:key, 0))")
+
+
+async def lock_key(conn: AsyncConnection, key: str) -> None:
+    """Hold ``key`` until ``conn``'s transaction ends: a cap's count and the insert it allows
+    then happen one request at a time across every worker and host sharing PostgreSQL (a burst
+    or a second worker cannot both count 19 and both insert).  SQLite has one worker, whose
+    store makes such transactions one at a time itself."""
+    if conn.dialect.name == "postgresql":
+        await conn.execute(_LOCK, {"key": key})
+
+
 class StoredLevels:
     """:class:`ra.web.limits.Levels` in PostgreSQL's ``limit_levels`` table."""
 

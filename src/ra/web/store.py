@@ -9,10 +9,11 @@ decision end with exactly one of them applied (the primary key of
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -221,6 +222,11 @@ class Store:
         """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
         allows), in PostgreSQL when workers share it."""
         self._writer: BatchWriter | None = None
+        self._creating: contextlib.AbstractAsyncContextManager[object] = (
+            asyncio.Lock() if self.sqlite else contextlib.nullcontext()
+        )
+        """Creations one at a time where no lock of the database's serializes a cap's check
+        (SQLite's single worker; PostgreSQL's caps take an advisory lock: ra.web.limit_store)."""
         self.on_change: Callable[[], None] = _nothing
         """Called after every write this worker commits (the live lobby: :mod:`ra.web.lobby_feed`)."""
         if self.sqlite:
@@ -304,17 +310,8 @@ class Store:
     async def active_games_from(self, addr: str) -> tuple[int, int]:
         """The games this address created that are waiting or running (bot-only tables too),
         and the bot seats at them."""
-        active = sa.select(games.c.id).where(
-            games.c.creator_addr == addr, games.c.status.in_(("open", "running"))
-        )
-        bot_seats = sa.select(sa.func.count()).where(seats.c.game_id.in_(active), seats.c.kind == "bot")
-        q = sa.select(
-            sa.select(sa.func.count()).select_from(active.subquery()).scalar_subquery(),
-            bot_seats.scalar_subquery(),
-        )
         async with self.engine.connect() as conn:
-            row = (await conn.execute(q)).one()
-            return int(row[0]), int(row[1])
+            return await active_games_on(conn, addr)
 
     async def games_from(self, addr: str, hours: float = 24.0) -> int:
         """Games (tables and imported records) this address created in the last ``hours``."""
@@ -353,10 +350,19 @@ class Store:
 
     # --- writing ---------------------------------------------------------------
 
-    async def create_game(self, values: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> str:
+    async def create_game(
+        self,
+        values: dict[str, Any],
+        seat_rows: Sequence[dict[str, Any]],
+        check: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+    ) -> str:
+        """A new game; ``check`` runs first in the same transaction (a cap: what it raises
+        undoes the creation), one creation at a time on SQLite's single worker."""
         game_id = new_id()
         t = now()
-        async with self.engine.begin() as conn:
+        async with self._creating, self.engine.begin() as conn:
+            if check is not None:
+                await check(conn)
             await conn.execute(
                 sa.insert(games).values(
                     id=game_id, created_at=t, updated_at=t, **{"num_decisions": 0, **values}
@@ -594,6 +600,20 @@ class Store:
         if not self.sqlite:
             note = GameChanged(game_id, self.worker_id, appended)
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
+
+
+async def active_games_on(conn: AsyncConnection, addr: str) -> tuple[int, int]:
+    """:meth:`Store.active_games_from` on ``conn`` (inside a creation's transaction)."""
+    active = sa.select(games.c.id).where(
+        games.c.creator_addr == addr, games.c.status.in_(("open", "running"))
+    )
+    bot_seats = sa.select(sa.func.count()).where(seats.c.game_id.in_(active), seats.c.kind == "bot")
+    q = sa.select(
+        sa.select(sa.func.count()).select_from(active.subquery()).scalar_subquery(),
+        bot_seats.scalar_subquery(),
+    )
+    row = (await conn.execute(q)).one()
+    return int(row[0]), int(row[1])
 
 
 def _nothing() -> None:
