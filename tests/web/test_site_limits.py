@@ -6,17 +6,24 @@ limit once for the site."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import websockets
 
+from ra.web.chat import BURST as CHAT_BURST
+from ra.web.lobby import LISTS_PER_SECOND
+from ra.web.lobby_feed import FEEDS_PER_ADDRESS
 from ra.web.settings import Settings
 from ra.web.testing import Server
+from tests.web.client import create
 
 TABLES = Settings("sqlite://").max_open_games_per_addr
 BOT_SEATS = Settings("sqlite://").max_bot_seats_per_addr
 BURST = 60
+LIST_BURST = int(4 * LISTS_PER_SECOND)
 
 
 def one_bot(_: int) -> dict[str, Any]:
@@ -59,3 +66,62 @@ def test_two_workers_sharing_postgresql_count_one_addresses_tables_once(
     b = server_factory(pg_url, tmp_path / "b.log").start()
     made = asyncio.run(burst([a.url, b.url], one_bot))
     assert made.count(200) == TABLES, made
+
+
+async def refused(url: str) -> bool:
+    """Whether the server closes a new socket at ``url`` at once for a policy (code 1008)
+    rather than keeping it open; the socket is left open (it holds its place) when kept."""
+    ws = await websockets.connect(url)
+    OPEN.append(ws)
+    try:
+        await asyncio.wait_for(ws.recv(), 1.0)
+    except TimeoutError:
+        return False
+    except websockets.ConnectionClosed as closed:
+        return closed.rcvd is not None and closed.rcvd.code == 1008
+    return False  # it was sent something: it is served
+
+
+OPEN: list[Any] = []
+
+
+async def sockets_kept(urls: list[str]) -> int:
+    """How many of sockets opened one after another at ``urls`` are kept open."""
+    try:
+        return sum([not await refused(url) for url in urls])
+    finally:
+        for ws in OPEN:
+            await ws.close()
+        OPEN.clear()
+
+
+def test_two_workers_sharing_postgresql_count_every_per_address_limit_once(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
+    """Each worker kept its own buckets and counters: with two, lobby chat took 9 lines (cap
+    5), lobby lists 28 (20), game sockets and lobby pages twice their caps."""
+    env = {"RA_MAX_SOCKETS": "6"}
+    a = server_factory(pg_url, tmp_path / "a.log", env=env).start()
+    b = server_factory(pg_url, tmp_path / "b.log", env=env).start()
+    both = [a.url, b.url]
+    said = [
+        httpx.post(f"{both[i % 2]}/api/lobby/chat", json={"name": "Zed", "text": f"line {i}"}, timeout=10)
+        for i in range(2 * CHAT_BURST)
+    ]
+    assert [r.status_code for r in said].count(200) == CHAT_BURST, [r.text for r in said]
+    t = time.monotonic()
+    listed = asyncio.run(many_gets([f"{both[i % 2]}/api/games" for i in range(2 * LIST_BURST)]))
+    drained = LISTS_PER_SECOND * (time.monotonic() - t)  # the bucket drains meanwhile
+    assert LIST_BURST <= listed.count(200) <= LIST_BURST + drained + 1, listed
+    gid = create(a.url, [{"kind": "human"}, {"kind": "human"}])["game"]["id"]
+    games = [f"{(a, b)[i % 2].ws}/ws/games/{gid}" for i in range(10)]
+    assert asyncio.run(sockets_kept(games)) == 6
+    pages = [f"{(a, b)[i % 2].ws}/ws/lobby" for i in range(2 * FEEDS_PER_ADDRESS)]
+    assert asyncio.run(sockets_kept(pages)) == FEEDS_PER_ADDRESS
+    # Once closed, they are given back on every worker: a page opens again.
+    assert asyncio.run(sockets_kept(pages[:2])) == 2
+
+
+async def many_gets(urls: list[str]) -> list[int]:
+    async with httpx.AsyncClient(timeout=30) as client:
+        return [r.status_code for r in await asyncio.gather(*(client.get(u) for u in urls))]

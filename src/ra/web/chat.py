@@ -23,7 +23,7 @@ from ra.web.chat_store import ChatRow
 from ra.web.clients import Client
 from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
-from ra.web.limits import AddressLimiter
+from ra.web.limits import AddressBucket
 from ra.web.lobby import ApiError
 from ra.web.names import NameHolder, clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
@@ -102,9 +102,9 @@ class Chat:
         self.store = store
         self.hub = hub
         self._speakers: dict[int, Speaker] = {}
-        self._lobby_speakers = AddressLimiter(LINES_PER_MINUTE / 60, BURST)
-        # Many connections from one address share twice one connection's allowance.
-        self._addresses = AddressLimiter(2 * LINES_PER_MINUTE / 60, 2 * BURST)
+        self._lobby_speakers = AddressBucket(store.levels, "lobby-chat", LINES_PER_MINUTE / 60, BURST)
+        # Many connections from one address share twice one connection's allowance (site-wide).
+        self._addresses = AddressBucket(store.levels, "table-chat", 2 * LINES_PER_MINUTE / 60, 2 * BURST)
         self.account_names: Callable[[str, str | None], Awaitable[NameHolder]] | None = None
         """Whose a name is for a session cookie: nobody's, its account's, another's (the accounts)."""
         self.lobby: Callable[[str], None] = _nowhere
@@ -118,7 +118,7 @@ class Chat:
 
     async def post(self, room: Room, client: Client, req: ChatRequest, addr: str) -> None:
         """Store ``req`` and send it to the speaker's channel, here and on the other workers."""
-        if not self._speaker(client).allow() or not self._addresses.allow(addr):
+        if not self._speaker(client).allow() or not await self._addresses.allow(addr):
             raise ClientError("rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
         text = clean(req.text)
         name = self._name(room, client, req.name)
@@ -199,7 +199,7 @@ class Chat:
     async def post_lobby(self, said: LobbyLine, addr: str, account: bool = False) -> ChatLine:
         """Store a lobby line and send it to every lobby page, here and on the other workers
         (``account``: said by the signed-in account whose name it is)."""
-        if not self._lobby_speakers.allow(addr):
+        if not await self._lobby_speakers.allow(addr):
             raise ApiError(429, "rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
         try:
             text = clean(said.text)

@@ -1,12 +1,19 @@
-"""The rate limits' levels in the database (:class:`ra.web.limits.Levels`), for a site whose
-workers share PostgreSQL: a cap on sign-ins or password links holds once for the whole site,
-not once per worker.  Each change is one atomic statement (PostgreSQL's upsert), so two workers
-raising one key at once both count."""
+"""The limits' state in the database (:class:`ra.web.limits.Levels` and
+:class:`ra.web.limits.Holds`), for a site whose workers share PostgreSQL: a cap holds once for
+the whole site, not once per worker.  Each change of a level is one atomic statement
+(PostgreSQL's upsert), so two workers raising one key at once both count; a hold's count and
+its insert, and a table cap's, are one transaction under the key's advisory lock."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+log = logging.getLogger("ra.web")
 
 PRUNE_EVERY = 500
 """Writes between two sweeps of the drained levels (a drained row means the same as none)."""
@@ -65,3 +72,66 @@ class StoredLevels:
         self._writes += 1
         if self._writes % PRUNE_EVERY == 0:
             await conn.execute(_PRUNE)
+
+
+HOLD_REFRESH = 30.0
+"""Seconds between a worker's refreshes of what its clients hold (its holds' heartbeat)."""
+HOLD_STALE = 3 * HOLD_REFRESH
+"""Holds not refreshed for this long are a gone worker's: they no longer count, and are swept."""
+
+_FRESH = f"at > now() - make_interval(secs => {HOLD_STALE})"
+_HELD = sa.text(f"SELECT COALESCE(SUM(n), 0) FROM limit_holds WHERE key = :key AND {_FRESH}")
+_HOLD = sa.text(
+    "INSERT INTO limit_holds AS h (key, worker, n, at) VALUES (:key, :worker, 1, now()) "
+    "ON CONFLICT (key, worker) DO UPDATE SET n = h.n + 1, at = now()"
+)
+_GIVE_BACK = sa.text("UPDATE limit_holds SET n = n - 1 WHERE key = :key AND worker = :worker")
+_EMPTY = sa.text("DELETE FROM limit_holds WHERE key = :key AND worker = :worker AND n <= 0")
+_REFRESH = sa.text("UPDATE limit_holds SET at = now() WHERE worker = :worker")
+_SWEEP = sa.text(f"DELETE FROM limit_holds WHERE NOT ({_FRESH})")
+
+
+class StoredHolds:
+    """:class:`ra.web.limits.Holds` in PostgreSQL's ``limit_holds`` table, one row per key and
+    worker.  A take counts every worker's fresh rows and adds its own under the key's lock; a
+    running worker refreshes its rows every :data:`HOLD_REFRESH` s, so a worker that died
+    holding sockets stops counting after :data:`HOLD_STALE` s."""
+
+    def __init__(self, engine: AsyncEngine, worker: str) -> None:
+        self.engine, self.worker = engine, worker
+        self._keeper: asyncio.Task[None] | None = None
+
+    async def take(self, key: str, cap: int) -> bool:
+        if self._keeper is None:
+            self._keeper = asyncio.create_task(self._keep())
+        async with self.engine.begin() as conn:
+            await lock_key(conn, f"holds\n{key}")
+            if int(await conn.scalar(_HELD, {"key": key}) or 0) >= cap:
+                return False
+            await conn.execute(_HOLD, {"key": key, "worker": self.worker})
+        return True
+
+    async def give_back(self, key: str) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(_GIVE_BACK, {"key": key, "worker": self.worker})
+            await conn.execute(_EMPTY, {"key": key, "worker": self.worker})
+
+    async def close(self) -> None:
+        """Stop refreshing, and let go of this worker's holds (its clients are gone)."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+        with contextlib.suppress(Exception):
+            async with self.engine.begin() as conn:
+                await conn.execute(sa.text("DELETE FROM limit_holds WHERE worker = :w"), {"w": self.worker})
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(HOLD_REFRESH)
+            try:
+                async with self.engine.begin() as conn:
+                    await conn.execute(_REFRESH, {"worker": self.worker})
+                    await conn.execute(_SWEEP)
+            except Exception:
+                log.exception("refreshing the limits' holds failed")

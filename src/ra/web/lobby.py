@@ -36,7 +36,7 @@ from ra.tiles import EDITIONS
 from ra.web.db import now
 from ra.web.hub import Hub, build_game, game_state, result_columns
 from ra.web.limit_store import lock_key
-from ra.web.limits import AddressLimiter
+from ra.web.limits import AddressBucket
 from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.names import clean_name, name_key
@@ -255,8 +255,8 @@ class Lobby:
         self.store = store
         self.hub = hub
         self.settings = settings
-        self._imports = AddressLimiter(IMPORTS_PER_MINUTE / 60.0, IMPORTS_PER_MINUTE)
-        self._lists = AddressLimiter(LISTS_PER_SECOND, 4 * LISTS_PER_SECOND)
+        self._imports = AddressBucket(store.levels, "imports", IMPORTS_PER_MINUTE / 60.0, IMPORTS_PER_MINUTE)
+        self._lists = AddressBucket(store.levels, "lobby-lists", LISTS_PER_SECOND, 4 * LISTS_PER_SECOND)
         self._listed: dict[str | None, tuple[float, list[GameSummary]]] = {}
 
     async def row(self, game_id: str) -> GameRow:
@@ -270,7 +270,7 @@ class Lobby:
 
     async def list(self, status: str | None, addr: str) -> list[GameSummary]:
         """The newest tables (cached for :data:`LIST_CACHE_SECONDS`; limited per address)."""
-        if not self._lists.allow(addr):
+        if not await self._lists.allow(addr):
             raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
         t = time.monotonic()
         cached = self._listed.get(status)
@@ -405,7 +405,7 @@ class Lobby:
         longest (one whose seats were all taken meanwhile, or that has this name, is passed
         over); if none waits, a new open table with the seeker seated: the seek waits there, in
         the lobby's list, for the next person who seeks the same (leaving it cancels the seek)."""
-        if not self._lists.allow(addr):
+        if not await self._lists.allow(addr):
             raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
         found = await self._waiting_seat(body)
         if found is not None:
@@ -508,7 +508,7 @@ class Lobby:
         """A finished game from its record, kept as a replay; limited per address."""
         if len(body) > MAX_RECORD_BYTES:
             raise ApiError(413, "too_large", f"a record is at most {MAX_RECORD_BYTES // 1024} KiB")
-        self._check_import_rate(addr)
+        await self._check_import_rate(addr)
         if await self.store.games_from(addr) >= self.settings.max_games_per_addr:
             raise ApiError(
                 429,
@@ -556,8 +556,8 @@ class Lobby:
         )
         return {"game": await self.summary(game_id)}
 
-    def _check_import_rate(self, addr: str) -> None:
-        if not self._imports.allow(addr):
+    async def _check_import_rate(self, addr: str) -> None:
+        if not await self._imports.allow(addr):
             raise ApiError(
                 429, "rate_limited", f"at most {IMPORTS_PER_MINUTE} imports a minute; wait a little"
             )

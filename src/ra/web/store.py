@@ -38,8 +38,8 @@ from ra.web.db import (
     seats,
     sync_url,
 )
-from ra.web.limit_store import StoredLevels
-from ra.web.limits import Levels, MemoryLevels
+from ra.web.limit_store import StoredHolds, StoredLevels
+from ra.web.limits import Holds, Levels, MemoryHolds, MemoryLevels
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 
@@ -221,6 +221,8 @@ class Store:
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
         """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
         allows), in PostgreSQL when workers share it."""
+        self.holds: Holds = MemoryHolds() if self.sqlite else StoredHolds(self.engine, worker_id)
+        """What the clients hold at once per key (sockets, pages), counted likewise."""
         self._writer: BatchWriter | None = None
         self._creating: contextlib.AbstractAsyncContextManager[object] = (
             asyncio.Lock() if self.sqlite else contextlib.nullcontext()
@@ -234,6 +236,8 @@ class Store:
             self._writer = BatchWriter(url)
 
     async def close(self) -> None:
+        if isinstance(self.holds, StoredHolds):
+            await self.holds.close()
         if self._writer is not None:
             await self._writer.close()
         await self.engine.dispose()
