@@ -326,12 +326,15 @@ class Accounts:
     async def holder(self, name: str, cookie: str | None) -> NameHolder:
         """Whose name ``name`` is (by key: look-alikes too): no account's, the account the session
         of ``cookie`` is signed in to, or another account's — under which a guest may neither sit
-        nor speak (finding 6)."""
+        nor speak (finding 6); a deleted account's name, while reserved, counts as another's."""
         key = name_key(name)
         async with self.store.engine.connect() as conn:
             held = await conn.scalar(sa.select(accounts.c.id).where(accounts.c.name_key == key))
-        if held is None:
-            return "nobody"
+            until = await conn.scalar(
+                sa.select(reserved_names.c.reserved_until).where(reserved_names.c.name_key == key)
+            )
+        if held is None:  # a deleted account's name stays nobody's to wear while reserved
+            return "another" if until is not None and _aware(until) > now() else "nobody"
         session = await self.session(cookie)
         return "you" if session is not None and session.account_id == held else "another"
 

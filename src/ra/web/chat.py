@@ -25,7 +25,7 @@ from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
 from ra.web.limits import AddressBucket
 from ra.web.lobby import ApiError
-from ra.web.names import NameHolder, clean_name, name_key
+from ra.web.names import NameHolder, check_marks, clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
 from ra.web.store import Store
@@ -57,12 +57,17 @@ def line(row: ChatRow) -> ChatLine:
 
 
 def clean(text: str) -> str:
-    """One line of plain text: whitespace runs made single spaces, no control characters."""
+    """One line of plain text: whitespace runs made single spaces, no control characters, no
+    character carrying more than :data:`ra.web.names.MAX_MARKS` combining marks."""
     said = " ".join(text.split())
     if not said:
         raise ClientError("bad_message", "chat: say something (the text is empty)")
     if not said.isprintable():
         raise ClientError("bad_message", "chat: the text may not contain control characters")
+    try:
+        check_marks(said, "chat: a line")
+    except ValueError as err:  # stacked marks draw over the lines above
+        raise ClientError("stacked_marks", str(err)) from None
     return said
 
 
@@ -146,9 +151,10 @@ class Chat:
         """A seat speaks under its own name; a spectator under the one they give, never a player's."""
         if client.seat is not None:
             return room.row.seats[client.seat].name or f"#{client.seat + 1}"
-        name = " ".join((given or "").split())[:20] or SPECTATOR
-        if not name.isprintable():
-            raise ClientError("bad_message", "chat: a name may not contain control characters")
+        try:
+            name = clean_name(" ".join((given or "").split())[:20] or SPECTATOR)
+        except ValueError as err:  # invisible characters too: "Ann" and a variation selector
+            raise ClientError("bad_message", f"chat: {err}") from None
         if any(name_key(s.name or "") == name_key(name) for s in room.row.seats):
             raise ClientError(
                 "name_taken", f"chat: {name!r} is a player's name at this table; choose another"

@@ -129,6 +129,10 @@ class Holds(Protocol):
         """Let go of one that :meth:`take` gave ``key``."""
         ...
 
+    async def close(self) -> None:
+        """This worker stops: let go of everything its clients hold."""
+        ...
+
 
 class MemoryHolds:
     """:class:`Holds` in this process's memory, for one worker."""
@@ -146,6 +150,9 @@ class MemoryHolds:
         self._held[key] -= 1
         if self._held[key] <= 0:
             del self._held[key]
+
+    async def close(self) -> None:
+        self._held.clear()
 
 
 class AddressHolds:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import secrets
@@ -40,6 +41,7 @@ from ra.web.db import (
 )
 from ra.web.limit_store import StoredHolds, StoredLevels
 from ra.web.limits import Holds, Levels, MemoryHolds, MemoryLevels
+from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 
@@ -75,7 +77,8 @@ class SeatRow:
     rating: float | None = None
     """Its account's rating as shown (mu - 3 sigma), once the account has a rated game."""
     account: bool = False
-    """An account holds the seat: its name is that account's (the pages link it to its profile)."""
+    """An account holds the seat under its own name (by key; the pages link it to its profile):
+    a guest's seat an account claimed later keeps showing as a guest's."""
 
 
 def clock_seconds(move_seconds: int | None, game_seconds: int | None, bank: float | None) -> float | None:
@@ -236,8 +239,7 @@ class Store:
             self._writer = BatchWriter(url)
 
     async def close(self) -> None:
-        if isinstance(self.holds, StoredHolds):
-            await self.holds.close()
+        await self.holds.close()
         if self._writer is not None:
             await self._writer.close()
         await self.engine.dispose()
@@ -310,12 +312,6 @@ class Store:
                 )
             ).first()
             return None if row is None else int(row[0])
-
-    async def active_games_from(self, addr: str) -> tuple[int, int]:
-        """The games this address created that are waiting or running (bot-only tables too),
-        and the bot seats at them."""
-        async with self.engine.connect() as conn:
-            return await active_games_on(conn, addr)
 
     async def games_from(self, addr: str, hours: float = 24.0) -> int:
         """Games (tables and imported records) this address created in the last ``hours``."""
@@ -607,7 +603,8 @@ class Store:
 
 
 async def active_games_on(conn: AsyncConnection, addr: str) -> tuple[int, int]:
-    """:meth:`Store.active_games_from` on ``conn`` (inside a creation's transaction)."""
+    """The games this address created that are waiting or running (bot-only tables too), and
+    the bot seats at them, read on ``conn`` (inside a creation's transaction: the caps)."""
     active = sa.select(games.c.id).where(
         games.c.creator_addr == addr, games.c.status.in_(("open", "running"))
     )
@@ -788,6 +785,7 @@ _SEAT_COLUMNS = (
     accounts.c.rating_sigma.label("s_sigma"),
     accounts.c.rated_games.label("s_rated"),
     seats.c.account_id.label("s_account"),
+    accounts.c.name_key.label("s_account_key"),
 )
 """A seat's columns as the rows of a game read them, with its account's rating."""
 
@@ -804,8 +802,15 @@ def _seat_row(r: Any) -> SeatRow:
         r["s_bank"],
         bool(r["s_forfeited"]),
         round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
-        r["s_account"] is not None,
+        r["s_account"] is not None and r["s_account_key"] == _key(r["s_name"] or ""),
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _key(name: str) -> str:
+    """A seat's name's key: the seat's name is its account's only when the keys match (a guest
+    seat "Admin…" an account "Bob" claimed later still shows as a guest's, issue 52)."""
+    return name_key(name)
 
 
 def _game_row(r: Any) -> GameRow:
