@@ -125,3 +125,29 @@ def test_two_workers_sharing_postgresql_count_every_per_address_limit_once(
 async def many_gets(urls: list[str]) -> list[int]:
     async with httpx.AsyncClient(timeout=30) as client:
         return [r.status_code for r in await asyncio.gather(*(client.get(u) for u in urls))]
+
+
+def test_ra_serve_with_two_workers_on_postgresql_keeps_the_caps(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
+    """``ra serve --workers 2``: a burst of creations and of lobby lines, each on a connection of
+    its own (the workers share them out), still stops at the caps (60 tables were made, and 9
+    lobby lines said against a cap of 5)."""
+    s = server_factory(pg_url, tmp_path / "s.log", workers=2).start()
+    made = asyncio.run(burst([s.url], one_bot))
+    assert made.count(200) == TABLES, made
+    said = asyncio.run(lobby_lines(s.url, 4 * CHAT_BURST))
+    assert said.count(200) == CHAT_BURST, said
+
+
+async def lobby_lines(base: str, n: int) -> list[int]:
+    """``n`` lobby lines sent at once, each on its own connection."""
+
+    async def one(i: int) -> int:
+        async with httpx.AsyncClient(timeout=30) as client:
+            body = {"name": "Zed", "text": f"line {i}"}
+            return (
+                await client.post(f"{base}/api/lobby/chat", json=body, headers={"Origin": base})
+            ).status_code
+
+    return list(await asyncio.gather(*(one(i) for i in range(n))))
