@@ -125,9 +125,9 @@ def test_a_deleted_accounts_name_is_reserved_for_guests_too(server: Server) -> N
     assert carl.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
     for name in ("Carl", "CarI"):  # and its look-alike (a capital I for the l)
         r = lobby_line(server.url, name)
-        assert r.status_code == 409 and r.json()["error"] == "name_is_account", r.text
+        assert r.status_code == 409 and r.json()["error"] == "name_reserved", r.text
         r = httpx.post(f"{server.url}/api/games", json={"seats": [{"kind": "human"}] * 2, "name": name})
-        assert r.status_code == 409, r.text
+        assert r.status_code == 409 and r.json()["error"] == "name_reserved", r.text
 
 
 def test_a_chat_line_cannot_stack_marks_over_the_lines_above(server: Server) -> None:

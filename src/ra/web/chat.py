@@ -25,7 +25,7 @@ from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
 from ra.web.limits import AddressBucket
 from ra.web.lobby import ApiError
-from ra.web.names import NameHolder, check_marks, clean_name, name_key
+from ra.web.names import RESERVED, NameHolder, check_marks, clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
 from ra.web.store import Store
@@ -141,6 +141,8 @@ class Chat:
             return room.row.seats[client.seat].account
         checks = self.account_names
         held = "nobody" if checks is None else await checks(name, client.cookie)
+        if held == "reserved":
+            raise ClientError("name_reserved", f"chat: {RESERVED}")
         if held == "another":
             raise ClientError(
                 "name_is_account", f"chat: {name!r} is an account's name; sign in, or choose another"

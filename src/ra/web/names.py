@@ -27,8 +27,10 @@ KEY_CHARS = 20
 MAX_MARKS = 4
 """Combining marks one character may carry (Vietnamese needs two, Tibetan stacks a few more; a
 line of one letter and 299 marks draws over the lines above it)."""
-NameHolder = Literal["nobody", "you", "another"]
-"""Whose a name is, for a session: no account's, its own account's, or another account's."""
+NameHolder = Literal["nobody", "you", "another", "reserved"]
+"""Whose a name is, for a session: no account's, its own account's, another account's, or an
+account's deleted lately (nobody may wear it for a while)."""
+RESERVED = "that name belonged to an account deleted lately: for a while nobody may take it; choose another"
 BLANKS = frozenset("\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0\u034f")
 """Letters and symbols that show as blank (Python calls them printable)."""
 IGNORABLE = (
@@ -129,6 +131,7 @@ __all__ = [
     "BLANKS",
     "MAX_MARKS",
     "MAX_NAME",
+    "RESERVED",
     "check_marks",
     "clean_name",
     "ignorable",
