@@ -14,6 +14,8 @@ import httpx
 import websockets
 
 from ra.web.chat import BURST as CHAT_BURST
+from ra.web.limit_store import HOLD_STALE, StoredHolds
+from ra.web.limits import AddressHolds, MemoryHolds
 from ra.web.lobby import LISTS_PER_SECOND
 from ra.web.lobby_feed import FEEDS_PER_ADDRESS
 from ra.web.settings import Settings
@@ -151,3 +153,70 @@ async def lobby_lines(base: str, n: int) -> list[int]:
             ).status_code
 
     return list(await asyncio.gather(*(one(i) for i in range(n))))
+
+
+# --- the holds themselves, in-process on a real PostgreSQL ----------------------------------------
+
+
+def test_holds_count_every_workers_at_once_and_let_go(pg_url: str) -> None:
+    """Two workers' holds of one key share one cap, even taken all at once; a hold given back,
+    or the holds of a worker that stopped, are free again."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from ra.web import db
+
+    db.upgrade(pg_url)
+
+    async def main() -> None:
+        engine = create_async_engine(db.async_url(pg_url))
+        one, two = StoredHolds(engine, "w1"), StoredHolds(engine, "w2")
+        taken = await asyncio.gather(*((one, two)[i % 2].take("k", 5) for i in range(20)))
+        assert taken.count(True) == 5
+        assert not await one.take("k", 5)
+        await two.give_back("k")
+        assert await one.take("k", 5)
+        await two.close()  # a worker stopping lets go of all its clients held
+        assert [await one.take("k", 5) for _ in range(3)] == [True, True, False]
+        await one.close()
+        await engine.dispose()
+
+    asyncio.run(main())
+
+
+def test_a_gone_workers_holds_stop_counting(pg_url: str) -> None:
+    """A worker that died without giving back (killed) does not refresh its rows: past
+    ``HOLD_STALE`` they no longer count (no real-time wait: the row is written as old)."""
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from ra.web import db
+
+    db.upgrade(pg_url)
+    old = sa.text(
+        "INSERT INTO limit_holds (key, worker, n, at) VALUES "
+        "('k', 'gone', 5, now() - make_interval(secs => :stale + 1)), ('k', 'alive', 4, now())"
+    )
+
+    async def main() -> None:
+        engine = create_async_engine(db.async_url(pg_url))
+        async with engine.begin() as conn:
+            await conn.execute(old, {"stale": HOLD_STALE})
+        here = StoredHolds(engine, "w1")
+        assert [await here.take("k", 5) for _ in range(2)] == [True, False]  # 4 alive + 1
+        await here.close()
+        await engine.dispose()
+
+    asyncio.run(main())
+
+
+def test_an_addresses_holds_group_its_ipv6_64_and_a_refused_take_holds_nothing() -> None:
+    async def main() -> None:
+        holds = MemoryHolds()
+        pages = AddressHolds(holds, "pages", 2)
+        assert await pages.take("2001:db8::1") and await pages.take("2001:db8::2")
+        assert not await pages.take("2001:db8::ffff")  # the same /64
+        assert await pages.take("2001:db8:0:1::1")  # another /64
+        await pages.give_back("2001:db8::1")
+        assert await pages.take("2001:db8::3")
+
+    asyncio.run(main())
