@@ -220,3 +220,24 @@ def test_an_addresses_holds_group_its_ipv6_64_and_a_refused_take_holds_nothing()
         assert await pages.take("2001:db8::3")
 
     asyncio.run(main())
+
+
+def test_a_burst_of_imports_stores_at_most_the_games_of_a_day(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
+    """The day's cap on stored games was counted before the import was inserted: 5 imports
+    sent at once against a cap of 3 stored 5."""
+    import ra
+
+    s = server_factory(sqlite_url, tmp_path / "s.log", env={"RA_MAX_GAMES_PER_DAY": "3"}).start()
+    game = ra.Game(players=["A", "B"], seed=3)
+    while not game.is_over():
+        game.apply(game.legal_actions()[0])
+    record = game.to_record()
+
+    async def imports() -> list[int]:
+        async with httpx.AsyncClient(timeout=60) as client:
+            sent = [client.post(f"{s.url}/api/records", json=record) for _ in range(5)]
+            return [r.status_code for r in await asyncio.gather(*sent)]
+
+    assert sorted(asyncio.run(imports())) == [200, 200, 200, 429, 429]

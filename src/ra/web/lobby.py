@@ -42,7 +42,7 @@ from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.names import clean_name, name_key
 from ra.web.protocol import EventData, GameSummary, ViewData
 from ra.web.settings import Settings
-from ra.web.store import GameRow, Store, active_games_on, new_token
+from ra.web.store import GameRow, Store, active_games_on, games_created_on, new_token
 
 MAX_RECORD_BYTES = 256 * 1024
 """The largest game record the server imports."""
@@ -370,6 +370,16 @@ class Lobby:
                 f"your games already have {bot_seats} bot seats; at most {bot_limit} at once",
             )
 
+    async def _within_day(self, addr: str, conn: AsyncConnection) -> None:
+        """Refuse an import past the address's games of the day, counted like the table caps."""
+        await lock_key(conn, f"tables\n{addr}")
+        if await games_created_on(conn, addr) >= self.settings.max_games_per_addr:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"this address has {self.settings.max_games_per_addr} games stored today; try tomorrow",
+            )
+
     async def join(self, game_id: str, body: Join) -> Seated:
         return await self.seat_in(await self.row(game_id), body)
 
@@ -509,12 +519,6 @@ class Lobby:
         if len(body) > MAX_RECORD_BYTES:
             raise ApiError(413, "too_large", f"a record is at most {MAX_RECORD_BYTES // 1024} KiB")
         await self._check_import_rate(addr)
-        if await self.store.games_from(addr) >= self.settings.max_games_per_addr:
-            raise ApiError(
-                429,
-                "too_many_games",
-                f"this address has {self.settings.max_games_per_addr} games stored today; try tomorrow",
-            )
         try:
             record = json.loads(body.decode("utf-8"))
             game = Game.from_record(record)
@@ -553,6 +557,7 @@ class Lobby:
                 }
                 for i, nm in enumerate(game.names)
             ],
+            check=functools.partial(self._within_day, addr),
         )
         return {"game": await self.summary(game_id)}
 

@@ -313,13 +313,6 @@ class Store:
             ).first()
             return None if row is None else int(row[0])
 
-    async def games_from(self, addr: str, hours: float = 24.0) -> int:
-        """Games (tables and imported records) this address created in the last ``hours``."""
-        since = now() - timedelta(hours=hours)
-        async with self.engine.connect() as conn:
-            q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
-            return int((await conn.execute(q)).scalar_one())
-
     async def count_by_status(self) -> dict[str, int]:
         """How many games are open (waiting for players) and running (for ``/metrics``)."""
         q = (
@@ -615,6 +608,14 @@ async def active_games_on(conn: AsyncConnection, addr: str) -> tuple[int, int]:
     )
     row = (await conn.execute(q)).one()
     return int(row[0]), int(row[1])
+
+
+async def games_created_on(conn: AsyncConnection, addr: str, hours: float = 24.0) -> int:
+    """Games (tables and imported records) this address created in the last ``hours``, read on
+    ``conn`` (inside an import's transaction: the cap per day)."""
+    since = now() - timedelta(hours=hours)
+    q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
+    return int((await conn.execute(q)).scalar_one())
 
 
 def _nothing() -> None:
