@@ -160,7 +160,9 @@ async def lobby_lines(base: str, n: int) -> list[int]:
 
 def test_holds_count_every_workers_at_once_and_let_go(pg_url: str) -> None:
     """Two workers' holds of one key share one cap, even taken all at once; a hold given back,
-    or the holds of a worker that stopped, are free again."""
+    or the holds of a worker that stopped, are free again; a worker's refresh makes good a
+    give-back its database missed."""
+    import sqlalchemy as sa
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from ra.web import db
@@ -177,6 +179,11 @@ def test_holds_count_every_workers_at_once_and_let_go(pg_url: str) -> None:
         assert await one.take("k", 5)
         await two.close()  # a worker stopping lets go of all its clients held
         assert [await one.take("k", 5) for _ in range(3)] == [True, True, False]
+        async with engine.begin() as conn:  # give-backs the database missed (it was away)
+            await conn.execute(sa.text("UPDATE limit_holds SET n = n + 3 WHERE worker = 'w1'"))
+        await one.give_back("k")
+        await one.refresh()  # its heartbeat writes what it holds: 4
+        assert [await two.take("k", 5) for _ in range(2)] == [True, False]
         await one.close()
         await engine.dispose()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -87,18 +88,21 @@ _HOLD = sa.text(
 )
 _GIVE_BACK = sa.text("UPDATE limit_holds SET n = n - 1 WHERE key = :key AND worker = :worker")
 _EMPTY = sa.text("DELETE FROM limit_holds WHERE key = :key AND worker = :worker AND n <= 0")
-_REFRESH = sa.text("UPDATE limit_holds SET at = now() WHERE worker = :worker")
+_FORGET = sa.text("DELETE FROM limit_holds WHERE worker = :worker")
+_MINE = sa.text("INSERT INTO limit_holds (key, worker, n, at) VALUES (:key, :worker, :n, now())")
 _SWEEP = sa.text(f"DELETE FROM limit_holds WHERE NOT ({_FRESH})")
 
 
 class StoredHolds:
     """:class:`ra.web.limits.Holds` in PostgreSQL's ``limit_holds`` table, one row per key and
-    worker.  A take counts every worker's fresh rows and adds its own under the key's lock; a
-    running worker refreshes its rows every :data:`HOLD_REFRESH` s, so a worker that died
-    holding sockets stops counting after :data:`HOLD_STALE` s."""
+    worker.  A take counts every worker's fresh rows and adds its own under the key's lock.
+    Every :data:`HOLD_REFRESH` s a running worker writes its rows again from what it knows it
+    holds (a give-back the database missed is made good), so a worker that died holding
+    sockets stops counting after :data:`HOLD_STALE` s."""
 
     def __init__(self, engine: AsyncEngine, worker: str) -> None:
         self.engine, self.worker = engine, worker
+        self._mine: Counter[str] = Counter()
         self._keeper: asyncio.Task[None] | None = None
 
     async def take(self, key: str, cap: int) -> bool:
@@ -109,9 +113,13 @@ class StoredHolds:
             if int(await conn.scalar(_HELD, {"key": key}) or 0) >= cap:
                 return False
             await conn.execute(_HOLD, {"key": key, "worker": self.worker})
+        self._mine[key] += 1
         return True
 
     async def give_back(self, key: str) -> None:
+        self._mine[key] -= 1
+        if self._mine[key] <= 0:
+            del self._mine[key]
         async with self.engine.begin() as conn:
             await conn.execute(_GIVE_BACK, {"key": key, "worker": self.worker})
             await conn.execute(_EMPTY, {"key": key, "worker": self.worker})
@@ -122,16 +130,23 @@ class StoredHolds:
             self._keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._keeper
+        self._mine.clear()
         with contextlib.suppress(Exception):
-            async with self.engine.begin() as conn:
-                await conn.execute(sa.text("DELETE FROM limit_holds WHERE worker = :w"), {"w": self.worker})
+            await self.refresh()
+
+    async def refresh(self) -> None:
+        """Write this worker's rows again from what it holds (fresh), sweep the stale ones."""
+        rows = [{"key": k, "worker": self.worker, "n": n} for k, n in self._mine.items()]
+        async with self.engine.begin() as conn:
+            await conn.execute(_FORGET, {"worker": self.worker})
+            if rows:
+                await conn.execute(_MINE, rows)
+            await conn.execute(_SWEEP)
 
     async def _keep(self) -> None:
         while True:
             await asyncio.sleep(HOLD_REFRESH)
             try:
-                async with self.engine.begin() as conn:
-                    await conn.execute(_REFRESH, {"worker": self.worker})
-                    await conn.execute(_SWEEP)
+                await self.refresh()
             except Exception:
                 log.exception("refreshing the limits' holds failed")

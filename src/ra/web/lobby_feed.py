@@ -171,7 +171,7 @@ class LobbyFeed:
         finally:
             self._pages.discard(page)
             sender.cancel()
-            with contextlib.suppress(Exception):  # a lost database: the hold goes stale, then stops counting
+            with contextlib.suppress(Exception):  # a lost database: the next refresh makes it good
                 await self._open_pages.give_back(address)
 
     def say(self, text: str) -> None:

@@ -85,7 +85,7 @@ def router(services: Services) -> APIRouter:
             await _play(ws, game_id, hub, services.store, services.chat)
         finally:
             metrics.websockets.dec()
-            with contextlib.suppress(Exception):  # a lost database: the hold goes stale, then stops counting
+            with contextlib.suppress(Exception):  # a lost database: the next refresh makes it good
                 await sockets.give_back(address)
 
     return ws_routes
