@@ -156,7 +156,7 @@ class Chat:
         try:
             name = clean_name(" ".join((given or "").split())[:20] or SPECTATOR)
         except ValueError as err:  # invisible characters too: "Ann" and a variation selector
-            raise ClientError("bad_message", f"chat: {err}") from None
+            raise ClientError("bad_name", f"chat: {err}") from None
         if any(name_key(s.name or "") == name_key(name) for s in room.row.seats):
             raise ClientError(
                 "name_taken", f"chat: {name!r} is a player's name at this table; choose another"
