@@ -146,3 +146,42 @@ def test_a_chat_line_cannot_stack_marks_over_the_lines_above(server: Server) -> 
         return answer
 
     assert asyncio.run(say())["code"] == "stacked_marks"
+
+
+def test_migration_0020_rekeys_accounts_and_unmarks_guest_seats_lines(empty_sqlite_url: str) -> None:
+    """Keys made before the full skeleton: "Amy"'s becomes "arny", "Ann" and a variation
+    selector's "ann"; "Wes" keeps its old key as "VVes" holds "vves" (both stay usable); a line
+    said by a guest seat "Admin" that Bob claimed is a guest's."""
+    import datetime
+
+    import sqlalchemy as sa
+
+    from ra.web import db
+
+    db.upgrade(empty_sqlite_url, "0018")
+    engine = sa.create_engine(empty_sqlite_url)
+    t = datetime.datetime.now(datetime.UTC)
+    accounts = [("a1", "Amy", "amy"), ("a2", "Bob", "bob"), ("a3", "Wes", "wes"), ("a4", "VVes", "vves")]
+    accounts.append(("a5", "Ann\ufe0f", "ann\ufe0f"))  # a name the old rules let through
+    game = {"created_at": t, "updated_at": t, "status": "running", "players": 2, "variant": "standard"}
+    game |= {"hidden_scores": True, "edition": "original", "bot_delay": 0.0, "seed": 1}
+    with engine.begin() as conn:
+        for i, name, key in accounts:
+            conn.execute(
+                sa.insert(db.accounts).values(id=i, name=name, name_key=key, password_hash="x", created_at=t)
+            )
+        conn.execute(sa.insert(db.games).values(id="g1", **game))
+        conn.execute(sa.insert(db.seats), [
+            {"game_id": "g1", "seat": 0, "kind": "human", "name": "Admin", "account_id": "a2"},
+            {"game_id": "g1", "seat": 1, "kind": "human", "name": "Bob", "account_id": "a2"},
+        ])  # fmt: skip
+        for seat, name in ((0, "Admin"), (1, "Bob")):
+            line = {"game_id": "g1", "channel": "players", "seat": seat, "name": name, "text": "hi"}
+            conn.execute(sa.insert(db.chat).values(created_at=t, account=True, **line))
+    db.upgrade(empty_sqlite_url)
+    with engine.connect() as conn:
+        keys = dict(conn.execute(sa.select(db.accounts.c.id, db.accounts.c.name_key)).all())
+        marks = dict(conn.execute(sa.select(db.chat.c.name, db.chat.c.account)).all())
+    assert keys == {"a1": "arny", "a2": "bob", "a3": "wes", "a4": "vves", "a5": "ann"}  # Wes's is taken
+    assert marks == {"Admin": False, "Bob": True}
+    engine.dispose()
