@@ -56,7 +56,7 @@ from ra.web.db import (
 )
 from ra.web.limits import SharedBucket, SharedTally, address_prefix
 from ra.web.lobby import ApiError
-from ra.web.names import NameHolder, clean_name, name_key
+from ra.web.names import RESERVED, NameHolder, clean_name, name_key
 from ra.web.ratings import Rating, rating
 from ra.web.store import Store, hash_token, new_id, new_token
 from ra.words import DEFAULT_LANG, normalize
@@ -373,12 +373,15 @@ class Accounts:
     async def holder(self, name: str, cookie: str | None) -> NameHolder:
         """Whose name ``name`` is (by key: look-alikes too): no account's, the account the session
         of ``cookie`` is signed in to, or another account's — under which a guest may neither sit
-        nor speak (finding 6)."""
+        nor speak (finding 6); or a deleted account's, reserved for a while (issue 52)."""
         key = name_key(name)
         async with self.store.engine.connect() as conn:
             held = await conn.scalar(sa.select(accounts.c.id).where(accounts.c.name_key == key))
-        if held is None:
-            return "nobody"
+            until = await conn.scalar(
+                sa.select(reserved_names.c.reserved_until).where(reserved_names.c.name_key == key)
+            )
+        if held is None:  # a deleted account's name stays nobody's to wear while reserved
+            return "reserved" if until is not None and _aware(until) > now() else "nobody"
         session = await self.session(cookie)
         return "you" if session is not None and session.account_id == held else "another"
 
@@ -388,6 +391,8 @@ class Accounts:
         if not name:
             return False
         held = await self.holder(name, request.cookies.get(COOKIE))
+        if held == "reserved":
+            raise ApiError(409, "name_reserved", RESERVED)
         if held == "another":
             raise ApiError(
                 409,

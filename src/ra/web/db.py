@@ -232,6 +232,17 @@ limit_levels = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# What each worker's clients hold at once per key (ra.web.limit_store.StoredHolds): open game
+# sockets and lobby pages per address, counted over every worker's fresh rows.
+limit_holds = sa.Table(
+    "limit_holds",
+    metadata,
+    sa.Column("key", sa.String(300), primary_key=True),
+    sa.Column("worker", sa.String(64), primary_key=True),
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
 # Puzzle ratings of accounts (OpenSkill, ra.puzzles.Solver); a guest's lives in the browser.
 puzzle_solvers = sa.Table(
     "puzzle_solvers",

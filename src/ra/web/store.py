@@ -9,10 +9,12 @@ decision end with exactly one of them applied (the primary key of
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -37,8 +39,9 @@ from ra.web.db import (
     seats,
     sync_url,
 )
-from ra.web.limit_store import StoredLevels
-from ra.web.limits import Levels, MemoryLevels
+from ra.web.limit_store import StoredHolds, StoredLevels
+from ra.web.limits import Holds, Levels, MemoryHolds, MemoryLevels
+from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 
@@ -74,7 +77,8 @@ class SeatRow:
     rating: float | None = None
     """Its account's rating as shown (mu - 3 sigma), once the account has a rated game."""
     account: bool = False
-    """An account holds the seat: its name is that account's (the pages link it to its profile)."""
+    """An account holds the seat under its own name (by key; the pages link it to its profile):
+    a guest's seat an account claimed later keeps showing as a guest's."""
 
 
 def clock_seconds(move_seconds: int | None, game_seconds: int | None, bank: float | None) -> float | None:
@@ -220,7 +224,14 @@ class Store:
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
         """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
         allows), in PostgreSQL when workers share it."""
+        self.holds: Holds = MemoryHolds() if self.sqlite else StoredHolds(self.engine, worker_id)
+        """What the clients hold at once per key (sockets, pages), counted likewise."""
         self._writer: BatchWriter | None = None
+        self._creating: contextlib.AbstractAsyncContextManager[object] = (
+            asyncio.Lock() if self.sqlite else contextlib.nullcontext()
+        )
+        """Creations one at a time where no lock of the database's serializes a cap's check
+        (SQLite's single worker; PostgreSQL's caps take an advisory lock: ra.web.limit_store)."""
         self.on_change: Callable[[], None] = _nothing
         """Called after every write this worker commits (the live lobby: :mod:`ra.web.lobby_feed`)."""
         if self.sqlite:
@@ -228,6 +239,7 @@ class Store:
             self._writer = BatchWriter(url)
 
     async def close(self) -> None:
+        await self.holds.close()
         if self._writer is not None:
             await self._writer.close()
         await self.engine.dispose()
@@ -301,28 +313,6 @@ class Store:
             ).first()
             return None if row is None else int(row[0])
 
-    async def active_games_from(self, addr: str) -> tuple[int, int]:
-        """The games this address created that are waiting or running (bot-only tables too),
-        and the bot seats at them."""
-        active = sa.select(games.c.id).where(
-            games.c.creator_addr == addr, games.c.status.in_(("open", "running"))
-        )
-        bot_seats = sa.select(sa.func.count()).where(seats.c.game_id.in_(active), seats.c.kind == "bot")
-        q = sa.select(
-            sa.select(sa.func.count()).select_from(active.subquery()).scalar_subquery(),
-            bot_seats.scalar_subquery(),
-        )
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(q)).one()
-            return int(row[0]), int(row[1])
-
-    async def games_from(self, addr: str, hours: float = 24.0) -> int:
-        """Games (tables and imported records) this address created in the last ``hours``."""
-        since = now() - timedelta(hours=hours)
-        async with self.engine.connect() as conn:
-            q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
-            return int((await conn.execute(q)).scalar_one())
-
     async def count_by_status(self) -> dict[str, int]:
         """How many games are open (waiting for players) and running (for ``/metrics``)."""
         q = (
@@ -353,10 +343,19 @@ class Store:
 
     # --- writing ---------------------------------------------------------------
 
-    async def create_game(self, values: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> str:
+    async def create_game(
+        self,
+        values: dict[str, Any],
+        seat_rows: Sequence[dict[str, Any]],
+        check: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+    ) -> str:
+        """A new game; ``check`` runs first in the same transaction (a cap: what it raises
+        undoes the creation), one creation at a time on SQLite's single worker."""
         game_id = new_id()
         t = now()
-        async with self.engine.begin() as conn:
+        async with self._creating, self.engine.begin() as conn:
+            if check is not None:
+                await check(conn)
             await conn.execute(
                 sa.insert(games).values(
                     id=game_id, created_at=t, updated_at=t, **{"num_decisions": 0, **values}
@@ -596,6 +595,29 @@ class Store:
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
 
 
+async def active_games_on(conn: AsyncConnection, addr: str) -> tuple[int, int]:
+    """The games this address created that are waiting or running (bot-only tables too), and
+    the bot seats at them, read on ``conn`` (inside a creation's transaction: the caps)."""
+    active = sa.select(games.c.id).where(
+        games.c.creator_addr == addr, games.c.status.in_(("open", "running"))
+    )
+    bot_seats = sa.select(sa.func.count()).where(seats.c.game_id.in_(active), seats.c.kind == "bot")
+    q = sa.select(
+        sa.select(sa.func.count()).select_from(active.subquery()).scalar_subquery(),
+        bot_seats.scalar_subquery(),
+    )
+    row = (await conn.execute(q)).one()
+    return int(row[0]), int(row[1])
+
+
+async def games_created_on(conn: AsyncConnection, addr: str, hours: float = 24.0) -> int:
+    """Games (tables and imported records) this address created in the last ``hours``, read on
+    ``conn`` (inside an import's transaction: the cap per day)."""
+    since = now() - timedelta(hours=hours)
+    q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
+    return int((await conn.execute(q)).scalar_one())
+
+
 def _nothing() -> None:
     """No one listens for changes (the store without a server around it)."""
 
@@ -764,6 +786,7 @@ _SEAT_COLUMNS = (
     accounts.c.rating_sigma.label("s_sigma"),
     accounts.c.rated_games.label("s_rated"),
     seats.c.account_id.label("s_account"),
+    accounts.c.name_key.label("s_account_key"),
 )
 """A seat's columns as the rows of a game read them, with its account's rating."""
 
@@ -780,8 +803,15 @@ def _seat_row(r: Any) -> SeatRow:
         r["s_bank"],
         bool(r["s_forfeited"]),
         round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
-        r["s_account"] is not None,
+        r["s_account"] is not None and r["s_account_key"] == _key(r["s_name"] or ""),
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _key(name: str) -> str:
+    """A seat's name's key: the seat's name is its account's only when the keys match (a guest
+    seat "Admin…" an account "Bob" claimed later still shows as a guest's, issue 52)."""
+    return name_key(name)
 
 
 def _game_row(r: Any) -> GameRow:
