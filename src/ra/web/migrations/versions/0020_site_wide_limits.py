@@ -19,7 +19,7 @@ from alembic import op
 from ra.web.names import name_key
 
 revision = "0020"
-down_revision = "0018"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
