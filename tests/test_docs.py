@@ -254,7 +254,6 @@ def test_the_site_links_every_page_it_has() -> None:
         assert page.relative_to(ROOT / "docs").as_posix() in nav, f"{page.name} is not in mkdocs.yml's nav"
 
 
-
 def public_modules() -> list[str]:
     """Every public module of ``ra`` below the package itself (no underscore in its path; the
     migrations are scripts; ``ra``'s own names are on the engine's page, class by class)."""

@@ -14,6 +14,7 @@ import httpx
 import websockets
 
 from ra.web.chat import BURST as CHAT_BURST
+from ra.web.chat import LINES_PER_MINUTE
 from ra.web.limit_store import HOLD_STALE, StoredHolds
 from ra.web.limits import AddressHolds, MemoryHolds
 from ra.web.lobby import LISTS_PER_SECOND
@@ -106,11 +107,14 @@ def test_two_workers_sharing_postgresql_count_every_per_address_limit_once(
     a = server_factory(pg_url, tmp_path / "a.log", env=env).start()
     b = server_factory(pg_url, tmp_path / "b.log", env=env).start()
     both = [a.url, b.url]
+    t = time.monotonic()
     said = [
         httpx.post(f"{both[i % 2]}/api/lobby/chat", json={"name": "Zed", "text": f"line {i}"}, timeout=10)
         for i in range(2 * CHAT_BURST)
     ]
-    assert [r.status_code for r in said].count(200) == CHAT_BURST, [r.text for r in said]
+    refilled = LINES_PER_MINUTE / 60 * (time.monotonic() - t)  # a loaded machine is slow: the bucket refills
+    ok = [r.status_code for r in said].count(200)
+    assert CHAT_BURST <= ok <= CHAT_BURST + int(refilled), [r.text for r in said]
     t = time.monotonic()
     listed = asyncio.run(many_gets([f"{both[i % 2]}/api/games" for i in range(2 * LIST_BURST)]))
     drained = LISTS_PER_SECOND * (time.monotonic() - t)  # the bucket drains meanwhile

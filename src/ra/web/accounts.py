@@ -27,9 +27,8 @@ import heapq
 import itertools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, TypeVar
 
@@ -58,11 +57,10 @@ from ra.web.limits import SharedBucket, SharedTally, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.names import RESERVED, NameHolder, clean_name, name_key
 from ra.web.ratings import Rating, rating
+from ra.web.sessions import COOKIE, Session, Sessions
 from ra.web.store import Store, hash_token, new_id, new_token
 from ra.words import DEFAULT_LANG, normalize
 
-COOKIE = "ra_session"
-SESSION_DAYS = 30
 SIGN_INS_PER_MINUTE = 5.0
 """Sign-in attempts one address (an IPv6 /64) may make a minute (bursts of as many)."""
 FAILURES_PER_NAME_AND_ADDRESS = 10.0
@@ -233,15 +231,6 @@ class Profile(TypedDict):
     """Finished games and wins by number of players ("2" to "5")."""
 
 
-@dataclass(frozen=True)
-class Session:
-    account_id: str
-    name: str
-    csrf: str
-    token_hash: str
-    signed_in_at: datetime
-
-
 async def _seats_of(conn: AsyncConnection, game_ids: list[str]) -> dict[str, list[Opponent]]:
     """Every seat of these games, by game, in seat order (a profile's opponents)."""
     if not game_ids:
@@ -264,10 +253,6 @@ def _iso(t: datetime) -> str:
     return t.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-async def _unheard(game_id: str) -> None:
-    """Nobody to tell (an :class:`Accounts` not wired to a hub)."""
-
-
 class Accounts:
     """Accounts and sessions over the server's database."""
 
@@ -283,90 +268,8 @@ class Accounts:
             levels, "wrong-passwords", per_hour=WRONG_PASSWORDS_PER_HOUR
         )  # by account
         self.links = PasswordLinks(self)
-        self.seats_claimed: Callable[[str], Awaitable[None]] = _unheard
-        """Called with each game a claim joined a seat of to an account, or whose seat's token
-        ended: its open table shows it at once (:meth:`ra.web.hub.Hub.changed`)."""
+        self.sessions = Sessions(store)
         self.addresses.taken_back = self._taken_back
-
-    # --- sessions -------------------------------------------------------------------
-
-    async def session(self, token: str | None) -> Session | None:
-        """The live session of a cookie's token (None: no cookie, unknown or expired)."""
-        if not token or len(token) > 200:
-            return None
-        q = (
-            sa.select(
-                sessions.c.account_id,
-                sessions.c.csrf,
-                sessions.c.created_at,
-                sessions.c.expires_at,
-                accounts.c.name,
-            )
-            .join(accounts, accounts.c.id == sessions.c.account_id)
-            .where(sessions.c.token_hash == hash_token(token))
-        )
-        async with self.store.engine.connect() as conn:
-            row = (await conn.execute(q)).first()
-        if row is None or _aware(row.expires_at) < now():
-            return None
-        return Session(row.account_id, row.name, row.csrf, hash_token(token), _aware(row.created_at))
-
-    async def open_session(self, account_id: str) -> tuple[str, str]:
-        """A new session: its cookie token and its CSRF token."""
-        token, csrf, t = new_token(), secrets.token_urlsafe(24), now()
-        async with self.store.engine.begin() as conn:
-            await conn.execute(sa.delete(sessions).where(sessions.c.expires_at < t))  # tidy up
-            await conn.execute(
-                sa.insert(sessions).values(
-                    token_hash=hash_token(token),
-                    account_id=account_id,
-                    csrf=csrf,
-                    created_at=t,
-                    expires_at=t + timedelta(days=SESSION_DAYS),
-                )
-            )
-        return token, csrf
-
-    async def close(self, s: Session) -> None:
-        """Sign out here: the session ends, and so do the seat tokens it made."""
-        async with self.store.engine.begin() as conn:
-            await conn.execute(sa.delete(sessions).where(sessions.c.token_hash == s.token_hash))
-            ended = await self._end_seats(conn, seats.c.session_hash == s.token_hash)
-        await self.tell(ended)
-
-    async def close_all(self, s: Session) -> int:
-        """End every session of the account, on every device (this one too): how many."""
-        return await self.end_everywhere(s.account_id)
-
-    async def end_everywhere(self, account_id: str) -> int:
-        """Every session of the account ends, and every seat token a session made ("Play on this
-        device": issue 52, a thief's copy must not keep playing): how many sessions."""
-        async with self.store.engine.begin() as conn:
-            done = await conn.execute(sa.delete(sessions).where(sessions.c.account_id == account_id))
-            ended = await self._end_seats(conn, seats.c.account_id == account_id)
-        await self.tell(ended)
-        return int(done.rowcount)
-
-    async def _end_seats(self, conn: AsyncConnection, which: sa.ColumnElement[bool]) -> list[str]:
-        """The seat tokens made by a session, of the seats ``which``, stop holding their seats
-        (each gets a token nobody knows); the games whose seats changed."""
-        q = sa.select(seats.c.game_id, seats.c.seat).where(which, seats.c.session_hash.is_not(None))
-        found = (await conn.execute(q)).all()
-        for game_id, seat in found:
-            await conn.execute(
-                sa.update(seats)
-                .where(seats.c.game_id == game_id, seats.c.seat == seat)
-                .values(token_hash=hash_token(new_token()), session_hash=None)
-            )
-        games_changed = sorted({str(game_id) for game_id, _ in found})
-        for game_id in games_changed:
-            await self.store.notify_game(conn, game_id)  # the other workers drop its pages
-        return games_changed
-
-    async def tell(self, games_changed: list[str]) -> None:
-        """This worker's tables, once committed: a seat's pages whose token ended close."""
-        for game_id in games_changed:
-            await self.seats_claimed(game_id)
 
     # --- names ------------------------------------------------------------------------
 
@@ -382,7 +285,7 @@ class Accounts:
             )
         if held is None:  # a deleted account's name stays nobody's to wear while reserved
             return "reserved" if until is not None and _aware(until) > now() else "nobody"
-        session = await self.session(cookie)
+        session = await self.sessions.of(cookie)
         return "you" if session is not None and session.account_id == held else "another"
 
     async def guard_name(self, name: str | None, request: Request) -> bool:
@@ -432,7 +335,7 @@ class Accounts:
         if body.email:  # unconfirmed until its owner opens the mailed link
             await self.addresses.give(account_id, body.name, body.email, body.lang, "signup")
         claimed = await self.claim(account_id, body.seats)
-        token, csrf = await self.open_session(account_id)
+        token, csrf = await self.sessions.open(account_id)
         return token, {"name": body.name, "csrf": csrf, "claimed": claimed}
 
     async def _refuse_reserved(self, conn: AsyncConnection, key: str, name: str) -> None:
@@ -478,7 +381,7 @@ class Accounts:
             await self._failures.add(f"{key}\n{prefix}")
             raise ApiError(401, "bad_credentials", "wrong name or password")
         self._remember(key, prefix)
-        token, csrf = await self.open_session(row.id)
+        token, csrf = await self.sessions.open(row.id)
         return token, {"name": row.name, "csrf": csrf, "claimed": 0}
 
     def _rank(self, key: str, prefix: str, failures: float) -> int:
@@ -520,7 +423,7 @@ class Accounts:
         return {**await self.addresses.settings(s.account_id), "mailed": mailed}
 
     async def _taken_back(self, account_id: str) -> None:
-        await self.end_everywhere(account_id)
+        await self.sessions.end_everywhere(account_id)
 
     async def change_password(self, s: Session, body: PasswordChange) -> tuple[str, Me]:
         """The new password for the right current one: every session of the account ends and
@@ -529,8 +432,8 @@ class Accounts:
         digest = await self.passwords.run(_hasher.hash, body.password)
         async with self.store.engine.begin() as conn:
             ended = await self.set_password(conn, s.account_id, digest)
-        await self.tell(ended)
-        token, csrf = await self.open_session(s.account_id)
+        await self.sessions.tell(ended)
+        token, csrf = await self.sessions.open(s.account_id)
         return token, {"name": s.name, "csrf": csrf, "claimed": 0}
 
     async def set_password(self, conn: AsyncConnection, account_id: str, digest: str) -> list[str]:
@@ -541,7 +444,7 @@ class Accounts:
         )
         await conn.execute(sa.delete(sessions).where(sessions.c.account_id == account_id))
         await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
-        return await self._end_seats(conn, seats.c.account_id == account_id)
+        return await self.sessions.end_seats(conn, seats.c.account_id == account_id)
 
     # --- seats, profile, export, deletion -----------------------------------------------
 
@@ -566,7 +469,7 @@ class Accounts:
                     games_claimed.add(c.game)
                     await self.store.notify_game(conn, c.game)  # the other workers' tables
         for game_id in sorted(games_claimed):  # this worker's table, once it is committed
-            await self.seats_claimed(game_id)
+            await self.sessions.seats_changed(game_id)
         return done
 
     async def profile(self, name: str) -> Profile:
@@ -761,9 +664,9 @@ class PasswordLinks:
                 raise _bad_reset()
             name = await conn.scalar(sa.select(accounts.c.name).where(accounts.c.id == account_id))
             ended = await self.accounts.set_password(conn, account_id, digest)
-        await self.accounts.tell(ended)
+        await self.accounts.sessions.tell(ended)
         assert name is not None  # the link is deleted with its account
-        session, csrf = await self.accounts.open_session(account_id)
+        session, csrf = await self.accounts.sessions.open(account_id)
         return session, {"name": name, "csrf": csrf, "claimed": 0}
 
 

@@ -153,7 +153,7 @@ class Addresses:
         )
         self.taken_back: Callable[[str], Awaitable[None]] = _nobody_told
         """Called with an account whose change of address was undone: every session and every
-        seat token a session made ends (:meth:`ra.web.accounts.Accounts.end_everywhere`)."""
+        seat token a session made ends (:meth:`ra.web.sessions.Sessions.end_everywhere`)."""
 
     async def give(self, account_id: str, name: str, email: str | None, lang: str, kind: Kind) -> bool:
         """Set (or, with None, remove) the account's address: unconfirmed, its confirmation link

@@ -13,8 +13,6 @@ from typing_extensions import TypedDict
 
 from ra.bots import LEVEL_RATINGS, LEVELS
 from ra.web.accounts import (
-    COOKIE,
-    SESSION_DAYS,
     Accounts,
     Claim,
     Credentials,
@@ -24,7 +22,6 @@ from ra.web.accounts import (
     Profile,
     ResetAsk,
     ResetPassword,
-    Session,
     SignUp,
 )
 from ra.web.addresses import AddressChange, AddressChanged
@@ -36,6 +33,7 @@ from ra.web.puzzles import make_router as make_puzzle_router
 from ra.web.ratings import STAND_IN_DECISIONS, level_rating
 from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
+from ra.web.sessions import COOKIE, SESSION_DAYS, Session
 from ra.web.settings import Settings
 
 
@@ -64,7 +62,7 @@ class Gate:
         self.settings = settings
 
     async def signed_in(self, request: Request) -> Session:
-        s = await self.accounts.session(request.cookies.get(COOKIE))
+        s = await self.accounts.sessions.of(request.cookies.get(COOKIE))
         if s is None:
             raise ApiError(401, "sign_in", "sign in first")
         return s
@@ -85,7 +83,7 @@ class Gate:
 
     async def account_of(self, request: Request) -> tuple[str, str] | None:
         """The signed-in account's id and name, or None for a guest."""
-        s = await self.accounts.session(request.cookies.get(COOKIE))
+        s = await self.accounts.sessions.of(request.cookies.get(COOKIE))
         return None if s is None else (s.account_id, s.name)
 
     async def changing_account(self, request: Request) -> tuple[str, str] | None:
@@ -133,13 +131,13 @@ def router(services: Services, gate: Gate) -> APIRouter:
 
     @api.post("/api/account/logout")
     async def sign_out(request: Request) -> JSONResponse:
-        await accounts.close(await gate.changing(request))
+        await accounts.sessions.close(await gate.changing(request))
         return with_cookie({"ok": True}, request, None)
 
     @api.post("/api/account/logout-everywhere")
     async def sign_out_everywhere(request: Request) -> JSONResponse:
         """End every session of the account, on every device; this page's cookie is cleared."""
-        ended = await accounts.close_all(await gate.changing(request))
+        ended = await accounts.sessions.end_everywhere((await gate.changing(request)).account_id)
         return with_cookie({"ok": True, "ended": ended}, request, None)
 
     @api.post("/api/account/password")

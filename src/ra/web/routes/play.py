@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from ra.web.accounts import COOKIE
 from ra.web.chat import Chat
 from ra.web.clients import Client
 from ra.web.errors import ClientError
@@ -35,6 +34,7 @@ from ra.web.protocol import (
 )
 from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
+from ra.web.sessions import COOKIE
 from ra.web.store import Store, hash_token
 
 log = logging.getLogger("ra.web")
