@@ -268,8 +268,10 @@ class Room:
     def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
         """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``
         on, the stand-in's decisions marked."""
-        stand_ins = self.table.stand_ins if self.table is not None else ()
-        return seat_payload(game, seat, self.row.edition, start, stand_ins, self.row.stand_in_level)
+        table = self.table
+        stand_ins, forfeited = (table.stand_ins, table.forfeited) if table is not None else ((), set())
+        level = self.row.stand_in_level
+        return seat_payload(game, seat, self.row.edition, start, stand_ins, level, forfeited)
 
     def _state(
         self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
 from ra.bots import LADDER, LEVEL_RATINGS, LEVELS
-from ra.table import ranks
+from ra.record_format import ranks
 from ra.web.db import accounts, decisions, games, seats
 from ra.web.store import Store
 
