@@ -102,7 +102,9 @@ def test_ra_replays_final_line_ranks_the_forfeited_seat_last() -> None:
 def test_ra_replay_of_an_old_record_shows_the_tables_winner() -> None:
     replay = load_replay(OLD)
     assert replay.forfeited == {MISHA}
-    app = ReplayApp(replay.game, stand_ins=replay.stand_ins, stand_in=replay.stand_in, forfeited=replay.forfeited)
+    app = ReplayApp(
+        replay.game, stand_ins=replay.stand_ins, stand_in=replay.stand_in, forfeited=replay.forfeited
+    )
 
     async def main() -> str:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -110,7 +112,9 @@ def test_ra_replay_of_an_old_record_shows_the_tables_winner() -> None:
             await pilot.press("end")
             await pilot.pause()
             console = Console(width=100, height=30, file=io.StringIO(), record=True, color_system=None)
-            console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+            console.print(
+                app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+            )
             return " ".join(console.export_text().split())
 
     text = asyncio.run(main())

@@ -56,6 +56,7 @@ from ra.web.pubsub import (
     PresenceChanged,
     PubSub,
 )
+from ra.web.rating_policy import assists_refusal
 from ra.web.ratings import level_rating
 from ra.web.scheduler import FairScheduler
 from ra.web.settings import Settings
@@ -407,6 +408,9 @@ class Room:
         self.hub.metrics.hints.inc()
         seat = client.seat
         table = self.table
+        refused = assists_refusal(not self.row.casual, table is not None and table.game.is_over())
+        if refused is not None:  # the rating policy's: a rated table gives no hint until it ends
+            raise ClientError("no_hints", refused)
         if not self.row.hints:
             raise ClientError("no_hints", "hints are off at this table (chosen when it was created)")
         if table is None or table.game.is_over():

@@ -247,6 +247,8 @@ class TableSettings(TypedDict):
     edition: str
     bot_delay: float
     hints: bool
+    casual: bool
+    """Not rated: chosen when the table was made (``ra.web.rating_policy``); false: rated."""
     disaster_timing: str
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     move_seconds: int | None

@@ -111,6 +111,8 @@ class GameRow:
     rematch_id: str | None
     starts_at: datetime | None = None
     hints: bool = False
+    casual: bool = False
+    """Not rated, chosen when the table was made (:mod:`ra.web.rating_policy`)."""
     disaster_timing: str = "immediate"
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     move_seconds: int | None = None
@@ -162,6 +164,7 @@ class GameRow:
             "edition": self.edition,
             "bot_delay": self.bot_delay,
             "hints": self.hints,
+            "casual": self.casual,
             "disaster_timing": self.disaster_timing,
             "move_seconds": self.move_seconds,
             "stand_in": self.stand_in,
@@ -805,6 +808,7 @@ def _game_row(r: Any) -> GameRow:
         rematch_id=r["rematch_id"],
         starts_at=as_utc(r["starts_at"]),
         hints=bool(r["hints"]),
+        casual=bool(r["casual"]),
         disaster_timing=r["disaster_timing"],
         move_seconds=r["move_seconds"],
         stand_in=r["stand_in"],

@@ -22,10 +22,13 @@ function rated() {
   if (!rules) return "";
   const levels = join(rules.levels.map((l) => `${t(`lobby.level.${l.level}`)} ${number(l.rating)}`));
   const items = [
+    t("leaders.rated.table"),
     t("leaders.rated.people"),
     t("leaders.rated.bots", { levels }),
     t("leaders.rated.order"),
     t("leaders.rated.standIn", { n: rules.stand_in_decisions }),
+    t("leaders.rated.abort", { n: rules.min_own_decisions }),
+    t("leaders.rated.provisional", { n: rules.provisional_games }),
     t("leaders.rated.deadline", { time: duration(rules.move_deadline) }),
     t("leaders.rated.not"),
   ];
