@@ -16,6 +16,7 @@ from ra.web.rating_policy import (
     SeatFacts,
     assists_refusal,
     provisional,
+    puzzle_rated,
     table_choice,
     verdict,
     weight,
@@ -86,3 +87,10 @@ def test_a_new_account_is_provisional_and_weighs_less_against_an_established_one
     assert weight(PROVISIONAL_GAMES, [0]) == PROVISIONAL_WEIGHT < 1  # the established account
     assert weight(0, [PROVISIONAL_GAMES]) == 1.0  # the new account moves fully
     assert weight(PROVISIONAL_GAMES, [PROVISIONAL_GAMES]) == 1.0 == weight(PROVISIONAL_GAMES, [])
+
+
+def test_a_puzzle_is_rated_for_an_account_only_on_its_first_attempt_unseen_here() -> None:
+    assert puzzle_rated(first_from_account=True, seen_on_device=False, seen_at_address=False)
+    assert not puzzle_rated(first_from_account=False, seen_on_device=False, seen_at_address=False)
+    assert not puzzle_rated(first_from_account=True, seen_on_device=True, seen_at_address=False)
+    assert not puzzle_rated(first_from_account=True, seen_on_device=False, seen_at_address=True)

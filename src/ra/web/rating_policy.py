@@ -16,6 +16,9 @@ As lichess does it:
 - An account is provisional until it has :data:`PROVISIONAL_GAMES` rated games: its rating shows
   with a "?", it is not on the leaderboard, and an established account's rating moves only
   :data:`PROVISIONAL_WEIGHT` as much in a game with a provisional person.
+- A puzzle's answer is shown only after an attempt, and an account's attempt moves its puzzle
+  rating only if it is the account's first at that puzzle and no answer to it went to this device
+  or this address (:func:`puzzle_rated`) in the last :data:`PUZZLE_REVEAL_SECONDS`.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ PROVISIONAL_GAMES: Final = 5
 PROVISIONAL_WEIGHT: Final = 0.5
 """How much an established account's rating moves, of the model's change, in a game with a
 provisional person (a new account's result says little about its opponents)."""
+
+PUZZLE_REVEAL_SECONDS: Final = 86_400.0
+"""How long a puzzle's answer shown at an address keeps an account's answer from there unrated."""
 
 Why = Literal[
     "rated",
@@ -143,3 +149,11 @@ def weight(own_games: int, others_games: Sequence[int]) -> float:
     if provisional(own_games) or not any(provisional(g) for g in others_games):
         return 1.0
     return PROVISIONAL_WEIGHT
+
+
+def puzzle_rated(first_from_account: bool, seen_on_device: bool, seen_at_address: bool) -> bool:
+    """Whether an account's answer to a puzzle moves its puzzle rating: only its first answer to
+    it, and only if that puzzle's answer was not shown to this device (the page's own list of the
+    puzzles it answered) or this address (IPv4, or an IPv6 /64) before — a guest who peeked
+    could otherwise sign in and answer right, rated."""
+    return first_from_account and not seen_on_device and not seen_at_address
