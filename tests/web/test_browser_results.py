@@ -61,3 +61,40 @@ def test_the_replay_of_a_forfeited_game_names_the_winner_everywhere(
     shot(page, f"forfeit-replay-{lang}-{size}")
     no_js_errors(page)
     page.context.close()
+
+
+RATED = {
+    "en": ("Rated", "Rated: this game counts"),
+    "de": ("Gewertet", "Gewertet: Diese Partie zählt"),
+    "ru": ("Рейтинговая", "Рейтинговая: партия идёт в рейтинг"),
+}
+
+
+@BROWSER_TESTS[0]
+@BROWSER_TESTS[1]
+@pytest.mark.parametrize(("lang", "size"), [("en", "laptop"), ("de", "phone"), ("ru", "laptop")])
+def test_the_lobby_makes_a_rated_table_without_hints_and_the_table_says_so(
+    browser: Browser, module_server: str, lang: str, size: str
+) -> None:
+    """Issue 52: a table says rated or casual before it starts; a rated one offers no hints."""
+    locale = {"en": "en-US", "de": "de-DE", "ru": "ru-RU"}[lang]
+    page = new_page(browser, LAPTOP if size == "laptop" else PHONE, locale)
+    page.goto(module_server + "/")
+    page.wait_for_selector("#seat-rows .seat-row")
+    assert page.locator("#hints").is_checked() and not page.locator("#rated").is_checked()  # against bots
+    page.locator("#rated").check()
+    assert not page.locator("#hints").is_checked()  # a rated table has no hints
+    page.fill("#name", "Ann")
+    page.select_option("#pace", "0")
+    shot(page, f"lobby-rated-{lang}-{size}")
+    page.click("#create-btn")
+    page.wait_for_selector("#rated-note:not([hidden])")
+    word, note = RATED[lang]
+    assert page.inner_text("#rated-note").startswith(note)
+    assert page.evaluate("window.__ra.game.options.casual") is False
+    assert page.evaluate("window.__ra.game.options.hints") is False
+    page.goto(module_server + "/")
+    page.wait_for_selector("#seat-rows .seat-row")
+    assert word in page.inner_text("main")  # the lobby lists the table as rated
+    no_js_errors(page)
+    page.context.close()
