@@ -201,6 +201,7 @@ def test_a_game_against_rated_bots_moves_only_the_persons_rating(server: Server)
     board = httpx.get(base + "/api/leaderboard").json()["players"]
     assert board == [] and profile["rating"]["provisional"]  # listed after 5 rated games
     seats_after = httpx.get(f"{base}/api/games/{gid}").json()["seats"]
+    assert seats_after[0]["provisional"] and not seats_after[1]["provisional"]  # "?" in the lobby
     assert seats_after[0]["rating"] == pytest.approx(
         profile["rating"]["ordinal"], abs=0.06
     )  # in the lobby now

@@ -721,6 +721,7 @@ class Hub:
                     "away": s.away,
                     "forfeited": s.forfeited,
                     "rating": s.rating if s.kind == "human" else level_rating(s.level),
+                    "provisional": s.provisional,
                     "account": s.account,
                     "clock": seat_clock(row, s.seat) if row.status == "running" else None,
                 }

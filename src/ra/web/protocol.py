@@ -235,6 +235,8 @@ class SeatSummary(TypedDict):
     """Under a game clock: the seconds the seat has left (the mover's when this was sent)."""
     rating: float | None
     """The seat's rating as shown (mu - 3 sigma): its account's once rated, a bot level's fixed one."""
+    provisional: bool
+    """Its account's rating is provisional (``ra.web.rating_policy``): shown with "?"."""
     account: bool
     """An account holds the seat (its name links to ``/u/<name>``; a guest's name does not)."""
 

@@ -41,6 +41,7 @@ from ra.web.limit_store import StoredLevels
 from ra.web.limits import Levels, MemoryLevels
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
+from ra.web.rating_policy import provisional
 
 
 def new_id() -> str:
@@ -75,6 +76,8 @@ class SeatRow:
     """Its account's rating as shown (mu - 3 sigma), once the account has a rated game."""
     account: bool = False
     """An account holds the seat: its name is that account's (the pages link it to its profile)."""
+    provisional: bool = False
+    """Its account's rating is provisional (:func:`ra.web.rating_policy.provisional`)."""
 
 
 def clock_seconds(move_seconds: int | None, game_seconds: int | None, bank: float | None) -> float | None:
@@ -784,6 +787,7 @@ def _seat_row(r: Any) -> SeatRow:
         bool(r["s_forfeited"]),
         round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
         r["s_account"] is not None,
+        rated and provisional(r["s_rated"]),
     )
 
 

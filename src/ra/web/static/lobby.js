@@ -153,7 +153,8 @@ function clockOptions(value) {
 
 // The seats as HTML: an account's name links to its profile (a guest's name is only text).
 function seatNames(g) {
-  const rated = (s) => (s.rating !== null && s.rating !== undefined ? ` (${fmtRating(s.rating)})` : "");
+  // A provisional rating (fewer than 5 rated games: ra.web.rating_policy) shows with "?".
+  const rated = (s) => (s.rating !== null && s.rating !== undefined ? ` (${fmtRating(s.rating)}${s.provisional ? "?" : ""})` : "");
   const person = (s) => (s.account ? `<a class="profile-link" href="/u/${encodeURIComponent(s.name)}">${esc(s.name)}</a>` : esc(playerName(s.name)));
   return g.seats.map((s) => (s.kind === "bot" ? esc(`⚙ ${playerName(s.name) || t("lobby.bot")}${rated(s)}`) : s.name ? `${person(s)}${esc(rated(s))}` : esc(s.taken ? "?" : `(${t("table.free")})`))).join(", ");
 }
