@@ -138,3 +138,16 @@ def test_one_result_for_the_ratings_the_record_and_the_log() -> None:
     assert result is not None
     assert result.ranks() == t.record()["result"]["ranks"]
     assert result_log(t.game.events, result)[-1].seat == result.winner == t.record()["result"]["winner"]
+
+
+def test_ra_analyze_names_the_tables_winner(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ra.cli import app as cli
+
+    out, data = tmp_path / "report.html", tmp_path / "analysis.json"
+    args = ["analyze", str(OLD), "--seat", "Ann", "--budget", "4", "--out", str(out), "--json", str(data)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert json.loads(data.read_text(encoding="utf-8"))["winner"] == ANN
+    assert "Winner: <b>Ann</b>" in out.read_text(encoding="utf-8")
