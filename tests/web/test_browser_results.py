@@ -58,15 +58,16 @@ def test_the_replay_of_a_forfeited_game_names_the_winner_everywhere(
     assert last in log_end and never not in log_end
     assert page.inner_text(".final-headline") == headline
     assert page.locator(".final-table tbody tr").last.inner_text().startswith("3")  # Миша last
+    assert page.inner_text("#rp-id").endswith(RATED[lang][2])  # an imported record: casual
     shot(page, f"forfeit-replay-{lang}-{size}")
     no_js_errors(page)
     page.context.close()
 
 
 RATED = {
-    "en": ("Rated", "Rated: this game counts"),
-    "de": ("Gewertet", "Gewertet: Diese Partie zählt"),
-    "ru": ("Рейтинговая", "Рейтинговая: партия идёт в рейтинг"),
+    "en": ("Rated", "Rated: this game counts", "Casual"),
+    "de": ("Gewertet", "Gewertet: Diese Partie zählt", "Ungewertet"),
+    "ru": ("Рейтинговая", "Рейтинговая: партия идёт в рейтинг", "Без рейтинга"),
 }
 
 
@@ -89,7 +90,7 @@ def test_the_lobby_makes_a_rated_table_without_hints_and_the_table_says_so(
     shot(page, f"lobby-rated-{lang}-{size}")
     page.click("#create-btn")
     page.wait_for_selector("#rated-note:not([hidden])")
-    word, note = RATED[lang]
+    word, note, _ = RATED[lang]
     assert page.inner_text("#rated-note").startswith(note)
     assert page.evaluate("window.__ra.game.options.casual") is False
     assert page.evaluate("window.__ra.game.options.hints") is False

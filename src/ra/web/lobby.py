@@ -535,6 +535,7 @@ class Lobby:
                 "bot_delay": 0.0,
                 "seed": 0,
                 "stand_in": level,
+                "casual": True,  # an imported record is never rated (ra.web.rating_policy)
                 "record": Table(
                     game, [Seat(n) for n in game.names], TableOptions(stand_in=level), forfeited, stand_ins
                 ).record(),
