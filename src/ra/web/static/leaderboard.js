@@ -45,7 +45,7 @@ function render() {
   box.innerHTML = `<h1>${esc(t("leaders.title"))}</h1><p class="muted">${esc(t("leaders.help"))}</p><section class="card">` +
     (players === null ? `<p>${esc(t("table.loading"))}</p>` : rows ?
       `<table class="results"><thead><tr><th scope="col">#</th><th scope="col">${esc(t("leaders.player"))}</th><th scope="col">${esc(t("leaders.rating"))}</th><th scope="col">μ ± σ</th><th scope="col">${esc(t("leaders.games"))}</th></tr></thead><tbody>${rows}</tbody></table>` :
-      `<p class="muted">${esc(t("leaders.none"))}</p>`) + `</section>` + rated();
+      `<p class="muted">${esc(t("leaders.none", { n: rules ? rules.provisional_games : "?" }))}</p>`) + `</section>` + rated();
 }
 
 mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);
