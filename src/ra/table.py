@@ -25,7 +25,10 @@ from ra.bots.base import Bot
 from ra.engine import Game
 from ra.errors import RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
+from ra.events import game_over as game_over_event
+from ra.record_format import ranks, result_fields, seat_numbers, standings
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
+from ra.state import State
 from ra.views import PlayerView
 from ra.words import DEFAULT_LANG, Msg, msg, words
 from ra.words import Seat as SeatRef
@@ -375,6 +378,11 @@ class Table(Generic[HintT]):
         record = self.game.to_record(public=public)
         if self.forfeited:
             record["forfeited"] = sorted(self.forfeited)
+            if record["result"].get("over"):  # the table's result: forfeits last (format version 2)
+                game = self.game
+                record["result"] = result_fields(
+                    True, record["result"]["scores"], game.highest_suns(), self.forfeited
+                )
         if self.stand_ins:
             record["stand_ins"] = sorted(self.stand_ins)
             record["stand_in"] = self.options.stand_in
@@ -492,43 +500,34 @@ class Result:
         return ranks(self.scores, self.winner, self.forfeited)
 
 
-def ranks(scores: Sequence[int], winner: int, forfeited: Collection[int] = ()) -> list[int]:
-    """Each seat's rank for the ratings: 1 for the winner, then by score (higher first) with
-    equal scores sharing a rank; a seat that forfeited after every other, whatever its score."""
-
-    def key(seat: int) -> tuple[bool, bool, int]:
-        return (seat in forfeited, seat != winner, -scores[seat])
-
-    n = len(scores)
-    return [1 + sum(1 for other in range(n) if key(other) < key(seat)) for seat in range(n)]
-
-
-def game_result(game: Game, forfeited: Collection[int] = ()) -> Result | None:
-    """The result of ``game`` once it is over (None before), with the seats that forfeited."""
+def game_result(game: State, forfeited: Collection[int] = ()) -> Result | None:
+    """The result of ``game`` once it is over (None before), with the seats that forfeited:
+    the one result every surface shows (the record's, the log's last line, ``ra replay``'s, the
+    site's) and the ratings count, ordered by :func:`ra.record_format.standings`."""
     if not game.is_over():
         return None
     scores = tuple(s if s is not None else 0 for s in game.scores)
-    masks = zip(game.sun_masks(), game.used_sun_masks(), strict=True)
-    suns = tuple(max(0, (up | down).bit_length() - 1) for up, down in masks)  # bit k: sun k
+    suns = game.highest_suns()
     out = frozenset(forfeited)
+    return Result(scores, suns, out, standings(scores, suns, out))
 
-    def key(seat: int) -> tuple[bool, int, int]:  # no two seats hold the same sun: a total order
-        return (seat in out, -scores[seat], -suns[seat])
 
-    return Result(scores, suns, out, tuple(sorted(range(game.num_players), key=key)))
+def result_log(events: Sequence[Event], result: Result | None) -> list[Event]:
+    """``events`` (a game's log, or a view's) with the end of the game told as the table's
+    ``result``: the engine knows no forfeits, so its last line would name a forfeited seat."""
+    if result is None:
+        return list(events)
+    told = game_over_event(result.winner, result.tie)
+    return [told if e.kind == "game_over" else e for e in events]
 
 
 def record_facts(record: Mapping[str, Any], game: Game) -> tuple[frozenset[int], frozenset[int]]:
     """The table's facts a record of ``game`` states: the seats that forfeited and the decisions
     a stand-in took (both optional lists of numbers); :class:`RecordError` names a bad one."""
-    out: list[frozenset[int]] = []
-    for key, bound in (("forfeited", game.num_players), ("stand_ins", game.num_decisions)):
-        value = record.get(key, [])
-        ok = isinstance(value, list) and len(value) <= bound
-        if not ok or not all(type(v) is int and 0 <= v < bound for v in value):
-            raise RecordError(f"{key!r} must be a list of numbers from 0 to {bound - 1}")
-        out.append(frozenset(value))
-    return out[0], out[1]
+    return (
+        seat_numbers(record, "forfeited", game.num_players),
+        seat_numbers(record, "stand_ins", game.num_decisions),
+    )
 
 
 TABLE_BOTS = (*bots.LEVELS, "random", "greedy")

@@ -51,6 +51,11 @@ def test_a_forfeited_seat_is_last_everywhere_and_the_stand_ins_decisions_are_mar
         assert listed["winner"] == 1 - walker and listed["seats"][walker]["forfeited"]
         record = httpx.get(f"{server.url}/api/games/{gid}/record").json()
         assert record["forfeited"] == [walker] and len(record["stand_ins"]) == len(marked)
+        # Issue 52: the record's own result says it too (format version 2), and so does the log's
+        # last line (the engine's game_over event told as the table's result).
+        assert record["version"] == 2 and record["result"]["winner"] == 1 - walker
+        assert record["result"]["ranks"][walker] == 2
+        assert end["events"][-1]["kind"] == "game_over" and end["events"][-1]["seat"] == 1 - walker
         again = httpx.post(f"{server.url}/api/records", json=record)  # a replay of it says the same
         assert again.status_code == 200, again.text
         imported = again.json()["game"]

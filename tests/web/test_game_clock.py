@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ra.table import ranks
+from ra.record_format import ranks
 from ra.web.testing import Server
 from tests.web.chromium import needs_chromium
 from tests.web.client import Player, create, join

@@ -47,6 +47,7 @@ games = sa.Table(
     sa.Column("bot_claim_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("starts_at", sa.DateTime(timezone=True), nullable=True),  # bots wait until then
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),  # win chances on request
+    sa.Column("casual", sa.Boolean, nullable=False, server_default=sa.false()),  # not rated (rating_policy)
     # R3.5: "immediate" or "2008" (the variant "2008 disaster timing")
     sa.Column("disaster_timing", sa.String(16), nullable=False, server_default="immediate"),
     # A clock: seconds for each person's decision (None: no clock); when they run out, a bot of

@@ -56,6 +56,7 @@ from ra.web.pubsub import (
     PresenceChanged,
     PubSub,
 )
+from ra.web.rating_policy import assists_refusal
 from ra.web.ratings import level_rating
 from ra.web.scheduler import FairScheduler
 from ra.web.settings import Settings
@@ -268,8 +269,10 @@ class Room:
     def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
         """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``
         on, the stand-in's decisions marked."""
-        stand_ins = self.table.stand_ins if self.table is not None else ()
-        return seat_payload(game, seat, self.row.edition, start, stand_ins, self.row.stand_in_level)
+        table = self.table
+        stand_ins, forfeited = (table.stand_ins, table.forfeited) if table is not None else ((), set())
+        level = self.row.stand_in_level
+        return seat_payload(game, seat, self.row.edition, start, stand_ins, level, forfeited)
 
     def _state(
         self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
@@ -405,6 +408,9 @@ class Room:
         self.hub.metrics.hints.inc()
         seat = client.seat
         table = self.table
+        refused = assists_refusal(not self.row.casual, table is not None and table.game.is_over())
+        if refused is not None:  # the rating policy's: a rated table gives no hint until it ends
+            raise ClientError("no_hints", refused)
         if not self.row.hints:
             raise ClientError("no_hints", "hints are off at this table (chosen when it was created)")
         if table is None or table.game.is_over():
@@ -715,6 +721,7 @@ class Hub:
                     "away": s.away,
                     "forfeited": s.forfeited,
                     "rating": s.rating if s.kind == "human" else level_rating(s.level),
+                    "provisional": s.provisional,
                     "account": s.account,
                     "clock": seat_clock(row, s.seat) if row.status == "running" else None,
                 }

@@ -41,6 +41,7 @@ from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.names import clean_name, name_key
 from ra.web.protocol import EventData, GameSummary, ViewData
+from ra.web.rating_policy import RatingPolicyError, table_choice
 from ra.web.settings import Settings
 from ra.web.store import GameRow, Store, active_games_on, games_created_on, new_token
 
@@ -110,6 +111,9 @@ class NewGame(BaseModel):
     start_in: float = Field(default=0.0, ge=0.0, le=3600.0)
     hints: bool | None = None
     """Players may ask for win chances; by default only with one human at the table."""
+    rated: bool | None = None
+    """Whether the game counts for ratings; unsaid, a table is rated unless it has hints
+    (:func:`ra.web.rating_policy.table_choice`: a rated table has none)."""
     disaster_timing: str = "immediate"
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     move_seconds: int | None = Field(default=None, ge=MIN_MOVE_SECONDS, le=MAX_MOVE_SECONDS)
@@ -313,6 +317,10 @@ class Lobby:
         except SetupError as err:
             where = f"{err.option}: " if err.option and err.option != "players" else ""
             raise ApiError(422, "bad_request", f"{where}{err}") from None
+        try:
+            rated, hints = table_choice(body.rated, body.hints, default_hints(table_seats_of(body.seats)))
+        except RatingPolicyError as err:
+            raise ApiError(422, err.code, str(err)) from None
         names = bot_names(body.seats)
         self._listed.clear()  # the lobby shows a change made here at once
         game_id = await self.store.create_game(
@@ -327,7 +335,8 @@ class Lobby:
                 "seed": self.settings.fixed_seed if self.settings.fixed_seed is not None else new_seed(),
                 "creator_addr": addr,
                 "starts_at": now() + timedelta(seconds=body.start_in) if body.start_in else None,
-                "hints": body.hints if body.hints is not None else default_hints(table_seats_of(body.seats)),
+                "hints": hints,
+                "casual": not rated,
                 "disaster_timing": body.disaster_timing,
                 "move_seconds": body.move_seconds,
                 **_clock_columns(body),
@@ -539,6 +548,7 @@ class Lobby:
                 "bot_delay": 0.0,
                 "seed": 0,
                 "stand_in": level,
+                "casual": True,  # an imported record is never rated (ra.web.rating_policy)
                 "record": Table(
                     game, [Seat(n) for n in game.names], TableOptions(stand_in=level), forfeited, stand_ins
                 ).record(),

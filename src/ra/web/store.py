@@ -44,6 +44,7 @@ from ra.web.limits import Holds, Levels, MemoryHolds, MemoryLevels
 from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
+from ra.web.rating_policy import provisional
 
 
 def new_id() -> str:
@@ -79,6 +80,8 @@ class SeatRow:
     account: bool = False
     """An account holds the seat under its own name (by key; the pages link it to its profile):
     a guest's seat an account claimed later keeps showing as a guest's."""
+    provisional: bool = False
+    """Its account's rating is provisional (:func:`ra.web.rating_policy.provisional`)."""
 
 
 def clock_seconds(move_seconds: int | None, game_seconds: int | None, bank: float | None) -> float | None:
@@ -115,6 +118,8 @@ class GameRow:
     rematch_id: str | None
     starts_at: datetime | None = None
     hints: bool = False
+    casual: bool = False
+    """Not rated, chosen when the table was made (:mod:`ra.web.rating_policy`)."""
     disaster_timing: str = "immediate"
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     move_seconds: int | None = None
@@ -166,6 +171,7 @@ class GameRow:
             "edition": self.edition,
             "bot_delay": self.bot_delay,
             "hints": self.hints,
+            "casual": self.casual,
             "disaster_timing": self.disaster_timing,
             "move_seconds": self.move_seconds,
             "stand_in": self.stand_in,
@@ -804,6 +810,7 @@ def _seat_row(r: Any) -> SeatRow:
         bool(r["s_forfeited"]),
         round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
         r["s_account"] is not None and r["s_account_key"] == _key(r["s_name"] or ""),
+        rated and provisional(r["s_rated"]),
     )
 
 
@@ -835,6 +842,7 @@ def _game_row(r: Any) -> GameRow:
         rematch_id=r["rematch_id"],
         starts_at=as_utc(r["starts_at"]),
         hints=bool(r["hints"]),
+        casual=bool(r["casual"]),
         disaster_timing=r["disaster_timing"],
         move_seconds=r["move_seconds"],
         stand_in=r["stand_in"],

@@ -30,7 +30,8 @@ from ra.web.assets import NO_CACHE
 from ra.web.lobby import ApiError
 from ra.web.mail_pages import make_router as make_mail_pages
 from ra.web.puzzles import make_router as make_puzzle_router
-from ra.web.ratings import STAND_IN_DECISIONS, level_rating
+from ra.web.rating_policy import MIN_OWN_DECISIONS, PROVISIONAL_GAMES, STAND_IN_DECISIONS
+from ra.web.ratings import level_rating
 from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
 from ra.web.sessions import COOKIE, SESSION_DAYS, Session
@@ -50,6 +51,10 @@ class RatingRules(TypedDict):
     """The bot levels a rated game may have, with their fixed ratings."""
     stand_in_decisions: int
     """A seat whose stand-in made more of its decisions than this is rated as forfeited (last)."""
+    min_own_decisions: int
+    """A seat that forfeits before this many decisions of its own aborts the game for rating."""
+    provisional_games: int
+    """Rated games before an account's rating is established (listed, shown without "?")."""
     move_deadline: float
     """Seconds a person has for a decision at a table without a clock before the seat forfeits."""
 
@@ -217,6 +222,8 @@ def router(services: Services, gate: Gate) -> APIRouter:
         return {
             "levels": [{"level": lv, "rating": level_rating(lv) or 0.0} for lv in rated],
             "stand_in_decisions": STAND_IN_DECISIONS,
+            "min_own_decisions": MIN_OWN_DECISIONS,
+            "provisional_games": PROVISIONAL_GAMES,
             "move_deadline": gate.settings.move_deadline,
         }
 
