@@ -181,8 +181,9 @@ def test_holds_count_every_workers_at_once_and_let_go(pg_url: str) -> None:
         assert not await one.take("k", 5)
         await two.give_back("k")
         assert await one.take("k", 5)
+        held_by_two = sum(taken[1::2]) - 1  # which worker won the race is the race's; less its give-back
         await two.close()  # a worker stopping lets go of all its clients held
-        assert [await one.take("k", 5) for _ in range(3)] == [True, True, False]
+        assert [await one.take("k", 5) for _ in range(held_by_two + 1)] == [True] * held_by_two + [False]
         async with engine.begin() as conn:  # give-backs the database missed (it was away)
             await conn.execute(sa.text("UPDATE limit_holds SET n = n + 3 WHERE worker = 'w1'"))
         await one.give_back("k")
