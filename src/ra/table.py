@@ -365,6 +365,12 @@ class Table(Generic[HintT]):
         """``seat`` forfeits: it ranks last (:func:`game_result`) and may not take back."""
         self.forfeited.add(seat)
 
+    def stood_in_for(self, seat: int) -> bool:
+        """Whether a stand-in has already decided for ``seat`` (a second time-out forfeits at a
+        "second" table: :meth:`ra.clock.Clock.forfeits`)."""
+        events = self.game.events
+        return any(events[i].seat == seat for i in stand_in_events(events, self.stand_ins))
+
     def result(self) -> Result | None:
         """The finished game's result, forfeits included (None while it goes on)."""
         return game_result(self.game, self.forfeited)

@@ -11,10 +11,9 @@ import logging
 import os
 import signal
 import sys
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ra.table import decide, stand_in_events
+from ra.table import decide
 from ra.web.errors import ClientError
 
 if TYPE_CHECKING:
@@ -80,7 +79,7 @@ class BotDriver:
         try:
             delay = self.room.row.bot_delay
             if self.room.row.starts_at is not None:
-                delay = max(delay, (self.room.row.starts_at - datetime.now(UTC)).total_seconds())
+                delay = max(delay, (self.room.row.starts_at - self.room.hub.now()).total_seconds())
             await asyncio.sleep(delay)
             game = self.room.game
             if game is None or game.num_decisions != n:
@@ -156,7 +155,7 @@ class BotDriver:
                 game = self.room.game
                 if game is None or game.num_decisions != n or game.to_move != seat:
                     return
-                if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
+                if self.room.clock().per_game and not self.room.row.seats[seat].away:
                     # Another worker may have charged the seat's clock: the stored one decides.
                     self.room.row.seats[seat].bank = await self.room.hub.store.bank(self.room.id, seat)
                 left = None if self.room.row.seats[seat].away else self.time_left()
@@ -165,7 +164,7 @@ class BotDriver:
                 delay = left + 0.05  # woken early, or the person came back: their time runs on
             if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
                 return
-            if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
+            if self.room.clock().per_game and not self.room.row.seats[seat].away:
                 self.room.row.seats[seat].bank = 0.0  # spent: coming back gives only the increment
                 await self.room.hub.store.set_bank(self.room.id, seat, 0.0)
             held = self.room.row.seats[seat]
@@ -183,23 +182,16 @@ class BotDriver:
             log.exception("stand-in move failed in game %s at decision %d", self.room.id, n)
 
     def forfeits(self, seat: int) -> bool:
-        """Whether ``seat``, out of time now, forfeits: at a forfeit table; at a table whose rule
-        is "the second time" once a stand-in has already decided for it; at a table without a
-        clock (the site's deadline) always."""
-        rule, table = self.room.row.on_timeout, self.room.table
-        if rule == "forfeit" or not self.room.row.clocked:
-            return True
-        if rule != "second" or table is None:
-            return False
-        events = table.game.events
-        return any(events[i].seat == seat for i in stand_in_events(events, table.stand_ins))
+        """Whether ``seat``, out of time now, forfeits (:meth:`ra.clock.Clock.forfeits`)."""
+        table = self.room.table
+        return self.room.clock().forfeits(table is not None and table.stood_in_for(seat))
 
     def time_left(self) -> float:
         """Seconds the person to move has left: on the table's clock, or at a table without one
         until the site's deadline per decision (then the seat forfeits)."""
-        if self.room.row.clocked:
-            return self.room.clock_left() or 0.0
-        return max(0.0, self.room.hub.settings.move_deadline - self.room.used())
+        game, row = self.room.game, self.room.row
+        bank = row.seats[game.to_move].bank if game is not None and game.to_move is not None else None
+        return self.room.clock().time_left(bank, row.updated_at, self.room.hub.now())
 
     async def forfeit(self, seat: int) -> None:
         """At a forfeit table, ``seat``'s time ran out: a bot plays it to the end (it cannot be
@@ -223,18 +215,15 @@ class BotDriver:
                 raise ClientError("forfeited", FORFEITED)
             game = self.room.game
             due = game is not None and game.to_move == seat
-            bank = (
-                self.room.row.allowed(seat) if self.room.row.game_seconds is not None and not away else None
-            )
+            bank = None if away else self.room.clock().back(self.room.row.seats[seat].bank)
             if bank is not None:
-                bank += self.room.row.increment or 0
                 self.room.row.seats[seat].bank = bank
             await self.room.hub.store.set_away(
                 self.room.id, seat, away, restart_turn=due and not away, bank=bank
             )
             self.room.row.seats[seat].away = away
             if due and not away:
-                self.room.row.updated_at = datetime.now(UTC)
+                self.room.row.updated_at = self.room.hub.now()
             self.room.broadcast()
         self.schedule_clock()
 

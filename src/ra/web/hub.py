@@ -22,6 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import UTC, datetime
 
 from ra.bots.advisor import ADVICE_SEED
+from ra.clock import Clock
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError
 from ra.events import DECISION_EVENTS, Event
@@ -298,20 +299,19 @@ class Room:
             "clock_left": self.clock_left() if view is not None else None,
         }
 
+    def clock(self) -> Clock:
+        """The table's clock, with this site's deadline per decision (:mod:`ra.clock`)."""
+        return self.row.clock(self.hub.settings.move_deadline)
+
     def clock_left(self) -> float | None:
         """Seconds the person to move has left for this decision (None: no clock running)."""
         game, row = self.game, self.row
-        if not row.clocked or game is None or game.is_over() or game.to_move is None:
+        if game is None or game.is_over() or game.to_move is None:
             return None
         seat = row.seats[game.to_move]
-        allowed = row.allowed(game.to_move)
-        if seat.kind == "bot" or seat.away or row.updated_at is None or allowed is None:
+        if seat.kind == "bot" or seat.away:
             return None
-        return max(0.0, allowed - self.used())
-
-    def used(self) -> float:
-        """Seconds since the decision now due became due."""
-        return elapsed(self.row)
+        return self.clock().left(seat.bank, row.updated_at, self.hub.now())
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
         """A reconnecting client holds the first ``since`` log entries of the log ``key`` names:
@@ -479,10 +479,9 @@ class Room:
         """Under a game clock, take the decision's time off the seat's clock and add the
         increment (stored: the clock survives a restart)."""
         row = self.row
-        allowed = row.allowed(seat)
-        if row.game_seconds is None or allowed is None:
+        bank = self.clock().charged(row.seats[seat].bank, row.updated_at, self.hub.now())
+        if bank is None:
             return
-        bank = round(max(0.0, allowed - self.used()) + (row.increment or 0), 3)
         row.seats[seat].bank = bank
         await self.hub.store.set_bank(self.id, seat, bank)
 
@@ -494,7 +493,7 @@ class Room:
         self.row.epoch = state["epoch"]
         self.row.winner = state["winner"]
         self.row.scores = state["scores"]
-        self.row.updated_at = datetime.now(UTC)  # the next decision's clock starts now
+        self.row.updated_at = self.hub.now()  # the next decision's clock starts now
 
     async def remote_change(self, note: GameChanged) -> None:
         """Another worker committed: apply the one decision its note carries when we are one
@@ -567,21 +566,17 @@ class Room:
         self.bots.schedule_bot(remote)
 
 
-def seat_clock(row: GameRow, seat: int) -> float | None:
-    """A seat's game clock at this moment (the mover's running down); None without one."""
-    allowed = row.allowed(seat) if row.game_seconds is not None else None
-    if allowed is None or row.seats[seat].kind == "bot":
+def seat_clock(row: GameRow, seat: int, now: datetime) -> float | None:
+    """A seat's game clock at ``now`` (the mover's running down); None without one."""
+    s = row.seats[seat]
+    if s.kind == "bot":
         return None
-    if row.to_move == seat and not row.seats[seat].away:
-        allowed -= elapsed(row)
-    return round(max(0.0, allowed), 1)
+    return row.clock().shown(s.bank, row.to_move == seat and not s.away, row.updated_at, now)
 
 
-def elapsed(row: GameRow) -> float:
-    """Seconds since the decision now due in ``row``'s game became due."""
-    if row.updated_at is None:
-        return 0.0
-    return max(0.0, (datetime.now(UTC) - row.updated_at).total_seconds())
+def utc_now() -> datetime:
+    """The wall clock in UTC (a hub's default :attr:`Hub.now`; tests give a fake one)."""
+    return datetime.now(UTC)
 
 
 class Hub:
@@ -597,6 +592,8 @@ class Hub:
         self.store = store
         self.settings = settings
         self.metrics = metrics or Metrics()
+        self.now: Callable[[], datetime] = utc_now
+        """The moment the table's clock rules are asked about (:mod:`ra.clock`)."""
         self.pubsub: PubSub = pubsub or _pubsub_for(store, settings)
         self.rooms: dict[str, Room] = {}
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
@@ -716,7 +713,7 @@ class Hub:
                     "forfeited": s.forfeited,
                     "rating": s.rating if s.kind == "human" else level_rating(s.level),
                     "account": s.account,
-                    "clock": seat_clock(row, s.seat) if row.status == "running" else None,
+                    "clock": seat_clock(row, s.seat, self.now()) if row.status == "running" else None,
                 }
                 for s in row.seats
             ],

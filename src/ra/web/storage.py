@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Protocol
 
 from ra.web.pubsub import Note
@@ -162,8 +162,7 @@ def _past_clock(row: GameRow, t: datetime, deadline: float) -> bool:
     if row.status != "running" or row.record is not None or row.to_move is None or _bot_to_move(row):
         return False
     seat = row.seats[row.to_move]
-    allowed = row.time_for(row.to_move, deadline)
-    return seat.away or (row.updated_at or t) + timedelta(seconds=allowed) <= t
+    return row.clock(deadline).is_out(seat.bank, seat.away, row.updated_at, t)
 
 
 __all__ = ["GameStorage", "MemoryGames"]
