@@ -17,14 +17,32 @@ import threading
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Final, Generic, TypeVar
 
 from ra import bots
 from ra.actions import Action
 from ra.bots.base import Bot
 from ra.engine import Game
-from ra.errors import RaError, RecordError, SetupError
+from ra.errors import IllegalActionError, NotationError, RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
+from ra.master import (
+    Broadcast,
+    ChargeClock,
+    Decide,
+    Effect,
+    Forfeit,
+    GameOver,
+    Intent,
+    NextTurn,
+    RefusedError,
+    StoreDecision,
+    StoreForfeit,
+    TakeBack,
+    TakeBackStored,
+    TurnOf,
+    Undone,
+)
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.views import PlayerView
 from ra.words import DEFAULT_LANG, Msg, msg, words
@@ -38,6 +56,9 @@ UNDO_POLICY = "own-last-unrevealed"
 UNDO_RULE = words(DEFAULT_LANG)("tui.undo.rule")
 """The undo policy in English words (every front end's refusal says it, after the reason, in
 its reader's language: the catalogue's ``tui.undo.rule``)."""
+
+FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
+"""Why a seat that forfeited may not decide (nor come back): every front end says it."""
 
 HINT_CACHE_SIZE = 64
 """Hints kept per table (one per seat and position; an undo makes an old position current again)."""
@@ -347,8 +368,6 @@ class Table(Generic[HintT]):
         parsed = action if isinstance(action, Action) else Action.parse(action)
         why = game.why_illegal_message(parsed)
         if why is not None:
-            from ra.errors import IllegalActionError
-
             raise IllegalActionError(game.say(why), why)
         return parsed
 
@@ -385,6 +404,97 @@ class Table(Generic[HintT]):
             record["stand_ins"] = sorted(self.stand_ins)
             record["stand_in"] = self.options.stand_in
         return record
+
+    # --- the master: one step per intent (ra.master) ------------------------------------
+
+    def step(self, intent: Intent, now: datetime) -> tuple[Table[HintT], list[Effect]]:
+        """The table after ``intent`` at ``now``, and what a front end must do about it
+        (:mod:`ra.master`): a new table, this one unchanged; :class:`ra.master.RefusedError` with the
+        rule's code and reason if the intent may not be."""
+        if isinstance(intent, Decide):
+            return self._decide(intent, now)
+        if isinstance(intent, TakeBack):
+            return self._take_back(intent)
+        return self._forfeit(intent)
+
+    def replaced(
+        self,
+        game: Game | None = None,
+        stand_ins: Collection[int] | None = None,
+        seats: Sequence[Seat] | None = None,
+        forfeited: Collection[int] | None = None,
+    ) -> Table[HintT]:
+        """This table with the facts given changed (the rest as they are, its hint cache shared:
+        its keys name whole histories)."""
+        new: Table[HintT] = Table(
+            self.game if game is None else game,
+            self.seats if seats is None else seats,
+            self.options,
+            self.forfeited if forfeited is None else forfeited,
+            self.stand_ins if stand_ins is None else stand_ins,
+        )
+        new.hint_cache = self.hint_cache
+        new._shown = self._shown
+        return new
+
+    def _decide(self, intent: Decide, now: datetime) -> tuple[Table[HintT], list[Effect]]:
+        """A decision: checked (the turn, the number it answers, a forfeit, the rules), then
+        stored, charged to a person's clock, told, and the next turn started."""
+        game, seat = self.game, intent.seat
+        if game.is_over():
+            raise RefusedError("over", "the game is over")
+        if intent.n != game.num_decisions:
+            raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
+        if game.to_move != seat:
+            who = game.names[game.to_move] if game.to_move is not None else "nobody"
+            raise RefusedError("not_your_turn", f"it is {who}'s turn, not yours")
+        if intent.by == "person" and seat in self.forfeited:
+            raise RefusedError("forfeited", FORFEITED)
+        try:
+            action = self.check(seat, intent.action)
+        except IllegalActionError as err:
+            raise RefusedError("illegal", str(err), err.why) from None
+        except NotationError as err:
+            raise RefusedError("illegal", str(err)) from None
+        new = self.replaced(game.clone())
+        new.apply(action, stand_in=intent.by == "stand_in")
+        effects: list[Effect] = [StoreDecision(intent.n, seat, str(action), intent.by == "stand_in")]
+        if intent.by == "person":
+            effects.append(ChargeClock(seat, now))
+        effects.append(Broadcast())
+        after = new.game
+        if after.is_over():
+            effects.append(GameOver())
+        elif after.to_move is not None:
+            effects.append(TurnOf(after.to_move))
+        return new, [*effects, NextTurn()]
+
+    def _take_back(self, intent: TakeBack) -> tuple[Table[HintT], list[Effect]]:
+        """An undo by the one policy (:data:`UNDO_RULE`), forfeits and stand-ins included."""
+        game, n = self.game, intent.n
+        if n != game.num_decisions:
+            raise RefusedError("stale", "the game has moved on")
+        reason = self.why_no_undo(intent.seat)
+        if reason is not None:
+            refusal = undo_refusal(reason)
+            code = "forfeited" if reason.key == "tui.undo.forfeited" else "not_allowed"
+            raise RefusedError(code, words(DEFAULT_LANG).render(refusal, game.names), refusal)
+        new = self.replaced(game.clone())
+        taken = new.undo(intent.seat)
+        after = new.game
+        return new, [
+            TakeBackStored(n, n - 1),
+            Undone(intent.seat, str(taken), after.num_decisions),
+            Broadcast(floor=len(after.events)),
+            NextTurn(),
+        ]
+
+    def _forfeit(self, intent: Forfeit) -> tuple[Table[HintT], list[Effect]]:
+        """A forfeit: for good (once is enough), stored and told."""
+        if intent.seat in self.forfeited:
+            return self, []
+        new = self.replaced(forfeited=self.forfeited | {intent.seat})
+        return new, [StoreForfeit(intent.seat), Broadcast()]
 
     # --- undo (one policy: UNDO_RULE) ---------------------------------------------
 

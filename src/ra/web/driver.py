@@ -13,7 +13,8 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from ra.table import decide
+from ra.master import Forfeit
+from ra.table import FORFEITED, decide
 from ra.web.errors import ClientError
 
 if TYPE_CHECKING:
@@ -30,7 +31,6 @@ BOT_CLAIM_HEARTBEAT = 2.0
 BOT_CLAIM_STALE = 8.0
 """Seconds a claim on a bot's turn lives unrenewed: then its worker is taken for dead and
 another takes the turn over (a thinking worker renews it every :data:`BOT_CLAIM_HEARTBEAT`)."""
-FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
 
 
 class BotDriver:
@@ -80,7 +80,7 @@ class BotDriver:
             delay = self.room.row.bot_delay
             if self.room.row.starts_at is not None:
                 delay = max(delay, (self.room.row.starts_at - self.room.hub.now()).total_seconds())
-            await asyncio.sleep(delay)
+            await self.room.hub.sleep(delay)
             game = self.room.game
             if game is None or game.num_decisions != n:
                 return
@@ -151,7 +151,7 @@ class BotDriver:
     async def _clock_turn(self, seat: int, n: int, delay: float) -> None:
         try:
             while True:
-                await asyncio.sleep(delay)
+                await self.room.hub.sleep(delay)
                 game = self.room.game
                 if game is None or game.num_decisions != n or game.to_move != seat:
                     return
@@ -197,11 +197,7 @@ class BotDriver:
         """At a forfeit table, ``seat``'s time ran out: a bot plays it to the end (it cannot be
         taken back) and it ranks last; everyone is told."""
         async with self.room.lock:
-            await self.room.hub.store.set_away(self.room.id, seat, True, forfeited=True)
-            self.room.row.seats[seat].away = self.room.row.seats[seat].forfeited = True
-            if self.room.table is not None:
-                self.room.table.forfeit(seat)
-            self.room.broadcast()
+            await self.room.perform(Forfeit(seat))
 
     async def set_away(self, seat: int, away: bool) -> None:
         """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with

@@ -24,14 +24,31 @@ from datetime import UTC, datetime
 from ra.bots.advisor import ADVICE_SEED
 from ra.clock import Clock
 from ra.engine import Game
-from ra.errors import IllegalActionError, NotationError, RaError
+from ra.errors import RaError
 from ra.events import DECISION_EVENTS, Event
+from ra.master import (
+    Broadcast,
+    By,
+    ChargeClock,
+    Decide,
+    Effect,
+    GameOver,
+    Intent,
+    NextTurn,
+    RefusedError,
+    StoreDecision,
+    StoreForfeit,
+    TakeBack,
+    TakeBackStored,
+    TurnOf,
+    Undone,
+)
 from ra.processes import context
-from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts, undo_refusal
+from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts
 from ra.views import PlayerView
 from ra.web.audience import Audience
 from ra.web.clients import Client
-from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, background_worker, die_with_parent
+from ra.web.driver import BOT_CLAIM_STALE, BotDriver, background_worker, die_with_parent
 from ra.web.errors import ClientError
 from ra.web.hints import hint_for
 from ra.web.limits import address_prefix
@@ -62,7 +79,6 @@ from ra.web.scheduler import FairScheduler
 from ra.web.settings import Settings
 from ra.web.storage import GameStorage
 from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, StoredDecision
-from ra.words import DEFAULT_LANG, words
 
 log = logging.getLogger("ra.web")
 
@@ -117,11 +133,12 @@ def forfeited_seats(row: GameRow) -> set[int]:
     return {s.seat for s in row.seats if s.forfeited}
 
 
-def game_state(game: Game, row: GameRow) -> GameColumns:
-    """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper)."""
+def game_state(game: Game, row: GameRow, forfeited: Collection[int] | None = None) -> GameColumns:
+    """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper);
+    ``forfeited``: the table's (default: the row's)."""
     over = game.is_over()
     to_move = None if over else game.to_move
-    result = result_columns(game, forfeited_seats(row))
+    result = result_columns(game, forfeited_seats(row) if forfeited is None else forfeited)
     return {
         "status": "finished" if over else "running",
         "to_move": to_move,
@@ -209,9 +226,7 @@ class Room:
         elif self.table is None:
             self.table = table_for(self.row, game, stand_ins or ())
         else:
-            self.table.game = game
-            if stand_ins is not None:
-                self.table.stand_ins = set(stand_ins)
+            self.table = self.table.replaced(game, stand_ins)
 
     def epoch_starts(self) -> list[list[int]]:
         """``[epoch, decisions before it]`` for each epoch reached (from the engine's log)."""
@@ -342,57 +357,19 @@ class Room:
         return self.table
 
     async def act(self, seat: int, text: str, n: int, by_bot: bool = False, stand_in: bool = False) -> None:
-        """Apply ``text`` for ``seat`` at decision ``n``: validate, commit, then tell everyone
-        (``by_bot``: a bot decided; ``stand_in``: for the absent person in ``seat``)."""
+        """Apply ``text`` for ``seat`` at decision ``n``: the table checks it, then it is committed,
+        then everyone is told (``by_bot``: a bot decided; ``stand_in``: for the absent person)."""
         submitted = time.time()
         received = time.perf_counter()
+        by: By = "stand_in" if stand_in else "bot" if by_bot else "person"
         async with self.lock:
-            table = self.table_now()
-            game = table.game
-            if game.is_over():
-                raise ClientError("over", "the game is over")
-            if n != game.num_decisions:
-                raise ClientError("stale", f"already decided: the game is at decision {game.num_decisions}")
-            if game.to_move != seat:
-                who = game.names[game.to_move] if game.to_move is not None else "nobody"
-                raise ClientError("not_your_turn", f"it is {who}'s turn, not yours")
-            if not by_bot and self.row.seats[seat].forfeited:
-                raise ClientError("forfeited", FORFEITED)
-            try:
-                action = table.check(seat, text)
-            except IllegalActionError as err:
-                why = err.why.to_json() if err.why is not None else None
-                raise ClientError("illegal", str(err), why) from None
-            except NotationError as err:
-                raise ClientError("illegal", str(err)) from None
-            new = game.clone()
-            new.apply(action)
-            state = game_state(new, self.row)
-            try:
-                await self.hub.store.append(self.id, n, seat, str(action), state, stand_in)
-            except ConflictError:
-                await self._resync()
-                self.broadcast()
-                raise ClientError("stale", "already decided: another move was made first") from None
-            except Exception:
-                log.exception("storing decision %d of game %s failed", n, self.id)
-                raise ClientError("server_error", "the server could not store your move; try again") from None
-            if not by_bot:
-                await self._charge(seat)
-            table.game = new
-            if stand_in:
-                table.stand_ins.add(n)
+            new, effects = self.step(Decide(seat, text, n, by))
+            await self._store(new, effects)
             self.decided_at = submitted
-            self._mirror(new, state)
-            self.broadcast()
-            if new.is_over():
-                self.hub.finished(self.id)
-            elif new.to_move is not None:
-                self.hub.tell_turn(self.row, new.to_move)
-            by = "bot" if by_bot else "person"
-            self.hub.metrics.decisions.labels(by).inc()
-            self.hub.metrics.decision_latency.labels(by).observe(time.perf_counter() - received)
-            self.schedule_bot()
+            self._play_on(new, effects)
+        kind = "person" if by == "person" else "bot"
+        self.hub.metrics.decisions.labels(kind).inc()
+        self.hub.metrics.decision_latency.labels(kind).observe(time.perf_counter() - received)
 
     def hint(self, client: Client, n: int) -> None:
         """Start sending ``client`` (the seat to move at decision ``n``) its hints.
@@ -442,44 +419,88 @@ class Room:
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
         async with self.lock:
-            table = self.table_now()
-            game = table.game
-            if n != game.num_decisions:
-                raise ClientError("stale", "the game has moved on")
-            reason = table.why_no_undo(seat)  # the table's one policy, forfeits and stand-ins included
-            if reason is not None:
-                refusal = undo_refusal(reason)
-                code = "forfeited" if reason.key == "tui.undo.forfeited" else "not_allowed"
-                text = words(DEFAULT_LANG).render(refusal, game.names)
-                raise ClientError(code, text, refusal.to_json())
-            new = game.clone()
-            taken = new.undo()
-            state = game_state(new, self.row)
-            try:
-                await self.hub.store.truncate(self.id, n, n - 1, state)
-            except ConflictError:
-                await self._resync()
-                self.broadcast()
-                raise ClientError("stale", "the game has moved on") from None
-            table.game = new
-            table.stand_ins.discard(new.num_decisions)
-            self._mirror(new, state)
-            notice: UndoneMessage = {
-                "type": "undone",
-                "seat": seat,
-                "name": new.names[seat],
-                "action": str(taken),
-                "n": new.num_decisions,
-            }
-            self.audience.tell_all(notice)
-            self.broadcast(floor=len(new.events))
-            self.schedule_bot()
+            await self.perform(TakeBack(seat, n))
 
-    async def _charge(self, seat: int) -> None:
-        """Under a game clock, take the decision's time off the seat's clock and add the
-        increment (stored: the clock survives a restart)."""
+    async def perform(self, intent: Intent) -> None:
+        """Carry ``intent`` out at this table (hold :attr:`lock`): the table's step, then its
+        effects — stored first, then told."""
+        new, effects = self.step(intent)
+        await self._store(new, effects)
+        self._play_on(new, effects)
+
+    def step(self, intent: Intent) -> tuple[Table[asyncio.Future[HintReply]], list[Effect]]:
+        """The table's :meth:`ra.table.Table.step` now; its refusal as the client's error."""
+        try:
+            return self.table_now().step(intent, self.hub.now())
+        except RefusedError as err:
+            why = err.why.to_json() if err.why is not None else None
+            raise ClientError(err.code, str(err), why) from None
+
+    async def _store(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
+        """Carry out what must be stored before the table plays on with ``new``."""
+        for effect in effects:
+            if isinstance(effect, StoreDecision):
+                state = game_state(new.game, self.row, new.forfeited)
+                appended = self.hub.store.append(
+                    self.id, effect.n, effect.seat, effect.action, state, effect.stand_in
+                )
+                await self._stored(appended, "already decided: another move was made first", effect.n)
+            elif isinstance(effect, TakeBackStored):
+                state = game_state(new.game, self.row, new.forfeited)
+                truncated = self.hub.store.truncate(self.id, effect.n, effect.keep, state)
+                await self._stored(truncated, "the game has moved on")
+            elif isinstance(effect, ChargeClock):
+                await self._charge(effect.seat, effect.at)
+            elif isinstance(effect, StoreForfeit):
+                await self.hub.store.set_away(self.id, effect.seat, True, forfeited=True)
+                self.row.seats[effect.seat].away = self.row.seats[effect.seat].forfeited = True
+
+    async def _stored(self, write: Awaitable[None], stale: str, n: int | None = None) -> None:
+        """Await a compare-and-set ``write``: another worker's first decision wins (then catch up
+        and say ``stale``); a failed write of decision ``n`` is logged and said."""
+        try:
+            await write
+        except ConflictError:
+            await self._resync()
+            self.broadcast()
+            raise ClientError("stale", stale) from None
+        except Exception:
+            if n is None:
+                raise
+            log.exception("storing decision %d of game %s failed", n, self.id)
+            raise ClientError("server_error", "the server could not store your move; try again") from None
+
+    def _play_on(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
+        """Play on with ``new`` and tell everyone what the step says."""
+        changed = new.game is not self.game
+        self.table = new
+        if changed:
+            self._mirror(new.game, game_state(new.game, self.row, new.forfeited))
+        for effect in effects:
+            if isinstance(effect, Broadcast):
+                self.broadcast(floor=effect.floor)
+            elif isinstance(effect, Undone):
+                name = new.game.names[effect.seat]
+                notice: UndoneMessage = {
+                    "type": "undone",
+                    "seat": effect.seat,
+                    "name": name,
+                    "action": effect.action,
+                    "n": effect.n,
+                }
+                self.audience.tell_all(notice)
+            elif isinstance(effect, GameOver):
+                self.hub.finished(self.id)
+            elif isinstance(effect, TurnOf):
+                self.hub.tell_turn(self.row, effect.seat)
+            elif isinstance(effect, NextTurn):
+                self.schedule_bot()
+
+    async def _charge(self, seat: int, at: datetime) -> None:
+        """Under a game clock, take the time of the decision taken ``at`` off the seat's clock and
+        add the increment (stored: the clock survives a restart)."""
         row = self.row
-        bank = self.clock().charged(row.seats[seat].bank, row.updated_at, self.hub.now())
+        bank = self.clock().charged(row.seats[seat].bank, row.updated_at, at)
         if bank is None:
             return
         row.seats[seat].bank = bank
@@ -541,9 +562,8 @@ class Room:
         if row.status == "open":
             self._set_game(None)
             return 0
-        if self.table is not None:
-            self.table.seats = table_seats(row)  # a seat's name may change
-            self.table.forfeited = forfeited_seats(row)
+        if self.table is not None:  # a seat's name may change; another worker's forfeit
+            self.table = self.table.replaced(seats=table_seats(row), forfeited=forfeited_seats(row))
         game = self.game
         mine = [str(a) for a in game.decisions] if game is not None else None
         texts = [d.action for d in stored]
@@ -594,6 +614,9 @@ class Hub:
         self.metrics = metrics or Metrics()
         self.now: Callable[[], datetime] = utc_now
         """The moment the table's clock rules are asked about (:mod:`ra.clock`)."""
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """How the bots' pace and the people's clocks wait (the same clock as :attr:`now`: a
+        test gives both a fake one, and no clock test waits in real time)."""
         self.pubsub: PubSub = pubsub or _pubsub_for(store, settings)
         self.rooms: dict[str, Room] = {}
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)

@@ -1,0 +1,165 @@
+"""The game master's language: what may happen at a table (*intents*) and what a front end must
+do about it (*effects*) — boardgame.io's ``Master`` made pure.
+
+:meth:`ra.table.Table.step` takes an intent and the moment it happens and returns the table after
+it (a new one: the old stays as it was, so a front end that cannot store the decision keeps
+playing on the old) and the effects, in the order a front end carries them out: first what must
+be stored (:class:`StoreDecision`, :class:`TakeBackStored`, :class:`ChargeClock`,
+:class:`StoreForfeit`), then what everyone must be told (:class:`Broadcast`, :class:`Undone`,
+:class:`GameOver`, :class:`TurnOf`), then what comes next (:class:`NextTurn`: a bot's search, a
+stand-in's clock).  A refused intent raises :class:`RefusedError` with a code and the reason, and
+changes nothing.  The web's :class:`ra.web.hub.Room` is an interpreter of these effects over its
+sockets and database; a hint request fits in later as one more intent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from ra.errors import RaError
+from ra.words import Msg
+
+By = Literal["person", "bot", "stand_in"]
+"""Who took a decision: the seat's person, the seat's bot, or a stand-in bot for the absent person."""
+
+
+# --- intents ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decide:
+    """``seat`` takes ``action`` as decision ``n`` (``by``: who decided it)."""
+
+    seat: int
+    action: str
+    n: int
+    by: By = "person"
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """``seat``'s person asks to take back their last decision (the game is at decision ``n``)."""
+
+    seat: int
+    n: int
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """``seat``'s time ran out for good: a bot plays it to the end, it ranks last."""
+
+    seat: int
+
+
+Intent = Decide | TakeBack | Forfeit
+
+
+# --- effects ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoreDecision:
+    """Store decision ``n`` (``stand_in``: a stand-in took it) before anyone is told of it."""
+
+    n: int
+    seat: int
+    action: str
+    stand_in: bool
+
+
+@dataclass(frozen=True)
+class TakeBackStored:
+    """Take the stored decisions back from ``n`` to ``keep`` (the game was at ``n``)."""
+
+    n: int
+    keep: int
+
+
+@dataclass(frozen=True)
+class ChargeClock:
+    """Charge ``seat``'s clock for the decision it took ``at`` (under a game clock)."""
+
+    seat: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class StoreForfeit:
+    """Store that ``seat`` forfeited (it is played by a bot to the end and ranks last)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """Send everyone at the table their view (``floor``: from that log entry on, after an undo)."""
+
+    floor: int | None = None
+
+
+@dataclass(frozen=True)
+class Undone:
+    """Tell everyone that ``seat`` took ``action`` back (the game is at decision ``n`` again)."""
+
+    seat: int
+    action: str
+    n: int
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The game is over: its result may be recorded and rated."""
+
+
+@dataclass(frozen=True)
+class TurnOf:
+    """It is ``seat``'s turn now (a person by turns may be mailed)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class NextTurn:
+    """Start whatever the next decision needs: a bot's search, or a person's clock."""
+
+
+Stored = StoreDecision | TakeBackStored | ChargeClock | StoreForfeit
+"""The effects a front end carries out before it plays on with the new table."""
+Told = Broadcast | Undone | GameOver | TurnOf | NextTurn
+"""The effects it carries out then, in their order."""
+Effect = Stored | Told
+
+
+class RefusedError(RaError):
+    """An intent the master refuses: ``code`` says which rule (``over``, ``stale``,
+    ``not_your_turn``, ``forfeited``, ``illegal``, ``not_allowed``), the text why, and ``why``
+    the reason as a catalogue message when there is one."""
+
+    def __init__(self, code: str, text: str, why: Msg | None = None) -> None:
+        super().__init__(text)
+        self.code = code
+        self.why = why
+
+
+__all__ = [
+    "Broadcast",
+    "By",
+    "ChargeClock",
+    "Decide",
+    "Effect",
+    "Forfeit",
+    "GameOver",
+    "Intent",
+    "NextTurn",
+    "RefusedError",
+    "StoreDecision",
+    "StoreForfeit",
+    "Stored",
+    "TakeBack",
+    "TakeBackStored",
+    "Told",
+    "TurnOf",
+    "Undone",
+]
