@@ -167,8 +167,7 @@ class BotDriver:
             if self.room.clock().per_game and not self.room.row.seats[seat].away:
                 self.room.row.seats[seat].bank = 0.0  # spent: coming back gives only the increment
                 await self.room.hub.store.set_bank(self.room.id, seat, 0.0)
-            held = self.room.row.seats[seat]
-            if not held.away and not held.forfeited and self.forfeits(seat):  # a new timeout
+            if not self.room.row.seats[seat].away and self.forfeits(seat):  # a new timeout
                 await self.forfeit(seat)
             away = self.room.row.seats[seat].away
             await self._play_bot(seat, n, self.room.row.stand_in_level)
@@ -182,9 +181,12 @@ class BotDriver:
             log.exception("stand-in move failed in game %s at decision %d", self.room.id, n)
 
     def forfeits(self, seat: int) -> bool:
-        """Whether ``seat``, out of time now, forfeits (:meth:`ra.clock.Clock.forfeits`)."""
+        """Whether ``seat``, out of time now, forfeits (:meth:`ra.clock.Clock.forfeits`): not
+        again once it has (the table's fact)."""
         table = self.room.table
-        return self.room.clock().forfeits(table is not None and table.stood_in_for(seat))
+        if table is None or seat in table.forfeited:
+            return False
+        return self.room.clock().forfeits(table.stood_in_for(seat))
 
     def time_left(self) -> float:
         """Seconds the person to move has left: on the table's clock, or at a table without one
@@ -207,7 +209,7 @@ class BotDriver:
         async with self.room.lock:
             if self.room.row.seats[seat].away == away:
                 return
-            if not away and self.room.row.seats[seat].forfeited:
+            if not away and self.room.forfeited(seat):
                 raise ClientError("forfeited", FORFEITED)
             game = self.room.game
             due = game is not None and game.to_move == seat

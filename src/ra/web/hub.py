@@ -251,6 +251,10 @@ class Room:
     def can_undo(self, seat: int | None) -> bool:
         return self.table is not None and self.table.can_undo(seat)
 
+    def forfeited(self, seat: int) -> bool:
+        """Whether ``seat`` forfeited (the table's fact: the row only stores it)."""
+        return self.table is not None and seat in self.table.forfeited
+
     def summary(self) -> GameSummary:
         return self.hub.summary(self.row, self.audience.presence())
 
