@@ -19,12 +19,16 @@ from ra.master import (
     Effect,
     Forfeit,
     GameOver,
+    MarkAway,
     NextTurn,
     RefusedError,
+    SpendClock,
+    StandIn,
     StoreDecision,
     StoreForfeit,
     TakeBack,
     TakeBackStored,
+    TimeOut,
     TurnOf,
     Undone,
 )
@@ -153,3 +157,48 @@ def test_a_second_time_out_forfeits_by_the_tables_clock_and_its_stand_ins() -> N
     t, _ = t.step(Decide(seat, "ra", 0, by="stand_in"), late)
     assert clock.forfeits(t.stood_in_for(seat))  # the second time: a forfeit
     assert not clock.forfeits(t.stood_in_for(1 - seat))
+
+
+def clocked(rule: str, per_game: bool = False) -> Table[str]:
+    """A table of two people with a clock (per decision, or ``per_game``) whose time-out rule is
+    ``rule``; the stand-in a random bot."""
+    t = table(None, None)
+    clock = Clock(game_seconds=600, on_timeout=rule) if per_game else Clock(move_seconds=60, on_timeout=rule)
+    return Table(t.game, t.seats, TableOptions(stand_in="random", clock=clock))
+
+
+def test_a_time_out_brings_a_stand_in_then_marks_the_seat_away() -> None:
+    t = clocked("stand_in")
+    seat = mover(t)
+    same, effects = t.step(TimeOut(seat, 0), NOW)
+    assert same is t and effects == [StandIn(seat, 0, "random"), MarkAway(seat)]
+    spent = clocked("stand_in", per_game=True)
+    _, effects = spent.step(TimeOut(seat, 0), NOW)
+    assert effects == [SpendClock(seat), StandIn(seat, 0, "random"), MarkAway(seat)]
+    _, effects = spent.step(TimeOut(seat, 0, away=True), NOW)  # already away: the stand-in at once
+    assert effects == [StandIn(seat, 0, "random")]
+    with pytest.raises(RefusedError) as late:  # the decision was taken meanwhile
+        t.step(TimeOut(seat, 1), NOW)
+    assert late.value.code == "stale"
+
+
+def test_a_time_out_at_a_forfeit_table_forfeits_and_at_a_second_table_the_second_time() -> None:
+    t = clocked("forfeit")
+    seat = mover(t)
+    gone, effects = t.step(TimeOut(seat, 0), NOW)
+    assert gone.forfeited == {seat} and not t.forfeited
+    assert effects == [StoreForfeit(seat), Broadcast(), StandIn(seat, 0, "random")]
+    second = clocked("second")
+    first, effects = second.step(TimeOut(seat, 0), NOW)
+    assert not first.forfeited and MarkAway(seat) in effects  # the first time: a stand-in
+    stood, _ = second.step(Decide(seat, "ra", 0, by="stand_in"), NOW)
+    back = stood
+    while mover(back) != seat:  # the other plays until it is the seat's turn again
+        back, _ = back.step(
+            Decide(mover(back), str(back.game.legal_actions()[0]), back.game.num_decisions), NOW
+        )
+    out, effects = back.step(TimeOut(seat, back.game.num_decisions), NOW)
+    assert out.forfeited == {seat} and StoreForfeit(seat) in effects  # the second time
+    unclocked: Table[str] = Table(t.game, t.seats, TableOptions(stand_in="random"))  # the site's deadline
+    gone, _ = unclocked.step(TimeOut(seat, 0), NOW)
+    assert gone.forfeited == {seat}

@@ -53,7 +53,17 @@ class Forfeit:
     seat: int
 
 
-Intent = Decide | TakeBack | Forfeit
+@dataclass(frozen=True)
+class TimeOut:
+    """The clock of ``seat`` ran out on decision ``n`` (``away``: the seat was already away, and
+    its stand-in decides at the table's pace)."""
+
+    seat: int
+    n: int
+    away: bool = False
+
+
+Intent = Decide | TakeBack | Forfeit | TimeOut
 
 
 # --- effects ---------------------------------------------------------------------------
@@ -93,6 +103,13 @@ class StoreForfeit:
 
 
 @dataclass(frozen=True)
+class SpendClock:
+    """``seat``'s game clock ran out: store it spent (coming back gives only the increment)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Broadcast:
     """Send everyone at the table their view (``floor``: from that log entry on, after an undo)."""
 
@@ -125,11 +142,30 @@ class NextTurn:
     """Start whatever the next decision needs: a bot's search, or a person's clock."""
 
 
-Stored = StoreDecision | TakeBackStored | ChargeClock | StoreForfeit
+@dataclass(frozen=True)
+class StandIn:
+    """Let a stand-in bot of ``level`` take decision ``n`` for the absent person in ``seat``."""
+
+    seat: int
+    n: int
+    level: str
+
+
+@dataclass(frozen=True)
+class MarkAway:
+    """Mark ``seat`` away once its stand-in has decided (a bot decides for it until it is back)."""
+
+    seat: int
+
+
+Stored = StoreDecision | TakeBackStored | ChargeClock | SpendClock | StoreForfeit
 """The effects a front end carries out before it plays on with the new table."""
 Told = Broadcast | Undone | GameOver | TurnOf | NextTurn
 """The effects it carries out then, in their order."""
-Effect = Stored | Told
+Later = StandIn | MarkAway
+"""The effects that come after the table has played on: a stand-in's decision is an intent of
+its own (:class:`Decide`), and only then is its seat marked away."""
+Effect = Stored | Told | Later
 
 
 class RefusedError(RaError):
@@ -152,13 +188,18 @@ __all__ = [
     "Forfeit",
     "GameOver",
     "Intent",
+    "Later",
+    "MarkAway",
     "NextTurn",
     "RefusedError",
+    "SpendClock",
+    "StandIn",
     "StoreDecision",
     "StoreForfeit",
     "Stored",
     "TakeBack",
     "TakeBackStored",
+    "TimeOut",
     "Told",
     "TurnOf",
     "Undone",

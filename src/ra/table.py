@@ -16,13 +16,14 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Generic, TypeVar
 
 from ra import bots
 from ra.actions import Action
 from ra.bots.base import Bot
+from ra.clock import Clock
 from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
@@ -34,12 +35,16 @@ from ra.master import (
     Forfeit,
     GameOver,
     Intent,
+    MarkAway,
     NextTurn,
     RefusedError,
+    SpendClock,
+    StandIn,
     StoreDecision,
     StoreForfeit,
     TakeBack,
     TakeBackStored,
+    TimeOut,
     TurnOf,
     Undone,
 )
@@ -104,6 +109,8 @@ class TableOptions:
     """Whether decisions may be taken back at all (not for imported records)."""
     stand_in: str = "medium"
     """The bot that decides for a person whose clock ran out (one of :data:`TABLE_BOTS`)."""
+    clock: Clock = field(default_factory=Clock)
+    """The table's clock and its time-out rule (:mod:`ra.clock`): none by default."""
 
 
 def check_players(n: int) -> None:
@@ -415,6 +422,8 @@ class Table(Generic[HintT]):
             return self._decide(intent, now)
         if isinstance(intent, TakeBack):
             return self._take_back(intent)
+        if isinstance(intent, TimeOut):
+            return self._time_out(intent)
         return self._forfeit(intent)
 
     def replaced(
@@ -488,6 +497,23 @@ class Table(Generic[HintT]):
             Broadcast(floor=len(after.events)),
             NextTurn(),
         ]
+
+    def _time_out(self, intent: TimeOut) -> tuple[Table[HintT], list[Effect]]:
+        """A person's clock ran out: its game clock is spent; by the table's time-out rule
+        (:meth:`ra.clock.Clock.forfeits`) the seat forfeits, or a stand-in decides and the seat is
+        marked away; a seat already away gets its stand-in at once."""
+        game, seat = self.game, intent.seat
+        if intent.n != game.num_decisions or game.to_move != seat:
+            raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
+        stand_in = StandIn(seat, intent.n, self.options.stand_in)
+        if intent.away:
+            return self, [stand_in]
+        clock = self.options.clock
+        spent: list[Effect] = [SpendClock(seat)] if clock.per_game else []
+        if seat not in self.forfeited and clock.forfeits(self.stood_in_for(seat)):
+            new = self.replaced(forfeited=self.forfeited | {seat})
+            return new, [*spent, StoreForfeit(seat), Broadcast(), stand_in]
+        return self, [*spent, stand_in, MarkAway(seat)]
 
     def _forfeit(self, intent: Forfeit) -> tuple[Table[HintT], list[Effect]]:
         """A forfeit: for good (once is enough), stored and told."""

@@ -13,7 +13,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from ra.master import Forfeit
+from ra.master import StandIn, TimeOut
 from ra.table import FORFEITED, decide
 from ra.web.errors import ClientError
 
@@ -164,15 +164,13 @@ class BotDriver:
                 delay = left + 0.05  # woken early, or the person came back: their time runs on
             if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
                 return
-            if self.room.clock().per_game and not self.room.row.seats[seat].away:
-                self.room.row.seats[seat].bank = 0.0  # spent: coming back gives only the increment
-                await self.room.hub.store.set_bank(self.room.id, seat, 0.0)
-            if not self.room.row.seats[seat].away and self.forfeits(seat):  # a new timeout
-                await self.forfeit(seat)
-            away = self.room.row.seats[seat].away
-            await self._play_bot(seat, n, self.room.row.stand_in_level)
-            if not away:
-                await self.set_away(seat, True)
+            async with self.room.lock:  # the table's time-out rule: a forfeit, or a stand-in
+                later = await self.room.perform(TimeOut(seat, n, self.room.row.seats[seat].away))
+            for effect in later:
+                if isinstance(effect, StandIn):
+                    await self._play_bot(effect.seat, effect.n, effect.level)
+                else:
+                    await self.set_away(effect.seat, True)
         except ClientError as err:
             log.debug("stand-in move at %s:%d dropped: %s", self.room.id, n, err.message)
         except asyncio.CancelledError:
@@ -180,26 +178,12 @@ class BotDriver:
         except Exception:
             log.exception("stand-in move failed in game %s at decision %d", self.room.id, n)
 
-    def forfeits(self, seat: int) -> bool:
-        """Whether ``seat``, out of time now, forfeits (:meth:`ra.clock.Clock.forfeits`): not
-        again once it has (the table's fact)."""
-        table = self.room.table
-        if table is None or seat in table.forfeited:
-            return False
-        return self.room.clock().forfeits(table.stood_in_for(seat))
-
     def time_left(self) -> float:
         """Seconds the person to move has left: on the table's clock, or at a table without one
         until the site's deadline per decision (then the seat forfeits)."""
         game, row = self.room.game, self.room.row
         bank = row.seats[game.to_move].bank if game is not None and game.to_move is not None else None
         return self.room.clock().time_left(bank, row.updated_at, self.room.hub.now())
-
-    async def forfeit(self, seat: int) -> None:
-        """At a forfeit table, ``seat``'s time ran out: a bot plays it to the end (it cannot be
-        taken back) and it ranks last; everyone is told."""
-        async with self.room.lock:
-            await self.room.perform(Forfeit(seat))
 
     async def set_away(self, seat: int, away: bool) -> None:
         """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with

@@ -22,7 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import UTC, datetime
 
 from ra.bots.advisor import ADVICE_SEED
-from ra.clock import Clock
+from ra.clock import MOVE_DEADLINE, Clock
 from ra.engine import Game
 from ra.errors import RaError
 from ra.events import DECISION_EVENTS, Event
@@ -34,8 +34,12 @@ from ra.master import (
     Effect,
     GameOver,
     Intent,
+    Later,
+    MarkAway,
     NextTurn,
     RefusedError,
+    SpendClock,
+    StandIn,
     StoreDecision,
     StoreForfeit,
     TakeBack,
@@ -179,9 +183,12 @@ def table_seats(row: GameRow) -> list[Seat]:
     ]
 
 
-def table_for(row: GameRow, game: Game, stand_ins: Collection[int] = ()) -> Table[asyncio.Future[HintReply]]:
-    """The table of a stored game: its seats (people, or bots by level), its options, the
-    seats that forfeited and the decisions (``stand_ins``) a stand-in took."""
+def table_for(
+    row: GameRow, game: Game, stand_ins: Collection[int] = (), deadline: float = MOVE_DEADLINE
+) -> Table[asyncio.Future[HintReply]]:
+    """The table of a stored game: its seats (people, or bots by level), its options and clock
+    (``deadline``: the site's per decision without one), the seats that forfeited and the
+    decisions (``stand_ins``) a stand-in took."""
     seats = table_seats(row)
     options = TableOptions(
         hints=row.hints,
@@ -189,6 +196,7 @@ def table_for(row: GameRow, game: Game, stand_ins: Collection[int] = ()) -> Tabl
         edition=row.edition,
         undo=row.record is None,
         stand_in=row.stand_in_level,
+        clock=row.clock(deadline),
     )
     return Table(game, seats, options, forfeited_seats(row), stand_ins)
 
@@ -200,7 +208,8 @@ class Room:
     def __init__(self, hub: Hub, row: GameRow, game: Game | None, stand_ins: Collection[int] = ()) -> None:
         self.hub = hub
         self.row = row
-        self.table = table_for(row, game, stand_ins) if game is not None else None
+        deadline = hub.settings.move_deadline
+        self.table = table_for(row, game, stand_ins, deadline) if game is not None else None
         self.lock = asyncio.Lock()
         self.audience = Audience(lambda: self.row.seats)
         self.joining = 0
@@ -224,7 +233,7 @@ class Room:
         if game is None:
             self.table = None
         elif self.table is None:
-            self.table = table_for(self.row, game, stand_ins or ())
+            self.table = table_for(self.row, game, stand_ins or (), self.hub.settings.move_deadline)
         else:
             self.table = self.table.replaced(game, stand_ins)
 
@@ -425,12 +434,13 @@ class Room:
         async with self.lock:
             await self.perform(TakeBack(seat, n))
 
-    async def perform(self, intent: Intent) -> None:
+    async def perform(self, intent: Intent) -> list[Later]:
         """Carry ``intent`` out at this table (hold :attr:`lock`): the table's step, then its
-        effects — stored first, then told."""
+        effects — stored first, then told; what comes later (a stand-in's turn) is returned."""
         new, effects = self.step(intent)
         await self._store(new, effects)
         self._play_on(new, effects)
+        return [e for e in effects if isinstance(e, StandIn | MarkAway)]
 
     def step(self, intent: Intent) -> tuple[Table[asyncio.Future[HintReply]], list[Effect]]:
         """The table's :meth:`ra.table.Table.step` now; its refusal as the client's error."""
@@ -455,6 +465,9 @@ class Room:
                 await self._stored(truncated, "the game has moved on")
             elif isinstance(effect, ChargeClock):
                 await self._charge(effect.seat, effect.at)
+            elif isinstance(effect, SpendClock):
+                self.row.seats[effect.seat].bank = 0.0
+                await self.hub.store.set_bank(self.id, effect.seat, 0.0)
             elif isinstance(effect, StoreForfeit):
                 await self.hub.store.set_away(self.id, effect.seat, True, forfeited=True)
                 self.row.seats[effect.seat].away = self.row.seats[effect.seat].forfeited = True
