@@ -12,6 +12,7 @@ import pytest
 import ra
 from ra.clock import Clock
 from ra.master import (
+    Back,
     Broadcast,
     By,
     ChargeClock,
@@ -19,11 +20,13 @@ from ra.master import (
     Effect,
     Forfeit,
     GameOver,
+    Leave,
     MarkAway,
     NextTurn,
     RefusedError,
     SpendClock,
     StandIn,
+    StoreAway,
     StoreDecision,
     StoreForfeit,
     TakeBack,
@@ -175,7 +178,7 @@ def test_a_time_out_brings_a_stand_in_then_marks_the_seat_away() -> None:
     spent = clocked("stand_in", per_game=True)
     _, effects = spent.step(TimeOut(seat, 0), NOW)
     assert effects == [SpendClock(seat), StandIn(seat, 0, "random"), MarkAway(seat)]
-    _, effects = spent.step(TimeOut(seat, 0, away=True), NOW)  # already away: the stand-in at once
+    _, effects = spent.replaced(away={seat}).step(TimeOut(seat, 0), NOW)  # away: the stand-in at once
     assert effects == [StandIn(seat, 0, "random")]
     with pytest.raises(RefusedError) as late:  # the decision was taken meanwhile
         t.step(TimeOut(seat, 1), NOW)
@@ -186,7 +189,7 @@ def test_a_time_out_at_a_forfeit_table_forfeits_and_at_a_second_table_the_second
     t = clocked("forfeit")
     seat = mover(t)
     gone, effects = t.step(TimeOut(seat, 0), NOW)
-    assert gone.forfeited == {seat} and not t.forfeited
+    assert gone.forfeited == gone.away == {seat} and not t.forfeited
     assert effects == [StoreForfeit(seat), Broadcast(), StandIn(seat, 0, "random")]
     second = clocked("second")
     first, effects = second.step(TimeOut(seat, 0), NOW)
@@ -202,3 +205,30 @@ def test_a_time_out_at_a_forfeit_table_forfeits_and_at_a_second_table_the_second
     unclocked: Table[str] = Table(t.game, t.seats, TableOptions(stand_in="random"))  # the site's deadline
     gone, _ = unclocked.step(TimeOut(seat, 0), NOW)
     assert gone.forfeited == {seat}
+
+
+def test_a_person_away_and_back_at_their_turn_has_their_clock_again_but_never_more() -> None:
+    t = clocked("stand_in", per_game=True)
+    seat = mover(t)
+    away, effects = t.step(Leave(seat), NOW)
+    assert away.away == {seat} and effects == [StoreAway(seat, True, False, None), Broadcast(), NextTurn()]
+    again, more = away.step(Leave(seat), NOW)
+    assert again is away and more == []  # away already: nothing to do
+    back, effects = away.step(Back(seat, bank=0.0), NOW)  # its clock ran out: only the increment
+    assert not back.away and effects[0] == StoreAway(seat, False, True, 0.0)
+    _, effects = away.step(Back(seat, bank=None), NOW)  # never charged: the whole game's clock
+    assert effects[0] == StoreAway(seat, False, True, 600.0)
+    other = 1 - seat
+    _, effects = t.replaced(away={other}).step(Back(other, bank=42.0), NOW)
+    assert effects[0] == StoreAway(other, False, False, 42.0)  # not its turn: its clock waits
+    gone, _ = t.step(Forfeit(seat), NOW)
+    assert gone.away == {seat}
+    err = refused_back(gone, seat)
+    assert (err.code, str(err)) == ("forfeited", FORFEITED)
+
+
+def refused_back(t: Table[str], seat: int) -> RefusedError:
+    with pytest.raises(RefusedError) as err:
+        t.step(Back(seat), NOW)
+    assert seat in t.away  # unchanged
+    return err.value

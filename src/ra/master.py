@@ -55,15 +55,28 @@ class Forfeit:
 
 @dataclass(frozen=True)
 class TimeOut:
-    """The clock of ``seat`` ran out on decision ``n`` (``away``: the seat was already away, and
-    its stand-in decides at the table's pace)."""
+    """The clock of ``seat`` ran out on decision ``n`` (for a seat away: its stand-in's pace)."""
 
     seat: int
     n: int
-    away: bool = False
 
 
-Intent = Decide | TakeBack | Forfeit | TimeOut
+@dataclass(frozen=True)
+class Leave:
+    """``seat``'s person is away: a stand-in decides for it (at the table's pace) until it is back."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Back:
+    """``seat``'s person is back (``bank``: its game clock as stored, None if never charged)."""
+
+    seat: int
+    bank: float | None = None
+
+
+Intent = Decide | TakeBack | Forfeit | TimeOut | Leave | Back
 
 
 # --- effects ---------------------------------------------------------------------------
@@ -107,6 +120,17 @@ class SpendClock:
     """``seat``'s game clock ran out: store it spent (coming back gives only the increment)."""
 
     seat: int
+
+
+@dataclass(frozen=True)
+class StoreAway:
+    """Store ``seat`` away or back; ``restart_turn``: its decision now due starts its clock again;
+    ``bank``: its game clock now (None: unchanged)."""
+
+    seat: int
+    away: bool
+    restart_turn: bool = False
+    bank: float | None = None
 
 
 @dataclass(frozen=True)
@@ -158,7 +182,7 @@ class MarkAway:
     seat: int
 
 
-Stored = StoreDecision | TakeBackStored | ChargeClock | SpendClock | StoreForfeit
+Stored = StoreDecision | TakeBackStored | ChargeClock | SpendClock | StoreForfeit | StoreAway
 """The effects a front end carries out before it plays on with the new table."""
 Told = Broadcast | Undone | GameOver | TurnOf | NextTurn
 """The effects it carries out then, in their order."""
@@ -180,6 +204,7 @@ class RefusedError(RaError):
 
 
 __all__ = [
+    "Back",
     "Broadcast",
     "By",
     "ChargeClock",
@@ -189,11 +214,13 @@ __all__ = [
     "GameOver",
     "Intent",
     "Later",
+    "Leave",
     "MarkAway",
     "NextTurn",
     "RefusedError",
     "SpendClock",
     "StandIn",
+    "StoreAway",
     "StoreDecision",
     "StoreForfeit",
     "Stored",

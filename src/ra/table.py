@@ -28,6 +28,7 @@ from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError, RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.master import (
+    Back,
     Broadcast,
     ChargeClock,
     Decide,
@@ -35,11 +36,13 @@ from ra.master import (
     Forfeit,
     GameOver,
     Intent,
+    Leave,
     MarkAway,
     NextTurn,
     RefusedError,
     SpendClock,
     StandIn,
+    StoreAway,
     StoreDecision,
     StoreForfeit,
     TakeBack,
@@ -295,6 +298,7 @@ class Table(Generic[HintT]):
         options: TableOptions | None = None,
         forfeited: Collection[int] = (),
         stand_ins: Collection[int] = (),
+        away: Collection[int] = (),
     ) -> None:
         if len(seats) != game.num_players:
             raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
@@ -305,6 +309,8 @@ class Table(Generic[HintT]):
         """Seats that forfeited (their clock ran out at a forfeit table): last, whatever their score."""
         self.stand_ins: set[int] = set(stand_ins)
         """Decisions (numbered from 0) that a stand-in bot took for an absent person."""
+        self.away: set[int] = set(away)
+        """People's seats a stand-in decides for now (its person is away, or forfeited)."""
         self.hint_cache: HintCache[HintT] = HintCache()
         self._shown: int | None = None  # the seat whose view a shared screen last showed
 
@@ -424,6 +430,8 @@ class Table(Generic[HintT]):
             return self._take_back(intent)
         if isinstance(intent, TimeOut):
             return self._time_out(intent)
+        if isinstance(intent, Leave | Back):
+            return self._set_away(intent)
         return self._forfeit(intent)
 
     def replaced(
@@ -432,6 +440,7 @@ class Table(Generic[HintT]):
         stand_ins: Collection[int] | None = None,
         seats: Sequence[Seat] | None = None,
         forfeited: Collection[int] | None = None,
+        away: Collection[int] | None = None,
     ) -> Table[HintT]:
         """This table with the facts given changed (the rest as they are, its hint cache shared:
         its keys name whole histories)."""
@@ -441,6 +450,7 @@ class Table(Generic[HintT]):
             self.options,
             self.forfeited if forfeited is None else forfeited,
             self.stand_ins if stand_ins is None else stand_ins,
+            self.away if away is None else away,
         )
         new.hint_cache = self.hint_cache
         new._shown = self._shown
@@ -506,12 +516,12 @@ class Table(Generic[HintT]):
         if intent.n != game.num_decisions or game.to_move != seat:
             raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
         stand_in = StandIn(seat, intent.n, self.options.stand_in)
-        if intent.away:
+        if seat in self.away:
             return self, [stand_in]
         clock = self.options.clock
         spent: list[Effect] = [SpendClock(seat)] if clock.per_game else []
         if seat not in self.forfeited and clock.forfeits(self.stood_in_for(seat)):
-            new = self.replaced(forfeited=self.forfeited | {seat})
+            new = self.replaced(forfeited=self.forfeited | {seat}, away=self.away | {seat})
             return new, [*spent, StoreForfeit(seat), Broadcast(), stand_in]
         return self, [*spent, stand_in, MarkAway(seat)]
 
@@ -519,8 +529,22 @@ class Table(Generic[HintT]):
         """A forfeit: for good (once is enough), stored and told."""
         if intent.seat in self.forfeited:
             return self, []
-        new = self.replaced(forfeited=self.forfeited | {intent.seat})
+        new = self.replaced(forfeited=self.forfeited | {intent.seat}, away=self.away | {intent.seat})
         return new, [StoreForfeit(intent.seat), Broadcast()]
+
+    def _set_away(self, intent: Leave | Back) -> tuple[Table[HintT], list[Effect]]:
+        """A person away (a stand-in decides) or back: back at their turn, its clock starts
+        again — under a game clock with what it had plus the increment, never more (a clock that
+        ran out stays run out); a seat that forfeited never comes back."""
+        seat, away = intent.seat, isinstance(intent, Leave)
+        if (seat in self.away) == away:
+            return self, []
+        if not away and seat in self.forfeited:
+            raise RefusedError("forfeited", FORFEITED)
+        bank = self.options.clock.back(intent.bank) if isinstance(intent, Back) else None
+        due = not away and self.game.to_move == seat
+        new = self.replaced(away=self.away | {seat} if away else self.away - {seat})
+        return new, [StoreAway(seat, away, due, bank), Broadcast(), NextTurn()]
 
     # --- undo (one policy: UNDO_RULE) ---------------------------------------------
 

@@ -13,8 +13,8 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
-from ra.master import StandIn, TimeOut
-from ra.table import FORFEITED, decide
+from ra.master import Back, Leave, StandIn, TimeOut
+from ra.table import decide
 from ra.web.errors import ClientError
 
 if TYPE_CHECKING:
@@ -144,7 +144,7 @@ class BotDriver:
                 return
             if task is not asyncio.current_task():  # not the stand-in that is deciding now
                 task.cancel()
-        delay = row.bot_delay if row.seats[seat].away else self.time_left()
+        delay = row.bot_delay if self.room.away(seat) else self.time_left()
         self.clock_task_n = n
         self.clock_task = asyncio.create_task(self._clock_turn(seat, n, delay))
 
@@ -155,17 +155,17 @@ class BotDriver:
                 game = self.room.game
                 if game is None or game.num_decisions != n or game.to_move != seat:
                     return
-                if self.room.clock().per_game and not self.room.row.seats[seat].away:
+                if self.room.clock().per_game and not self.room.away(seat):
                     # Another worker may have charged the seat's clock: the stored one decides.
                     self.room.row.seats[seat].bank = await self.room.hub.store.bank(self.room.id, seat)
-                left = None if self.room.row.seats[seat].away else self.time_left()
+                left = None if self.room.away(seat) else self.time_left()
                 if not left:
                     break
                 delay = left + 0.05  # woken early, or the person came back: their time runs on
             if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
                 return
             async with self.room.lock:  # the table's time-out rule: a forfeit, or a stand-in
-                later = await self.room.perform(TimeOut(seat, n, self.room.row.seats[seat].away))
+                later = await self.room.perform(TimeOut(seat, n))
             for effect in later:
                 if isinstance(effect, StandIn):
                     await self._play_bot(effect.seat, effect.n, effect.level)
@@ -191,23 +191,9 @@ class BotDriver:
         increment, never more: a clock that ran out stays run out, issue 40's finding 8);
         everyone at the table is told."""
         async with self.room.lock:
-            if self.room.row.seats[seat].away == away:
-                return
-            if not away and self.room.forfeited(seat):
-                raise ClientError("forfeited", FORFEITED)
-            game = self.room.game
-            due = game is not None and game.to_move == seat
-            bank = None if away else self.room.clock().back(self.room.row.seats[seat].bank)
-            if bank is not None:
-                self.room.row.seats[seat].bank = bank
-            await self.room.hub.store.set_away(
-                self.room.id, seat, away, restart_turn=due and not away, bank=bank
-            )
-            self.room.row.seats[seat].away = away
-            if due and not away:
-                self.room.row.updated_at = self.room.hub.now()
-            self.room.broadcast()
-        self.schedule_clock()
+            if self.room.table is None:
+                return  # not started: nobody is away yet
+            await self.room.perform(Leave(seat) if away else Back(seat, self.room.row.seats[seat].bank))
 
 
 BACKGROUND_NICENESS = 10

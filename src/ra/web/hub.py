@@ -40,6 +40,7 @@ from ra.master import (
     RefusedError,
     SpendClock,
     StandIn,
+    StoreAway,
     StoreDecision,
     StoreForfeit,
     TakeBack,
@@ -137,6 +138,11 @@ def forfeited_seats(row: GameRow) -> set[int]:
     return {s.seat for s in row.seats if s.forfeited}
 
 
+def away_seats(row: GameRow) -> set[int]:
+    """The seats of a stored game a stand-in decides for now (their people are away)."""
+    return {s.seat for s in row.seats if s.away}
+
+
 def game_state(game: Game, row: GameRow, forfeited: Collection[int] | None = None) -> GameColumns:
     """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper);
     ``forfeited``: the table's (default: the row's)."""
@@ -198,7 +204,7 @@ def table_for(
         stand_in=row.stand_in_level,
         clock=row.clock(deadline),
     )
-    return Table(game, seats, options, forfeited_seats(row), stand_ins)
+    return Table(game, seats, options, forfeited_seats(row), stand_ins, away_seats(row))
 
 
 class Room:
@@ -260,9 +266,9 @@ class Room:
     def can_undo(self, seat: int | None) -> bool:
         return self.table is not None and self.table.can_undo(seat)
 
-    def forfeited(self, seat: int) -> bool:
-        """Whether ``seat`` forfeited (the table's fact: the row only stores it)."""
-        return self.table is not None and seat in self.table.forfeited
+    def away(self, seat: int) -> bool:
+        """Whether a stand-in decides for ``seat`` now (the table's fact: the row only stores it)."""
+        return self.table is not None and seat in self.table.away
 
     def summary(self) -> GameSummary:
         return self.hub.summary(self.row, self.audience.presence())
@@ -468,9 +474,21 @@ class Room:
             elif isinstance(effect, SpendClock):
                 self.row.seats[effect.seat].bank = 0.0
                 await self.hub.store.set_bank(self.id, effect.seat, 0.0)
+            elif isinstance(effect, StoreAway):
+                await self._store_away(effect)
             elif isinstance(effect, StoreForfeit):
                 await self.hub.store.set_away(self.id, effect.seat, True, forfeited=True)
                 self.row.seats[effect.seat].away = self.row.seats[effect.seat].forfeited = True
+
+    async def _store_away(self, effect: StoreAway) -> None:
+        """Store a seat away or back (and its game clock, and its turn's new start)."""
+        seat = self.row.seats[effect.seat]
+        if effect.bank is not None:
+            seat.bank = effect.bank
+        await self.hub.store.set_away(self.id, effect.seat, effect.away, effect.restart_turn, effect.bank)
+        seat.away = effect.away
+        if effect.restart_turn:
+            self.row.updated_at = self.hub.now()
 
     async def _stored(self, write: Awaitable[None], stale: str, n: int | None = None) -> None:
         """Await a compare-and-set ``write``: another worker's first decision wins (then catch up
@@ -580,7 +598,8 @@ class Room:
             self._set_game(None)
             return 0
         if self.table is not None:  # a seat's name may change; another worker's forfeit
-            self.table = self.table.replaced(seats=table_seats(row), forfeited=forfeited_seats(row))
+            forfeited, away = forfeited_seats(row), away_seats(row)
+            self.table = self.table.replaced(seats=table_seats(row), forfeited=forfeited, away=away)
         game = self.game
         mine = [str(a) for a in game.decisions] if game is not None else None
         texts = [d.action for d in stored]
