@@ -29,7 +29,6 @@ from ra.events import DECISION_EVENTS, Event
 from ra.master import (
     Broadcast,
     By,
-    ChargeClock,
     Decide,
     Effect,
     GameOver,
@@ -38,24 +37,21 @@ from ra.master import (
     MarkAway,
     NextTurn,
     RefusedError,
-    SpendClock,
     StandIn,
-    StoreAway,
     StoreDecision,
-    StoreForfeit,
     TakeBack,
-    TakeBackStored,
     TurnOf,
     Undone,
 )
 from ra.processes import context
-from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts
+from ra.table import BotJob, Seat, Table, TableOptions, decide, record_facts
 from ra.views import PlayerView
 from ra.web.audience import Audience
 from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, BotDriver, background_worker, die_with_parent
 from ra.web.errors import ClientError
 from ra.web.hints import hint_for
+from ra.web.ledger import Ledger, away_seats, forfeited_seats, game_state
 from ra.web.limits import address_prefix
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.metrics import Metrics
@@ -83,7 +79,7 @@ from ra.web.ratings import level_rating
 from ra.web.scheduler import FairScheduler
 from ra.web.settings import Settings
 from ra.web.storage import GameStorage
-from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, StoredDecision
+from ra.web.store import ConflictError, GameColumns, GameRow, StoredDecision
 
 log = logging.getLogger("ra.web")
 
@@ -120,43 +116,6 @@ def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
     for d in decisions:
         game.apply(d)
     return game
-
-
-def result_columns(game: Game, forfeited: Collection[int] = ()) -> ResultColumns:
-    """The epoch, and the winner and scores once the game is over (hidden until then, R9.1);
-    the winner is the table's (:func:`ra.table.game_result`: a seat that forfeited never wins)."""
-    result = game_result(game, forfeited)
-    return {
-        "epoch": game.epoch,
-        "winner": result.winner if result is not None else None,
-        "scores": list(result.scores) if result is not None else None,
-    }
-
-
-def forfeited_seats(row: GameRow) -> set[int]:
-    """The seats of a stored game that forfeited (their clock ran out at a forfeit table)."""
-    return {s.seat for s in row.seats if s.forfeited}
-
-
-def away_seats(row: GameRow) -> set[int]:
-    """The seats of a stored game a stand-in decides for now (their people are away)."""
-    return {s.seat for s in row.seats if s.away}
-
-
-def game_state(game: Game, row: GameRow, forfeited: Collection[int] | None = None) -> GameColumns:
-    """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper);
-    ``forfeited``: the table's (default: the row's)."""
-    over = game.is_over()
-    to_move = None if over else game.to_move
-    result = result_columns(game, forfeited_seats(row) if forfeited is None else forfeited)
-    return {
-        "status": "finished" if over else "running",
-        "to_move": to_move,
-        "to_move_bot": to_move is not None and row.seats[to_move].kind == "bot",
-        "epoch": result["epoch"],
-        "winner": result["winner"],
-        "scores": result["scores"],
-    }
 
 
 def log_key(game: Game, seat: int | None, n: int | None = None) -> str:
@@ -221,6 +180,7 @@ class Room:
         self.joining = 0
         """Connections past their hello, not attached yet (the hub keeps the room meanwhile)."""
         self.bots = BotDriver(self)
+        self.ledger = Ledger(hub.store, row.id, hub.settings.move_deadline)
         self.decided_at: float | None = None
         self.hint_replies: set[asyncio.Future[None]] = set()
         self.bot_budget = 1.0
@@ -457,51 +417,21 @@ class Room:
             raise ClientError(err.code, str(err), why) from None
 
     async def _store(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
-        """Carry out what must be stored before the table plays on with ``new``."""
-        for effect in effects:
-            if isinstance(effect, StoreDecision):
-                state = game_state(new.game, self.row, new.forfeited)
-                appended = self.hub.store.append(
-                    self.id, effect.n, effect.seat, effect.action, state, effect.stand_in
-                )
-                await self._stored(appended, "already decided: another move was made first", effect.n)
-            elif isinstance(effect, TakeBackStored):
-                state = game_state(new.game, self.row, new.forfeited)
-                truncated = self.hub.store.truncate(self.id, effect.n, effect.keep, state)
-                await self._stored(truncated, "the game has moved on")
-            elif isinstance(effect, ChargeClock):
-                await self._charge(effect.seat, effect.at)
-            elif isinstance(effect, SpendClock):
-                self.row.seats[effect.seat].bank = 0.0
-                await self.hub.store.set_bank(self.id, effect.seat, 0.0)
-            elif isinstance(effect, StoreAway):
-                await self._store_away(effect)
-            elif isinstance(effect, StoreForfeit):
-                await self.hub.store.set_away(self.id, effect.seat, True, forfeited=True)
-                self.row.seats[effect.seat].away = self.row.seats[effect.seat].forfeited = True
-
-    async def _store_away(self, effect: StoreAway) -> None:
-        """Store a seat away or back (and its game clock, and its turn's new start)."""
-        seat = self.row.seats[effect.seat]
-        if effect.bank is not None:
-            seat.bank = effect.bank
-        await self.hub.store.set_away(self.id, effect.seat, effect.away, effect.restart_turn, effect.bank)
-        seat.away = effect.away
-        if effect.restart_turn:
-            self.row.updated_at = self.hub.now()
-
-    async def _stored(self, write: Awaitable[None], stale: str, n: int | None = None) -> None:
-        """Await a compare-and-set ``write``: another worker's first decision wins (then catch up
-        and say ``stale``); a failed write of decision ``n`` is logged and said."""
+        """Store what the step says must be, before the table plays on with ``new``: another
+        worker's first write wins (then catch up, and say so); a decision that could not be
+        stored is logged and said."""
+        deciding = any(isinstance(e, StoreDecision) for e in effects)
         try:
-            await write
+            await self.ledger.write(self.row, new, effects, self.hub.now())
         except ConflictError:
             await self._resync()
             self.broadcast()
+            stale = "already decided: another move was made first" if deciding else "the game has moved on"
             raise ClientError("stale", stale) from None
         except Exception:
-            if n is None:
+            if not deciding:
                 raise
+            n = self.table_now().game.num_decisions
             log.exception("storing decision %d of game %s failed", n, self.id)
             raise ClientError("server_error", "the server could not store your move; try again") from None
 
@@ -530,16 +460,6 @@ class Room:
                 self.hub.tell_turn(self.row, effect.seat)
             elif isinstance(effect, NextTurn):
                 self.schedule_bot()
-
-    async def _charge(self, seat: int, at: datetime) -> None:
-        """Under a game clock, take the time of the decision taken ``at`` off the seat's clock and
-        add the increment (stored: the clock survives a restart)."""
-        row = self.row
-        bank = self.clock().charged(row.seats[seat].bank, row.updated_at, at)
-        if bank is None:
-            return
-        row.seats[seat].bank = bank
-        await self.hub.store.set_bank(self.id, seat, bank)
 
     def _mirror(self, game: Game, state: GameColumns) -> None:
         """Keep the cached row in step with ``game`` (``state`` is its :func:`game_state`)."""

@@ -32,7 +32,8 @@ from ra.table import (
 )
 from ra.tiles import EDITIONS
 from ra.web.db import now
-from ra.web.hub import Hub, build_game, game_state, result_columns
+from ra.web.hub import Hub, build_game
+from ra.web.ledger import game_state, result_columns
 from ra.web.limits import AddressLimiter
 from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
