@@ -5,7 +5,9 @@ order, with no server, no storage and no waiting (as boardgame.io's ``master.tes
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -232,3 +234,25 @@ def refused_back(t: Table[str], seat: int) -> RefusedError:
         t.step(Back(seat), NOW)
     assert seat in t.away  # unchanged
     return err.value
+
+
+TABLE_FACTS = ("game", "seats", "options", "forfeited", "stand_ins", "away")
+"""A table's facts: only ``ra.table`` changes them (a front end plays on with the step's table)."""
+
+
+def test_no_front_end_writes_a_tables_facts() -> None:
+    """Issue 56: the server wrote a table's game, stand-ins, seats and forfeits itself (eight
+    writes in ``Room``); now it replaces the whole table with the one a step returns."""
+    facts = "|".join(TABLE_FACTS)
+    write = re.compile(
+        rf"table(?:_now\(\))?\.(?:{facts})(?:\.(?:add|discard|update|clear|remove|pop)\(|\s*=[^=])"
+    )
+    src = Path(ra.__file__).parent
+    found = [
+        f"{path.relative_to(src)}:{n}: {line.strip()}"
+        for front in ("web", "tui", "cli", "arena")
+        for path in sorted((src / front).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if write.search(line)
+    ]
+    assert not found, found
