@@ -180,7 +180,7 @@ class Room:
         self.joining = 0
         """Connections past their hello, not attached yet (the hub keeps the room meanwhile)."""
         self.bots = BotDriver(self)
-        self.ledger = Ledger(hub.store, row.id, hub.settings.move_deadline)
+        self.ledger = Ledger(hub.store, row.id)
         self.decided_at: float | None = None
         self.hint_replies: set[asyncio.Future[None]] = set()
         self.bot_budget = 1.0
@@ -295,6 +295,8 @@ class Room:
 
     def clock(self) -> Clock:
         """The table's clock, with this site's deadline per decision (:mod:`ra.clock`)."""
+        if self.table is not None:
+            return self.table.options.clock
         return self.row.clock(self.hub.settings.move_deadline)
 
     def clock_left(self) -> float | None:
@@ -493,7 +495,7 @@ class Room:
                         assert self.table is not None
                         self._set_game(new, self.table.stand_ins | stood_in(stored, note.appended))
                         self.decided_at = None
-                        self._mirror(new, game_state(new, self.row))
+                        self._mirror(new, game_state(new, self.row, self.table_now().forfeited))
                         self.broadcast()
                         return
             floor = await self._resync()

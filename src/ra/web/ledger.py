@@ -13,6 +13,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from ra.clock import Clock
 from ra.engine import Game
 from ra.master import (
     ChargeClock,
@@ -73,11 +74,9 @@ def game_state(game: Game, row: GameRow, forfeited: Collection[int] | None = Non
 class Ledger:
     """Writes one game's stored effects: to its storage, and to the room's cached ``row``."""
 
-    def __init__(self, store: GameStorage, game_id: str, deadline: float) -> None:
+    def __init__(self, store: GameStorage, game_id: str) -> None:
         self.store = store
         self.game_id = game_id
-        self.deadline = deadline
-        """The site's deadline per decision at a table without a clock (:mod:`ra.clock`)."""
 
     async def write(
         self, row: GameRow, new: Table[Future[HintReply]], effects: Sequence[Effect], now: datetime
@@ -93,7 +92,7 @@ class Ledger:
                 state = game_state(new.game, row, new.forfeited)
                 await store.truncate(gid, effect.n, effect.keep, state)
             elif isinstance(effect, ChargeClock):
-                await self._charge(row, effect.seat, effect.at)
+                await self._charge(row, effect.seat, effect.at, new.options.clock)
             elif isinstance(effect, SpendClock):
                 row.seats[effect.seat].bank = 0.0  # spent: coming back gives only the increment
                 await store.set_bank(gid, effect.seat, 0.0)
@@ -103,10 +102,10 @@ class Ledger:
                 await store.set_away(gid, effect.seat, True, forfeited=True)
                 row.seats[effect.seat].away = row.seats[effect.seat].forfeited = True
 
-    async def _charge(self, row: GameRow, seat: int, at: datetime) -> None:
-        """Under a game clock, take the time of the decision taken ``at`` off the seat's clock and
-        add the increment (stored: the clock survives a restart)."""
-        bank = row.clock(self.deadline).charged(row.seats[seat].bank, row.updated_at, at)
+    async def _charge(self, row: GameRow, seat: int, at: datetime, clock: Clock) -> None:
+        """Under the table's game ``clock``, take the time of the decision taken ``at`` off the
+        seat's clock and add the increment (stored: the clock survives a restart)."""
+        bank = clock.charged(row.seats[seat].bank, row.updated_at, at)
         if bank is None:
             return
         row.seats[seat].bank = bank
