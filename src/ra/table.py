@@ -16,16 +16,42 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Final, Generic, TypeVar
 
 from ra import bots
 from ra.actions import Action
 from ra.bots.base import Bot
+from ra.clock import Clock
 from ra.engine import Game
-from ra.errors import RaError, RecordError, SetupError
+from ra.errors import IllegalActionError, NotationError, RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.events import game_over as game_over_event
+from ra.master import (
+    Back,
+    Broadcast,
+    ChargeClock,
+    Decide,
+    Effect,
+    Forfeit,
+    GameOver,
+    Intent,
+    Leave,
+    MarkAway,
+    NextTurn,
+    RefusedError,
+    SpendClock,
+    StandIn,
+    StoreAway,
+    StoreDecision,
+    StoreForfeit,
+    TakeBack,
+    TakeBackStored,
+    TimeOut,
+    TurnOf,
+    Undone,
+)
 from ra.record_format import ranks, result_fields, seat_numbers, standings
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.state import State
@@ -41,6 +67,9 @@ UNDO_POLICY = "own-last-unrevealed"
 UNDO_RULE = words(DEFAULT_LANG)("tui.undo.rule")
 """The undo policy in English words (every front end's refusal says it, after the reason, in
 its reader's language: the catalogue's ``tui.undo.rule``)."""
+
+FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
+"""Why a seat that forfeited may not decide (nor come back): every front end says it."""
 
 HINT_CACHE_SIZE = 64
 """Hints kept per table (one per seat and position; an undo makes an old position current again)."""
@@ -86,6 +115,8 @@ class TableOptions:
     """Whether decisions may be taken back at all (not for imported records)."""
     stand_in: str = "medium"
     """The bot that decides for a person whose clock ran out (one of :data:`TABLE_BOTS`)."""
+    clock: Clock = field(default_factory=Clock)
+    """The table's clock and its time-out rule (:mod:`ra.clock`): none by default."""
 
 
 def check_players(n: int) -> None:
@@ -270,6 +301,7 @@ class Table(Generic[HintT]):
         options: TableOptions | None = None,
         forfeited: Collection[int] = (),
         stand_ins: Collection[int] = (),
+        away: Collection[int] = (),
     ) -> None:
         if len(seats) != game.num_players:
             raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
@@ -280,6 +312,8 @@ class Table(Generic[HintT]):
         """Seats that forfeited (their clock ran out at a forfeit table): last, whatever their score."""
         self.stand_ins: set[int] = set(stand_ins)
         """Decisions (numbered from 0) that a stand-in bot took for an absent person."""
+        self.away: set[int] = set(away)
+        """People's seats a stand-in decides for now (its person is away, or forfeited)."""
         self.hint_cache: HintCache[HintT] = HintCache()
         self._shown: int | None = None  # the seat whose view a shared screen last showed
 
@@ -350,8 +384,6 @@ class Table(Generic[HintT]):
         parsed = action if isinstance(action, Action) else Action.parse(action)
         why = game.why_illegal_message(parsed)
         if why is not None:
-            from ra.errors import IllegalActionError
-
             raise IllegalActionError(game.say(why), why)
         return parsed
 
@@ -367,6 +399,12 @@ class Table(Generic[HintT]):
     def forfeit(self, seat: int) -> None:
         """``seat`` forfeits: it ranks last (:func:`game_result`) and may not take back."""
         self.forfeited.add(seat)
+
+    def stood_in_for(self, seat: int) -> bool:
+        """Whether a stand-in has already decided for ``seat`` (a second time-out forfeits at a
+        "second" table: :meth:`ra.clock.Clock.forfeits`)."""
+        events = self.game.events
+        return any(events[i].seat == seat for i in stand_in_events(events, self.stand_ins))
 
     def result(self) -> Result | None:
         """The finished game's result, forfeits included (None while it goes on)."""
@@ -387,6 +425,134 @@ class Table(Generic[HintT]):
             record["stand_ins"] = sorted(self.stand_ins)
             record["stand_in"] = self.options.stand_in
         return record
+
+    # --- the master: one step per intent (ra.master) ------------------------------------
+
+    def step(self, intent: Intent, now: datetime) -> tuple[Table[HintT], list[Effect]]:
+        """The table after ``intent`` at ``now``, and what a front end must do about it
+        (:mod:`ra.master`): a new table, this one unchanged; :class:`ra.master.RefusedError` with the
+        rule's code and reason if the intent may not be."""
+        if isinstance(intent, Decide):
+            return self._decide(intent, now)
+        if isinstance(intent, TakeBack):
+            return self._take_back(intent)
+        if isinstance(intent, TimeOut):
+            return self._time_out(intent)
+        if isinstance(intent, Leave | Back):
+            return self._set_away(intent)
+        return self._forfeit(intent)
+
+    def replaced(
+        self,
+        game: Game | None = None,
+        stand_ins: Collection[int] | None = None,
+        seats: Sequence[Seat] | None = None,
+        forfeited: Collection[int] | None = None,
+        away: Collection[int] | None = None,
+    ) -> Table[HintT]:
+        """This table with the facts given changed (the rest as they are, its hint cache shared:
+        its keys name whole histories)."""
+        new: Table[HintT] = Table(
+            self.game if game is None else game,
+            self.seats if seats is None else seats,
+            self.options,
+            self.forfeited if forfeited is None else forfeited,
+            self.stand_ins if stand_ins is None else stand_ins,
+            self.away if away is None else away,
+        )
+        new.hint_cache = self.hint_cache
+        new._shown = self._shown
+        return new
+
+    def _decide(self, intent: Decide, now: datetime) -> tuple[Table[HintT], list[Effect]]:
+        """A decision: checked (the turn, the number it answers, a forfeit, the rules), then
+        stored, charged to a person's clock, told, and the next turn started."""
+        game, seat = self.game, intent.seat
+        if game.is_over():
+            raise RefusedError("over", "the game is over")
+        if intent.n != game.num_decisions:
+            raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
+        if game.to_move != seat:
+            who = game.names[game.to_move] if game.to_move is not None else "nobody"
+            raise RefusedError("not_your_turn", f"it is {who}'s turn, not yours")
+        if intent.by == "person" and seat in self.forfeited:
+            raise RefusedError("forfeited", FORFEITED)
+        try:
+            action = self.check(seat, intent.action)
+        except IllegalActionError as err:
+            raise RefusedError("illegal", str(err), err.why) from None
+        except NotationError as err:
+            raise RefusedError("illegal", str(err)) from None
+        new = self.replaced(game.clone())
+        new.apply(action, stand_in=intent.by == "stand_in")
+        effects: list[Effect] = [StoreDecision(intent.n, seat, str(action), intent.by == "stand_in")]
+        if intent.by == "person":
+            effects.append(ChargeClock(seat, now))
+        effects.append(Broadcast())
+        after = new.game
+        if after.is_over():
+            effects.append(GameOver())
+        elif after.to_move is not None:
+            effects.append(TurnOf(after.to_move))
+        return new, [*effects, NextTurn()]
+
+    def _take_back(self, intent: TakeBack) -> tuple[Table[HintT], list[Effect]]:
+        """An undo by the one policy (:data:`UNDO_RULE`), forfeits and stand-ins included."""
+        game, n = self.game, intent.n
+        if n != game.num_decisions:
+            raise RefusedError("stale", "the game has moved on")
+        reason = self.why_no_undo(intent.seat)
+        if reason is not None:
+            refusal = undo_refusal(reason)
+            code = "forfeited" if reason.key == "tui.undo.forfeited" else "not_allowed"
+            raise RefusedError(code, words(DEFAULT_LANG).render(refusal, game.names), refusal)
+        new = self.replaced(game.clone())
+        taken = new.undo(intent.seat)
+        after = new.game
+        return new, [
+            TakeBackStored(n, n - 1),
+            Undone(intent.seat, str(taken), after.num_decisions),
+            Broadcast(floor=len(after.events)),
+            NextTurn(),
+        ]
+
+    def _time_out(self, intent: TimeOut) -> tuple[Table[HintT], list[Effect]]:
+        """A person's clock ran out: its game clock is spent; by the table's time-out rule
+        (:meth:`ra.clock.Clock.forfeits`) the seat forfeits, or a stand-in decides and the seat is
+        marked away; a seat already away gets its stand-in at once."""
+        game, seat = self.game, intent.seat
+        if intent.n != game.num_decisions or game.to_move != seat:
+            raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
+        stand_in = StandIn(seat, intent.n, self.options.stand_in)
+        if seat in self.away:
+            return self, [stand_in]
+        clock = self.options.clock
+        spent: list[Effect] = [SpendClock(seat)] if clock.per_game else []
+        if seat not in self.forfeited and clock.forfeits(self.stood_in_for(seat)):
+            new = self.replaced(forfeited=self.forfeited | {seat}, away=self.away | {seat})
+            return new, [*spent, StoreForfeit(seat), Broadcast(), stand_in]
+        return self, [*spent, stand_in, MarkAway(seat)]
+
+    def _forfeit(self, intent: Forfeit) -> tuple[Table[HintT], list[Effect]]:
+        """A forfeit: for good (once is enough), stored and told."""
+        if intent.seat in self.forfeited:
+            return self, []
+        new = self.replaced(forfeited=self.forfeited | {intent.seat}, away=self.away | {intent.seat})
+        return new, [StoreForfeit(intent.seat), Broadcast()]
+
+    def _set_away(self, intent: Leave | Back) -> tuple[Table[HintT], list[Effect]]:
+        """A person away (a stand-in decides) or back: back at their turn, its clock starts
+        again — under a game clock with what it had plus the increment, never more (a clock that
+        ran out stays run out); a seat that forfeited never comes back."""
+        seat, away = intent.seat, isinstance(intent, Leave)
+        if (seat in self.away) == away:
+            return self, []
+        if not away and seat in self.forfeited:
+            raise RefusedError("forfeited", FORFEITED)
+        bank = self.options.clock.back(intent.bank) if isinstance(intent, Back) else None
+        due = not away and self.game.to_move == seat
+        new = self.replaced(away=self.away | {seat} if away else self.away - {seat})
+        return new, [StoreAway(seat, away, due, bank), Broadcast(), NextTurn()]
 
     # --- undo (one policy: UNDO_RULE) ---------------------------------------------
 

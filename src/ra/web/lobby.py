@@ -34,7 +34,8 @@ from ra.table import (
 )
 from ra.tiles import EDITIONS
 from ra.web.db import now
-from ra.web.hub import Hub, build_game, game_state, result_columns
+from ra.web.hub import Hub, build_game
+from ra.web.ledger import game_state, result_columns
 from ra.web.limit_store import lock_key
 from ra.web.limits import AddressBucket
 from ra.web.lobby_feed import LobbyLists

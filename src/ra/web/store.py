@@ -24,8 +24,10 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.compiler import compiles
 from typing_extensions import TypedDict
 
+from ra.clock import MOVE_DEADLINE, Clock, out_of_time, seconds_for
 from ra.web.analysis_store import AnalysisStore
 from ra.web.chat_store import ChatStore
 from ra.web.db import (
@@ -82,17 +84,6 @@ class SeatRow:
     a guest's seat an account claimed later keeps showing as a guest's."""
     provisional: bool = False
     """Its account's rating is provisional (:func:`ra.web.rating_policy.provisional`)."""
-
-
-def clock_seconds(move_seconds: int | None, game_seconds: int | None, bank: float | None) -> float | None:
-    """The seconds a decision has on a table's clock: per decision, or what the seat's game clock
-    holds (the whole game's if not charged yet); None: no clock.  One rule for a room's row
-    (:meth:`GameRow.allowed`) and for the sweep that reads the columns."""
-    if move_seconds is not None:
-        return float(move_seconds)
-    if game_seconds is None:
-        return None
-    return float(game_seconds) if bank is None else bank
 
 
 @dataclass
@@ -152,14 +143,16 @@ class GameRow:
         """Whether the table has a clock (per decision or per game)."""
         return self.move_seconds is not None or self.game_seconds is not None
 
+    def clock(self, deadline: float = MOVE_DEADLINE) -> Clock:
+        """The table's clock (:class:`ra.clock.Clock`: every rule of time is there), with the
+        site's ``deadline`` per decision for a table without one."""
+        return Clock(
+            self.move_seconds, self.game_seconds, self.increment or 0, self.on_timeout or "stand_in", deadline
+        )
+
     def allowed(self, seat: int) -> float | None:
         """The seconds ``seat`` had for its decision now due (None: no clock)."""
-        return clock_seconds(self.move_seconds, self.game_seconds, self.seats[seat].bank)
-
-    def time_for(self, seat: int, deadline: float) -> float:
-        """The seconds ``seat`` has for its decision now due: its clock's, or at a table without
-        a clock the site's ``deadline`` per decision."""
-        return _or(self.allowed(seat), deadline)
+        return self.clock().allowed(self.seats[seat].bank)
 
     def options(self) -> TableSettings:
         """The table's options, as the lobby shows them and a rematch copies them."""
@@ -533,17 +526,8 @@ class Store:
     async def games_past_their_clock(self, deadline: float) -> list[str]:
         """Running games whose person to move is out of time (at a table without a clock: past
         ``deadline``), or is away (a bot decides)."""
-        t = now()
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(_maybe_past_their_clock(t, deadline))).all()
-        return [
-            gid
-            for gid, updated, per_move, per_game, bank, away in rows
-            if away
-            or (as_utc(updated) or t)
-            + timedelta(seconds=_or(clock_seconds(per_move, per_game, bank), deadline))
-            <= t
-        ]
+            return list((await conn.execute(_past_their_clock(now(), deadline))).scalars())
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
         """Claim the bot's turn at decision ``n`` for this worker (rarely computed twice).
@@ -854,30 +838,65 @@ def _game_row(r: Any) -> GameRow:
     )
 
 
-def _or(seconds: float | None, deadline: float) -> float:
-    """A clock's seconds, or at a table without a clock the site's deadline per decision."""
-    return deadline if seconds is None else seconds
+class _SqlTerms:
+    """The clock's :class:`ra.clock.Terms` on SQL expressions: the sweep's query is the
+    table's own rule (:func:`ra.clock.out_of_time`), not a second copy of it."""
+
+    def first(self, *terms: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return sa.func.coalesce(*terms)
+
+    def if_set(self, test: sa.ColumnElement[Any], then: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return sa.case((test.is_not(None), then), else_=sa.null())
+
+    def plus(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return a + b
+
+    def at_most(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return a <= b
+
+    def either(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return sa.or_(a, b)
 
 
-def _maybe_past_their_clock(t: datetime, deadline: float) -> sa.Select[Any]:
-    """The running games whose person to move may be out of time at ``t``, with what decides
-    it (their clock's columns and the mover's seat), for :meth:`Store.games_past_their_clock`."""
-    due = sa.select(
-        games.c.id,
-        games.c.updated_at,
-        games.c.move_seconds,
-        games.c.game_seconds,
-        seats.c.bank,
-        seats.c.away,
-    ).join(seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move))
-    return due.where(
-        games.c.status == "running",
-        sa.or_(
-            games.c.move_seconds.is_not(None),
-            games.c.game_seconds.is_not(None),
-            games.c.updated_at <= t - timedelta(seconds=deadline),
-            seats.c.away.is_(True),
-        ),
-        games.c.to_move_bot.is_(False),
-        games.c.record.is_(None),
+class _Epoch(sa.sql.functions.FunctionElement[float]):
+    """A stored moment in seconds since 1970 (as :meth:`datetime.timestamp` counts them)."""
+
+    type = sa.Float()
+    inherit_cache = True
+
+
+@compiles(_Epoch, "postgresql")
+def _epoch_pg(element: _Epoch, compiler: Any, **kw: Any) -> str:
+    return f"EXTRACT(EPOCH FROM {compiler.process(element.clauses, **kw)})"
+
+
+@compiles(_Epoch)
+def _epoch_sqlite(element: _Epoch, compiler: Any, **kw: Any) -> str:
+    return f"((julianday({compiler.process(element.clauses, **kw)}) - 2440587.5) * 86400.0)"
+
+
+def _past_their_clock(t: datetime, deadline: float) -> sa.Select[Any]:
+    """The running games whose person to move is away or out of time at ``t`` (at a table
+    without a clock: past ``deadline``), for :meth:`Store.games_past_their_clock`: the rule is
+    :mod:`ra.clock`'s, written in SQL by :class:`_SqlTerms`."""
+    terms = _SqlTerms()
+    seconds = seconds_for(
+        terms,
+        sa.cast(games.c.move_seconds, sa.Float),
+        sa.cast(games.c.game_seconds, sa.Float),
+        sa.cast(seats.c.bank, sa.Float),
+        sa.literal(float(deadline), sa.Float),
+    )
+    moment = sa.literal(t.timestamp(), sa.Float)
+    due = out_of_time(terms, seats.c.away, _Epoch(games.c.updated_at), seconds, moment)
+    mover = sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move)
+    return (
+        sa.select(games.c.id)
+        .join(seats, mover)
+        .where(
+            games.c.status == "running",
+            games.c.to_move_bot.is_(False),
+            games.c.record.is_(None),
+            due,
+        )
     )
