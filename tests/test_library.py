@@ -509,6 +509,8 @@ def test_engine_modules_import_only_the_layers_below_them() -> None:
 FORBIDDEN = {
     # a package (or module) of src/ra: the packages above it, which it may not import
     "table": {"tui", "web", "cli", "arena", "envs"},
+    "clock": {"tui", "web", "cli", "arena", "envs", "bots", "table", "master"},
+    "master": {"tui", "web", "cli", "arena", "envs", "bots", "table"},
     "labels": {"tui", "web", "cli", "arena", "envs", "bots", "table"},
     "bots": {"tui", "web", "cli", "arena", "table", "envs"},
     "analysis": {"tui", "web", "cli", "arena"},
@@ -574,3 +576,28 @@ def test_deprecated_names_still_answer() -> None:
     assert game.view(0).to_dict()["ra_track"] == game.ra_count
     assert game.auction_track == [t.id for t in game.auction_tiles]
     assert isinstance(game.last_draw, ra.Tile)
+
+
+HEAVY = ("babel", "textual", "typer", "rich", "openskill", "fastapi", "sqlalchemy", "numpy")
+"""What a library user does not pay for on ``import ra`` (issue 56: the engine installs and loads
+light; the words load Babel when they are first asked for)."""
+
+
+def test_import_ra_and_a_whole_game_load_no_front_end_stack_nor_babel() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, random, ra\n"
+        "g = ra.Game(players=3, seed=1)\n"
+        "r = random.Random(1)\n"
+        "while not g.is_over(): g.apply(r.choice(g.legal_actions()))\n"
+        "g.to_record()\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))\n"
+        "from ra.words import words\n"
+        "print(words('de').number(1234.5, 1), 'babel' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    loaded, rendered = out.splitlines()
+    assert loaded == "[]", f"import ra and a game loaded {loaded}"
+    assert rendered == "1.234,5 True", "the words load Babel when asked, and format as German does"

@@ -50,7 +50,7 @@ from ra.events import no_bid as e_no_bid
 from ra.events import passed as e_passed
 from ra.events import score as e_score
 from ra.events import won as e_won
-from ra.record_format import build_record, check_result, parse_record
+from ra.record_format import build_record, check_result, parse_record, result_fields
 from ra.scoring import drought_losses, epoch_points, funeral_losses
 from ra.setup import AUCTION_TRACK_SIZE, EPOCHS, STARTING_SCORE, Bag, Setup, make_setup
 from ra.state import (
@@ -761,7 +761,8 @@ class Game(State):
         scores; :meth:`from_record` replays it to the same position.  Once the game is
         over it is the whole record.
         """
-        record = build_record(self._setup, self.decisions, self.is_over(), self._scores, self.winner)
+        result = result_fields(self.is_over(), self._scores, self.highest_suns())
+        record = build_record(self._setup, self.decisions, result)
         if public and not self.is_over():
             assert self._bag is not None
             del record["seed"]
@@ -787,7 +788,7 @@ class Game(State):
                 game.apply(text)
             except RaError as err:
                 raise RecordError(f"decision {i} ({text[:40]!r}): {err}", index=i) from None
-        check_result(parsed.result, game._scores, game.winner)
+        check_result(parsed, game.is_over(), game._scores, game.highest_suns())
         return game
 
     # --- explicit chance (search, OpenSpiel) -------------------------------------

@@ -4,16 +4,18 @@
 :mod:`ra.records` adds files (``save``, ``load``).  A record looks like::
 
     {
-      "format": "ra-game", "version": 1,
+      "format": "ra-game", "version": 2,
       "players": ["Ann", "Bob", "Cy"], "variant": "standard", "suns_per_player": null,
       "hidden_scores": false, "disaster_timing": "immediate", "seed": 7,
       "suns": [[13, 8, 5, 2], [12, 9, 6, 3], [11, 10, 7, 4]],
       "bag": [], "bag_counts": null,
       "decisions": ["draw", "draw", "ra", "bid 9", "pass", ...],
-      "result": {"over": false, "scores": [10, 10, 10], "winner": null}
+      "result": {"over": false, "scores": [10, 10, 10], "winner": null, "ranks": null}
     }
 
-``result`` is informative; when present, loading checks that the replay agrees.
+``result`` is informative; when present, loading checks that the replay agrees.  Since
+version 2 it is the *table's* result: a seat listed in ``forfeited`` ranks last whatever its
+score (:func:`standings`); a version 1 record stated the engine's winner, and still loads.
 ``disaster_timing`` (R3.5: ``"immediate"`` or ``"2008"``) was added later: a record without
 it is a game with the default timing, ``"immediate"``.
 Whatever a record holds, reading it raises only :class:`ra.RecordError`.
@@ -22,7 +24,7 @@ Whatever a record holds, reading it raises only :class:`ra.RecordError`.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from ra.errors import RecordError
@@ -30,23 +32,71 @@ from ra.setup import Setup, make_setup
 from ra.tiles import TILE_IDS
 
 FORMAT: Final = "ra-game"
-VERSION: Final = 1
+VERSION: Final = 2
+READS: Final = (1, 2)
+"""The versions this library reads: 1 (``result.winner`` ignored forfeits) and 2."""
 MAX_DECISIONS: Final = 10_000
 """More decisions than any game of Ra can take (a record with more is rejected up front)."""
 
 
 class ParsedRecord(NamedTuple):
-    """A record's checked content: the setup, the decisions' notation and the stated result."""
+    """A record's checked content: the setup, the decisions' notation, the stated result, the
+    format's version and the seats that forfeited."""
 
     setup: Setup
     decisions: list[str]
     result: Mapping[str, Any] | None
+    version: int = VERSION
+    forfeited: frozenset[int] = frozenset()
 
 
-def build_record(
-    setup: Setup, decisions: Sequence[object], over: bool, scores: Sequence[int], winner: int | None
+def standings(
+    scores: Sequence[int], highest_suns: Sequence[int], forfeited: Collection[int] = ()
+) -> tuple[int, ...]:
+    """The seats from first place to last: the one rule of a game's result.  Highest score,
+    then highest sun (R8.1: no two seats hold the same sun, so the order is total); a seat
+    that forfeited ranks after every other, whatever its score."""
+
+    def key(seat: int) -> tuple[bool, int, int]:
+        return (seat in forfeited, -scores[seat], -highest_suns[seat])
+
+    return tuple(sorted(range(len(scores)), key=key))
+
+
+def ranks(scores: Sequence[int], winner: int, forfeited: Collection[int] = ()) -> list[int]:
+    """Each seat's rank (1 for the winner, then by score, higher first, equal scores sharing a
+    rank; a seat that forfeited after every other, whatever its score): what ratings count."""
+
+    def key(seat: int) -> tuple[bool, bool, int]:
+        return (seat in forfeited, seat != winner, -scores[seat])
+
+    n = len(scores)
+    return [1 + sum(1 for other in range(n) if key(other) < key(seat)) for seat in range(n)]
+
+
+def result_fields(
+    over: bool, scores: Sequence[int], highest_suns: Sequence[int], forfeited: Collection[int] = ()
 ) -> dict[str, Any]:
-    """The JSON-able record of a game."""
+    """A record's ``result``: whether the game is over, the scores, and once it is over the
+    winner and each seat's rank by :func:`standings` (forfeits last)."""
+    if not over:
+        return {"over": False, "scores": list(scores), "winner": None, "ranks": None}
+    winner = standings(scores, highest_suns, forfeited)[0]
+    return {"over": True, "scores": list(scores), "winner": winner, "ranks": ranks(scores, winner, forfeited)}
+
+
+def seat_numbers(record: Mapping[str, Any], key: str, bound: int) -> frozenset[int]:
+    """An optional list of numbers from 0 to ``bound - 1`` (``forfeited``: seats; ``stand_ins``:
+    decisions); :class:`RecordError` names a bad one."""
+    value = record.get(key, [])
+    ok = isinstance(value, list) and len(value) <= bound
+    if not ok or not all(type(v) is int and 0 <= v < bound for v in value):
+        raise RecordError(f"{key!r} must be a list of numbers from 0 to {bound - 1}")
+    return frozenset(value)
+
+
+def build_record(setup: Setup, decisions: Sequence[object], result: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON-able record of a game (``result``: :func:`result_fields`)."""
     s = setup
     return {
         "format": FORMAT,
@@ -61,7 +111,7 @@ def build_record(
         "bag": [TILE_IDS[t] for t in s.bag],
         "bag_counts": list(s.bag_counts) if s.bag_counts is not None else None,
         "decisions": [str(a) for a in decisions],
-        "result": {"over": over, "scores": list(scores), "winner": winner},
+        "result": dict(result),
     }
 
 
@@ -104,9 +154,10 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
     fmt = record.get("format", FORMAT)
     if fmt != FORMAT:
         raise RecordError(f"not a Ra game record (format {str(fmt)[:40]!r}, expected {FORMAT!r})")
-    version = record.get("version", VERSION)
-    if type(version) is not int or version != VERSION:
-        raise RecordError(f"unsupported record version {str(version)[:40]} (this library reads {VERSION})")
+    version = record.get("version", 1)
+    if type(version) is not int or version not in READS:
+        shown = " and ".join(map(str, READS))
+        raise RecordError(f"unsupported record version {str(version)[:40]} (this library reads {shown})")
     players = _field(record, "players", (list,))
     # A public record (Game.to_record(public=True), R9) has no seed and no bag: the tiles
     # drawn so far are enough to replay it; the rest of the bag is shuffled anew.
@@ -136,15 +187,25 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
     except ValueError as err:
         raise RecordError(f"record setup: {err}") from None
     result = _field(record, "result", (dict, type(None)), None)
-    return ParsedRecord(setup, decisions, result)
+    forfeited = seat_numbers(record, "forfeited", len(setup.names))
+    return ParsedRecord(setup, decisions, result, version, forfeited)
 
 
-def check_result(result: Mapping[str, Any] | None, scores: Sequence[int], winner: int | None) -> None:
-    """Raise :class:`RecordError` if a record's stated result disagrees with the replay."""
+def check_result(
+    parsed: ParsedRecord, over: bool, scores: Sequence[int], highest_suns: Sequence[int]
+) -> None:
+    """Raise :class:`RecordError` if a record's stated result disagrees with the replay's.
+
+    A version 1 record stated the engine's winner, which ignored forfeits: it is checked
+    against that and still loads (written again, it is a version 2 record)."""
+    result = parsed.result
     if result is None or "scores" not in result:
         return
-    stated = result["scores"]
-    if not isinstance(stated, list) or stated != list(scores) or result.get("winner") != winner:
+    forfeited = parsed.forfeited if parsed.version >= 2 else frozenset()
+    replayed = result_fields(over, scores, highest_suns, forfeited)
+    stated, winner = result["scores"], replayed["winner"]
+    ranked = "ranks" not in result or result["ranks"] == replayed["ranks"]
+    if stated != replayed["scores"] or result.get("winner") != winner or not ranked:
         shown = str(stated)[:80]
         raise RecordError(
             f"the replay does not reach the recorded result: scores {list(scores)}, "

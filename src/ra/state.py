@@ -692,6 +692,12 @@ class State:
         """Fast access: every seat's face-down suns as a bitmask, in seating order."""
         return tuple(self._used)
 
+    def highest_suns(self) -> tuple[int, ...]:
+        """Every seat's highest sun, face up or down (0 with none): R8.1's tie-break."""
+        return tuple(
+            max(0, (up | down).bit_length() - 1) for up, down in zip(self._suns, self._used, strict=True)
+        )
+
     def displays(self) -> tuple[tuple[int, ...], ...]:
         """Fast access: every seat's display as counts indexed by :class:`Tile`."""
         return tuple(map(tuple, self._displays))

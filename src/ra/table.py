@@ -16,16 +16,45 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Final, Generic, TypeVar
 
 from ra import bots
 from ra.actions import Action
 from ra.bots.base import Bot
+from ra.clock import Clock
 from ra.engine import Game
-from ra.errors import RaError, RecordError, SetupError
+from ra.errors import IllegalActionError, NotationError, RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
+from ra.events import game_over as game_over_event
+from ra.master import (
+    Back,
+    Broadcast,
+    ChargeClock,
+    Decide,
+    Effect,
+    Forfeit,
+    GameOver,
+    Intent,
+    Leave,
+    MarkAway,
+    NextTurn,
+    RefusedError,
+    SpendClock,
+    StandIn,
+    StoreAway,
+    StoreDecision,
+    StoreForfeit,
+    TakeBack,
+    TakeBackStored,
+    TimeOut,
+    TurnOf,
+    Undone,
+)
+from ra.record_format import ranks, result_fields, seat_numbers, standings
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
+from ra.state import State
 from ra.views import PlayerView
 from ra.words import DEFAULT_LANG, Msg, msg, words
 from ra.words import Seat as SeatRef
@@ -38,6 +67,9 @@ UNDO_POLICY = "own-last-unrevealed"
 UNDO_RULE = words(DEFAULT_LANG)("tui.undo.rule")
 """The undo policy in English words (every front end's refusal says it, after the reason, in
 its reader's language: the catalogue's ``tui.undo.rule``)."""
+
+FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
+"""Why a seat that forfeited may not decide (nor come back): every front end says it."""
 
 HINT_CACHE_SIZE = 64
 """Hints kept per table (one per seat and position; an undo makes an old position current again)."""
@@ -83,6 +115,8 @@ class TableOptions:
     """Whether decisions may be taken back at all (not for imported records)."""
     stand_in: str = "medium"
     """The bot that decides for a person whose clock ran out (one of :data:`TABLE_BOTS`)."""
+    clock: Clock = field(default_factory=Clock)
+    """The table's clock and its time-out rule (:mod:`ra.clock`): none by default."""
 
 
 def check_players(n: int) -> None:
@@ -267,6 +301,7 @@ class Table(Generic[HintT]):
         options: TableOptions | None = None,
         forfeited: Collection[int] = (),
         stand_ins: Collection[int] = (),
+        away: Collection[int] = (),
     ) -> None:
         if len(seats) != game.num_players:
             raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
@@ -277,6 +312,8 @@ class Table(Generic[HintT]):
         """Seats that forfeited (their clock ran out at a forfeit table): last, whatever their score."""
         self.stand_ins: set[int] = set(stand_ins)
         """Decisions (numbered from 0) that a stand-in bot took for an absent person."""
+        self.away: set[int] = set(away)
+        """People's seats a stand-in decides for now (its person is away, or forfeited)."""
         self.hint_cache: HintCache[HintT] = HintCache()
         self._shown: int | None = None  # the seat whose view a shared screen last showed
 
@@ -347,8 +384,6 @@ class Table(Generic[HintT]):
         parsed = action if isinstance(action, Action) else Action.parse(action)
         why = game.why_illegal_message(parsed)
         if why is not None:
-            from ra.errors import IllegalActionError
-
             raise IllegalActionError(game.say(why), why)
         return parsed
 
@@ -365,6 +400,12 @@ class Table(Generic[HintT]):
         """``seat`` forfeits: it ranks last (:func:`game_result`) and may not take back."""
         self.forfeited.add(seat)
 
+    def stood_in_for(self, seat: int) -> bool:
+        """Whether a stand-in has already decided for ``seat`` (a second time-out forfeits at a
+        "second" table: :meth:`ra.clock.Clock.forfeits`)."""
+        events = self.game.events
+        return any(events[i].seat == seat for i in stand_in_events(events, self.stand_ins))
+
     def result(self) -> Result | None:
         """The finished game's result, forfeits included (None while it goes on)."""
         return game_result(self.game, self.forfeited)
@@ -375,10 +416,143 @@ class Table(Generic[HintT]):
         record = self.game.to_record(public=public)
         if self.forfeited:
             record["forfeited"] = sorted(self.forfeited)
+            if record["result"].get("over"):  # the table's result: forfeits last (format version 2)
+                game = self.game
+                record["result"] = result_fields(
+                    True, record["result"]["scores"], game.highest_suns(), self.forfeited
+                )
         if self.stand_ins:
             record["stand_ins"] = sorted(self.stand_ins)
             record["stand_in"] = self.options.stand_in
         return record
+
+    # --- the master: one step per intent (ra.master) ------------------------------------
+
+    def step(self, intent: Intent, now: datetime) -> tuple[Table[HintT], list[Effect]]:
+        """The table after ``intent`` at ``now``, and what a front end must do about it
+        (:mod:`ra.master`): a new table, this one unchanged; :class:`ra.master.RefusedError` with the
+        rule's code and reason if the intent may not be."""
+        if isinstance(intent, Decide):
+            return self._decide(intent, now)
+        if isinstance(intent, TakeBack):
+            return self._take_back(intent)
+        if isinstance(intent, TimeOut):
+            return self._time_out(intent)
+        if isinstance(intent, Leave | Back):
+            return self._set_away(intent)
+        return self._forfeit(intent)
+
+    def replaced(
+        self,
+        game: Game | None = None,
+        stand_ins: Collection[int] | None = None,
+        seats: Sequence[Seat] | None = None,
+        forfeited: Collection[int] | None = None,
+        away: Collection[int] | None = None,
+    ) -> Table[HintT]:
+        """This table with the facts given changed (the rest as they are, its hint cache shared:
+        its keys name whole histories)."""
+        new: Table[HintT] = Table(
+            self.game if game is None else game,
+            self.seats if seats is None else seats,
+            self.options,
+            self.forfeited if forfeited is None else forfeited,
+            self.stand_ins if stand_ins is None else stand_ins,
+            self.away if away is None else away,
+        )
+        new.hint_cache = self.hint_cache
+        new._shown = self._shown
+        return new
+
+    def _decide(self, intent: Decide, now: datetime) -> tuple[Table[HintT], list[Effect]]:
+        """A decision: checked (the turn, the number it answers, a forfeit, the rules), then
+        stored, charged to a person's clock, told, and the next turn started."""
+        game, seat = self.game, intent.seat
+        if game.is_over():
+            raise RefusedError("over", "the game is over")
+        if intent.n != game.num_decisions:
+            raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
+        if game.to_move != seat:
+            who = game.names[game.to_move] if game.to_move is not None else "nobody"
+            raise RefusedError("not_your_turn", f"it is {who}'s turn, not yours")
+        if intent.by == "person" and seat in self.forfeited:
+            raise RefusedError("forfeited", FORFEITED)
+        try:
+            action = self.check(seat, intent.action)
+        except IllegalActionError as err:
+            raise RefusedError("illegal", str(err), err.why) from None
+        except NotationError as err:
+            raise RefusedError("illegal", str(err)) from None
+        new = self.replaced(game.clone())
+        new.apply(action, stand_in=intent.by == "stand_in")
+        effects: list[Effect] = [StoreDecision(intent.n, seat, str(action), intent.by == "stand_in")]
+        if intent.by == "person":
+            effects.append(ChargeClock(seat, now))
+        effects.append(Broadcast())
+        after = new.game
+        if after.is_over():
+            effects.append(GameOver())
+        elif after.to_move is not None:
+            effects.append(TurnOf(after.to_move))
+        return new, [*effects, NextTurn()]
+
+    def _take_back(self, intent: TakeBack) -> tuple[Table[HintT], list[Effect]]:
+        """An undo by the one policy (:data:`UNDO_RULE`), forfeits and stand-ins included."""
+        game, n = self.game, intent.n
+        if n != game.num_decisions:
+            raise RefusedError("stale", "the game has moved on")
+        reason = self.why_no_undo(intent.seat)
+        if reason is not None:
+            refusal = undo_refusal(reason)
+            code = "forfeited" if reason.key == "tui.undo.forfeited" else "not_allowed"
+            raise RefusedError(code, words(DEFAULT_LANG).render(refusal, game.names), refusal)
+        new = self.replaced(game.clone())
+        taken = new.undo(intent.seat)
+        after = new.game
+        return new, [
+            TakeBackStored(n, n - 1),
+            Undone(intent.seat, str(taken), after.num_decisions),
+            Broadcast(floor=len(after.events)),
+            NextTurn(),
+        ]
+
+    def _time_out(self, intent: TimeOut) -> tuple[Table[HintT], list[Effect]]:
+        """A person's clock ran out: its game clock is spent; by the table's time-out rule
+        (:meth:`ra.clock.Clock.forfeits`) the seat forfeits, or a stand-in decides and the seat is
+        marked away; a seat already away gets its stand-in at once."""
+        game, seat = self.game, intent.seat
+        if intent.n != game.num_decisions or game.to_move != seat:
+            raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
+        stand_in = StandIn(seat, intent.n, self.options.stand_in)
+        if seat in self.away:
+            return self, [stand_in]
+        clock = self.options.clock
+        spent: list[Effect] = [SpendClock(seat)] if clock.per_game else []
+        if seat not in self.forfeited and clock.forfeits(self.stood_in_for(seat)):
+            new = self.replaced(forfeited=self.forfeited | {seat}, away=self.away | {seat})
+            return new, [*spent, StoreForfeit(seat), Broadcast(), stand_in]
+        return self, [*spent, stand_in, MarkAway(seat)]
+
+    def _forfeit(self, intent: Forfeit) -> tuple[Table[HintT], list[Effect]]:
+        """A forfeit: for good (once is enough), stored and told."""
+        if intent.seat in self.forfeited:
+            return self, []
+        new = self.replaced(forfeited=self.forfeited | {intent.seat}, away=self.away | {intent.seat})
+        return new, [StoreForfeit(intent.seat), Broadcast()]
+
+    def _set_away(self, intent: Leave | Back) -> tuple[Table[HintT], list[Effect]]:
+        """A person away (a stand-in decides) or back: back at their turn, its clock starts
+        again — under a game clock with what it had plus the increment, never more (a clock that
+        ran out stays run out); a seat that forfeited never comes back."""
+        seat, away = intent.seat, isinstance(intent, Leave)
+        if (seat in self.away) == away:
+            return self, []
+        if not away and seat in self.forfeited:
+            raise RefusedError("forfeited", FORFEITED)
+        bank = self.options.clock.back(intent.bank) if isinstance(intent, Back) else None
+        due = not away and self.game.to_move == seat
+        new = self.replaced(away=self.away | {seat} if away else self.away - {seat})
+        return new, [StoreAway(seat, away, due, bank), Broadcast(), NextTurn()]
 
     # --- undo (one policy: UNDO_RULE) ---------------------------------------------
 
@@ -492,43 +666,34 @@ class Result:
         return ranks(self.scores, self.winner, self.forfeited)
 
 
-def ranks(scores: Sequence[int], winner: int, forfeited: Collection[int] = ()) -> list[int]:
-    """Each seat's rank for the ratings: 1 for the winner, then by score (higher first) with
-    equal scores sharing a rank; a seat that forfeited after every other, whatever its score."""
-
-    def key(seat: int) -> tuple[bool, bool, int]:
-        return (seat in forfeited, seat != winner, -scores[seat])
-
-    n = len(scores)
-    return [1 + sum(1 for other in range(n) if key(other) < key(seat)) for seat in range(n)]
-
-
-def game_result(game: Game, forfeited: Collection[int] = ()) -> Result | None:
-    """The result of ``game`` once it is over (None before), with the seats that forfeited."""
+def game_result(game: State, forfeited: Collection[int] = ()) -> Result | None:
+    """The result of ``game`` once it is over (None before), with the seats that forfeited:
+    the one result every surface shows (the record's, the log's last line, ``ra replay``'s, the
+    site's) and the ratings count, ordered by :func:`ra.record_format.standings`."""
     if not game.is_over():
         return None
     scores = tuple(s if s is not None else 0 for s in game.scores)
-    masks = zip(game.sun_masks(), game.used_sun_masks(), strict=True)
-    suns = tuple(max(0, (up | down).bit_length() - 1) for up, down in masks)  # bit k: sun k
+    suns = game.highest_suns()
     out = frozenset(forfeited)
+    return Result(scores, suns, out, standings(scores, suns, out))
 
-    def key(seat: int) -> tuple[bool, int, int]:  # no two seats hold the same sun: a total order
-        return (seat in out, -scores[seat], -suns[seat])
 
-    return Result(scores, suns, out, tuple(sorted(range(game.num_players), key=key)))
+def result_log(events: Sequence[Event], result: Result | None) -> list[Event]:
+    """``events`` (a game's log, or a view's) with the end of the game told as the table's
+    ``result``: the engine knows no forfeits, so its last line would name a forfeited seat."""
+    if result is None:
+        return list(events)
+    told = game_over_event(result.winner, result.tie)
+    return [told if e.kind == "game_over" else e for e in events]
 
 
 def record_facts(record: Mapping[str, Any], game: Game) -> tuple[frozenset[int], frozenset[int]]:
     """The table's facts a record of ``game`` states: the seats that forfeited and the decisions
     a stand-in took (both optional lists of numbers); :class:`RecordError` names a bad one."""
-    out: list[frozenset[int]] = []
-    for key, bound in (("forfeited", game.num_players), ("stand_ins", game.num_decisions)):
-        value = record.get(key, [])
-        ok = isinstance(value, list) and len(value) <= bound
-        if not ok or not all(type(v) is int and 0 <= v < bound for v in value):
-            raise RecordError(f"{key!r} must be a list of numbers from 0 to {bound - 1}")
-        out.append(frozenset(value))
-    return out[0], out[1]
+    return (
+        seat_numbers(record, "forfeited", game.num_players),
+        seat_numbers(record, "stand_ins", game.num_decisions),
+    )
 
 
 TABLE_BOTS = (*bots.LEVELS, "random", "greedy")

@@ -36,13 +36,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Final, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Final, TypeAlias, TypeVar
 
-from babel import Locale, UnknownLocaleError
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
 from typing_extensions import TypeAliasType, TypedDict
+
+if TYPE_CHECKING:  # Babel loads when words are first asked for, not on ``import ra`` (issue 56)
+    from babel import Locale
+    from babel.messages.catalog import Catalog
 
 LOCALE_DIR: Final = Path(__file__).parent / "locale"
 DEFAULT_LANG: Final = "en"
@@ -152,6 +152,8 @@ class Entry:
 
 
 def _read(path: Path, locale: str | None = None) -> Catalog:
+    from babel.messages.pofile import read_po
+
     with path.open("rb") as f:
         return read_po(f, locale=locale, charset="utf-8")
 
@@ -190,6 +192,8 @@ def languages(include_pseudo: bool = False) -> tuple[str, ...]:
 
 def babel_locale(lang: str) -> Locale:
     """Babel's locale for a language (a pseudo-locale borrows its base language's data)."""
+    from babel import Locale, UnknownLocaleError
+
     try:
         return Locale.parse(lang)
     except (UnknownLocaleError, ValueError):
@@ -302,6 +306,8 @@ class Words:
         """``x`` as this language writes numbers (Babel, CLDR): ``digits`` decimals ("1,234.5",
         "1.234,5", "1 234,5"), all of them unless ``trim`` drops trailing zeros; ``signed``
         writes a plus sign before a positive number."""
+        from babel.numbers import format_decimal
+
         pattern = "#,##0" + ("." + ("#" if trim else "0") * digits if digits else "")
         if signed:
             pattern = f"+{pattern};-{pattern}"

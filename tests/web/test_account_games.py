@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 
 from ra.bots import LEVEL_RATINGS, LEVELS
-from ra.web.ratings import STAND_IN_DECISIONS, level_rating
+from ra.web.rating_policy import MIN_OWN_DECISIONS, PROVISIONAL_GAMES, STAND_IN_DECISIONS
+from ra.web.ratings import level_rating
 from ra.web.testing import Server
 from tests.web.client import Player, create, join
 from tests.web.test_accounts import sign_up
@@ -126,6 +127,8 @@ def test_the_server_says_which_games_it_rates(
     assert rules == {
         "levels": [{"level": lv, "rating": level_rating(lv)} for lv in LEVELS],
         "stand_in_decisions": STAND_IN_DECISIONS,
+        "min_own_decisions": MIN_OWN_DECISIONS,
+        "provisional_games": PROVISIONAL_GAMES,
         "move_deadline": 86400.0,
     }
     assert {lv["level"] for lv in rules["levels"]} == set(LEVEL_RATINGS)

@@ -113,7 +113,7 @@ def test_csrf_origin_fixation_and_guessing_are_refused(server: Server) -> None:
 
 
 def test_ranks_put_the_winner_first_and_share_equal_scores() -> None:
-    from ra.table import ranks
+    from ra.record_format import ranks
 
     assert ranks([30, 41, 41], winner=1) == [3, 1, 2]  # R8: the tie-break made seat 1 the winner
     assert ranks([12, 30, 30, 5], winner=2) == [3, 2, 1, 4]
@@ -128,7 +128,8 @@ def test_a_game_between_accounts_is_rated_once_and_one_with_an_unrated_bot_is_no
     ann = sign_up(base, "Ann", [{"game": gid, "token": made["token"]}])
     sign_up(base, "Bob", [{"game": gid, "token": bob_seat["token"]}])
     seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
-    with_bot = ann.post("/api/games", json={"seats": seats, "name": "Ann", "bot_delay": 0}).json()  # as Ann
+    rated = {"seats": seats, "name": "Ann", "bot_delay": 0, "rated": True}
+    with_bot = ann.post("/api/games", json=rated).json()  # as Ann
     ann.post(
         "/api/account/claim", json={"seats": [{"game": with_bot["game"]["id"], "token": with_bot["token"]}]}
     )
@@ -146,14 +147,16 @@ def test_a_game_between_accounts_is_rated_once_and_one_with_an_unrated_bot_is_no
     asyncio.run(finish())
     winner = httpx.get(f"{base}/api/games/{gid}").json()["winner"]
     deadline = time.monotonic() + 10
-    board: list[dict[str, Any]] = []
-    while len(board) < 2 and time.monotonic() < deadline:
-        board = httpx.get(base + "/api/leaderboard").json()["players"]
+    rated_games = [0, 0]
+    while rated_games != [1, 1] and time.monotonic() < deadline:
+        got = [httpx.get(f"{base}/api/players/{n}").json()["rating"] for n in ("ann", "bob")]
+        rated_games = [r["games"] for r in got]
         time.sleep(0.1)
-    assert [p["name"] for p in board] == (["Ann", "Bob"] if winner == 0 else ["Bob", "Ann"])
-    assert [p["rating"]["games"] for p in board] == [1, 1]  # random has no fixed rating: not rated
-    first, second = board[0]["rating"], board[1]["rating"]
+    assert rated_games == [1, 1]  # random has no fixed rating: its game is not rated
+    first, second = got[winner], got[1 - winner]
     assert first["mu"] > 25 > second["mu"] and first["sigma"] < 8.34
+    assert first["provisional"] and second["provisional"]  # one rated game: "?" (rating_policy)
+    assert httpx.get(base + "/api/leaderboard").json()["players"] == []  # provisional: not listed yet
     profile = httpx.get(base + "/api/players/ann").json()
     assert profile["rating"]["games"] == 1 and len(profile["games"]) == 2
 
@@ -163,7 +166,9 @@ def test_a_game_against_rated_bots_moves_only_the_persons_rating(server: Server)
 
     base = server.url
     made = create(
-        base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]
+        base,
+        [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}],
+        rated=True,
     )
     gid = made["game"]["id"]
     sign_up(base, "Cy", [{"game": gid, "token": made["token"]}])
@@ -185,7 +190,7 @@ def test_a_game_against_rated_bots_moves_only_the_persons_rating(server: Server)
         profile = httpx.get(base + "/api/players/cy").json()
     assert profile["rating"]["games"] == 1 and profile["rating"]["mu"] != 25
     game = httpx.get(f"{base}/api/games/{gid}").json()
-    from ra.table import ranks
+    from ra.record_format import ranks
 
     place = ranks(game["scores"], game["winner"])[0]
     if place == 1:
@@ -194,8 +199,9 @@ def test_a_game_against_rated_bots_moves_only_the_persons_rating(server: Server)
         assert profile["rating"]["mu"] < 25
     assert LEVEL_RATINGS["easy"] == (easy_mu, easy_sigma)  # the bots' ratings are fixed
     board = httpx.get(base + "/api/leaderboard").json()["players"]
-    assert [p["name"] for p in board] == ["Cy"]
+    assert board == [] and profile["rating"]["provisional"]  # listed after 5 rated games
     seats_after = httpx.get(f"{base}/api/games/{gid}").json()["seats"]
+    assert seats_after[0]["provisional"] and not seats_after[1]["provisional"]  # "?" in the lobby
     assert seats_after[0]["rating"] == pytest.approx(
         profile["rating"]["ordinal"], abs=0.06
     )  # in the lobby now

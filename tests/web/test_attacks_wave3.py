@@ -285,7 +285,7 @@ def test_invisible_and_direction_characters_are_refused_in_names_and_chat(server
         return codes
 
     # Markup is plain text to the server (the pages escape it); the invisible characters are not.
-    assert asyncio.run(main()) == ["bad_message", "bad_message", "<img src=x onerror=alert(1)>"]
+    assert asyncio.run(main()) == ["bad_name", "bad_message", "<img src=x onerror=alert(1)>"]
 
 
 def test_a_spectator_cannot_act_come_back_or_hint_for_a_seat(server: Server) -> None:

@@ -88,10 +88,11 @@ def test_a_person_and_two_bots_play_to_the_end_and_storage_follows() -> None:
                 await room.act(0, str(rng.choice(game.legal_actions())), game.num_decisions)
             else:
                 await until(moved(room, game.num_decisions), "the bot's move")
-        table = room.table_now()
         stored = store.rows[room.id]
-        assert [d.action for d in await store.decisions(room.id)] == [str(a) for a in table.game.decisions]
-        result = table.result()
+        assert [d.action for d in await store.decisions(room.id)] == [
+            str(a) for a in room.table_now().game.decisions
+        ]
+        result = room.table_now().result()
         assert result is not None
         assert (stored.status, stored.winner, stored.scores) == (
             "finished",
@@ -106,11 +107,10 @@ def test_a_person_and_two_bots_play_to_the_end_and_storage_follows() -> None:
 def test_undo_follows_the_tables_one_policy_and_the_storage_takes_it_back() -> None:
     async def main() -> None:
         store, hub, room = await master(row(None, None, seed=4))
-        table = room.table_now()
-        mover = table.game.to_move
+        mover = room.table_now().game.to_move
         assert mover is not None
         await room.act(mover, "ra", 0)
-        other = table.game.to_move
+        other = room.table_now().game.to_move
         assert other is not None and other != mover
         with pytest.raises(ClientError) as refused:
             await room.undo(other, 1)  # the other did not decide last
@@ -120,11 +120,11 @@ def test_undo_follows_the_tables_one_policy_and_the_storage_takes_it_back() -> N
             "params": {"p": {"seat": mover}},
         }
         await room.undo(mover, 1)
-        assert table.game.num_decisions == 0 and await store.decisions(room.id) == []
+        assert room.table_now().game.num_decisions == 0 and await store.decisions(room.id) == []
         assert store.rows[room.id].num_decisions == 0
         with pytest.raises(ClientError) as stale:
             await room.act(mover, "ra", 5)  # a decision number the game is not at
-        assert stale.value.code == "stale" and table.game.num_decisions == 0
+        assert stale.value.code == "stale" and room.table_now().game.num_decisions == 0
         await hub.stop()
 
     run(main)
@@ -134,21 +134,20 @@ def test_a_stand_in_decides_when_the_clock_runs_out_its_decisions_are_marked_and
     async def main() -> None:
         game = row(None, None, seed=6, game_seconds=1, stand_in="random")
         store, hub, room = await master(game)
-        table = room.table_now()
-        seat = table.game.to_move
+        seat = room.table_now().game.to_move
         assert seat is not None
-        await until(lambda: table.game.num_decisions >= 1, "the stand-in's decision", seconds=10)
+        await until(lambda: room.table_now().game.num_decisions >= 1, "the stand-in's decision", seconds=10)
         assert store.rows[room.id].seats[seat].away  # marked away: its stand-in plays on
-        assert table.stand_ins >= {0} and (await store.decisions(room.id))[0].stand_in
-        marked = stand_in_events(table.game.events, table.stand_ins)
-        assert marked and all(table.game.events[i].seat == seat for i in marked)
-        assert table.movers == [seat]  # the other seat is a person: nobody else has moved
+        assert room.table_now().stand_ins >= {0} and (await store.decisions(room.id))[0].stand_in
+        marked = stand_in_events(room.table_now().game.events, room.table_now().stand_ins)
+        assert marked and all(room.table_now().game.events[i].seat == seat for i in marked)
+        assert room.table_now().movers == [seat]  # the other seat is a person: nobody else has moved
         await room.bots.set_away(seat, False)  # the person comes back: the stand-in's decision stays
-        reason = table.why_no_undo(seat)
+        reason = room.table_now().why_no_undo(seat)
         assert reason is not None and reason.key == "tui.undo.stand_in"
         with pytest.raises(ClientError):
-            await room.undo(seat, table.game.num_decisions)
-        assert table.game.num_decisions == 1
+            await room.undo(seat, room.table_now().game.num_decisions)
+        assert room.table_now().game.num_decisions == 1
         await hub.stop()
 
     run(main)
@@ -158,26 +157,25 @@ def test_a_seat_out_of_time_at_a_forfeit_table_forfeits_and_is_last() -> None:
     async def main() -> None:
         game = row(None, None, seed=7, game_seconds=1, on_timeout="forfeit", stand_in="random")
         store, hub, room = await master(game)
-        table = room.table_now()
-        walker = table.game.to_move
+        walker = room.table_now().game.to_move
         assert walker is not None
         room.bots.schedule_clock()
-        await until(lambda: walker in table.forfeited, "the forfeit", seconds=10)
+        await until(lambda: walker in room.table_now().forfeited, "the forfeit", seconds=10)
         assert store.rows[room.id].seats[walker].forfeited
         with pytest.raises(ClientError) as refused:
             await room.bots.set_away(walker, False)
         assert refused.value.code == "forfeited"
         rng = random.Random(2)
-        while not table.game.is_over():  # the other plays on; the forfeited seat's bot answers
-            if table.game.to_move == 1 - walker:
-                n = table.game.num_decisions
-                await room.act(1 - walker, str(rng.choice(table.game.legal_actions())), n)
+        while not room.table_now().game.is_over():  # the other plays on; the forfeited seat's bot answers
+            if room.table_now().game.to_move == 1 - walker:
+                n = room.table_now().game.num_decisions
+                await room.act(1 - walker, str(rng.choice(room.table_now().game.legal_actions())), n)
             else:
-                await until(moved(room, table.game.num_decisions), "a stand-in")
-        result = table.result()
+                await until(moved(room, room.table_now().game.num_decisions), "a stand-in")
+        result = room.table_now().result()
         assert result is not None and result.winner == 1 - walker and result.order[-1] == walker
         assert store.rows[room.id].winner == 1 - walker
-        assert table.record()["forfeited"] == [walker]
+        assert room.table_now().record()["forfeited"] == [walker]
         await hub.stop()
 
     run(main)

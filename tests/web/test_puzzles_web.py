@@ -108,6 +108,18 @@ def test_an_answer_seen_as_a_guest_is_not_rated_for_an_account_from_there(server
     assert elsewhere.post(f"/api/puzzles/{BID.id}/answer", json={"action": BID.answer}).json()["rated"]
 
 
+def test_an_answer_this_device_saw_is_not_rated_for_an_account(server: Server) -> None:
+    """Issue 52: a puzzle is rated for an account only on its first attempt from that account and
+    device — the page says when its browser answered the puzzle before (``repeat``: the list of
+    puzzles it answered, kept as a guest too), and that answer is judged, not rated."""
+    ann = sign_up(server.url, "Ann")
+    seen = ann.post(f"/api/puzzles/{BID.id}/answer", json={"action": BID.answer, "repeat": True}).json()
+    assert seen["correct"] and seen["rated"] is False and seen["solver"] == seen["before"]
+    other = next(p for p in PUZZLES if p.id != BID.id)
+    fresh = ann.post(f"/api/puzzles/{other.id}/answer", json={"action": other.answer, "repeat": False}).json()
+    assert fresh["rated"] is True
+
+
 def answer_by_click(page: Page, action: str) -> None:
     page.locator(f'#puzzle-moves [data-act="{action}"]').click()
     wait_js(page, "!!document.getElementById('puzzle-verdict')")

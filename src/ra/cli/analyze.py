@@ -3,9 +3,10 @@ line's language (``ra --lang``; the words in ``ra/locale/analysis.pot``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -17,6 +18,9 @@ import ra
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
 from ra.cli.common import HELP, cannot_write, error_text, fail, lang, parse_budget, w
+
+if TYPE_CHECKING:
+    from ra.analysis.game import GameAnalysis
 
 _EDITION_HELP = HELP("analysis.help.edition", editions=", ".join(ra.EDITIONS))
 
@@ -67,7 +71,7 @@ def analyze_command(
     from ra.analysis.game import analyse_game
     from ra.analysis.report import html_report, pct, terminal_chart
     from ra.records import atomic_write
-    from ra.tui.session import load_game
+    from ra.tui.session import load_replay
 
     code = lang()
     say = w()
@@ -79,9 +83,10 @@ def analyze_command(
         raise fail(say("analysis.err.jobs", jobs=jobs))
     plan = parse_budget(budget, "--budget")
     try:
-        game = load_game(path)
+        replay = load_replay(path)  # the game, and the seats that forfeited (a site's record)
     except ra.RecordError as err:
         raise fail(error_text(err)) from None
+    game = replay.game
     seats = None if seat is None else [_seat(seat, game.names)]
     for target, option in ((out, "--out"), (json_path, "--json")):
         if target is not None:
@@ -101,6 +106,7 @@ def analyze_command(
             bar.update(task, completed=done, total=total)
 
         analysis = analyse_game(game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs)
+    analysis = table_winner(analysis, game, replay.forfeited)
 
     names = analysis.names
     if not ra.native_available():
@@ -134,6 +140,15 @@ def analyze_command(
         raise fail(say("analysis.err.report", reason=err.strerror or str(err))) from None
     if not analysis.complete:
         raise typer.Exit(130)
+
+
+def table_winner(analysis: GameAnalysis, game: ra.Game, forfeited: frozenset[int]) -> GameAnalysis:
+    """``analysis`` naming the table's winner (:func:`ra.table.game_result`: a seat that forfeited
+    ranks last), not the engine's: the report's "Winner" is the one every other screen shows."""
+    from ra.table import game_result
+
+    result = game_result(game, forfeited)
+    return analysis if result is None else dataclasses.replace(analysis, winner=result.winner)
 
 
 analyze_command.__doc__ = HELP("analysis.help")

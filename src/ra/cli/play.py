@@ -150,7 +150,7 @@ def play_command(
         console.print(f"[red]{app.error}[/red]", highlight=False)
     game = session.game
     if game.is_over():
-        console.print(final_line(game, game.names, lang()), highlight=False)
+        console.print(final_line(game, game.names, lang(), session.forfeited), highlight=False)
     if app.saved_to:
         console.print(w()("tui.saved_to", path=app.saved_to), highlight=False, soft_wrap=True)
         if not game.is_over():
@@ -221,7 +221,15 @@ def replay_command(
         raise fail(error_text(err)) from None
     game = replay.game
     judged = None if analysis is None else _load_analysis(analysis, game)
-    app = ReplayApp(game, edition, judged, lang(), stand_ins=replay.stand_ins, stand_in=replay.stand_in)
+    app = ReplayApp(
+        game,
+        edition,
+        judged,
+        lang(),
+        stand_ins=replay.stand_ins,
+        stand_in=replay.stand_in,
+        forfeited=replay.forfeited,
+    )
     app.run()
 
 

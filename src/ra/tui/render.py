@@ -7,7 +7,7 @@ screen) and the names; the Textual app only places them.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
@@ -22,7 +22,7 @@ from ra.events import describe, message, you_seat
 from ra.labels import action_label
 from ra.scoring import CATEGORIES, ScoreBreakdown
 from ra.state import State
-from ra.table import stand_in_message
+from ra.table import game_result, stand_in_message
 from ra.tiles import CIVILIZATIONS, MONUMENTS, Tile, category
 from ra.words import DEFAULT_LANG, Msg, Seat, Words, msg, words
 
@@ -372,21 +372,24 @@ def status_text(
     return t
 
 
-def final_line(view: State, names: tuple[str, ...], lang: str = DEFAULT_LANG) -> str:
-    """The winner, with the tie-break explained when it decided (R8.1)."""
-    winner = view.winner
-    if winner is None:
+def final_line(
+    view: State, names: tuple[str, ...], lang: str = DEFAULT_LANG, forfeited: Collection[int] = ()
+) -> str:
+    """The winner of the table's result (:func:`ra.table.game_result`: a seat in ``forfeited``
+    ranks last whatever its score), with the tie-break explained when it decided (R8.1)."""
+    result = game_result(view, forfeited)
+    if result is None:
         return ""
     w = words(lang)
     you = you_seat(names)
-    scores = view.scores
-    tied = [i for i, s in enumerate(scores) if s == scores[winner] and i != winner]
+    winner, scores = result.winner, result.scores
+    tied = [i for i in result.order[1:] if scores[i] == scores[winner] and i not in result.forfeited]
     if not tied:
-        return w.render(msg("tui.final.win", p=Seat(winner), n=scores[winner] or 0), names, you)
+        return w.render(msg("tui.final.win", p=Seat(winner), n=scores[winner]), names, you)
     others = tuple(w("tui.you_object") if i == you else names[i] for i in tied)
-    best = max(view.players[winner].all_suns)
+    best = result.highest_suns[winner]
     return w.render(
-        msg("tui.final.win_tie", p=Seat(winner), n=scores[winner] or 0, others=others, sun=best), names, you
+        msg("tui.final.win_tie", p=Seat(winner), n=scores[winner], others=others, sun=best), names, you
     )
 
 

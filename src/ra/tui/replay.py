@@ -14,7 +14,7 @@ from ra.analysis.game import GameAnalysis
 from ra.analysis.report import pct
 from ra.events import decision_seats
 from ra.labels import action_label
-from ra.table import stand_in_events
+from ra.table import game_result, result_log, stand_in_events
 from ra.tui import render
 from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board, translate_bindings
 from ra.words import DEFAULT_LANG, words
@@ -57,6 +57,7 @@ class ReplayApp(App[None]):
         lang: str = DEFAULT_LANG,
         stand_ins: frozenset[int] = frozenset(),
         stand_in: str = "medium",
+        forfeited: frozenset[int] = frozenset(),
     ) -> None:
         super().__init__()
         self.lang = lang
@@ -74,6 +75,8 @@ class ReplayApp(App[None]):
         self.stand_ins = stand_ins
         """Decisions a stand-in bot of level ``stand_in`` took for an absent person: marked in the log."""
         self.stand_in = stand_in
+        self.forfeited = forfeited
+        """Seats that forfeited: last whatever their scores, in the final line and the log's last line."""
 
     def compose(self) -> ComposeResult:
         yield from board_widgets()
@@ -101,7 +104,7 @@ class ReplayApp(App[None]):
         log = self.query_one("#log", RichLog)
         log.clear()
         marked = stand_in_events(game.events, self.stand_ins)
-        for i, event in enumerate(game.events):
+        for i, event in enumerate(result_log(game.events, game_result(game, self.forfeited))):
             by = self.stand_in if i in marked else None
             line = render.log_line(event, game.names, self.edition, self.lang, stand_in=by)
             log.write(line, width=log_width(log))
@@ -111,7 +114,9 @@ class ReplayApp(App[None]):
             action = action_label(self.decisions[self.position - 1], self.edition, self.lang)
             status.append(" " + w("tui.replay.who", name=who, action=action))
         if game.is_over():
-            status.append("  " + render.final_line(game, game.names, self.lang), style="bold green")
+            status.append(
+                "  " + render.final_line(game, game.names, self.lang, self.forfeited), style="bold green"
+            )
         elif self.position == len(self.decisions):
             status.append("  " + w("tui.replay.end"), style="dim")
         self.query_one("#status", Static).update(status)

@@ -131,6 +131,8 @@ class Replay:
     game: ra.Game
     stand_ins: frozenset[int]
     stand_in: str
+    forfeited: frozenset[int] = frozenset()
+    """Seats that forfeited (a site's record): last, whatever their scores (:func:`ra.table.game_result`)."""
 
 
 def load_replay(path: Path) -> Replay:
@@ -138,11 +140,11 @@ def load_replay(path: Path) -> Replay:
     data = read_document(path)
     game = game_from_document(data, os.fspath(path))
     try:
-        stand_ins = record_facts(data, game)[1]
+        forfeited, stand_ins = record_facts(data, game)
         level = record_stand_in(data)
     except ra.RecordError as err:
         raise _refused("record.detail", file=os.fspath(path), detail=str(err)) from None
-    return Replay(game, stand_ins, level)
+    return Replay(game, stand_ins, level, forfeited)
 
 
 class Session(Table[Evaluation]):

@@ -12,6 +12,11 @@ by a link mailed to its *confirmed* address (the link's token stored hashed, goo
 hour; asking says the same whether the account exists, and the mail goes out after the answer);
 every session can be ended at once; a deleted account's name is nobody's for
 :data:`RESERVED_DAYS`.
+
+Accounts nobody can take (issue 52): the address changes only with the password (or within
+:data:`FRESH_MINUTES` of signing in), the old address may undo it (:mod:`ra.web.addresses`);
+a seat token made by "Play on this device" belongs to its session and ends with it, with every
+session ("sign out everywhere", a new password, an undone change).
 """
 
 from __future__ import annotations
@@ -22,9 +27,8 @@ import heapq
 import itertools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Annotated, TypeVar
 
@@ -37,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
-from ra.web.addresses import EMAIL, Addresses
+from ra.web.addresses import EMAIL, AddressChange, AddressChanged, Addresses, fold_address
 from ra.web.db import (
     accounts,
     games,
@@ -51,13 +55,12 @@ from ra.web.db import (
 )
 from ra.web.limits import SharedBucket, SharedTally, address_prefix
 from ra.web.lobby import ApiError
-from ra.web.names import NameHolder, clean_name, name_key
+from ra.web.names import RESERVED, NameHolder, clean_name, name_key
 from ra.web.ratings import Rating, rating
+from ra.web.sessions import COOKIE, Session, Sessions
 from ra.web.store import Store, hash_token, new_id, new_token
 from ra.words import DEFAULT_LANG, normalize
 
-COOKIE = "ra_session"
-SESSION_DAYS = 30
 SIGN_INS_PER_MINUTE = 5.0
 """Sign-in attempts one address (an IPv6 /64) may make a minute (bursts of as many)."""
 FAILURES_PER_NAME_AND_ADDRESS = 10.0
@@ -96,6 +99,9 @@ RESET_ASK_BURST = 5.0
 RESET_TRIES_PER_MINUTE = 10.0
 """New passwords one client address may try to set by a link a minute (a token is 256 random
 bits: this only keeps a flood of argon2 work away)."""
+FRESH_MINUTES = 10
+"""Minutes after signing in during which the address may be changed without the password again
+(issue 52: a moment at a computer left signed in must not be enough to take the account)."""
 RESERVED_DAYS = 90
 """Days a deleted account's name (its key: look-alikes too) cannot be signed up with."""
 T = TypeVar("T")
@@ -225,14 +231,6 @@ class Profile(TypedDict):
     """Finished games and wins by number of players ("2" to "5")."""
 
 
-@dataclass(frozen=True)
-class Session:
-    account_id: str
-    name: str
-    csrf: str
-    token_hash: str
-
-
 async def _seats_of(conn: AsyncConnection, game_ids: list[str]) -> dict[str, list[Opponent]]:
     """Every seat of these games, by game, in seat order (a profile's opponents)."""
     if not game_ids:
@@ -255,10 +253,6 @@ def _iso(t: datetime) -> str:
     return t.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-async def _unheard(game_id: str) -> None:
-    """Nobody to tell (an :class:`Accounts` not wired to a hub)."""
-
-
 class Accounts:
     """Accounts and sessions over the server's database."""
 
@@ -274,65 +268,24 @@ class Accounts:
             levels, "wrong-passwords", per_hour=WRONG_PASSWORDS_PER_HOUR
         )  # by account
         self.links = PasswordLinks(self)
-        self.seats_claimed: Callable[[str], Awaitable[None]] = _unheard
-        """Called with each game a claim joined a seat of to an account: its open table shows
-        the name as the account's at once (:meth:`ra.web.hub.Hub.changed`)."""
-
-    # --- sessions -------------------------------------------------------------------
-
-    async def session(self, token: str | None) -> Session | None:
-        """The live session of a cookie's token (None: no cookie, unknown or expired)."""
-        if not token or len(token) > 200:
-            return None
-        q = (
-            sa.select(sessions.c.account_id, sessions.c.csrf, sessions.c.expires_at, accounts.c.name)
-            .join(accounts, accounts.c.id == sessions.c.account_id)
-            .where(sessions.c.token_hash == hash_token(token))
-        )
-        async with self.store.engine.connect() as conn:
-            row = (await conn.execute(q)).first()
-        if row is None or _aware(row.expires_at) < now():
-            return None
-        return Session(row.account_id, row.name, row.csrf, hash_token(token))
-
-    async def open_session(self, account_id: str) -> tuple[str, str]:
-        """A new session: its cookie token and its CSRF token."""
-        token, csrf, t = new_token(), secrets.token_urlsafe(24), now()
-        async with self.store.engine.begin() as conn:
-            await conn.execute(sa.delete(sessions).where(sessions.c.expires_at < t))  # tidy up
-            await conn.execute(
-                sa.insert(sessions).values(
-                    token_hash=hash_token(token),
-                    account_id=account_id,
-                    csrf=csrf,
-                    created_at=t,
-                    expires_at=t + timedelta(days=SESSION_DAYS),
-                )
-            )
-        return token, csrf
-
-    async def close(self, s: Session) -> None:
-        async with self.store.engine.begin() as conn:
-            await conn.execute(sa.delete(sessions).where(sessions.c.token_hash == s.token_hash))
-
-    async def close_all(self, s: Session) -> int:
-        """End every session of the account, on every device (this one too): how many."""
-        async with self.store.engine.begin() as conn:
-            done = await conn.execute(sa.delete(sessions).where(sessions.c.account_id == s.account_id))
-        return int(done.rowcount)
+        self.sessions = Sessions(store)
+        self.addresses.taken_back = self._taken_back
 
     # --- names ------------------------------------------------------------------------
 
     async def holder(self, name: str, cookie: str | None) -> NameHolder:
         """Whose name ``name`` is (by key: look-alikes too): no account's, the account the session
         of ``cookie`` is signed in to, or another account's — under which a guest may neither sit
-        nor speak (finding 6)."""
+        nor speak (finding 6); or a deleted account's, reserved for a while (issue 52)."""
         key = name_key(name)
         async with self.store.engine.connect() as conn:
             held = await conn.scalar(sa.select(accounts.c.id).where(accounts.c.name_key == key))
-        if held is None:
-            return "nobody"
-        session = await self.session(cookie)
+            until = await conn.scalar(
+                sa.select(reserved_names.c.reserved_until).where(reserved_names.c.name_key == key)
+            )
+        if held is None:  # a deleted account's name stays nobody's to wear while reserved
+            return "reserved" if until is not None and _aware(until) > now() else "nobody"
+        session = await self.sessions.of(cookie)
         return "you" if session is not None and session.account_id == held else "another"
 
     async def guard_name(self, name: str | None, request: Request) -> bool:
@@ -341,6 +294,8 @@ class Accounts:
         if not name:
             return False
         held = await self.holder(name, request.cookies.get(COOKIE))
+        if held == "reserved":
+            raise ApiError(409, "name_reserved", RESERVED)
         if held == "another":
             raise ApiError(
                 409,
@@ -378,9 +333,9 @@ class Accounts:
             ) from None
         self._remember(name_key(body.name), address_prefix(addr))
         if body.email:  # unconfirmed until its owner opens the mailed link
-            await self.addresses.give(account_id, body.name, body.email, body.lang)
+            await self.addresses.give(account_id, body.name, body.email, body.lang, "signup")
         claimed = await self.claim(account_id, body.seats)
-        token, csrf = await self.open_session(account_id)
+        token, csrf = await self.sessions.open(account_id)
         return token, {"name": body.name, "csrf": csrf, "claimed": claimed}
 
     async def _refuse_reserved(self, conn: AsyncConnection, key: str, name: str) -> None:
@@ -426,7 +381,7 @@ class Accounts:
             await self._failures.add(f"{key}\n{prefix}")
             raise ApiError(401, "bad_credentials", "wrong name or password")
         self._remember(key, prefix)
-        token, csrf = await self.open_session(row.id)
+        token, csrf = await self.sessions.open(row.id)
         return token, {"name": row.name, "csrf": csrf, "claimed": 0}
 
     def _rank(self, key: str, prefix: str, failures: float) -> int:
@@ -455,7 +410,20 @@ class Accounts:
             await self._wrong_passwords.add(s.account_id)
             raise ApiError(403, "wrong_password", "wrong password")
 
-    # --- changing and resetting the password ---------------------------------------------
+    # --- changing the address, the password, and resetting it ------------------------------
+
+    async def change_address(self, s: Session, body: AddressChange) -> AddressChanged:
+        """Set, change or remove the account's address: with the current password, unless this
+        session signed in within :data:`FRESH_MINUTES` (403 ``password_needed``)."""
+        if now() - s.signed_in_at > timedelta(minutes=FRESH_MINUTES):
+            if body.password is None:
+                raise ApiError(403, "password_needed", "give your current password to change the address")
+            await self.check_password(s, body.password)
+        mailed = await self.addresses.give(s.account_id, s.name, body.email, body.lang, "change")
+        return {**await self.addresses.settings(s.account_id), "mailed": mailed}
+
+    async def _taken_back(self, account_id: str) -> None:
+        await self.sessions.end_everywhere(account_id)
 
     async def change_password(self, s: Session, body: PasswordChange) -> tuple[str, Me]:
         """The new password for the right current one: every session of the account ends and
@@ -463,17 +431,20 @@ class Accounts:
         await self.check_password(s, body.current)
         digest = await self.passwords.run(_hasher.hash, body.password)
         async with self.store.engine.begin() as conn:
-            await self.set_password(conn, s.account_id, digest)
-        token, csrf = await self.open_session(s.account_id)
+            ended = await self.set_password(conn, s.account_id, digest)
+        await self.sessions.tell(ended)
+        token, csrf = await self.sessions.open(s.account_id)
         return token, {"name": s.name, "csrf": csrf, "claimed": 0}
 
-    async def set_password(self, conn: AsyncConnection, account_id: str, digest: str) -> None:
-        """The account's new password (hashed): all its sessions and mailed links end."""
+    async def set_password(self, conn: AsyncConnection, account_id: str, digest: str) -> list[str]:
+        """The account's new password (hashed): all its sessions, the seat tokens they made
+        and its password links end (the games whose seats changed: for :meth:`tell`)."""
         await conn.execute(
             sa.update(accounts).where(accounts.c.id == account_id).values(password_hash=digest)
         )
         await conn.execute(sa.delete(sessions).where(sessions.c.account_id == account_id))
         await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
+        return await self.sessions.end_seats(conn, seats.c.account_id == account_id)
 
     # --- seats, profile, export, deletion -----------------------------------------------
 
@@ -498,7 +469,7 @@ class Accounts:
                     games_claimed.add(c.game)
                     await self.store.notify_game(conn, c.game)  # the other workers' tables
         for game_id in sorted(games_claimed):  # this worker's table, once it is committed
-            await self.seats_claimed(game_id)
+            await self.sessions.seats_changed(game_id)
         return done
 
     async def profile(self, name: str) -> Profile:
@@ -555,9 +526,11 @@ class Accounts:
             "by_players": tally,
         }
 
-    async def play_here(self, account_id: str, game_id: str, seat: int) -> str:
+    async def play_here(self, s: Session, game_id: str, seat: int) -> str:
         """A new token for a seat the account holds in a game not over (the account on another
-        device): the seat's old token stops holding it, so its pages are closed."""
+        device): the seat's old token stops holding it, so its pages are closed.  The token is
+        the session's: it ends when the session is signed out, or all of them."""
+        account_id = s.account_id
         token = new_token()
         unfinished = sa.select(games.c.id).where(games.c.id == game_id, games.c.status != "finished")
         async with self.store.engine.begin() as conn:
@@ -569,7 +542,7 @@ class Accounts:
                     seats.c.account_id == account_id,
                     seats.c.game_id.in_(unfinished),
                 )
-                .values(token_hash=hash_token(token))
+                .values(token_hash=hash_token(token), session_hash=s.token_hash)
             )
             await self.store.notify_game(conn, game_id)  # the other workers drop the old token's pages
         if res.rowcount != 1:
@@ -634,7 +607,7 @@ class PasswordLinks:
                 sa.and_(
                     accounts.c.email_confirmed.is_(True),
                     accounts.c.email.is_not(None),
-                    sa.func.lower(accounts.c.email) == who.lower(),
+                    accounts.c.email_key == fold_address(who),
                 )
             ]
             with contextlib.suppress(ValueError):  # not a name: an address only
@@ -652,7 +625,9 @@ class PasswordLinks:
 
     async def _may_mail(self, account_id: str, email: str) -> bool:
         mails = self._mails
-        return await mails.allow(f"account\n{account_id}") and await mails.allow(f"mail\n{email.casefold()}")
+        return await mails.allow(f"account\n{account_id}") and await mails.allow(
+            f"mail\n{fold_address(email)}"
+        )
 
     async def _send(self, account_id: str, name: str, email: str, lang: str) -> None:
         """A new token (stored hashed; the account's older links stop working), mailed."""
@@ -688,9 +663,10 @@ class PasswordLinks:
             if account_id is None or used.rowcount != 1:  # another request used it just now
                 raise _bad_reset()
             name = await conn.scalar(sa.select(accounts.c.name).where(accounts.c.id == account_id))
-            await self.accounts.set_password(conn, account_id, digest)
+            ended = await self.accounts.set_password(conn, account_id, digest)
+        await self.accounts.sessions.tell(ended)
         assert name is not None  # the link is deleted with its account
-        session, csrf = await self.accounts.open_session(account_id)
+        session, csrf = await self.accounts.sessions.open(account_id)
         return session, {"name": name, "csrf": csrf, "claimed": 0}
 
 

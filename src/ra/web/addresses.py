@@ -1,38 +1,63 @@
 """An account's e-mail address: given, confirmed by a mailed link, switched off, changed, removed.
 
-Finding 3 of issue 40: an account signed up with a stranger's address sent it 47 mails in 4 s;
-the address was never confirmed and could not be seen, changed or removed; no mail could be
-stopped.  Now an address gets one mail — the link that confirms it (at most one an hour) — and
-nothing else until its owner opens that link; each mail of a kind a person may stop carries a
-one-click unsubscribe link (``List-Unsubscribe``, RFC 8058); the account page shows the address,
-whether it is confirmed, and a switch per kind of mail (only "your turn" so far).
+Finding 3 of issue 40: an account signed up with a stranger's address sent it 47 mails in 4 s.
+Now an address gets one mail — the link that confirms it — and nothing else until its owner
+opens that link and presses its button; each mail of a kind a person may stop carries a
+one-click unsubscribe link (``List-Unsubscribe``, RFC 8058).
+
+Issue 52 (mail as a relay, accounts taken from a moment's access): confirmation mails are
+limited per account and per inbox, an inbox known by its folded address (:func:`fold_address`),
+in the database every worker shares; they name no account; the links' tokens are per purpose
+and hashed (:mod:`ra.web.mail_links`); a confirmed address frees the unconfirmed claims of other
+accounts on it; a change away from a confirmed address is told to that address, with a link
+that undoes it (:meth:`Addresses.undo`).
 """
 
 from __future__ import annotations
 
 import re
-import secrets
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
 from pydantic import BaseModel, Field, field_validator
+from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
+from ra.web import mail_links
 from ra.web.db import accounts, password_resets
+from ra.web.limits import SharedBucket
 from ra.web.lobby import ApiError
-from ra.web.mail import Smtp, ask_to_confirm, mail_reset_link, parse_smtp
+from ra.web.mail import Smtp, ask_to_confirm, mail_reset_link, mail_undo_link, parse_smtp
 from ra.web.store import Store
+from ra.words import DEFAULT_LANG, normalize
 
 EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
 """An address to send to: one @, a dot in the domain, no spaces, quotes or header separators."""
-CONFIRM_EVERY = 3600.0
-"""Seconds between two confirmation mails to one address (a stranger's inbox is not a target)."""
+CONFIRM_MAILS_PER_ACCOUNT = 3.0
+"""Confirmation mails one account may send a day, in bursts of as many (a typo fixed twice)."""
+CONFIRM_MAILS_PER_INBOX = 2.0
+"""Confirmation mails one inbox (:func:`fold_address`) gets a day, whichever accounts ask, in
+bursts of as many: a squatter's link, then its owner's own."""
+GMAIL = ("gmail.com", "googlemail.com")
+"""Domains whose provider ignores dots in the local part (``a.nn@`` is ``ann@``)."""
 
+Kind = Literal["signup", "change"]
 SessionOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
+
+
+def fold_address(email: str) -> str:
+    """The inbox an address reaches, as its provider folds it: case, a trailing dot of the
+    domain, a ``+tag``, and Gmail's dots (``A.nn+x@Gmail.com.`` → ``ann@gmail.com``).  Every
+    limit and "one address, one account" compares these."""
+    local, _, domain = email.strip().casefold().rpartition("@")
+    domain = domain.rstrip(".")
+    local = local.split("+", 1)[0] or local
+    if domain in GMAIL:
+        local, domain = local.replace(".", ""), GMAIL[0]
+    return f"{local}@{domain}"
 
 
 class MailSettings(TypedDict):
@@ -41,10 +66,20 @@ class MailSettings(TypedDict):
     turns: bool
 
 
+class AddressChanged(MailSettings):
+    """The settings after a change, and whether a confirmation link was mailed just now (False:
+    the address needs none, mail is off, or the limits held it back)."""
+
+    mailed: bool
+
+
 class AddressChange(BaseModel):
     email: str | None = Field(default=None, max_length=254)
     """The new address; None or empty removes it."""
     lang: str = Field(default="en", max_length=8)
+    """The language of the mails (as the sign-up form's: an unknown one is English)."""
+    password: str | None = Field(default=None, max_length=200)
+    """The current password: needed unless the session signed in moments ago."""
 
     @field_validator("email")
     @classmethod
@@ -54,6 +89,11 @@ class AddressChange(BaseModel):
             raise ValueError(f"not an e-mail address: {v!r}")
         return v or None
 
+    @field_validator("lang")
+    @classmethod
+    def _lang(cls, v: str) -> str:
+        return normalize(v) or DEFAULT_LANG
+
 
 class MailSwitches(BaseModel):
     turns: bool
@@ -62,16 +102,21 @@ class MailSwitches(BaseModel):
 @dataclass(frozen=True)
 class Confirmer:
     """What mails an account's address its links: the one that confirms it (called), and, once
-    confirmed, the one that sets a new password (:meth:`reset`)."""
+    confirmed, the one that sets a new password (:meth:`reset`) and the one that undoes a change
+    of address (:meth:`undo`)."""
 
     smtp: Smtp
     public_url: str
 
-    async def __call__(self, to: str, name: str, token: str, lang: str) -> bool:
-        return await ask_to_confirm(self.smtp, self.public_url, to, name, token, lang)
+    async def __call__(self, to: str, token: str, lang: str, change: bool) -> bool:
+        return await ask_to_confirm(self.smtp, self.public_url, to, token, lang, change)
 
     async def reset(self, to: str, name: str, token: str, lang: str, minutes: int) -> bool:
         return await mail_reset_link(self.smtp, self.public_url, to, name, token, lang, minutes)
+
+    async def undo(self, to: str, name: str, new: str | None, token: str, lang: str) -> bool:
+        days = mail_links.DAYS["undo"]
+        return await mail_undo_link(self.smtp, self.public_url, to, name, new, token, lang, days)
 
 
 def confirmer(smtp_url: str | None, public_url: str) -> Confirmer | None:
@@ -81,29 +126,70 @@ def confirmer(smtp_url: str | None, public_url: str) -> Confirmer | None:
     return Confirmer(parse_smtp(smtp_url), public_url)
 
 
+@dataclass(frozen=True)
+class Confirmed:
+    """What a confirmation did: the address now confirmed."""
+
+    email: str
+
+
+async def _nobody_told(account_id: str) -> None:
+    """Nobody to tell (an :class:`Addresses` not wired to the accounts)."""
+
+
 class Addresses:
     """The addresses of the accounts, over the server's database."""
 
     def __init__(self, store: Store, confirm: Confirmer | None) -> None:
         self.store = store
         self.confirm_by_mail = confirm
-        self._asked: dict[str, float] = {}  # address (casefolded) -> when its link was last mailed
+        levels = store.levels  # one count for every worker of the site
+        day = 86400.0
+        self._per_account = SharedBucket(
+            levels, "confirm-mails-account", CONFIRM_MAILS_PER_ACCOUNT / day, CONFIRM_MAILS_PER_ACCOUNT
+        )
+        self._per_inbox = SharedBucket(
+            levels, "confirm-mails-inbox", CONFIRM_MAILS_PER_INBOX / day, CONFIRM_MAILS_PER_INBOX
+        )
+        self.taken_back: Callable[[str], Awaitable[None]] = _nobody_told
+        """Called with an account whose change of address was undone: every session and every
+        seat token a session made ends (:meth:`ra.web.sessions.Sessions.end_everywhere`)."""
 
-    async def give(self, account_id: str, name: str, email: str | None, lang: str) -> None:
-        """Set (or, with None, remove) the account's address: unconfirmed, with a new token,
-        and the confirmation link mailed to it (at most once an hour per address).  Password
-        links mailed to the address before stop working: they went to an address the account
-        no longer has."""
-        token = secrets.token_urlsafe(24) if email else None
+    async def give(self, account_id: str, name: str, email: str | None, lang: str, kind: Kind) -> bool:
+        """Set (or, with None, remove) the account's address: unconfirmed, its confirmation link
+        mailed if the limits allow (the answer: whether it was).  Password and confirmation
+        links mailed before stop working; the old address, if it was confirmed, is told, with a
+        link that undoes the change.  The same address again changes nothing."""
+        key = fold_address(email) if email else None
         async with self.store.engine.begin() as conn:
+            old = (await conn.execute(_address_of(account_id))).first()
+            if old is None:
+                raise ApiError(404, "not_found", "no such account")
+            if key == old.email_key and (old.email_confirmed or key is None):
+                return False
             await conn.execute(
                 sa.update(accounts)
                 .where(accounts.c.id == account_id)
-                .values(email=email, email_confirmed=False, mail_token=token)
+                .values(email=email, email_key=key, email_confirmed=False, lang=lang)
             )
             await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
-        if email and token and self.confirm_by_mail is not None and self._may_ask(email):
-            await self.confirm_by_mail(email, name, token, lang)
+            await mail_links.drop(conn, account_id, "confirm")
+            confirm = await mail_links.mint(conn, "confirm", account_id, email, lang) if email else None
+            told = old.email_confirmed and old.email and old.email_key != key
+            undo = await mail_links.mint(conn, "undo", account_id, old.email, old.lang) if told else None
+        if undo is not None and self.confirm_by_mail is not None:
+            await self.confirm_by_mail.undo(old.email, name, email, undo, old.lang)
+        if confirm is None or key is None or not await self._may_mail(account_id, key):
+            return False
+        assert email is not None and self.confirm_by_mail is not None
+        return await self.confirm_by_mail(email, confirm, lang, kind == "change")
+
+    async def _may_mail(self, account_id: str, key: str) -> bool:
+        """Whether a confirmation mail may go: this account's and this inbox's limits, each
+        counted atomically in the store every worker shares."""
+        if self.confirm_by_mail is None:
+            return False
+        return await self._per_account.allow(account_id) and await self._per_inbox.allow(key)
 
     @property
     def can_mail(self) -> bool:
@@ -116,48 +202,75 @@ class Addresses:
             return False
         return await self.confirm_by_mail.reset(to, name, token, lang, minutes)
 
-    def _may_ask(self, email: str) -> bool:
-        key, t = email.casefold(), time.monotonic()
-        if t - self._asked.get(key, -CONFIRM_EVERY) < CONFIRM_EVERY:
-            return False
-        self._asked[key] = t
-        if len(self._asked) > 10_000:
-            self._asked = {k: w for k, w in self._asked.items() if t - w < CONFIRM_EVERY}
-        return True
-
-    async def confirm(self, token: str) -> None:
-        """The owner opened the link: the address gets mail from now on (unless another account
-        confirmed the same address first: one address, one account)."""
+    async def confirm(self, token: str) -> Confirmed:
+        """The owner pressed the button of the mailed link (once): the address gets mail from
+        now on, and any other account's unconfirmed claim on the same inbox is dropped (a
+        squatter keeps nothing); unless another account confirmed it first (409)."""
         async with self.store.engine.begin() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(accounts.c.id, accounts.c.email).where(accounts.c.mail_token == token)
-                )
-            ).first()
-            if row is None or not row.email:
-                raise ApiError(404, "not_found", "this link is not valid (any more): ask for a new one")
-            other = await conn.scalar(
-                sa.select(accounts.c.id).where(
-                    sa.func.lower(accounts.c.email) == row.email.lower(),
-                    accounts.c.email_confirmed.is_(True),
-                    accounts.c.id != row.id,
-                )
-            )
-            if other is not None:
-                raise ApiError(409, "email_taken", "another account has confirmed this address")
+            link = await mail_links.find(conn, "confirm", token)
+            row = None if link is None else (await conn.execute(_address_of(link.account_id))).first()
+            if link is None or row is None or row.email != link.email or not row.email_key:
+                raise _dead_link()
+            await _refuse_taken(conn, row.email_key, link.account_id)
+            if await mail_links.spend(conn, "confirm", token) is None:
+                raise _dead_link()  # another request used it just now
+            await _free_claims(conn, row.email_key, link.account_id)
             await conn.execute(
-                sa.update(accounts).where(accounts.c.id == row.id).values(email_confirmed=True)
+                sa.update(accounts).where(accounts.c.id == link.account_id).values(email_confirmed=True)
             )
+        return Confirmed(row.email)
 
-    async def switch(self, token_or_id: str, turns: bool, by_token: bool) -> None:
-        """Turn "your turn" mail on or off (by the unsubscribe link's token, or the account)."""
-        column = accounts.c.mail_token if by_token else accounts.c.id
+    async def undo(self, token: str) -> Confirmed:
+        """The old address's owner undid a change (once, within days): the address is theirs
+        again, confirmed; every other undo link of the account dies (whoever made the change
+        cannot undo the undoing), and so do the password links; then every session ends."""
+        async with self.store.engine.begin() as conn:
+            link = await mail_links.find(conn, "undo", token)
+            if link is None or not link.email:
+                raise _dead_link()
+            key = fold_address(link.email)
+            await _refuse_taken(conn, key, link.account_id)
+            if await mail_links.spend(conn, "undo", token) is None:
+                raise _dead_link()
+            await mail_links.drop(conn, link.account_id, "undo", "confirm")
+            await conn.execute(
+                sa.delete(password_resets).where(password_resets.c.account_id == link.account_id)
+            )
+            await conn.execute(
+                sa.update(accounts)
+                .where(accounts.c.id == link.account_id)
+                .values(email=link.email, email_key=key, email_confirmed=True)
+            )
+        await self.taken_back(link.account_id)
+        return Confirmed(link.email)
+
+    async def lang_of(self, purpose: mail_links.Purpose, token: str) -> str | None:
+        """The language of the mail a live token came in (None: no such token)."""
+        async with self.store.engine.connect() as conn:
+            link = await mail_links.find(conn, purpose, token)
+        return None if link is None else link.lang
+
+    async def about(self, purpose: mail_links.Purpose, token: str) -> mail_links.Link | None:
+        """What a live token is about (its page shows it before its button is pressed)."""
+        async with self.store.engine.connect() as conn:
+            return await mail_links.find(conn, purpose, token)
+
+    async def unsubscribe(self, token: str) -> None:
+        """The unsubscribe link's button (or a provider's one-click POST): "your turn" mail off."""
+        async with self.store.engine.connect() as conn:
+            link = await mail_links.find(conn, "unsubscribe", token)
+        if link is None:
+            raise _dead_link()
+        await self.switch(link.account_id, False)
+
+    async def switch(self, account_id: str, turns: bool) -> None:
+        """Turn "your turn" mail on or off."""
         async with self.store.engine.begin() as conn:
             done = await conn.execute(
-                sa.update(accounts).where(column == token_or_id).values(mail_turns=turns)
+                sa.update(accounts).where(accounts.c.id == account_id).values(mail_turns=turns)
             )
         if done.rowcount != 1:
-            raise ApiError(404, "not_found", "this link is not valid (any more)")
+            raise ApiError(404, "not_found", "no such account")
 
     async def settings(self, account_id: str) -> MailSettings:
         q = sa.select(accounts.c.email, accounts.c.email_confirmed, accounts.c.mail_turns)
@@ -168,36 +281,44 @@ class Addresses:
         return {"email": row.email, "confirmed": bool(row.email_confirmed), "turns": bool(row.mail_turns)}
 
 
-UNSUBSCRIBE_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Ra: mail</title>
-<main><p>Stop the "your turn" mail of this account?</p>
-<form method="post"><button>Stop it</button></form></main></html>"""
+def _address_of(account_id: str) -> sa.Select[tuple[str | None, str | None, bool, str]]:
+    return sa.select(
+        accounts.c.email, accounts.c.email_key, accounts.c.email_confirmed, accounts.c.lang
+    ).where(accounts.c.id == account_id)
 
 
-STOPPED_PAGE = """<!doctype html><html lang="en"><meta charset="utf-8"><title>Ra: mail</title>
-<main><p>No more "your turn" mail. The account page can turn it back on.</p></main></html>"""
+async def _refuse_taken(conn: AsyncConnection, key: str, account_id: str) -> None:
+    """409 ``email_taken`` if another account has confirmed the inbox ``key`` (one address, one
+    account)."""
+    other = await conn.scalar(
+        sa.select(accounts.c.id).where(
+            accounts.c.email_key == key, accounts.c.email_confirmed.is_(True), accounts.c.id != account_id
+        )
+    )
+    if other is not None:
+        raise ApiError(409, "email_taken", "another account has confirmed this address")
+
+
+async def _free_claims(conn: AsyncConnection, key: str, account_id: str) -> None:
+    """Other accounts that gave the inbox ``key`` without confirming it lose it (and its link)."""
+    q = sa.select(accounts.c.id).where(
+        accounts.c.email_key == key, accounts.c.email_confirmed.is_(False), accounts.c.id != account_id
+    )
+    for other in (await conn.execute(q)).scalars().all():
+        await mail_links.drop(conn, other, "confirm")
+        await conn.execute(
+            sa.update(accounts).where(accounts.c.id == other).values(email=None, email_key=None)
+        )
+
+
+def _dead_link() -> ApiError:
+    return ApiError(404, "bad_link", "this link is not valid (any more): ask for a new one")
 
 
 def make_router(addresses: Addresses, account_of: SessionOf, changing_account: SessionOf) -> APIRouter:
-    """The links in the mail, and the account page's address and switches."""
+    """The account page's address settings and switches (the address itself changes through
+    :meth:`ra.web.accounts.Accounts.change_address`: it asks for the password)."""
     router = APIRouter()
-
-    @router.get("/api/mail/confirm/{token}", include_in_schema=False)
-    async def confirm(token: str) -> RedirectResponse:
-        await addresses.confirm(token[:64])
-        return RedirectResponse("/account?mail=confirmed", status_code=303)
-
-    @router.get("/api/mail/unsubscribe/{token}", include_in_schema=False)
-    async def unsubscribe_page(token: str) -> HTMLResponse:
-        """A page that asks first: mail scanners open links, and a GET must not unsubscribe."""
-        return HTMLResponse(UNSUBSCRIBE_PAGE, headers={"Cache-Control": "no-store"})
-
-    @router.post("/api/mail/unsubscribe/{token}", include_in_schema=False)
-    async def unsubscribe(token: str) -> HTMLResponse:
-        """RFC 8058's one-click unsubscribe (the mail provider posts it) and the page's button."""
-        await addresses.switch(token[:64], False, by_token=True)
-        return HTMLResponse(
-            '<!doctype html><p>No more "your turn" mail. The account page can turn it back on.'
-        )
 
     @router.get("/api/account/mail")
     async def mail_settings(request: Request) -> MailSettings:
@@ -206,22 +327,14 @@ def make_router(addresses: Addresses, account_of: SessionOf, changing_account: S
             raise ApiError(401, "sign_in", "sign in first")
         return await addresses.settings(who[0])
 
-    @router.post("/api/account/email")
-    async def change_address(body: AddressChange, request: Request) -> MailSettings:
-        """Set, change or remove the address (a new one is confirmed by a mailed link first)."""
-        who = await changing_account(request)
-        assert who is not None
-        await addresses.give(who[0], who[1], body.email, body.lang)
-        return await addresses.settings(who[0])
-
     @router.post("/api/account/mail")
     async def switch_mail(body: MailSwitches, request: Request) -> MailSettings:
         who = await changing_account(request)
         assert who is not None
-        await addresses.switch(who[0], body.turns, by_token=False)
+        await addresses.switch(who[0], body.turns)
         return await addresses.settings(who[0])
 
     return router
 
 
-__all__ = ["Addresses", "MailSettings", "confirmer", "make_router"]
+__all__ = ["Addresses", "MailSettings", "confirmer", "fold_address", "make_router"]

@@ -27,6 +27,7 @@ from ra.engine import Game
 from ra.table import seat_labels
 from ra.web.hub import Hub, table_seats
 from ra.web.lobby import ApiError
+from ra.web.rating_policy import assists_refusal
 from ra.web.settings import Settings
 from ra.web.store import GameRow, Store
 from ra.words import MsgJson
@@ -113,6 +114,9 @@ class Analyses:
             raise ApiError(409, "not_finished", "a game is analysed once it is over")
         room = await self.hub.room(game_id)
         assert room is not None and room.game is not None
+        refused = assists_refusal(not row.casual, room.game.is_over(), analysis=True)
+        if refused is not None:  # an imported record of a game still going on (rating_policy)
+            raise ApiError(409, "not_finished", refused)
         return room.game, row
 
     async def start(self, game_id: str, lang: str) -> AnalysisReply:

@@ -23,9 +23,9 @@ from ra.web.chat_store import ChatRow
 from ra.web.clients import Client
 from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
-from ra.web.limits import AddressLimiter
+from ra.web.limits import AddressBucket
 from ra.web.lobby import ApiError
-from ra.web.names import NameHolder, clean_name, name_key
+from ra.web.names import RESERVED, NameHolder, check_marks, clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
 from ra.web.store import Store
@@ -57,12 +57,17 @@ def line(row: ChatRow) -> ChatLine:
 
 
 def clean(text: str) -> str:
-    """One line of plain text: whitespace runs made single spaces, no control characters."""
+    """One line of plain text: whitespace runs made single spaces, no control characters, no
+    character carrying more than :data:`ra.web.names.MAX_MARKS` combining marks."""
     said = " ".join(text.split())
     if not said:
         raise ClientError("bad_message", "chat: say something (the text is empty)")
     if not said.isprintable():
         raise ClientError("bad_message", "chat: the text may not contain control characters")
+    try:
+        check_marks(said, "chat: a line")
+    except ValueError as err:  # stacked marks draw over the lines above
+        raise ClientError("stacked_marks", str(err)) from None
     return said
 
 
@@ -102,9 +107,9 @@ class Chat:
         self.store = store
         self.hub = hub
         self._speakers: dict[int, Speaker] = {}
-        self._lobby_speakers = AddressLimiter(LINES_PER_MINUTE / 60, BURST)
-        # Many connections from one address share twice one connection's allowance.
-        self._addresses = AddressLimiter(2 * LINES_PER_MINUTE / 60, 2 * BURST)
+        self._lobby_speakers = AddressBucket(store.levels, "lobby-chat", LINES_PER_MINUTE / 60, BURST)
+        # Many connections from one address share twice one connection's allowance (site-wide).
+        self._addresses = AddressBucket(store.levels, "table-chat", 2 * LINES_PER_MINUTE / 60, 2 * BURST)
         self.account_names: Callable[[str, str | None], Awaitable[NameHolder]] | None = None
         """Whose a name is for a session cookie: nobody's, its account's, another's (the accounts)."""
         self.lobby: Callable[[str], None] = _nowhere
@@ -118,7 +123,7 @@ class Chat:
 
     async def post(self, room: Room, client: Client, req: ChatRequest, addr: str) -> None:
         """Store ``req`` and send it to the speaker's channel, here and on the other workers."""
-        if not self._speaker(client).allow() or not self._addresses.allow(addr):
+        if not self._speaker(client).allow() or not await self._addresses.allow(addr):
             raise ClientError("rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
         text = clean(req.text)
         name = self._name(room, client, req.name)
@@ -136,6 +141,8 @@ class Chat:
             return room.row.seats[client.seat].account
         checks = self.account_names
         held = "nobody" if checks is None else await checks(name, client.cookie)
+        if held == "reserved":
+            raise ClientError("name_reserved", f"chat: {RESERVED}")
         if held == "another":
             raise ClientError(
                 "name_is_account", f"chat: {name!r} is an account's name; sign in, or choose another"
@@ -146,9 +153,10 @@ class Chat:
         """A seat speaks under its own name; a spectator under the one they give, never a player's."""
         if client.seat is not None:
             return room.row.seats[client.seat].name or f"#{client.seat + 1}"
-        name = " ".join((given or "").split())[:20] or SPECTATOR
-        if not name.isprintable():
-            raise ClientError("bad_message", "chat: a name may not contain control characters")
+        try:
+            name = clean_name(" ".join((given or "").split())[:20] or SPECTATOR)
+        except ValueError as err:  # invisible characters too: "Ann" and a variation selector
+            raise ClientError("bad_name", f"chat: {err}") from None
         if any(name_key(s.name or "") == name_key(name) for s in room.row.seats):
             raise ClientError(
                 "name_taken", f"chat: {name!r} is a player's name at this table; choose another"
@@ -199,7 +207,7 @@ class Chat:
     async def post_lobby(self, said: LobbyLine, addr: str, account: bool = False) -> ChatLine:
         """Store a lobby line and send it to every lobby page, here and on the other workers
         (``account``: said by the signed-in account whose name it is)."""
-        if not self._lobby_speakers.allow(addr):
+        if not await self._lobby_speakers.allow(addr):
             raise ApiError(429, "rate_limited", f"chat: at most {LINES_PER_MINUTE} lines a minute; slow down")
         try:
             text = clean(said.text)

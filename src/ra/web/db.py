@@ -47,6 +47,7 @@ games = sa.Table(
     sa.Column("bot_claim_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("starts_at", sa.DateTime(timezone=True), nullable=True),  # bots wait until then
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),  # win chances on request
+    sa.Column("casual", sa.Boolean, nullable=False, server_default=sa.false()),  # not rated (rating_policy)
     # R3.5: "immediate" or "2008" (the variant "2008 disaster timing")
     sa.Column("disaster_timing", sa.String(16), nullable=False, server_default="immediate"),
     # A clock: seconds for each person's decision (None: no clock); when they run out, a bot of
@@ -85,6 +86,9 @@ seats = sa.Table(
     # became due; forfeited: its time ran out at a forfeit table.
     sa.Column("bank", sa.Float, nullable=True),
     sa.Column("forfeited", sa.Boolean, nullable=False, server_default=sa.false()),
+    # The session (its token's hash) whose "Play on this device" made the seat's token: signing
+    # out there, everywhere, or a new password ends that token too (issue 52).
+    sa.Column("session_hash", sa.String(64), nullable=True),
 )
 
 decisions = sa.Table(
@@ -122,9 +126,10 @@ accounts = sa.Table(
     sa.Column("password_hash", sa.String(200), nullable=False),  # argon2id
     sa.Column("email", sa.String(254), nullable=True),  # "your turn" in games by turns
     # Mail goes to the address only once its owner opened the mailed link (issue 40, finding 3);
-    # mail_token names the account in the confirm and unsubscribe links; mail_turns: "your turn".
+    # email_key: the address folded as providers fold it (one inbox, one key: ra.web.addresses);
+    # mail_turns: "your turn".  The links' tokens are in account_tokens, hashed.
     sa.Column("email_confirmed", sa.Boolean, nullable=False, server_default=sa.false()),
-    sa.Column("mail_token", sa.String(64), nullable=True, unique=True),
+    sa.Column("email_key", sa.String(254), nullable=True, index=True),
     sa.Column("mail_turns", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Column("lang", sa.String(8), nullable=False, server_default="en"),  # of the mail
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
@@ -156,6 +161,27 @@ password_resets = sa.Table(
         nullable=False,
         index=True,
     ),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# The tokens of the links mailed about an account's address (issue 52), hashed, one purpose each:
+# confirm (the address, once), unsubscribe ("your turn" off), undo (a change of address, once,
+# sent to the old address); email: the address the link is about; lang: the mail's language.
+account_tokens = sa.Table(
+    "account_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("purpose", sa.String(16), nullable=False),
+    sa.Column(
+        "account_id",
+        sa.String(16),
+        sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("lang", sa.String(8), nullable=False, server_default="en"),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
 )
@@ -204,6 +230,17 @@ limit_levels = sa.Table(
     sa.Column("key", sa.String(300), primary_key=True),
     sa.Column("level", sa.Float, nullable=False),
     sa.Column("rate", sa.Float, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# What each worker's clients hold at once per key (ra.web.limit_store.StoredHolds): open game
+# sockets and lobby pages per address, counted over every worker's fresh rows.
+limit_holds = sa.Table(
+    "limit_holds",
+    metadata,
+    sa.Column("key", sa.String(300), primary_key=True),
+    sa.Column("worker", sa.String(64), primary_key=True),
+    sa.Column("n", sa.Integer, nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 

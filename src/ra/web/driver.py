@@ -11,10 +11,10 @@ import logging
 import os
 import signal
 import sys
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ra.table import decide, stand_in_events
+from ra.master import Back, Leave, StandIn, TimeOut
+from ra.table import decide
 from ra.web.errors import ClientError
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ BOT_CLAIM_HEARTBEAT = 2.0
 BOT_CLAIM_STALE = 8.0
 """Seconds a claim on a bot's turn lives unrenewed: then its worker is taken for dead and
 another takes the turn over (a thinking worker renews it every :data:`BOT_CLAIM_HEARTBEAT`)."""
-FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
 
 
 class BotDriver:
@@ -80,8 +79,8 @@ class BotDriver:
         try:
             delay = self.room.row.bot_delay
             if self.room.row.starts_at is not None:
-                delay = max(delay, (self.room.row.starts_at - datetime.now(UTC)).total_seconds())
-            await asyncio.sleep(delay)
+                delay = max(delay, (self.room.row.starts_at - self.room.hub.now()).total_seconds())
+            await self.room.hub.sleep(delay)
             game = self.room.game
             if game is None or game.num_decisions != n:
                 return
@@ -145,36 +144,33 @@ class BotDriver:
                 return
             if task is not asyncio.current_task():  # not the stand-in that is deciding now
                 task.cancel()
-        delay = row.bot_delay if row.seats[seat].away else self.time_left()
+        delay = row.bot_delay if self.room.away(seat) else self.time_left()
         self.clock_task_n = n
         self.clock_task = asyncio.create_task(self._clock_turn(seat, n, delay))
 
     async def _clock_turn(self, seat: int, n: int, delay: float) -> None:
         try:
             while True:
-                await asyncio.sleep(delay)
+                await self.room.hub.sleep(delay)
                 game = self.room.game
                 if game is None or game.num_decisions != n or game.to_move != seat:
                     return
-                if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
+                if self.room.clock().per_game and not self.room.away(seat):
                     # Another worker may have charged the seat's clock: the stored one decides.
                     self.room.row.seats[seat].bank = await self.room.hub.store.bank(self.room.id, seat)
-                left = None if self.room.row.seats[seat].away else self.time_left()
+                left = None if self.room.away(seat) else self.time_left()
                 if not left:
                     break
                 delay = left + 0.05  # woken early, or the person came back: their time runs on
             if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
                 return
-            if self.room.row.game_seconds is not None and not self.room.row.seats[seat].away:
-                self.room.row.seats[seat].bank = 0.0  # spent: coming back gives only the increment
-                await self.room.hub.store.set_bank(self.room.id, seat, 0.0)
-            held = self.room.row.seats[seat]
-            if not held.away and not held.forfeited and self.forfeits(seat):  # a new timeout
-                await self.forfeit(seat)
-            away = self.room.row.seats[seat].away
-            await self._play_bot(seat, n, self.room.row.stand_in_level)
-            if not away:
-                await self.set_away(seat, True)
+            async with self.room.lock:  # the table's time-out rule: a forfeit, or a stand-in
+                later = await self.room.perform(TimeOut(seat, n))
+            for effect in later:
+                if isinstance(effect, StandIn):
+                    await self._play_bot(effect.seat, effect.n, effect.level)
+                else:
+                    await self.set_away(effect.seat, True)
         except ClientError as err:
             log.debug("stand-in move at %s:%d dropped: %s", self.room.id, n, err.message)
         except asyncio.CancelledError:
@@ -182,34 +178,12 @@ class BotDriver:
         except Exception:
             log.exception("stand-in move failed in game %s at decision %d", self.room.id, n)
 
-    def forfeits(self, seat: int) -> bool:
-        """Whether ``seat``, out of time now, forfeits: at a forfeit table; at a table whose rule
-        is "the second time" once a stand-in has already decided for it; at a table without a
-        clock (the site's deadline) always."""
-        rule, table = self.room.row.on_timeout, self.room.table
-        if rule == "forfeit" or not self.room.row.clocked:
-            return True
-        if rule != "second" or table is None:
-            return False
-        events = table.game.events
-        return any(events[i].seat == seat for i in stand_in_events(events, table.stand_ins))
-
     def time_left(self) -> float:
         """Seconds the person to move has left: on the table's clock, or at a table without one
         until the site's deadline per decision (then the seat forfeits)."""
-        if self.room.row.clocked:
-            return self.room.clock_left() or 0.0
-        return max(0.0, self.room.hub.settings.move_deadline - self.room.used())
-
-    async def forfeit(self, seat: int) -> None:
-        """At a forfeit table, ``seat``'s time ran out: a bot plays it to the end (it cannot be
-        taken back) and it ranks last; everyone is told."""
-        async with self.room.lock:
-            await self.room.hub.store.set_away(self.room.id, seat, True, forfeited=True)
-            self.room.row.seats[seat].away = self.room.row.seats[seat].forfeited = True
-            if self.room.table is not None:
-                self.room.table.forfeit(seat)
-            self.room.broadcast()
+        game, row = self.room.game, self.room.row
+        bank = row.seats[game.to_move].bank if game is not None and game.to_move is not None else None
+        return self.room.clock().time_left(bank, row.updated_at, self.room.hub.now())
 
     async def set_away(self, seat: int, away: bool) -> None:
         """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with
@@ -217,26 +191,9 @@ class BotDriver:
         increment, never more: a clock that ran out stays run out, issue 40's finding 8);
         everyone at the table is told."""
         async with self.room.lock:
-            if self.room.row.seats[seat].away == away:
-                return
-            if not away and self.room.row.seats[seat].forfeited:
-                raise ClientError("forfeited", FORFEITED)
-            game = self.room.game
-            due = game is not None and game.to_move == seat
-            bank = (
-                self.room.row.allowed(seat) if self.room.row.game_seconds is not None and not away else None
-            )
-            if bank is not None:
-                bank += self.room.row.increment or 0
-                self.room.row.seats[seat].bank = bank
-            await self.room.hub.store.set_away(
-                self.room.id, seat, away, restart_turn=due and not away, bank=bank
-            )
-            self.room.row.seats[seat].away = away
-            if due and not away:
-                self.room.row.updated_at = datetime.now(UTC)
-            self.room.broadcast()
-        self.schedule_clock()
+            if self.room.table is None:
+                return  # not started: nobody is away yet
+            await self.room.perform(Leave(seat) if away else Back(seat, self.room.row.seats[seat].bank))
 
 
 BACKGROUND_NICENESS = 10

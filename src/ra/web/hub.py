@@ -21,17 +21,36 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import UTC, datetime
 
+from ra.clock import MOVE_DEADLINE, Clock
 from ra.engine import Game
-from ra.errors import IllegalActionError, NotationError, RaError
+from ra.errors import RaError
 from ra.events import DECISION_EVENTS, Event
+from ra.master import (
+    Broadcast,
+    By,
+    Decide,
+    Effect,
+    GameOver,
+    Intent,
+    Later,
+    MarkAway,
+    NextTurn,
+    RefusedError,
+    StandIn,
+    StoreDecision,
+    TakeBack,
+    TurnOf,
+    Undone,
+)
 from ra.processes import context
-from ra.table import BotJob, Seat, Table, TableOptions, decide, game_result, record_facts, undo_refusal
+from ra.table import BotJob, Seat, Table, TableOptions, decide, record_facts
 from ra.views import PlayerView
 from ra.web.audience import Audience
 from ra.web.clients import Client
-from ra.web.driver import BOT_CLAIM_STALE, FORFEITED, BotDriver, background_worker, die_with_parent
+from ra.web.driver import BOT_CLAIM_STALE, BotDriver, background_worker, die_with_parent
 from ra.web.errors import ClientError
 from ra.web.hints import HintDesk, HintKey, hint_for
+from ra.web.ledger import Ledger, away_seats, forfeited_seats, game_state
 from ra.web.limits import address_prefix
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.metrics import Metrics
@@ -53,13 +72,13 @@ from ra.web.pubsub import (
     PresenceChanged,
     PubSub,
 )
+from ra.web.rating_policy import assists_refusal
 from ra.web.ratings import level_rating
 from ra.web.scheduler import FairScheduler, Start
 from ra.web.settings import Settings
 from ra.web.storage import GameStorage
-from ra.web.store import ConflictError, GameColumns, GameRow, ResultColumns, StoredDecision
+from ra.web.store import ConflictError, GameColumns, GameRow, StoredDecision
 from ra.web.switches import SwitchBoard, worker_start
-from ra.words import DEFAULT_LANG, words
 
 log = logging.getLogger("ra.web")
 
@@ -85,37 +104,6 @@ def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
     for d in decisions:
         game.apply(d)
     return game
-
-
-def result_columns(game: Game, forfeited: Collection[int] = ()) -> ResultColumns:
-    """The epoch, and the winner and scores once the game is over (hidden until then, R9.1);
-    the winner is the table's (:func:`ra.table.game_result`: a seat that forfeited never wins)."""
-    result = game_result(game, forfeited)
-    return {
-        "epoch": game.epoch,
-        "winner": result.winner if result is not None else None,
-        "scores": list(result.scores) if result is not None else None,
-    }
-
-
-def forfeited_seats(row: GameRow) -> set[int]:
-    """The seats of a stored game that forfeited (their clock ran out at a forfeit table)."""
-    return {s.seat for s in row.seats if s.forfeited}
-
-
-def game_state(game: Game, row: GameRow) -> GameColumns:
-    """The columns of ``games`` that mirror the game (for the lobby and the bot sweeper)."""
-    over = game.is_over()
-    to_move = None if over else game.to_move
-    result = result_columns(game, forfeited_seats(row))
-    return {
-        "status": "finished" if over else "running",
-        "to_move": to_move,
-        "to_move_bot": to_move is not None and row.seats[to_move].kind == "bot",
-        "epoch": result["epoch"],
-        "winner": result["winner"],
-        "scores": result["scores"],
-    }
 
 
 def log_key(game: Game, seat: int | None, n: int | None = None) -> str:
@@ -148,9 +136,12 @@ def table_seats(row: GameRow) -> list[Seat]:
     ]
 
 
-def table_for(row: GameRow, game: Game, stand_ins: Collection[int] = ()) -> Table[asyncio.Future[HintReply]]:
-    """The table of a stored game: its seats (people, or bots by level), its options, the
-    seats that forfeited and the decisions (``stand_ins``) a stand-in took."""
+def table_for(
+    row: GameRow, game: Game, stand_ins: Collection[int] = (), deadline: float = MOVE_DEADLINE
+) -> Table[asyncio.Future[HintReply]]:
+    """The table of a stored game: its seats (people, or bots by level), its options and clock
+    (``deadline``: the site's per decision without one), the seats that forfeited and the
+    decisions (``stand_ins``) a stand-in took."""
     seats = table_seats(row)
     options = TableOptions(
         hints=row.hints,
@@ -158,8 +149,9 @@ def table_for(row: GameRow, game: Game, stand_ins: Collection[int] = ()) -> Tabl
         edition=row.edition,
         undo=row.record is None,
         stand_in=row.stand_in_level,
+        clock=row.clock(deadline),
     )
-    return Table(game, seats, options, forfeited_seats(row), stand_ins)
+    return Table(game, seats, options, forfeited_seats(row), stand_ins, away_seats(row))
 
 
 class Room:
@@ -169,12 +161,14 @@ class Room:
     def __init__(self, hub: Hub, row: GameRow, game: Game | None, stand_ins: Collection[int] = ()) -> None:
         self.hub = hub
         self.row = row
-        self.table = table_for(row, game, stand_ins) if game is not None else None
+        deadline = hub.settings.move_deadline
+        self.table = table_for(row, game, stand_ins, deadline) if game is not None else None
         self.lock = asyncio.Lock()
         self.audience = Audience(lambda: self.row.seats)
         self.joining = 0
         """Connections past their hello, not attached yet (the hub keeps the room meanwhile)."""
         self.bots = BotDriver(self)
+        self.ledger = Ledger(hub.store, row.id)
         self.decided_at: float | None = None
         self.hints = HintDesk(self)
         self.bot_budget = 1.0
@@ -193,11 +187,9 @@ class Room:
         if game is None:
             self.table = None
         elif self.table is None:
-            self.table = table_for(self.row, game, stand_ins or ())
+            self.table = table_for(self.row, game, stand_ins or (), self.hub.settings.move_deadline)
         else:
-            self.table.game = game
-            if stand_ins is not None:
-                self.table.stand_ins = set(stand_ins)
+            self.table = self.table.replaced(game, stand_ins)
 
     def epoch_starts(self) -> list[list[int]]:
         """``[epoch, decisions before it]`` for each epoch reached (from the engine's log)."""
@@ -221,6 +213,10 @@ class Room:
 
     def can_undo(self, seat: int | None) -> bool:
         return self.table is not None and self.table.can_undo(seat)
+
+    def away(self, seat: int) -> bool:
+        """Whether a stand-in decides for ``seat`` now (the table's fact: the row only stores it)."""
+        return self.table is not None and seat in self.table.away
 
     def summary(self) -> GameSummary:
         return self.hub.summary(self.row, self.audience.presence())
@@ -255,8 +251,10 @@ class Room:
     def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
         """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``
         on, the stand-in's decisions marked."""
-        stand_ins = self.table.stand_ins if self.table is not None else ()
-        return seat_payload(game, seat, self.row.edition, start, stand_ins, self.row.stand_in_level)
+        table = self.table
+        stand_ins, forfeited = (table.stand_ins, table.forfeited) if table is not None else ((), set())
+        level = self.row.stand_in_level
+        return seat_payload(game, seat, self.row.edition, start, stand_ins, level, forfeited)
 
     def _state(
         self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
@@ -285,20 +283,21 @@ class Room:
             "clock_left": self.clock_left() if view is not None else None,
         }
 
+    def clock(self) -> Clock:
+        """The table's clock, with this site's deadline per decision (:mod:`ra.clock`)."""
+        if self.table is not None:
+            return self.table.options.clock
+        return self.row.clock(self.hub.settings.move_deadline)
+
     def clock_left(self) -> float | None:
         """Seconds the person to move has left for this decision (None: no clock running)."""
         game, row = self.game, self.row
-        if not row.clocked or game is None or game.is_over() or game.to_move is None:
+        if game is None or game.is_over() or game.to_move is None:
             return None
         seat = row.seats[game.to_move]
-        allowed = row.allowed(game.to_move)
-        if seat.kind == "bot" or seat.away or row.updated_at is None or allowed is None:
+        if seat.kind == "bot" or seat.away:
             return None
-        return max(0.0, allowed - self.used())
-
-    def used(self) -> float:
-        """Seconds since the decision now due became due."""
-        return elapsed(self.row)
+        return self.clock().left(seat.bank, row.updated_at, self.hub.now())
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
         """A reconnecting client holds the first ``since`` log entries of the log ``key`` names:
@@ -329,57 +328,19 @@ class Room:
         return self.table
 
     async def act(self, seat: int, text: str, n: int, by_bot: bool = False, stand_in: bool = False) -> None:
-        """Apply ``text`` for ``seat`` at decision ``n``: validate, commit, then tell everyone
-        (``by_bot``: a bot decided; ``stand_in``: for the absent person in ``seat``)."""
+        """Apply ``text`` for ``seat`` at decision ``n``: the table checks it, then it is committed,
+        then everyone is told (``by_bot``: a bot decided; ``stand_in``: for the absent person)."""
         submitted = time.time()
         received = time.perf_counter()
+        by: By = "stand_in" if stand_in else "bot" if by_bot else "person"
         async with self.lock:
-            table = self.table_now()
-            game = table.game
-            if game.is_over():
-                raise ClientError("over", "the game is over")
-            if n != game.num_decisions:
-                raise ClientError("stale", f"already decided: the game is at decision {game.num_decisions}")
-            if game.to_move != seat:
-                who = game.names[game.to_move] if game.to_move is not None else "nobody"
-                raise ClientError("not_your_turn", f"it is {who}'s turn, not yours")
-            if not by_bot and self.row.seats[seat].forfeited:
-                raise ClientError("forfeited", FORFEITED)
-            try:
-                action = table.check(seat, text)
-            except IllegalActionError as err:
-                why = err.why.to_json() if err.why is not None else None
-                raise ClientError("illegal", str(err), why) from None
-            except NotationError as err:
-                raise ClientError("illegal", str(err)) from None
-            new = game.clone()
-            new.apply(action)
-            state = game_state(new, self.row)
-            try:
-                await self.hub.store.append(self.id, n, seat, str(action), state, stand_in)
-            except ConflictError:
-                await self._resync()
-                self.broadcast()
-                raise ClientError("stale", "already decided: another move was made first") from None
-            except Exception:
-                log.exception("storing decision %d of game %s failed", n, self.id)
-                raise ClientError("server_error", "the server could not store your move; try again") from None
-            if not by_bot:
-                await self._charge(seat)
-            table.game = new
-            if stand_in:
-                table.stand_ins.add(n)
+            new, effects = self.step(Decide(seat, text, n, by))
+            await self._store(new, effects)
             self.decided_at = submitted
-            self._mirror(new, state)
-            self.broadcast()
-            if new.is_over():
-                self.hub.finished(self.id)
-            elif new.to_move is not None:
-                self.hub.tell_turn(self.row, new.to_move)
-            by = "bot" if by_bot else "person"
-            self.hub.metrics.decisions.labels(by).inc()
-            self.hub.metrics.decision_latency.labels(by).observe(time.perf_counter() - received)
-            self.schedule_bot()
+            self._play_on(new, effects)
+        kind = "person" if by == "person" else "bot"
+        self.hub.metrics.decisions.labels(kind).inc()
+        self.hub.metrics.decision_latency.labels(kind).observe(time.perf_counter() - received)
 
     def hint(self, client: Client, n: int) -> None:
         """Start sending ``client`` (the seat to move at decision ``n``) its hints.
@@ -392,6 +353,9 @@ class Room:
         self.hub.metrics.hints.inc()
         seat = client.seat
         table = self.table
+        refused = assists_refusal(not self.row.casual, table is not None and table.game.is_over())
+        if refused is not None:  # the rating policy's: a rated table gives no hint until it ends
+            raise ClientError("no_hints", refused)
         if not self.row.hints:
             raise ClientError("no_hints", "hints are off at this table (chosen when it was created)")
         if table is None or table.game.is_over():
@@ -406,49 +370,68 @@ class Room:
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
         async with self.lock:
-            table = self.table_now()
-            game = table.game
-            if n != game.num_decisions:
-                raise ClientError("stale", "the game has moved on")
-            reason = table.why_no_undo(seat)  # the table's one policy, forfeits and stand-ins included
-            if reason is not None:
-                refusal = undo_refusal(reason)
-                code = "forfeited" if reason.key == "tui.undo.forfeited" else "not_allowed"
-                text = words(DEFAULT_LANG).render(refusal, game.names)
-                raise ClientError(code, text, refusal.to_json())
-            new = game.clone()
-            taken = new.undo()
-            state = game_state(new, self.row)
-            try:
-                await self.hub.store.truncate(self.id, n, n - 1, state)
-            except ConflictError:
-                await self._resync()
-                self.broadcast()
-                raise ClientError("stale", "the game has moved on") from None
-            table.game = new
-            table.stand_ins.discard(new.num_decisions)
-            self._mirror(new, state)
-            notice: UndoneMessage = {
-                "type": "undone",
-                "seat": seat,
-                "name": new.names[seat],
-                "action": str(taken),
-                "n": new.num_decisions,
-            }
-            self.audience.tell_all(notice)
-            self.broadcast(floor=len(new.events))
-            self.schedule_bot()
+            await self.perform(TakeBack(seat, n))
 
-    async def _charge(self, seat: int) -> None:
-        """Under a game clock, take the decision's time off the seat's clock and add the
-        increment (stored: the clock survives a restart)."""
-        row = self.row
-        allowed = row.allowed(seat)
-        if row.game_seconds is None or allowed is None:
-            return
-        bank = round(max(0.0, allowed - self.used()) + (row.increment or 0), 3)
-        row.seats[seat].bank = bank
-        await self.hub.store.set_bank(self.id, seat, bank)
+    async def perform(self, intent: Intent) -> list[Later]:
+        """Carry ``intent`` out at this table (hold :attr:`lock`): the table's step, then its
+        effects — stored first, then told; what comes later (a stand-in's turn) is returned."""
+        new, effects = self.step(intent)
+        await self._store(new, effects)
+        self._play_on(new, effects)
+        return [e for e in effects if isinstance(e, StandIn | MarkAway)]
+
+    def step(self, intent: Intent) -> tuple[Table[asyncio.Future[HintReply]], list[Effect]]:
+        """The table's :meth:`ra.table.Table.step` now; its refusal as the client's error."""
+        try:
+            return self.table_now().step(intent, self.hub.now())
+        except RefusedError as err:
+            why = err.why.to_json() if err.why is not None else None
+            raise ClientError(err.code, str(err), why) from None
+
+    async def _store(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
+        """Store what the step says must be, before the table plays on with ``new``: another
+        worker's first write wins (then catch up, and say so); a decision that could not be
+        stored is logged and said."""
+        deciding = any(isinstance(e, StoreDecision) for e in effects)
+        try:
+            await self.ledger.write(self.row, new, effects, self.hub.now())
+        except ConflictError:
+            await self._resync()
+            self.broadcast()
+            stale = "already decided: another move was made first" if deciding else "the game has moved on"
+            raise ClientError("stale", stale) from None
+        except Exception:
+            if not deciding:
+                raise
+            n = self.table_now().game.num_decisions
+            log.exception("storing decision %d of game %s failed", n, self.id)
+            raise ClientError("server_error", "the server could not store your move; try again") from None
+
+    def _play_on(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
+        """Play on with ``new`` and tell everyone what the step says."""
+        changed = new.game is not self.game
+        self.table = new
+        if changed:
+            self._mirror(new.game, game_state(new.game, self.row, new.forfeited))
+        for effect in effects:
+            if isinstance(effect, Broadcast):
+                self.broadcast(floor=effect.floor)
+            elif isinstance(effect, Undone):
+                name = new.game.names[effect.seat]
+                notice: UndoneMessage = {
+                    "type": "undone",
+                    "seat": effect.seat,
+                    "name": name,
+                    "action": effect.action,
+                    "n": effect.n,
+                }
+                self.audience.tell_all(notice)
+            elif isinstance(effect, GameOver):
+                self.hub.finished(self.id)
+            elif isinstance(effect, TurnOf):
+                self.hub.tell_turn(self.row, effect.seat)
+            elif isinstance(effect, NextTurn):
+                self.schedule_bot()
 
     def _mirror(self, game: Game, state: GameColumns) -> None:
         """Keep the cached row in step with ``game`` (``state`` is its :func:`game_state`)."""
@@ -458,7 +441,7 @@ class Room:
         self.row.epoch = state["epoch"]
         self.row.winner = state["winner"]
         self.row.scores = state["scores"]
-        self.row.updated_at = datetime.now(UTC)  # the next decision's clock starts now
+        self.row.updated_at = self.hub.now()  # the next decision's clock starts now
 
     async def remote_change(self, note: GameChanged) -> None:
         """Another worker committed: apply the one decision its note carries when we are one
@@ -482,7 +465,7 @@ class Room:
                         assert self.table is not None
                         self._set_game(new, self.table.stand_ins | stood_in(stored, note.appended))
                         self.decided_at = None
-                        self._mirror(new, game_state(new, self.row))
+                        self._mirror(new, game_state(new, self.row, self.table_now().forfeited))
                         self.broadcast()
                         return
             floor = await self._resync()
@@ -506,9 +489,9 @@ class Room:
         if row.status == "open":
             self._set_game(None)
             return 0
-        if self.table is not None:
-            self.table.seats = table_seats(row)  # a seat's name may change
-            self.table.forfeited = forfeited_seats(row)
+        if self.table is not None:  # a seat's name may change; another worker's forfeit
+            forfeited, away = forfeited_seats(row), away_seats(row)
+            self.table = self.table.replaced(seats=table_seats(row), forfeited=forfeited, away=away)
         game = self.game
         mine = [str(a) for a in game.decisions] if game is not None else None
         texts = [d.action for d in stored]
@@ -531,21 +514,17 @@ class Room:
         self.bots.schedule_bot(remote)
 
 
-def seat_clock(row: GameRow, seat: int) -> float | None:
-    """A seat's game clock at this moment (the mover's running down); None without one."""
-    allowed = row.allowed(seat) if row.game_seconds is not None else None
-    if allowed is None or row.seats[seat].kind == "bot":
+def seat_clock(row: GameRow, seat: int, now: datetime) -> float | None:
+    """A seat's game clock at ``now`` (the mover's running down); None without one."""
+    s = row.seats[seat]
+    if s.kind == "bot":
         return None
-    if row.to_move == seat and not row.seats[seat].away:
-        allowed -= elapsed(row)
-    return round(max(0.0, allowed), 1)
+    return row.clock().shown(s.bank, row.to_move == seat and not s.away, row.updated_at, now)
 
 
-def elapsed(row: GameRow) -> float:
-    """Seconds since the decision now due in ``row``'s game became due."""
-    if row.updated_at is None:
-        return 0.0
-    return max(0.0, (datetime.now(UTC) - row.updated_at).total_seconds())
+def utc_now() -> datetime:
+    """The wall clock in UTC (a hub's default :attr:`Hub.now`; tests give a fake one)."""
+    return datetime.now(UTC)
 
 
 class Hub:
@@ -561,6 +540,11 @@ class Hub:
         self.store = store
         self.settings = settings
         self.metrics = metrics or Metrics()
+        self.now: Callable[[], datetime] = utc_now
+        """The moment the table's clock rules are asked about (:mod:`ra.clock`)."""
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """How the bots' pace and the people's clocks wait (the same clock as :attr:`now`: a
+        test gives both a fake one, and no clock test waits in real time)."""
         self.pubsub: PubSub = pubsub or _pubsub_for(store, settings)
         self.rooms: dict[str, Room] = {}
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
@@ -683,8 +667,9 @@ class Hub:
                     "away": s.away,
                     "forfeited": s.forfeited,
                     "rating": s.rating if s.kind == "human" else level_rating(s.level),
+                    "provisional": s.provisional,
                     "account": s.account,
-                    "clock": seat_clock(row, s.seat) if row.status == "running" else None,
+                    "clock": seat_clock(row, s.seat, self.now()) if row.status == "running" else None,
                 }
                 for s in row.seats
             ],

@@ -1,10 +1,15 @@
-"""Rate limits: a token bucket for each client address (in memory, bounded), and the same
-limits over :class:`Levels` shared by every worker of a site (sign-ins, password links)."""
+"""Per-address limits, each counted once for the whole site: rates (leaky buckets over
+:class:`Levels`: chat lines, lobby lists, imports, sign-ins, socket and page openings) and
+things held at once (:class:`Holds`: open game sockets, open lobby pages).  Both live in this
+worker's memory on SQLite (one worker) and in PostgreSQL when workers share it
+(:mod:`ra.web.limit_store`), where each check and its count are one atomic step: neither a
+burst nor a second worker or host gets past a cap."""
 
 from __future__ import annotations
 
 import ipaddress
 import time
+from collections import Counter
 from typing import Protocol
 
 MAX_ADDRESSES = 10_000
@@ -42,19 +47,6 @@ class Buckets:
             drained = [k for k, (lv, r, last) in self._levels.items() if lv - (t - last) * r <= 0]
             for k in drained:
                 del self._levels[k]
-
-
-class AddressLimiter:
-    """``rate`` requests a second per address, in bursts of up to ``burst`` (:class:`Buckets`)."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._buckets = Buckets()
-
-    def allow(self, addr: str) -> bool:
-        """Take one request from ``addr``'s bucket; False when it is empty."""
-        return self._buckets.take(addr, self.rate, self.burst)
 
 
 def address_prefix(addr: str) -> str:
@@ -114,6 +106,69 @@ class SharedBucket:
 
     async def allow(self, key: str) -> bool:
         return await self.levels.take(f"{self.name}\n{key}", self.rate, self.burst)
+
+
+class AddressBucket(SharedBucket):
+    """:class:`SharedBucket` keyed by what one party controls of a client's address
+    (:func:`address_prefix`: an IPv6 /64 is one address)."""
+
+    async def allow(self, key: str) -> bool:
+        return await super().allow(address_prefix(key))
+
+
+class Holds(Protocol):
+    """How many of something each key holds at once (sockets, pages), over every worker that
+    shares it: :class:`MemoryHolds` for one worker, :class:`ra.web.limit_store.StoredHolds`
+    in PostgreSQL."""
+
+    async def take(self, key: str, cap: int) -> bool:
+        """Hold one more for ``key`` if it then holds at most ``cap``; False (nothing held) if not."""
+        ...
+
+    async def give_back(self, key: str) -> None:
+        """Let go of one that :meth:`take` gave ``key``."""
+        ...
+
+    async def close(self) -> None:
+        """This worker stops: let go of everything its clients hold."""
+        ...
+
+
+class MemoryHolds:
+    """:class:`Holds` in this process's memory, for one worker."""
+
+    def __init__(self) -> None:
+        self._held: Counter[str] = Counter()
+
+    async def take(self, key: str, cap: int) -> bool:
+        if self._held[key] >= cap:
+            return False
+        self._held[key] += 1
+        return True
+
+    async def give_back(self, key: str) -> None:
+        self._held[key] -= 1
+        if self._held[key] <= 0:
+            del self._held[key]
+
+    async def close(self) -> None:
+        self._held.clear()
+
+
+class AddressHolds:
+    """At most ``cap`` of one kind (``name``) held at once by one address (:func:`address_prefix`)."""
+
+    def __init__(self, holds: Holds, name: str, cap: int) -> None:
+        self.holds, self.name, self.cap = holds, name, cap
+
+    async def take(self, addr: str) -> bool:
+        return await self.holds.take(self._key(addr), self.cap)
+
+    async def give_back(self, addr: str) -> None:
+        await self.holds.give_back(self._key(addr))
+
+    def _key(self, addr: str) -> str:
+        return f"{self.name}\n{address_prefix(addr)}"
 
 
 class SharedTally:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import time
 from datetime import timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
+from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
 from ra.engine import Game
@@ -32,14 +34,17 @@ from ra.table import (
 )
 from ra.tiles import EDITIONS
 from ra.web.db import now
-from ra.web.hub import Hub, build_game, game_state, result_columns
-from ra.web.limits import AddressLimiter
+from ra.web.hub import Hub, build_game
+from ra.web.ledger import game_state, result_columns
+from ra.web.limit_store import lock_key
+from ra.web.limits import AddressBucket
 from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.names import clean_name, name_key
 from ra.web.protocol import EventData, GameSummary, ViewData
+from ra.web.rating_policy import RatingPolicyError, table_choice
 from ra.web.settings import Settings
-from ra.web.store import GameRow, Store, new_token
+from ra.web.store import GameRow, Store, active_games_on, games_created_on, new_token
 
 MAX_RECORD_BYTES = 256 * 1024
 """The largest game record the server imports."""
@@ -107,6 +112,9 @@ class NewGame(BaseModel):
     start_in: float = Field(default=0.0, ge=0.0, le=3600.0)
     hints: bool | None = None
     """Players may ask for win chances; by default only with one human at the table."""
+    rated: bool | None = None
+    """Whether the game counts for ratings; unsaid, a table is rated unless it has hints
+    (:func:`ra.web.rating_policy.table_choice`: a rated table has none)."""
     disaster_timing: str = "immediate"
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     move_seconds: int | None = Field(default=None, ge=MIN_MOVE_SECONDS, le=MAX_MOVE_SECONDS)
@@ -252,8 +260,8 @@ class Lobby:
         self.store = store
         self.hub = hub
         self.settings = settings
-        self._imports = AddressLimiter(IMPORTS_PER_MINUTE / 60.0, IMPORTS_PER_MINUTE)
-        self._lists = AddressLimiter(LISTS_PER_SECOND, 4 * LISTS_PER_SECOND)
+        self._imports = AddressBucket(store.levels, "imports", IMPORTS_PER_MINUTE / 60.0, IMPORTS_PER_MINUTE)
+        self._lists = AddressBucket(store.levels, "lobby-lists", LISTS_PER_SECOND, 4 * LISTS_PER_SECOND)
         self._listed: dict[str | None, tuple[float, list[GameSummary]]] = {}
 
     async def row(self, game_id: str) -> GameRow:
@@ -267,7 +275,7 @@ class Lobby:
 
     async def list(self, status: str | None, addr: str) -> list[GameSummary]:
         """The newest tables (cached for :data:`LIST_CACHE_SECONDS`; limited per address)."""
-        if not self._lists.allow(addr):
+        if not await self._lists.allow(addr):
             raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
         t = time.monotonic()
         cached = self._listed.get(status)
@@ -291,21 +299,6 @@ class Lobby:
 
     async def create(self, body: NewGame, addr: str) -> Seated:
         """A new table; its creator takes the first human seat unless ``join`` is false."""
-        limit, bot_limit = self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr
-        active, bot_seats = await self.store.active_games_from(addr)
-        if active >= limit:
-            raise ApiError(
-                429,
-                "too_many_games",
-                f"you already have {limit} games waiting or running; finish or leave some first",
-            )
-        new_bots = sum(s.kind == "bot" for s in body.seats)
-        if bot_seats + new_bots > bot_limit:
-            raise ApiError(
-                429,
-                "too_many_bots",
-                f"your games already have {bot_seats} bot seats; at most {bot_limit} at once",
-            )
         for s in body.seats:
             if s.kind == "bot" and s.level is None:
                 s.level = "medium"
@@ -325,6 +318,10 @@ class Lobby:
         except SetupError as err:
             where = f"{err.option}: " if err.option and err.option != "players" else ""
             raise ApiError(422, "bad_request", f"{where}{err}") from None
+        try:
+            rated, hints = table_choice(body.rated, body.hints, default_hints(table_seats_of(body.seats)))
+        except RatingPolicyError as err:
+            raise ApiError(422, err.code, str(err)) from None
         names = bot_names(body.seats)
         self._listed.clear()  # the lobby shows a change made here at once
         game_id = await self.store.create_game(
@@ -339,7 +336,8 @@ class Lobby:
                 "seed": self.settings.fixed_seed if self.settings.fixed_seed is not None else new_seed(),
                 "creator_addr": addr,
                 "starts_at": now() + timedelta(seconds=body.start_in) if body.start_in else None,
-                "hints": body.hints if body.hints is not None else default_hints(table_seats_of(body.seats)),
+                "hints": hints,
+                "casual": not rated,
                 "disaster_timing": body.disaster_timing,
                 "move_seconds": body.move_seconds,
                 **_clock_columns(body),
@@ -354,12 +352,43 @@ class Lobby:
                 }
                 for i, s in enumerate(body.seats)
             ],
+            check=functools.partial(self._within_caps, addr, sum(s.kind == "bot" for s in body.seats)),
         )
         if body.join:
             assert body.name is not None
             return await self.seat_in(await self.row(game_id), Join(name=body.name))
         await self.maybe_start(game_id)
         return {"game": await self.summary(game_id)}
+
+    async def _within_caps(self, addr: str, new_bots: int, conn: AsyncConnection) -> None:
+        """Refuse a new table past the address's caps, counted inside the creation's own
+        transaction under the address's lock (:func:`ra.web.limit_store.lock_key`): 60 requests at
+        once, or on two workers, still create at most the cap."""
+        limit, bot_limit = self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr
+        await lock_key(conn, f"tables\n{addr}")
+        active, bot_seats = await active_games_on(conn, addr)
+        if active >= limit:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"you already have {limit} games waiting or running; finish or leave some first",
+            )
+        if bot_seats + new_bots > bot_limit:
+            raise ApiError(
+                429,
+                "too_many_bots",
+                f"your games already have {bot_seats} bot seats; at most {bot_limit} at once",
+            )
+
+    async def _within_day(self, addr: str, conn: AsyncConnection) -> None:
+        """Refuse an import past the address's games of the day, counted like the table caps."""
+        await lock_key(conn, f"tables\n{addr}")
+        if await games_created_on(conn, addr) >= self.settings.max_games_per_addr:
+            raise ApiError(
+                429,
+                "too_many_games",
+                f"this address has {self.settings.max_games_per_addr} games stored today; try tomorrow",
+            )
 
     async def join(self, game_id: str, body: Join) -> Seated:
         return await self.seat_in(await self.row(game_id), body)
@@ -396,7 +425,7 @@ class Lobby:
         longest (one whose seats were all taken meanwhile, or that has this name, is passed
         over); if none waits, a new open table with the seeker seated: the seek waits there, in
         the lobby's list, for the next person who seeks the same (leaving it cancels the seek)."""
-        if not self._lists.allow(addr):
+        if not await self._lists.allow(addr):
             raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
         found = await self._waiting_seat(body)
         if found is not None:
@@ -499,13 +528,7 @@ class Lobby:
         """A finished game from its record, kept as a replay; limited per address."""
         if len(body) > MAX_RECORD_BYTES:
             raise ApiError(413, "too_large", f"a record is at most {MAX_RECORD_BYTES // 1024} KiB")
-        self._check_import_rate(addr)
-        if await self.store.games_from(addr) >= self.settings.max_games_per_addr:
-            raise ApiError(
-                429,
-                "too_many_games",
-                f"this address has {self.settings.max_games_per_addr} games stored today; try tomorrow",
-            )
+        await self._check_import_rate(addr)
         try:
             record = json.loads(body.decode("utf-8"))
             game = Game.from_record(record)
@@ -526,6 +549,7 @@ class Lobby:
                 "bot_delay": 0.0,
                 "seed": 0,
                 "stand_in": level,
+                "casual": True,  # an imported record is never rated (ra.web.rating_policy)
                 "record": Table(
                     game, [Seat(n) for n in game.names], TableOptions(stand_in=level), forfeited, stand_ins
                 ).record(),
@@ -544,11 +568,12 @@ class Lobby:
                 }
                 for i, nm in enumerate(game.names)
             ],
+            check=functools.partial(self._within_day, addr),
         )
         return {"game": await self.summary(game_id)}
 
-    def _check_import_rate(self, addr: str) -> None:
-        if not self._imports.allow(addr):
+    async def _check_import_rate(self, addr: str) -> None:
+        if not await self._imports.allow(addr):
             raise ApiError(
                 429, "rate_limited", f"at most {IMPORTS_PER_MINUTE} imports a minute; wait a little"
             )

@@ -13,14 +13,14 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from typing_extensions import TypedDict
 
-from ra.web.limits import AddressLimiter
+from ra.web.limits import AddressBucket, AddressHolds, Holds, Levels, MemoryHolds, MemoryLevels
 from ra.web.protocol import MAX_MESSAGE_BYTES, GameSummary
 
 log = logging.getLogger("ra.web")
@@ -87,14 +87,20 @@ class LobbyFeed:
     """The pages following the lobby on this worker, and the loop that feeds them."""
 
     def __init__(
-        self, lists: Callable[[], Awaitable[LobbyLists]], greeting: Callable[[], Awaitable[str]] | None = None
+        self,
+        lists: Callable[[], Awaitable[LobbyLists]],
+        greeting: Callable[[], Awaitable[str]] | None = None,
+        limits: tuple[Levels, Holds] | None = None,
     ) -> None:
+        """``limits``: the site's levels and holds the per-address caps count in (the store's;
+        by default this worker's memory)."""
         self._lists = lists
         self._greeting = greeting
         """What a page is sent first, before the lists (the lobby chat's last lines)."""
         self._pages: set[_Page] = set()
-        self._per_address: Counter[str] = Counter()
-        self._opens = AddressLimiter(OPENS_PER_MINUTE / 60, OPENS_BURST)
+        levels, holds = limits or (MemoryLevels(), MemoryHolds())
+        self._open_pages = AddressHolds(holds, "lobby-pages", FEEDS_PER_ADDRESS)
+        self._opens = AddressBucket(levels, "lobby-opens", OPENS_PER_MINUTE / 60, OPENS_BURST)
         self._dirty = asyncio.Event()
         self._last: str | None = None
         self._task: asyncio.Task[None] | None = None
@@ -142,14 +148,14 @@ class LobbyFeed:
     async def follow(self, ws: WebSocket, address: str) -> None:
         """Serve one lobby page from its opening to its closing."""
         await ws.accept()
-        if self._per_address[address] >= FEEDS_PER_ADDRESS:  # told why, not just refused
+        if not await self._open_pages.take(address):  # told why, not just refused
             await ws.close(POLICY_VIOLATION, "too many lobby pages open from this address")
             return
-        if not self._opens.allow(address):  # each opening reads the lists: no flood of them
+        if not await self._opens.allow(address):  # each opening reads the lists: no flood of them
+            await self._open_pages.give_back(address)
             await ws.close(POLICY_VIOLATION, "the lobby is opened too often from this address; slow down")
             return
         page = _Page()
-        self._per_address[address] += 1
         self._pages.add(page)
         sender = asyncio.create_task(self._send(ws, page))
         try:
@@ -164,10 +170,9 @@ class LobbyFeed:
             pass
         finally:
             self._pages.discard(page)
-            self._per_address[address] -= 1
-            if self._per_address[address] <= 0:
-                del self._per_address[address]
             sender.cancel()
+            with contextlib.suppress(Exception):  # a lost database: the next refresh makes it good
+                await self._open_pages.give_back(address)
 
     def say(self, text: str) -> None:
         """A chat message for every lobby page on this worker."""

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import sqlalchemy as sa
 
+from ra.web import mail_links
 from ra.web.db import accounts, games, seats
 from ra.web.store import Store
 from ra.words import worded, words
@@ -89,7 +90,6 @@ class Person:
     name: str
     email: str | None
     lang: str | None
-    mail_token: str | None
 
 
 class TurnMailer:
@@ -104,15 +104,17 @@ class TurnMailer:
         """Mail the person of ``seat`` at ``game_id`` (False: no confirmed address, mail off,
         a mail went to them a moment ago, or it failed: a later turn may mail)."""
         person = await self._person(game_id, seat)
-        if person is None or not person.email or not person.mail_token:
+        if person is None or not person.email:
             return False
         t = time.monotonic()
         if t - self.last.get(person.id, -BATCH_SECONDS) < BATCH_SECONDS:
             return False  # batched: the next mail lists this game too, if it still waits
         waiting = [game_id, *(g for g in await self._waiting(person.id) if g != game_id)]
         self.last[person.id] = t
-        subject, body = self._words(person, waiting)
-        stop = f"{self.site}/api/mail/unsubscribe/{person.mail_token}"
+        async with self.store.engine.begin() as conn:  # each mail its own unsubscribe link
+            token = await mail_links.mint(conn, "unsubscribe", person.id, person.email, person.lang or "en")
+        stop = f"{self.site}/api/mail/unsubscribe/{token}"
+        subject, body = self._words(person, waiting, stop)
         try:
             await asyncio.to_thread(send, self.smtp, person.email, subject, body, stop)
         except (OSError, smtplib.SMTPException) as err:
@@ -124,9 +126,7 @@ class TurnMailer:
     async def _person(self, game_id: str, seat: int) -> Person | None:
         """The account at ``seat`` if it has a confirmed address and wants "your turn" mail."""
         q = (
-            sa.select(
-                accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.lang, accounts.c.mail_token
-            )
+            sa.select(accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.lang)
             .join(seats, seats.c.account_id == accounts.c.id)
             .where(
                 seats.c.game_id == game_id,
@@ -155,11 +155,11 @@ class TurnMailer:
         async with self.store.engine.connect() as conn:
             return [str(g) for g in (await conn.execute(q)).scalars()]
 
-    def _words(self, person: Person, waiting: list[str]) -> tuple[str, str]:
+    def _words(self, person: Person, waiting: list[str], unsubscribe: str) -> tuple[str, str]:
         """The subject and body in the person's language: one table's, or a list of them."""
         w = words(person.lang or "en")
         links = [f"{self.site}/g/{g}" for g in waiting]
-        stop = w("mail.unsubscribe", link=f"{self.site}/api/mail/unsubscribe/{person.mail_token}")
+        stop = w("mail.unsubscribe", link=unsubscribe)
         if len(waiting) == 1:
             subject = w("mail.turn.subject", id=waiting[0])
             body = w("mail.turn.body", name=person.name, id=waiting[0], link=links[0])
@@ -176,13 +176,26 @@ def turn_mailer(store: Store, smtp_url: str | None, public_url: str) -> TurnMail
     return TurnMailer(store, parse_smtp(smtp_url), public_url)
 
 
-async def ask_to_confirm(smtp: Smtp, public_url: str, to: str, name: str, token: str, lang: str) -> bool:
-    """Mail ``to`` the link that confirms it is ``name``'s address: the only mail an address
-    gets before it is confirmed (False: it could not be sent)."""
+async def ask_to_confirm(smtp: Smtp, public_url: str, to: str, token: str, lang: str, change: bool) -> bool:
+    """Mail ``to`` the link that confirms it is an account's address: the only mail an address
+    gets before it is confirmed, for a new account or a ``change`` of address.  It names no
+    account: a name is its owner's choice, and must not be a way to write to strangers (issue
+    52).  False: it could not be sent."""
     w = words(lang)
     link = f"{public_url.rstrip('/')}/api/mail/confirm/{token}"
-    body = w("mail.confirm.body", name=name, link=link)
-    return await _mail_link(smtp, to, w("mail.confirm.subject"), body, f"{name} the confirmation link")
+    body = w("mail.confirm.change.body" if change else "mail.confirm.body", link=link)
+    return await _mail_link(smtp, to, w("mail.confirm.subject"), body, "a confirmation link")
+
+
+async def mail_undo_link(
+    smtp: Smtp, public_url: str, to: str, name: str, new: str | None, token: str, lang: str, days: int
+) -> bool:
+    """Tell ``to``, the account's confirmed address until now, that it was changed to ``new``
+    (None: removed), with the link that undoes the change for ``days`` (False: not sent)."""
+    w = words(lang)
+    link = f"{public_url.rstrip('/')}/api/mail/undo/{token}"
+    body = w("mail.undo.body", name=name, email=new or w("mail.undo.none"), link=link, days=days)
+    return await _mail_link(smtp, to, w("mail.undo.subject"), body, f"{name} an undo link")
 
 
 RESET_PATH = "/account#reset="

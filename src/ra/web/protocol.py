@@ -28,7 +28,7 @@ from ra.engine import Game
 from ra.events import Event, message
 from ra.scoring import CATEGORIES
 from ra.state import AuctionState
-from ra.table import stand_in_events, stand_in_message
+from ra.table import game_result, result_log, stand_in_events, stand_in_message
 from ra.tiles import (
     CIVILIZATIONS,
     DISASTERS,
@@ -235,6 +235,8 @@ class SeatSummary(TypedDict):
     """Under a game clock: the seconds the seat has left (the mover's when this was sent)."""
     rating: float | None
     """The seat's rating as shown (mu - 3 sigma): its account's once rated, a bot level's fixed one."""
+    provisional: bool
+    """Its account's rating is provisional (``ra.web.rating_policy``): shown with "?"."""
     account: bool
     """An account holds the seat (its name links to ``/u/<name>``; a guest's name does not)."""
 
@@ -247,6 +249,8 @@ class TableSettings(TypedDict):
     edition: str
     bot_delay: float
     hints: bool
+    casual: bool
+    """Not rated: chosen when the table was made (``ra.web.rating_policy``); false: rated."""
     disaster_timing: str
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     move_seconds: int | None
@@ -533,11 +537,15 @@ def seat_payload(
     events_from: int = 0,
     stand_ins: Collection[int] = (),
     stand_in: str = "medium",
+    forfeited: Collection[int] = (),
 ) -> SeatPayload:
     """The view of ``seat`` (``None``: a spectator) and the log from ``events_from`` on; the
-    decisions numbered in ``stand_ins`` are marked as taken by a ``stand_in`` bot."""
+    decisions numbered in ``stand_ins`` are marked as taken by a ``stand_in`` bot.  The winner
+    and the log's last line are the table's result (:func:`ra.table.game_result`: the seats in
+    ``forfeited`` rank last), never the engine's own."""
     view = game.view(seat)
     over = game.is_over()
+    result = game_result(game, forfeited)
     auction = view.auction
     data: ViewData = {
         "seat": seat,
@@ -568,10 +576,10 @@ def seat_payload(
         "pending_disasters": list(view.pending_disasters),
         "discards_left": view.discards_left,
         "num_decisions": game.num_decisions,
-        "winner": game.winner if over else None,
+        "winner": result.winner if result is not None else None,
     }
     legal = [str(a) for a in view.legal_actions()] if seat is not None and view.to_move == seat else []
-    events = view.events
+    events = result_log(view.events, result)
     marked = stand_in_events(events, stand_ins)
     start = max(0, min(events_from, len(events)))
     return {

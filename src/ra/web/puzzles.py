@@ -3,15 +3,15 @@ moves the puzzle rating (:mod:`ra.puzzles`); the page shows the board and the bu
 
 Without an account the rating lives in the browser: the page sends it with each answer and keeps
 what comes back (it is only that browser's own number).  Signed in, it lives with the account
-(``puzzle_solvers``) and only a puzzle's first answer moves it (``puzzle_attempts``), so asking
-again cannot farm points; such an answer is a change to the account and needs the page's
-CSRF token, as every other.
+(``puzzle_solvers``) and only a puzzle's first answer from the account moves it
+(``puzzle_attempts``), and only if the answer was not shown to this device or address before
+(:func:`ra.web.rating_policy.puzzle_rated`), so asking again cannot farm points; such an answer
+is a change to the account and needs the page's CSRF token, as every other.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
@@ -36,9 +36,10 @@ from ra.puzzles import (
     solver_from,
 )
 from ra.web.db import puzzle_attempts, puzzle_solvers
-from ra.web.limits import address_prefix
+from ra.web.limits import Levels, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.protocol import ViewData, seat_payload
+from ra.web.rating_policy import PUZZLE_REVEAL_SECONDS, puzzle_rated
 from ra.web.security import client_address
 from ra.web.store import Store
 from ra.words import DEFAULT_LANG, normalize, sentence, words
@@ -69,7 +70,8 @@ class Answer(BaseModel):
     action: str = Field(max_length=40)
     solver: SolverData = Field(default_factory=SolverData)
     repeat: bool = False
-    """The browser has answered this puzzle before (only a first answer is rated)."""
+    """This device (the page's list of the puzzles it answered) has seen this puzzle's answer:
+    the answer is not rated, for a guest or an account (:func:`ra.web.rating_policy.puzzle_rated`)."""
     lang: str = Field(default=DEFAULT_LANG, max_length=20)
 
 
@@ -237,26 +239,19 @@ the request's origin and CSRF token (raising the refusal)."""
 
 
 class Answered:
-    """Which puzzles' answers were shown to which addresses (an IPv6 /64) in the last day: an
-    account's first answer from there is rated only if no answer went there before — a guest
-    asking first, then signing in to answer right, farmed the rating (issue 40, finding 9).
-    In memory, per worker, bounded; the answer itself goes only to whoever answered."""
+    """Which puzzles' answers were shown to which addresses (an IPv6 /64) lately
+    (:data:`ra.web.rating_policy.PUZZLE_REVEAL_SECONDS`): an account's answer from there is rated
+    only if no answer went there before — a guest asking first, then signing in to answer right,
+    farmed the rating (issue 40, finding 9).  In the site's shared levels (``Store.levels``: the
+    database when workers share PostgreSQL), so a second worker does not forget it."""
 
-    def __init__(self, keep: float = 86_400.0, size: int = 100_000) -> None:
-        self._keep = keep
-        self._size = size
-        self._when: dict[tuple[str, str], float] = {}
+    def __init__(self, levels: Levels) -> None:
+        self.levels = levels
 
-    def seen(self, prefix: str, puzzle_id: str) -> bool:
+    async def seen(self, prefix: str, puzzle_id: str) -> bool:
         """Whether ``puzzle_id``'s answer went to ``prefix`` lately; it has now."""
-        t = time.monotonic()
-        key = (prefix, puzzle_id)
-        before = self._when.get(key)
-        self._when[key] = t
-        if len(self._when) > self._size:
-            for k in [k for k, w in self._when.items() if t - w > self._keep] or list(self._when)[:1000]:
-                del self._when[k]
-        return before is not None and t - before <= self._keep
+        key = f"puzzle-answer\n{prefix}\n{puzzle_id}"  # one atomic step: 1 while it lasts, else marked now
+        return not await self.levels.take(key, 1 / PUZZLE_REVEAL_SECONDS, 1.0)
 
 
 def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf) -> APIRouter:
@@ -290,7 +285,7 @@ def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf
         solver = await solvers.get(who[0]) if who else Solver()
         return puzzle_reply(_puzzle(puzzle_id), solver, _lang(lang), who[1] if who else None)
 
-    answered = Answered()
+    answered = Answered(store.levels)
 
     @router.post("/api/puzzles/{puzzle_id}/answer")
     async def answer(puzzle_id: str, body: Answer, request: Request) -> AnswerReply:
@@ -302,11 +297,11 @@ def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf
         except PuzzleAnswerError as err:
             raise ApiError(422, "illegal", words(lang).render(err.message)) from None
         who = await changing_account(request) if await account_of(request) else None
-        answered_here = answered.seen(address_prefix(client_address(request)), puzzle.id)
-        if who and answered_here:  # the answer was shown here already: judged, not rated
+        answered_here = await answered.seen(address_prefix(client_address(request)), puzzle.id)
+        if who and not puzzle_rated(True, body.repeat, answered_here):  # shown here already: not rated
             before = after = await solvers.get(who[0])
             rated = False
-        elif who:
+        elif who:  # the account's first answer (its attempts are in the database) moves its rating
             before, after, rated = await solvers.answer(who[0], puzzle, verdict.correct)
         else:
             before, rated = solver_from(body.solver.model_dump()), not body.repeat

@@ -3,16 +3,18 @@ rating per account over games of every player count — Plackett-Luce ranks any 
 players, and a club's players rarely play enough games at each count to fill several ratings.
 
 A finished game is rated once (``games.rated``, set by whichever worker gets there first) when
-every person at it is an account (a guest's game is not rated); bots play with the fixed
-ratings of their levels (:data:`ra.bots.LEVEL_RATINGS`, measured in the arena), so games
-against bots are rated too, and only the people's ratings move.  The rank is the game's order:
-the winner (tie-breaks included, R8) first, then by final score, equal scores sharing a rank; a
-seat that forfeited (its clock ran out at a forfeit table) ranks after all the others.
+the rating policy says so (:mod:`ra.web.rating_policy`: a rated table, every person a different
+account, no early forfeit); bots play with the fixed ratings of their levels
+(:data:`ra.bots.LEVEL_RATINGS`, measured in the arena), so games against bots are rated too, and
+only the people's ratings move.  The rank is the game's order: the winner (tie-breaks included,
+R8) first, then by final score, equal scores sharing a rank; a seat that forfeited ranks after
+all the others.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -21,16 +23,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
 from ra.bots import LADDER, LEVEL_RATINGS, LEVELS
-from ra.table import ranks
+from ra.record_format import ranks
 from ra.web.db import accounts, decisions, games, seats
+from ra.web.rating_policy import PROVISIONAL_GAMES, SeatFacts, provisional, verdict, weight
 from ra.web.store import Store
 
 log = logging.getLogger("ra.web")
 MODEL = PlackettLuce()
-STAND_IN_DECISIONS = 3
-"""A seat whose stand-in took more of its decisions than this is rated as having forfeited: last,
-whatever its score (issue 40, finding 2: an account's chosen stand-in once won it rated games with
-no decision of its own; unrated instead would let a losing player walk away from a loss)."""
 LEADERS = 50
 
 
@@ -40,6 +39,8 @@ class Rating(TypedDict):
     ordinal: float
     """The conservative rating shown and ranked by: mu - 3 sigma."""
     games: int
+    provisional: bool
+    """Fewer rated games than :data:`ra.web.rating_policy.PROVISIONAL_GAMES`: shown with "?"."""
 
 
 class Leader(TypedDict):
@@ -53,14 +54,17 @@ def rating(mu: float, sigma: float, games_rated: int) -> Rating:
         "sigma": round(sigma, 2),
         "ordinal": round(mu - 3 * sigma, 2),
         "games": games_rated,
+        "provisional": provisional(games_rated),
     }
 
 
 async def rate_game(store: Store, game_id: str) -> bool:
-    """Apply a finished game's result to its players' ratings, once; False if not rated."""
+    """Apply a finished game's result to its players' ratings, once, as the rating policy says
+    (:func:`ra.web.rating_policy.verdict`: who counts, who ranks last, an abort; :func:`weight`);
+    False if it is not rated."""
     async with store.engine.begin() as conn:
         game = (await conn.execute(sa.select(games).where(games.c.id == game_id))).mappings().first()
-        if game is None or game["status"] != "finished" or game["record"] is not None or game["rated"]:
+        if game is None or game["rated"] or game["scores"] is None:
             return False
         held = (
             await conn.execute(
@@ -69,51 +73,66 @@ async def rate_game(store: Store, game_id: str) -> bool:
                 .order_by(seats.c.seat)
             )
         ).all()
-        people = [s.account_id for s in held if s.kind == "human"]
-        bots_rated = all(s.level in LEVEL_RATINGS for s in held if s.kind == "bot")
-        if not people or None in people or len(set(people)) != len(people) or not bots_rated:
-            return False  # a guest, no person, an unrated bot, or one account in two seats
-        if game["scores"] is None:
-            return False
+        facts = await _seat_facts(conn, game_id, held)
+        finished, imported = game["status"] == "finished", game["record"] is not None
+        judged = verdict(not game["casual"], finished, imported, facts, tuple(LEVEL_RATINGS))
+        if not judged.rated:
+            return False  # casual, a guest, no person, an unrated bot, one account twice, or aborted
         claimed = await conn.execute(
             sa.update(games).where(games.c.id == game_id, games.c.rated.is_(False)).values(rated=True)
         )
         if claimed.rowcount != 1:
             return False  # another worker rated it
+        people = [s.account_id for s in held if s.kind == "human"]
         rows = {
             r.id: r
             for r in (
                 await conn.execute(
-                    sa.select(accounts.c.id, accounts.c.rating_mu, accounts.c.rating_sigma).where(
-                        accounts.c.id.in_(people)
-                    )
+                    sa.select(
+                        accounts.c.id, accounts.c.rating_mu, accounts.c.rating_sigma, accounts.c.rated_games
+                    ).where(accounts.c.id.in_(people))
                 )
             ).all()
         }
         teams = [[_rating(s, rows)] for s in held]
-        stood = await _stand_in_decisions(conn, game_id)
-        forfeited = [s.seat for s in held if s.forfeited or stood.get(s.seat, 0) > STAND_IN_DECISIONS]
-        order = ranks(list(game["scores"]), game["winner"], forfeited)
+        order = ranks(list(game["scores"]), game["winner"], judged.last)
         for new, s in zip(MODEL.rate(teams, ranks=[float(r) for r in order]), held, strict=True):
             if s.kind == "human":  # a bot's rating is fixed (the levels' ladder)
+                old = rows[s.account_id]
+                others = [r.rated_games for a, r in rows.items() if a != s.account_id]
+                share = weight(old.rated_games, others)
                 await conn.execute(
                     sa.update(accounts)
                     .where(accounts.c.id == s.account_id)
                     .values(
-                        rating_mu=new[0].mu, rating_sigma=new[0].sigma, rated_games=accounts.c.rated_games + 1
+                        rating_mu=old.rating_mu + share * (new[0].mu - old.rating_mu),
+                        rating_sigma=old.rating_sigma + share * (new[0].sigma - old.rating_sigma),
+                        rated_games=accounts.c.rated_games + 1,
                     )
                 )
     return True
 
 
-async def _stand_in_decisions(conn: AsyncConnection, game_id: str) -> dict[int, int]:
-    """How many of each seat's decisions a stand-in bot took."""
+async def _seat_facts(conn: AsyncConnection, game_id: str, held: Sequence[Any]) -> list[SeatFacts]:
+    """What the rating policy needs of each seat: who sits there, whether it forfeited, and how
+    many of its decisions it took itself and a stand-in bot took."""
     q = (
-        sa.select(decisions.c.seat, sa.func.count())
-        .where(decisions.c.game_id == game_id, decisions.c.stand_in.is_(True))
-        .group_by(decisions.c.seat)
+        sa.select(decisions.c.seat, decisions.c.stand_in, sa.func.count())
+        .where(decisions.c.game_id == game_id)
+        .group_by(decisions.c.seat, decisions.c.stand_in)
     )
-    return {seat: n for seat, n in (await conn.execute(q)).all()}
+    counts = {(seat, bool(stood)): n for seat, stood, n in (await conn.execute(q)).all()}
+    return [
+        SeatFacts(
+            human=s.kind == "human",
+            account=s.account_id,
+            level=s.level,
+            forfeited=bool(s.forfeited),
+            own=counts.get((s.seat, False), 0),
+            stood=counts.get((s.seat, True), 0),
+        )
+        for s in held
+    ]
 
 
 def _rating(seat: Any, accounts_by_id: dict[str, Any]) -> PlackettLuceRating:
@@ -158,11 +177,12 @@ def levels() -> list[LevelInfo]:
 
 
 async def leaders(store: Store) -> list[Leader]:
-    """The accounts with rated games, best conservative rating first."""
+    """The accounts whose ratings are established (:func:`ra.web.rating_policy.provisional`: a new
+    account is not listed), best conservative rating first."""
     order = accounts.c.rating_mu - 3 * accounts.c.rating_sigma
     q = (
         sa.select(accounts.c.name, accounts.c.rating_mu, accounts.c.rating_sigma, accounts.c.rated_games)
-        .where(accounts.c.rated_games > 0)
+        .where(accounts.c.rated_games >= PROVISIONAL_GAMES)
         .order_by(order.desc())
         .limit(LEADERS)
     )

@@ -5,7 +5,7 @@
 - :func:`origin_allowed`: a game's WebSocket opens only from the server's own pages or a
   configured origin (another site must not play a seat from a visitor's browser).
 - :class:`SecurityHeaders`: every response forbids framing, inline script and referrers.
-- :class:`RedactTokens`: no seat token reaches a log line, at any level.
+- :class:`RedactTokens`: no seat token or mailed link's token reaches a log line, at any level.
 - :func:`parse_networks`: the proxies whose ``X-Forwarded-For`` is believed, and who may read
   ``/metrics`` (``ra serve --forwarded-allow-ips``, ``--metrics-from``).
 """
@@ -228,9 +228,14 @@ async def _too_large(send: Send, limit: int) -> None:
 _TOKEN = re.compile(r"""(token["']?\s*(?:=|:|%3D|%22%3A%22)\s*["']?)[A-Za-z0-9_\-%]{6,}""", re.IGNORECASE)
 
 
+_MAIL_LINK = re.compile(r"(/api/mail/[a-z]+/)[^\s\"'?#]+")
+"""A mailed link's token, in its path (the access log at debug level writes each path)."""
+
+
 def redact(text: str) -> str:
-    """``text`` with every seat token replaced (``token=…`` in addresses, ``"token": "…"`` in JSON)."""
-    return _TOKEN.sub(r"\1[redacted]", text)
+    """``text`` with every seat token replaced (``token=…`` in addresses, ``"token": "…"`` in
+    JSON) and every mailed link's token (``/api/mail/confirm/…``)."""
+    return _MAIL_LINK.sub(r"\1[redacted]", _TOKEN.sub(r"\1[redacted]", text))
 
 
 class RedactTokens(logging.Filter):

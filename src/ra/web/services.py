@@ -65,10 +65,10 @@ def build_services(settings: Settings, static: Path) -> Services:
     addresses = Addresses(store, confirmer(settings.smtp_url, settings.public_url))
     accounts = Accounts(store, addresses)
     chat = Chat(store, hub)
-    feed = LobbyFeed(lobby.lists, greeting=chat.lobby_history)
+    feed = LobbyFeed(lobby.lists, greeting=chat.lobby_history, limits=(store.levels, store.holds))
     chat.lobby = feed.say
     chat.account_names = accounts.holder
-    accounts.seats_claimed = hub.changed
+    accounts.sessions.seats_changed = hub.changed
     hub.lobby_said = chat.lobby_posted
     hub.on_finished = lambda game_id: rate_game(store, game_id)
     hub.chat_posted = chat.posted

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
+from ra.clock import MOVE_DEADLINE
 
 
 @dataclass
@@ -46,7 +47,7 @@ class Settings:
     """The SMTP server for "your turn" mail in games by turns (``ra serve --smtp``); None: no mail."""
     public_url: str = "http://localhost:8000"
     """The site's address as players reach it, for links in mail (``ra serve --public-url``)."""
-    move_deadline: float = 3 * 86400.0
+    move_deadline: float = MOVE_DEADLINE
     """At a table without a clock, the seconds a person has for one decision; past it the seat
     forfeits (a bot plays it to the end and it ranks last): a losing player cannot stall a rated
     game, and a table everyone left ends (issue 40).  ``RA_MOVE_DEADLINE`` sets it."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Protocol
 
 from ra.web.pubsub import Note
@@ -67,7 +68,9 @@ class MemoryGames:
 
     sqlite = True  # one process, as one SQLite worker: nothing to claim, nobody to tell
 
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.now = now
+        """The moment a change is stamped and a clock is read at (a test's fake clock)."""
         self.rows: dict[str, GameRow] = {}
         self.decided: dict[str, list[StoredDecision]] = {}
 
@@ -113,7 +116,7 @@ class MemoryGames:
         s.bank = bank if bank is not None else s.bank
         s.forfeited = s.forfeited or forfeited
         if restart_turn:
-            row.updated_at = datetime.now(UTC)
+            row.updated_at = self.now()
         return True
 
     async def set_bank(self, game_id: str, seat: int, bank: float) -> None:
@@ -132,7 +135,7 @@ class MemoryGames:
         return [g for g, r in self.rows.items() if r.status == "running" and _bot_to_move(r)]
 
     async def games_past_their_clock(self, deadline: float) -> list[str]:
-        t = datetime.now(UTC)
+        t = self.now()
         return [g for g, r in self.rows.items() if _past_clock(r, t, deadline)]
 
     async def notify(self, note: Note) -> None:
@@ -144,13 +147,12 @@ class MemoryGames:
             raise ConflictError(game_id)
         return row
 
-    @staticmethod
-    def _mirror(row: GameRow, n: int, state: GameColumns) -> None:
+    def _mirror(self, row: GameRow, n: int, state: GameColumns) -> None:
         fields = {k: v for k, v in state.items() if k in {f.name for f in dataclasses.fields(row)}}
         for key, value in fields.items():
             setattr(row, key, value)
         row.num_decisions = n
-        row.updated_at = datetime.now(UTC)
+        row.updated_at = self.now()
 
 
 def _bot_to_move(row: GameRow) -> bool:
@@ -162,8 +164,7 @@ def _past_clock(row: GameRow, t: datetime, deadline: float) -> bool:
     if row.status != "running" or row.record is not None or row.to_move is None or _bot_to_move(row):
         return False
     seat = row.seats[row.to_move]
-    allowed = row.time_for(row.to_move, deadline)
-    return seat.away or (row.updated_at or t) + timedelta(seconds=allowed) <= t
+    return row.clock(deadline).is_out(seat.bank, seat.away, row.updated_at, t)
 
 
 __all__ = ["GameStorage", "MemoryGames"]

@@ -9,10 +9,12 @@ decision end with exactly one of them applied (the primary key of
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -22,8 +24,10 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.compiler import compiles
 from typing_extensions import TypedDict
 
+from ra.clock import MOVE_DEADLINE, Clock, out_of_time, seconds_for
 from ra.web.analysis_store import AnalysisStore
 from ra.web.chat_store import ChatStore
 from ra.web.db import (
@@ -37,10 +41,12 @@ from ra.web.db import (
     seats,
     sync_url,
 )
-from ra.web.limit_store import StoredLevels
-from ra.web.limits import Levels, MemoryLevels
+from ra.web.limit_store import StoredHolds, StoredLevels
+from ra.web.limits import Holds, Levels, MemoryHolds, MemoryLevels
+from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
+from ra.web.rating_policy import provisional
 
 
 def new_id() -> str:
@@ -74,18 +80,10 @@ class SeatRow:
     rating: float | None = None
     """Its account's rating as shown (mu - 3 sigma), once the account has a rated game."""
     account: bool = False
-    """An account holds the seat: its name is that account's (the pages link it to its profile)."""
-
-
-def clock_seconds(move_seconds: int | None, game_seconds: int | None, bank: float | None) -> float | None:
-    """The seconds a decision has on a table's clock: per decision, or what the seat's game clock
-    holds (the whole game's if not charged yet); None: no clock.  One rule for a room's row
-    (:meth:`GameRow.allowed`) and for the sweep that reads the columns."""
-    if move_seconds is not None:
-        return float(move_seconds)
-    if game_seconds is None:
-        return None
-    return float(game_seconds) if bank is None else bank
+    """An account holds the seat under its own name (by key; the pages link it to its profile):
+    a guest's seat an account claimed later keeps showing as a guest's."""
+    provisional: bool = False
+    """Its account's rating is provisional (:func:`ra.web.rating_policy.provisional`)."""
 
 
 @dataclass
@@ -111,6 +109,8 @@ class GameRow:
     rematch_id: str | None
     starts_at: datetime | None = None
     hints: bool = False
+    casual: bool = False
+    """Not rated, chosen when the table was made (:mod:`ra.web.rating_policy`)."""
     disaster_timing: str = "immediate"
     """R3.5: "immediate" or "2008" (the variant "2008 disaster timing")."""
     move_seconds: int | None = None
@@ -143,14 +143,16 @@ class GameRow:
         """Whether the table has a clock (per decision or per game)."""
         return self.move_seconds is not None or self.game_seconds is not None
 
+    def clock(self, deadline: float = MOVE_DEADLINE) -> Clock:
+        """The table's clock (:class:`ra.clock.Clock`: every rule of time is there), with the
+        site's ``deadline`` per decision for a table without one."""
+        return Clock(
+            self.move_seconds, self.game_seconds, self.increment or 0, self.on_timeout or "stand_in", deadline
+        )
+
     def allowed(self, seat: int) -> float | None:
         """The seconds ``seat`` had for its decision now due (None: no clock)."""
-        return clock_seconds(self.move_seconds, self.game_seconds, self.seats[seat].bank)
-
-    def time_for(self, seat: int, deadline: float) -> float:
-        """The seconds ``seat`` has for its decision now due: its clock's, or at a table without
-        a clock the site's ``deadline`` per decision."""
-        return _or(self.allowed(seat), deadline)
+        return self.clock().allowed(self.seats[seat].bank)
 
     def options(self) -> TableSettings:
         """The table's options, as the lobby shows them and a rematch copies them."""
@@ -162,6 +164,7 @@ class GameRow:
             "edition": self.edition,
             "bot_delay": self.bot_delay,
             "hints": self.hints,
+            "casual": self.casual,
             "disaster_timing": self.disaster_timing,
             "move_seconds": self.move_seconds,
             "stand_in": self.stand_in,
@@ -220,7 +223,14 @@ class Store:
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
         """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
         allows), in PostgreSQL when workers share it."""
+        self.holds: Holds = MemoryHolds() if self.sqlite else StoredHolds(self.engine, worker_id)
+        """What the clients hold at once per key (sockets, pages), counted likewise."""
         self._writer: BatchWriter | None = None
+        self._creating: contextlib.AbstractAsyncContextManager[object] = (
+            asyncio.Lock() if self.sqlite else contextlib.nullcontext()
+        )
+        """Creations one at a time where no lock of the database's serializes a cap's check
+        (SQLite's single worker; PostgreSQL's caps take an advisory lock: ra.web.limit_store)."""
         self.on_change: Callable[[], None] = _nothing
         """Called after every write this worker commits (the live lobby: :mod:`ra.web.lobby_feed`)."""
         if self.sqlite:
@@ -228,6 +238,7 @@ class Store:
             self._writer = BatchWriter(url)
 
     async def close(self) -> None:
+        await self.holds.close()
         if self._writer is not None:
             await self._writer.close()
         await self.engine.dispose()
@@ -301,28 +312,6 @@ class Store:
             ).first()
             return None if row is None else int(row[0])
 
-    async def active_games_from(self, addr: str) -> tuple[int, int]:
-        """The games this address created that are waiting or running (bot-only tables too),
-        and the bot seats at them."""
-        active = sa.select(games.c.id).where(
-            games.c.creator_addr == addr, games.c.status.in_(("open", "running"))
-        )
-        bot_seats = sa.select(sa.func.count()).where(seats.c.game_id.in_(active), seats.c.kind == "bot")
-        q = sa.select(
-            sa.select(sa.func.count()).select_from(active.subquery()).scalar_subquery(),
-            bot_seats.scalar_subquery(),
-        )
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(q)).one()
-            return int(row[0]), int(row[1])
-
-    async def games_from(self, addr: str, hours: float = 24.0) -> int:
-        """Games (tables and imported records) this address created in the last ``hours``."""
-        since = now() - timedelta(hours=hours)
-        async with self.engine.connect() as conn:
-            q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
-            return int((await conn.execute(q)).scalar_one())
-
     async def count_by_status(self) -> dict[str, int]:
         """How many games are open (waiting for players) and running (for ``/metrics``)."""
         q = (
@@ -353,10 +342,19 @@ class Store:
 
     # --- writing ---------------------------------------------------------------
 
-    async def create_game(self, values: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> str:
+    async def create_game(
+        self,
+        values: dict[str, Any],
+        seat_rows: Sequence[dict[str, Any]],
+        check: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+    ) -> str:
+        """A new game; ``check`` runs first in the same transaction (a cap: what it raises
+        undoes the creation), one creation at a time on SQLite's single worker."""
         game_id = new_id()
         t = now()
-        async with self.engine.begin() as conn:
+        async with self._creating, self.engine.begin() as conn:
+            if check is not None:
+                await check(conn)
             await conn.execute(
                 sa.insert(games).values(
                     id=game_id, created_at=t, updated_at=t, **{"num_decisions": 0, **values}
@@ -528,17 +526,8 @@ class Store:
     async def games_past_their_clock(self, deadline: float) -> list[str]:
         """Running games whose person to move is out of time (at a table without a clock: past
         ``deadline``), or is away (a bot decides)."""
-        t = now()
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(_maybe_past_their_clock(t, deadline))).all()
-        return [
-            gid
-            for gid, updated, per_move, per_game, bank, away in rows
-            if away
-            or (as_utc(updated) or t)
-            + timedelta(seconds=_or(clock_seconds(per_move, per_game, bank), deadline))
-            <= t
-        ]
+            return list((await conn.execute(_past_their_clock(now(), deadline))).scalars())
 
     async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
         """Claim the bot's turn at decision ``n`` for this worker (rarely computed twice).
@@ -594,6 +583,29 @@ class Store:
         if not self.sqlite:
             note = GameChanged(game_id, self.worker_id, appended)
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
+
+
+async def active_games_on(conn: AsyncConnection, addr: str) -> tuple[int, int]:
+    """The games this address created that are waiting or running (bot-only tables too), and
+    the bot seats at them, read on ``conn`` (inside a creation's transaction: the caps)."""
+    active = sa.select(games.c.id).where(
+        games.c.creator_addr == addr, games.c.status.in_(("open", "running"))
+    )
+    bot_seats = sa.select(sa.func.count()).where(seats.c.game_id.in_(active), seats.c.kind == "bot")
+    q = sa.select(
+        sa.select(sa.func.count()).select_from(active.subquery()).scalar_subquery(),
+        bot_seats.scalar_subquery(),
+    )
+    row = (await conn.execute(q)).one()
+    return int(row[0]), int(row[1])
+
+
+async def games_created_on(conn: AsyncConnection, addr: str, hours: float = 24.0) -> int:
+    """Games (tables and imported records) this address created in the last ``hours``, read on
+    ``conn`` (inside an import's transaction: the cap per day)."""
+    since = now() - timedelta(hours=hours)
+    q = sa.select(sa.func.count()).where(games.c.creator_addr == addr, games.c.created_at >= since)
+    return int((await conn.execute(q)).scalar_one())
 
 
 def _nothing() -> None:
@@ -764,6 +776,7 @@ _SEAT_COLUMNS = (
     accounts.c.rating_sigma.label("s_sigma"),
     accounts.c.rated_games.label("s_rated"),
     seats.c.account_id.label("s_account"),
+    accounts.c.name_key.label("s_account_key"),
 )
 """A seat's columns as the rows of a game read them, with its account's rating."""
 
@@ -780,8 +793,16 @@ def _seat_row(r: Any) -> SeatRow:
         r["s_bank"],
         bool(r["s_forfeited"]),
         round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
-        r["s_account"] is not None,
+        r["s_account"] is not None and r["s_account_key"] == _key(r["s_name"] or ""),
+        rated and provisional(r["s_rated"]),
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _key(name: str) -> str:
+    """A seat's name's key: the seat's name is its account's only when the keys match (a guest
+    seat "Admin…" an account "Bob" claimed later still shows as a guest's, issue 52)."""
+    return name_key(name)
 
 
 def _game_row(r: Any) -> GameRow:
@@ -805,6 +826,7 @@ def _game_row(r: Any) -> GameRow:
         rematch_id=r["rematch_id"],
         starts_at=as_utc(r["starts_at"]),
         hints=bool(r["hints"]),
+        casual=bool(r["casual"]),
         disaster_timing=r["disaster_timing"],
         move_seconds=r["move_seconds"],
         stand_in=r["stand_in"],
@@ -816,30 +838,65 @@ def _game_row(r: Any) -> GameRow:
     )
 
 
-def _or(seconds: float | None, deadline: float) -> float:
-    """A clock's seconds, or at a table without a clock the site's deadline per decision."""
-    return deadline if seconds is None else seconds
+class _SqlTerms:
+    """The clock's :class:`ra.clock.Terms` on SQL expressions: the sweep's query is the
+    table's own rule (:func:`ra.clock.out_of_time`), not a second copy of it."""
+
+    def first(self, *terms: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return sa.func.coalesce(*terms)
+
+    def if_set(self, test: sa.ColumnElement[Any], then: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return sa.case((test.is_not(None), then), else_=sa.null())
+
+    def plus(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return a + b
+
+    def at_most(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return a <= b
+
+    def either(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
+        return sa.or_(a, b)
 
 
-def _maybe_past_their_clock(t: datetime, deadline: float) -> sa.Select[Any]:
-    """The running games whose person to move may be out of time at ``t``, with what decides
-    it (their clock's columns and the mover's seat), for :meth:`Store.games_past_their_clock`."""
-    due = sa.select(
-        games.c.id,
-        games.c.updated_at,
-        games.c.move_seconds,
-        games.c.game_seconds,
-        seats.c.bank,
-        seats.c.away,
-    ).join(seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move))
-    return due.where(
-        games.c.status == "running",
-        sa.or_(
-            games.c.move_seconds.is_not(None),
-            games.c.game_seconds.is_not(None),
-            games.c.updated_at <= t - timedelta(seconds=deadline),
-            seats.c.away.is_(True),
-        ),
-        games.c.to_move_bot.is_(False),
-        games.c.record.is_(None),
+class _Epoch(sa.sql.functions.FunctionElement[float]):
+    """A stored moment in seconds since 1970 (as :meth:`datetime.timestamp` counts them)."""
+
+    type = sa.Float()
+    inherit_cache = True
+
+
+@compiles(_Epoch, "postgresql")
+def _epoch_pg(element: _Epoch, compiler: Any, **kw: Any) -> str:
+    return f"EXTRACT(EPOCH FROM {compiler.process(element.clauses, **kw)})"
+
+
+@compiles(_Epoch)
+def _epoch_sqlite(element: _Epoch, compiler: Any, **kw: Any) -> str:
+    return f"((julianday({compiler.process(element.clauses, **kw)}) - 2440587.5) * 86400.0)"
+
+
+def _past_their_clock(t: datetime, deadline: float) -> sa.Select[Any]:
+    """The running games whose person to move is away or out of time at ``t`` (at a table
+    without a clock: past ``deadline``), for :meth:`Store.games_past_their_clock`: the rule is
+    :mod:`ra.clock`'s, written in SQL by :class:`_SqlTerms`."""
+    terms = _SqlTerms()
+    seconds = seconds_for(
+        terms,
+        sa.cast(games.c.move_seconds, sa.Float),
+        sa.cast(games.c.game_seconds, sa.Float),
+        sa.cast(seats.c.bank, sa.Float),
+        sa.literal(float(deadline), sa.Float),
+    )
+    moment = sa.literal(t.timestamp(), sa.Float)
+    due = out_of_time(terms, seats.c.away, _Epoch(games.c.updated_at), seconds, moment)
+    mover = sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move)
+    return (
+        sa.select(games.c.id)
+        .join(seats, mover)
+        .where(
+            games.c.status == "running",
+            games.c.to_move_bot.is_(False),
+            games.c.record.is_(None),
+            due,
+        )
     )

@@ -13,8 +13,6 @@ from typing_extensions import TypedDict
 
 from ra.bots import LEVEL_RATINGS, LEVELS
 from ra.web.accounts import (
-    COOKIE,
-    SESSION_DAYS,
     Accounts,
     Claim,
     Credentials,
@@ -24,16 +22,19 @@ from ra.web.accounts import (
     Profile,
     ResetAsk,
     ResetPassword,
-    Session,
     SignUp,
 )
+from ra.web.addresses import AddressChange, AddressChanged
 from ra.web.addresses import make_router as make_address_router
 from ra.web.assets import NO_CACHE
 from ra.web.lobby import ApiError
+from ra.web.mail_pages import make_router as make_mail_pages
 from ra.web.puzzles import make_router as make_puzzle_router
-from ra.web.ratings import STAND_IN_DECISIONS, level_rating
+from ra.web.rating_policy import MIN_OWN_DECISIONS, PROVISIONAL_GAMES, STAND_IN_DECISIONS
+from ra.web.ratings import level_rating
 from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
+from ra.web.sessions import COOKIE, SESSION_DAYS, Session
 from ra.web.settings import Settings
 
 
@@ -50,6 +51,10 @@ class RatingRules(TypedDict):
     """The bot levels a rated game may have, with their fixed ratings."""
     stand_in_decisions: int
     """A seat whose stand-in made more of its decisions than this is rated as forfeited (last)."""
+    min_own_decisions: int
+    """A seat that forfeits before this many decisions of its own aborts the game for rating."""
+    provisional_games: int
+    """Rated games before an account's rating is established (listed, shown without "?")."""
     move_deadline: float
     """Seconds a person has for a decision at a table without a clock before the seat forfeits."""
 
@@ -62,7 +67,7 @@ class Gate:
         self.settings = settings
 
     async def signed_in(self, request: Request) -> Session:
-        s = await self.accounts.session(request.cookies.get(COOKIE))
+        s = await self.accounts.sessions.of(request.cookies.get(COOKIE))
         if s is None:
             raise ApiError(401, "sign_in", "sign in first")
         return s
@@ -83,7 +88,7 @@ class Gate:
 
     async def account_of(self, request: Request) -> tuple[str, str] | None:
         """The signed-in account's id and name, or None for a guest."""
-        s = await self.accounts.session(request.cookies.get(COOKIE))
+        s = await self.accounts.sessions.of(request.cookies.get(COOKIE))
         return None if s is None else (s.account_id, s.name)
 
     async def changing_account(self, request: Request) -> tuple[str, str] | None:
@@ -115,6 +120,7 @@ def router(services: Services, gate: Gate) -> APIRouter:
     api = APIRouter()
     api.include_router(make_puzzle_router(services.store, gate.account_of, gate.changing_account))
     api.include_router(make_address_router(services.addresses, gate.account_of, gate.changing_account))
+    api.include_router(make_mail_pages(services.addresses))
 
     @api.post("/api/account/signup")
     async def sign_up(body: SignUp, request: Request) -> JSONResponse:
@@ -130,13 +136,13 @@ def router(services: Services, gate: Gate) -> APIRouter:
 
     @api.post("/api/account/logout")
     async def sign_out(request: Request) -> JSONResponse:
-        await accounts.close(await gate.changing(request))
+        await accounts.sessions.close(await gate.changing(request))
         return with_cookie({"ok": True}, request, None)
 
     @api.post("/api/account/logout-everywhere")
     async def sign_out_everywhere(request: Request) -> JSONResponse:
         """End every session of the account, on every device; this page's cookie is cleared."""
-        ended = await accounts.close_all(await gate.changing(request))
+        ended = await accounts.sessions.end_everywhere((await gate.changing(request)).account_id)
         return with_cookie({"ok": True, "ended": ended}, request, None)
 
     @api.post("/api/account/password")
@@ -145,6 +151,12 @@ def router(services: Services, gate: Gate) -> APIRouter:
         new session (and CSRF token)."""
         token, me = await accounts.change_password(await gate.changing(request), body)
         return with_cookie(me, request, token)
+
+    @api.post("/api/account/email")
+    async def change_address(body: AddressChange, request: Request) -> AddressChanged:
+        """Set, change or remove the address (with the password, unless signed in just now); a
+        new one is confirmed by a mailed link first, the old one is told and may undo it."""
+        return await accounts.change_address(await gate.changing(request), body)
 
     @api.post("/api/account/reset")
     async def ask_reset(body: ResetAsk, request: Request) -> JSONResponse:
@@ -177,7 +189,7 @@ def router(services: Services, gate: Gate) -> APIRouter:
     async def play_here(game_id: str, seat: int, request: Request) -> dict[str, object]:
         """Play an account's seat on this device: a new seat token (the old one's pages close)."""
         s = await gate.changing(request)
-        token = await accounts.play_here(s.account_id, game_id[:40], seat)
+        token = await accounts.play_here(s, game_id[:40], seat)
         await hub.changed(game_id)  # the old token's connections are dropped here (the note: elsewhere)
         return {"game": game_id, "seat": seat, "token": token}
 
@@ -210,6 +222,8 @@ def router(services: Services, gate: Gate) -> APIRouter:
         return {
             "levels": [{"level": lv, "rating": level_rating(lv) or 0.0} for lv in rated],
             "stand_in_decisions": STAND_IN_DECISIONS,
+            "min_own_decisions": MIN_OWN_DECISIONS,
+            "provisional_games": PROVISIONAL_GAMES,
             "move_deadline": gate.settings.move_deadline,
         }
 

@@ -9,17 +9,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import Counter
 from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from ra.web.accounts import COOKIE
 from ra.web.chat import Chat
 from ra.web.clients import Client
 from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
-from ra.web.limits import AddressLimiter
+from ra.web.limits import AddressBucket, AddressHolds
 from ra.web.protocol import (
     MAX_MESSAGE_BYTES,
     ActionMessage,
@@ -36,6 +34,7 @@ from ra.web.protocol import (
 )
 from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
+from ra.web.sessions import COOKIE
 from ra.web.store import Store, hash_token
 
 log = logging.getLogger("ra.web")
@@ -63,8 +62,9 @@ def router(services: Services) -> APIRouter:
         finally:
             metrics.websockets.dec()
 
-    sockets: Counter[str] = Counter()
-    opens = AddressLimiter(settings.max_sockets_per_addr / 30, settings.max_sockets_per_addr)
+    cap = settings.max_sockets_per_addr
+    sockets = AddressHolds(services.store.holds, "game-sockets", cap)
+    opens = AddressBucket(services.store.levels, "game-opens", cap / 30, cap)
 
     @ws_routes.websocket("/ws/games/{game_id}")
     async def play(ws: WebSocket, game_id: str) -> None:
@@ -73,22 +73,26 @@ def router(services: Services) -> APIRouter:
             return
         address = client_address(ws)
         await ws.accept()
-        if sockets[address] >= settings.max_sockets_per_addr or not opens.allow(address):
-            await ws.close(
-                1008, "too many game connections from this address; close some pages or wait a minute"
-            )
+        if not await sockets.take(address):
+            await _too_many(ws)
             return
-        sockets[address] += 1
+        if not await opens.allow(address):
+            await sockets.give_back(address)
+            await _too_many(ws)
+            return
         metrics.websockets.inc()
         try:
             await _play(ws, game_id, hub, services.store, services.chat)
         finally:
             metrics.websockets.dec()
-            sockets[address] -= 1
-            if sockets[address] <= 0:
-                del sockets[address]
+            with contextlib.suppress(Exception):  # a lost database: the next refresh makes it good
+                await sockets.give_back(address)
 
     return ws_routes
+
+
+async def _too_many(ws: WebSocket) -> None:
+    await ws.close(1008, "too many game connections from this address; close some pages or wait a minute")
 
 
 async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat) -> None:

@@ -97,7 +97,9 @@ function render() {
       `<button type="button" class="btn" id="logout">${esc(t("account.signOut"))}</button></p></section>` +
       `<section class="card" id="mail"><h2>${esc(t("account.mail"))}</h2><form id="email" class="account-form" novalidate>` +
       `<label><span>${esc(t("account.email"))}</span><input name="email" type="email" maxlength="254" autocomplete="email"></label>` +
-      `<p class="muted mail-state" role="status"></p><button type="submit" class="btn">${esc(t("account.emailSave"))}</button><p class="form-error" role="alert"></p></form>` +
+      `<p class="muted mail-state" role="status"></p><p class="muted">${esc(t("account.emailPasswordHelp"))}</p>` +
+      passwordInput("password", "account.emailPassword", "current-password").replace(" required", "") +
+      `<button type="submit" class="btn">${esc(t("account.emailSave"))}</button><p class="muted mail-sent" role="status"></p><p class="form-error" role="alert"></p></form>` +
       `<label class="switch"><input type="checkbox" id="mail-turns"> ${esc(t("account.mailTurns"))}</label></section>` +
       `<section class="card" id="games"><h2>${esc(t("account.games"))}</h2><p class="muted">${esc(t("account.gamesHelp"))}</p><ul class="game-list account-games"></ul></section>` +
       securityCards() +
@@ -124,13 +126,19 @@ async function showMail() {
     e.preventDefault();
     const f = $("#email");
     $(".form-error", f).textContent = "";
+    $(".mail-sent", f).textContent = "";
     const lang = document.documentElement.lang || "en";
-    try { mailState(await call("POST", "/api/account/email", { email: f.email.value.trim() || null, lang })); } catch (ex) { $(".form-error", f).textContent = ex.message; }
+    const body = { email: f.email.value.trim() || null, lang, password: f.password.value || null };
+    try {
+      const m = await call("POST", "/api/account/email", body);
+      mailState(m);
+      f.password.value = "";
+      if (m.email && !m.confirmed) $(".mail-sent", f).textContent = t(m.mailed ? "account.emailMailed" : "account.emailNotMailed");
+    } catch (ex) { $(".form-error", f).textContent = ex.message; }
   });
   $("#mail-turns").addEventListener("change", async (e) => {
     try { mailState(await call("POST", "/api/account/mail", { turns: e.target.checked })); } catch (ex) { toast(ex.message, "bad"); }
   });
-  if (new URLSearchParams(location.search).get("mail") === "confirmed") toast(t("account.emailConfirmed"), "ok");
 }
 
 // The account's games: those in play first (your turn on top), then the latest finished; each

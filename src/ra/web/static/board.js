@@ -213,8 +213,10 @@ export function renderFinal(view, events, me, summary = null) {
   const winner = stated !== null ? stated : over ? over.seat : ranking[0].i;
   const w = ranking.find((r) => r.i === winner) || ranking[0];
   const tie = ranking.some((r) => r.i !== winner && !r.out && r.score === w.score);
+  const out = ranking.filter((r) => r.out).map((r) => ns[r.i]);
   let headline;
   if (tie) headline = t("fin.tie", { score: w.score, name: ns[winner], sun: w.sun });
+  else if (out.length) headline = winner === me ? t("fin.youWinForfeit", { out: join(out) }) : t("fin.winsForfeit", { name: ns[winner], out: join(out) });
   else headline = winner === me ? t("fin.youWin", { score: w.score }) : t("fin.wins", { name: ns[winner], score: w.score });
   const badge = (r) => (r.out ? ` <span class="badge">${esc(t("fin.forfeited"))}</span>` : "");
   const rows = ranking.map((r, k) => `<tr class="${r.i === winner ? "winner" : ""}"><td>${k + 1}</td><th scope="row">${r.i === winner ? "★ " : ""}${esc(r.name)}${r.i === me ? ` <span class="badge you">${esc(t("table.you"))}</span>` : ""}${badge(r)}</th><td class="num">${r.score}</td><td class="num">${r.sun}</td></tr>`).join("");

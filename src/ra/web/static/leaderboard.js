@@ -22,10 +22,13 @@ function rated() {
   if (!rules) return "";
   const levels = join(rules.levels.map((l) => `${t(`lobby.level.${l.level}`)} ${number(l.rating)}`));
   const items = [
+    t("leaders.rated.table"),
     t("leaders.rated.people"),
     t("leaders.rated.bots", { levels }),
     t("leaders.rated.order"),
     t("leaders.rated.standIn", { n: rules.stand_in_decisions }),
+    t("leaders.rated.abort", { n: rules.min_own_decisions }),
+    t("leaders.rated.provisional", { n: rules.provisional_games }),
     t("leaders.rated.deadline", { time: duration(rules.move_deadline) }),
     t("leaders.rated.not"),
   ];
@@ -42,7 +45,7 @@ function render() {
   box.innerHTML = `<h1>${esc(t("leaders.title"))}</h1><p class="muted">${esc(t("leaders.help"))}</p><section class="card">` +
     (players === null ? `<p>${esc(t("table.loading"))}</p>` : rows ?
       `<table class="results"><thead><tr><th scope="col">#</th><th scope="col">${esc(t("leaders.player"))}</th><th scope="col">${esc(t("leaders.rating"))}</th><th scope="col">μ ± σ</th><th scope="col">${esc(t("leaders.games"))}</th></tr></thead><tbody>${rows}</tbody></table>` :
-      `<p class="muted">${esc(t("leaders.none"))}</p>`) + `</section>` + rated();
+      `<p class="muted">${esc(t("leaders.none", { n: rules ? rules.provisional_games : "?" }))}</p>`) + `</section>` + rated();
 }
 
 mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);

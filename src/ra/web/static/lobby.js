@@ -48,6 +48,8 @@ function renderSeats() {
   // Hints default to on with one human at the table, off with several (they agree on it here).
   const hints = $("#hints");
   if (!hints.dataset.touched) hints.checked = seats.filter((s) => s.kind === "human").length <= 1;
+  // Rated or casual (ra.web.rating_policy.table_choice): a rated table offers no hints.
+  if (!$("#rated").dataset.touched) $("#rated").checked = !hints.checked;
   const botsOnly = firstHuman < 0;
   $("#bots-only").hidden = !botsOnly;
   $("#create-btn").textContent = t(botsOnly ? "lobby.createWatch" : "lobby.create");
@@ -82,6 +84,7 @@ async function create(e) {
     hidden_scores: $("#hidden-scores").checked,
     disaster_timing: $("#disaster-timing").value,
     hints: $("#hints").checked,
+    rated: $("#rated").checked,
     edition: $("#edition").value,
     bot_delay: Number($("#pace").value),
     ...clockOptions($("#clock").value),
@@ -131,13 +134,14 @@ function describe(g) {
   const v = o.variant === "long-2p" ? ` · ${t("lobby.variant.long")} (${o.suns_per_player})` : "";
   const hid = o.hidden_scores ? ` · ${t("lobby.hidden")}` : "";
   const hints = o.hints ? ` · ${t("lobby.hints")}` : "";
+  const rated = ` · ${t(o.casual ? "lobby.casual" : "lobby.rated")}`;
   const dis = o.disaster_timing === "2008" ? ` · ${t("lobby.disasters.short")}` : "";
   const known = `lobby.clock.${o.move_seconds}`;
   let clock = o.move_seconds ? ` · ◷ ${t(known) !== known ? t(known) : t("lobby.clockSeconds", { n: o.move_seconds })}` : "";
   if (o.game_seconds) clock = ` · ◷ ${t("lobby.clockGame", { m: Math.round(o.game_seconds / 60), s: o.increment || 0 })}`;
   if (clock && o.on_timeout === "forfeit") clock += ` (${t("lobby.timeout.forfeit.short")})`;
   if (clock && o.on_timeout === "second") clock += ` (${t("lobby.timeout.second.short")})`;
-  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${clock}${dis}${hid}${hints}${ed}`;
+  return `${t("lobby.players", { n: o.players || g.seats.length })}${v}${clock}${rated}${dis}${hid}${hints}${ed}`;
 }
 
 // The clock select: "" (none), seconds a move ("60"), or a game clock ("g5+3": minutes + increment).
@@ -149,7 +153,8 @@ function clockOptions(value) {
 
 // The seats as HTML: an account's name links to its profile (a guest's name is only text).
 function seatNames(g) {
-  const rated = (s) => (s.rating !== null && s.rating !== undefined ? ` (${fmtRating(s.rating)})` : "");
+  // A provisional rating (fewer than 5 rated games: ra.web.rating_policy) shows with "?".
+  const rated = (s) => (s.rating !== null && s.rating !== undefined ? ` (${fmtRating(s.rating)}${s.provisional ? "?" : ""})` : "");
   const person = (s) => (s.account ? `<a class="profile-link" href="/u/${encodeURIComponent(s.name)}">${esc(s.name)}</a>` : esc(playerName(s.name)));
   return g.seats.map((s) => (s.kind === "bot" ? esc(`⚙ ${playerName(s.name) || t("lobby.bot")}${rated(s)}`) : s.name ? `${person(s)}${esc(rated(s))}` : esc(s.taken ? "?" : `(${t("table.free")})`))).join(", ");
 }
@@ -297,7 +302,14 @@ $("#name").addEventListener("input", () => {
   if (!$("#name").value.trim()) return;
   for (const el of [$("#quick-error"), $("#form-error")]) if (el.textContent === t("lobby.needName")) el.textContent = "";
 });
-$("#hints").addEventListener("change", (e) => { e.target.dataset.touched = "1"; });
+$("#hints").addEventListener("change", (e) => {
+  e.target.dataset.touched = "1";
+  if (e.target.checked) $("#rated").checked = false;
+});
+$("#rated").addEventListener("change", (e) => {
+  e.target.dataset.touched = "1";
+  if (e.target.checked) $("#hints").checked = false;
+});
 $("#add-seat").addEventListener("click", () => { if (seats.length < 5) { seats.push({ kind: "bot", level: "medium" }); renderSeats(); } });
 $("#variant").addEventListener("change", syncVariant);
 $("#create-form").addEventListener("submit", create);

@@ -5,6 +5,7 @@ import { $, esc, mountHeader, fmtDate, seatName } from "./common.js";
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
 let data = null;
 let missing = false;
+let rules = null;
 
 function game(g) {
   const href = g.status === "finished" ? `/replay/${encodeURIComponent(g.id)}` : `/g/${encodeURIComponent(g.id)}`;
@@ -22,9 +23,12 @@ function render() {
   const rows = Object.entries(data.by_players).sort().map(([n, r]) =>
     `<tr><th scope="row">${esc(t("lobby.players", { n: Number(n) }))}</th><td>${r.played}</td><td>${r.won}</td></tr>`).join("");
   const r = data.rating;
-  const rating = r.games ? t("profile.rating", { rating: r.ordinal.toFixed(1), mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1), n: r.games }) : t("profile.unrated");
+  const shown = r.ordinal.toFixed(1) + (r.provisional ? "?" : "");
+  const rating = r.games ? t("profile.rating", { rating: shown, mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1), n: r.games }) : t("profile.unrated");
+  // A provisional rating costs its owner a place on the leaderboard: say so here (ra.web.rating_policy).
+  const why = r.provisional && rules ? `<p class="muted provisional-note">${esc(t("profile.provisional", { n: rules.provisional_games }))}</p>` : "";
   box.innerHTML = `<h1>${esc(data.name)}</h1><p class="muted">${esc(t("profile.since", { date: fmtDate(data.since) }))}</p>` +
-    `<p class="profile-rating">${esc(rating)} · <a href="/players">${esc(t("leaders.title"))}</a></p>` +
+    `<p class="profile-rating">${esc(rating)} · <a href="/players">${esc(t("leaders.title"))}</a></p>${why}` +
     `<section class="card"><h2>${esc(t("profile.results"))}</h2>` +
     (rows ? `<table class="results"><thead><tr><th scope="col">${esc(t("lobby.quickPlayers"))}</th><th scope="col">${esc(t("profile.played"))}</th><th scope="col">${esc(t("profile.wins"))}</th></tr></thead><tbody>${rows}</tbody></table>` : `<p class="muted">${esc(t("profile.noResults"))}</p>`) +
     `</section><section class="card"><h2>${esc(t("profile.games"))}</h2><ul class="game-list">${data.games.length ? data.games.map(game).join("") : `<li class="muted">${esc(t("lobby.none"))}</li>`}</ul></section>`;
@@ -33,7 +37,11 @@ function render() {
 mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);
 render();
 try {
-  const res = await fetch(`/api/players/${encodeURIComponent(name)}`);
+  const [res, how] = await Promise.all([
+    fetch(`/api/players/${encodeURIComponent(name)}`),
+    fetch("/api/ratings").then((x) => (x.ok ? x.json() : null)).catch(() => null),
+  ]);
+  rules = how;
   if (res.status === 404) missing = true; else data = await res.json();
 } catch (e) { missing = true; }
 render();

@@ -61,7 +61,7 @@ function resultHtml(r) {
   const rows = r.chances.map((c) => `<tr${c.action === r.answer ? ' class="best"' : ""}${c.action === r.chosen ? ' data-chosen="true"' : ""}>` +
     `<td>${esc(c.label)}${c.action === r.answer ? ` <b>★</b>` : ""}${c.action === r.chosen ? ` <span class="muted">${esc(t("puzzle.your_answer"))}</span>` : ""}</td>` +
     `<td class="num">${Math.round(c.win * 100)}%</td></tr>`).join("");
-  const change = r.rated ? t("puzzle.rating_change", { rating: r.solver.rating, delta: (delta >= 0 ? "+" : "") + delta }) : t("puzzle.not_rated");
+  const change = r.rated ? t("puzzle.rating_change", { rating: r.solver.rating, delta: (delta >= 0 ? "+" : "") + delta }) : t("puzzle.web.not_rated");
   return `<p class="learn-message ${r.correct ? "right" : "wrong"}" id="puzzle-verdict">${esc(verdict)}</p>` +
     `<p id="puzzle-why">${esc(r.why)}</p><p class="muted">${esc(change)}</p>` +
     `<table class="guide-numbers"><caption>${esc(t("guide.advisor"))}</caption><thead><tr><th>${esc(t("guide.action"))}</th><th>${esc(t("guide.win_chance"))}</th></tr></thead><tbody>${rows}</tbody></table>` +

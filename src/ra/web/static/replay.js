@@ -46,7 +46,9 @@ function render() {
   range.value = String(R.n);
   $("#rp-pos").textContent = t("rp.decision", { n: R.n, m: R.total });
   $("#rp-play").textContent = R.playing ? `❚❚ ${t("rp.pause")}` : `▶ ${t("rp.play")}`;
-  $("#rp-id").textContent = `#${gameId}`;
+  // Rated or casual, as the table was made (an imported record is casual: ra.web.rating_policy).
+  const kind = R.game && R.game.options ? ` · ${t(R.game.options.casual ? "lobby.casual" : "lobby.rated")}` : "";
+  $("#rp-id").textContent = `#${gameId}${kind}`;
   $("#rp-download").href = `/api/games/${encodeURIComponent(gameId)}/record`;
   $("#rp-download").setAttribute("download", `ra-${gameId}.json`);
   if (!d) return;

@@ -408,6 +408,9 @@ function renderStatus() {
   const st = $("#status");
   const last = $("#last-event");
   if (!S.game) { st.textContent = t("table.loading"); last.textContent = ""; return; }
+  const rated = $("#rated-note");  // rated or casual, as the table was made (ra.web.rating_policy)
+  rated.hidden = false;
+  rated.textContent = t(S.game.options.casual ? "table.casualNote" : "table.ratedNote");
   const bar = $("#status-bar");
   if (S.game.status === "open") {
     st.textContent = t("table.waitingRoom");
