@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ra.actions import Action
+from ra.analysis.accuracy import game_accuracy
 from ra.bots.advisor import DEFAULT_BUDGET, Advisor
 from ra.bots.evaluate import Budget, Evaluator
 from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
@@ -150,11 +151,11 @@ class GameAnalysis:
     other decision, so the chart covers the whole game."""
 
     def accuracy(self, seat: int) -> float | None:
-        """Share of ``seat``'s analysed decisions that lost less than :data:`INACCURACY`."""
+        """``seat``'s accuracy (0..1) from the chance lost at each of its analysed decisions, as
+        lichess computes it (:func:`ra.analysis.accuracy.game_accuracy`); ``None`` without any."""
         mine = [d for d in self.decisions if d.seat == seat]
-        if not mine:
-            return None
-        return sum(d.loss < INACCURACY for d in mine) / len(mine)
+        percent = game_accuracy([d.best_chance for d in mine], [d.chosen_chance for d in mine])
+        return None if percent is None else percent / 100
 
     def costliest(self, count: int = 3) -> list[DecisionReport]:
         """The ``count`` decisions that lost the most win chance (only those that lost some)."""

@@ -203,8 +203,7 @@ def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG, edition: str =
     for s in analysis.seats:
         acc = analysis.accuracy(s)
         if acc is not None:
-            within = pct(INACCURACY)
-            line = _html(w, "analysis.html.accuracy", name=names[s], accuracy=pct(acc), within=within)
+            line = _html(w, "analysis.html.accuracy", name=names[s], accuracy=pct(acc))
             parts.append(f'<li class="accuracy" data-seat="{s}">{line}</li>')
     parts.append(f"</ul><h3>{_html(w, 'analysis.costliest')}</h3><ol>")
     for d in analysis.costliest():
