@@ -4,11 +4,18 @@ refusals (the fit: tests/train/test_chances_fit.py)."""
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import ra
+from ra import bots, records
 from ra.analysis.chances import LEVEL_STRENGTH, MODEL_FILE, ChancesModel, default_model, slot_strengths
+from ra.analysis.game import GameAnalysis, analyse_game
+from ra.analysis.report import svg_chart
+from ra.cli import app as cli
 
 
 def test_the_shipped_model_gives_every_seat_a_chance_summing_to_one() -> None:
@@ -53,3 +60,55 @@ def test_a_model_file_of_another_kind_is_refused() -> None:
         ChancesModel.from_json(json.dumps({**data, "weights": data["weights"][:-1]}))
     with pytest.raises(ValueError, match="not a version"):
         ChancesModel.from_json("[]")
+
+
+def _played(specs: tuple[str, ...], seed: int = 4) -> ra.Game:
+    game = ra.Game(players=list(("Ann", "Bob", "Cleo")[: len(specs)]), seed=seed, hidden_scores=True)
+    seated = [bots.from_spec(s, seed=i) for i, s in enumerate(specs)]
+    while not game.is_over():
+        mover = game.to_move
+        assert mover is not None
+        game.apply(seated[mover].choose(game.view(mover)))
+    return game
+
+
+def test_the_analysis_holds_the_chances_given_who_is_playing() -> None:
+    """From the start (where the medium player is the favourite of a random and a greedy one)
+    to the end (certain), from the view of the player to move; kept by the JSON, drawn dashed."""
+    game = _played(("random", "greedy", "medium"))
+    strengths = (LEVEL_STRENGTH["random"], LEVEL_STRENGTH["greedy"], LEVEL_STRENGTH["medium"])
+    analysis = analyse_game(game, seats=[0], budget=8, strengths=strengths)
+    assert analysis.strengths == strengths
+    assert [i for i, _ in analysis.given] == list(range(game.num_decisions + 1))
+    start = analysis.given[0][1]
+    assert max(start) == start[2] and sum(start) == pytest.approx(1.0)
+    assert analysis.given[-1][1] == tuple(float(s == game.winner) for s in range(3))
+    probe = ra.Game.from_setup(game.setup)
+    for action in game.decisions[:10]:
+        probe.apply(action)
+    seat = probe.to_move
+    assert seat is not None
+    assert analysis.given[10][1] == default_model().chances(probe.view(seat), strengths)
+    again = GameAnalysis.from_dict(json.loads(analysis.to_json()))
+    assert again.given == analysis.given and again.strengths == strengths
+    svg = ET.fromstring(svg_chart(analysis))
+    lines = svg.findall("{http://www.w3.org/2000/svg}polyline[@class='given']")
+    assert len(lines) == 3
+    first = lines[2].get("data-values", "").split(",")[0]
+    assert float(first) == pytest.approx(start[2], abs=1e-4)
+    assert "dashed: given who is playing" in svg_chart(analysis)
+    plain = analyse_game(game, seats=[0], budget=8)
+    assert plain.given == [] and "given" not in svg_chart(plain)
+
+
+def test_the_command_takes_who_played(tmp_path: Path) -> None:
+    path, data = tmp_path / "game.json", tmp_path / "analysis.json"
+    records.save(_played(("random", "greedy")), path)
+    args = ["analyze", str(path), "--seat", "1", "--budget", "8", "--json", str(data)]
+    result = CliRunner().invoke(cli, [*args, "--strengths", "random, 31.5"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(data.read_text())["strengths"] == [LEVEL_STRENGTH["random"], 31.5]
+    for bad in ("random", "random,fast", "1,nan", "hard,hard,hard"):
+        result = CliRunner().invoke(cli, [*args, "--strengths", bad])
+        assert result.exit_code == 2 and "is neither a level nor a rating" in result.output, result.output
+        assert "2 in all: e.g. medium,medium" in result.output and "Traceback" not in result.output

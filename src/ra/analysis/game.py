@@ -16,6 +16,7 @@ from typing import Any
 
 from ra.actions import Action
 from ra.analysis.accuracy import game_accuracy
+from ra.analysis.chances import default_model as default_chances_model
 from ra.bots.advisor import DEFAULT_BUDGET, Advisor
 from ra.bots.evaluate import Budget, Evaluator
 from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
@@ -148,7 +149,12 @@ class GameAnalysis:
     curve: list[tuple[int, tuple[float, ...]]] = field(default_factory=list)
     """Every player's win chance after each decision of the game (decisions made, chances):
     the analysed decisions' own numbers, and a plain estimate of the position after every
-    other decision, so the chart covers the whole game."""
+    other decision, so the chart covers the whole game ("with best play from here")."""
+    strengths: tuple[float, ...] | None = None
+    """Each seat's strength on the levels' rating scale, when the analysis was told who played."""
+    given: list[tuple[int, tuple[float, ...]]] = field(default_factory=list)
+    """With :attr:`strengths`: every player's chance "given who is playing" from the start and
+    after each decision (:mod:`ra.analysis.chances`), the chart's second set of lines."""
 
     def accuracy(self, seat: int) -> float | None:
         """``seat``'s accuracy (0..1) from the chance lost at each of its analysed decisions, as
@@ -196,6 +202,8 @@ class GameAnalysis:
                 decisions=[DecisionReport.from_dict(d) for d in data["decisions"]],
                 complete=bool(data.get("complete", True)),
                 curve=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("curve", [])],
+                strengths=None if data.get("strengths") is None else tuple(data["strengths"]),
+                given=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("given", [])],
             )
         except (KeyError, TypeError, ValueError) as err:
             field = str(err.args[0]) if isinstance(err, KeyError) and err.args else None
@@ -262,10 +270,13 @@ def analyse_game(
     progress: Callable[[int, int], None] | None = None,
     edition: str = "original",
     jobs: int = 1,
+    strengths: Sequence[float] | None = None,
 ) -> GameAnalysis:
     """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
 
     Every other decision gets a cheaper plain estimate of the position after it (the curve).
+    Given each seat's ``strengths`` (ratings, :data:`ra.analysis.chances.LEVEL_STRENGTH`), the
+    analysis also holds the chances given who is playing (:func:`given_curve`).
     ``progress(done, total)`` is called after each decision of the game.  The numbers do not
     depend on ``jobs``.  On ``KeyboardInterrupt`` the analysis so far is returned with
     ``complete=False`` (nothing is lost, nothing is half).
@@ -273,6 +284,9 @@ def analyse_game(
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
     analysis, chosen = new_analysis(game, seats, budget, seed)
+    if strengths is not None:
+        analysis.strengths = tuple(float(s) for s in strengths)
+        analysis.given = given_curve(game, analysis.strengths)
     evaluator = Advisor(budget, seed=seed)
     if jobs == 1:
         _analyse_here(game, chosen, evaluator, analysis, progress, edition)
@@ -393,6 +407,28 @@ def judge_decision(
     return index, None, position_chances(probe, evaluator, curve_playouts(budget, game.num_players))
 
 
+def given_curve(game: Game, strengths: Sequence[float]) -> list[tuple[int, tuple[float, ...]]]:
+    """Every player's chance given who is playing (the seats' ``strengths``), at the start and
+    after each decision, from the view of the player to move (R9: what they could know);
+    certain once the game is over.  A plain model: the whole game in well under a second."""
+    if len(strengths) != game.num_players:
+        raise ValueError(f"{game.num_players} strengths wanted (one a seat), got {len(strengths)}")
+    model = default_chances_model()
+    probe = Game.from_setup(game.setup)
+    out = []
+    for index in range(game.num_decisions + 1):
+        if index:
+            probe.apply(game.decisions[index - 1])
+        if probe.is_over():
+            chances = tuple(float(i == probe.winner) for i in range(probe.num_players))
+        else:
+            seat = probe.to_move
+            assert seat is not None
+            chances = model.chances(probe.view(seat), strengths)
+        out.append((index, chances))
+    return out
+
+
 def curve_playouts(budget: Budget, players: int) -> int:
     """Iterations (playouts for the flat evaluator) for a point of the curve between analysed
     decisions: a quarter of the budget's (at least 20), or 2,000 under a time budget."""
@@ -425,6 +461,7 @@ __all__ = [
     "decisions_to_analyse",
     "epoch_starts",
     "fill_analysis",
+    "given_curve",
     "judge_decision",
     "label_for",
     "new_analysis",
