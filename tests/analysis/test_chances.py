@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import ra
 from ra import bots, records
 from ra.analysis.chances import LEVEL_STRENGTH, MODEL_FILE, ChancesModel, default_model, slot_strengths
-from ra.analysis.game import GameAnalysis, analyse_game
+from ra.analysis.game import GameAnalysis, analyse_game, given_curve, point_reasons
 from ra.analysis.report import svg_chart
 from ra.cli import app as cli
 
@@ -63,7 +63,7 @@ def test_a_model_file_of_another_kind_is_refused() -> None:
 
 
 def _played(specs: tuple[str, ...], seed: int = 4) -> ra.Game:
-    game = ra.Game(players=list(("Ann", "Bob", "Cleo")[: len(specs)]), seed=seed, hidden_scores=True)
+    game = ra.Game(players=len(specs), seed=seed, hidden_scores=True)
     seated = [bots.from_spec(s, seed=i) for i, s in enumerate(specs)]
     while not game.is_over():
         mover = game.to_move
@@ -74,7 +74,7 @@ def _played(specs: tuple[str, ...], seed: int = 4) -> ra.Game:
 
 def test_the_analysis_holds_the_chances_given_who_is_playing() -> None:
     """From the start (where the medium player is the favourite of a random and a greedy one)
-    to the end (certain), from the view of the player to move; kept by the JSON, drawn dashed."""
+    to the end (certain), the mean of every seat's view; kept by the JSON, drawn dashed."""
     game = _played(("random", "greedy", "medium"))
     strengths = (LEVEL_STRENGTH["random"], LEVEL_STRENGTH["greedy"], LEVEL_STRENGTH["medium"])
     analysis = analyse_game(game, seats=[0], budget=8, strengths=strengths)
@@ -86,9 +86,9 @@ def test_the_analysis_holds_the_chances_given_who_is_playing() -> None:
     probe = ra.Game.from_setup(game.setup)
     for action in game.decisions[:10]:
         probe.apply(action)
-    seat = probe.to_move
-    assert seat is not None
-    assert analysis.given[10][1] == default_model().chances(probe.view(seat), strengths)
+    views = [default_model().chances(probe.view(seat), strengths) for seat in range(3)]
+    assert analysis.given[10][1] == pytest.approx([sum(v[k] for v in views) / 3 for k in range(3)])
+    assert analysis.reasons == point_reasons(game) and len(analysis.reasons) == len(analysis.given)
     again = GameAnalysis.from_dict(json.loads(analysis.to_json()))
     assert again.given == analysis.given and again.strengths == strengths
     svg = ET.fromstring(svg_chart(analysis))
@@ -96,6 +96,7 @@ def test_the_analysis_holds_the_chances_given_who_is_playing() -> None:
     assert len(lines) == 3
     first = lines[2].get("data-values", "").split(",")[0]
     assert float(first) == pytest.approx(start[2], abs=1e-4)
+    assert lines[0].get("data-reasons", "").split(",") == analysis.reasons
     assert "dashed: given who is playing" in svg_chart(analysis)
     plain = analyse_game(game, seats=[0], budget=8)
     assert plain.given == [] and "given" not in svg_chart(plain)
@@ -112,3 +113,29 @@ def test_the_command_takes_who_played(tmp_path: Path) -> None:
         result = CliRunner().invoke(cli, [*args, "--strengths", bad])
         assert result.exit_code == 2 and "is neither a level nor a rating" in result.output, result.output
         assert "2 in all: e.g. medium,medium" in result.output and "Traceback" not in result.output
+
+
+MOVERS = ("draw", "god", "auction", "bid", "scoring")
+"""What may move the chart by more than 15 points: a tile (drawn, or taken with a God), a bid or
+an auction's end, the scoring (issue 53)."""
+
+
+def test_the_chart_jumps_only_where_a_tile_a_bid_or_the_scoring_moved_it() -> None:
+    """Eight games between different levels, 2 to 5 players: no step of more than 15 points of
+    chance between two decisions unless the point's reason is one of :data:`MOVERS` (the passes
+    and Ra calls that made the chances jump when each point was read from the mover's view alone
+    are calm now), and each reason names what the decision did."""
+    levels = ("random", "easy", "greedy", "medium")
+    steps = 0
+    for k in range(8):
+        n = 2 + k % 4
+        specs = tuple(levels[(k + i) % 4] for i in range(n))
+        game = _played(specs, seed=500 + k)
+        curve = given_curve(game, [LEVEL_STRENGTH[s] for s in specs])
+        reasons = point_reasons(game)
+        assert reasons[0] == "start" and reasons[-1] == "scoring" and len(reasons) == len(curve)
+        for (_, before), (_, after), reason in zip(curve[:-1], curve[1:], reasons[1:], strict=True):
+            jump = max(abs(a - b) for a, b in zip(before, after, strict=True))
+            assert jump <= 0.15 or reason in MOVERS, (k, reason, jump)
+            steps += 1
+    assert steps > 1000

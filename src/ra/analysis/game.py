@@ -154,7 +154,9 @@ class GameAnalysis:
     """Each seat's strength on the levels' rating scale, when the analysis was told who played."""
     given: list[tuple[int, tuple[float, ...]]] = field(default_factory=list)
     """With :attr:`strengths`: every player's chance "given who is playing" from the start and
-    after each decision (:mod:`ra.analysis.chances`), the chart's second set of lines."""
+    after each decision (:func:`given_curve`), the chart's second set of lines."""
+    reasons: list[str] = field(default_factory=list)
+    """What moved the chart at each point of :attr:`given` (:func:`point_reasons`)."""
 
     def accuracy(self, seat: int) -> float | None:
         """``seat``'s accuracy (0..1) from the chance lost at each of its analysed decisions, as
@@ -204,6 +206,7 @@ class GameAnalysis:
                 curve=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("curve", [])],
                 strengths=None if data.get("strengths") is None else tuple(data["strengths"]),
                 given=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("given", [])],
+                reasons=[str(r) for r in data.get("reasons", [])],
             )
         except (KeyError, TypeError, ValueError) as err:
             field = str(err.args[0]) if isinstance(err, KeyError) and err.args else None
@@ -287,6 +290,7 @@ def analyse_game(
     if strengths is not None:
         analysis.strengths = tuple(float(s) for s in strengths)
         analysis.given = given_curve(game, analysis.strengths)
+        analysis.reasons = point_reasons(game)
     evaluator = Advisor(budget, seed=seed)
     if jobs == 1:
         _analyse_here(game, chosen, evaluator, analysis, progress, edition)
@@ -409,23 +413,42 @@ def judge_decision(
 
 def given_curve(game: Game, strengths: Sequence[float]) -> list[tuple[int, tuple[float, ...]]]:
     """Every player's chance given who is playing (the seats' ``strengths``), at the start and
-    after each decision, from the view of the player to move (R9: what they could know);
-    certain once the game is over.  A plain model: the whole game in well under a second."""
+    after each decision: the mean of the model's chances from every seat's view (what the table
+    knew between them; shown once the game is over, R9.1), so that the line moves with the game,
+    not with whose turn it is; certain once the game is over.  The whole game in about a second."""
     if len(strengths) != game.num_players:
         raise ValueError(f"{game.num_players} strengths wanted (one a seat), got {len(strengths)}")
     model = default_chances_model()
+    n = game.num_players
     probe = Game.from_setup(game.setup)
     out = []
     for index in range(game.num_decisions + 1):
         if index:
             probe.apply(game.decisions[index - 1])
         if probe.is_over():
-            chances = tuple(float(i == probe.winner) for i in range(probe.num_players))
+            out.append((index, tuple(float(i == probe.winner) for i in range(n))))
+            continue
+        views = [model.chances(probe.view(seat), strengths) for seat in range(n)]
+        out.append((index, tuple(sum(v[k] for v in views) / n for k in range(n))))
+    return out
+
+
+def point_reasons(game: Game) -> list[str]:
+    """What moved the chart at each of its points (the start, then each decision): ``scoring``
+    (an epoch was scored, R6, or the game ended), ``auction`` (an auction ended: a lot won or
+    left, R4.2), else the decision's kind (``draw``, ``ra``, ``bid``, ``pass``, ``god``,
+    ``discard``)."""
+    probe = Game.from_setup(game.setup)
+    out = ["start"]
+    for action in game.decisions:
+        epoch, phase = probe.epoch, probe.phase
+        probe.apply(action)
+        if probe.is_over() or probe.epoch != epoch:
+            out.append("scoring")
+        elif phase == "bid" and probe.phase != "bid":
+            out.append("auction")
         else:
-            seat = probe.to_move
-            assert seat is not None
-            chances = model.chances(probe.view(seat), strengths)
-        out.append((index, chances))
+            out.append(action.kind)
     return out
 
 
@@ -465,5 +488,6 @@ __all__ = [
     "judge_decision",
     "label_for",
     "new_analysis",
+    "point_reasons",
     "position_chances",
 ]

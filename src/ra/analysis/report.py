@@ -168,8 +168,10 @@ def _given_lines(analysis: GameAnalysis, w: Words, x: Scale, y: Scale) -> list[s
         coords = " ".join(f"{x(i):.1f},{y(cs[seat]):.1f}" for i, cs in analysis.given)
         values = ",".join(f"{cs[seat]:.4f}" for _, cs in analysis.given)
         steps = ",".join(str(i) for i, _ in analysis.given)
+        reasons = ",".join(analysis.reasons)
         out.append(
             f'<polyline class="given" data-seat="{seat}" data-decisions="{steps}" data-values="{values}" '
+            f'data-reasons="{reasons}" '
             f'points="{coords}" fill="none" stroke="{COLOURS[seat % len(COLOURS)]}" stroke-width="1.5" '
             f'stroke-dasharray="5 3"/>'
         )
