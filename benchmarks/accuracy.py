@@ -6,9 +6,10 @@ Each level (``random``, ``greedy``, ``easy``, ``medium``, ``hard``, ``expert``) 
 games against two ``medium`` bots, its seat rotated game by game (the deals are the same for
 every level: game k of every level has seed ``--seed + k``).  The analysis (``ra.analysis.game``,
 the advisor's search at ``--budget``) judges that seat's decisions.  Printed per level: the mean
-chance lost a decision and the accuracy (share of decisions losing less than ``INACCURACY``)
-with 95% intervals over games, the share of inaccuracies / mistakes / blunders, and whether
-the levels come out in the order of their strength (expert >= hard >= ... >= random).
+chance lost a decision and the accuracy (lichess's, from the chance lost at each decision:
+``GameAnalysis.accuracy``, :mod:`ra.analysis.accuracy`) with 95% intervals over games, the
+share of inaccuracies / mistakes / blunders, and whether the levels come out in the order of
+their strength (expert >= hard >= ... >= random).
 
 ``--fit`` re-fits the labels' thresholds on these decisions: the smallest losses (on a grid of
 whole per cent) that the strong levels' decisions (the first two of ``--levels``) reach at most
@@ -53,6 +54,7 @@ def one_game(level: str, k: int, players: int, budget: str, seed: int) -> dict[s
         "game": k,
         "won": game.winner == seat,
         "losses": [d.loss for d in analysis.decisions],
+        "accuracy": analysis.accuracy(seat),
     }
 
 
@@ -127,9 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         games = [r for r in results if r["level"] == lv]
         losses = [x for r in games for x in r["losses"]]
         lost, lost_ci = interval([statistics.fmean(r["losses"]) for r in games if r["losses"]])
-        acc, acc_ci = interval(
-            [sum(x < INACCURACY for x in r["losses"]) / len(r["losses"]) for r in games if r["losses"]]
-        )
+        acc, acc_ci = interval([r["accuracy"] for r in games if r["accuracy"] is not None])
         means[lv] = (lost, acc)
         share = [sum(lo <= x < hi for x in losses) / len(losses) for lo, hi in
                  ((INACCURACY, MISTAKE), (MISTAKE, BLUNDER), (BLUNDER, 2.0))]  # fmt: skip

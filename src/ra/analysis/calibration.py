@@ -169,6 +169,24 @@ def brier_of(preds: list[Prediction]) -> float:
     return sum((p - won) ** 2 for p, won in preds) / len(preds)
 
 
+def ece_of(preds: list[Prediction], bins: int = 10) -> float:
+    """Expected calibration error: the mean, weighted by count, of each bin's distance between
+    the chance shown and the share won (0 is perfect)."""
+    if not preds:
+        return math.nan
+    table = reliability_of(preds, bins)
+    return sum(b.count * abs(b.predicted - b.observed) for b in table if b.count) / len(preds)
+
+
+def extremes_of(preds: list[Prediction], edge: float = 0.05) -> tuple[int, float, int, float]:
+    """How many positions were shown at ``edge`` or less and the share of them won, and how
+    many at ``1 - edge`` or more and the share won (``nan`` for none)."""
+    low = [won for p, won in preds if p <= edge]
+    high = [won for p, won in preds if p >= 1 - edge]
+    low_won = sum(low) / len(low) if low else math.nan
+    return len(low), low_won, len(high), sum(high) / len(high) if high else math.nan
+
+
 def reliability(samples: list[Sample], bins: int = 10, temperature: float | None = None) -> list[Bin]:
     """The reliability table of the mover's predicted chance (empty bins included, count 0)."""
     return reliability_of(predictions(samples, temperature), bins)

@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ra.actions import Action
+from ra.analysis.accuracy import game_accuracy
+from ra.analysis.chances import default_model as default_chances_model
 from ra.bots.advisor import DEFAULT_BUDGET, Advisor
 from ra.bots.evaluate import Budget, Evaluator
 from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
@@ -147,14 +149,21 @@ class GameAnalysis:
     curve: list[tuple[int, tuple[float, ...]]] = field(default_factory=list)
     """Every player's win chance after each decision of the game (decisions made, chances):
     the analysed decisions' own numbers, and a plain estimate of the position after every
-    other decision, so the chart covers the whole game."""
+    other decision, so the chart covers the whole game ("with best play from here")."""
+    strengths: tuple[float, ...] | None = None
+    """Each seat's strength on the levels' rating scale, when the analysis was told who played."""
+    given: list[tuple[int, tuple[float, ...]]] = field(default_factory=list)
+    """With :attr:`strengths`: every player's chance "given who is playing" from the start and
+    after each decision (:func:`given_curve`), the chart's second set of lines."""
+    reasons: list[str] = field(default_factory=list)
+    """What moved the chart at each point of :attr:`given` (:func:`point_reasons`)."""
 
     def accuracy(self, seat: int) -> float | None:
-        """Share of ``seat``'s analysed decisions that lost less than :data:`INACCURACY`."""
+        """``seat``'s accuracy (0..1) from the chance lost at each of its analysed decisions, as
+        lichess computes it (:func:`ra.analysis.accuracy.game_accuracy`); ``None`` without any."""
         mine = [d for d in self.decisions if d.seat == seat]
-        if not mine:
-            return None
-        return sum(d.loss < INACCURACY for d in mine) / len(mine)
+        percent = game_accuracy([d.best_chance for d in mine], [d.chosen_chance for d in mine])
+        return None if percent is None else percent / 100
 
     def costliest(self, count: int = 3) -> list[DecisionReport]:
         """The ``count`` decisions that lost the most win chance (only those that lost some)."""
@@ -195,6 +204,9 @@ class GameAnalysis:
                 decisions=[DecisionReport.from_dict(d) for d in data["decisions"]],
                 complete=bool(data.get("complete", True)),
                 curve=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("curve", [])],
+                strengths=None if data.get("strengths") is None else tuple(data["strengths"]),
+                given=[(int(i), tuple(float(c) for c in cs)) for i, cs in data.get("given", [])],
+                reasons=[str(r) for r in data.get("reasons", [])],
             )
         except (KeyError, TypeError, ValueError) as err:
             field = str(err.args[0]) if isinstance(err, KeyError) and err.args else None
@@ -261,10 +273,13 @@ def analyse_game(
     progress: Callable[[int, int], None] | None = None,
     edition: str = "original",
     jobs: int = 1,
+    strengths: Sequence[float] | None = None,
 ) -> GameAnalysis:
     """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
 
     Every other decision gets a cheaper plain estimate of the position after it (the curve).
+    Given each seat's ``strengths`` (ratings, :data:`ra.analysis.chances.LEVEL_STRENGTH`), the
+    analysis also holds the chances given who is playing (:func:`given_curve`).
     ``progress(done, total)`` is called after each decision of the game.  The numbers do not
     depend on ``jobs``.  On ``KeyboardInterrupt`` the analysis so far is returned with
     ``complete=False`` (nothing is lost, nothing is half).
@@ -272,6 +287,10 @@ def analyse_game(
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
     analysis, chosen = new_analysis(game, seats, budget, seed)
+    if strengths is not None:
+        analysis.strengths = tuple(float(s) for s in strengths)
+        analysis.given = given_curve(game, analysis.strengths)
+        analysis.reasons = point_reasons(game)
     evaluator = Advisor(budget, seed=seed)
     if jobs == 1:
         _analyse_here(game, chosen, evaluator, analysis, progress, edition)
@@ -392,6 +411,47 @@ def judge_decision(
     return index, None, position_chances(probe, evaluator, curve_playouts(budget, game.num_players))
 
 
+def given_curve(game: Game, strengths: Sequence[float]) -> list[tuple[int, tuple[float, ...]]]:
+    """Every player's chance given who is playing (the seats' ``strengths``), at the start and
+    after each decision: the mean of the model's chances from every seat's view (what the table
+    knew between them; shown once the game is over, R9.1), so that the line moves with the game,
+    not with whose turn it is; certain once the game is over.  The whole game in about a second."""
+    if len(strengths) != game.num_players:
+        raise ValueError(f"{game.num_players} strengths wanted (one a seat), got {len(strengths)}")
+    model = default_chances_model()
+    n = game.num_players
+    probe = Game.from_setup(game.setup)
+    out = []
+    for index in range(game.num_decisions + 1):
+        if index:
+            probe.apply(game.decisions[index - 1])
+        if probe.is_over():
+            out.append((index, tuple(float(i == probe.winner) for i in range(n))))
+            continue
+        views = [model.chances(probe.view(seat), strengths) for seat in range(n)]
+        out.append((index, tuple(sum(v[k] for v in views) / n for k in range(n))))
+    return out
+
+
+def point_reasons(game: Game) -> list[str]:
+    """What moved the chart at each of its points (the start, then each decision): ``scoring``
+    (an epoch was scored, R6, or the game ended), ``auction`` (an auction ended: a lot won or
+    left, R4.2), else the decision's kind (``draw``, ``ra``, ``bid``, ``pass``, ``god``,
+    ``discard``)."""
+    probe = Game.from_setup(game.setup)
+    out = ["start"]
+    for action in game.decisions:
+        epoch, phase = probe.epoch, probe.phase
+        probe.apply(action)
+        if probe.is_over() or probe.epoch != epoch:
+            out.append("scoring")
+        elif phase == "bid" and probe.phase != "bid":
+            out.append("auction")
+        else:
+            out.append(action.kind)
+    return out
+
+
 def curve_playouts(budget: Budget, players: int) -> int:
     """Iterations (playouts for the flat evaluator) for a point of the curve between analysed
     decisions: a quarter of the budget's (at least 20), or 2,000 under a time budget."""
@@ -424,8 +484,10 @@ __all__ = [
     "decisions_to_analyse",
     "epoch_starts",
     "fill_analysis",
+    "given_curve",
     "judge_decision",
     "label_for",
     "new_analysis",
+    "point_reasons",
     "position_chances",
 ]

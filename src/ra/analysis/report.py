@@ -14,7 +14,7 @@ Every word is a catalogue message (``ra/locale/analysis.pot``), in the language 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from html import escape
 
 from rich.text import Text
@@ -31,6 +31,7 @@ TERMINAL_COLOURS = ("blue", "red", "green", "magenta", "yellow")
 SPARKS = "▁▂▃▄▅▆▇█"
 
 WIDTH, HEIGHT = 900, 360
+Scale = Callable[[float], float]
 LEFT, RIGHT, TOP, BOTTOM = 50, 150, 20, 40
 
 
@@ -137,6 +138,7 @@ def svg_chart(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
             f'stroke="{colour}" stroke-width="3"/>'
             f'<text class="legend" x="{LEFT + plot_w + 36}" y="{ly}">{escape(name[:14])}</text>'
         )
+    out += _given_lines(analysis, w, x, y)
     for d in marked(analysis):
         cx, cy = x(d.index + 1), y(d.chances[d.seat])
         why = d.why_text(analysis.names, lang)
@@ -154,6 +156,31 @@ def svg_chart(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
     )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _given_lines(analysis: GameAnalysis, w: Words, x: Scale, y: Scale) -> list[str]:
+    """The chances given who is playing (dashed, one per seat) and the key to both kinds of line,
+    when the analysis has them (:attr:`GameAnalysis.given`)."""
+    if not analysis.given:
+        return []
+    out = []
+    for seat in range(len(analysis.names)):
+        coords = " ".join(f"{x(i):.1f},{y(cs[seat]):.1f}" for i, cs in analysis.given)
+        values = ",".join(f"{cs[seat]:.4f}" for _, cs in analysis.given)
+        steps = ",".join(str(i) for i, _ in analysis.given)
+        reasons = ",".join(analysis.reasons)
+        out.append(
+            f'<polyline class="given" data-seat="{seat}" data-decisions="{steps}" data-values="{values}" '
+            f'data-reasons="{reasons}" '
+            f'points="{coords}" fill="none" stroke="{COLOURS[seat % len(COLOURS)]}" stroke-width="1.5" '
+            f'stroke-dasharray="5 3"/>'
+        )
+    out.append(  # under the axis, left and right of its title
+        f'<text class="key" x="{LEFT}" y="{HEIGHT - 8}">{_html(w, "analysis.chart.best_play")}</text>'
+        f'<text class="key" x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end">'
+        f"{_html(w, 'analysis.chart.given')}</text>"
+    )
+    return out
 
 
 _CSS = """
@@ -203,8 +230,7 @@ def html_report(analysis: GameAnalysis, lang: str = DEFAULT_LANG, edition: str =
     for s in analysis.seats:
         acc = analysis.accuracy(s)
         if acc is not None:
-            within = pct(INACCURACY)
-            line = _html(w, "analysis.html.accuracy", name=names[s], accuracy=pct(acc), within=within)
+            line = _html(w, "analysis.html.accuracy", name=names[s], accuracy=pct(acc))
             parts.append(f'<li class="accuracy" data-seat="{s}">{line}</li>')
     parts.append(f"</ul><h3>{_html(w, 'analysis.costliest')}</h3><ol>")
     for d in analysis.costliest():

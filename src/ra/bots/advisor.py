@@ -20,8 +20,10 @@ The same position (by its decision history), budget and seed give the same numbe
 front end: the search's seed is derived from them (:data:`ADVICE_SEED` everywhere).
 
 The actions are ordered by the chance shown beside each (the calibrated share of its iterations
-the mover ended ahead in), so the star is on the top row and "against N% to … instead" names
-the second row: a hint can be trusted at a glance.  The search's own choice (which maximises
+the mover ended ahead in, in whole per cent), then by the margin shown, so the star is on the
+top row and "against N% to … instead" names the second row: a hint can be trusted at a glance.
+Two actions shown with the same chance and margin are a tie: no star
+(:attr:`~ra.bots.evaluate.Evaluation.starred`).  The search's own choice (which maximises
 its value, a blend of the projected margin and the win) breaks ties; where it differs, the
 advice and the hint follower play the top row, not the search's choice.
 """
@@ -47,6 +49,7 @@ from ra.bots.evaluate import (
     ProgressCallback,
     calibrate,
     history_key,
+    rank_key,
 )
 from ra.bots.mcts import MCTSConfig
 from ra.bots.native_mcts import native_weights, search_settings
@@ -153,14 +156,14 @@ class Advisor:
         reward_of = {ALL_ACTIONS[a]: reward / visits for a, visits, reward, _, _ in stats if visits}
         unvisited = [a for a in legal if a not in reward_of]  # only under a very short time budget
         values += [self._value(a, 0, 0.0, 0.0, (0.0,) * n) for a in unvisited]
-        # Best first, by the chance shown beside each action (what a player reads), so the star
-        # is on the top row and the runner-up is the second; ties go to the search's own choice,
-        # then to the search's value; unvisited actions last.
+        # Best first, by the chance shown beside each action (what a player reads), then the
+        # margin shown (rank_key), so the star is on the top row and the runner-up is the second;
+        # ties go to the search's own choice, then to the search's value; unvisited actions last.
         searched = ALL_ACTIONS[chosen]
         values.sort(
             key=lambda v: (
                 v.playouts == 0,
-                -v.chances[mover],
+                rank_key(v, mover),
                 v.action is not searched,
                 -reward_of.get(v.action, 0.0),
             )

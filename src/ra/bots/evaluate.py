@@ -253,6 +253,18 @@ class ActionValue:
     def chance(self, seat: int) -> float:
         return self.chances[seat]
 
+    def shown(self, seat: int) -> tuple[int, int]:
+        """The action as a hint shows it to ``seat``: its win chance in whole per cent and its
+        margin in whole points (what "tied" and "better" mean to a player reading them)."""
+        return round(100 * self.chances[seat]), round(self.margin)
+
+
+def rank_key(value: ActionValue, mover: int) -> tuple[int, int]:
+    """Best first, as a hint lists the actions: the higher chance as shown, then (shown chances
+    equal) the better margin as shown — the star never goes to the worse margin of a tie."""
+    chance, margin = value.shown(mover)
+    return -chance, -margin
+
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -268,6 +280,14 @@ class Evaluation:
     @property
     def best(self) -> ActionValue:
         return self.actions[0]
+
+    @property
+    def starred(self) -> ActionValue | None:
+        """The action a hint stars: the best, unless the runner-up shows the same chance and
+        margin (a tie, where a star would favour one of two equals: then none)."""
+        if len(self.actions) > 1 and self.actions[0].shown(self.mover) == self.actions[1].shown(self.mover):
+            return None
+        return self.best
 
     @property
     def chances(self) -> tuple[float, ...]:
@@ -409,8 +429,9 @@ class Evaluator:
             )
             for k, action in enumerate(legal)
         ]
-        # Best first: the mover's chance, then the margin (a lost cause still has better moves).
-        values.sort(key=lambda v: (-v.chances[mover], -v.margin))
+        # Best first: the mover's chance, then the margin (a lost cause still has better moves);
+        # compared as shown (rank_key), then exactly.
+        values.sort(key=lambda v: (rank_key(v, mover), -v.chances[mover], -v.margin))
         return Evaluation(mover=mover, actions=tuple(values), playouts=done * len(legal))
 
     def position(self, view: PlayerView, playouts: int | None = None) -> tuple[tuple[float, ...], float, int]:
@@ -467,4 +488,5 @@ __all__ = [
     "history_key",
     "log_loss",
     "position_wins",
+    "rank_key",
 ]

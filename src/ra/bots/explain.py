@@ -343,8 +343,8 @@ def _search(evaluation: Evaluation, action: Action, versus: Action | None = None
         alt = evaluation.value(versus)
     elif evaluation.best.action is not action:
         alt = evaluation.best
-    else:
-        alt = max(others, key=lambda v: v.chances[mover])
+    else:  # the runner-up: the second row of the hint, ranked as shown (ra.bots.evaluate.rank_key)
+        alt = others[0]
     values: dict[str, Value] = {
         "chance": chance,
         "alt": alt.action.index,
@@ -353,7 +353,7 @@ def _search(evaluation: Evaluation, action: Action, versus: Action | None = None
         "margin": mine.margin,
         "alt_margin": alt.margin,
     }
-    ahead = mine.chances[mover] >= alt.chances[mover]
+    ahead = chance >= round(100 * alt.chances[mover])  # as shown: 36% is not "below" 36%
     if evaluation.best.action is not action and not ahead:
         close = mine.chances[mover] >= alt.chances[mover] - 0.05
         return Clause("search_close" if close else "search_below", values)

@@ -38,6 +38,26 @@ def _seat(text: str, names: tuple[str, ...]) -> int:
     raise fail(w()("analysis.err.seat_name", seat=repr(text), n=len(names), names=", ".join(names)))
 
 
+def _strengths(text: str, players: int) -> list[float]:
+    """``--strengths``: a level (its rating) or a rating for each seat, comma-separated."""
+    from ra.analysis.chances import LEVEL_STRENGTH
+
+    def one(part: str) -> float | None:
+        if part.casefold() in LEVEL_STRENGTH:
+            return LEVEL_STRENGTH[part.casefold()]
+        try:
+            value = float(part)
+        except ValueError:
+            return None
+        return value if abs(value) <= 1000 else None  # nan and inf too
+
+    values = [one(p.strip()) for p in text.split(",")]
+    if len(values) != players or None in values:
+        example = ",".join(["medium"] * players)
+        raise fail(w()("analysis.err.strengths", value=repr(text), n=players, example=example))
+    return [v for v in values if v is not None]
+
+
 def _check_out(path: Path, option: str) -> None:
     if path.is_dir():
         raise fail(w()("analysis.err.folder", option=option, path=repr(os.fspath(path))))
@@ -65,6 +85,7 @@ def analyze_command(
     seed: Annotated[int, typer.Option(help=HELP("analysis.help.seed"))] = ADVICE_SEED,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help=HELP("analysis.help.jobs"))] = 1,
     edition: Annotated[str, typer.Option(help=_EDITION_HELP)] = ("original"),
+    strengths: Annotated[str | None, typer.Option(help=HELP("analysis.help.strengths"))] = None,
 ) -> None:
     """Judge every decision of a player (or all): chance lost, mistakes with reasons, a chart
     (the help text: ``analysis.help``)."""
@@ -88,6 +109,7 @@ def analyze_command(
         raise fail(error_text(err)) from None
     game = replay.game
     seats = None if seat is None else [_seat(seat, game.names)]
+    rated = None if strengths is None else _strengths(strengths, len(game.names))
     for target, option in ((out, "--out"), (json_path, "--json")):
         if target is not None:
             _check_out(target, option)
@@ -105,7 +127,9 @@ def analyze_command(
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        analysis = analyse_game(game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs)
+        analysis = analyse_game(
+            game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs, strengths=rated
+        )
     analysis = table_winner(analysis, game, replay.forfeited)
 
     names = analysis.names

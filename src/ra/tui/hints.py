@@ -45,6 +45,7 @@ def hints_text(
     w = words(lang)
     seat = evaluation.mover
     best = evaluation.best
+    starred = evaluation.starred
     text = Text()
     title = w.render(msg("hint.panel.title", p=Seat(seat)), state.names, you_seat(state.names))
     text.append(title, style="bold")
@@ -53,7 +54,7 @@ def hints_text(
     labels = [action_label(v.action, edition, lang) for v in evaluation.actions]
     size = min(LABEL_WIDTH, max(map(len, labels), default=0))
     rows = [
-        _row(v, v is best, seat, keys.get(v.action, ""), f"{label:<{size}}", w)
+        _row(v, v is starred, seat, keys.get(v.action, ""), f"{label:<{size}}", w)
         for v, label in zip(evaluation.actions, labels, strict=True)
     ]
     for line in _columns(rows, width):
