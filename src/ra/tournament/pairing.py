@@ -1,0 +1,248 @@
+"""Pairing: who sits at which table, in which seat — pure and deterministic given a seed.
+
+:func:`pair` forms one round's tables from the players' points, who already shared a table
+(``mates``) and how often each sat first.  What it optimises, in order:
+
+1. no two players share a table again while another grouping avoids it;
+2. each table's score spread (the sum, over its pairs of players, of the squared difference of
+   their points) is as small as it can be: tables are formed from score groups, top down;
+3. at each table the player who sat first least often sits first (seat 0), the rest in turn.
+
+Two-player tables pair neighbours in the standings, and around a pair who already met, a
+maximum-weight matching (networkx's ``max_weight_matching``) of a window of the standings, grown
+while it must repeat a pair (:mod:`ra.tournament.matching`); up to
+:data:`EXACT_UP_TO` players any table size is searched exhaustively; above that, tables of 3 to 5
+are formed greedily by score groups and then improved by swapping players between tables while
+that lowers the repeats and the spread.  Without networkx two-player tables take the last path.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+from ra.tournament.kinds import Layout, Settings, TournamentError, layout
+
+Mates = Mapping[str, Collection[str]]
+"""For each player, the players they have already shared a table with."""
+
+REPEAT = 1_000_000.0
+"""The cost of one repeated pair of table-mates: more than any spread of points can cost."""
+EXACT_UP_TO = 10
+"""Up to this many seated players the grouping is searched exhaustively (a few thousand ways)."""
+WINDOW = 12
+"""How far down the standings the greedy grouping looks for a player new to a table."""
+MARGIN = 2
+"""Players either way of a repeated pair whom the two-player matching reconsiders (grown while
+it must repeat a pair)."""
+NEAR = 3
+"""How many tables either way the swap improvement tries first."""
+PASSES = 30
+"""The most passes of the swap improvement."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contender:
+    """A player to seat this round: their points (orders the standings), rating (orders equal
+    points), how often they sat first and how many byes they had."""
+
+    player: str
+    points: Fraction = Fraction(0)
+    rating: float = 1500.0
+    firsts: int = 0
+    byes: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round's tables, each in seat order (seat 0 plays first; ``None`` is a bot's seat), and
+    the players with a bye."""
+
+    tables: tuple[tuple[str | None, ...], ...]
+    byes: tuple[str, ...] = ()
+
+    def players(self) -> list[str]:
+        """Every player seated, table by table."""
+        return [p for table in self.tables for p in table if p is not None]
+
+
+def pair(contenders: Sequence[Contender], mates: Mates, settings: Settings, seed: int) -> Round:
+    """One round for ``contenders`` at ``settings.table_size`` (see the module's docstring)."""
+    names = [c.player for c in contenders]
+    if len(set(names)) != len(names):
+        raise TournamentError(f"a player is listed twice: {sorted(n for n in names if names.count(n) > 1)}")
+    rng = random.Random(seed)
+    ranked = ranked_order(contenders, rng)
+    plan = layout(len(ranked), settings)
+    byes = _byes(ranked, plan.byes)
+    seated = [c for c in ranked if c.player not in byes]
+    groups = group(seated, capacities(plan), mates)
+    tables = tuple(_seat(g, size, rng) for g, size in zip(groups, plan.tables, strict=True))
+    return Round(tables, tuple(c.player for c in ranked if c.player in byes))
+
+
+def ranked_order(contenders: Sequence[Contender], rng: random.Random) -> list[Contender]:
+    """Best first: points, then rating, then the seed's draw (not the order given)."""
+    draw = {c.player: rng.random() for c in sorted(contenders, key=lambda c: c.player)}
+    return sorted(contenders, key=lambda c: (-c.points, -c.rating, draw[c.player]))
+
+
+def _byes(ranked: list[Contender], count: int) -> set[str]:
+    """The lowest-ranked players with the fewest byes so far (one bye each while it can be)."""
+    bottom_up = sorted(reversed(ranked), key=lambda c: c.byes)  # stable: lowest first among equals
+    return {c.player for c in bottom_up[:count]}
+
+
+def capacities(plan: Layout) -> list[int]:
+    """Players per table: the layout's sizes less the bot seats, one bot a table from the bottom."""
+    caps = list(plan.tables)
+    for i in range(plan.bots):
+        caps[-1 - i % len(caps)] -= 1
+    return caps
+
+
+def group(seated: Sequence[Contender], caps: Sequence[int], mates: Mates) -> list[list[Contender]]:
+    """``seated`` (best first) into tables holding ``caps`` players each, by the module's aims."""
+    if not seated:
+        return [[] for _ in caps]
+    points = {c.player: float(c.points) for c in seated}
+    cost = _Cost(points, mates)
+    if all(c == 2 for c in caps) and len(seated) > EXACT_UP_TO and _networkx():
+        from ra.tournament.matching import match_pairs
+
+        return match_pairs(seated, cost.repeats, cost.spread, MARGIN)
+    if len(seated) <= EXACT_UP_TO:
+        return _exact(list(seated), list(caps), cost)
+    tables = _greedy(list(seated), caps, cost)
+    _improve(tables, cost)
+    return tables
+
+
+def _networkx() -> bool:
+    try:
+        import networkx  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class _Cost:
+    """What a table costs: :data:`REPEAT` per repeated pair plus the squared gaps of points."""
+
+    def __init__(self, points: Mapping[str, float], mates: Mates) -> None:
+        self.points = points
+        self.mates = mates
+
+    def repeats(self, a: str, b: str) -> int:
+        """1 if ``a`` and ``b`` have shared a table before, else 0."""
+        return int(b in self.mates.get(a, ()))
+
+    def spread(self, a: str, b: str) -> float:
+        """The squared gap between the points of ``a`` and ``b``."""
+        return (self.points[a] - self.points[b]) ** 2
+
+    def pair(self, a: str, b: str) -> float:
+        """What seating ``a`` with ``b`` costs."""
+        return REPEAT * self.repeats(a, b) + self.spread(a, b)
+
+    def table(self, players: Sequence[Contender]) -> float:
+        """What a whole table costs."""
+        return sum(self.pair(a.player, b.player) for a, b in combinations(players, 2))
+
+
+def _exact(pool: list[Contender], caps: list[int], cost: _Cost) -> list[list[Contender]]:
+    """The cheapest grouping of a small ``pool``, the first found (best players together) on ties."""
+    best: tuple[float, list[list[Contender]]] = (float("inf"), [])
+
+    def search(pool: list[Contender], tables: list[list[Contender]], spent: float) -> None:
+        nonlocal best
+        if spent >= best[0]:
+            return
+        if len(tables) == len(caps):
+            best = (spent, [list(t) for t in tables])
+            return
+        anchor, rest = pool[0], pool[1:]
+        for others in combinations(range(len(rest)), caps[len(tables)] - 1):
+            table = [anchor, *(rest[i] for i in others)]
+            left = [p for i, p in enumerate(rest) if i not in others]
+            search(left, [*tables, table], spent + cost.table(table))
+
+    search(pool, [], 0.0)
+    return best[1]
+
+
+def _greedy(pool: list[Contender], caps: Sequence[int], cost: _Cost) -> list[list[Contender]]:
+    """Tables filled top down: the best player left, then the next players new to the table."""
+    tables = []
+    for cap in caps:
+        table = [pool.pop(0)]
+        while len(table) < cap:
+            table.append(pool.pop(_pick(pool, table, cost)))
+        tables.append(table)
+    return tables
+
+
+def _pick(pool: Sequence[Contender], table: Sequence[Contender], cost: _Cost) -> int:
+    """The index of the first of the next :data:`WINDOW` players who repeats no one at the
+    table, else of the one who repeats fewest."""
+    best, fewest = 0, len(table) + 1
+    for i, candidate in enumerate(pool[:WINDOW]):
+        repeats = sum(cost.repeats(candidate.player, p.player) for p in table)
+        if repeats == 0:
+            return i
+        if repeats < fewest:
+            best, fewest = i, repeats
+    return best
+
+
+def _improve(tables: list[list[Contender]], cost: _Cost) -> None:
+    """Swap players between tables while a swap lowers the cost: each table with its
+    :data:`NEAR` neighbours below, and a table that repeats a pair with every other table."""
+    costs = [cost.table(t) for t in tables]
+    for _ in range(PASSES):
+        changed = False
+        for t in range(len(tables)):
+            wide = costs[t] >= REPEAT
+            others = range(len(tables)) if wide else range(t + 1, min(len(tables), t + 1 + NEAR))
+            for u in others:
+                if u != t and _swap(tables, costs, t, u, cost):
+                    changed = True
+        if not changed:
+            return
+
+
+def _swap(tables: list[list[Contender]], costs: list[float], t: int, u: int, cost: _Cost) -> bool:
+    """Make the best swap of one player between tables ``t`` and ``u`` if it lowers their cost."""
+    if costs[t] + costs[u] == 0:
+        return False
+    best: tuple[float, int, int] | None = None
+    for i, a in enumerate(tables[t]):
+        for j, b in enumerate(tables[u]):
+            change = _change(tables[t], a, b, cost) + _change(tables[u], b, a, cost)
+            if change < -1e-9 and (best is None or change < best[0]):
+                best = (change, i, j)
+    if best is None:
+        return False
+    _, i, j = best
+    tables[t][i], tables[u][j] = tables[u][j], tables[t][i]
+    costs[t], costs[u] = cost.table(tables[t]), cost.table(tables[u])
+    return True
+
+
+def _change(table: Sequence[Contender], leaving: Contender, coming: Contender, cost: _Cost) -> float:
+    """How a table's cost changes when ``coming`` takes the seat of ``leaving``."""
+    return sum(
+        cost.pair(coming.player, p.player) - cost.pair(leaving.player, p.player)
+        for p in table
+        if p is not leaving
+    )
+
+
+def _seat(players: Sequence[Contender], size: int, rng: random.Random) -> tuple[str | None, ...]:
+    """Seat order: who sat first least often first, the seed's draw between equals; bots last."""
+    draw = {c.player: rng.random() for c in players}
+    order = sorted(players, key=lambda c: (c.firsts, draw[c.player]))
+    return (*(c.player for c in order), *([None] * (size - len(order))))
