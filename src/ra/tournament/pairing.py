@@ -13,7 +13,9 @@ maximum-weight matching (networkx's ``max_weight_matching``) of a window of the 
 while it must repeat a pair (:mod:`ra.tournament.matching`); up to
 :data:`EXACT_UP_TO` players any table size is searched exhaustively; above that, tables of 3 to 5
 are formed greedily by score groups and then improved by swapping players between tables while
-that lowers the repeats and the spread.  Without networkx two-player tables take the last path.
+that lowers the repeats and the spread; while a pair still repeats, the tables that repeat are
+shaken up at random (from a seeded generator) and improved again, the cheaper grouping kept.
+Without networkx two-player tables take the last path.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ NEAR = 3
 """How many tables either way the swap improvement tries first."""
 PASSES = 30
 """The most passes of the swap improvement."""
+KICKS = 8
+"""The most random restarts of the swap improvement while a pair still repeats."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +74,8 @@ class Round:
 
 
 def pair(contenders: Sequence[Contender], mates: Mates, settings: Settings, seed: int) -> Round:
-    """One round for ``contenders`` at ``settings.table_size`` (see the module's docstring)."""
+    """One round for ``contenders`` at ``settings.table_size`` (see the module's docstring); the
+    tables are listed from the top of the standings down."""
     names = [c.player for c in contenders]
     if len(set(names)) != len(names):
         raise TournamentError(f"a player is listed twice: {sorted(n for n in names if names.count(n) > 1)}")
@@ -79,8 +84,12 @@ def pair(contenders: Sequence[Contender], mates: Mates, settings: Settings, seed
     plan = layout(len(ranked), settings)
     byes = _byes(ranked, plan.byes)
     seated = [c for c in ranked if c.player not in byes]
-    groups = group(seated, capacities(plan), mates)
-    tables = tuple(_seat(g, size, rng) for g, size in zip(groups, plan.tables, strict=True))
+    groups = group(seated, capacities(plan), mates, rng)
+    place = {c.player: i for i, c in enumerate(ranked)}
+    ordered = sorted(
+        zip(groups, plan.tables, strict=True), key=lambda gs: min(place[c.player] for c in gs[0])
+    )
+    tables = tuple(_seat(g, size, rng) for g, size in ordered)
     return Round(tables, tuple(c.player for c in ranked if c.player in byes))
 
 
@@ -104,7 +113,9 @@ def capacities(plan: Layout) -> list[int]:
     return caps
 
 
-def group(seated: Sequence[Contender], caps: Sequence[int], mates: Mates) -> list[list[Contender]]:
+def group(
+    seated: Sequence[Contender], caps: Sequence[int], mates: Mates, rng: random.Random
+) -> list[list[Contender]]:
     """``seated`` (best first) into tables holding ``caps`` players each, by the module's aims."""
     if not seated:
         return [[] for _ in caps]
@@ -118,7 +129,7 @@ def group(seated: Sequence[Contender], caps: Sequence[int], mates: Mates) -> lis
         return _exact(list(seated), list(caps), cost)
     tables = _greedy(list(seated), caps, cost)
     _improve(tables, cost)
-    return tables
+    return _kick(tables, cost, rng)
 
 
 def _networkx() -> bool:
@@ -154,23 +165,26 @@ class _Cost:
 
 
 def _exact(pool: list[Contender], caps: list[int], cost: _Cost) -> list[list[Contender]]:
-    """The cheapest grouping of a small ``pool``, the first found (best players together) on ties."""
+    """The cheapest grouping of a small ``pool`` into tables of ``caps`` (in that order); on
+    ties the first found, which seats the best players together."""
     best: tuple[float, list[list[Contender]]] = (float("inf"), [])
 
-    def search(pool: list[Contender], tables: list[list[Contender]], spent: float) -> None:
+    def search(pool: list[Contender], tables: dict[int, list[Contender]], spent: float) -> None:
         nonlocal best
         if spent >= best[0]:
             return
         if len(tables) == len(caps):
-            best = (spent, [list(t) for t in tables])
+            best = (spent, [tables[i] for i in range(len(caps))])
             return
         anchor, rest = pool[0], pool[1:]
-        for others in combinations(range(len(rest)), caps[len(tables)] - 1):
-            table = [anchor, *(rest[i] for i in others)]
-            left = [p for i, p in enumerate(rest) if i not in others]
-            search(left, [*tables, table], spent + cost.table(table))
+        free = {caps[i]: i for i in reversed(range(len(caps))) if i not in tables}  # a table per size
+        for size, index in sorted(free.items(), reverse=True):
+            for others in combinations(range(len(rest)), size - 1):
+                table = [anchor, *(rest[i] for i in others)]
+                left = [p for i, p in enumerate(rest) if i not in others]
+                search(left, {**tables, index: table}, spent + cost.table(table))
 
-    search(pool, [], 0.0)
+    search(pool, {}, 0.0)
     return best[1]
 
 
@@ -212,6 +226,25 @@ def _improve(tables: list[list[Contender]], cost: _Cost) -> None:
                     changed = True
         if not changed:
             return
+
+
+def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> list[list[Contender]]:
+    """Iterated local search while a pair repeats: move each repeating table's players to random
+    tables, improve again, keep the cheaper grouping; at most :data:`KICKS` times."""
+    best, best_cost = tables, sum(cost.table(t) for t in tables)
+    for _ in range(KICKS):
+        if best_cost < REPEAT:
+            break
+        trial = [list(t) for t in best]
+        for t in [i for i, table in enumerate(trial) if cost.table(table) >= REPEAT]:
+            u = rng.randrange(len(trial))
+            i, j = rng.randrange(len(trial[t])), rng.randrange(len(trial[u]))
+            trial[t][i], trial[u][j] = trial[u][j], trial[t][i]
+        _improve(trial, cost)
+        trial_cost = sum(cost.table(t) for t in trial)
+        if trial_cost < best_cost:
+            best, best_cost = trial, trial_cost
+    return best
 
 
 def _swap(tables: list[list[Contender]], costs: list[float], t: int, u: int, cost: _Cost) -> bool:
