@@ -44,7 +44,7 @@ NEAR = 3
 """How many tables either way the swap improvement tries first."""
 PASSES = 30
 """The most passes of the swap improvement."""
-KICKS = 8
+KICKS = 60
 """The most random restarts of the swap improvement while a pair still repeats."""
 
 
@@ -229,8 +229,8 @@ def _improve(tables: list[list[Contender]], cost: _Cost) -> None:
 
 
 def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> list[list[Contender]]:
-    """Iterated local search while a pair repeats: move each repeating table's players to random
-    tables, improve again, keep the cheaper grouping; at most :data:`KICKS` times."""
+    """Iterated local search while a pair repeats: swap one player of each repeated pair with a
+    random player anywhere, improve again, keep the cheaper grouping; at most :data:`KICKS` times."""
     best, best_cost = tables, sum(cost.table(t) for t in tables)
     for _ in range(KICKS):
         if best_cost < REPEAT:
@@ -238,13 +238,19 @@ def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> lis
         trial = [list(t) for t in best]
         for t in [i for i, table in enumerate(trial) if cost.table(table) >= REPEAT]:
             u = rng.randrange(len(trial))
-            i, j = rng.randrange(len(trial[t])), rng.randrange(len(trial[u]))
+            i = rng.choice([i for i, a in enumerate(trial[t]) if _repeats_at(a, trial[t], cost)])
+            j = rng.randrange(len(trial[u]))
             trial[t][i], trial[u][j] = trial[u][j], trial[t][i]
         _improve(trial, cost)
         trial_cost = sum(cost.table(t) for t in trial)
         if trial_cost < best_cost:
             best, best_cost = trial, trial_cost
     return best
+
+
+def _repeats_at(player: Contender, table: Sequence[Contender], cost: _Cost) -> bool:
+    """Whether ``player`` has met someone else at ``table`` before."""
+    return any(cost.repeats(player.player, other.player) for other in table if other is not player)
 
 
 def _swap(tables: list[list[Contender]], costs: list[float], t: int, u: int, cost: _Cost) -> bool:
