@@ -17,9 +17,11 @@ site derives the same ones (docs/tournaments.md).
 
 from __future__ import annotations
 
+from ra.tournament.arena import Seating, is_open, seat_free
 from ra.tournament.kinds import Kind, Layout, Settings, TournamentError, layout
 from ra.tournament.pairing import Contender, Round, pair
 from ra.tournament.results import Bye, Entrant, FinishedTable, Result, Seat, match_points
+from ra.tournament.round_robin import schedule
 from ra.tournament.rounds import pair_round
 from ra.tournament.standings import Standing, standings
 
@@ -33,12 +35,16 @@ __all__ = [
     "Result",
     "Round",
     "Seat",
+    "Seating",
     "Settings",
     "Standing",
     "TournamentError",
+    "is_open",
     "layout",
     "match_points",
     "pair",
     "pair_round",
+    "schedule",
+    "seat_free",
     "standings",
 ]

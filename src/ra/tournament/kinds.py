@@ -19,8 +19,9 @@ MIN_TABLE = 2
 """The fewest seats at a table of Ra (R2.1)."""
 MAX_TABLE = 5
 """The most seats at a table of Ra (R2.1)."""
-ROUND_ROBIN_MAX = 12
-"""The most players a round robin takes: everyone meets everyone, so the event grows as n²."""
+ROUND_ROBIN_MAX = 10
+"""The most players a round robin takes: everyone meets everyone, so the event grows as n², and
+up to ten players each round's grouping is searched exhaustively."""
 
 
 class TournamentError(RaError, ValueError):
