@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ra.tournament import Contender, Round, Settings, TournamentError, layout, pair
+from ra.tournament import Contender, Round, Settings, TournamentError, layout, matching, pair
 from ra.tournament import pairing as pairing_module
 from ra.tournament.pairing import capacities
 
@@ -213,3 +213,37 @@ def test_two_player_tables_keep_their_promises_without_networkx(n: int, seed: in
 def test_a_player_listed_twice_is_refused() -> None:
     with pytest.raises(TournamentError, match="p1"):
         pair([Contender("p1"), Contender("p1"), Contender("p2")], {}, Settings(table_size=2), 1)
+
+
+@PROPS
+@given(st.integers(1, 40).map(lambda k: 2 * k), st.integers(0, 2**32 - 1), st.floats(0.0, 0.5))
+def test_small_windows_tried_in_full_match_as_well_as_networkx(n: int, seed: int, density: float) -> None:
+    rng = random.Random(seed)
+    players = ranked(contenders(n, rng, groups=8))
+    mates = planted(players, 2, rng, density) if rng.random() < 0.5 else random_mates(players, rng, density)
+    cost = pairing_module._Cost({c.player: float(c.points) for c in players}, mates)
+
+    def total(pairs: list[list[Contender]]) -> float:
+        return sum(cost.table(p) for p in pairs)
+
+    enumerated = matching.match_pairs(players, cost.repeats, cost.spread, 2)
+    original = matching.ENUMERATE_UP_TO
+    matching.ENUMERATE_UP_TO = 0
+    try:
+        by_networkx = matching.match_pairs(players, cost.repeats, cost.spread, 2)
+    finally:
+        matching.ENUMERATE_UP_TO = original
+    assert total(enumerated) == pytest.approx(total(by_networkx))
+
+
+def ranked(players: list[Contender]) -> list[Contender]:
+    return sorted(players, key=lambda c: (-c.points, c.player))
+
+
+def random_mates(players: Sequence[Contender], rng: random.Random, density: float) -> dict[str, set[str]]:
+    mates: dict[str, set[str]] = {c.player: set() for c in players}
+    for a, b in combinations([c.player for c in players], 2):
+        if rng.random() < density:
+            mates[a].add(b)
+            mates[b].add(a)
+    return mates

@@ -22,6 +22,9 @@ REPEAT_WEIGHT = 10**15
 """What one repeated pair takes off a matching's weight: more than all the gaps can."""
 GAP_SCALE = 1_000_000
 """Squared gaps of points are weighed in millionths (the matching needs whole numbers)."""
+ENUMERATE_UP_TO = 8
+"""Windows of up to this many players try all their matchings (105 for 8), which is quicker
+than building a graph for networkx; the answer is the same maximum."""
 
 
 def match_pairs(
@@ -63,16 +66,35 @@ def _match(
     repeats: Callable[[str, str], int],
     spread: Callable[[str, str], float],
 ) -> list[tuple[int, int]]:
-    """The best perfect matching of ``seated[lo:hi]`` (an even number), as indices in order."""
+    """The best perfect matching of ``seated[lo:hi]`` (an even number), as indices in order:
+    by networkx, or for up to :data:`ENUMERATE_UP_TO` players by trying every matching."""
     window = seated[lo:hi]
-    graph = nx.Graph()
-    top = REPEAT_WEIGHT * 4
+    weights: dict[tuple[int, int], int] = {}
     for i, a in enumerate(window):
         for j in range(i + 1, len(window)):
-            b = window[j]
-            gap = round(spread(a.player, b.player) * GAP_SCALE)
-            weight = top - REPEAT_WEIGHT * repeats(a.player, b.player) - gap * len(window) - (j - i)
-            graph.add_edge(i, j, weight=weight)
-    matched = nx.max_weight_matching(graph, maxcardinality=True)
+            gap = round(spread(a.player, window[j].player) * GAP_SCALE)
+            penalty = REPEAT_WEIGHT * repeats(a.player, window[j].player) + gap * len(window) + (j - i)
+            weights[i, j] = REPEAT_WEIGHT * 4 - penalty
+    if len(window) <= ENUMERATE_UP_TO:
+        matched = _best_matching(list(range(len(window))), weights)[1]
+    else:
+        graph = nx.Graph()
+        graph.add_weighted_edges_from((i, j, w) for (i, j), w in weights.items())
+        matched = nx.max_weight_matching(graph, maxcardinality=True)
     ordered = sorted((min(i, j), max(i, j)) for i, j in matched)
     return [(lo + i, lo + j) for i, j in ordered]
+
+
+def _best_matching(left: list[int], weights: dict[tuple[int, int], int]) -> tuple[int, list[tuple[int, int]]]:
+    """The heaviest perfect matching of ``left`` (its weight and pairs), trying every one."""
+    if not left:
+        return 0, []
+    first, rest = left[0], left[1:]
+    best: tuple[int, list[tuple[int, int]]] | None = None
+    for k, other in enumerate(rest):
+        weight, pairs = _best_matching(rest[:k] + rest[k + 1 :], weights)
+        weight += weights[first, other]
+        if best is None or weight > best[0]:
+            best = (weight, [(first, other), *pairs])
+    assert best is not None
+    return best
