@@ -13,7 +13,7 @@ from fractions import Fraction
 from itertools import combinations, pairwise
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ra.tournament import Contender, Round, Settings, TournamentError, layout, matching, pair
@@ -143,6 +143,7 @@ def test_who_sat_first_least_often_sits_first(n: int, size: int, seed: int) -> N
 
 @settings(max_examples=20, deadline=None)
 @given(st.integers(2, 60), sizes, st.integers(0, 2**32 - 1))
+@example(22, 4, 0)  # a shake-up whose first swap mended a later repeating table (IndexError once)
 def test_over_an_event_no_one_sits_first_much_more_than_their_share(n: int, size: int, seed: int) -> None:
     history = play(n, size, rounds=6, seed=seed, byes=True)
     share = 6 / size

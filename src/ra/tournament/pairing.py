@@ -237,9 +237,11 @@ def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> lis
             break
         trial = [list(t) for t in best]
         for t in [i for i, table in enumerate(trial) if cost.table(table) >= REPEAT]:
+            repeating = [i for i, a in enumerate(trial[t]) if _repeats_at(a, trial[t], cost)]
+            if not repeating:  # an earlier swap of this shake-up mended the table
+                continue
             u = rng.randrange(len(trial))
-            i = rng.choice([i for i, a in enumerate(trial[t]) if _repeats_at(a, trial[t], cost)])
-            j = rng.randrange(len(trial[u]))
+            i, j = rng.choice(repeating), rng.randrange(len(trial[u]))
             trial[t][i], trial[u][j] = trial[u][j], trial[t][i]
         _improve(trial, cost)
         trial_cost = sum(cost.table(t) for t in trial)
