@@ -53,6 +53,10 @@ def test_byes_instead_of_another_size_when_the_organiser_says_so() -> None:
         (Settings(table_size=1), "table_size"),
         (Settings(rounds=0), "rounds"),
         (Settings(kind=Kind.ARENA, minutes=0), "minutes"),
+        (Settings(table_size="3"), "table_size"),  # type: ignore[arg-type]
+        (Settings(rounds=True), "rounds"),
+        (Settings(bots="yes"), "bots"),  # type: ignore[arg-type]
+        (Settings(kind="swiss"), "kind"),  # type: ignore[arg-type]
     ],
 )
 def test_settings_that_make_no_event_name_the_setting(settings: Settings, option: str) -> None:

@@ -89,3 +89,19 @@ def test_a_round_robin_seats_every_pair_together(n: int, size: int) -> None:
 def test_a_round_robin_is_for_small_groups() -> None:
     with pytest.raises(TournamentError, match="2 to 10"):
         schedule(people("abcdefghijk"), Settings(kind=Kind.ROUND_ROBIN, table_size=3), 1)
+
+
+def test_a_swiss_event_has_no_round_after_its_last() -> None:
+    settings = Settings(table_size=2, rounds=1)
+    done = [FinishedTable(1, (Seat("a", 20), Seat("b", 10)))]
+    with pytest.raises(TournamentError, match="all its 1 rounds") as caught:
+        pair_round(people("ab"), done, settings, 1)
+    assert caught.value.option == "rounds"
+    assert pair_round(people("ab"), done, Settings(table_size=2, rounds=2), 1).players()
+
+
+def test_a_result_of_round_zero_is_refused() -> None:
+    with pytest.raises(TournamentError, match="round"):
+        pair_round(
+            people("ab"), [FinishedTable(0, (Seat("a", 20), Seat("b", 10)))], Settings(table_size=2), 1
+        )

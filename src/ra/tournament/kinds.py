@@ -19,6 +19,8 @@ MIN_TABLE = 2
 """The fewest seats at a table of Ra (R2.1)."""
 MAX_TABLE = 5
 """The most seats at a table of Ra (R2.1)."""
+MAX_ROUNDS = 100
+"""The most rounds a Swiss event may have."""
 ROUND_ROBIN_MAX = 10
 """The most players a round robin takes: everyone meets everyone, so the event grows as n², and
 up to ten players each round's grouping is searched exhaustively."""
@@ -62,12 +64,19 @@ class Settings:
         """These settings, if they make an event; otherwise a :class:`TournamentError`."""
         if not isinstance(self.kind, Kind):
             raise TournamentError(f"kind must be one of {[k.value for k in Kind]}", "kind")
+        for name in ("table_size", "rounds", "minutes"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TournamentError(f"{name} must be a whole number, not {value!r}", name)
+        for name in ("bots", "byes", "streak"):
+            if not isinstance(getattr(self, name), bool):
+                raise TournamentError(f"{name} must be true or false, not {getattr(self, name)!r}", name)
         if not MIN_TABLE <= self.table_size <= MAX_TABLE:
             raise TournamentError(
                 f"table_size must be {MIN_TABLE} to {MAX_TABLE} (R2.1), not {self.table_size}", "table_size"
             )
-        if self.kind is Kind.SWISS and not 1 <= self.rounds <= 100:
-            raise TournamentError(f"rounds must be 1 to 100, not {self.rounds}", "rounds")
+        if self.kind is Kind.SWISS and not 1 <= self.rounds <= MAX_ROUNDS:
+            raise TournamentError(f"rounds must be 1 to {MAX_ROUNDS}, not {self.rounds}", "rounds")
         if self.kind is Kind.ARENA and not 1 <= self.minutes <= 7 * 24 * 60:
             raise TournamentError(f"minutes must be 1 to {7 * 24 * 60}, not {self.minutes}", "minutes")
         return self

@@ -103,6 +103,8 @@ def check(results: Sequence[Result], entrants: Sequence[Entrant]) -> None:
     known = {e.player for e in entrants}
     seen: set[tuple[int, str]] = set()
     for result in results:
+        if not isinstance(result.round, int) or result.round < 1:
+            raise TournamentError(f"a round is a whole number from 1, not {result.round!r}", "round")
         players = result.players if isinstance(result, FinishedTable) else (result.player,)
         for player in players:
             if player not in known:

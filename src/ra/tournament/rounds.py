@@ -30,9 +30,13 @@ def pair_round(
 ) -> Round:
     """The next round's tables: everyone still in the event (not twice missed) and not
     ``absent`` (withdrawn or away), by their points, avoiding earlier table-mates.  The site
-    stores the seed with the round, so a second worker forms the same tables."""
+    stores the seed with the round, so a second worker forms the same tables.  A Swiss event
+    that has played all its rounds has no next one (a :class:`TournamentError`)."""
     if settings.check().kind is Kind.ARENA:
         raise TournamentError("an arena seats players as they come free, not by rounds", "kind")
+    played = max((r.round for r in results), default=0)
+    if settings.kind is Kind.SWISS and played >= settings.rounds:
+        raise TournamentError(f"the event has played all its {settings.rounds} rounds", "rounds")
     lines = standings(entrants, results, settings)
     contenders = [
         Contender(line.player, line.points, line.rating, line.firsts, line.byes)
