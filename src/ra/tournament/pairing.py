@@ -21,7 +21,7 @@ Without networkx two-player tables take the last path.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -212,20 +212,28 @@ def _pick(pool: Sequence[Contender], table: Sequence[Contender], cost: _Cost) ->
     return best
 
 
-def _improve(tables: list[list[Contender]], cost: _Cost) -> None:
+def _improve(tables: list[list[Contender]], cost: _Cost, dirty: Iterable[int] | None = None) -> None:
     """Swap players between tables while a swap lowers the cost: each table with its
-    :data:`NEAR` neighbours below, and a table that repeats a pair with every other table."""
+    :data:`NEAR` neighbours below, and a table that repeats a pair with every other table.
+    Only ``dirty`` tables (all by default) are tried first, then those near a swap."""
     costs = [cost.table(t) for t in tables]
+    todo = set(range(len(tables)) if dirty is None else dirty)
     for _ in range(PASSES):
-        changed = False
-        for t in range(len(tables)):
+        touched: set[int] = set()
+        for t in sorted(todo):
             wide = costs[t] >= REPEAT
             others = range(len(tables)) if wide else range(t + 1, min(len(tables), t + 1 + NEAR))
             for u in others:
                 if u != t and _swap(tables, costs, t, u, cost):
-                    changed = True
-        if not changed:
+                    touched.update(_near(t), _near(u))
+        if not touched:
             return
+        todo = touched | {t for t, c in enumerate(costs) if c >= REPEAT}
+
+
+def _near(t: int) -> range:
+    """Table ``t`` and the :data:`NEAR` tables above it (those whose scan reaches it)."""
+    return range(max(0, t - NEAR), t + 1)
 
 
 def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> list[list[Contender]]:
@@ -236,6 +244,7 @@ def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> lis
         if best_cost < REPEAT:
             break
         trial = [list(t) for t in best]
+        kicked: set[int] = set()
         for t in [i for i, table in enumerate(trial) if cost.table(table) >= REPEAT]:
             repeating = [i for i, a in enumerate(trial[t]) if _repeats_at(a, trial[t], cost)]
             if not repeating:  # an earlier swap of this shake-up mended the table
@@ -243,7 +252,8 @@ def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> lis
             u = rng.randrange(len(trial))
             i, j = rng.choice(repeating), rng.randrange(len(trial[u]))
             trial[t][i], trial[u][j] = trial[u][j], trial[t][i]
-        _improve(trial, cost)
+            kicked.update(_near(t), _near(u))
+        _improve(trial, cost, kicked)
         trial_cost = sum(cost.table(t) for t in trial)
         if trial_cost < best_cost:
             best, best_cost = trial, trial_cost
