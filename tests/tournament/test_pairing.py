@@ -16,7 +16,19 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from ra.tournament import Contender, Round, Settings, TournamentError, layout, matching, pair
+from ra.tournament import (
+    Contender,
+    Entrant,
+    FinishedTable,
+    Round,
+    Seat,
+    Settings,
+    TournamentError,
+    layout,
+    matching,
+    pair,
+    pair_round,
+)
 from ra.tournament import pairing as pairing_module
 from ra.tournament.pairing import capacities
 
@@ -248,3 +260,20 @@ def random_mates(players: Sequence[Contender], rng: random.Random, density: floa
             mates[a].add(b)
             mates[b].add(a)
     return mates
+
+
+def test_among_players_level_on_first_seats_who_sat_later_sits_earlier() -> None:
+    late = {"a": Fraction(0), "b": Fraction(2), "c": Fraction(1), "d": Fraction(1, 2)}
+    players = [Contender(p, late=value, firsts=1) for p, value in late.items()]
+    for seed in range(5):
+        (table,) = pair(players, {}, Settings(table_size=4), seed).tables
+        assert table == ("b", "c", "d", "a")
+    players[0] = Contender("a", late=Fraction(0), firsts=0)
+    assert pair(players, {}, Settings(table_size=4), 1).tables[0][0] == "a"
+
+
+def test_the_standings_carry_how_late_each_sat_into_the_next_round() -> None:
+    people = [Entrant(p) for p in "abc"]
+    done = [FinishedTable(1, (Seat("a", 9), Seat("b", 9), Seat("c", 9)))]
+    # a sat first; c sat last (late 1), b in the middle (½): c, then b, then a.
+    assert pair_round(people, done, Settings(table_size=3), 1).tables == (("c", "b", "a"),)

@@ -57,7 +57,9 @@ def seat_free(
         return Seating((), tuple(ready))
     count = len(ready) if settings.bots else len(ready) - len(ready) % settings.table_size
     seated, waiting = ready[:count], ready[count:]
-    field = [Contender(p, lines[p].points, lines[p].rating, lines[p].firsts) for p in seated]
+    field = [
+        Contender(p, lines[p].points, lines[p].rating, lines[p].firsts, late=lines[p].late) for p in seated
+    ]
     round_ = pair(field, last_mates(results), settings, seed)
     return Seating(round_.tables, tuple(waiting))
 

@@ -6,7 +6,8 @@
 1. no two players share a table again while another grouping avoids it;
 2. each table's score spread (the sum, over its pairs of players, of the squared difference of
    their points) is as small as it can be: tables are formed from score groups, top down;
-3. at each table the player who sat first least often sits first (seat 0), the rest in turn.
+3. at each table the player who sat first least often sits first (seat 0); the others, and
+   equals, by who sat later so far (they sit earlier), then the seed's draw.
 
 Two-player tables pair neighbours in the standings, and around a pair who already met, a
 maximum-weight matching (networkx's ``max_weight_matching``) of a window of the standings, grown
@@ -51,13 +52,15 @@ KICKS = 60
 @dataclass(frozen=True, slots=True)
 class Contender:
     """A player to seat this round: their points (orders the standings), rating (orders equal
-    points), how often they sat first and how many byes they had."""
+    points), how often they sat first, how many byes they had, and how late they sat so far
+    (``late``: the sum over their tables of seat / (seats - 1), 0 first, 1 last)."""
 
     player: str
     points: Fraction = Fraction(0)
     rating: float = 1500.0
     firsts: int = 0
     byes: int = 0
+    late: Fraction = Fraction(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +296,8 @@ def _change(table: Sequence[Contender], leaving: Contender, coming: Contender, c
 
 
 def _seat(players: Sequence[Contender], size: int, rng: random.Random) -> tuple[str | None, ...]:
-    """Seat order: who sat first least often first, the seed's draw between equals; bots last."""
+    """Seat order: who sat first least often first; between equals, who sat later more (their
+    ``late``) earlier, then the seed's draw; bots last."""
     draw = {c.player: rng.random() for c in players}
-    order = sorted(players, key=lambda c: (c.firsts, draw[c.player]))
+    order = sorted(players, key=lambda c: (c.firsts, -c.late, draw[c.player]))
     return (*(c.player for c in order), *([None] * (size - len(order))))

@@ -39,7 +39,7 @@ def pair_round(
         raise TournamentError(f"the event has played all its {settings.rounds} rounds", "rounds")
     lines = standings(entrants, results, settings)
     contenders = [
-        Contender(line.player, line.points, line.rating, line.firsts, line.byes)
+        Contender(line.player, line.points, line.rating, line.firsts, line.byes, line.late)
         for line in lines
         if not line.left and line.player not in absent
     ]

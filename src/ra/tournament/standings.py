@@ -40,6 +40,7 @@ class Standing:
     byes: int = 0
     missed: int = 0
     firsts: int = 0
+    late: Fraction = Fraction(0)
     streak: int = 0
     tables: list[FinishedTable] = field(default_factory=list, repr=False)
 
@@ -92,6 +93,7 @@ def _table(lines: dict[str, Standing], table: FinishedTable, settings: Settings)
         line.tables.append(table)
         line.match_points += earned
         line.firsts += seat_index == 0
+        line.late += Fraction(seat_index, len(table.seats) - 1)
         if seat.forfeit:
             line.missed += 1
         else:
