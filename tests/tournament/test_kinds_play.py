@@ -105,3 +105,10 @@ def test_a_result_of_round_zero_is_refused() -> None:
         pair_round(
             people("ab"), [FinishedTable(0, (Seat("a", 20), Seat("b", 10)))], Settings(table_size=2), 1
         )
+
+
+def test_a_player_away_is_left_out_of_the_round_and_seated_again_after() -> None:
+    away = pair_round(people("abcde"), [], Settings(table_size=2), 1, absent={"c"})
+    assert "c" not in away.players() and sorted(away.players()) == list("abde")
+    back = pair_round(people("abcde"), [], Settings(table_size=2, byes=True), 1)
+    assert "c" in back.players() + list(back.byes)
