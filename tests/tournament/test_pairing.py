@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations, pairwise
@@ -211,15 +212,15 @@ def test_the_same_seed_gives_the_same_round_whatever_the_order_given(size: int) 
 @PROPS
 @given(st.integers(11, 200), st.integers(0, 2**32 - 1))
 def test_two_player_tables_keep_their_promises_without_networkx(n: int, seed: int) -> None:
+    # (not the monkeypatch fixture: hypothesis runs many examples in one test call)
     rng = random.Random(seed)
     players = contenders(n - n % 2, rng)
     mates = planted(players, 2, rng, min(0.05, 6 / n))
-    original = pairing_module._networkx
-    pairing_module._networkx = lambda: False
+    pairing_module.MATCHING = False
     try:
         round_ = pair(players, mates, Settings(table_size=2), seed)
     finally:
-        pairing_module._networkx = original
+        pairing_module.MATCHING = True
     assert repeats(round_, mates) == 0 and len(round_.tables) == len(players) // 2
 
 
@@ -234,7 +235,7 @@ def test_small_windows_tried_in_full_match_as_well_as_networkx(n: int, seed: int
     rng = random.Random(seed)
     players = ranked(contenders(n, rng, groups=8))
     mates = planted(players, 2, rng, density) if rng.random() < 0.5 else random_mates(players, rng, density)
-    cost = pairing_module._Cost({c.player: float(c.points) for c in players}, mates)
+    cost = pairing_module.TableCost({c.player: float(c.points) for c in players}, mates)
 
     def total(pairs: list[list[Contender]]) -> float:
         return sum(cost.table(p) for p in pairs)
@@ -277,3 +278,16 @@ def test_the_standings_carry_how_late_each_sat_into_the_next_round() -> None:
     done = [FinishedTable(1, (Seat("a", 9), Seat("b", 9), Seat("c", 9)))]
     # a sat first; c sat last (late 1), b in the middle (½): c, then b, then a.
     assert pair_round(people, done, Settings(table_size=3), 1).tables == (("c", "b", "a"),)
+
+
+def test_the_library_pairs_two_player_tables_when_networkx_cannot_be_imported(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "networkx", None)  # import networkx raises ImportError
+    monkeypatch.delitem(sys.modules, "ra.tournament.matching", raising=False)
+    assert not pairing_module.networkx_installed()
+    players = contenders(40, random.Random(5))
+    mates = planted(players, 2, random.Random(6), 0.1)
+    round_ = pair(players, mates, Settings(table_size=2), 1)
+    assert repeats(round_, mates) == 0 and len(round_.tables) == 20
+    assert "ra.tournament.matching" not in sys.modules

@@ -45,6 +45,9 @@ NEAR = 3
 """How many tables either way the swap improvement tries first."""
 PASSES = 30
 """The most passes of the swap improvement."""
+MATCHING = True
+"""Pair two-player tables by networkx's matching when it is installed; ``False`` pairs them as
+larger tables are grouped (the benchmark's ``--no-networkx``, and the tests of that path)."""
 KICKS = 60
 """The most random restarts of the swap improvement while a pair still repeats."""
 
@@ -123,8 +126,8 @@ def group(
     if not seated:
         return [[] for _ in caps]
     points = {c.player: float(c.points) for c in seated}
-    cost = _Cost(points, mates)
-    if all(c == 2 for c in caps) and len(seated) > EXACT_UP_TO and _networkx():
+    cost = TableCost(points, mates)
+    if all(c == 2 for c in caps) and len(seated) > EXACT_UP_TO and MATCHING and networkx_installed():
         from ra.tournament.matching import match_pairs
 
         return match_pairs(seated, cost.repeats, cost.spread, MARGIN)
@@ -135,7 +138,8 @@ def group(
     return _kick(tables, cost, rng)
 
 
-def _networkx() -> bool:
+def networkx_installed() -> bool:
+    """Whether networkx can be imported (the web extra installs it)."""
     try:
         import networkx  # noqa: F401
     except ImportError:
@@ -143,7 +147,7 @@ def _networkx() -> bool:
     return True
 
 
-class _Cost:
+class TableCost:
     """What a table costs: :data:`REPEAT` per repeated pair plus the squared gaps of points."""
 
     def __init__(self, points: Mapping[str, float], mates: Mates) -> None:
@@ -167,7 +171,7 @@ class _Cost:
         return sum(self.pair(a.player, b.player) for a, b in combinations(players, 2))
 
 
-def _exact(pool: list[Contender], caps: list[int], cost: _Cost) -> list[list[Contender]]:
+def _exact(pool: list[Contender], caps: list[int], cost: TableCost) -> list[list[Contender]]:
     """The cheapest grouping of a small ``pool`` into tables of ``caps`` (in that order); on
     ties the first found, which seats the best players together."""
     best: tuple[float, list[list[Contender]]] = (float("inf"), [])
@@ -191,7 +195,7 @@ def _exact(pool: list[Contender], caps: list[int], cost: _Cost) -> list[list[Con
     return best[1]
 
 
-def _greedy(pool: list[Contender], caps: Sequence[int], cost: _Cost) -> list[list[Contender]]:
+def _greedy(pool: list[Contender], caps: Sequence[int], cost: TableCost) -> list[list[Contender]]:
     """Tables filled top down: the best player left, then the next players new to the table."""
     tables = []
     for cap in caps:
@@ -202,7 +206,7 @@ def _greedy(pool: list[Contender], caps: Sequence[int], cost: _Cost) -> list[lis
     return tables
 
 
-def _pick(pool: Sequence[Contender], table: Sequence[Contender], cost: _Cost) -> int:
+def _pick(pool: Sequence[Contender], table: Sequence[Contender], cost: TableCost) -> int:
     """The index of the first of the next :data:`WINDOW` players who repeats no one at the
     table, else of the one who repeats fewest."""
     best, fewest = 0, len(table) + 1
@@ -215,7 +219,7 @@ def _pick(pool: Sequence[Contender], table: Sequence[Contender], cost: _Cost) ->
     return best
 
 
-def _improve(tables: list[list[Contender]], cost: _Cost, dirty: Iterable[int] | None = None) -> None:
+def _improve(tables: list[list[Contender]], cost: TableCost, dirty: Iterable[int] | None = None) -> None:
     """Swap players between tables while a swap lowers the cost: each table with its
     :data:`NEAR` neighbours below, and a table that repeats a pair with every other table.
     Only ``dirty`` tables (all by default) are tried first, then those near a swap."""
@@ -239,7 +243,7 @@ def _near(t: int) -> range:
     return range(max(0, t - NEAR), t + 1)
 
 
-def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> list[list[Contender]]:
+def _kick(tables: list[list[Contender]], cost: TableCost, rng: random.Random) -> list[list[Contender]]:
     """Iterated local search while a pair repeats: swap one player of each repeated pair with a
     random player anywhere, improve again, keep the cheaper grouping; at most :data:`KICKS` times."""
     best, best_cost = tables, sum(cost.table(t) for t in tables)
@@ -263,12 +267,12 @@ def _kick(tables: list[list[Contender]], cost: _Cost, rng: random.Random) -> lis
     return best
 
 
-def _repeats_at(player: Contender, table: Sequence[Contender], cost: _Cost) -> bool:
+def _repeats_at(player: Contender, table: Sequence[Contender], cost: TableCost) -> bool:
     """Whether ``player`` has met someone else at ``table`` before."""
     return any(cost.repeats(player.player, other.player) for other in table if other is not player)
 
 
-def _swap(tables: list[list[Contender]], costs: list[float], t: int, u: int, cost: _Cost) -> bool:
+def _swap(tables: list[list[Contender]], costs: list[float], t: int, u: int, cost: TableCost) -> bool:
     """Make the best swap of one player between tables ``t`` and ``u`` if it lowers their cost."""
     if costs[t] + costs[u] == 0:
         return False
@@ -286,7 +290,7 @@ def _swap(tables: list[list[Contender]], costs: list[float], t: int, u: int, cos
     return True
 
 
-def _change(table: Sequence[Contender], leaving: Contender, coming: Contender, cost: _Cost) -> float:
+def _change(table: Sequence[Contender], leaving: Contender, coming: Contender, cost: TableCost) -> float:
     """How a table's cost changes when ``coming`` takes the seat of ``leaving``."""
     return sum(
         cost.pair(coming.player, p.player) - cost.pair(leaving.player, p.player)
