@@ -84,11 +84,12 @@ def _bye(line: Standing) -> None:
 
 
 def _table(lines: dict[str, Standing], table: FinishedTable, settings: Settings) -> None:
+    points = match_points(table)
     for seat_index, seat in enumerate(table.seats):
         if seat.player is None:
             continue
         line = lines[seat.player]
-        earned = match_points(table)[seat.player]
+        earned = points[seat.player]
         line.games += 1
         line.tables.append(table)
         line.match_points += earned
