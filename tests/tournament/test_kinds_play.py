@@ -14,6 +14,7 @@ from ra.tournament import (
     Seat,
     Settings,
     TournamentError,
+    is_open,
     pair_round,
     schedule,
     seat_free,
@@ -112,3 +113,13 @@ def test_a_player_away_is_left_out_of_the_round_and_seated_again_after() -> None
     assert "c" not in away.players() and sorted(away.players()) == list("abde")
     back = pair_round(people("abcde"), [], Settings(table_size=2, byes=True), 1)
     assert "c" in back.players() + list(back.byes)
+
+
+def test_a_time_without_its_zone_is_refused_by_name() -> None:
+    naive = datetime(2026, 12, 1, 18, 0)
+    with pytest.raises(TournamentError, match="time zone") as caught:
+        seat_free(people("ab"), [], ARENA, ["a", "b"], 1, START, naive)
+    assert caught.value.option == "now"
+    with pytest.raises(TournamentError) as caught:
+        is_open(ARENA, naive, START)
+    assert caught.value.option == "started"

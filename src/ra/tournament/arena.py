@@ -27,7 +27,11 @@ class Seating:
 
 
 def is_open(settings: Settings, started: datetime, now: datetime) -> bool:
-    """Whether new games may still start: the arena runs ``settings.minutes`` from ``started``."""
+    """Whether new games may still start: the arena runs ``settings.minutes`` from ``started``.
+    Both times must say their time zone (aware datetimes), so workers in any zone agree."""
+    for name, moment in (("started", started), ("now", now)):
+        if not isinstance(moment, datetime) or moment.utcoffset() is None:
+            raise TournamentError(f"{name} must be a datetime with its time zone, not {moment!r}", name)
     return started <= now < started + timedelta(minutes=settings.check().minutes)
 
 

@@ -101,7 +101,8 @@ def layout(players: int, settings: Settings) -> Layout:
     """The tables for ``players`` at ``settings.table_size``: all of that size when the count
     divides; otherwise, as the organiser allowed, bots in the empty seats (at most one a table
     where there are tables enough), byes for the players left over, or the fewest tables of
-    another size (see :func:`_mixed`)."""
+    another size (2 to 5), among as few the sizes nearest ``settings.table_size``.  One player
+    alone gets a bye."""
     size = settings.check().table_size
     if players < 0:
         raise TournamentError(f"players must be 0 or more, not {players}", "players")
