@@ -132,3 +132,13 @@ def test_standings_are_a_function_of_the_results_in_any_order(seed: int, size: i
 
 def people_of(names: list[str]) -> list[Entrant]:
     return [Entrant(n) for n in sorted(names)]
+
+
+def test_entrants_listed_twice_or_seats_that_are_not_seats_are_refused() -> None:
+    with pytest.raises(TournamentError, match="'a'") as caught:
+        standings(people("aba"), [], SWISS)
+    assert caught.value.option == "entrants"
+    with pytest.raises(TournamentError, match="tuple of Seat"):
+        FinishedTable(1, [Seat("a"), Seat("b")])  # type: ignore[arg-type]
+    with pytest.raises(TournamentError, match="table_size"):
+        standings(people("ab"), [], Settings(table_size=9))

@@ -40,6 +40,8 @@ class FinishedTable:
     seats: tuple[Seat, ...]
 
     def __post_init__(self) -> None:
+        if not isinstance(self.seats, tuple) or not all(isinstance(s, Seat) for s in self.seats):
+            raise TournamentError(f"seats must be a tuple of Seat, not {self.seats!r}", "seats")
         if not MIN_TABLE <= len(self.seats) <= MAX_TABLE:
             raise TournamentError(
                 f"a table has {MIN_TABLE} to {MAX_TABLE} seats, not {len(self.seats)}", "seats"
@@ -103,9 +105,13 @@ def places(table: FinishedTable) -> dict[str, Fraction]:
 
 
 def check(results: Sequence[Result], entrants: Sequence[Entrant]) -> None:
-    """A :class:`TournamentError` naming a player in ``results`` who is not an entrant, or a
-    player with two results in one round."""
+    """A :class:`TournamentError` naming an entrant listed twice, a player in ``results`` who is
+    not an entrant, a player with two results in one round, or a round that is not 1 or more."""
     known = {e.player for e in entrants}
+    if len(known) != len(entrants):
+        names = [e.player for e in entrants]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise TournamentError(f"entrants listed twice: {twice}", "entrants")
     seen: set[tuple[int, str]] = set()
     for result in results:
         if not isinstance(result.round, int) or result.round < 1:

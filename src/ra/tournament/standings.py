@@ -56,8 +56,10 @@ class Standing:
 
 def standings(entrants: Sequence[Entrant], results: Iterable[Result], settings: Settings) -> list[Standing]:
     """Every entrant's line, best first (bots never have one)."""
-    results = sorted(results, key=lambda r: r.round)
+    settings.check()
+    results = list(results)
     check(results, entrants)
+    results.sort(key=lambda r: r.round)
     lines = {e.player: Standing(e.player, e.rating) for e in entrants}
     for result in results:
         if isinstance(result, Bye):
