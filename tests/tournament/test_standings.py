@@ -142,3 +142,12 @@ def test_entrants_listed_twice_or_seats_that_are_not_seats_are_refused() -> None
         FinishedTable(1, [Seat("a"), Seat("b")])  # type: ignore[arg-type]
     with pytest.raises(TournamentError, match="table_size"):
         standings(people("ab"), [], Settings(table_size=9))
+
+
+def test_the_game_that_ends_a_streak_still_counts_double() -> None:
+    arena = Settings(kind=Kind.ARENA, table_size=3)
+    games = [table(i, ("a", 30), ("b", 20), ("c", 10)) for i in (1, 2)]
+    games += [table(3, ("b", 30), ("a", 20), ("c", 10)), table(4, ("b", 30), ("a", 20), ("c", 10))]
+    line = next(s for s in standings(people("abc"), games, arena) if s.player == "a")
+    assert line.points == 2 + 2 + 2 * 1 + 1  # the second place on the streak: 1 doubled; after it: 1
+    assert line.streak == 0
