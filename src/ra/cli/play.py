@@ -221,7 +221,15 @@ def replay_command(
         raise fail(error_text(err)) from None
     game = replay.game
     judged = None if analysis is None else _load_analysis(analysis, game)
-    app = ReplayApp(game, edition, judged, lang(), stand_ins=replay.stand_ins, stand_in=replay.stand_in)
+    app = ReplayApp(
+        game,
+        edition,
+        judged,
+        lang(),
+        stand_ins=replay.stand_ins,
+        stand_in=replay.stand_in,
+        viewer=replay.viewer,
+    )
     app.run()
 
 

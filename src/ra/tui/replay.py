@@ -14,6 +14,7 @@ from ra.analysis.game import GameAnalysis
 from ra.analysis.report import pct
 from ra.events import decision_seats
 from ra.labels import action_label
+from ra.state import State
 from ra.table import stand_in_events
 from ra.tui import render
 from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board, translate_bindings
@@ -21,7 +22,9 @@ from ra.words import DEFAULT_LANG, words
 
 
 class ReplayApp(App[None]):
-    """Step through a game's decisions; everything is shown (the game is over or paused)."""
+    """Step through a game's decisions.  A finished game shows everything; an unfinished one
+    shows what ``viewer`` saw (R9.1: under hidden scores, not the others' scores), so that a
+    saved hot-seat game cannot be peeked at."""
 
     TITLE = "Ra"
     ENABLE_COMMAND_PALETTE = False
@@ -57,6 +60,7 @@ class ReplayApp(App[None]):
         lang: str = DEFAULT_LANG,
         stand_ins: frozenset[int] = frozenset(),
         stand_in: str = "medium",
+        viewer: int | None = None,
     ) -> None:
         super().__init__()
         self.lang = lang
@@ -74,6 +78,9 @@ class ReplayApp(App[None]):
         self.stand_ins = stand_ins
         """Decisions a stand-in bot of level ``stand_in`` took for an absent person: marked in the log."""
         self.stand_in = stand_in
+        self.viewer: int | None = viewer
+        self.finished = game.is_over()
+        """Whether the whole game is over (then every position is shown whole)."""
 
     def compose(self) -> ComposeResult:
         yield from board_widgets()
@@ -94,8 +101,12 @@ class ReplayApp(App[None]):
             self.position += 1
         self.show()
 
+    def shown(self) -> State:
+        """The position as the screen may show it: whole once the game is over, else ``viewer``'s view."""
+        return self.game if self.finished else self.game.view(self.viewer)
+
     def show(self) -> None:
-        game = self.game
+        game = self.shown()
         w = self.w
         show_board(self, game, self.edition, lang=self.lang)
         log = self.query_one("#log", RichLog)

@@ -131,18 +131,25 @@ class Replay:
     game: ra.Game
     stand_ins: frozenset[int]
     stand_in: str
+    viewer: int | None = None
+    """Whose eyes an unfinished game is replayed with (R9.1): the one person at a table of
+    bots, else nobody's (a spectator's); a finished game shows everything."""
 
 
 def load_replay(path: Path) -> Replay:
     """The game in ``path`` and its table's facts; a bad fact is a one-line :class:`ra.RecordError`."""
+    where = os.fspath(path)
     data = read_document(path)
-    game = game_from_document(data, os.fspath(path))
+    game = game_from_document(data, where)
     try:
         stand_ins = record_facts(data, game)[1]
         level = record_stand_in(data)
     except ra.RecordError as err:
-        raise _refused("record.detail", file=os.fspath(path), detail=str(err)) from None
-    return Replay(game, stand_ins, level)
+        raise _refused("record.detail", file=where, detail=str(err)) from None
+    meta = data.get("session")
+    seats = [Seat(n) for n in game.names] if meta is None else _saved_seats(meta, where, game.num_players)
+    people = [i for i, s in enumerate(seats) if s.human]
+    return Replay(game, stand_ins, level, people[0] if len(people) == 1 else None)
 
 
 class Session(Table[Evaluation]):

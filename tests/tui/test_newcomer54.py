@@ -1,0 +1,79 @@
+"""What a newcomer tripped over in the terminal (issue 54), in English, Russian and German."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+import ra
+from ra.tui import ReplayApp, Seat, Session
+from ra.tui.session import load_replay
+from tests.tui.test_app import screen_text
+from tests.tui.test_newcomer import run_at
+
+
+def into_epoch_two(names: list[str]) -> ra.Game:
+    """A game under hidden scores (R9.1) played at random until the second epoch: each player
+    has a score on their tablet by now."""
+    game = ra.Game(players=names, seed=5, hidden_scores=True)
+    rng = random.Random(5)
+    while game.epoch < 2:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def replay_end(app: ReplayApp) -> str:
+    """The replay's screen at the last decision."""
+    seen: list[str] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("end")
+        await pilot.pause()
+        seen.append(screen_text(app))
+
+    run_at(app, (80, 24), script)  # type: ignore[arg-type]
+    return seen[0]
+
+
+def score_shown(text: str, name: str) -> bool:
+    """Whether the players table shows ``name``'s score (a number, not ``?``)."""
+    row = next(line for line in text.splitlines() if re.match(rf"\s*\S?\s*{re.escape(name)}\b", line))
+    return "?" not in row
+
+
+@pytest.mark.parametrize(
+    ("bots", "visible"),
+    [((None, None, "greedy"), set()), ((None, "greedy", "greedy"), {"Ann"})],
+    ids=["hot seat: nobody's", "one person: hers"],
+)
+def test_the_replay_of_an_unfinished_save_keeps_hidden_scores_hidden(
+    tmp_path: Path, bots: tuple[str | None, ...], visible: set[str]
+) -> None:
+    """``ra replay`` of a saved, unfinished game showed every score: a hot-seat player could
+    read the others' tablets (R9.1).  It shows what the live game would: the one person's own
+    score at a table of bots, nobody's at a hot seat."""
+    names = ["Ann", "Bob", "Cleo"]
+    game = into_epoch_two(names)
+    session = Session(game, [Seat(n, b) for n, b in zip(names, bots, strict=True)], tmp_path / "s.json")
+    replay = load_replay(session.save())
+    app = ReplayApp(replay.game, stand_ins=replay.stand_ins, stand_in=replay.stand_in, viewer=replay.viewer)
+    text = replay_end(app)
+    assert {n for n in names if score_shown(text, n)} == visible, text
+    for name in names:  # nor in the log
+        assert (f"{name} scores (hidden)" not in text) == (name in visible), text
+
+
+def test_the_replay_of_a_finished_game_shows_every_score(tmp_path: Path) -> None:
+    """Once the game is over every tablet is turned (R9.1): the replay shows all scores."""
+    game = into_epoch_two(["Ann", "Bob", "Cleo"])
+    rng = random.Random(1)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_actions()))
+    session = Session(game, [Seat("Ann"), Seat("Bob"), Seat("Cleo", "greedy")], tmp_path / "s.json")
+    replay = load_replay(session.save())
+    text = replay_end(ReplayApp(replay.game, viewer=replay.viewer))
+    assert all(score_shown(text, n) for n in ("Ann", "Bob", "Cleo")), text
