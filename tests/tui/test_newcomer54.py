@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 import ra
-from ra.tui import ReplayApp, Seat, Session
+from ra.tui import ReplayApp, Seat, Session, plan_seats
 from ra.tui.session import load_replay
 from tests.tui.test_app import screen_text
 from tests.tui.test_newcomer import run_at
@@ -77,3 +77,20 @@ def test_the_replay_of_a_finished_game_shows_every_score(tmp_path: Path) -> None
     replay = load_replay(session.save())
     text = replay_end(ReplayApp(replay.game, viewer=replay.viewer))
     assert all(score_shown(text, n) for n in ("Ann", "Bob", "Cleo")), text
+
+
+@pytest.mark.parametrize(
+    ("humans", "bots", "seated"),
+    [
+        ("", "master", ["You", "Master bot", "Master bot 2"]),  # was: You and one master bot
+        ("", "", ["You", "Hard bot", "Hard bot 2"]),
+        ("", "easy,hard,master", ["You", "Easy bot", "Hard bot", "Master bot"]),
+        ("Ann,Bob", "", ["Ann", "Bob"]),  # a hot seat of two, as the help says
+        ("Ann,Bob", "hard", ["Ann", "Bob", "Hard bot"]),
+    ],
+)
+def test_ra_play_seats_three_unless_told_otherwise(humans: str, bots: str, seated: list[str]) -> None:
+    """``ra play --bots master`` started a two-player game though ``--players`` says its default
+    is 3: the default holds, and grows only to seat everyone named."""
+    seats = plan_seats(None, humans.split(","), bots.split(","))  # what `ra play` passes
+    assert [s.name for s in seats] == seated
