@@ -31,6 +31,7 @@ from ra.cli.common import (
     lang,
     plain_flags,
     set_lang,
+    system_words,
     w,
     without_lang,
 )
@@ -133,7 +134,7 @@ def demo(
             records.save(game, save)
         except OSError as err:
             raise fail(
-                w()("cli.err.cannot_save", path=repr(os.fspath(save)), why=err.strerror or str(err))
+                w()("cli.err.cannot_save", path=repr(os.fspath(save)), why=system_words(err))
             ) from None
         console.print(escape(w()("cli.demo.saved", path=str(save))), highlight=False)
 

@@ -133,8 +133,15 @@ def cannot_write(path: Path) -> str | None:
         if path.exists() and not os.access(path, os.W_OK):
             raise PermissionError(13, "Permission denied")
     except OSError as err:
-        return err.strerror or str(err)
+        return system_words(err)
     return None
+
+
+def system_words(err: OSError) -> str:
+    """Why the system refused a file, in the command line's language (never its English)."""
+    from ra.tui.session import system_reason
+
+    return w().render(system_reason(err))
 
 
 @contextlib.contextmanager

@@ -23,6 +23,7 @@ from ra.cli.common import (
     pager_with_colours,
     rules_text,
     setup_message,
+    system_words,
     w,
 )
 
@@ -195,9 +196,7 @@ def _check_writable(path: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise fail(
-            w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=err.strerror or str(err))
-        ) from None
+        raise fail(w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=system_words(err))) from None
     if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise fail(w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=w()("cli.err.not_writable")))
 

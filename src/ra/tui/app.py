@@ -31,7 +31,7 @@ from ra.tui.help import help_text
 from ra.tui.hint_panel import HintsPanel
 from ra.tui.hints import HINT_BUDGET
 from ra.tui.keys import MoveKeys, Pressed
-from ra.tui.session import SearchCancelledError, Session
+from ra.tui.session import SearchCancelledError, Session, system_reason
 from ra.tui.widgets import KeyBar, MessageLine, action_buttons
 from ra.words import DEFAULT_LANG, Words, words
 
@@ -604,7 +604,7 @@ class PlayApp(App[None]):
         try:
             path = self.session.save()
         except OSError as err:
-            self.say(self.w("tui.save.failed", error=str(err)), error=True)
+            self.say(self.w("tui.save.failed", error=self.w.render(system_reason(err))), error=True)
             return
         self.saved_to = str(path)
         self.say(self.w("tui.save.done", path=str(path)))
@@ -621,7 +621,7 @@ class PlayApp(App[None]):
         try:
             self.saved_to = str(self.session.save())
         except OSError as err:
-            self.error = self.w("tui.save.failed", error=str(err))
+            self.error = self.w("tui.save.failed", error=self.w.render(system_reason(err)))
 
     def why_not(self, action: ra.Action) -> str:
         """Why ``action`` is not possible now, in the game's language (:func:`render.why_not`)."""

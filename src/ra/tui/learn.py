@@ -24,7 +24,7 @@ from ra.labels import action_label
 from ra.learn import LEARNER, Chapter, Lesson, load_chapters
 from ra.tui import render
 from ra.tui.keys import MoveKeys
-from ra.tui.session import data_dir
+from ra.tui.session import data_dir, system_reason
 from ra.words import DEFAULT_LANG, Msg, worded, words
 
 PROGRESS_FORMAT = "ra-learn"
@@ -41,7 +41,7 @@ def load_progress(path: Path, chapters: tuple[Chapter, ...]) -> Lesson:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
-        raise worded(ValueError, "learn.progress.unreadable", why=str(err.strerror or err)) from None
+        raise worded(ValueError, "learn.progress.unreadable", why=system_reason(err)) from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise worded(ValueError, "learn.progress.not_json") from None
     if not isinstance(raw, dict) or raw.get("format") != PROGRESS_FORMAT:

@@ -6,6 +6,7 @@ the web server; this module adds only persistence.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Sequence
@@ -31,7 +32,7 @@ from ra.table import (
     record_facts,
     record_stand_in,
 )
-from ra.words import msg, words
+from ra.words import Msg, Param, msg, words
 
 __all__ = [
     "CancellableView",
@@ -81,19 +82,48 @@ def read_document(path: Path) -> dict[str, Any]:
         with open(path, "rb") as f:
             raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as err:
-        raise _refused("record.unreadable", file=where, detail=str(err.strerror or err)) from None
+        raise _refused("record.unreadable", file=where, detail=system_reason(err)) from None
     if len(raw) > MAX_RECORD_BYTES:
         raise _refused("record.too_large", file=where)
     try:
         data = parse_json(raw)
     except ra.RecordError as err:
-        raise _refused("record.not_a_record", file=where, detail=str(err)) from None
+        raise _refused("record.not_a_record", file=where, detail=_reason(err)) from None
     if not isinstance(data, dict):
         raise _refused("record.not_an_object", file=where)
     return data
 
 
-def _refused(key: str, **params: str | int) -> ra.RecordError:
+OS_REASONS = {
+    errno.ENOENT: "os.enoent",
+    errno.EISDIR: "os.eisdir",
+    errno.EACCES: "os.eacces",
+    errno.EPERM: "os.eacces",
+    errno.ENOTDIR: "os.enotdir",
+    errno.ENAMETOOLONG: "os.enametoolong",
+    errno.ELOOP: "os.eloop",
+    errno.EROFS: "os.erofs",
+    errno.ENOSPC: "os.enospc",
+}
+"""The system's refusals a person meets with a file, by ``errno``: our words, not its English."""
+
+
+def system_reason(err: OSError) -> Msg:
+    """Why the system refused a file, in words any language renders (``os.other`` names the
+    code of a rarer refusal: ``EIO``)."""
+    key = OS_REASONS.get(err.errno or 0)
+    if key is not None:
+        return msg(key)
+    return msg("os.other", code=errno.errorcode.get(err.errno or 0, type(err).__name__))
+
+
+def _reason(err: Exception) -> Msg | str:
+    """An engine error's words (its ``why``) where it has them, else its text."""
+    why = getattr(err, "why", None)
+    return why if isinstance(why, Msg) else str(err)
+
+
+def _refused(key: str, **params: Param) -> ra.RecordError:
     """A file that is not a game we can load, in words any language renders: the file named,
     the technical detail (the engine's or the system's words) kept as it came."""
     why = msg(key, **params)
@@ -105,7 +135,7 @@ def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
     try:
         return ra.Game.from_record(data)
     except ra.RecordError as err:
-        raise _refused("record.detail", file=where, detail=str(err)) from None
+        raise _refused("record.detail", file=where, detail=_reason(err)) from None
     except (
         ValueError,
         TypeError,
