@@ -8,11 +8,15 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 import ra
-from ra.tui import ReplayApp, Seat, Session, plan_seats
+from ra.tui import PlayApp, ReplayApp, Seat, Session, plan_seats
+from ra.tui.keys import typed_action
+from ra.tui.render import notation_error
 from ra.tui.session import load_replay
-from tests.tui.test_app import screen_text
+from ra.words import words
+from tests.tui.test_app import screen_text, settle
 from tests.tui.test_newcomer import run_at
 
 
@@ -94,3 +98,57 @@ def test_ra_play_seats_three_unless_told_otherwise(humans: str, bots: str, seate
     is 3: the default holds, and grows only to seat everyone named."""
     seats = plan_seats(None, humans.split(","), bots.split(","))  # what `ra play` passes
     assert [s.name for s in seats] == seated
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed"),
+    [("de", "ziehen"), ("ru", "Тянуть"), ("en", "draw"), ("de", "draw"), ("ru", "draw")],
+)
+def test_a_typed_action_may_be_in_the_readers_words(tmp_path: Path, lang: str, typed: str) -> None:
+    """``/ ziehen`` was refused in German: the command line takes the button's words in the
+    reader's language, and the notation in any."""
+    seats = [Seat("Ann"), Seat("Bob", "greedy"), Seat("Cy", "greedy")]
+    session = Session.new(seats, seed=3, save_path=tmp_path / "s.json")
+    app = PlayApp(session, delay=30, lang=lang)
+    said: list[str] = []
+    before: list[int] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        before.append(session.game.num_decisions)
+        await pilot.press("slash")
+        app.query_one("#command", Input).value = typed  # any script, as a keyboard types it
+        await pilot.press("enter")
+        await pilot.pause()
+        said.append(app.message)
+
+    run_at(app, (80, 24), script)
+    assert [str(a) for a in session.game.decisions][before[0] :][:1] == ["draw"], said
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "notation"),
+    [
+        ("de", "Gebot 9", "bid 9"),
+        ("de", "gott: gold", "god gold"),
+        ("de", "Abwerfen Kunst", "discard art"),
+        ("de", "ra anrufen", "ra"),
+        ("ru", "ставка 9", "bid 9"),
+        ("ru", "Бог: Золото", "god gold"),
+        ("ru", "пас", "pass"),
+        ("en", "Lose Art", "discard art"),
+        ("de", "bid 9", "bid 9"),
+    ],
+)
+def test_every_button_word_is_an_action(lang: str, typed: str, notation: str) -> None:
+    assert typed_action(typed, lang) == ra.Action.parse(notation)
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed", "said"),
+    [("de", "Gebot 17", "tui.error.no_such_sun"), ("ru", "ставка 17", "tui.error.no_such_sun")],
+)
+def test_a_sun_that_does_not_exist_is_named_in_the_readers_words(lang: str, typed: str, said: str) -> None:
+    with pytest.raises(ra.NotationError):
+        typed_action(typed, lang)
+    assert notation_error(typed, lang) == words(lang)(said, sun="17", max=ra.MAX_SUN)

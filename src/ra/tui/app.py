@@ -30,7 +30,7 @@ from ra.tui.bot_worker import BotWorker
 from ra.tui.help import help_text
 from ra.tui.hint_panel import HintsPanel
 from ra.tui.hints import HINT_BUDGET
-from ra.tui.keys import MoveKeys, Pressed
+from ra.tui.keys import MoveKeys, Pressed, typed_action
 from ra.tui.session import SearchCancelledError, Session, system_reason
 from ra.tui.widgets import KeyBar, MessageLine, action_buttons
 from ra.words import DEFAULT_LANG, Words, words
@@ -529,7 +529,7 @@ class PlayApp(App[None]):
         if not text:
             return
         try:
-            action = ra.Action.parse(text)
+            action = typed_action(text, self.lang)
         except ra.NotationError:
             self.say(render.notation_error(text, self.lang), error=True)
             return

@@ -559,7 +559,8 @@ def why_not(view: State, action: ra.Action, edition: str = "original", lang: str
 def notation_error(text: str, lang: str = DEFAULT_LANG) -> str:
     """What is wrong with a typed action (the notation is the engine's: ``bid 9``)."""
     w = words(lang)
-    sun = re.fullmatch(r"bid\s+(\d+)", text.strip(), re.IGNORECASE)
+    bid = w("tui.action.bid", sun="").strip()  # "Gebot", "Ставка"
+    sun = re.fullmatch(rf"(?:bid|{re.escape(bid)}):?\s+(\d+)", text.strip(), re.IGNORECASE)
     if sun is not None:
         return w("tui.error.no_such_sun", sun=sun.group(1), max=ra.MAX_SUN)
     return w("tui.error.notation", text=text)
