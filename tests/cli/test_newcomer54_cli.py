@@ -78,3 +78,14 @@ def test_an_unknown_command_suggests_in_the_readers_words(
     w = words(lang_)
     assert w("click.no_such_command").replace("{name!r}", "'repla'").rstrip(".") in err  # Click's own format
     assert w("cli.usage.did_you_mean", options="'replay', 'play', 'arena'") in err, err
+
+
+@pytest.mark.parametrize("args", [["--lang", "de"], ["--lang=ru"], ["--lang", "en"]])
+def test_ra_with_only_a_language_prints_the_help(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    """``ra`` alone prints the help; ``ra --lang de`` alone said "missing command"."""
+    with pytest.raises(SystemExit) as ended:
+        main(args)
+    assert ended.value.code == 0
+    out = capsys.readouterr()
+    assert out.err == ""
+    assert "ra rules" in out.out and "replay" in out.out and "--lang" in out.out, out.out
