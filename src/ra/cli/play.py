@@ -21,6 +21,7 @@ from ra.cli.common import (
     fail,
     lang,
     pager_with_colours,
+    ra_command,
     rules_text,
     setup_message,
     system_words,
@@ -173,21 +174,6 @@ def _latest_unfinished() -> Path:
     if not unfinished:
         raise fail(w()("cli.err.no_resume"))
     return unfinished[0].path
-
-
-def ra_command() -> str:
-    """How to type ``ra`` in a new shell: ``ra`` when it is on the PATH, else its full path
-    (in a virtual environment that is not activated, ``ra`` alone is not found)."""
-    import shutil
-    import sys
-
-    here = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
-    on_path = shutil.which("ra")
-    if on_path is not None and (here is None or Path(on_path).resolve() == here):
-        return "ra"
-    if here is not None and here.name == "ra" and here.is_file():
-        return str(here)
-    return "ra"
 
 
 def _check_writable(path: Path) -> None:
