@@ -11,13 +11,16 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 import ra
+from ra.labels import action_label
 from ra.tui import PlayApp, ReplayApp, Seat, Session, plan_seats
+from ra.tui.hints import HIDES
 from ra.tui.keys import typed_action
 from ra.tui.render import notation_error
 from ra.tui.session import load_replay
 from ra.words import words
-from tests.tui.test_app import screen_text, settle
+from tests.tui.test_app import screen_text, settle, steady_text
 from tests.tui.test_newcomer import run_at
+from tests.tui.test_newcomer41 import bidding
 
 
 def into_epoch_two(names: list[str]) -> ra.Game:
@@ -152,3 +155,34 @@ def test_a_sun_that_does_not_exist_is_named_in_the_readers_words(lang: str, type
     with pytest.raises(ra.NotationError):
         typed_action(typed, lang)
     assert notation_error(typed, lang) == words(lang)(said, sun="17", max=ra.MAX_SUN)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+def test_the_hints_panel_shows_every_action_and_says_what_the_margin_is_at_60x20(
+    tmp_path: Path, lang: str
+) -> None:
+    """At 60×20 the hints panel showed one action (its header took two lines, each row the word
+    "margin"); "margin" was never explained.  Now the header says once what ± is, and five
+    actions fit, each with its chance as the language writes it (German "33 %")."""
+    game = bidding(3, seed=4)
+    seats = [Seat(n, None if i == 0 else "greedy") for i, n in enumerate(game.names)]
+    app = PlayApp(
+        Session(game, seats, tmp_path / "s.json", hints=True), delay=30, hint_budget="20", lang=lang
+    )
+    seen: list[str] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        await pilot.press("h")
+        for _ in range(600):
+            if app.hints.work.result is not None:
+                break
+            await pilot.pause(0.05)
+        seen.append(await steady_text(pilot, app))
+
+    run_at(app, (60, 20), script)
+    screen, w = seen[0], words(lang)
+    assert w("hint.panel.legend", hides=HIDES) in " ".join(screen.split()), screen
+    assert all(action_label(a, lang=lang) in screen for a in game.legal_actions()), screen
+    percent = re.compile(r"\d+ %" if lang == "de" else r"\d+%")
+    assert len(percent.findall(screen)) >= len(game.legal_actions()), screen

@@ -32,7 +32,7 @@ from ra.puzzles import (
     load_puzzles,
     solver_from,
 )
-from ra.tui.render import auction_line, board_line, players_table
+from ra.tui.render import auction_line, board_line, chance, players_table
 from ra.tui.session import data_dir
 from ra.words import languages, sentence, words
 
@@ -139,8 +139,8 @@ def tell(
     for a in puzzle.actions:
         mark = " ★" if a.action is verdict.answer else ""
         mine = f"  {wl('puzzle.your_answer')}" if a.action is verdict.chosen else ""
-        win = round(100 * a.chances[puzzle.mover])
-        console.print(f"  {action_label(a.action, lang=language)}{mark}: {win}%{mine}", highlight=False)
+        win = chance(a.chances[puzzle.mover], language)
+        console.print(f"  {action_label(a.action, lang=language)}{mark}: {win}{mine}", highlight=False)
     delta = after.shown - before.shown
     change = (
         wl("puzzle.rating_change", rating=after.shown, delta=f"{delta:+d}")

@@ -556,6 +556,16 @@ def why_not(view: State, action: ra.Action, edition: str = "original", lang: str
     return w("tui.illegal.generic", action=label)
 
 
+def percent(value: int, lang: str = DEFAULT_LANG) -> str:
+    """A whole percentage as the language writes it: ``42%``, German ``42 %`` (``tui.percent``)."""
+    return words(lang)("tui.percent", value=value)
+
+
+def chance(x: float, lang: str = DEFAULT_LANG) -> str:
+    """A chance (0-1) as a whole percentage in ``lang``."""
+    return percent(round(100 * x), lang)
+
+
 def notation_error(text: str, lang: str = DEFAULT_LANG) -> str:
     """What is wrong with a typed action (the notation is the engine's: ``bid 9``)."""
     w = words(lang)

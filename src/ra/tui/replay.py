@@ -11,7 +11,6 @@ from textual.widgets import Footer, RichLog, Static
 
 import ra
 from ra.analysis.game import GameAnalysis
-from ra.analysis.report import pct
 from ra.events import decision_seats
 from ra.labels import action_label
 from ra.state import State
@@ -140,17 +139,22 @@ class ReplayApp(App[None]):
             return Text(w(key), style="dim")
         text = Text()
         text.append(w("tui.analysis.who", name=names[d.seat], action=self._label(d.chosen)), style="bold")
-        text.append(" " + w("tui.analysis.chance", chance=pct(d.chosen_chance)))
+        text.append(" " + w("tui.analysis.chance", chance=self._pct(d.chosen_chance)))
         if d.chosen != d.best:
             best = self._label(d.best)
-            text.append(w("tui.analysis.best", action=best, chance=pct(d.best_chance), lost=pct(d.loss)))
+            best_chance, lost = self._pct(d.best_chance), self._pct(d.loss)
+            text.append(w("tui.analysis.best", action=best, chance=best_chance, lost=lost))
         if d.label:
             label = w(f"tui.analysis.label.{d.label}").upper()
             text.append(f"  {label}", style="bold red" if d.label != "inaccuracy" else "yellow")
-        chances = "  ".join(f"{n} {pct(c)}" for n, c in zip(names, d.chances, strict=True))
+        chances = "  ".join(f"{n} {self._pct(c)}" for n, c in zip(names, d.chances, strict=True))
         text.append("\n" + w("tui.analysis.chances", chances=chances) + "\n")
         text.append(d.why_text(names, w.lang), style="italic")
         return text
+
+    def _pct(self, x: float) -> str:
+        """A chance as the replay's language writes it (German ``42 %``)."""
+        return render.chance(x, self.lang)
 
     def _label(self, notation: str) -> str:
         """An analysed action's label in the replay's language (the analysis keeps notation)."""
