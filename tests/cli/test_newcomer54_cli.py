@@ -89,3 +89,47 @@ def test_ra_with_only_a_language_prints_the_help(capsys: pytest.CaptureFixture[s
     out = capsys.readouterr()
     assert out.err == ""
     assert "ra rules" in out.out and "replay" in out.out and "--lang" in out.out, out.out
+
+
+def in_a_terminal(tmp_path: Path, keys: list[bytes], lang_: str = "en") -> tuple[int | None, str]:
+    """``ra puzzle --id 1`` in a real terminal (a pseudo-terminal), each of ``keys`` typed once
+    a prompt (``…: ``) is shown: the exit status (None: still waiting after 20 s, then ended)
+    and everything on screen."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    main_fd, side = pty.openpty()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "COLUMNS": "80", "TERM": "xterm"}
+    args = [sys.executable, "-c", "from ra.cli import main; main()", "--lang", lang_, "puzzle", "--id", "1"]
+    proc = subprocess.Popen(args, stdin=side, stdout=side, stderr=side, env=env, close_fds=True)
+    os.close(side)
+    seen, todo, deadline = b"", list(keys), time.monotonic() + 20
+    while proc.poll() is None and time.monotonic() < deadline:
+        if select.select([main_fd], [], [], 0.1)[0]:
+            try:
+                seen += os.read(main_fd, 65536)
+            except OSError:  # the terminal closed: the program ended
+                break
+        if todo and seen.endswith(b": "):
+            os.write(main_fd, todo.pop(0))
+    try:
+        code: int | None = proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:  # waiting for more keys
+        proc.kill()
+        proc.wait(timeout=10)
+        code = None
+    os.close(main_fd)
+    return code, seen.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize(("lang_", "key"), [("en", b"q"), ("ru", "й".encode())])
+def test_q_stops_the_puzzles_at_once_without_enter(tmp_path: Path, lang_: str, key: bytes) -> None:
+    """``q`` needed Enter after it: on a terminal it stops at once (``й``, where ``q`` is on a
+    Russian keyboard, too), and the rating is still said."""
+    code, screen = in_a_terminal(tmp_path, [key], lang_)
+    assert code == 0, screen
+    assert words(lang_)("puzzle.bye", rating=1500, path=str(tmp_path / "ra" / "puzzles.json"))[:20] in screen
