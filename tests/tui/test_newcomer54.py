@@ -186,3 +186,58 @@ def test_the_hints_panel_shows_every_action_and_says_what_the_margin_is_at_60x20
     assert all(action_label(a, lang=lang) in screen for a in game.legal_actions()), screen
     percent = re.compile(r"\d+ %" if lang == "de" else r"\d+%")
     assert len(percent.findall(screen)) >= len(game.legal_actions()), screen
+
+
+@pytest.mark.parametrize(("began", "now"), [("ru", "en"), ("en", "de"), ("de", "ru")])
+def test_you_are_called_you_in_the_language_a_resumed_game_speaks(
+    tmp_path: Path, began: str, now: str
+) -> None:
+    """A game begun in Russian and resumed in English said "Вы" in the English log: the saved
+    "You" is called so in the language the game goes on in (play and replay), nobody else renamed."""
+    seats = [Seat(s.name, None if s.bot is None else "greedy") for s in plan_seats(None, [], [], None, began)]
+    first = Session.new(seats, seed=2, save_path=tmp_path / "s.json")
+    first.game.apply(first.game.legal_actions()[0])
+    path = first.save()
+    you = words(now)("player.you")
+    resumed = Session.load(path, save_path=path, lang=now)
+    assert resumed.game.names == (you, *first.game.names[1:])
+    assert [s.name for s in resumed.seats] == list(resumed.game.names)
+    assert resumed.game.decisions == first.game.decisions
+    assert load_replay(path, now).game.names[0] == you
+    assert Session.load(path).game.names[0] == words(began)("player.you")  # no language: as saved
+
+
+FORBIDDEN = {
+    "de": ("Ctrl-C", "die Geführte Partie", "Tisch-Option"),
+    "ru": ("жетон бога", "жетоном бога", "богом", "зерно", "генератора", "игра суждений"),
+}
+"""Words newcomers tripped over: German "Strg-C" and plain adjectives; the Russian glossary's
+«жетон богов» and one word for the seed, «начальное число»."""
+
+
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_the_words_newcomers_tripped_over_are_gone(lang: str) -> None:
+    from ra.words import catalogue
+
+    texts = [f for forms in catalogue(lang).forms.values() for f in forms]
+    texts.append((Path(ra.__file__).parent / "data" / f"guide.{lang}.md").read_text(encoding="utf-8"))
+    found = {word for word in FORBIDDEN[lang] for text in texts if word in text}
+    assert not found, found
+    if lang == "de":  # one word for undo, and German writes "42 %"
+        assert words("de")("tui.key.undo") == "Zurücknehmen"
+        assert not [t for t in texts if re.search(r"(\d|\})%", t)]
+
+
+def test_the_ra_player_is_told_in_one_person_that_they_bid_last() -> None:
+    """«ваша ставка; ставит последним» mixed persons: the one to bid is addressed throughout."""
+    from ra.tui.render import status_text
+
+    game = ra.Game(players=["Вы", "Bob", "Cy"], seed=1)
+    while not game.is_over():
+        auction = game.auction
+        if game.phase == "bid" and game.to_move == 0 and auction is not None and auction.ra_player == 0:
+            break
+        legal = game.legal_actions()  # invoke Ra where possible; the others bid
+        game.apply(next((a for a in legal if a.kind in ("ra", "bid")), legal[-1]))
+    text = status_text(game.view(0), game.names, {0}, 0, lang="ru").plain
+    assert "вы ставите последним" in text and "ставит последним" not in text.replace("вы ставите", ""), text

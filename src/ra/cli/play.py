@@ -115,7 +115,7 @@ def play_command(
         if disaster_timing != "immediate":
             raise fail(w()("cli.err.load_timing"))
         try:
-            session = Session.load(load, save_path=save)
+            session = Session.load(load, save_path=save, lang=lang())
         except ra.RecordError as err:
             raise fail(error_text(err)) from None
         if session.game.is_over():  # nothing to play: never a second copy of a finished game
@@ -201,7 +201,7 @@ def replay_command(
 
     _check_edition(edition)
     try:
-        replay = load_replay(path)
+        replay = load_replay(path, lang())
     except ra.RecordError as err:
         raise fail(error_text(err)) from None
     game = replay.game

@@ -352,7 +352,7 @@ def status_text(
         if a.must_bid:
             parts.append(w("tui.status.must_bid_you" if mine else "tui.status.must_bid"))
         elif seat == a.ra_player:
-            parts.append(w("tui.status.last_to_bid"))
+            parts.append(w("tui.status.last_to_bid_you" if mine else "tui.status.last_to_bid"))
         for part in parts:
             t.append(w("tui.status.more", text=part))
     elif phase == "god":

@@ -18,6 +18,7 @@ from typing import Any
 import ra
 from ra import bots
 from ra.bots.evaluate import Evaluation
+from ra.events import is_you
 from ra.record_format import parse_json
 from ra.records import MAX_RECORD_BYTES, atomic_write
 from ra.table import (
@@ -166,10 +167,29 @@ class Replay:
     bots, else nobody's (a spectator's); a finished game shows everything."""
 
 
-def load_replay(path: Path) -> Replay:
-    """The game in ``path`` and its table's facts; a bad fact is a one-line :class:`ra.RecordError`."""
+def say_you_in(data: dict[str, Any], lang: str | None) -> None:
+    """Call the person saved as "You" in the language the game began in ("Вы") "You" in
+    ``lang`` now, in the record's players and the saved seats alike (``None``: as saved)."""
+    players = data.get("players")
+    if lang is None or not isinstance(players, list):
+        return
+    you = words(lang)("player.you")
+    meta = data.get("session")
+    seats = meta.get("seats") if isinstance(meta, dict) else None
+    for i, name in enumerate(players):
+        seat = seats[i] if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], dict) else {}
+        if isinstance(name, str) and is_you(name) and seat.get("bot") is None and you not in players:
+            players[i] = you
+            if seat:
+                seat["name"] = you
+
+
+def load_replay(path: Path, lang: str | None = None) -> Replay:
+    """The game in ``path`` and its table's facts; a bad fact is a one-line :class:`ra.RecordError`.
+    ``lang``: the reader's language, in which "You" is called (:func:`say_you_in`)."""
     where = os.fspath(path)
     data = read_document(path)
+    say_you_in(data, lang)
     game = game_from_document(data, where)
     try:
         stand_ins = record_facts(data, game)[1]
@@ -249,14 +269,16 @@ class Session(Table[Evaluation]):
         return target
 
     @classmethod
-    def load(cls, path: Path, save_path: Path | None = None) -> Session:
+    def load(cls, path: Path, save_path: Path | None = None, lang: str | None = None) -> Session:
         """Resume a saved session (or any game record: its seats become people).
 
         Saves go to ``save_path``, by default a new slot: the loaded file is never
         overwritten unless asked.  Every fault in the file is a :class:`ra.RecordError`.
+        ``lang``: the language the game goes on in, in which "You" is called (:func:`say_you_in`).
         """
         where = os.fspath(path)
         data = read_document(path)
+        say_you_in(data, lang)
         full = game_from_document(data, where)  # checks every decision, with its number
         meta = data.get("session")
         hints = None
