@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from pathlib import Path
@@ -17,6 +18,7 @@ from ra.tui.hints import HIDES
 from ra.tui.keys import typed_action
 from ra.tui.render import notation_error
 from ra.tui.session import load_replay
+from ra.tui.widgets import GameLog
 from ra.words import words
 from tests.tui.test_app import screen_text, settle, steady_text
 from tests.tui.test_newcomer import run_at
@@ -241,3 +243,101 @@ def test_the_ra_player_is_told_in_one_person_that_they_bid_last() -> None:
         game.apply(next((a for a in legal if a.kind in ("ra", "bid")), legal[-1]))
     text = status_text(game.view(0), game.names, {0}, 0, lang="ru").plain
     assert "вы ставите последним" in text and "ставит последним" not in text.replace("вы ставите", ""), text
+
+
+@pytest.mark.parametrize("kind", ["play", "replay"])
+def test_the_log_uses_a_wider_window_after_a_resize(tmp_path: Path, kind: str) -> None:
+    """A log shown at 60 columns kept its lines wrapped at 60 in a window made wider: its lines
+    are written again for the new width (the game and the replay alike)."""
+    game = ra.Game(["Ann", "Bob", "Cy"], seed=7)
+    rng = random.Random(7)
+    for _ in range(40):
+        game.apply(rng.choice(game.legal_actions()))
+    seats = [Seat("Ann"), Seat("Bob", "greedy"), Seat("Cy", "greedy")]
+    app = PlayApp(Session(game, seats, tmp_path / "s.json"), delay=30) if kind == "play" else ReplayApp(game)
+    widths: list[int] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        if isinstance(app, ReplayApp):
+            await pilot.press("end")
+        for size in ((120, 30), (60, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.3)
+            log = app.query_one("#log", GameLog)
+            widths.append(max(line.cell_length for line in log.lines))
+
+    run_at(app, (60, 24), script)  # type: ignore[arg-type]
+    wide, narrow = widths
+    assert wide > 70, widths  # "Cy wins with sun 8 and takes 1 Pharaoh and 1 Flood …" on one line
+    assert narrow <= 58, widths  # and narrow again in a narrow window
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+def test_a_window_too_small_is_said_and_goes_when_it_grows(tmp_path: Path, lang: str) -> None:
+    """Below 60×20 the screen broke without a word: its top line says the window is too small
+    (and how large it must be), in the reader's language, until it is large enough again."""
+    seats = [Seat("Ann"), Seat("Bob", "greedy"), Seat("Cy", "greedy")]
+    app = PlayApp(Session.new(seats, seed=3, save_path=tmp_path / "s.json"), delay=30, lang=lang)
+    tops: list[str] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await settle(pilot, app)
+        for size in ((50, 16), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.3)
+            tops.append(" ".join(screen_text(app).split()))
+
+    run_at(app, (80, 24), script)
+    said = words(lang)("tui.too_small", width=50, height=16, least="60×20")
+    assert said[:30] in tops[0], tops[0]
+    assert said[:30] not in tops[1] and words(lang)("tui.board.epoch", n=1)[:5] in tops[1], tops[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+@pytest.mark.parametrize("window", [60, 80])
+def test_the_games_end_shows_every_epoch_and_the_result_once(lang: str, window: int) -> None:
+    """The last page showed only the third epoch's table; the result then stood twice under it
+    (the log's "Game over" and the status line).  The page shows all three epochs and the
+    result; the status line says what to do now."""
+    from rich.console import Console
+
+    from ra.tui.app import page_width
+    from ra.tui.render import epoch_summary, final_line, status_text
+
+    game = ra.Game(["Ann", "Bob", "Cy"], seed=11)
+    rng = random.Random(4)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_actions()))
+    console = Console(width=page_width(window), record=True, color_system=None, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(epoch_summary(game, ra.EPOCHS, lang, page_width(window)))
+    page = console.export_text()
+    assert "…" not in page, page
+    result = final_line(game, game.names, lang)
+    rows = [line for line in page.splitlines() if "Ann" in line and result not in line]
+    assert len(rows) == ra.EPOCHS, page  # one row of Ann's an epoch
+    assert page.count(result) == 1
+    status = status_text(game.view(None), game.names, {0}, None, lang=lang).plain
+    assert status == words(lang)("tui.status.over") and result not in status
+
+
+def test_learn_ends_with_the_score_of_every_epoch(tmp_path: Path) -> None:
+    """The guided game's last chapter ended on "you win with 4 points" without a breakdown: the
+    end shows the score of every epoch by category (R7) and the result."""
+    from ra.learn import Lesson, load_chapters
+    from ra.tui.learn import LearnApp
+
+    last = load_chapters()[-1]
+    lesson = Lesson(last)
+    for step in last.steps:
+        assert lesson.attempt(step.expect[0]).ok
+    app = LearnApp(lesson, tmp_path / "learn.json")
+    seen: list[str] = []
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause(0.3)
+        seen.append(screen_text(app))  # type: ignore[arg-type]
+
+    run_at(app, (80, 24), script)  # type: ignore[arg-type]
+    screen = seen[0]
+    assert words("en")("tui.scores.title") in screen, screen
+    assert "you win with" in screen and len(re.findall(r"│ [123] │ You", screen)) == 3, screen

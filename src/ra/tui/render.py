@@ -322,8 +322,8 @@ def status_text(
     (in any language) is addressed in the second person."""
     w = words(lang)
     seat = view.to_move
-    if seat is None:
-        return Text(final_line(view, names, lang), style="bold")
+    if seat is None:  # the result is in the log and on the final page: here, what to do now
+        return Text(w("tui.status.over"), style="bold")
     mine = seat in humans
     you = you_seat(names)
 
@@ -447,15 +447,27 @@ def score_table(
 
 
 def epoch_summary(view: State, epoch: int, lang: str = DEFAULT_LANG, width: int | None = None) -> Group:
-    """The scoring table of one finished epoch, plus the final result after the third; compact
-    where its boxed form would not fit ``width`` whole (German bot names at 80 columns, any
-    language at 60)."""
-    table = score_table(view, [epoch], lang=lang)
-    if width is not None and Console(width=10_000).measure(table).maximum > width:  # its natural width
-        table = score_table(view, [epoch], lang=lang, compact=True)
-    if epoch == ra.EPOCHS and view.is_over():
-        return Group(table, Text(""), Text(final_line(view, view.names, lang), style="bold green"))
-    return Group(table)
+    """The scoring table of one finished epoch — at the game's end of all three, then the final
+    result — compact where its boxed form would not fit ``width`` whole (German bot names at 80
+    columns, any language at 60); the three epochs one under another where even that is too wide."""
+    if not (epoch == ra.EPOCHS and view.is_over()):
+        return Group(_fitting(view, [epoch], lang, width))
+    tables = [_fitting(view, None, lang, width)]
+    if width is not None and _natural_width(tables[0]) > width:
+        tables = [_fitting(view, [e], lang, width) for e in range(1, ra.EPOCHS + 1)]
+    return Group(*tables, Text(""), Text(final_line(view, view.names, lang), style="bold green"))
+
+
+def _natural_width(table: Table) -> int:
+    return Console(width=10_000).measure(table).maximum
+
+
+def _fitting(view: State, epochs: list[int] | None, lang: str, width: int | None) -> Table:
+    """The score table of ``epochs``, compact where its boxed form is wider than ``width``."""
+    table = score_table(view, epochs, lang=lang)
+    if width is not None and _natural_width(table) > width:
+        table = score_table(view, epochs, lang=lang, compact=True)
+    return table
 
 
 def log_line(

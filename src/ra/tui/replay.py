@@ -17,6 +17,7 @@ from ra.state import State
 from ra.table import stand_in_events
 from ra.tui import render
 from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board, translate_bindings
+from ra.tui.widgets import GameLog
 from ra.words import DEFAULT_LANG, words
 
 
@@ -90,6 +91,14 @@ class ReplayApp(App[None]):
     def on_mount(self) -> None:
         self.show()
 
+    def on_game_log_rewrap(self, _: GameLog.Rewrap) -> None:
+        """Lay the log out again for its new width (a wider window gets long lines)."""
+        self.show()
+
+    def on_resize(self) -> None:
+        """Fit the board to the new size (or say the window is too small)."""
+        self.show()
+
     def go(self, position: int) -> None:
         position = max(0, min(position, len(self.decisions)))
         if position < self.position:
@@ -120,9 +129,7 @@ class ReplayApp(App[None]):
             who = game.names[self.movers[self.position - 1]]
             action = action_label(self.decisions[self.position - 1], self.edition, self.lang)
             status.append(" " + w("tui.replay.who", name=who, action=action))
-        if game.is_over():
-            status.append("  " + render.final_line(game, game.names, self.lang), style="bold green")
-        elif self.position == len(self.decisions):
+        if self.position == len(self.decisions) and not game.is_over():  # the log says a result
             status.append("  " + w("tui.replay.end"), style="dim")
         self.query_one("#status", Static).update(status)
         if self.analysis is not None:
