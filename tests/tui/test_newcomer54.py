@@ -194,19 +194,20 @@ def test_the_hints_panel_shows_every_action_and_says_what_the_margin_is_at_60x20
 def test_you_are_called_you_in_the_language_a_resumed_game_speaks(
     tmp_path: Path, began: str, now: str
 ) -> None:
-    """A game begun in Russian and resumed in English said "Вы" in the English log: the saved
-    "You" is called so in the language the game goes on in (play and replay), nobody else renamed."""
-    seats = [Seat(s.name, None if s.bot is None else "greedy") for s in plan_seats(None, [], [], None, began)]
-    first = Session.new(seats, seed=2, save_path=tmp_path / "s.json")
+    """A game begun in Russian and resumed in English said "Вы" and "Сильный бот" in the English
+    log: "You" and the bots ``ra play`` named are called so in the language the game goes on in
+    (play and replay); a person's own name and a bot given a name are left as they are."""
+    first = Session.new(plan_seats(None, [], [], None, began), seed=2, save_path=tmp_path / "s.json")
     first.game.apply(first.game.legal_actions()[0])
     path = first.save()
-    you = words(now)("player.you")
     resumed = Session.load(path, save_path=path, lang=now)
-    assert resumed.game.names == (you, *first.game.names[1:])
+    assert list(resumed.game.names) == [s.name for s in plan_seats(None, [], [], None, now)]
     assert [s.name for s in resumed.seats] == list(resumed.game.names)
     assert resumed.game.decisions == first.game.decisions
-    assert load_replay(path, now).game.names[0] == you
-    assert Session.load(path).game.names[0] == words(began)("player.you")  # no language: as saved
+    assert load_replay(path, now).game.names == resumed.game.names
+    assert Session.load(path).game.names == first.game.names  # no language: as saved
+    named = Session.new([Seat("Аня"), Seat("Bob", "hard")], seed=2, save_path=tmp_path / "n.json").save()
+    assert Session.load(named, lang=now).game.names == ("Аня", "Bob")
 
 
 FORBIDDEN = {

@@ -32,8 +32,9 @@ from ra.table import (
     plan_seats,
     record_facts,
     record_stand_in,
+    seat_labels,
 )
-from ra.words import Msg, Param, msg, words
+from ra.words import Msg, Param, languages, msg, words
 
 __all__ = [
     "CancellableView",
@@ -169,7 +170,8 @@ class Replay:
 
 def say_you_in(data: dict[str, Any], lang: str | None) -> None:
     """Call the person saved as "You" in the language the game began in ("Вы") "You" in
-    ``lang`` now, in the record's players and the saved seats alike (``None``: as saved)."""
+    ``lang`` now, and bots named as ``ra play`` names them ("Сильный бот") by their names in
+    ``lang``: in the record's players and the saved seats alike (``None``: as saved)."""
     players = data.get("players")
     if lang is None or not isinstance(players, list):
         return
@@ -182,6 +184,26 @@ def say_you_in(data: dict[str, Any], lang: str | None) -> None:
             players[i] = you
             if seat:
                 seat["name"] = you
+    if isinstance(seats, list):
+        _bots_named_in(players, seats, lang)
+
+
+def _bots_named_in(players: list[Any], seats: list[Any], lang: str) -> None:
+    """Bots whose saved names are the labels ``ra play`` gave them in some language, renamed
+    by their labels in ``lang`` (a person's name is never touched)."""
+    if len(seats) != len(players) or not all(isinstance(s, dict) for s in seats):
+        return
+    bots_ = [s.get("bot") if isinstance(s.get("bot"), str) else None for s in seats]
+    table = [Seat(str(name), bot) for name, bot in zip(players, bots_, strict=True)]
+    try:
+        if not any(seat_labels(table, other) == players for other in languages()):
+            return
+        named = seat_labels(table, lang)
+    except ValueError:  # a bot spec no bot takes: said when the seats are read
+        return
+    for seat, name in zip(seats, named, strict=True):
+        seat["name"] = name
+    players[:] = named
 
 
 def load_replay(path: Path, lang: str | None = None) -> Replay:
