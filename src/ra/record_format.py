@@ -30,6 +30,7 @@ from typing import Any, Final, NamedTuple
 from ra.errors import RecordError
 from ra.setup import Setup, make_setup
 from ra.tiles import TILE_IDS
+from ra.words import Msg, Param, msg, words
 
 FORMAT: Final = "ra-game"
 VERSION: Final = 2
@@ -121,19 +122,28 @@ def parse_json(text: str | bytes) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as err:
-            raise RecordError(f"record is not UTF-8 text: {err.reason} at byte {err.start}") from None
+            raise _refuse("record.utf8", byte=err.start) from None
     try:
         return json.loads(text)
     except RecursionError:
-        raise RecordError("record is not a game record: its JSON is nested too deeply") from None
-    except ValueError as err:  # JSONDecodeError, and integers beyond Python's digit limit
-        raise RecordError(f"record is not valid JSON: {err}") from None
+        raise _refuse("record.nested") from None
+    except json.JSONDecodeError as err:
+        raise _refuse("record.json", line=err.lineno, column=err.colno) from None
+    except ValueError:  # an integer beyond Python's digit limit
+        raise _refuse("record.json_number") from None
+
+
+def _refuse(key: str, index: int | None = None, **params: Param) -> RecordError:
+    """A record error from the catalogue: English in the message, ``why`` for any language
+    (a front end never shows the system's English inside its own words)."""
+    why = msg(key, **params)
+    return RecordError(words("en").render(why), index=index, why=why)
 
 
 def _field(record: Mapping[str, Any], name: str, types: tuple[type, ...], default: Any = ...) -> Any:
     if name not in record:
         if default is ...:
-            raise RecordError(f"record has no {name!r} field")
+            raise _refuse("record.no_field", field=repr(name))
         return default
     value = record[name]
     # bool is an int in Python, but never a valid count or seed here.
@@ -141,7 +151,7 @@ def _field(record: Mapping[str, Any], name: str, types: tuple[type, ...], defaul
         shown = repr(value)
         if len(shown) > 80:
             shown = shown[:77] + "..."
-        raise RecordError(f"record field {name!r} has the wrong type: {shown}")
+        raise _refuse("record.field_type", field=repr(name), value=shown)
     return value
 
 
@@ -150,14 +160,13 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
     if isinstance(record, str | bytes):
         record = parse_json(record)
     if not isinstance(record, Mapping):
-        raise RecordError(f"a record is a JSON object, got {type(record).__name__}")
+        raise _refuse("record.object", kind=type(record).__name__)
     fmt = record.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"not a Ra game record (format {str(fmt)[:40]!r}, expected {FORMAT!r})")
+        raise _refuse("record.format", format=repr(str(fmt)[:40]), expected=repr(FORMAT))
     version = record.get("version", 1)
     if type(version) is not int or version not in READS:
-        shown = " and ".join(map(str, READS))
-        raise RecordError(f"unsupported record version {str(version)[:40]} (this library reads {shown})")
+        raise _refuse("record.version", version=str(version)[:40], reads=" and ".join(map(str, READS)))
     players = _field(record, "players", (list,))
     # A public record (Game.to_record(public=True), R9) has no seed and no bag: the tiles
     # drawn so far are enough to replay it; the rest of the bag is shuffled anew.
@@ -165,12 +174,10 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
     seed = _field(record, "seed", (int, type(None)) if public else (int,), None if public else ...)
     decisions = _field(record, "decisions", (list,))
     if len(decisions) > MAX_DECISIONS:
-        raise RecordError(
-            f"record has {len(decisions)} decisions; no game of Ra has more than {MAX_DECISIONS}"
-        )
+        raise _refuse("record.too_many", count=len(decisions), most=MAX_DECISIONS)
     for i, text in enumerate(decisions, 1):
         if not isinstance(text, str):
-            raise RecordError(f"decision {i} is not notation text: {str(text)[:40]!r}", index=i)
+            raise _refuse("record.decision_text", index=i, number=i, value=repr(str(text)[:40]))
     try:
         setup = make_setup(
             players,
@@ -185,7 +192,8 @@ def parse_record(record: Mapping[str, Any] | str | bytes) -> ParsedRecord:
             disaster_timing=_field(record, "disaster_timing", (str,), "immediate"),
         )
     except ValueError as err:
-        raise RecordError(f"record setup: {err}") from None
+        why: Msg | str = getattr(err, "why", None) or str(err)  # a SetupError's own words
+        raise _refuse("record.setup", detail=why) from None
     result = _field(record, "result", (dict, type(None)), None)
     forfeited = seat_numbers(record, "forfeited", len(setup.names))
     return ParsedRecord(setup, decisions, result, version, forfeited)

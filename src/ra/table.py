@@ -163,6 +163,12 @@ def seat_labels(seats: Sequence[Seat], lang: str = DEFAULT_LANG) -> list[str]:
     return out
 
 
+def default_players(people: int, bots: int) -> int:
+    """The players of a table whose number is not given: 3, or more to seat every person and
+    bot named; people named without bots play alone (a hot seat)."""
+    return people if people > 1 and not bots else max(3, people + bots)
+
+
 def plan_seats(
     players: int | None,
     humans: Sequence[str],
@@ -174,8 +180,8 @@ def plan_seats(
 
     Without ``humans`` one person plays (called ``name`` or "You" in ``lang``: the log
     then addresses them).  Bots fill the remaining seats; the last bot spec repeats if
-    ``players`` asks for more seats.  Raises ``ValueError`` with the reason when the
-    numbers do not fit.
+    ``players`` (default: :func:`default_players`) asks for more seats.  Raises ``ValueError``
+    with the reason when the numbers do not fit.
     """
     w = words(lang)
     if list(humans) != [""] and any(not h.strip() for h in humans):  # "--humans ,," or "Ann,,Bob"
@@ -184,9 +190,7 @@ def plan_seats(
     specs = [b.strip() for b in bot_specs if b.strip()]
     for spec in specs:
         bots.from_spec(spec, seed=0)  # a bad spec says why
-    total = players if players is not None else len(people) + max(len(specs), 0)
-    if players is None and not specs and len(people) == 1:
-        total = 3
+    total = players if players is not None else default_players(len(people), len(specs))
     check_players(total)
     if len(people) > total:
         people_n, seats_n = w("tui.count.people", n=len(people)), w("tui.count.seats", n=total)

@@ -159,7 +159,8 @@ def test_a_reason_argues_for_its_action() -> None:
     game = rich_auction()
     ev = Advisor(3000, seed=0).evaluate(game.view(1))
     why = reason(game.view(1), ev.best.action, evaluation=ev)
-    assert "giving sun 9 for the centre sun 1 costs 4 points, less than the lot brings" in why
+    trade = "sun 9 goes to the centre and the centre sun 1 comes in its place: 4 points worse"
+    assert f"{trade}, but the lot brings more" in why
     assert "to win, against" in why
     # Bob may bid his 9 for a lone Earthquake (R7.3): passing is right, and its reason never
     # argues for the bid ("would net +N").

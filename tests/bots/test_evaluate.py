@@ -106,7 +106,8 @@ def test_reasons_quote_the_lot_and_its_worth() -> None:
     game = rich_auction()
     text = reason(game, ra.Action.parse("bid 9"))
     assert "the lot (3 Gold tiles, 2 God tiles and 2 Pharaohs)" in text
-    assert "giving sun 9 for the centre sun 1 costs 4 points, less than the lot brings" in text
+    trade = "sun 9 goes to the centre and the centre sun 1 comes in its place: 4 points worse"
+    assert f"{trade}, but the lot brings more" in text
     assert "Ann" in text  # the rival the lot is worth most to
     start = make_game(["Ann", "Bob"], seed=2)
     assert "Ra tiles until the epoch ends" in reason(start, ra.Action.parse("draw"))

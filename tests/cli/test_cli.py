@@ -473,7 +473,7 @@ def test_version_is_the_installed_packages(capsys: pytest.CaptureFixture[str]) -
 def test_the_resume_hint_names_a_command_that_works_in_a_new_shell(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ra.cli.play import ra_command
+    from ra.cli.common import ra_command
 
     script = tmp_path / "venv" / "bin" / "ra"
     script.parent.mkdir(parents=True)

@@ -55,7 +55,7 @@ def test_installed_from_a_wheel_it_says_where_the_docs_are(monkeypatch: pytest.M
     code, output = invoke()
     assert code == 2
     assert output.startswith("error: ") and "not installed from a checkout" in output
-    assert docs.BUILD_COMMAND in output
+    assert docs.build_command(None) in output
 
 
 def test_not_built_and_no_mkdocs_names_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -64,7 +64,40 @@ def test_not_built_and_no_mkdocs_names_the_command(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(docs, "mkdocs_installed", lambda: False)
     code, output = invoke("--path")
     assert code == 2
-    assert "not built" in output and docs.BUILD_COMMAND in output
+    assert "not built" in output and docs.build_command(root) in output
+
+
+def fresh_venv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The README's set-up: a checkout with ``.venv/bin/{python,pip,ra}``, not activated."""
+    root = small_checkout(tmp_path / "ra", built=False)
+    folder = root / ".venv" / "bin"
+    folder.mkdir(parents=True)
+    for tool in ("python", "pip", "ra"):
+        (folder / tool).write_text("#!/bin/sh\n")
+        (folder / tool).chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(folder / "python"))
+    monkeypatch.setattr(sys, "argv", [str(folder / "ra"), "docs"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setattr(docs, "checkout_root", lambda: root)
+    monkeypatch.setattr(docs, "mkdocs_installed", lambda: False)
+    return root
+
+
+def test_after_the_readmes_install_it_names_a_command_that_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Right after ``pip install -e .`` (no MkDocs) ``ra docs`` suggested ``pip install …`` and
+    ``mkdocs build``, neither of which a new shell finds: it names ``.venv/bin/pip`` and
+    ``.venv/bin/ra docs`` (which builds the site), and the checkout's path from elsewhere."""
+    root = fresh_venv(tmp_path, monkeypatch)
+    monkeypatch.chdir(root)
+    code, output = invoke()
+    assert code == 2
+    assert ".venv/bin/pip install -e '.[docs]' && " in output, output
+    assert output.rstrip().endswith(f"&& {root / '.venv' / 'bin' / 'ra'} docs"), output
+    monkeypatch.chdir(tmp_path)
+    code, output = invoke()
+    assert f"run ra/.venv/bin/pip install -e '{root}[docs]' && " in output, output  # from the folder above
 
 
 def test_a_stale_copy_without_mkdocs_is_still_shown_with_a_note(

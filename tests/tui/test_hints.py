@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -92,7 +93,8 @@ def test_the_hints_show_the_advisors_numbers_and_star_the_best(tmp_path: Path) -
         assert lines[0].startswith("Hints for Ann")
         best_line = lines[1]
         assert best_line.startswith("★") and f"{round(100 * expected.best.chances[seat])}%" in best_line
-        assert len([line for line in lines if "%" in line and "margin" in line]) == len(expected.actions)
+        assert "± expected lead at the end" in lines[0]  # the margin, said once
+        assert len([line for line in lines if re.search(r"\d%\s+[-+]?\d", line)]) == len(expected.actions)
         said = words("en").render(action_msg(expected.best.action))  # "invoke Ra", "bid sun 9"
         assert lines[-1].startswith(f"Why {said}:")
         await pilot.press("h")

@@ -23,7 +23,9 @@ from tests.tui.test_app import first_keys, run, screen_text, settle
 
 
 def people(tmp_path: Path, *names: str, seed: int = 1, bots: tuple[str, ...] = ()) -> Session:
-    seats = plan_seats(None, list(names), list(bots))
+    """A table of ``names`` and one seat for each of ``bots`` (no more: ``ra play``'s default
+    of 3 players would add a bot to "Ann" and one bot)."""
+    seats = plan_seats(len(names) + len(bots) if bots else None, list(names), list(bots))
     return Session.new(seats, seed=seed, save_path=tmp_path / "s.json")
 
 

@@ -155,7 +155,7 @@ def test_every_hints_header_says_how_to_hide_it_in_one_wording(lang: str) -> Non
     w = words(lang)
     hides = HIDES_MSG
     headers = (
-        w("hint.panel.best", chance=41, hides=hides),
+        w("hint.panel.legend", hides=hides),
         w("tui.hints.not_yours", hides=hides),
         w("tui.hints.working", budget="2s", hides=hides),
     )

@@ -31,6 +31,7 @@ from ra.cli.common import (
     lang,
     plain_flags,
     set_lang,
+    system_words,
     w,
     without_lang,
 )
@@ -133,7 +134,7 @@ def demo(
             records.save(game, save)
         except OSError as err:
             raise fail(
-                w()("cli.err.cannot_save", path=repr(os.fspath(save)), why=err.strerror or str(err))
+                w()("cli.err.cannot_save", path=repr(os.fspath(save)), why=system_words(err))
             ) from None
         console.print(escape(w()("cli.demo.saved", path=str(save))), highlight=False)
 
@@ -183,7 +184,9 @@ def main(args: list[str] | None = None) -> None:
     except typer.Exit as err:
         raise SystemExit(err.exit_code) from None
     # --lang may follow the command (ra play --lang ru): it is the root's option, so it goes first.
-    argv = ([LANG_OPTION, asked] if asked is not None else []) + without_lang(argv)
+    # `ra --lang de` alone is `ra` alone: the help (in that language), not "missing command".
+    rest = without_lang(argv) or ["--help"]
+    argv = ([LANG_OPTION, asked] if asked is not None else []) + rest
     try:
         code = app(args=argv, prog_name="ra", standalone_mode=False)
     except typer.TyperException as err:  # the parser's errors: an unknown option, a bad value

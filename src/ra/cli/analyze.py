@@ -17,7 +17,7 @@ from rich.text import Text
 import ra
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
-from ra.cli.common import HELP, cannot_write, error_text, fail, lang, parse_budget, w
+from ra.cli.common import HELP, cannot_write, error_text, fail, lang, parse_budget, system_words, w
 
 if TYPE_CHECKING:
     from ra.analysis.game import GameAnalysis
@@ -161,7 +161,7 @@ def analyze_command(
             atomic_write(out, html_report(analysis, code, edition))
             console.print(Text(say("analysis.report_written", path=str(out))))
     except OSError as err:
-        raise fail(say("analysis.err.report", reason=err.strerror or str(err))) from None
+        raise fail(say("analysis.err.report", reason=system_words(err))) from None
     if not analysis.complete:
         raise typer.Exit(130)
 

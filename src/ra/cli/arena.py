@@ -36,6 +36,7 @@ from ra.cli.common import (
     error_text,
     fail,
     setup_message,
+    system_words,
     w,
 )
 from ra.table import check_players
@@ -66,7 +67,7 @@ def check_output_folder(path: Path, option: str) -> None:
         probe.unlink()
     except OSError as err:
         raise fail(
-            w()("arena.err.cannot_write_in", option=option, path=repr(where), why=err.strerror or str(err))
+            w()("arena.err.cannot_write_in", option=option, path=repr(where), why=system_words(err))
         ) from None
 
 

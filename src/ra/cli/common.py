@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
+import shutil
+import sys
 from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
@@ -133,8 +136,42 @@ def cannot_write(path: Path) -> str | None:
         if path.exists() and not os.access(path, os.W_OK):
             raise PermissionError(13, "Permission denied")
     except OSError as err:
-        return err.strerror or str(err)
+        return system_words(err)
     return None
+
+
+def ra_command() -> str:
+    """How to type ``ra`` in a new shell: ``ra`` when it is on the PATH, else its full path
+    (in a virtual environment that is not activated, ``ra`` alone is not found)."""
+    here = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
+    on_path = shutil.which("ra")
+    if on_path is not None and (here is None or Path(on_path).resolve() == here):
+        return "ra"
+    if here is not None and here.name == "ra" and here.is_file():
+        return str(here)
+    return "ra"
+
+
+def environment_tool(name: str) -> str:
+    """How to type a tool of the environment this ``ra`` runs in (``pip``) in a new shell here:
+    its name when the ``PATH`` finds that one, else its path (``.venv/bin/pip`` inside this
+    folder): a virtual environment that is not activated is not on the ``PATH``."""
+    path = Path(sys.executable).parent / name
+    found = shutil.which(name)
+    if found is not None and Path(found).resolve() == path.resolve():
+        return name
+    if not path.exists():
+        return f"{shlex.quote(sys.executable)} -m {name}"
+    with contextlib.suppress(ValueError):
+        return str(path.relative_to(Path.cwd()))
+    return shlex.quote(str(path))
+
+
+def system_words(err: OSError) -> str:
+    """Why the system refused a file, in the command line's language (never its English)."""
+    from ra.tui.session import system_reason
+
+    return w().render(system_reason(err))
 
 
 @contextlib.contextmanager

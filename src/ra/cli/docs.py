@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import subprocess
 import sys
 import webbrowser
@@ -15,10 +16,8 @@ from typing import Annotated
 import typer
 
 import ra
-from ra.cli.common import HELP, fail, w
+from ra.cli.common import HELP, environment_tool, fail, ra_command, w
 
-BUILD_COMMAND = "pip install -e '.[docs]' && mkdocs build"
-"""How to build the site by hand, from the checkout (the ``docs`` extra brings MkDocs)."""
 SOURCES = (
     "mkdocs.yml",
     "docs",
@@ -31,6 +30,15 @@ SOURCES = (
     "src/ra/data/guide.de.md",
 )
 """What the site is built from (the rules and the changelog are included, not copied)."""
+
+
+def build_command(root: Path | None) -> str:
+    """The command that installs MkDocs and opens the site, as typed in a new shell here: this
+    environment's own ``pip`` and ``ra`` (``.venv/bin/pip`` where it is not activated) and the
+    checkout ``root`` by its path unless it is here (``ra docs`` then builds the site)."""
+    here = root is None or Path.cwd().resolve() == root
+    checkout = "." if here else str(root)
+    return f"{environment_tool('pip')} install -e {shlex.quote(checkout + '[docs]')} && {ra_command()} docs"
 
 
 def checkout_root() -> Path | None:
@@ -90,7 +98,7 @@ def docs_command(
     (built first when MkDocs is installed and the copy is missing or out of date)."""
     root = checkout_root()
     if root is None:
-        raise fail(w()("docs.err.no_checkout", command=BUILD_COMMAND))
+        raise fail(w()("docs.err.no_checkout", command=build_command(None)))
     index = site_index(root)
     if rebuild or is_stale(root):
         if mkdocs_installed():
@@ -99,9 +107,9 @@ def docs_command(
             if reason is not None:
                 raise fail(w()("docs.err.build", why=reason))
         elif not index.is_file():
-            raise fail(w()("docs.err.not_built", folder=str(root), command=BUILD_COMMAND))
+            raise fail(w()("docs.err.not_built", command=build_command(root)))
         else:
-            typer.echo(w()("docs.stale", command=BUILD_COMMAND), err=True)
+            typer.echo(w()("docs.stale", command=build_command(root)), err=True)
     if path_only:
         typer.echo(str(index))
         return

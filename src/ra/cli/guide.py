@@ -12,7 +12,7 @@ from ra.cli.common import HELP, pager_with_colours, set_lang
 from ra.cli.language import lang
 from ra.guide import POSITION_MARK, Position, guide_text, positions
 from ra.labels import action_label
-from ra.tui.render import auction_line, board_line, players_table
+from ra.tui.render import auction_line, board_line, chance, players_table
 from ra.words import languages, words
 
 
@@ -30,7 +30,7 @@ def position_text(position: Position, language: str) -> str:
     )
     chances = " · ".join(
         f"{action_label(ra.Action.parse(a.action), lang=language)}"
-        f"{' ★' if a.action == position.best else ''} {round(a.win * 100)}%"
+        f"{' ★' if a.action == position.best else ''} {chance(a.win, language)}"
         for a in position.actions
     )
     return "\n".join(

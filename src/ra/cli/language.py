@@ -217,6 +217,8 @@ PYDANTIC_REASONS: Final = {
 LIMITS: Final = frozenset({"cli.usage.at_least", "cli.usage.above", "cli.usage.at_most", "cli.usage.below"})
 """The reasons that name a limit: their value is a number, written as it is."""
 EXTRA_ARGUMENTS: Final = re.compile(r"Got unexpected extra argument(?:\(s\)|s)? \((.*)\)$")
+SUGGESTED: Final = re.compile(r"(.*)\. Did you mean (.*)\?$", re.DOTALL)
+"""Typer's English suggestion after an unknown command ("… Did you mean 'play', 'replay'?")."""
 
 
 def usage_error(err: Exception, say: Callable[..., str]) -> str:
@@ -252,6 +254,9 @@ def _usage_text(err: Exception, errors: Any, say: Callable[..., str]) -> str:
     if extra:
         given = extra.group(1)
         return say("cli.usage.extra", n=len(given.split()), args=given)
+    suggested = SUGGESTED.match(message)
+    if suggested:  # the unknown command is in our words already (click.no_such_command)
+        return suggested.group(1) + " " + say("cli.usage.did_you_mean", options=suggested.group(2))
     return err.format_message().rstrip(".") if hasattr(err, "format_message") else str(err)
 
 

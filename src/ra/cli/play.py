@@ -21,8 +21,10 @@ from ra.cli.common import (
     fail,
     lang,
     pager_with_colours,
+    ra_command,
     rules_text,
     setup_message,
+    system_words,
     w,
 )
 
@@ -113,7 +115,7 @@ def play_command(
         if disaster_timing != "immediate":
             raise fail(w()("cli.err.load_timing"))
         try:
-            session = Session.load(load, save_path=save)
+            session = Session.load(load, save_path=save, lang=lang())
         except ra.RecordError as err:
             raise fail(error_text(err)) from None
         if session.game.is_over():  # nothing to play: never a second copy of a finished game
@@ -174,30 +176,13 @@ def _latest_unfinished() -> Path:
     return unfinished[0].path
 
 
-def ra_command() -> str:
-    """How to type ``ra`` in a new shell: ``ra`` when it is on the PATH, else its full path
-    (in a virtual environment that is not activated, ``ra`` alone is not found)."""
-    import shutil
-    import sys
-
-    here = Path(sys.argv[0]).resolve() if sys.argv and sys.argv[0] else None
-    on_path = shutil.which("ra")
-    if on_path is not None and (here is None or Path(on_path).resolve() == here):
-        return "ra"
-    if here is not None and here.name == "ra" and here.is_file():
-        return str(here)
-    return "ra"
-
-
 def _check_writable(path: Path) -> None:
     """Fail before the game starts if it could never be saved."""
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise fail(
-            w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=err.strerror or str(err))
-        ) from None
+        raise fail(w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=system_words(err))) from None
     if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise fail(w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=w()("cli.err.not_writable")))
 
@@ -216,7 +201,7 @@ def replay_command(
 
     _check_edition(edition)
     try:
-        replay = load_replay(path)
+        replay = load_replay(path, lang())
     except ra.RecordError as err:
         raise fail(error_text(err)) from None
     game = replay.game
@@ -229,6 +214,7 @@ def replay_command(
         stand_ins=replay.stand_ins,
         stand_in=replay.stand_in,
         forfeited=replay.forfeited,
+        viewer=replay.viewer,
     )
     app.run()
 

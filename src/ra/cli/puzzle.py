@@ -7,7 +7,9 @@ every answer (to a temporary file first: an interruption loses nothing but the p
 from __future__ import annotations
 
 import json
+import os
 import random
+import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated
@@ -32,11 +34,13 @@ from ra.puzzles import (
     load_puzzles,
     solver_from,
 )
-from ra.tui.render import auction_line, board_line, players_table
+from ra.tui.render import auction_line, board_line, chance, players_table
 from ra.tui.session import data_dir
 from ra.words import languages, sentence, words
 
 QUIT = ("q", "quit", "exit")
+QUIT_KEYS = ("q", "й")
+"""The key that stops at once, without Enter (``й`` is where ``q`` is on a Russian keyboard)."""
 
 
 def progress_path() -> Path:
@@ -103,13 +107,63 @@ def show(console: Console, puzzle: Puzzle, solver: Solver, language: str) -> lis
     return moves
 
 
+def read_answer(console: Console, prompt: str) -> str:
+    """A line typed after ``prompt``; on a terminal ``q`` as its first key answers at once,
+    without Enter (Ctrl-D is :class:`EOFError`, Ctrl-C :class:`KeyboardInterrupt` as ever)."""
+    if not (sys.stdin.isatty() and console.is_terminal):
+        return console.input(prompt)
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    before = termios.tcgetattr(fd)
+    try:
+        # One key at a time, not echoed; Ctrl-C still interrupts.  Before the prompt, and keeping
+        # the keys typed ahead (TCSANOW, not the default flush).
+        tty.setcbreak(fd, termios.TCSANOW)
+        console.print(prompt, end="")
+        console.file.flush()
+        return _keys_until_enter(console, fd)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, before)
+        console.print()
+
+
+def _keys_until_enter(console: Console, fd: int) -> str:
+    """The keys typed up to Enter, echoed, Backspace taking one back; ``q`` first ends at once.
+    Read as UTF-8 whatever the locale says (a C locale would split ``й`` in two)."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    typed: list[str] = []
+    while True:
+        raw = os.read(fd, 1)
+        key = decoder.decode(raw, final=not raw)
+        if raw and not key:  # the middle of a character
+            continue
+        if key == "" or (key == "\x04" and not typed):
+            raise EOFError
+        if key in "\r\n":
+            return "".join(typed)
+        if key in ("\x7f", "\b"):
+            if typed:
+                typed.pop()
+                console.file.write("\b \b")
+        elif key.isprintable():
+            typed.append(key)
+            console.file.write(key)
+            if len(typed) == 1 and key.lower() in QUIT_KEYS:
+                return "q"
+        console.file.flush()
+
+
 def ask(console: Console, puzzle: Puzzle, moves: list[Action], language: str) -> Verdict | None:
     """The answer typed (a number or notation), judged; None to quit.  A bad answer is said
     and asked again."""
     wl = words(language)
     while True:
         try:
-            typed = console.input(wl("puzzle.prompt", n=len(moves))).strip()
+            typed = read_answer(console, wl("puzzle.prompt", n=len(moves))).strip()
         except EOFError:  # Ctrl-D: quit, on a line of its own (Ctrl-C: see puzzle_command)
             console.print()
             return None
@@ -139,8 +193,8 @@ def tell(
     for a in puzzle.actions:
         mark = " ★" if a.action is verdict.answer else ""
         mine = f"  {wl('puzzle.your_answer')}" if a.action is verdict.chosen else ""
-        win = round(100 * a.chances[puzzle.mover])
-        console.print(f"  {action_label(a.action, lang=language)}{mark}: {win}%{mine}", highlight=False)
+        win = chance(a.chances[puzzle.mover], language)
+        console.print(f"  {action_label(a.action, lang=language)}{mark}: {win}{mine}", highlight=False)
     delta = after.shown - before.shown
     change = (
         wl("puzzle.rating_change", rating=after.shown, delta=f"{delta:+d}")
@@ -223,7 +277,7 @@ def solve(
 def more(console: Console) -> str:
     """The answer to "another?" (Ctrl-D is ``q``)."""
     try:
-        return console.input(w()("puzzle.more")).strip().lower()
+        return read_answer(console, w()("puzzle.more")).strip().lower()
     except EOFError:
         console.print()
         return "q"

@@ -30,9 +30,9 @@ from ra.tui.bot_worker import BotWorker
 from ra.tui.help import help_text
 from ra.tui.hint_panel import HintsPanel
 from ra.tui.hints import HINT_BUDGET
-from ra.tui.keys import MoveKeys, Pressed
-from ra.tui.session import SearchCancelledError, Session
-from ra.tui.widgets import KeyBar, MessageLine, action_buttons
+from ra.tui.keys import MoveKeys, Pressed, typed_action
+from ra.tui.session import SearchCancelledError, Session, system_reason
+from ra.tui.widgets import GameLog, KeyBar, MessageLine, action_buttons
 from ra.words import DEFAULT_LANG, Words, words
 
 PACES = (0.0, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5, 4.0)
@@ -61,13 +61,17 @@ Screen { layout: vertical; }
 """
 
 
+SMALLEST = (60, 20)
+"""The smallest window every screen fits (columns, lines)."""
+
+
 def board_widgets() -> ComposeResult:
     """The widgets shared by the game and the replay: board line, auction track,
     players, log and status line (filled by :mod:`ra.tui.render`)."""
     yield Static(id="board")
     yield Static(id="auction")
     yield Static(id="players")
-    log = RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+    log = GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
     log.can_focus = False  # keys belong to the game; PageUp/PageDown and the mouse wheel scroll
     yield log
     yield Static(id="status")
@@ -83,9 +87,15 @@ def show_board(
     app: App[None], state: State, edition: str, perspective: int | None = None, lang: str = DEFAULT_LANG
 ) -> None:
     """Fill the board line, the auction track and the players of :func:`board_widgets`
-    for the screen's width (``perspective``: the player shown in bold)."""
+    for the screen's width (``perspective``: the player shown in bold).  In a window smaller
+    than :data:`SMALLEST` the board line says so instead: nothing would fit whole."""
     width = max(20, app.size.width - 2)
-    app.query_one("#board", Static).update(render.board_line(state, edition, lang, width))
+    cols, rows = app.size
+    if cols < SMALLEST[0] or rows < SMALLEST[1]:
+        too_small = words(lang)("tui.too_small", width=cols, height=rows, least="×".join(map(str, SMALLEST)))
+        app.query_one("#board", Static).update(Text(too_small, style="bold red"))
+    else:
+        app.query_one("#board", Static).update(render.board_line(state, edition, lang, width))
     app.query_one("#auction", Static).update(render.auction_line(state, edition, width, lang))
     app.query_one("#players", Static).update(render.players_table(state, perspective, edition, width, lang))
 
@@ -302,9 +312,13 @@ class PlayApp(App[None]):
         self.refresh_screen(rebuild_log=True)
         self.call_later(self.step)
 
+    def on_game_log_rewrap(self, _: GameLog.Rewrap) -> None:
+        """Lay the log out again for its new width (its lines were wrapped for the old one)."""
+        self.refresh_screen(rebuild_log=True)
+
     def on_resize(self) -> None:
-        """Lay the log out again for the new width (its lines were wrapped for the old one)."""
-        self.call_after_refresh(self.refresh_screen, True)
+        """Fit the board to the new size (or say the window is too small)."""
+        self.refresh_screen()
 
     def on_unmount(self) -> None:
         self.bots.cancel.set()
@@ -529,7 +543,7 @@ class PlayApp(App[None]):
         if not text:
             return
         try:
-            action = ra.Action.parse(text)
+            action = typed_action(text, self.lang)
         except ra.NotationError:
             self.say(render.notation_error(text, self.lang), error=True)
             return
@@ -604,7 +618,7 @@ class PlayApp(App[None]):
         try:
             path = self.session.save()
         except OSError as err:
-            self.say(self.w("tui.save.failed", error=str(err)), error=True)
+            self.say(self.w("tui.save.failed", error=self.w.render(system_reason(err))), error=True)
             return
         self.saved_to = str(path)
         self.say(self.w("tui.save.done", path=str(path)))
@@ -621,7 +635,7 @@ class PlayApp(App[None]):
         try:
             self.saved_to = str(self.session.save())
         except OSError as err:
-            self.error = self.w("tui.save.failed", error=str(err))
+            self.error = self.w("tui.save.failed", error=self.w.render(system_reason(err)))
 
     def why_not(self, action: ra.Action) -> str:
         """Why ``action`` is not possible now, in the game's language (:func:`render.why_not`)."""

@@ -16,6 +16,7 @@ from ra.bots.explain import action_msg, reason, signed
 from ra.events import you_seat
 from ra.labels import action_label
 from ra.state import State
+from ra.tui.render import percent
 from ra.words import DEFAULT_LANG, Seat, Words, msg, words
 
 HINT_BUDGET = DEFAULT_BUDGET
@@ -38,7 +39,8 @@ def hints_text(
     lang: str = DEFAULT_LANG,
     width: int | None = None,
 ) -> Text:
-    """The hints panel: one line per legal action (key, label, win chance, expected margin),
+    """The hints panel: one line per legal action (key, label, win chance, expected margin: the
+    title says once what ± is),
     best first and starred, then why the best is best (the mover addressed as "you").  Given
     a ``width``, four actions or more go in two columns where they fit, best first down the
     first: the panel then leaves the log its room (at 80×24, five bids leave four log lines)."""
@@ -49,8 +51,7 @@ def hints_text(
     text = Text()
     title = w.render(msg("hint.panel.title", p=Seat(seat)), state.names, you_seat(state.names))
     text.append(title, style="bold")
-    chance = round(100 * best.chances[seat])
-    text.append(" " + w("hint.panel.best", chance=chance, hides=HIDES) + "\n", style="dim")
+    text.append(" " + w("hint.panel.legend", hides=HIDES) + "\n", style="dim")  # margin, once
     labels = [action_label(v.action, edition, lang) for v in evaluation.actions]
     size = min(LABEL_WIDTH, max(map(len, labels), default=0))
     rows = [
@@ -69,8 +70,8 @@ def hints_text(
 
 def _row(value: ActionValue, best: bool, seat: int, key: str, label: str, w: Words) -> Text:
     """One action's line: star, key, label, win chance and margin."""
-    line = f"{'★' if best else ' '} {key:>2} {label} {round(100 * value.chances[seat]):>3}%"
-    line += "  " + w("hint.panel.margin", margin=signed(value.margin))
+    chance = percent(round(100 * value.chances[seat]), w.lang)
+    line = f"{'★' if best else ' '} {key:>2} {label} {chance:>5} {signed(value.margin):>3}"
     return Text(line, style="bold green" if best else "")
 
 

@@ -5,12 +5,17 @@ order) and discards."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from ra.actions import Action
+from ra.actions import ALL_ACTIONS, Action
 from ra.engine import Game
-from ra.words import Msg, msg
+from ra.errors import NotationError
+from ra.labels import action_label
+from ra.tiles import EDITIONS
+from ra.words import DEFAULT_LANG, Msg, msg
 
 LETTERS = {"draw": "d", "ra": "r", "pass": "p", "done": "n"}
 """The keys of the fixed actions."""
@@ -93,3 +98,32 @@ class MoveKeys:
         if longer:
             return Pressed(typed=typed)
         return Pressed(refusal=msg("tui.error.no_sun_bid", sun=typed, suns=tuple(self.bids)))
+
+
+def _plain(text: str) -> str:
+    """Typed words compared loosely: case, colons and extra spaces do not matter."""
+    return " ".join(re.sub(r"[:：]", " ", text).lower().split())
+
+
+@cache
+def _labelled(lang: str) -> dict[str, Action]:
+    """Every action by the words of its button in ``lang`` and in English, in every edition
+    (``ziehen``, ``gebot 9``, ``gott gold``, ``бог золото``, ``lose art``)."""
+    found: dict[str, Action] = {}
+    for language in dict.fromkeys((DEFAULT_LANG, lang)):
+        for edition in EDITIONS:
+            for action in ALL_ACTIONS:
+                found.setdefault(_plain(action_label(action, edition, language)), action)
+    return found
+
+
+def typed_action(text: str, lang: str = DEFAULT_LANG) -> Action:
+    """The action a person typed: the notation (``bid 9``) or its button's words in their
+    language or in English (``Gebot 9``, ``ставка 9``); :class:`ra.NotationError` otherwise."""
+    try:
+        return Action.parse(text)
+    except NotationError:
+        action = _labelled(lang).get(_plain(text))
+        if action is None:
+            raise
+        return action

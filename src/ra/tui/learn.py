@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import ClassVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -24,7 +24,7 @@ from ra.labels import action_label
 from ra.learn import LEARNER, Chapter, Lesson, load_chapters
 from ra.tui import render
 from ra.tui.keys import MoveKeys
-from ra.tui.session import data_dir
+from ra.tui.session import data_dir, system_reason
 from ra.words import DEFAULT_LANG, Msg, worded, words
 
 PROGRESS_FORMAT = "ra-learn"
@@ -41,7 +41,7 @@ def load_progress(path: Path, chapters: tuple[Chapter, ...]) -> Lesson:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
-        raise worded(ValueError, "learn.progress.unreadable", why=str(err.strerror or err)) from None
+        raise worded(ValueError, "learn.progress.unreadable", why=system_reason(err)) from None
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise worded(ValueError, "learn.progress.not_json") from None
     if not isinstance(raw, dict) or raw.get("format") != PROGRESS_FORMAT:
@@ -135,16 +135,24 @@ class LearnApp(App[None]):
                 text.append(self.say(lesson.text()), style="bold")
             self.query_one("#text", Static).update(text)
         self.query_one("#message", Static).update(self.message)
-        game = lesson.game
-        self.query_one("#board", Static).update(
-            Group(
-                render.board_line(game, lang=self.lang),
-                render.auction_line(game, width=self.size.width - 2 or 78, lang=self.lang),
-                render.players_table(game, LEARNER, width=self.size.width - 2 or 78, lang=self.lang),
-            )
-        )
+        self.query_one("#board", Static).update(self._board())
+        if lesson.game.is_over():  # the result and its breakdown in sight, under the last words
+            scroll = self.query_one(VerticalScroll)
+            self.call_after_refresh(scroll.scroll_end, animate=False)
         self.query_one("#moves", Static).update(self._moves_text())
         self.query_one("#keys", Static).update(self._keys())
+
+    def _board(self) -> Group:
+        """The board; at the game's end the score of every epoch by category (R7), and the result."""
+        game, width = self.lesson.game, self.size.width - 2 or 78
+        parts: list[RenderableType] = [
+            render.board_line(game, lang=self.lang),
+            render.auction_line(game, width=width, lang=self.lang),
+            render.players_table(game, LEARNER, width=width, lang=self.lang),
+        ]
+        if game.is_over():
+            parts.append(render.epoch_summary(game, len(game.epoch_scores), self.lang, width))
+        return Group(*parts)
 
     def _chapter_list(self) -> Text:
         text = Text(self.w("learn.chapters") + "\n", style="bold")

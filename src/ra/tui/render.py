@@ -322,8 +322,8 @@ def status_text(
     (in any language) is addressed in the second person."""
     w = words(lang)
     seat = view.to_move
-    if seat is None:
-        return Text(final_line(view, names, lang), style="bold")
+    if seat is None:  # the result is in the log and on the final page: here, what to do now
+        return Text(w("tui.status.over"), style="bold")
     mine = seat in humans
     you = you_seat(names)
 
@@ -352,7 +352,7 @@ def status_text(
         if a.must_bid:
             parts.append(w("tui.status.must_bid_you" if mine else "tui.status.must_bid"))
         elif seat == a.ra_player:
-            parts.append(w("tui.status.last_to_bid"))
+            parts.append(w("tui.status.last_to_bid_you" if mine else "tui.status.last_to_bid"))
         for part in parts:
             t.append(w("tui.status.more", text=part))
     elif phase == "god":
@@ -450,15 +450,27 @@ def score_table(
 
 
 def epoch_summary(view: State, epoch: int, lang: str = DEFAULT_LANG, width: int | None = None) -> Group:
-    """The scoring table of one finished epoch, plus the final result after the third; compact
-    where its boxed form would not fit ``width`` whole (German bot names at 80 columns, any
-    language at 60)."""
-    table = score_table(view, [epoch], lang=lang)
-    if width is not None and Console(width=10_000).measure(table).maximum > width:  # its natural width
-        table = score_table(view, [epoch], lang=lang, compact=True)
-    if epoch == ra.EPOCHS and view.is_over():
-        return Group(table, Text(""), Text(final_line(view, view.names, lang), style="bold green"))
-    return Group(table)
+    """The scoring table of one finished epoch — at the game's end of all three, then the final
+    result — compact where its boxed form would not fit ``width`` whole (German bot names at 80
+    columns, any language at 60); the three epochs one under another where even that is too wide."""
+    if not (epoch == ra.EPOCHS and view.is_over()):
+        return Group(_fitting(view, [epoch], lang, width))
+    tables = [_fitting(view, None, lang, width)]
+    if width is not None and _natural_width(tables[0]) > width:
+        tables = [_fitting(view, [e], lang, width) for e in range(1, ra.EPOCHS + 1)]
+    return Group(*tables, Text(""), Text(final_line(view, view.names, lang), style="bold green"))
+
+
+def _natural_width(table: Table) -> int:
+    return Console(width=10_000).measure(table).maximum
+
+
+def _fitting(view: State, epochs: list[int] | None, lang: str, width: int | None) -> Table:
+    """The score table of ``epochs``, compact where its boxed form is wider than ``width``."""
+    table = score_table(view, epochs, lang=lang)
+    if width is not None and _natural_width(table) > width:
+        table = score_table(view, epochs, lang=lang, compact=True)
+    return table
 
 
 def log_line(
@@ -559,10 +571,21 @@ def why_not(view: State, action: ra.Action, edition: str = "original", lang: str
     return w("tui.illegal.generic", action=label)
 
 
+def percent(value: int, lang: str = DEFAULT_LANG) -> str:
+    """A whole percentage as the language writes it: ``42%``, German ``42 %`` (``tui.percent``)."""
+    return words(lang)("tui.percent", value=value)
+
+
+def chance(x: float, lang: str = DEFAULT_LANG) -> str:
+    """A chance (0-1) as a whole percentage in ``lang``."""
+    return percent(round(100 * x), lang)
+
+
 def notation_error(text: str, lang: str = DEFAULT_LANG) -> str:
     """What is wrong with a typed action (the notation is the engine's: ``bid 9``)."""
     w = words(lang)
-    sun = re.fullmatch(r"bid\s+(\d+)", text.strip(), re.IGNORECASE)
+    bid = w("tui.action.bid", sun="").strip()  # "Gebot", "Ставка"
+    sun = re.fullmatch(rf"(?:bid|{re.escape(bid)}):?\s+(\d+)", text.strip(), re.IGNORECASE)
     if sun is not None:
         return w("tui.error.no_such_sun", sun=sun.group(1), max=ra.MAX_SUN)
     return w("tui.error.notation", text=text)

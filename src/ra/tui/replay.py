@@ -11,17 +11,20 @@ from textual.widgets import Footer, RichLog, Static
 
 import ra
 from ra.analysis.game import GameAnalysis
-from ra.analysis.report import pct
 from ra.events import decision_seats
 from ra.labels import action_label
+from ra.state import State
 from ra.table import game_result, result_log, stand_in_events
 from ra.tui import render
 from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board, translate_bindings
+from ra.tui.widgets import GameLog
 from ra.words import DEFAULT_LANG, words
 
 
 class ReplayApp(App[None]):
-    """Step through a game's decisions; everything is shown (the game is over or paused)."""
+    """Step through a game's decisions.  A finished game shows everything; an unfinished one
+    shows what ``viewer`` saw (R9.1: under hidden scores, not the others' scores), so that a
+    saved hot-seat game cannot be peeked at."""
 
     TITLE = "Ra"
     ENABLE_COMMAND_PALETTE = False
@@ -58,6 +61,7 @@ class ReplayApp(App[None]):
         stand_ins: frozenset[int] = frozenset(),
         stand_in: str = "medium",
         forfeited: frozenset[int] = frozenset(),
+        viewer: int | None = None,
     ) -> None:
         super().__init__()
         self.lang = lang
@@ -77,6 +81,9 @@ class ReplayApp(App[None]):
         self.stand_in = stand_in
         self.forfeited = forfeited
         """Seats that forfeited: last whatever their scores, in the final line and the log's last line."""
+        self.viewer: int | None = viewer
+        self.finished = game.is_over()
+        """Whether the whole game is over (then every position is shown whole)."""
 
     def compose(self) -> ComposeResult:
         yield from board_widgets()
@@ -85,6 +92,14 @@ class ReplayApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.show()
+
+    def on_game_log_rewrap(self, _: GameLog.Rewrap) -> None:
+        """Lay the log out again for its new width (a wider window gets long lines)."""
+        self.show()
+
+    def on_resize(self) -> None:
+        """Fit the board to the new size (or say the window is too small)."""
         self.show()
 
     def go(self, position: int) -> None:
@@ -97,8 +112,12 @@ class ReplayApp(App[None]):
             self.position += 1
         self.show()
 
+    def shown(self) -> State:
+        """The position as the screen may show it: whole once the game is over, else ``viewer``'s view."""
+        return self.game if self.finished else self.game.view(self.viewer)
+
     def show(self) -> None:
-        game = self.game
+        game = self.shown()
         w = self.w
         show_board(self, game, self.edition, lang=self.lang)
         log = self.query_one("#log", RichLog)
@@ -113,11 +132,7 @@ class ReplayApp(App[None]):
             who = game.names[self.movers[self.position - 1]]
             action = action_label(self.decisions[self.position - 1], self.edition, self.lang)
             status.append(" " + w("tui.replay.who", name=who, action=action))
-        if game.is_over():
-            status.append(
-                "  " + render.final_line(game, game.names, self.lang, self.forfeited), style="bold green"
-            )
-        elif self.position == len(self.decisions):
+        if self.position == len(self.decisions) and not game.is_over():  # the log says a result
             status.append("  " + w("tui.replay.end"), style="dim")
         self.query_one("#status", Static).update(status)
         if self.analysis is not None:
@@ -134,17 +149,22 @@ class ReplayApp(App[None]):
             return Text(w(key), style="dim")
         text = Text()
         text.append(w("tui.analysis.who", name=names[d.seat], action=self._label(d.chosen)), style="bold")
-        text.append(" " + w("tui.analysis.chance", chance=pct(d.chosen_chance)))
+        text.append(" " + w("tui.analysis.chance", chance=self._pct(d.chosen_chance)))
         if d.chosen != d.best:
             best = self._label(d.best)
-            text.append(w("tui.analysis.best", action=best, chance=pct(d.best_chance), lost=pct(d.loss)))
+            best_chance, lost = self._pct(d.best_chance), self._pct(d.loss)
+            text.append(w("tui.analysis.best", action=best, chance=best_chance, lost=lost))
         if d.label:
             label = w(f"tui.analysis.label.{d.label}").upper()
             text.append(f"  {label}", style="bold red" if d.label != "inaccuracy" else "yellow")
-        chances = "  ".join(f"{n} {pct(c)}" for n, c in zip(names, d.chances, strict=True))
+        chances = "  ".join(f"{n} {self._pct(c)}" for n, c in zip(names, d.chances, strict=True))
         text.append("\n" + w("tui.analysis.chances", chances=chances) + "\n")
         text.append(d.why_text(names, w.lang), style="italic")
         return text
+
+    def _pct(self, x: float) -> str:
+        """A chance as the replay's language writes it (German ``42 %``)."""
+        return render.chance(x, self.lang)
 
     def _label(self, notation: str) -> str:
         """An analysed action's label in the replay's language (the analysis keeps notation)."""

@@ -6,6 +6,7 @@ the web server; this module adds only persistence.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from typing import Any
 import ra
 from ra import bots
 from ra.bots.evaluate import Evaluation
+from ra.events import is_you
 from ra.record_format import parse_json
 from ra.records import MAX_RECORD_BYTES, atomic_write
 from ra.table import (
@@ -30,8 +32,9 @@ from ra.table import (
     plan_seats,
     record_facts,
     record_stand_in,
+    seat_labels,
 )
-from ra.words import msg, words
+from ra.words import Msg, Param, languages, msg, words
 
 __all__ = [
     "CancellableView",
@@ -81,19 +84,48 @@ def read_document(path: Path) -> dict[str, Any]:
         with open(path, "rb") as f:
             raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as err:
-        raise _refused("record.unreadable", file=where, detail=str(err.strerror or err)) from None
+        raise _refused("record.unreadable", file=where, detail=system_reason(err)) from None
     if len(raw) > MAX_RECORD_BYTES:
         raise _refused("record.too_large", file=where)
     try:
         data = parse_json(raw)
     except ra.RecordError as err:
-        raise _refused("record.not_a_record", file=where, detail=str(err)) from None
+        raise _refused("record.not_a_record", file=where, detail=_reason(err)) from None
     if not isinstance(data, dict):
         raise _refused("record.not_an_object", file=where)
     return data
 
 
-def _refused(key: str, **params: str | int) -> ra.RecordError:
+OS_REASONS = {
+    errno.ENOENT: "os.enoent",
+    errno.EISDIR: "os.eisdir",
+    errno.EACCES: "os.eacces",
+    errno.EPERM: "os.eacces",
+    errno.ENOTDIR: "os.enotdir",
+    errno.ENAMETOOLONG: "os.enametoolong",
+    errno.ELOOP: "os.eloop",
+    errno.EROFS: "os.erofs",
+    errno.ENOSPC: "os.enospc",
+}
+"""The system's refusals a person meets with a file, by ``errno``: our words, not its English."""
+
+
+def system_reason(err: OSError) -> Msg:
+    """Why the system refused a file, in words any language renders (``os.other`` names the
+    code of a rarer refusal: ``EIO``)."""
+    key = OS_REASONS.get(err.errno or 0)
+    if key is not None:
+        return msg(key)
+    return msg("os.other", code=errno.errorcode.get(err.errno or 0, type(err).__name__))
+
+
+def _reason(err: Exception) -> Msg | str:
+    """An engine error's words (its ``why``) where it has them, else its text."""
+    why = getattr(err, "why", None)
+    return why if isinstance(why, Msg) else str(err)
+
+
+def _refused(key: str, **params: Param) -> ra.RecordError:
     """A file that is not a game we can load, in words any language renders: the file named,
     the technical detail (the engine's or the system's words) kept as it came."""
     why = msg(key, **params)
@@ -105,7 +137,7 @@ def game_from_document(data: dict[str, Any], where: str) -> ra.Game:
     try:
         return ra.Game.from_record(data)
     except ra.RecordError as err:
-        raise _refused("record.detail", file=where, detail=str(err)) from None
+        raise _refused("record.detail", file=where, detail=_reason(err)) from None
     except (
         ValueError,
         TypeError,
@@ -133,18 +165,65 @@ class Replay:
     stand_in: str
     forfeited: frozenset[int] = frozenset()
     """Seats that forfeited (a site's record): last, whatever their scores (:func:`ra.table.game_result`)."""
+    viewer: int | None = None
+    """Whose eyes an unfinished game is replayed with (R9.1): the one person at a table of
+    bots, else nobody's (a spectator's); a finished game shows everything."""
 
 
-def load_replay(path: Path) -> Replay:
-    """The game in ``path`` and its table's facts; a bad fact is a one-line :class:`ra.RecordError`."""
+def say_you_in(data: dict[str, Any], lang: str | None) -> None:
+    """Call the person saved as "You" in the language the game began in ("Вы") "You" in
+    ``lang`` now, and bots named as ``ra play`` names them ("Сильный бот") by their names in
+    ``lang``: in the record's players and the saved seats alike (``None``: as saved)."""
+    players = data.get("players")
+    if lang is None or not isinstance(players, list):
+        return
+    you = words(lang)("player.you")
+    meta = data.get("session")
+    seats = meta.get("seats") if isinstance(meta, dict) else None
+    for i, name in enumerate(players):
+        seat = seats[i] if isinstance(seats, list) and i < len(seats) and isinstance(seats[i], dict) else {}
+        if isinstance(name, str) and is_you(name) and seat.get("bot") is None and you not in players:
+            players[i] = you
+            if seat:
+                seat["name"] = you
+    if isinstance(seats, list):
+        _bots_named_in(players, seats, lang)
+
+
+def _bots_named_in(players: list[Any], seats: list[Any], lang: str) -> None:
+    """Bots whose saved names are the labels ``ra play`` gave them in some language, renamed
+    by their labels in ``lang`` (a person's name is never touched)."""
+    if len(seats) != len(players) or not all(isinstance(s, dict) for s in seats):
+        return
+    bots_ = [s.get("bot") if isinstance(s.get("bot"), str) else None for s in seats]
+    table = [Seat(str(name), bot) for name, bot in zip(players, bots_, strict=True)]
+    try:
+        if not any(seat_labels(table, other) == players for other in languages()):
+            return
+        named = seat_labels(table, lang)
+    except ValueError:  # a bot spec no bot takes: said when the seats are read
+        return
+    for seat, name in zip(seats, named, strict=True):
+        seat["name"] = name
+    players[:] = named
+
+
+def load_replay(path: Path, lang: str | None = None) -> Replay:
+    """The game in ``path`` and its table's facts; a bad fact is a one-line :class:`ra.RecordError`.
+    ``lang``: the reader's language, in which "You" is called (:func:`say_you_in`)."""
+    where = os.fspath(path)
     data = read_document(path)
-    game = game_from_document(data, os.fspath(path))
+    say_you_in(data, lang)
+    game = game_from_document(data, where)
     try:
         forfeited, stand_ins = record_facts(data, game)
         level = record_stand_in(data)
     except ra.RecordError as err:
-        raise _refused("record.detail", file=os.fspath(path), detail=str(err)) from None
-    return Replay(game, stand_ins, level, forfeited)
+        raise _refused("record.detail", file=where, detail=str(err)) from None
+    meta = data.get("session")
+    seats = [Seat(n) for n in game.names] if meta is None else _saved_seats(meta, where, game.num_players)
+    people = [i for i, s in enumerate(seats) if s.human]
+    return Replay(game, stand_ins, level, forfeited, people[0] if len(people) == 1 else None)
 
 
 class Session(Table[Evaluation]):
@@ -214,14 +293,16 @@ class Session(Table[Evaluation]):
         return target
 
     @classmethod
-    def load(cls, path: Path, save_path: Path | None = None) -> Session:
+    def load(cls, path: Path, save_path: Path | None = None, lang: str | None = None) -> Session:
         """Resume a saved session (or any game record: its seats become people).
 
         Saves go to ``save_path``, by default a new slot: the loaded file is never
         overwritten unless asked.  Every fault in the file is a :class:`ra.RecordError`.
+        ``lang``: the language the game goes on in, in which "You" is called (:func:`say_you_in`).
         """
         where = os.fspath(path)
         data = read_document(path)
+        say_you_in(data, lang)
         full = game_from_document(data, where)  # checks every decision, with its number
         meta = data.get("session")
         hints = None

@@ -8,9 +8,10 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.events import Resize
+from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer, RichLog, Static
 
 from ra.tui.keys import MoveKeys
 from ra.tui.render import action_labels
@@ -88,3 +89,21 @@ class KeyBar(Footer):
 def _cells(key: Widget) -> int:
     """The columns a footer key takes: `` k Description `` (Textual's padding)."""
     return cell_len(str(getattr(key, "key_display", ""))) + cell_len(str(getattr(key, "description", ""))) + 3
+
+
+class GameLog(RichLog):
+    """The game's log: its lines are wrapped when written, so a new width is told to the screen
+    (:class:`GameLog.Rewrap`), which writes them again — a log shown at 60 columns keeps no
+    narrow lines in a wider window."""
+
+    class Rewrap(Message):
+        """The log's width changed: write its lines again."""
+
+    width = 0
+    """The width its lines were last laid out for (0: not yet)."""
+
+    def on_resize(self, event: Resize) -> None:
+        super().on_resize(event)
+        if self.width and event.size.width != self.width:
+            self.post_message(self.Rewrap())
+        self.width = event.size.width
