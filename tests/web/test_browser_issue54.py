@@ -1,0 +1,58 @@
+"""Issue 54's site items as a person sees them, in Chromium, in English, Russian and German on a
+laptop (1280×800) and a phone (390×844): a visitor sees the seated creator online, and the
+smaller ones (the words, the header, the skip link, 404 pages, widths)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ra.words import words
+from tests.web.test_browser import (
+    BROWSER_TESTS,
+    PHONE,
+    SHOTS,
+    Browser,
+    Page,
+    create_game,
+    new_page,
+    no_js_errors,
+)
+
+pytestmark = BROWSER_TESTS
+
+LAPTOP = {"width": 1280, "height": 800}
+LANGS = [("en", "en-US"), ("ru", "ru-RU"), ("de", "de-DE")]
+SIZES = {"laptop": LAPTOP, "phone": PHONE}
+EVERY = [(lang, locale, size) for lang, locale in LANGS for size in SIZES]
+
+
+@pytest.fixture(scope="module")
+def live_server(module_server: str) -> str:
+    """One server for this module's tests: they read pages or make tables of their own."""
+    return module_server
+
+
+def snap(page: Page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_a_visitor_sees_the_waiting_creator_online(
+    browser: Browser, live_server: str, lang: str, locale: str
+) -> None:
+    """Issue 54: "Seat 1: Lotte ○ offline" to a visitor while Lotte's page was open."""
+    made = create_game(live_server, [{"kind": "human"}, {"kind": "human"}], name="Lotte")
+    lotte = new_page(browser, LAPTOP, locale)
+    lotte.goto(live_server + made["link"])
+    lotte.wait_for_selector("#waiting .conn.on")
+    visitor = new_page(browser, PHONE, locale)
+    visitor.goto(f"{live_server}/g/{made['game']['id']}")
+    visitor.wait_for_selector("#waiting li")
+    first = visitor.locator("#waiting li").first
+    assert f"● {words(lang)('table.online')}" in first.inner_text()
+    assert visitor.locator("#waiting .conn.off").count() == 0
+    snap(visitor, f"issue54-visitor-online-{lang}")
+    for page in (lotte, visitor):
+        no_js_errors(page)
+        page.context.close()
