@@ -6,11 +6,18 @@ exist answer 404 in the reader's language."""
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
+import websockets
 
+from ra.web.store import GameRow, SeatRow
 from ra.web.testing import Server
+from ra.web.waiting import deserted
 from tests.web.client import Player, create
 
 
@@ -35,3 +42,116 @@ def test_a_spectator_sees_the_seated_creator_online_as_she_does(server: Server) 
 
     seen, told = asyncio.run(main())
     assert seen == told == [True, False]
+
+
+# --- abandoned open tables leave the lobby --------------------------------------------------
+
+
+def _row(status: str, gone: list[datetime | None], move_seconds: int | None = None) -> GameRow:
+    """A table whose human seats are taken, each gone since ``gone`` (None: here), plus a bot."""
+    seats = [SeatRow(i, "human", None, f"P{i}", f"hash{i}", gone_at=g) for i, g in enumerate(gone)]
+    seats.append(SeatRow(len(gone), "bot", "easy", "Bot", None))
+    return GameRow(
+        "g1",
+        T0,
+        status,
+        len(seats),
+        "standard",
+        None,
+        False,
+        "modern",
+        0.0,
+        1,
+        None,
+        0,
+        None,
+        1,
+        None,
+        None,
+        None,
+        move_seconds=move_seconds,
+        seats=seats,
+    )
+
+
+T0 = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)
+
+
+def test_an_open_table_is_deserted_once_all_its_people_are_gone_the_wait() -> None:
+    """Issue 54's rule at injected times: gone a minute is out; one person here, or back, keeps
+    it; a table by turns waits for mail; one nobody sits at waits for its link."""
+    minute = 60.0
+    gone = T0 - timedelta(seconds=61)
+    assert deserted(_row("open", [gone]), T0, minute)
+    assert not deserted(_row("open", [T0 - timedelta(seconds=59)]), T0, minute)
+    assert not deserted(_row("open", [gone, None]), T0, minute)  # one still waits there
+    assert deserted(_row("open", [gone, gone]), T0, minute)
+    assert not deserted(_row("open", [None]), T0, minute)  # came back
+    assert not deserted(_row("running", [gone]), T0, minute)
+    assert not deserted(_row("open", [gone], move_seconds=86400), T0, minute)
+    assert not deserted(_row("open", []), T0, minute)
+
+
+async def _open_ids(lobby: Any) -> list[str]:
+    """The open tables of the next list the live lobby sends."""
+    while True:
+        m = json.loads(await asyncio.wait_for(lobby.recv(), 30))
+        if m.get("type") == "lobby":
+            return [g["id"] for g in m["open"]]
+
+
+async def _lobby_until(lobby: Any, pred: Callable[[list[str]], bool]) -> list[str]:
+    async with asyncio.timeout(30):
+        while not pred(ids := await _open_ids(lobby)):
+            pass
+    return ids
+
+
+def test_a_table_whose_creator_went_leaves_the_lobby_and_comes_back_with_her(
+    server_factory: type[Server], sqlite_url: str, tmp_path: Path
+) -> None:
+    """Issue 54: with the wait set to nothing (no clock waited for), the creator's page closing
+    takes the table out of the live lobby and out of quick play; her page back brings it back."""
+    server = server_factory(sqlite_url, tmp_path / "s.log", env={"RA_OPEN_TABLE_WAIT": "0"}).start()
+    made = create(server.url, [{"kind": "human"}, {"kind": "human"}], name="Lotte")
+    gid = made["game"]["id"]
+
+    async def main() -> None:
+        lotte = Player(server.ws, gid, made["token"])
+        await lotte.connect()
+        await lotte.state_now()
+        async with websockets.connect(f"{server.ws}/ws/lobby") as lobby:
+            await _lobby_until(lobby, lambda ids: gid in ids)
+            await lotte.close()
+            await _lobby_until(lobby, lambda ids: gid not in ids)
+            seek = httpx.post(f"{server.url}/api/seek", json={"name": "Newcomer", "players": 2}, timeout=10)
+            assert seek.json()["game"]["id"] != gid, "quick play seated a newcomer at the deserted table"
+            back = Player(server.ws, gid, made["token"])
+            await back.connect()
+            await _lobby_until(lobby, lambda ids: gid in ids)
+            await back.close()
+
+    asyncio.run(main())
+
+
+def test_a_creator_who_reloads_keeps_her_table_in_the_lobby(server: Server) -> None:
+    """A reload (the page gone a moment, then back) within the minute never takes it out."""
+    made = create(server.url, [{"kind": "human"}, {"kind": "human"}], name="Lotte")
+    gid = made["game"]["id"]
+
+    async def main() -> None:
+        for _ in range(2):
+            lotte = Player(server.ws, gid, made["token"])
+            await lotte.connect()
+            await lotte.state_now()
+            await lotte.close()
+        again = Player(server.ws, gid, made["token"])
+        await again.connect()
+        await again.state_now()
+        async with websockets.connect(f"{server.ws}/ws/lobby") as lobby:
+            assert gid in await _open_ids(lobby)
+        await again.close()
+
+    asyncio.run(main())
+    seek = httpx.post(f"{server.url}/api/seek", json={"name": "Newcomer", "players": 2}, timeout=10)
+    assert seek.json()["game"]["id"] == gid

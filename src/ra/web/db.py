@@ -85,6 +85,9 @@ seats = sa.Table(
     # became due; forfeited: its time ran out at a forfeit table.
     sa.Column("bank", sa.Float, nullable=True),
     sa.Column("forfeited", sa.Boolean, nullable=False, server_default=sa.false()),
+    # At an open table: since when the seat's person has had no page open there (None: here
+    # now); a table whose seated people have all been gone a while leaves the lobby.
+    sa.Column("gone_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 decisions = sa.Table(

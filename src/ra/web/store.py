@@ -75,6 +75,8 @@ class SeatRow:
     """Its account's rating as shown (mu - 3 sigma), once the account has a rated game."""
     account: bool = False
     """An account holds the seat: its name is that account's (the pages link it to its profile)."""
+    gone_at: datetime | None = None
+    """At an open table: since when its person has had no page open there (None: here now)."""
 
 
 def clock_seconds(move_seconds: int | None, game_seconds: int | None, bank: float | None) -> float | None:
@@ -401,18 +403,30 @@ class Store:
                     seats.c.kind == "human",
                     seats.c.token_hash.is_(None),
                 )
-                .values(name=name, token_hash=hash_token(token))
+                .values(name=name, token_hash=hash_token(token), gone_at=now())
             )
             await self._notify(conn, game_id)
         self.on_change()
         return res.rowcount == 1
+
+    async def mark_here(self, game_id: str, seat: int, here: bool) -> None:
+        """Note whether the person at ``seat`` of an open table has a page open there (gone
+        since now, or here); the lobby hides a table whose people have all gone a while."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                sa.update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat)
+                .values(gone_at=None if here else now())
+            )
+            await self._notify(conn, game_id)
+        self.on_change()
 
     async def free_seat(self, game_id: str, seat: int) -> bool:
         async with self.engine.begin() as conn:
             res = await conn.execute(
                 sa.update(seats)
                 .where(seats.c.game_id == game_id, seats.c.seat == seat)
-                .values(name=None, token_hash=None)
+                .values(name=None, token_hash=None, gone_at=None)
             )
             await self._notify(conn, game_id)
         self.on_change()
@@ -764,6 +778,7 @@ _SEAT_COLUMNS = (
     accounts.c.rating_sigma.label("s_sigma"),
     accounts.c.rated_games.label("s_rated"),
     seats.c.account_id.label("s_account"),
+    seats.c.gone_at.label("s_gone_at"),
 )
 """A seat's columns as the rows of a game read them, with its account's rating."""
 
@@ -781,6 +796,7 @@ def _seat_row(r: Any) -> SeatRow:
         bool(r["s_forfeited"]),
         round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
         r["s_account"] is not None,
+        as_utc(r["s_gone_at"]),
     )
 
 
