@@ -56,3 +56,27 @@ def test_a_visitor_sees_the_waiting_creator_online(
     for page in (lotte, visitor):
         no_js_errors(page)
         page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale", "size"), EVERY)
+def test_an_unknown_replay_table_or_player_is_a_404_page_in_the_readers_language(
+    browser: Browser, live_server: str, lang: str, locale: str, size: str
+) -> None:
+    """Issue 54: no replay controls, no Analyse button: the page says what is missing, in the
+    reader's language, and leads to the lobby."""
+    w = words(lang)
+    page = new_page(browser, SIZES[size], locale)
+    for path, title in (
+        ("/replay/nosuchgame", "nf.noGame"),
+        ("/g/nosuchgame", "nf.noGame"),
+        ("/u/Nobody", "nf.noPlayer"),
+    ):
+        response = page.goto(live_server + path)
+        assert response is not None and response.status == 404, path
+        page.wait_for_selector("#notfound h1")
+        assert page.locator("h1").inner_text() == w(title), path
+        assert page.locator("#rp-step, #rp-range, button:has-text(\"Analy\")").count() == 0, path
+        assert page.locator("#notfound a[href='/']").inner_text() == w("nf.lobby")
+    snap(page, f"issue54-404-{lang}-{size}")
+    no_js_errors(page)
+    page.context.close()

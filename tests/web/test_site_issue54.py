@@ -19,6 +19,7 @@ from ra.web.store import GameRow, SeatRow
 from ra.web.testing import Server
 from ra.web.waiting import deserted
 from tests.web.client import Player, create
+from tests.web.test_accounts import sign_up
 
 
 def test_a_spectator_sees_the_seated_creator_online_as_she_does(server: Server) -> None:
@@ -155,3 +156,21 @@ def test_a_creator_who_reloads_keeps_her_table_in_the_lobby(server: Server) -> N
     asyncio.run(main())
     seek = httpx.post(f"{server.url}/api/seek", json={"name": "Newcomer", "players": 2}, timeout=10)
     assert seek.json()["game"]["id"] == gid
+
+
+# --- pages of things that do not exist -------------------------------------------------------
+
+
+def test_unknown_games_replays_and_players_answer_404_with_the_page(server: Server) -> None:
+    """Issue 54: ``/replay/<unknown>`` was a 200 with replay controls and an active Analyse
+    button; unknown tables and profiles too.  Known ones still answer their pages."""
+    made = create(server.url, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], name="Lotte")
+    gid = made["game"]["id"]
+    for path in ("/replay/nosuchgame", "/g/nosuchgame", "/u/Nobody", f"/replay/{'x' * 40}", "/u/" + "y" * 60):
+        r = httpx.get(server.url + path, timeout=10)
+        assert r.status_code == 404, path
+        assert "text/html" in r.headers["content-type"] and 'id="notfound"' in r.text, path
+    sign_up(server.url, "Lotta").close()
+    for path in (f"/g/{gid}", f"/replay/{gid}", "/u/Lotta", "/u/lotta"):
+        r = httpx.get(server.url + path, timeout=10)
+        assert r.status_code == 200 and 'id="notfound"' not in r.text, path

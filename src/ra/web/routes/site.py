@@ -57,21 +57,52 @@ def html_page(pages: Pages, name: str, status_code: int = 200) -> Response:
     return Response(body, status_code, media_type="text/html", headers={"Cache-Control": NO_CACHE})
 
 
-def page_endpoint(pages: Pages, name: str) -> Callable[[], Awaitable[Response]]:
-    """The endpoint that answers a path of :data:`PAGES` with its page."""
+Exists = Callable[[str], Awaitable[bool]]
+"""Whether the thing a page's path names (a game, a player) exists."""
 
-    async def endpoint() -> Response:
+
+def page_endpoint(
+    pages: Pages, name: str, exists: Exists | None = None
+) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint that answers a path of :data:`PAGES` with its page — or, where the game or
+    player it names does not exist, with the 404 page (issue 54: an unknown replay was a 200
+    with replay controls and an active Analyse button)."""
+
+    async def endpoint(request: Request) -> Response:
+        named = next(iter(request.path_params.values()), "")
+        if exists is not None and not await exists(str(named)):
+            return html_page(pages, "404.html", status_code=404)
         return html_page(pages, name)
 
     return endpoint
+
+
+def existence(services: Services) -> dict[str, Exists]:
+    """The pages of :data:`PAGES` that name a game or a player, and how each is looked up."""
+
+    async def game(game_id: str) -> bool:
+        return len(game_id) <= 16 and await services.store.game(game_id) is not None
+
+    async def player(name: str) -> bool:
+        if len(name) > 40:
+            return False
+        try:
+            await services.accounts.profile(name)
+        except ApiError:
+            return False
+        return True
+
+    return {"/g/{game_id}": game, "/replay/{game_id}": game, "/u/{name}": player}
 
 
 def router(services: Services, networks: tuple[Network, ...]) -> APIRouter:
     """The pages, the catalogue, ``/health`` and ``/metrics`` (from ``networks`` only)."""
     pages, store, metrics = services.pages, services.store, services.metrics
     site = APIRouter()
+    exists = existence(services)
     for path, name in PAGES.items():  # one table of paths: each a static page its script fills
-        site.add_api_route(path, page_endpoint(pages, name), methods=["GET"], include_in_schema=False)
+        endpoint = page_endpoint(pages, name, exists.get(path))
+        site.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False)
 
     @site.get("/static/{build}/catalogue/{lang}.json", include_in_schema=False)
     async def catalogue_json(build: str, lang: str) -> Response:
