@@ -75,8 +75,47 @@ def test_an_unknown_replay_table_or_player_is_a_404_page_in_the_readers_language
         assert response is not None and response.status == 404, path
         page.wait_for_selector("#notfound h1")
         assert page.locator("h1").inner_text() == w(title), path
-        assert page.locator("#rp-step, #rp-range, button:has-text(\"Analy\")").count() == 0, path
+        assert page.locator('#rp-step, #rp-range, button:has-text("Analy")').count() == 0, path
         assert page.locator("#notfound a[href='/']").inner_text() == w("nf.lobby")
     snap(page, f"issue54-404-{lang}-{size}")
     no_js_errors(page)
     page.context.close()
+
+
+PAGES = ["/", "/players", "/rules", "/learn", "/guide", "/puzzles", "/account", "/no/such/page"]
+"""The site's pages a guest opens without a table of their own (the table is added per test)."""
+
+
+@pytest.mark.parametrize(("lang", "locale", "size"), EVERY)
+def test_every_page_has_one_header_a_skip_link_and_asks_a_guest_nothing_of_an_account(
+    browser: Browser, live_server: str, lang: str, locale: str, size: str
+) -> None:
+    """Issue 54: the header's links differed from page to page, no skip link (39 Tabs to "play
+    against bots"), and every signed-out page logged a 401 asking for the account."""
+    w = words(lang)
+    made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], name="Lotte")
+    expected = [w("nav.lobby"), w("nav.leaders"), w("nav.rules"), w("nav.account")]
+    for path in [*PAGES, made["link"]]:
+        page = new_page(browser, SIZES[size], locale)
+        refused: list[str] = []
+        page.on(
+            "response",
+            lambda r, bad=refused: bad.append(f"{r.status} {r.url}") if r.status in (401, 403) else None,
+        )
+        page.goto(live_server + path)
+        page.wait_for_selector("header.topbar nav a", state="attached")
+        links = page.locator("header.topbar nav > a").all_text_contents()
+        assert [x.strip() for x in links] == expected, path
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"], path
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip-link", path
+        assert page.evaluate("document.activeElement.textContent") == w("nav.skip")
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.tagName") == "MAIN", path
+        page.wait_for_timeout(300)  # the page's own requests (a seat link's claim, puzzles) are made
+        if path != "/account":  # the sign-in page's own script is the accounts' (account.js)
+            assert not refused, (path, refused)
+        if path in ("/", made["link"]):
+            snap(page, f"issue54-header-{path.strip('/')[:2] or 'lobby'}-{lang}-{size}")
+        no_js_errors(page)
+        page.context.close()

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from ra.web.accounts import COOKIE
 from ra.web.assets import LONG_CACHE, NO_CACHE, CachedStatic, Pages
 from ra.web.lobby import ApiError
 from ra.web.metrics import CONTENT_TYPE, Metrics
@@ -49,11 +50,15 @@ def metrics_allowed(conn: HTTPConnection, networks: tuple[Network, ...]) -> bool
     return address_in(client_address(conn), networks)
 
 
-def html_page(pages: Pages, name: str, status_code: int = 200) -> Response:
-    """A page of the site, never cached (it names this build's static files)."""
+def html_page(pages: Pages, name: str, status_code: int = 200, request: Request | None = None) -> Response:
+    """A page of the site, never cached (it names this build's static files).  A request with a
+    session cookie gets ``<html data-account="1">``: only then do the page's scripts ask for the
+    account (a guest's pages asked and logged a 401 each, issue 54)."""
     body = pages.html(name)
     if body is None:
         raise ApiError(404, "not_found", f"page {name} is missing")
+    if request is not None and COOKIE in request.cookies:
+        body = body.replace(b"<html ", b'<html data-account="1" ', 1)
     return Response(body, status_code, media_type="text/html", headers={"Cache-Control": NO_CACHE})
 
 
@@ -71,8 +76,8 @@ def page_endpoint(
     async def endpoint(request: Request) -> Response:
         named = next(iter(request.path_params.values()), "")
         if exists is not None and not await exists(str(named)):
-            return html_page(pages, "404.html", status_code=404)
-        return html_page(pages, name)
+            return html_page(pages, "404.html", 404, request)
+        return html_page(pages, name, request=request)
 
     return endpoint
 
@@ -175,7 +180,7 @@ def answer_errors(app: FastAPI, metrics: Metrics, pages: Pages) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, err: StarletteHTTPException) -> Response:
         if err.status_code == 404 and not request.url.path.startswith(("/api/", "/ws/", "/static/")):
-            return html_page(pages, "404.html", status_code=404)
+            return html_page(pages, "404.html", 404, request)
         return JSONResponse({"error": "http", "message": str(err.detail)}, status_code=err.status_code)
 
 

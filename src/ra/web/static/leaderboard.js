@@ -45,7 +45,7 @@ function render() {
       `<p class="muted">${esc(t("leaders.none"))}</p>`) + `</section>` + rated();
 }
 
-mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);
+mountHeader(render);
 render();
 const [board, how] = await Promise.all([
   fetch("/api/leaderboard").then((r) => r.json()).catch(() => ({ players: [] })),

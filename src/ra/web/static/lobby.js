@@ -290,7 +290,7 @@ api("GET", "/api/levels").then((r) => { levels = r.levels; renderLevelNote(); })
 $("#quick-level").addEventListener("change", renderLevelNote);
 
 // The leaderboard is one click away from the lobby, on a phone too.
-mountHeader(() => { renderAll(); renderLevelNote(); }, `<a href="/players" class="nav-leaders" data-i18n="nav.leaders"></a><a href="/account" data-i18n="nav.account"></a>`);
+mountHeader(() => { renderAll(); renderLevelNote(); });
 $("#name").value = savedName();
 // "Type your name first" goes once a name is typed (the toast goes by itself: toastUntilTyped).
 $("#name").addEventListener("input", () => {

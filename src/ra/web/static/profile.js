@@ -30,7 +30,7 @@ function render() {
     `</section><section class="card"><h2>${esc(t("profile.games"))}</h2><ul class="game-list">${data.games.length ? data.games.map(game).join("") : `<li class="muted">${esc(t("lobby.none"))}</li>`}</ul></section>`;
 }
 
-mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);
+mountHeader(render);
 render();
 try {
   const res = await fetch(`/api/players/${encodeURIComponent(name)}`);

@@ -4,7 +4,7 @@ import { t, has, tileName, tileList, eventText, playerName, render as renderMsg 
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
-  gameIdFromPath, toast, copyText,
+  gameIdFromPath, toast, copyText, account,
 } from "./common.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
 import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
@@ -474,9 +474,9 @@ async function findAccountSeat() {
   if (HERE.checked || !gameId) return;
   HERE.checked = true;
   try {
-    const me = await fetch("/api/account");
-    if (!me.ok) return;
-    const { name, csrf } = await me.json();
+    const me = await account();
+    if (!me) return;
+    const { name, csrf } = me;
     const p = await fetch(`/api/players/${encodeURIComponent(name)}`);
     if (!p.ok) return;
     const g = (await p.json()).games.find((x) => x.id === gameId && x.status !== "finished");
