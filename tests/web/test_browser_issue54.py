@@ -4,9 +4,14 @@ smaller ones (the words, the header, the skip link, 404 pages, widths)."""
 
 from __future__ import annotations
 
+import re
+import sqlite3
+from typing import Any
+
 import pytest
 
 from ra.words import words
+from tests.web.test_accounts import sign_up
 from tests.web.test_browser import (
     BROWSER_TESTS,
     PHONE,
@@ -119,3 +124,85 @@ def test_every_page_has_one_header_a_skip_link_and_asks_a_guest_nothing_of_an_ac
             snap(page, f"issue54-header-{path.strip('/')[:2] or 'lobby'}-{lang}-{size}")
         no_js_errors(page)
         page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale", "size"), EVERY)
+def test_the_leaderboard_fits_a_phone_and_every_rating_speaks_the_readers_decimals(
+    browser: Browser, server: Any, sqlite_url: str, lang: str, locale: str, size: str
+) -> None:
+    """Issue 54: the German leaderboard was 399 px wide on a 390 px phone, and the leaderboard and
+    profile said "-1.9" where the lobby said "(-1,9)"."""
+    for name in ("Maximilian Lüdensche", "Lotte"):
+        sign_up(server.url, name).close()
+    with sqlite3.connect(sqlite_url.removeprefix("sqlite:///")) as db:
+        db.execute("UPDATE accounts SET rating_mu = 18.8, rating_sigma = 6.9, rated_games = 123")
+    decimal = "," if lang in ("de", "ru") else "."
+    page = new_page(browser, SIZES[size], locale)
+    page.goto(server.url + "/players")
+    page.wait_for_selector("table.results tbody tr")
+    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+    cells = page.locator("table.results tbody tr").first.locator("td").all_inner_texts()
+    assert cells[1].replace("\u2212", "-") == f"-1{decimal}9", cells  # 18.8 - 3 × 6.9, its sign
+    snap(page, f"issue54-leaderboard-{lang}-{size}")
+    page.goto(server.url + "/u/Lotte")
+    page.wait_for_selector(".profile-rating")
+    shown = page.locator(".profile-rating").inner_text()
+    assert f"-1{decimal}9" in shown.replace("\u2212", "-") and f"18{decimal}8" in shown, shown
+    no_js_errors(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_a_phones_help_speaks_of_taps_and_lists_no_keys(
+    browser: Browser, live_server: str, lang: str, locale: str
+) -> None:
+    """Issue 54: the phone's help was titled "Keys and help", listed no keys and said "Klicke"."""
+    w = words(lang)
+    made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], name="Lotte")
+    ctx = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(live_server + made["link"])
+    page.wait_for_selector("#help-btn")
+    page.locator("#help-btn").tap()
+    page.wait_for_selector("#help-dlg[open]")
+    text = page.locator("#help-dlg").inner_text()
+    assert page.locator("#help-dlg h2").inner_text() == w("help.titleTouch")
+    assert w("help.taps") in text and w("help.clicks") not in text and w("help.keys") not in text
+    assert not re.search(r"\b(Klick|click|щёлкн)", text, re.IGNORECASE), text
+    page.screenshot(path=str(SHOTS / f"issue54-phone-help-{lang}.png"))
+    ctx.close()
+    laptop = new_page(browser, LAPTOP, locale)  # a laptop's help keeps its keys
+    laptop.goto(live_server + made["link"])
+    laptop.keyboard.press("?")
+    laptop.wait_for_selector("#help-dlg[open]")
+    assert w("help.keys") in laptop.locator("#help-dlg").inner_text()
+    laptop.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_the_guided_game_names_you_once(browser: Browser, live_server: str, lang: str, locale: str) -> None:
+    """Issue 54: the guided game showed "Du DU" (the name "You" and a "YOU" badge)."""
+    page = new_page(browser, PHONE, locale)
+    page.goto(live_server + "/learn")
+    page.wait_for_selector("#players .player.me")
+    me = page.locator("#players .player.me")
+    assert me.locator(".badge.you").count() == 0, me.inner_text()
+    no_js_errors(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_the_rules_and_guide_pages_send_nobody_to_a_terminal(
+    browser: Browser, live_server: str, lang: str, locale: str
+) -> None:
+    """Issue 54: the site's rules and guide pages told players to run `ra rules` in a terminal."""
+    page = new_page(browser, LAPTOP, locale)
+    page.goto(live_server + "/rules")
+    page.wait_for_selector("#rules h1")
+    assert "ra rules" not in page.locator("main").inner_text()
+    page.goto(live_server + "/guide")
+    page.wait_for_selector("#guide h1")
+    assert "ra rules" not in page.locator("main").inner_text()
+    assert page.locator("#guide a[href='/rules']").count() >= 1
+    no_js_errors(page)
+    page.context.close()

@@ -1,5 +1,5 @@
 // The lobby: create a game, invite friends, join, watch, rejoin.
-import { t, playerName } from "./i18n.js";
+import { t, playerName, fmtDecimal } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
@@ -154,7 +154,7 @@ function seatNames(g) {
   return g.seats.map((s) => (s.kind === "bot" ? esc(`⚙ ${playerName(s.name) || t("lobby.bot")}${rated(s)}`) : s.name ? `${person(s)}${esc(rated(s))}` : esc(s.taken ? "?" : `(${t("table.free")})`))).join(", ");
 }
 
-function fmtRating(r) { return new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 1 }).format(r); }
+const fmtRating = fmtDecimal;
 
 const myTurn = (g, mine) => Boolean(mine) && g.status === "running" && g.to_move === Number(mine.seat);
 let turnsSeen = null; // the games at your turn the page last showed (none notified on loading)

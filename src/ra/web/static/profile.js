@@ -1,5 +1,5 @@
 // A player's public page: their games (to watch, or to replay once finished) and results.
-import { t, join } from "./i18n.js";
+import { t, join, fmtDecimal } from "./i18n.js";
 import { $, esc, mountHeader, fmtDate, seatName } from "./common.js";
 
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -22,7 +22,7 @@ function render() {
   const rows = Object.entries(data.by_players).sort().map(([n, r]) =>
     `<tr><th scope="row">${esc(t("lobby.players", { n: Number(n) }))}</th><td>${r.played}</td><td>${r.won}</td></tr>`).join("");
   const r = data.rating;
-  const rating = r.games ? t("profile.rating", { rating: r.ordinal.toFixed(1), mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1), n: r.games }) : t("profile.unrated");
+  const rating = r.games ? t("profile.rating", { rating: fmtDecimal(r.ordinal), mu: fmtDecimal(r.mu), sigma: fmtDecimal(r.sigma), n: r.games }) : t("profile.unrated");
   box.innerHTML = `<h1>${esc(data.name)}</h1><p class="muted">${esc(t("profile.since", { date: fmtDate(data.since) }))}</p>` +
     `<p class="profile-rating">${esc(rating)} · <a href="/players">${esc(t("leaders.title"))}</a></p>` +
     `<section class="card"><h2>${esc(t("profile.results"))}</h2>` +

@@ -685,7 +685,8 @@ function renderActions() {
       // The reason is a catalogue message (players by seat, this seat addressed as "you").
       const why = h.reason && typeof h.reason === "object" ? ` — ${esc(renderMsg(h.reason, names(S.view), me))}` : "";
       const weaker = h.source === "flat" ? ` <small>${esc(t("table.hintWeaker"))}</small>` : "";
-      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best), chance: Math.round(100 * h.chances[me]) }))}${why}${weaker}</p>`);
+      // The chance is on the best action's button (★ 42%): the box names the action and why.
+      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best) }))}${why}${weaker}</p>`);
     } else {
       const busy = S.hintFor === S.n;
       parts.push(`<button type="button" class="btn small" data-hint="1" aria-keyshortcuts="h"${busy ? " disabled" : ""}>${key("h")} ${esc(t(busy ? "table.hintThinking" : "table.hint"))}</button>`);
