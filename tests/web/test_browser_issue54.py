@@ -8,6 +8,7 @@ import re
 import sqlite3
 from typing import Any
 
+import httpx
 import pytest
 
 from ra.words import words
@@ -204,5 +205,28 @@ def test_the_rules_and_guide_pages_send_nobody_to_a_terminal(
     page.wait_for_selector("#guide h1")
     assert "ra rules" not in page.locator("main").inner_text()
     assert page.locator("#guide a[href='/rules']").count() >= 1
+    no_js_errors(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_quick_play_plays_at_once_as_a_guest(
+    browser: Browser, live_server: str, lang: str, locale: str
+) -> None:
+    """Issue 54: a guest had to type a name before quick play; now the table opens at once under a
+    guest's name in the page's language, kept in the field for the next time."""
+    guest = words(lang)("lobby.guestName", n=0).replace("0", "")
+    page = new_page(browser, PHONE, locale)
+    page.goto(live_server + "/")
+    assert page.input_value("#name") == ""
+    page.select_option("#quick-players", "2")
+    page.select_option("#quick-level", "easy")
+    page.click("#quick-btn")
+    page.wait_for_url(re.compile(r"/g/"))
+    gid = page.url.rsplit("/", 1)[-1]
+    seats = httpx.get(f"{live_server}/api/games/{gid}", timeout=10).json()["seats"]
+    assert re.fullmatch(re.escape(guest) + r"\d{4}", seats[0]["name"]), seats[0]["name"]
+    page.goto(live_server + "/")
+    assert page.input_value("#name") == seats[0]["name"]
     no_js_errors(page)
     page.context.close()

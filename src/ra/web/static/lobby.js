@@ -305,9 +305,15 @@ $("#refresh").addEventListener("click", loadLists);
 $("#import-file").addEventListener("change", (e) => { if (e.target.files[0]) importRecord(e.target.files[0]); });
 // ---- quick play and seek ----------------------------------------------------
 
+// Quick play plays at once (issue 54: a guest had to type a name first; lichess plays at once):
+// with no name typed, a guest's name ("Guest 4821", in the page's language) is put in the field
+// and kept for the next time, to be changed there any time.
 function quickName() {
-  const name = $("#name").value.trim();
-  if (!name) { $("#quick-error").textContent = t("lobby.needName"); $("#name").focus(); return null; }
+  let name = $("#name").value.trim();
+  if (!name) {
+    name = t("lobby.guestName", { n: 1000 + Math.floor(Math.random() * 9000) });
+    $("#name").value = name;
+  }
   $("#quick-error").textContent = "";
   saveName(name);
   return name;
