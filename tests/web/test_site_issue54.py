@@ -174,3 +174,25 @@ def test_unknown_games_replays_and_players_answer_404_with_the_page(server: Serv
     for path in (f"/g/{gid}", f"/replay/{gid}", "/u/Lotta", "/u/lotta"):
         r = httpx.get(server.url + path, timeout=10)
         assert r.status_code == 200 and 'id="notfound"' not in r.text, path
+
+
+# --- bot names that fit a sentence ------------------------------------------------------------
+
+
+def test_bot_names_are_names_that_need_no_declension() -> None:
+    """Issue 54: "1 Punkt für Mittlerer Bot 2" (the adjective does not decline in a name); a bot
+    is "Bot (mittel) 2", "Бот (средний) 2" in every sentence, and fits the terminal's column."""
+    from ra.table import bot_label
+    from ra.tui.render import NAME_WIDTH
+
+    for level in ("easy", "medium", "hard", "expert", "master"):
+        de, ru = (
+            bot_label(level, {bot_label(level, lang="de")}, "de"),
+            bot_label(level, {bot_label(level, lang="ru")}, "ru"),
+        )
+        assert de.startswith("Bot (") and de.endswith(") 2"), de
+        assert ru.startswith("Бот (") and ru.endswith(") 2"), ru
+        assert max(len(de), len(ru)) <= NAME_WIDTH
+    assert (
+        bot_label("medium", lang="de") == "Bot (mittel)" and bot_label("medium", lang="ru") == "Бот (средний)"
+    )
