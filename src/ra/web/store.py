@@ -409,18 +409,6 @@ class Store:
         self.on_change()
         return res.rowcount == 1
 
-    async def mark_here(self, game_id: str, seat: int, here: bool) -> None:
-        """Note whether the person at ``seat`` of an open table has a page open there (gone
-        since now, or here); the lobby hides a table whose people have all gone a while."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                sa.update(seats)
-                .where(seats.c.game_id == game_id, seats.c.seat == seat)
-                .values(gone_at=None if here else now())
-            )
-            await self._notify(conn, game_id)
-        self.on_change()
-
     async def free_seat(self, game_id: str, seat: int) -> bool:
         async with self.engine.begin() as conn:
             res = await conn.execute(
@@ -755,6 +743,20 @@ class BatchWriter:
             await asyncio.get_running_loop().run_in_executor(self._thread, conn.close)
         self._thread.shutdown(wait=False)
         self.engine.dispose()
+
+
+async def mark_here(store: Store, game_id: str, seat: int, here: bool) -> None:
+    """Note whether the person at ``seat`` of an open table has a page open there (gone since
+    now, or here); the lobby hides a table whose people have all gone a while (issue 54).  Told
+    to every worker, as any change of a game is."""
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            sa.update(seats)
+            .where(seats.c.game_id == game_id, seats.c.seat == seat)
+            .values(gone_at=None if here else now())
+        )
+        await store._notify(conn, game_id)
+    store.on_change()
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from ra.web.hub import Hub, Room
 from ra.web.mail import BY_TURNS_SECONDS
-from ra.web.store import GameRow, Store
+from ra.web.store import GameRow, Store, mark_here
 
 
 def deserted(row: GameRow, at: datetime, wait: float) -> bool:
@@ -38,7 +38,7 @@ async def note_waiting(room: Room, hub: Hub, store: Store) -> None:
     changed = False
     for s in room.row.seats:
         if s.kind == "human" and s.token_hash is not None and here[s.seat] != (s.gone_at is None):
-            await store.mark_here(room.id, s.seat, here[s.seat])
+            await mark_here(store, room.id, s.seat, here[s.seat])
             changed = True
     if changed:
         await room.resync()
