@@ -230,3 +230,27 @@ def test_quick_play_plays_at_once_as_a_guest(
     assert page.input_value("#name") == seats[0]["name"]
     no_js_errors(page)
     page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), LANGS)
+def test_your_games_say_which_seat_not_which_place(
+    browser: Browser, live_server: str, lang: str, locale: str
+) -> None:
+    """Issue 54: "Platz 1" / "место 2" in "your games" read as first or second place."""
+    made = create_game(live_server, [{"kind": "human"}, {"kind": "human"}], name="Lotte")
+    gid = made["game"]["id"]
+    page = new_page(browser, PHONE, locale)
+    page.goto(live_server + "/")
+    page.evaluate(
+        "([id, token]) => localStorage.setItem('ra.seats',"
+        " JSON.stringify({[id]: {seat: 0, token, name: 'Lotte'}}))",
+        [gid, made["token"]],
+    )
+    page.reload()
+    item = page.locator(f"#list-yours .game-item:has-text('#{gid}')")
+    item.wait_for()
+    meta = item.locator(".gi-meta").inner_text()
+    assert words(lang)("lobby.seatAs", n=1) in meta, meta
+    assert {"de": "Sitzplatz 1", "ru": "место за столом: 1", "en": "seat 1"}[lang] in meta, meta
+    no_js_errors(page)
+    page.context.close()
