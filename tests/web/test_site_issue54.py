@@ -196,3 +196,39 @@ def test_bot_names_are_names_that_need_no_declension() -> None:
     assert (
         bot_label("medium", lang="de") == "Bot (mittel)" and bot_label("medium", lang="ru") == "Бот (средний)"
     )
+
+
+def test_the_upgrade_counts_the_people_at_old_open_tables_gone(empty_sqlite_url: str) -> None:
+    """Migration 0019: nobody knows when the people seated at the open tables of before left, so
+    they count as gone from the upgrade on (a table nobody comes back to leaves the lobby then);
+    a running table's seats and a free seat are left alone."""
+    import sqlalchemy as sa
+
+    from ra.web import db
+
+    db.upgrade(empty_sqlite_url, "0018")
+    engine = sa.create_engine(empty_sqlite_url)
+    stamp = datetime(2026, 1, 1, tzinfo=UTC)
+    with engine.begin() as conn:
+        for gid, status in (("open1", "open"), ("run1", "running")):
+            conn.execute(
+                sa.text(
+                    "INSERT INTO games (id, status, players, variant, hidden_scores, seed, num_decisions,"
+                    " epoch, created_at, updated_at, bot_delay, edition)"
+                    " VALUES (:id, :status, 2, 'standard', 0, 1, 0, 1, :t, :t, 0, 'original')"
+                ),
+                {"id": gid, "status": status, "t": stamp},
+            )
+            for seat, token in ((0, f"hash-{gid}"), (1, None)):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO seats (game_id, seat, kind, token_hash) VALUES (:g, :s, 'human', :h)"
+                    ),
+                    {"g": gid, "s": seat, "h": token},
+                )
+    db.upgrade(empty_sqlite_url)
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT game_id, seat, gone_at FROM seats ORDER BY game_id, seat")).all()
+    engine.dispose()
+    gone = {(g, s): t is not None for g, s, t in rows}
+    assert gone == {("open1", 0): True, ("open1", 1): False, ("run1", 0): False, ("run1", 1): False}
