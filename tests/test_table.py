@@ -318,12 +318,12 @@ def test_undo_reasons_are_catalogue_messages_in_every_language() -> None:
 
 
 def test_bots_are_named_once_from_the_catalogue() -> None:
-    assert bot_label("hard") == "Hard bot" and bot_label("hard", lang="ru") == "Сильный бот"
+    assert bot_label("hard") == "Hard bot" and bot_label("hard", lang="ru") == "Бот (сильный)"
     assert bot_label("hard", {"Hard bot"}) == "Hard bot 2"
     assert bot_label("mcts:iterations=50") == "MCTS bot"
     seats = [Seat("Ann"), Seat("x", "hard"), Seat("y", "hard"), Seat("z", "easy")]
     assert seat_labels(seats) == ["Ann", "Hard bot", "Hard bot 2", "Easy bot"]
-    assert seat_labels(seats, "ru") == ["Ann", "Сильный бот", "Сильный бот 2", "Лёгкий бот"]
+    assert seat_labels(seats, "ru") == ["Ann", "Бот (сильный)", "Бот (сильный) 2", "Бот (лёгкий)"]
 
 
 def test_one_bot_pipeline_by_value_gives_the_seats_bot_answer() -> None:

@@ -138,7 +138,7 @@ NAMED_BOTS: Final = frozenset({*bots.LEVELS, *bots.BOTS, "advisor"})
 
 def bot_label(spec: str, taken: set[str] | None = None, lang: str = DEFAULT_LANG) -> str:
     """A bot's display name in ``lang``, the one place bots are named: from the catalogue by
-    the spec's first word, a level's or a bot's (``bot.hard``: "Hard bot", "Сильный бот";
+    the spec's first word, a level's or a bot's (``bot.hard``: "Hard bot", "Бот (сильный)";
     ``bot.mcts``: "MCTS bot"), a package's bot by its name (``bot.other``), then "… 2" …
     when ``taken`` already holds it."""
     name = spec.split(":", maxsplit=1)[0].strip().lower()

@@ -338,3 +338,18 @@ def test_a_costly_decision_is_listed_with_the_games_own_label() -> None:
     god = replace(d, chosen="god palace")  # the tile by the edition's name, as on the button
     assert "God: Palace" in god.line(["Ann", "Bob"])
     assert "God: Mausoleum" in god.line(["Ann", "Bob"], edition="2023")
+
+
+def test_the_charts_legend_names_each_player_whole(analysed: tuple[ra.Game, GameAnalysis]) -> None:
+    """Issue 54: the legend cut "Mittlerer Bot 2" to "Mittlerer Bot" (14 characters); a name of
+    an account's full length (20) is shown whole, a longer one ends in an ellipsis."""
+    _, analysis = analysed
+    named = replace(analysis, names=("Mittlerer Bot 2", "Maximilian Lüdensche"))
+    svg = ET.fromstring(svg_chart(named, "de"))
+    legend = [t.text for t in svg.findall(f"{SVG}text[@class='legend']")]
+    assert legend == ["Mittlerer Bot 2", "Maximilian Lüdensche"]
+    long = replace(analysis, names=("A" * 30, "Bob"))
+    assert [t.text for t in ET.fromstring(svg_chart(long)).findall(f"{SVG}text[@class='legend']")] == [
+        "A" * 19 + "…",
+        "Bob",
+    ]

@@ -91,9 +91,21 @@ def test_every_bot_has_a_name_in_every_language() -> None:
     specs = ("random", "greedy:epsilon=0.1", "mcts:iterations=50", "advisor", "openspiel-mcts")
     names = {lang: [bot_label(spec, lang=lang) for spec in specs] for lang in LANGS}
     assert names["en"] == ["Random bot", "Greedy bot", "MCTS bot", "Advisor bot", "openspiel-mcts bot"]
-    assert names["ru"] == ["Случайный бот", "Жадный бот", "Бот MCTS", "Бот-советчик", "Бот openspiel-mcts"]
-    assert names["de"] == ["Zufallsbot", "Gieriger Bot", "MCTS-Bot", "Berater-Bot", "Bot openspiel-mcts"]
-    assert bot_label("random", {"Случайный бот"}, "ru") == "Случайный бот 2"
+    assert names["ru"] == [
+        "Бот (случайный)",
+        "Бот (жадный)",
+        "Бот (MCTS)",
+        "Бот (советчик)",
+        "Бот (openspiel-mcts)",
+    ]
+    assert names["de"] == [
+        "Bot (Zufall)",
+        "Bot (gierig)",
+        "Bot (MCTS)",
+        "Bot (Berater)",
+        "Bot (openspiel-mcts)",
+    ]
+    assert bot_label("random", {"Бот (случайный)"}, "ru") == "Бот (случайный) 2"
 
 
 def passed_on() -> list[Exception]:

@@ -114,7 +114,7 @@ def test_a_whole_game_in_russian_has_no_english_left(tmp_path: Path) -> None:
     every message has its Russian: ``tools.catalogue check``)."""
     edition = "original"
     screens, game = play_and_replay(tmp_path, "ru", edition)
-    assert game.names[0] == "Вы" and game.names[1] == "Лёгкий бот"
+    assert game.names[0] == "Вы" and game.names[1] == "Бот (лёгкий)"
     text = "\n".join(screens)
     for needle in ("Эпоха", "Аукцион", "Вы тянете", "Клавиши", "Игра окончена"):
         assert needle in text, needle
@@ -153,7 +153,7 @@ def test_a_whole_game_in_german_has_no_english_left(tmp_path: Path) -> None:
     with the help page, the refusals and the notes: no word of the English catalogue that
     German does not use too."""
     screens, game = play_and_replay(tmp_path, "de", "2016")
-    assert game.names[0] == "Du" and game.names[1] == "Leichter Bot"
+    assert game.names[0] == "Du" and game.names[1] == "Bot (leicht)"
     text = "\n".join(screens)
     for needle in ("Epoche", "Versteigerung", "Du ziehst", "Tasten", "Spielende"):
         assert needle in text, needle
@@ -167,7 +167,7 @@ def test_the_check_for_english_on_a_german_screen_finds_it() -> None:
 
 def test_seat_planning_speaks_the_language() -> None:
     seats = plan_seats(4, [], ["hard", "hard", "easy"], None, "ru")
-    assert [s.name for s in seats] == ["Вы", "Сильный бот", "Сильный бот 2", "Лёгкий бот"]
+    assert [s.name for s in seats] == ["Вы", "Бот (сильный)", "Бот (сильный) 2", "Бот (лёгкий)"]
     with pytest.raises(ValueError) as refused:
         plan_seats(2, [], ["hard", "hard"], None, "ru")
     assert str(refused.value) == "2 бота, но после людей (1 человек) для ботов остаётся 1 место"
@@ -180,5 +180,5 @@ def test_a_save_is_named_after_its_players_in_any_script(
     from ra.tui import session
 
     monkeypatch.setattr(session, "games_dir", lambda: tmp_path)
-    path = session.default_save_path(["Вы", "Лёгкий бот 2", "Ann Lee"])
-    assert path.name.endswith("-вы-лёгкийбот2-annlee.json") and path.parent == tmp_path
+    path = session.default_save_path(["Вы", "Бот (лёгкий) 2", "Ann Lee"])
+    assert path.name.endswith("-вы-ботлёгкий2-annlee.json") and path.parent == tmp_path

@@ -232,12 +232,7 @@ def test_type_your_name_first_goes_once_a_name_is_typed(
     page.wait_for_selector(f".toast:has-text('{ask}')")
     page.locator("#name").press_sequentially("Zed")
     wait_js(page, "document.querySelectorAll('.toast').length === 0")
-    # Quick play: the line under it.
-    page.fill("#name", "")
-    page.click("#quick-btn")
-    page.wait_for_selector(f"#quick-error:has-text('{ask}')")
-    page.locator("#name").press_sequentially("Zed")
-    assert page.inner_text("#quick-error") == ""
+    # (Quick play asks no name: it plays at once as a guest, tests/web/test_browser_issue54.py.)
     # The lobby chat, under a name not given yet.
     page.fill("#chat-input", "hello")
     page.click("#chat-send")

@@ -80,9 +80,13 @@ async def connect(*players: Player) -> None:
 
 def test_health_and_pages(server: Server) -> None:
     assert httpx.get(server.url + "/health").json() == {"ok": True}
-    for path in ("/", "/rules", "/g/abc", "/replay/abc"):
+    gid = create(server.url, [{"kind": "human"}, {"kind": "human"}])["game"]["id"]
+    for path in ("/", "/rules", f"/g/{gid}", f"/replay/{gid}"):
         r = httpx.get(server.url + path)
         assert r.status_code == 200 and "<html" in r.text.lower(), path
+    for path in ("/g/abc", "/replay/abc"):  # no such game: the 404 page (issue 54)
+        r = httpx.get(server.url + path)
+        assert r.status_code == 404 and "<html" in r.text.lower(), path
 
 
 def test_lobby_create_join_leave_and_errors(server: Server) -> None:
@@ -670,7 +674,8 @@ def test_graceful_shutdown_tells_clients_and_they_resume(
 
 
 def test_pages_link_this_builds_static_files_for_a_year(server: Server) -> None:
-    page = httpx.get(server.url + "/g/abc")
+    gid = create(server.url, [{"kind": "human"}, {"kind": "human"}])["game"]["id"]
+    page = httpx.get(f"{server.url}/g/{gid}")
     assert page.headers["cache-control"] == "no-cache"
     found = re.search(r'src="/static/([0-9a-f]{12})/table\.js"', page.text)
     assert found, page.text

@@ -32,7 +32,10 @@ SPARKS = "▁▂▃▄▅▆▇█"
 
 WIDTH, HEIGHT = 900, 360
 Scale = Callable[[float], float]
-LEFT, RIGHT, TOP, BOTTOM = 50, 150, 20, 40
+LEFT, RIGHT, TOP, BOTTOM = 50, 200, 20, 40
+LEGEND_CHARS = 20
+"""The legend's room for a name: a whole account name (at most 20 characters) or bot's name in
+any language ("Mittlerer Bot 2" was cut to "Mittlerer Bot" at 14, issue 54)."""
 
 
 def pct(x: float) -> str:
@@ -81,6 +84,11 @@ def series(analysis: GameAnalysis, seat: int) -> list[tuple[int, float]]:
     if analysis.curve:
         return [(0, 1 / n)] + [(i, chances[seat]) for i, chances in analysis.curve]
     return [(0, 1 / n)] + [(d.index + 1, d.chances[seat]) for d in analysis.decisions]
+
+
+def legend_name(name: str) -> str:
+    """``name`` as the chart's legend shows it: whole, or cut with an ellipsis past its room."""
+    return name if len(name) <= LEGEND_CHARS else name[: LEGEND_CHARS - 1] + "…"
 
 
 def svg_chart(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
@@ -136,7 +144,7 @@ def svg_chart(analysis: GameAnalysis, lang: str = DEFAULT_LANG) -> str:
         out.append(
             f'<line x1="{LEFT + plot_w + 12}" x2="{LEFT + plot_w + 32}" y1="{ly - 4}" y2="{ly - 4}" '
             f'stroke="{colour}" stroke-width="3"/>'
-            f'<text class="legend" x="{LEFT + plot_w + 36}" y="{ly}">{escape(name[:14])}</text>'
+            f'<text class="legend" x="{LEFT + plot_w + 36}" y="{ly}">{escape(legend_name(name))}</text>'
         )
     out += _given_lines(analysis, w, x, y)
     for d in marked(analysis):

@@ -210,8 +210,8 @@ def _counts(tiles: dict[str, int], kinds: tuple[Tile, ...], edition: str, lang: 
 
 
 NAME_WIDTH = 15
-"""The players table's name column at most: a bot's name in any language ("Mittlerer Bot 2",
-"Сильный бот 2") whole; a longer name is cut with "…"."""
+"""The players table's name column at most: a bot's name in any language ("Bot (mittel) 2",
+"Бот (сильный) 2") whole; a longer name is cut with "…"."""
 DISPLAY_INDENT = 4
 
 
@@ -410,7 +410,7 @@ def score_table(
     both show it.  Monuments and suns appear only when the third epoch is shown;
     hidden scores (R9.1) show as ``?``.  ``compact``: no lines between the columns, one
     space instead, and the browser's short headings (``sc.short.*``: "Σ"), so that a narrow
-    window (60 columns) keeps every heading and name whole ("Starker Bot 2", not "Su…").
+    window (60 columns) keeps every heading and name whole ("Bot (stark) 2", not "Su…").
     """
     w = words(lang)
     finished = list(range(1, len(view.epoch_scores) + 1))
@@ -423,7 +423,7 @@ def score_table(
         table.box, table.padding, table.show_edge = box.SIMPLE_HEAD, (0, 0), False
     if len(shown) > 1:
         table.add_column(w("tui.scores.epoch"), justify="right")
-    table.add_column(w("tui.scores.player"), no_wrap=True, max_width=14, overflow="ellipsis")
+    table.add_column(w("tui.scores.player"), no_wrap=True, max_width=NAME_WIDTH, overflow="ellipsis")
 
     def heading(c: str) -> str:  # narrow: the browser's short headings
         return w(f"sc.short.{c}") if compact else w(f"tui.scores.{c}")

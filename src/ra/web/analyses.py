@@ -156,7 +156,7 @@ class Analyses:
                 "chart": None,
                 "players": [],
             }
-        # The seats' names in the reader's language (a bot is "Сильный бот" on a Russian page).
+        # The seats' names in the reader's language (a bot is "Бот (сильный)" on a Russian page).
         labels = tuple(seat_labels(table_seats(row), lang))
         analysis = dataclasses.replace(GameAnalysis.from_dict(stored.data), names=labels)
         return {

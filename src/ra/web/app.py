@@ -78,6 +78,7 @@ def app_from_env() -> FastAPI:
             messages_per_second=float(os.environ.get("RA_MESSAGE_RATE", "20")),
             message_burst=2 * float(os.environ.get("RA_MESSAGE_RATE", "20")),
             move_deadline=float(os.environ.get("RA_MOVE_DEADLINE") or Settings.move_deadline),
+            open_table_wait=float(os.environ.get("RA_OPEN_TABLE_WAIT") or Settings.open_table_wait),
             fixed_seed=int(os.environ["RA_GAME_SEED"]) if os.environ.get("RA_GAME_SEED") else None,
             hint_budget=os.environ.get("RA_HINT_BUDGET", Settings.hint_budget),
             analysis_budget=os.environ.get("RA_ANALYSIS_BUDGET", Settings.analysis_budget),

@@ -89,6 +89,9 @@ seats = sa.Table(
     # The session (its token's hash) whose "Play on this device" made the seat's token: signing
     # out there, everywhere, or a new password ends that token too (issue 52).
     sa.Column("session_hash", sa.String(64), nullable=True),
+    # At an open table: since when the seat's person has had no page open there (None: here
+    # now); a table whose seated people have all been gone a while leaves the lobby.
+    sa.Column("gone_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 decisions = sa.Table(

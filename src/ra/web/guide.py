@@ -12,7 +12,7 @@ import ra
 from ra.guide import Position, guide_text, positions, sections
 from ra.labels import action_label
 from ra.web.protocol import ViewData, seat_payload
-from ra.words import DEFAULT_LANG, normalize
+from ra.words import DEFAULT_LANG, normalize, words
 
 router = APIRouter()
 
@@ -66,11 +66,21 @@ class GuideData(TypedDict):
     sections: list[SectionData]
 
 
+TERMINAL_RULES = "`ra rules`"
+"""How the guide names the rules for the terminal; on the site, a link to its rules page."""
+
+
+def site_text(text: str, language: str) -> str:
+    """The guide's markdown as the site shows it: the rules are the site's rules page, not a
+    command to run in a terminal (issue 54)."""
+    return text.replace(TERMINAL_RULES, f"[{words(language)('nav.rules')}](/rules)")
+
+
 @cache
 def _guide(language: str) -> GuideData:
     """The guide in a language, rendered once (raw HTML in the markdown is escaped)."""
     md = MarkdownIt("commonmark", {"html": False})
-    title, intro, found = sections(guide_text(language))
+    title, intro, found = sections(site_text(guide_text(language), language))
     stored = positions()
     return GuideData(
         lang=language,

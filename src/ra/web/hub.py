@@ -221,13 +221,14 @@ class Room:
     def summary(self) -> GameSummary:
         return self.hub.summary(self.row, self.audience.presence())
 
-    def broadcast(self, floor: int | None = None) -> None:
-        """Send every client its state (the log from what it has, or from ``floor`` after an undo)."""
+    def broadcast(self, floor: int | None = None, to: Collection[Client] | None = None) -> None:
+        """Send every client (or those ``to``) its state (the log from what it has, or from
+        ``floor`` after an undo)."""
         game = self.game
         summary = self.summary()
         by_seat: dict[int | None, list[Client]] = {}
         reveal = game is not None and game.is_over() and game.hidden_scores
-        for c in self.audience.clients:
+        for c in self.audience.clients if to is None else to:
             if floor is not None:
                 c.events_sent = min(c.events_sent, floor)
             if reveal and not c.revealed:
@@ -314,11 +315,9 @@ class Room:
         return game.is_over() and game.hidden_scores  # the end rewrites the masked log (R9.1)
 
     def send_state(self, client: Client) -> None:
-        clients, self.audience.clients = self.audience.clients, {client}
-        try:
-            self.broadcast()
-        finally:
-            self.audience.clients = clients
+        """Send ``client`` alone its state; the presence in it is everyone's (issue 54: it was
+        reckoned from this client alone, so a spectator saw the seated players offline)."""
+        self.broadcast(to=(client,))
 
     # --- decisions -------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import json
 import time
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -45,6 +46,7 @@ from ra.web.protocol import EventData, GameSummary, ViewData
 from ra.web.rating_policy import RatingPolicyError, table_choice
 from ra.web.settings import Settings
 from ra.web.store import GameRow, Store, active_games_on, games_created_on, new_token
+from ra.web.waiting import deserted
 
 MAX_RECORD_BYTES = 256 * 1024
 """The largest game record the server imports."""
@@ -281,16 +283,21 @@ class Lobby:
         cached = self._listed.get(status)
         if cached is not None and t - cached[0] < LIST_CACHE_SECONDS:
             return cached[1]
-        listed = [self.hub.summary(r) for r in await self.store.list_games(status)]
+        listed = [self.hub.summary(r) for r in await self._listed_games(status)]
         self._listed[status] = (t, listed)
         return listed
+
+    async def _listed_games(self, status: str | None) -> Sequence[GameRow]:
+        """The newest tables of ``status`` but the open ones whose people have gone (issue 54)."""
+        at, wait = now(), self.settings.open_table_wait
+        return [r for r in await self.store.list_games(status) if not deserted(r, at, wait)]
 
     async def lists(self) -> LobbyLists:
         """Every list a lobby page shows, for the live lobby (:mod:`ra.web.lobby_feed`)."""
         summarize = self.hub.summary
         return {
             "type": "lobby",
-            "open": [summarize(r) for r in await self.store.list_games("open")],
+            "open": [summarize(r) for r in await self._listed_games("open")],
             "running": [summarize(r) for r in await self.store.list_games("running")],
             "finished": [summarize(r) for r in await self.store.list_games("finished", FINISHED_LISTED)],
         }
@@ -436,7 +443,7 @@ class Lobby:
         """A seat at the table that waited longest for this seek, or None."""
         waiting = [
             r
-            for r in reversed(await self.store.list_games("open"))
+            for r in reversed(await self._listed_games("open"))
             if r.players == body.players and body.speed in ("any", speed_of(r))
         ]
         for row in waiting:

@@ -51,6 +51,9 @@ class Settings:
     """At a table without a clock, the seconds a person has for one decision; past it the seat
     forfeits (a bot plays it to the end and it ranks last): a losing player cannot stall a rated
     game, and a table everyone left ends (issue 40).  ``RA_MOVE_DEADLINE`` sets it."""
+    open_table_wait: float = 60.0
+    """Seconds an open table stays in the lobby after its seated people have all gone (no page of
+    theirs open there): then it leaves, until one of them comes back (``RA_OPEN_TABLE_WAIT``)."""
     fixed_seed: int | None = None
     """Every new game gets this seed (scripted tests only: a known seed reveals the bag)."""
     worker_id: str = field(default_factory=lambda: f"{os.getpid()}-{os.urandom(3).hex()}")

@@ -84,6 +84,8 @@ class SeatRow:
     a guest's seat an account claimed later keeps showing as a guest's."""
     provisional: bool = False
     """Its account's rating is provisional (:func:`ra.web.rating_policy.provisional`)."""
+    gone_at: datetime | None = None
+    """At an open table: since when its person has had no page open there (None: here now)."""
 
 
 @dataclass
@@ -399,7 +401,7 @@ class Store:
                     seats.c.kind == "human",
                     seats.c.token_hash.is_(None),
                 )
-                .values(name=name, token_hash=hash_token(token))
+                .values(name=name, token_hash=hash_token(token), gone_at=now())
             )
             await self._notify(conn, game_id)
         self.on_change()
@@ -410,7 +412,7 @@ class Store:
             res = await conn.execute(
                 sa.update(seats)
                 .where(seats.c.game_id == game_id, seats.c.seat == seat)
-                .values(name=None, token_hash=None)
+                .values(name=None, token_hash=None, gone_at=None)
             )
             await self._notify(conn, game_id)
         self.on_change()
@@ -755,6 +757,20 @@ class BatchWriter:
         self.engine.dispose()
 
 
+async def mark_here(store: Store, game_id: str, seat: int, here: bool) -> None:
+    """Note whether the person at ``seat`` of an open table has a page open there (gone since
+    now, or here); the lobby hides a table whose people have all gone a while (issue 54).  Told
+    to every worker, as any change of a game is."""
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            sa.update(seats)
+            .where(seats.c.game_id == game_id, seats.c.seat == seat)
+            .values(gone_at=None if here else now())
+        )
+        await store._notify(conn, game_id)
+    store.on_change()
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
@@ -777,6 +793,7 @@ _SEAT_COLUMNS = (
     accounts.c.rated_games.label("s_rated"),
     seats.c.account_id.label("s_account"),
     accounts.c.name_key.label("s_account_key"),
+    seats.c.gone_at.label("s_gone_at"),
 )
 """A seat's columns as the rows of a game read them, with its account's rating."""
 
@@ -795,6 +812,7 @@ def _seat_row(r: Any) -> SeatRow:
         round(r["s_mu"] - 3 * r["s_sigma"], 1) if rated else None,
         r["s_account"] is not None and r["s_account_key"] == _key(r["s_name"] or ""),
         rated and provisional(r["s_rated"]),
+        as_utc(r["s_gone_at"]),
     )
 
 

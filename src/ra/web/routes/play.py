@@ -36,6 +36,7 @@ from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
 from ra.web.sessions import COOKIE
 from ra.web.store import Store, hash_token
+from ra.web.waiting import note_waiting
 
 log = logging.getLogger("ra.web")
 HELLO_TIMEOUT = 15.0
@@ -109,6 +110,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
         room.send_state(client)
         await chat.history(room, client)
         await hub.presence_changed(room)
+        await note_waiting(room, hub, store)
         await _serve(ws, room, client, sender, chat)
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -126,6 +128,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
         if not hub.closing:
             with contextlib.suppress(Exception):
                 await hub.presence_changed(room)
+                await note_waiting(room, hub, store)
             hub.release(room)
 
 

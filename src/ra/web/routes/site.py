@@ -21,6 +21,7 @@ from ra.web.metrics import CONTENT_TYPE, Metrics
 from ra.web.protocol import catalogue_data
 from ra.web.security import BodyLimit, HostCheck, Network, SecurityHeaders, address_in, client_address
 from ra.web.services import Services
+from ra.web.sessions import COOKIE
 from ra.web.settings import Settings
 from ra.words import DEFAULT_LANG, normalize
 
@@ -49,29 +50,64 @@ def metrics_allowed(conn: HTTPConnection, networks: tuple[Network, ...]) -> bool
     return address_in(client_address(conn), networks)
 
 
-def html_page(pages: Pages, name: str, status_code: int = 200) -> Response:
-    """A page of the site, never cached (it names this build's static files)."""
+def html_page(pages: Pages, name: str, status_code: int = 200, request: Request | None = None) -> Response:
+    """A page of the site, never cached (it names this build's static files).  A request with a
+    session cookie gets ``<html data-account="1">``: only then do the page's scripts ask for the
+    account (a guest's pages asked and logged a 401 each, issue 54)."""
     body = pages.html(name)
     if body is None:
         raise ApiError(404, "not_found", f"page {name} is missing")
+    if request is not None and COOKIE in request.cookies:
+        body = body.replace(b"<html ", b'<html data-account="1" ', 1)
     return Response(body, status_code, media_type="text/html", headers={"Cache-Control": NO_CACHE})
 
 
-def page_endpoint(pages: Pages, name: str) -> Callable[[], Awaitable[Response]]:
-    """The endpoint that answers a path of :data:`PAGES` with its page."""
+Exists = Callable[[str], Awaitable[bool]]
+"""Whether the thing a page's path names (a game, a player) exists."""
 
-    async def endpoint() -> Response:
-        return html_page(pages, name)
+
+def page_endpoint(
+    pages: Pages, name: str, exists: Exists | None = None
+) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint that answers a path of :data:`PAGES` with its page — or, where the game or
+    player it names does not exist, with the 404 page (issue 54: an unknown replay was a 200
+    with replay controls and an active Analyse button)."""
+
+    async def endpoint(request: Request) -> Response:
+        named = next(iter(request.path_params.values()), "")
+        if exists is not None and not await exists(str(named)):
+            return html_page(pages, "404.html", 404, request)
+        return html_page(pages, name, request=request)
 
     return endpoint
+
+
+def existence(services: Services) -> dict[str, Exists]:
+    """The pages of :data:`PAGES` that name a game or a player, and how each is looked up."""
+
+    async def game(game_id: str) -> bool:
+        return len(game_id) <= 16 and await services.store.game(game_id) is not None
+
+    async def player(name: str) -> bool:
+        if len(name) > 40:
+            return False
+        try:
+            await services.accounts.profile(name)
+        except ApiError:
+            return False
+        return True
+
+    return {"/g/{game_id}": game, "/replay/{game_id}": game, "/u/{name}": player}
 
 
 def router(services: Services, networks: tuple[Network, ...]) -> APIRouter:
     """The pages, the catalogue, ``/health`` and ``/metrics`` (from ``networks`` only)."""
     pages, store, metrics = services.pages, services.store, services.metrics
     site = APIRouter()
+    exists = existence(services)
     for path, name in PAGES.items():  # one table of paths: each a static page its script fills
-        site.add_api_route(path, page_endpoint(pages, name), methods=["GET"], include_in_schema=False)
+        endpoint = page_endpoint(pages, name, exists.get(path))
+        site.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False)
 
     @site.get("/static/{build}/catalogue/{lang}.json", include_in_schema=False)
     async def catalogue_json(build: str, lang: str) -> Response:
@@ -144,7 +180,7 @@ def answer_errors(app: FastAPI, metrics: Metrics, pages: Pages) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, err: StarletteHTTPException) -> Response:
         if err.status_code == 404 and not request.url.path.startswith(("/api/", "/ws/", "/static/")):
-            return html_page(pages, "404.html", status_code=404)
+            return html_page(pages, "404.html", 404, request)
         return JSONResponse({"error": "http", "message": str(err.detail)}, status_code=err.status_code)
 
 

@@ -109,7 +109,9 @@ export function renderPlayer(view, seat, opts = {}) {
   const edition = opts.edition || "original";
   const tiles = p.tiles || {};
   const isMe = opts.me === seat;
-  const you = isMe && opts.you !== false;  // the replay follows a seat that may not be yours
+  // The replay follows a seat that may not be yours; a player named "You" needs no "YOU" badge
+  // (the guided game showed "Du DU").
+  const you = isMe && opts.you !== false && pn.toLocaleLowerCase() !== t("table.you").toLocaleLowerCase();
   const toMove = view.phase !== "over" && view.to_move === seat;
   const score = p.score === null || p.score === undefined
     ? `<span class="score hidden-score" title="${esc(t("table.scoreHidden"))}" aria-label="${esc(t("table.scoreHidden"))}">?</span>`

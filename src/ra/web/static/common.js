@@ -8,18 +8,60 @@ export { esc };
 export function $(sel, root = document) { return root.querySelector(sel); }
 export function $$(sel, root = document) { return [...root.querySelectorAll(sel)]; }
 
-// The top bar with brand, navigation and the language switch. onLang re-renders the page.
+// The site's links, the same in every page's top bar (issue 54: they differed from page to page).
+const SITE_LINKS = [
+  ["/", "nav.lobby", "nav-lobby"], ["/players", "nav.leaders", "nav-leaders"],
+  ["/rules", "nav.rules", "nav-rules"], ["/account", "nav.account", "nav-account"],
+];
+
+// Whether this browser may be signed in (the server marks a page asked for with a session
+// cookie): a guest's page asks nothing of the account, so logs no 401.
+export function maybeSignedIn() { return document.documentElement.dataset.account === "1"; }
+
+/** The signed-in account (``/api/account``), or null for a guest. */
+export async function account() {
+  if (!maybeSignedIn()) return null;
+  try {
+    const res = await fetch("/api/account");
+    return res.ok ? await res.json() : null;
+  } catch (e) { return null; }
+}
+
+// The link that skips the header to the page's content (the first Tab of every page).
+function mountSkipLink() {
+  const main = document.querySelector("main");
+  if (!main || document.querySelector(".skip-link")) return;
+  if (!main.id) main.id = "main";
+  if (!main.hasAttribute("tabindex")) main.tabIndex = -1;
+  const a = document.createElement("a");
+  a.className = "skip-link";
+  a.href = `#${main.id}`;
+  a.dataset.i18n = "nav.skip";
+  document.body.prepend(a);
+}
+
+// The top bar with brand, the site's links, the page's own buttons (``extra``) and the language
+// switch. onLang re-renders the page.
 export function mountHeader(onLang, extra = "") {
   const header = document.createElement("header");
   header.className = "topbar";
   const lang = currentLang();
+  const here = location.pathname;
+  const links = SITE_LINKS.map(([href, key, cls]) => `<a href="${href}" class="${cls}" data-i18n="${key}"${href === here ? ' aria-current="page"' : ""}></a>`).join("");
   header.innerHTML =
     `<a class="brand" href="/"><span class="brand-sun" aria-hidden="true"></span><span data-i18n="app.title"></span></a>` +
-    `<nav class="topnav" aria-label="${esc(t("nav.site"))}"><a href="/" class="nav-lobby" data-i18n="nav.lobby"></a><a href="/rules" data-i18n="nav.rules"></a>${extra}` +
+    `<nav class="topnav" aria-label="${esc(t("nav.site"))}">${links}${extra}` +
     `<span class="lang-switch" role="group" data-i18n-aria="nav.lang">` +
     LANGS.map((l) => `<button type="button" class="lang-btn${l === lang ? " on" : ""}" data-lang="${l}" aria-pressed="${l === lang}" title="${esc(LANG_NAMES[l])}" lang="${l}">${l.toUpperCase()}</button>`).join("") +
     `</span></nav>`;
+  // A page that still names a site link of its own in ``extra`` shows it once.
+  const seen = new Set();
+  header.querySelectorAll(".topnav > a[href]").forEach((a) => {
+    if (seen.has(a.getAttribute("href"))) a.remove();
+    seen.add(a.getAttribute("href"));
+  });
   document.body.prepend(header);
+  mountSkipLink();
   header.querySelectorAll(".lang-btn").forEach((b) => b.addEventListener("click", async () => {
     try { await setLang(b.dataset.lang); } catch (e) { return; }
     header.querySelectorAll(".lang-btn").forEach((x) => {
@@ -76,9 +118,9 @@ export function saveSeat(gameId, seat, token, name) {
 // A seat taken while signed in joins the account (a guest's seats join it on signing up).
 async function joinAccount(game, token) {
   try {
-    const me = await fetch("/api/account");
-    if (!me.ok) return;
-    const { csrf } = await me.json();
+    const me = await account();
+    if (!me) return;
+    const { csrf } = me;
     await fetch("/api/account/claim", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },

@@ -42,6 +42,12 @@ export const SUMMARY = CAT.summary;
 
 export function currentLang() { return CAT.lang; }
 
+// A number with one decimal in the page's language ("-1.9", "-1,9"): every rating on every page
+// (issue 54: the leaderboard said "-1.9" where the lobby said "(-1,9)").
+export function fmtDecimal(x) {
+  return new Intl.NumberFormat(CAT.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+}
+
 // Load another language's catalogue; the caller re-renders.
 export async function setLang(lang) {
   const next = await load(lang);

@@ -1,14 +1,12 @@
 // The leaderboard: accounts with rated games, by their conservative rating (mu - 3 sigma), and
 // exactly which games are rated (the server's own rules: GET /api/ratings, ra.web.ratings).
-import { t, join, currentLang } from "./i18n.js";
+import { t, join, currentLang, fmtDecimal } from "./i18n.js";
 import { $, esc, mountHeader } from "./common.js";
 
 let players = null;
 let rules = null;
 
-function number(x) {
-  return new Intl.NumberFormat(currentLang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
-}
+const number = fmtDecimal;
 
 // A length of time in the page's language, in its largest whole unit ("3 days", "3 дня", "3 Tage").
 function duration(seconds) {
@@ -41,14 +39,14 @@ function render() {
   document.title = `${t("app.title")} — ${t("leaders.title")}`;
   const rows = (players || []).map((p, i) =>
     `<tr><td>${i + 1}</td><th scope="row"><a href="/u/${encodeURIComponent(p.name)}">${esc(p.name)}</a></th>` +
-    `<td>${p.rating.ordinal.toFixed(1)}</td><td>${p.rating.mu.toFixed(1)} ± ${p.rating.sigma.toFixed(1)}</td><td>${p.rating.games}</td></tr>`).join("");
+    `<td>${number(p.rating.ordinal)}</td><td class="mu">${number(p.rating.mu)} ± ${number(p.rating.sigma)}</td><td>${p.rating.games}</td></tr>`).join("");
   box.innerHTML = `<h1>${esc(t("leaders.title"))}</h1><p class="muted">${esc(t("leaders.help"))}</p><section class="card">` +
     (players === null ? `<p>${esc(t("table.loading"))}</p>` : rows ?
-      `<table class="results"><thead><tr><th scope="col">#</th><th scope="col">${esc(t("leaders.player"))}</th><th scope="col">${esc(t("leaders.rating"))}</th><th scope="col">μ ± σ</th><th scope="col">${esc(t("leaders.games"))}</th></tr></thead><tbody>${rows}</tbody></table>` :
+      `<div class="table-scroll"><table class="results leaders"><thead><tr><th scope="col">#</th><th scope="col">${esc(t("leaders.player"))}</th><th scope="col">${esc(t("leaders.rating"))}</th><th scope="col" class="mu">μ ± σ</th><th scope="col">${esc(t("leaders.games"))}</th></tr></thead><tbody>${rows}</tbody></table></div>` :
       `<p class="muted">${esc(t("leaders.none", { n: rules ? rules.provisional_games : "?" }))}</p>`) + `</section>` + rated();
 }
 
-mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);
+mountHeader(render);
 render();
 const [board, how] = await Promise.all([
   fetch("/api/leaderboard").then((r) => r.json()).catch(() => ({ players: [] })),

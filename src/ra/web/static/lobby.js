@@ -1,5 +1,5 @@
 // The lobby: create a game, invite friends, join, watch, rejoin.
-import { t, playerName } from "./i18n.js";
+import { t, playerName, fmtDecimal } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
@@ -159,7 +159,7 @@ function seatNames(g) {
   return g.seats.map((s) => (s.kind === "bot" ? esc(`⚙ ${playerName(s.name) || t("lobby.bot")}${rated(s)}`) : s.name ? `${person(s)}${esc(rated(s))}` : esc(s.taken ? "?" : `(${t("table.free")})`))).join(", ");
 }
 
-function fmtRating(r) { return new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 1 }).format(r); }
+const fmtRating = fmtDecimal;
 
 const myTurn = (g, mine) => Boolean(mine) && g.status === "running" && g.to_move === Number(mine.seat);
 let turnsSeen = null; // the games at your turn the page last showed (none notified on loading)
@@ -295,7 +295,7 @@ api("GET", "/api/levels").then((r) => { levels = r.levels; renderLevelNote(); })
 $("#quick-level").addEventListener("change", renderLevelNote);
 
 // The leaderboard is one click away from the lobby, on a phone too.
-mountHeader(() => { renderAll(); renderLevelNote(); }, `<a href="/players" class="nav-leaders" data-i18n="nav.leaders"></a><a href="/account" data-i18n="nav.account"></a>`);
+mountHeader(() => { renderAll(); renderLevelNote(); });
 $("#name").value = savedName();
 // "Type your name first" goes once a name is typed (the toast goes by itself: toastUntilTyped).
 $("#name").addEventListener("input", () => {
@@ -317,9 +317,15 @@ $("#refresh").addEventListener("click", loadLists);
 $("#import-file").addEventListener("change", (e) => { if (e.target.files[0]) importRecord(e.target.files[0]); });
 // ---- quick play and seek ----------------------------------------------------
 
+// Quick play plays at once (issue 54: a guest had to type a name first; lichess plays at once):
+// with no name typed, a guest's name ("Guest 4821", in the page's language) is put in the field
+// and kept for the next time, to be changed there any time.
 function quickName() {
-  const name = $("#name").value.trim();
-  if (!name) { $("#quick-error").textContent = t("lobby.needName"); $("#name").focus(); return null; }
+  let name = $("#name").value.trim();
+  if (!name) {
+    name = t("lobby.guestName", { n: 1000 + Math.floor(Math.random() * 9000) });
+    $("#name").value = name;
+  }
   $("#quick-error").textContent = "";
   saveName(name);
   return name;

@@ -1,5 +1,5 @@
 // A player's public page: their games (to watch, or to replay once finished) and results.
-import { t, join } from "./i18n.js";
+import { t, join, fmtDecimal } from "./i18n.js";
 import { $, esc, mountHeader, fmtDate, seatName } from "./common.js";
 
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -23,8 +23,8 @@ function render() {
   const rows = Object.entries(data.by_players).sort().map(([n, r]) =>
     `<tr><th scope="row">${esc(t("lobby.players", { n: Number(n) }))}</th><td>${r.played}</td><td>${r.won}</td></tr>`).join("");
   const r = data.rating;
-  const shown = r.ordinal.toFixed(1) + (r.provisional ? "?" : "");
-  const rating = r.games ? t("profile.rating", { rating: shown, mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1), n: r.games }) : t("profile.unrated");
+  const shown = fmtDecimal(r.ordinal) + (r.provisional ? "?" : "");
+  const rating = r.games ? t("profile.rating", { rating: shown, mu: fmtDecimal(r.mu), sigma: fmtDecimal(r.sigma), n: r.games }) : t("profile.unrated");
   // A provisional rating costs its owner a place on the leaderboard: say so here (ra.web.rating_policy).
   const why = r.provisional && rules ? `<p class="muted provisional-note">${esc(t("profile.provisional", { n: rules.provisional_games }))}</p>` : "";
   box.innerHTML = `<h1>${esc(data.name)}</h1><p class="muted">${esc(t("profile.since", { date: fmtDate(data.since) }))}</p>` +
@@ -34,7 +34,7 @@ function render() {
     `</section><section class="card"><h2>${esc(t("profile.games"))}</h2><ul class="game-list">${data.games.length ? data.games.map(game).join("") : `<li class="muted">${esc(t("lobby.none"))}</li>`}</ul></section>`;
 }
 
-mountHeader(render, `<a href="/account" data-i18n="nav.account"></a>`);
+mountHeader(render);
 render();
 try {
   const [res, how] = await Promise.all([

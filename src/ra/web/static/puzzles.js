@@ -1,7 +1,7 @@
 // Puzzles: the server picks a puzzle near your rating, judges your answer and moves the rating
 // (ra.puzzles); this page draws the board and keeps, without an account, the rating in localStorage.
 import { t, currentLang } from "./i18n.js";
-import { mountHeader, api, $, esc } from "./common.js";
+import { mountHeader, api, $, esc, account } from "./common.js";
 import { renderBoard, renderPlayer } from "./board.js";
 
 const KEY = "ra.puzzles";
@@ -108,14 +108,12 @@ document.addEventListener("change", (e) => {
 
 async function start() {
   P.themes = (await api("GET", "/api/puzzles/themes")).themes;
-  try {
-    const me = await fetch("/api/account");
-    if (me.ok) P.csrf = (await me.json()).csrf;
-  } catch (e) { /* not signed in */ }
+  const me = await account();
+  if (me) P.csrf = me.csrf;
   await next(new URLSearchParams(location.search).get("id"));
 }
 
 // The labels and the explanation come from the server in the page's language: ask again.
-mountHeader(() => { if (P.puzzle && !P.result) next(P.puzzle.id); else render(); }, `<a href="/account" data-i18n="nav.account"></a>`);
+mountHeader(() => { if (P.puzzle && !P.result) next(P.puzzle.id); else render(); });
 delete document.documentElement.dataset.ready;  // ready once the first puzzle is shown
 start().then(() => { document.documentElement.dataset.ready = "true"; });

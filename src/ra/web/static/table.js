@@ -4,7 +4,7 @@ import { t, has, tileName, tileList, eventText, playerName, render as renderMsg 
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
-  gameIdFromPath, toast, copyText,
+  gameIdFromPath, toast, copyText, account,
 } from "./common.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
 import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
@@ -477,9 +477,9 @@ async function findAccountSeat() {
   if (HERE.checked || !gameId) return;
   HERE.checked = true;
   try {
-    const me = await fetch("/api/account");
-    if (!me.ok) return;
-    const { name, csrf } = await me.json();
+    const me = await account();
+    if (!me) return;
+    const { name, csrf } = me;
     const p = await fetch(`/api/players/${encodeURIComponent(name)}`);
     if (!p.ok) return;
     const g = (await p.json()).games.find((x) => x.id === gameId && x.status !== "finished");
@@ -688,7 +688,8 @@ function renderActions() {
       // The reason is a catalogue message (players by seat, this seat addressed as "you").
       const why = h.reason && typeof h.reason === "object" ? ` — ${esc(renderMsg(h.reason, names(S.view), me))}` : "";
       const weaker = h.source === "flat" ? ` <small>${esc(t("table.hintWeaker"))}</small>` : "";
-      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best), chance: Math.round(100 * h.chances[me]) }))}${why}${weaker}</p>`);
+      // The chance is on the best action's button (★ 42%): the box names the action and why.
+      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best) }))}${why}${weaker}</p>`);
     } else {
       const busy = S.hintFor === S.n;
       parts.push(`<button type="button" class="btn small" data-hint="1" aria-keyshortcuts="h"${busy ? " disabled" : ""}>${key("h")} ${esc(t(busy ? "table.hintThinking" : "table.hint"))}</button>`);
