@@ -40,7 +40,7 @@ from ra.master import (
 from ra.record_format import ranks, result_fields, seat_numbers, standings
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.state import State
-from ra.steps import FORFEITED, undo_refusal  # noqa: F401 (FORFEITED: re-exported, the table's word)
+from ra.steps import undo_refusal
 from ra.views import PlayerView
 from ra.words import DEFAULT_LANG, Msg, msg, words
 from ra.words import Seat as SeatRef
