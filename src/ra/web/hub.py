@@ -755,11 +755,11 @@ class Hub:
         while not self.closing:
             try:
                 stale = 0.0 if first else BOT_CLAIM_STALE
-                for gid in await self.store.games_waiting_for_bots(stale):
+                for gid in await self.store.claims.games_waiting(stale):
                     room = await self.room(gid)
                     if room is not None:
                         room.schedule_bot()
-                for gid in await self.store.games_past_their_clock(
+                for gid in await self.store.seat_clocks.games_past_their_clock(
                     self.settings.move_deadline
                 ):  # nobody's page open
                     room = await self.room(gid)
