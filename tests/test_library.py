@@ -511,6 +511,7 @@ FORBIDDEN = {
     "table": {"tui", "web", "cli", "arena", "envs"},
     "clock": {"tui", "web", "cli", "arena", "envs", "bots", "table", "master"},
     "master": {"tui", "web", "cli", "arena", "envs", "bots", "table"},
+    "steps": {"tui", "web", "cli", "arena", "envs", "bots"},
     "labels": {"tui", "web", "cli", "arena", "envs", "bots", "table"},
     "bots": {"tui", "web", "cli", "arena", "table", "envs"},
     "analysis": {"tui", "web", "cli", "arena"},

@@ -37,7 +37,8 @@ from ra.master import (
     TurnOf,
     Undone,
 )
-from ra.table import FORFEITED, Seat, Table, TableOptions
+from ra.steps import FORFEITED
+from ra.table import Seat, Table, TableOptions
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 

@@ -20,41 +20,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Generic, TypeVar
 
-from ra import bots
+from ra import bots, steps
 from ra.actions import Action
 from ra.bots.base import Bot
 from ra.clock import Clock
 from ra.engine import Game
-from ra.errors import IllegalActionError, NotationError, RaError, RecordError, SetupError
+from ra.errors import IllegalActionError, RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.events import game_over as game_over_event
 from ra.master import (
     Back,
-    Broadcast,
-    ChargeClock,
     Decide,
     Effect,
-    Forfeit,
-    GameOver,
     Intent,
     Leave,
-    MarkAway,
-    NextTurn,
-    RefusedError,
-    SpendClock,
-    StandIn,
-    StoreAway,
-    StoreDecision,
-    StoreForfeit,
     TakeBack,
-    TakeBackStored,
     TimeOut,
-    TurnOf,
-    Undone,
 )
 from ra.record_format import ranks, result_fields, seat_numbers, standings
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
 from ra.state import State
+from ra.steps import undo_refusal
 from ra.views import PlayerView
 from ra.words import DEFAULT_LANG, Msg, msg, words
 from ra.words import Seat as SeatRef
@@ -68,9 +54,6 @@ UNDO_RULE = words(DEFAULT_LANG)("tui.undo.rule")
 """The undo policy in English words (every front end's refusal says it, after the reason, in
 its reader's language: the catalogue's ``tui.undo.rule``)."""
 
-FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
-"""Why a seat that forfeited may not decide (nor come back): every front end says it."""
-
 HINT_CACHE_SIZE = 64
 """Hints kept per table (one per seat and position; an undo makes an old position current again)."""
 
@@ -82,11 +65,6 @@ class UndoError(RaError):
     def __init__(self, why: Msg, names: Sequence[str] = ()) -> None:
         super().__init__(words(DEFAULT_LANG).render(why, names))
         self.why = why
-
-
-def undo_refusal(reason: Msg) -> Msg:
-    """A refused undo as one message: the reason, then the rule."""
-    return msg("tui.undo.refused", reason=reason, rule=msg("tui.undo.rule"))
 
 
 @dataclass(frozen=True)
@@ -437,14 +415,14 @@ class Table(Generic[HintT]):
         (:mod:`ra.master`): a new table, this one unchanged; :class:`ra.master.RefusedError` with the
         rule's code and reason if the intent may not be."""
         if isinstance(intent, Decide):
-            return self._decide(intent, now)
+            return steps.decision(self, intent, now)
         if isinstance(intent, TakeBack):
-            return self._take_back(intent)
+            return steps.take_back(self, intent)
         if isinstance(intent, TimeOut):
-            return self._time_out(intent)
+            return steps.time_out(self, intent)
         if isinstance(intent, Leave | Back):
-            return self._set_away(intent)
-        return self._forfeit(intent)
+            return steps.away(self, intent)
+        return steps.forfeit(self, intent)
 
     def replaced(
         self,
@@ -467,96 +445,6 @@ class Table(Generic[HintT]):
         new.hint_cache = self.hint_cache
         new._shown = self._shown
         return new
-
-    def _decide(self, intent: Decide, now: datetime) -> tuple[Table[HintT], list[Effect]]:
-        """A decision: checked (the turn, the number it answers, a forfeit, the rules), then
-        stored, charged to a person's clock, told, and the next turn started."""
-        game, seat = self.game, intent.seat
-        if game.is_over():
-            raise RefusedError("over", "the game is over")
-        if intent.n != game.num_decisions:
-            raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
-        if game.to_move != seat:
-            who = game.names[game.to_move] if game.to_move is not None else "nobody"
-            raise RefusedError("not_your_turn", f"it is {who}'s turn, not yours")
-        if intent.by == "person" and seat in self.forfeited:
-            raise RefusedError("forfeited", FORFEITED)
-        try:
-            action = self.check(seat, intent.action)
-        except IllegalActionError as err:
-            raise RefusedError("illegal", str(err), err.why) from None
-        except NotationError as err:
-            raise RefusedError("illegal", str(err)) from None
-        new = self.replaced(game.clone())
-        new.apply(action, stand_in=intent.by == "stand_in")
-        effects: list[Effect] = [StoreDecision(intent.n, seat, str(action), intent.by == "stand_in")]
-        if intent.by == "person":
-            effects.append(ChargeClock(seat, now))
-        effects.append(Broadcast())
-        after = new.game
-        if after.is_over():
-            effects.append(GameOver())
-        elif after.to_move is not None:
-            effects.append(TurnOf(after.to_move))
-        return new, [*effects, NextTurn()]
-
-    def _take_back(self, intent: TakeBack) -> tuple[Table[HintT], list[Effect]]:
-        """An undo by the one policy (:data:`UNDO_RULE`), forfeits and stand-ins included."""
-        game, n = self.game, intent.n
-        if n != game.num_decisions:
-            raise RefusedError("stale", "the game has moved on")
-        reason = self.why_no_undo(intent.seat)
-        if reason is not None:
-            refusal = undo_refusal(reason)
-            code = "forfeited" if reason.key == "tui.undo.forfeited" else "not_allowed"
-            raise RefusedError(code, words(DEFAULT_LANG).render(refusal, game.names), refusal)
-        new = self.replaced(game.clone())
-        taken = new.undo(intent.seat)
-        after = new.game
-        return new, [
-            TakeBackStored(n, n - 1),
-            Undone(intent.seat, str(taken), after.num_decisions),
-            Broadcast(floor=len(after.events)),
-            NextTurn(),
-        ]
-
-    def _time_out(self, intent: TimeOut) -> tuple[Table[HintT], list[Effect]]:
-        """A person's clock ran out: its game clock is spent; by the table's time-out rule
-        (:meth:`ra.clock.Clock.forfeits`) the seat forfeits, or a stand-in decides and the seat is
-        marked away; a seat already away gets its stand-in at once."""
-        game, seat = self.game, intent.seat
-        if intent.n != game.num_decisions or game.to_move != seat:
-            raise RefusedError("stale", f"already decided: the game is at decision {game.num_decisions}")
-        stand_in = StandIn(seat, intent.n, self.options.stand_in)
-        if seat in self.away:
-            return self, [stand_in]
-        clock = self.options.clock
-        spent: list[Effect] = [SpendClock(seat)] if clock.per_game else []
-        if seat not in self.forfeited and clock.forfeits(self.stood_in_for(seat)):
-            new = self.replaced(forfeited=self.forfeited | {seat}, away=self.away | {seat})
-            return new, [*spent, StoreForfeit(seat), Broadcast(), stand_in]
-        return self, [*spent, stand_in, MarkAway(seat)]
-
-    def _forfeit(self, intent: Forfeit) -> tuple[Table[HintT], list[Effect]]:
-        """A forfeit: for good (once is enough), stored and told."""
-        if intent.seat in self.forfeited:
-            return self, []
-        new = self.replaced(forfeited=self.forfeited | {intent.seat}, away=self.away | {intent.seat})
-        return new, [StoreForfeit(intent.seat), Broadcast()]
-
-    def _set_away(self, intent: Leave | Back) -> tuple[Table[HintT], list[Effect]]:
-        """A person away (a stand-in decides) or back: back at their turn, its clock starts
-        again — under a game clock with what it had plus the increment, never more (a clock that
-        ran out stays run out); a seat that forfeited never comes back."""
-        seat, away = intent.seat, isinstance(intent, Leave)
-        if (seat in self.away) == away:
-            return self, []
-        if not away and seat in self.forfeited:
-            raise RefusedError("forfeited", FORFEITED)
-        bank = self.options.clock.back(intent.bank) if isinstance(intent, Back) else None
-        due = not away and self.game.to_move == seat
-        new = self.replaced(away=self.away | {seat} if away else self.away - {seat})
-        return new, [StoreAway(seat, away, due, bank), Broadcast(), NextTurn()]
 
     # --- undo (one policy: UNDO_RULE) ---------------------------------------------
 

@@ -52,7 +52,7 @@ async def sweep(url: str) -> tuple[set[str], set[str]]:
                 due = now() - timedelta(seconds=ago)
                 await conn.execute(sa.update(games).where(games.c.id == gid).values(updated_at=due))
             names[gid] = name
-        found = {names[g] for g in await store.games_past_their_clock(DEADLINE) if g in names}
+        found = {names[g] for g in await store.seat_clocks.games_past_their_clock(DEADLINE) if g in names}
         t = now()
         by_rule = set()
         for gid, name in names.items():

@@ -19,10 +19,11 @@ import pytest
 
 from ra.table import stand_in_events
 from ra.web.errors import ClientError
-from ra.web.hub import Hub, Room, build_game, seat_clock
+from ra.web.hub import Hub, Room, build_game
 from ra.web.pubsub import LocalPubSub
 from ra.web.settings import Settings
 from ra.web.storage import MemoryGames
+from ra.web.summaries import seat_clock
 from tests.web.test_match import row
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

@@ -21,6 +21,7 @@ from ra.cli.common import HELP, cannot_write, error_text, fail, lang, parse_budg
 
 if TYPE_CHECKING:
     from ra.analysis.game import GameAnalysis
+    from ra.bots.evaluate import Budget
 
 _EDITION_HELP = HELP("analysis.help.edition", editions=", ".join(ra.EDITIONS))
 
@@ -89,9 +90,6 @@ def analyze_command(
 ) -> None:
     """Judge every decision of a player (or all): chance lost, mistakes with reasons, a chart
     (the help text: ``analysis.help``)."""
-    from ra.analysis.game import analyse_game
-    from ra.analysis.report import html_report, pct, terminal_chart
-    from ra.records import atomic_write
     from ra.tui.session import load_replay
 
     code = lang()
@@ -115,8 +113,29 @@ def analyze_command(
             _check_out(target, option)
 
     console = Console()
+    analysis = _analyse(console, game, seats, plan, seed, edition, jobs, rated)
+    analysis = table_winner(analysis, game, replay.forfeited)
+    _summary(console, analysis, code, edition)
+    _write_reports(console, analysis, out, json_path, code, edition)
+    if not analysis.complete:
+        raise typer.Exit(130)
+
+
+def _analyse(
+    console: Console,
+    game: ra.Game,
+    seats: list[int] | None,
+    plan: Budget,
+    seed: int,
+    edition: str,
+    jobs: int,
+    rated: list[float] | None,
+) -> GameAnalysis:
+    """The analysis of ``game``, with a progress bar while it runs."""
+    from ra.analysis.game import analyse_game
+
     columns = (
-        TextColumn(say("analysis.progress"), markup=False),
+        TextColumn(w()("analysis.progress"), markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -127,12 +146,16 @@ def analyze_command(
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        analysis = analyse_game(
+        return analyse_game(
             game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs, strengths=rated
         )
-    analysis = table_winner(analysis, game, replay.forfeited)
 
-    names = analysis.names
+
+def _summary(console: Console, analysis: GameAnalysis, code: str, edition: str) -> None:
+    """The chart, each seat's accuracy and the costliest decisions, on the terminal."""
+    from ra.analysis.report import pct, terminal_chart
+
+    say, names = w(), analysis.names
     if not ra.native_available():
         console.print(Text(say("analysis.weaker"), style="yellow"))
     if not analysis.complete:
@@ -145,14 +168,28 @@ def analyze_command(
             n = sum(d.seat == s for d in analysis.decisions)
             console.print(Text(say("analysis.accuracy", name=names[s], accuracy=pct(acc), n=n)))
     costly = analysis.costliest()
-    if costly:
-        console.print()
-        console.print(Text(say("analysis.costliest") + ":", style="bold"))
-        for d in costly:  # a long line wraps under its own text, not at column 0
-            console.print(Padding(Text(d.line(names, code, edition)), (0, 0, 0, 2)))
-    else:
-        console.print()
+    console.print()
+    if not costly:
         console.print(Text(say("analysis.well_played")))
+        return
+    console.print(Text(say("analysis.costliest") + ":", style="bold"))
+    for d in costly:  # a long line wraps under its own text, not at column 0
+        console.print(Padding(Text(d.line(names, code, edition)), (0, 0, 0, 2)))
+
+
+def _write_reports(
+    console: Console,
+    analysis: GameAnalysis,
+    out: Path | None,
+    json_path: Path | None,
+    code: str,
+    edition: str,
+) -> None:
+    """``--json`` and ``--out`` written (whole or not at all); a clear error if they cannot be."""
+    from ra.analysis.report import html_report
+    from ra.records import atomic_write
+
+    say = w()
     try:
         if json_path is not None:
             atomic_write(json_path, analysis.to_json())
@@ -162,8 +199,6 @@ def analyze_command(
             console.print(Text(say("analysis.report_written", path=str(out))))
     except OSError as err:
         raise fail(say("analysis.err.report", reason=system_words(err))) from None
-    if not analysis.complete:
-        raise typer.Exit(130)
 
 
 def table_winner(analysis: GameAnalysis, game: ra.Game, forfeited: frozenset[int]) -> GameAnalysis:

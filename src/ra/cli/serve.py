@@ -25,67 +25,29 @@ def default_db() -> str:
 def serve_command(
     host: Annotated[str, typer.Option(help=HELP("cli.serve.host"))] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help=HELP("cli.serve.port"))] = 8000,
-    db: Annotated[
-        str | None,
-        typer.Option(help=HELP("cli.serve.db")),
-    ] = None,
+    db: Annotated[str | None, typer.Option(help=HELP("cli.serve.db"))] = None,
     workers: Annotated[int, typer.Option(min=1, max=64, help=HELP("cli.serve.workers"))] = 1,
     bot_processes: Annotated[
-        int | None,
-        typer.Option(min=1, max=64, help=HELP("cli.serve.bot_processes")),
+        int | None, typer.Option(min=1, max=64, help=HELP("cli.serve.bot_processes"))
     ] = None,
-    bot_backend: Annotated[
-        str,
-        typer.Option(help=HELP("cli.serve.bot_backend")),
-    ] = "process",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(help=HELP("cli.serve.ray_address")),
-    ] = None,
+    bot_backend: Annotated[str, typer.Option(help=HELP("cli.serve.bot_backend"))] = "process",
+    ray_address: Annotated[str | None, typer.Option(help=HELP("cli.serve.ray_address"))] = None,
     hint_budget: Annotated[
-        str,
-        typer.Option(
-            envvar="RA_HINT_BUDGET",
-            help=HELP("cli.serve.hint_budget"),
-        ),
+        str, typer.Option(envvar="RA_HINT_BUDGET", help=HELP("cli.serve.hint_budget"))
     ] = ADVICE_BUDGET,
     analysis_budget: Annotated[
-        str,
-        typer.Option(envvar="RA_ANALYSIS_BUDGET", help=HELP("cli.serve.analysis_budget")),
+        str, typer.Option(envvar="RA_ANALYSIS_BUDGET", help=HELP("cli.serve.analysis_budget"))
     ] = "hard",
-    smtp: Annotated[
-        str | None,
-        typer.Option(envvar="RA_SMTP_URL", help=HELP("cli.serve.smtp")),
-    ] = None,
+    smtp: Annotated[str | None, typer.Option(envvar="RA_SMTP_URL", help=HELP("cli.serve.smtp"))] = None,
     public_url: Annotated[
-        str | None,
-        typer.Option(envvar="RA_PUBLIC_URL", help=HELP("cli.serve.public_url")),
+        str | None, typer.Option(envvar="RA_PUBLIC_URL", help=HELP("cli.serve.public_url"))
     ] = None,
     log_level: Annotated[str, typer.Option(help=HELP("cli.serve.log_level"))] = "info",
-    log_format: Annotated[
-        str,
-        typer.Option(help=HELP("cli.serve.log_format")),
-    ] = "text",
-    forwarded_allow_ips: Annotated[
-        str,
-        typer.Option(
-            help=HELP("cli.serve.forwarded"),
-        ),
-    ] = "",
-    metrics_from: Annotated[
-        str,
-        typer.Option(
-            help=HELP("cli.serve.metrics_from"),
-        ),
-    ] = "127.0.0.1,::1",
-    allowed_origin: Annotated[
-        list[str] | None,
-        typer.Option(help=HELP("cli.serve.allowed_origin")),
-    ] = None,
-    allowed_host: Annotated[
-        list[str] | None,
-        typer.Option(help=HELP("cli.serve.allowed_host")),
-    ] = None,
+    log_format: Annotated[str, typer.Option(help=HELP("cli.serve.log_format"))] = "text",
+    forwarded_allow_ips: Annotated[str, typer.Option(help=HELP("cli.serve.forwarded"))] = "",
+    metrics_from: Annotated[str, typer.Option(help=HELP("cli.serve.metrics_from"))] = "127.0.0.1,::1",
+    allowed_origin: Annotated[list[str] | None, typer.Option(help=HELP("cli.serve.allowed_origin"))] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(help=HELP("cli.serve.allowed_host"))] = None,
 ) -> None:
     """Serve the lobby and the game tables: play Ra in the browser with friends and bots."""
     uvicorn = import_web()

@@ -86,7 +86,7 @@ class BotDriver:
                 return
             # Claimed even by the worker that committed the last decision: the claim's heartbeat
             # tells the other workers it still thinks (after a crash, they take over within seconds).
-            if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
+            if not await self.room.hub.store.claims.claim(self.room.id, n, BOT_CLAIM_STALE):
                 return
             await self._play_bot(seat, n)
         except ClientError as err:
@@ -121,7 +121,7 @@ class BotDriver:
         while True:
             await asyncio.sleep(BOT_CLAIM_HEARTBEAT)
             try:
-                await self.room.hub.store.hold_bot_turn(self.room.id, n)
+                await self.room.hub.store.claims.hold(self.room.id, n)
             except Exception:  # a database hiccup: the next beat tries again
                 log.warning("could not renew the claim on %s:%d", self.room.id, n, exc_info=True)
 
@@ -157,12 +157,13 @@ class BotDriver:
                     return
                 if self.room.clock().per_game and not self.room.away(seat):
                     # Another worker may have charged the seat's clock: the stored one decides.
-                    self.room.row.seats[seat].bank = await self.room.hub.store.bank(self.room.id, seat)
+                    clocks = self.room.hub.store.seat_clocks
+                    self.room.row.seats[seat].bank = await clocks.bank(self.room.id, seat)
                 left = None if self.room.away(seat) else self.time_left()
                 if not left:
                     break
                 delay = left + 0.05  # woken early, or the person came back: their time runs on
-            if not await self.room.hub.store.claim_bot_turn(self.room.id, n, BOT_CLAIM_STALE):
+            if not await self.room.hub.store.claims.claim(self.room.id, n, BOT_CLAIM_STALE):
                 return
             async with self.room.lock:  # the table's time-out rule: a forfeit, or a stand-in
                 later = await self.room.perform(TimeOut(seat, n))

@@ -12,19 +12,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hashlib
-import json
 import logging
-import multiprocessing
 import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from datetime import UTC, datetime
 
 from ra.clock import MOVE_DEADLINE, Clock
 from ra.engine import Game
 from ra.errors import RaError
-from ra.events import DECISION_EVENTS, Event
 from ra.master import (
     Broadcast,
     By,
@@ -42,12 +37,12 @@ from ra.master import (
     TurnOf,
     Undone,
 )
-from ra.processes import context
 from ra.table import BotJob, Seat, Table, TableOptions, decide, record_facts
 from ra.views import PlayerView
 from ra.web.audience import Audience
+from ra.web.bot_processes import BotProcesses
 from ra.web.clients import Client
-from ra.web.driver import BOT_CLAIM_STALE, BotDriver, background_worker, die_with_parent
+from ra.web.driver import BOT_CLAIM_STALE, BotDriver
 from ra.web.errors import ClientError
 from ra.web.hints import HintDesk, HintKey, hint_for
 from ra.web.ledger import Ledger, away_seats, forfeited_seats, game_state
@@ -59,9 +54,7 @@ from ra.web.protocol import (
     HintReply,
     SeatPayload,
     ShutdownMessage,
-    StateMessage,
     UndoneMessage,
-    seat_payload,
 )
 from ra.web.pubsub import (
     ChatPosted,
@@ -73,12 +66,12 @@ from ra.web.pubsub import (
     PubSub,
 )
 from ra.web.rating_policy import assists_refusal
-from ra.web.ratings import level_rating
-from ra.web.scheduler import FairScheduler, Start
+from ra.web.scheduler import Start
 from ra.web.settings import Settings
+from ra.web.state_feed import StateFeed
 from ra.web.storage import GameStorage
 from ra.web.store import ConflictError, GameColumns, GameRow, StoredDecision
-from ra.web.switches import SwitchBoard, worker_start
+from ra.web.summaries import game_summary
 
 log = logging.getLogger("ra.web")
 
@@ -104,23 +97,6 @@ def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
     for d in decisions:
         game.apply(d)
     return game
-
-
-def log_key(game: Game, seat: int | None, n: int | None = None) -> str:
-    """A short name of the log ``seat`` sees after the first ``n`` decisions (default: all): the
-    same seat and the same decisions make the same log (R9 masking depends on nothing else
-    until the end, which :meth:`Room.resume` never resumes across)."""
-    decisions = game.decisions if n is None else game.decisions[:n]
-    text = f"{seat}|" + ",".join(str(a.index) for a in decisions)
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
-
-
-def decisions_before(events: Sequence[Event], k: int) -> int | None:
-    """How many decisions the first ``k`` entries of a log hold, when the log can end there
-    (after all of a decision's consequences, before the next decision); else None."""
-    if k < len(events) and not (events[k].kind in DECISION_EVENTS and not events[k].auto):
-        return None
-    return sum(1 for e in events[:k] if e.kind in DECISION_EVENTS and not e.auto)
 
 
 def stood_in(stored: Sequence[StoredDecision], first: int = 0) -> set[int]:
@@ -171,6 +147,8 @@ class Room:
         self.ledger = Ledger(hub.store, row.id)
         self.decided_at: float | None = None
         self.hints = HintDesk(self)
+        self.feed = StateFeed(self)
+        """What each client here is sent (the state messages)."""
         self.bot_budget = 1.0
         """The share of its level's budget the last bot search here had (less under load)."""
 
@@ -222,67 +200,12 @@ class Room:
         return self.hub.summary(self.row, self.audience.presence())
 
     def broadcast(self, floor: int | None = None, to: Collection[Client] | None = None) -> None:
-        """Send every client (or those ``to``) its state (the log from what it has, or from
-        ``floor`` after an undo)."""
-        game = self.game
-        summary = self.summary()
-        by_seat: dict[int | None, list[Client]] = {}
-        reveal = game is not None and game.is_over() and game.hidden_scores
-        for c in self.audience.clients if to is None else to:
-            if floor is not None:
-                c.events_sent = min(c.events_sent, floor)
-            if reveal and not c.revealed:
-                # At the end hidden scores are revealed (R9.1): resend the log with them.
-                c.events_sent = 0
-                c.revealed = True
-            by_seat.setdefault(c.seat, []).append(c)
-        for seat, clients in by_seat.items():
-            start = min(c.events_sent for c in clients)
-            payload = self.payload(game, seat, start) if game is not None else None
-            encoded: dict[int, str] = {}  # clients of one seat mostly share one message
-            for c in clients:
-                text = encoded.get(c.events_sent)
-                if text is None:
-                    message = self._state(summary, seat, payload, c.events_sent)
-                    text = encoded[c.events_sent] = json.dumps(message, separators=(",", ":"))
-                c.put(text)
-                c.events_sent = payload["num_events"] if payload is not None else 0
-                c.state_n = game.num_decisions if game is not None else None
+        """Send every client (or those ``to``) its state (:meth:`ra.web.state_feed.StateFeed.broadcast`)."""
+        self.feed.broadcast(floor, to)
 
     def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
-        """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``
-        on, the stand-in's decisions marked."""
-        table = self.table
-        stand_ins, forfeited = (table.stand_ins, table.forfeited) if table is not None else ((), set())
-        level = self.row.stand_in_level
-        return seat_payload(game, seat, self.row.edition, start, stand_ins, level, forfeited)
-
-    def _state(
-        self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
-    ) -> StateMessage:
-        """The ``state`` message for ``seat`` with the log from ``since`` on (``payload``: the
-        seat's view and log from at most ``since``; None before the game starts)."""
-        game = self.game
-        if payload is None or game is None:
-            view, legal, events, n, since = None, [], [], 0, 0
-        else:
-            view, legal, n = payload["view"], payload["legal"], game.num_decisions
-            events = payload["events"][since - payload["events_from"] :]
-        return {
-            "type": "state",
-            "game": summary,
-            "seat": seat,
-            "n": n,
-            "view": view,
-            "legal": legal,
-            "can_undo": view is not None and self.can_undo(seat),
-            "events_from": since,
-            "events": events,
-            "t": self.decided_at if view is not None else None,
-            "log_key": log_key(game, seat) if game is not None and view is not None else None,
-            "bot_budget": self.bot_budget,
-            "clock_left": self.clock_left() if view is not None else None,
-        }
+        """``seat``'s view of ``game`` and its log from ``start`` on (:mod:`ra.web.state_feed`)."""
+        return self.feed.payload(game, seat, start)
 
     def clock(self) -> Clock:
         """The table's clock, with this site's deadline per decision (:mod:`ra.clock`)."""
@@ -301,23 +224,12 @@ class Room:
         return self.clock().left(seat.bank, row.updated_at, self.hub.now())
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
-        """A reconnecting client holds the first ``since`` log entries of the log ``key`` names:
-        send it only the rest — if that log is still a prefix of the game's (no undo since)."""
-        game = self.game
-        if game is None or since is None or key is None or since > len(game.events):
-            return
-        n = decisions_before(game.events, since)
-        if n is not None and key == log_key(game, client.seat, n) and not self._reveals(game):
-            client.events_sent = since
-
-    @staticmethod
-    def _reveals(game: Game) -> bool:
-        return game.is_over() and game.hidden_scores  # the end rewrites the masked log (R9.1)
+        """Send a reconnecting client only the log it lacks (:meth:`ra.web.state_feed.StateFeed.resume`)."""
+        self.feed.resume(client, since, key)
 
     def send_state(self, client: Client) -> None:
-        """Send ``client`` alone its state; the presence in it is everyone's (issue 54: it was
-        reckoned from this client alone, so a spectator saw the seated players offline)."""
-        self.broadcast(to=(client,))
+        """Send ``client`` alone its state, with everyone's presence (:mod:`ra.web.state_feed`)."""
+        self.feed.send_state(client)
 
     # --- decisions -------------------------------------------------------------
 
@@ -513,14 +425,6 @@ class Room:
         self.bots.schedule_bot(remote)
 
 
-def seat_clock(row: GameRow, seat: int, now: datetime) -> float | None:
-    """A seat's game clock at ``now`` (the mover's running down); None without one."""
-    s = row.seats[seat]
-    if s.kind == "bot":
-        return None
-    return row.clock().shown(s.bank, row.to_move == seat and not s.away, row.updated_at, now)
-
-
 def utc_now() -> datetime:
     """The wall clock in UTC (a hub's default :attr:`Hub.now`; tests give a fake one)."""
     return datetime.now(UTC)
@@ -548,14 +452,12 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.bot_slots = asyncio.Semaphore(BOT_SLOTS)
         self._loading: dict[str, asyncio.Lock] = {}
-        self._pool: Executor | None = None
-        self._unwatched: Executor | None = None
-        """The bot processes for tables where nobody is present (a lower CPU priority)."""
-        self.switches = SwitchBoard(max(1, settings.bot_processes))
+        self.processes = BotProcesses(settings, self.metrics)
+        """The bot processes (or the Ray cluster) that search for bots, hints and analyses."""
+        self.switches = self.processes.switches
         """The flags that stop a search in a bot process (:mod:`ra.web.switches`)."""
-        self.scheduler = FairScheduler(
-            self._workers, settings.bot_processes, self._ran, self.metrics.bots, self.switches
-        )
+        self.scheduler = self.processes.scheduler
+        """Which table's search runs next (:class:`ra.web.scheduler.FairScheduler`)."""
         self._tasks: list[asyncio.Task[None]] = []
         self._note_tasks: set[asyncio.Task[None]] = set()
         self.closing = False
@@ -572,12 +474,7 @@ class Hub:
         lobby: :mod:`ra.web.lobby_feed`)."""
 
     async def start(self) -> None:
-        if self.settings.bot_backend == "ray":  # join the cluster before the first search waits on it
-            from ra.web.ray_bots import RayExecutor
-
-            executor = self._workers()
-            assert isinstance(executor, RayExecutor)
-            await asyncio.get_running_loop().run_in_executor(None, executor.connect)
+        await self.processes.connect()
         self._tasks.append(asyncio.create_task(self._sweeper()))
         if not self.store.sqlite:  # one SQLite worker has nobody to listen to
             self._tasks.append(asyncio.create_task(self._listen()))
@@ -594,11 +491,7 @@ class Hub:
                 c.put(ShutdownMessage(type="shutdown", message="the server is restarting; reconnecting…"))
                 c.finish()
         await asyncio.sleep(0.05)
-        for pool in (self._pool, self._unwatched):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
-        for process in multiprocessing.active_children():  # a search under way stops now
-            process.terminate()
+        self.processes.shutdown()
 
     # --- rooms -----------------------------------------------------------------
 
@@ -646,41 +539,13 @@ class Hub:
             await room.resync()
 
     def summary(self, row: GameRow, connected: list[bool] | None = None) -> GameSummary:
+        """A game as the lobby lists it, with who is here (``connected``: default, this worker's
+        room's presence, or the bots alone)."""
         room = self.rooms.get(row.id)
         if connected is None:
             connected = room.audience.presence() if room is not None else [s.kind == "bot" for s in row.seats]
-        finished = row.status == "finished"
-        return {
-            "id": row.id,
-            "status": row.status,
-            "created": _iso(row.created_at),
-            "options": row.options(),
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "level": s.level,
-                    "name": s.name,
-                    "taken": s.kind == "bot" or s.token_hash is not None,
-                    "connected": bool(connected[s.seat]) if s.seat < len(connected) else False,
-                    "away": s.away,
-                    "forfeited": s.forfeited,
-                    "rating": s.rating if s.kind == "human" else level_rating(s.level),
-                    "provisional": s.provisional,
-                    "account": s.account,
-                    "clock": seat_clock(row, s.seat, self.now()) if row.status == "running" else None,
-                }
-                for s in row.seats
-            ],
-            "decisions": row.num_decisions,
-            "epoch": row.epoch,
-            "to_move": row.to_move if row.status == "running" else None,
-            "winner": row.winner if finished else None,
-            "scores": row.scores if finished else None,
-            "imported": row.imported,
-            "rematch": row.rematch_id,
-            "spectators": room.audience.watching() if room is not None else 0,
-        }
+        watching = room.audience.watching() if room is not None else 0
+        return game_summary(row, self.now(), connected, watching)
 
     # --- bots ------------------------------------------------------------------
 
@@ -697,38 +562,6 @@ class Hub:
             room.id, room.has_person, decide, owner=room.owner(), prepare=scaled
         )
         return str(action)
-
-    def _ran(self, fn: Callable[..., object], seconds: float) -> None:
-        """A bot's search or a hint finished in its process after ``seconds`` (for ``/metrics``)."""
-        self.metrics.bot_think.labels("hint" if fn is hint_for else "move").observe(seconds)
-
-    def _workers(self, person: bool = True) -> Executor:
-        """The bot processes (or the Ray cluster), started on first use: for tables where nobody
-        is present, processes of their own at a lower CPU priority (a present person's search
-        then gets a core at once, however busy the others keep the machine)."""
-        if self._pool is None and self.settings.bot_backend == "ray":
-            from ra.web.ray_bots import RayExecutor
-
-            self._pool = RayExecutor(self.settings.ray_address, self.settings.bot_processes)
-        if self.settings.bot_backend == "ray":
-            assert self._pool is not None
-            return self._pool
-        ctx = context()  # fresh processes, never forked from the server (ra.processes)
-        if person:
-            if self._pool is None:
-                workers = max(1, self.settings.bot_processes)
-                start = (self.switches.flags, die_with_parent)
-                self._pool = ProcessPoolExecutor(
-                    workers, mp_context=ctx, initializer=worker_start, initargs=start
-                )
-            return self._pool
-        if self._unwatched is None:
-            workers = max(1, self.scheduler.bot_slots)
-            start = (self.switches.flags, background_worker)
-            self._unwatched = ProcessPoolExecutor(
-                workers, mp_context=ctx, initializer=worker_start, initargs=start
-            )
-        return self._unwatched
 
     async def hint(self, room: Room, view: PlayerView, edition: str, seed: int, key: HintKey) -> HintReply:
         """Hints for the seat of ``view`` in a worker process (see :mod:`ra.web.hints`), in its
@@ -754,11 +587,11 @@ class Hub:
         while not self.closing:
             try:
                 stale = 0.0 if first else BOT_CLAIM_STALE
-                for gid in await self.store.games_waiting_for_bots(stale):
+                for gid in await self.store.claims.games_waiting(stale):
                     room = await self.room(gid)
                     if room is not None:
                         room.schedule_bot()
-                for gid in await self.store.games_past_their_clock(
+                for gid in await self.store.seat_clocks.games_past_their_clock(
                     self.settings.move_deadline
                 ):  # nobody's page open
                     room = await self.room(gid)
@@ -905,10 +738,3 @@ def _pubsub_for(store: GameStorage, settings: Settings) -> PubSub:
 
     url = sync_url(settings.db_url).replace("postgresql+psycopg://", "postgresql://", 1)
     return PostgresPubSub(url, publish=store.notify)
-
-
-def _iso(t: datetime) -> str:
-    """UTC time as ISO 8601 with a Z (SQLite hands back naive datetimes, all UTC here)."""
-    if t.tzinfo is not None:
-        t = t.astimezone(UTC).replace(tzinfo=None)
-    return t.isoformat(timespec="seconds") + "Z"

@@ -95,11 +95,11 @@ class Ledger:
                 await self._charge(row, effect.seat, effect.at, new.options.clock)
             elif isinstance(effect, SpendClock):
                 row.seats[effect.seat].bank = 0.0  # spent: coming back gives only the increment
-                await store.set_bank(gid, effect.seat, 0.0)
+                await store.seat_clocks.set_bank(gid, effect.seat, 0.0)
             elif isinstance(effect, StoreAway):
                 await self._away(row, effect, now)
             elif isinstance(effect, StoreForfeit):
-                await store.set_away(gid, effect.seat, True, forfeited=True)
+                await store.seat_clocks.set_away(gid, effect.seat, True, forfeited=True)
                 row.seats[effect.seat].away = row.seats[effect.seat].forfeited = True
 
     async def _charge(self, row: GameRow, seat: int, at: datetime, clock: Clock) -> None:
@@ -109,14 +109,15 @@ class Ledger:
         if bank is None:
             return
         row.seats[seat].bank = bank
-        await self.store.set_bank(self.game_id, seat, bank)
+        await self.store.seat_clocks.set_bank(self.game_id, seat, bank)
 
     async def _away(self, row: GameRow, effect: StoreAway, now: datetime) -> None:
         """A seat away or back (and its game clock, and its turn's new start at ``now``)."""
         seat = row.seats[effect.seat]
         if effect.bank is not None:
             seat.bank = effect.bank
-        await self.store.set_away(self.game_id, effect.seat, effect.away, effect.restart_turn, effect.bank)
+        clocks = self.store.seat_clocks
+        await clocks.set_away(self.game_id, effect.seat, effect.away, effect.restart_turn, effect.bank)
         seat.away = effect.away
         if effect.restart_turn:
             row.updated_at = now

@@ -24,11 +24,11 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.ext.compiler import compiles
 from typing_extensions import TypedDict
 
-from ra.clock import MOVE_DEADLINE, Clock, out_of_time, seconds_for
+from ra.clock import MOVE_DEADLINE, Clock
 from ra.web.analysis_store import AnalysisStore
+from ra.web.bot_claims import BotClaims
 from ra.web.chat_store import ChatStore
 from ra.web.db import (
     accounts,
@@ -47,6 +47,7 @@ from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 from ra.web.rating_policy import provisional
+from ra.web.seat_clocks import SeatClocks
 
 
 def new_id() -> str:
@@ -227,6 +228,10 @@ class Store:
         allows), in PostgreSQL when workers share it."""
         self.holds: Holds = MemoryHolds() if self.sqlite else StoredHolds(self.engine, worker_id)
         """What the clients hold at once per key (sockets, pages), counted likewise."""
+        self.claims = BotClaims(self.engine, self.sqlite)
+        """Which worker computes each bot's turn."""
+        self.seat_clocks = SeatClocks(self.engine, self.notify_game, lambda: self.on_change())  # noqa: PLW0108 (set later)
+        """The seats' away and forfeit flags and game clocks, and the clock sweep's query."""
         self._writer: BatchWriter | None = None
         self._creating: contextlib.AbstractAsyncContextManager[object] = (
             asyncio.Lock() if self.sqlite else contextlib.nullcontext()
@@ -324,23 +329,6 @@ class Store:
         async with self.engine.connect() as conn:
             counts = {str(r[0]): int(r[1]) for r in await conn.execute(q)}
         return {status: counts.get(status, 0) for status in ("open", "running")}
-
-    async def games_waiting_for_bots(self, stale_after: float) -> list[str]:
-        """Running games whose mover is a bot, waiting for ``stale_after`` seconds or more with
-        no worker (still) thinking for it."""
-        cutoff = now() - timedelta(seconds=stale_after)
-        async with self.engine.connect() as conn:
-            q = sa.select(games.c.id).where(
-                games.c.status == "running",
-                games.c.to_move_bot.is_(True),
-                games.c.updated_at <= cutoff,
-                sa.or_(
-                    games.c.bot_claim_n.is_(None),
-                    games.c.bot_claim_n != games.c.num_decisions,
-                    games.c.bot_claim_at < cutoff,
-                ),
-            )
-            return [r[0] for r in await conn.execute(q)]
 
     # --- writing ---------------------------------------------------------------
 
@@ -479,94 +467,6 @@ class Store:
                 await self._notify(conn, args[0], appended)
         except IntegrityError:
             raise ConflictError(args[0]) from None
-
-    async def set_away(
-        self,
-        game_id: str,
-        seat: int,
-        away: bool,
-        restart_turn: bool = False,
-        bank: float | None = None,
-        forfeited: bool = False,
-    ) -> bool:
-        """Mark a seat away (its clock ran out) or back; ``restart_turn``: the decision now due
-        starts its clock again (a person back at their turn has their full time); ``bank``: the
-        seat's game clock now; ``forfeited``: for good (a forfeit table)."""
-        values: dict[str, Any] = {"away": away}
-        if bank is not None:
-            values["bank"] = bank
-        if forfeited:
-            values["forfeited"] = True
-        async with self.engine.begin() as conn:
-            res = await conn.execute(
-                sa.update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(**values)
-            )
-            if restart_turn:
-                await conn.execute(sa.update(games).where(games.c.id == game_id).values(updated_at=now()))
-            await self._notify(conn, game_id)
-        self.on_change()
-        return res.rowcount == 1
-
-    async def set_bank(self, game_id: str, seat: int, bank: float) -> None:
-        """A seat's game clock after its decision (what it had, less the time taken, plus the
-        increment); the other workers are told (they show it and time the next timeout by it)."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                sa.update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(bank=bank)
-            )
-            await self._notify(conn, game_id)  # the other workers read the seat's clock again
-
-    async def bank(self, game_id: str, seat: int) -> float | None:
-        """A seat's game clock as stored (another worker may have charged it)."""
-        async with self.engine.connect() as conn:
-            return (
-                await conn.execute(
-                    sa.select(seats.c.bank).where(seats.c.game_id == game_id, seats.c.seat == seat)
-                )
-            ).scalar()
-
-    async def games_past_their_clock(self, deadline: float) -> list[str]:
-        """Running games whose person to move is out of time (at a table without a clock: past
-        ``deadline``), or is away (a bot decides)."""
-        async with self.engine.connect() as conn:
-            return list((await conn.execute(_past_their_clock(now(), deadline))).scalars())
-
-    async def claim_bot_turn(self, game_id: str, n: int, stale_after: float) -> bool:
-        """Claim the bot's turn at decision ``n`` for this worker (rarely computed twice).
-
-        SQLite serves one process, which knows its own bots: nothing to claim.
-        """
-        if self.sqlite:
-            return True
-        t = now()
-        async with self.engine.begin() as conn:
-            res = await conn.execute(
-                sa.update(games)
-                .where(
-                    games.c.id == game_id,
-                    games.c.num_decisions == n,
-                    sa.or_(
-                        games.c.bot_claim_n.is_(None),
-                        games.c.bot_claim_n != n,
-                        games.c.bot_claim_at < t - timedelta(seconds=stale_after),
-                    ),
-                )
-                .values(bot_claim_n=n, bot_claim_at=t)
-            )
-            return res.rowcount == 1
-
-    async def hold_bot_turn(self, game_id: str, n: int) -> None:
-        """Renew this worker's claim on the bot's turn at decision ``n`` while it thinks (the
-        claim's heartbeat): a claim not renewed for :data:`ra.web.driver.BOT_CLAIM_STALE` seconds
-        is a dead worker's, which another takes over."""
-        if self.sqlite:
-            return
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                sa.update(games)
-                .where(games.c.id == game_id, games.c.num_decisions == n, games.c.bot_claim_n == n)
-                .values(bot_claim_at=now())
-            )
 
     async def notify(self, note: Note) -> None:
         """Publish ``note`` to the other workers (PostgreSQL; one SQLite worker has none)."""
@@ -853,68 +753,4 @@ def _game_row(r: Any) -> GameRow:
         on_timeout=r["on_timeout"],
         updated_at=as_utc(r["updated_at"]),
         creator_addr=r.get("creator_addr"),
-    )
-
-
-class _SqlTerms:
-    """The clock's :class:`ra.clock.Terms` on SQL expressions: the sweep's query is the
-    table's own rule (:func:`ra.clock.out_of_time`), not a second copy of it."""
-
-    def first(self, *terms: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
-        return sa.func.coalesce(*terms)
-
-    def if_set(self, test: sa.ColumnElement[Any], then: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
-        return sa.case((test.is_not(None), then), else_=sa.null())
-
-    def plus(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
-        return a + b
-
-    def at_most(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
-        return a <= b
-
-    def either(self, a: sa.ColumnElement[Any], b: sa.ColumnElement[Any]) -> sa.ColumnElement[Any]:
-        return sa.or_(a, b)
-
-
-class _Epoch(sa.sql.functions.FunctionElement[float]):
-    """A stored moment in seconds since 1970 (as :meth:`datetime.timestamp` counts them)."""
-
-    type = sa.Float()
-    inherit_cache = True
-
-
-@compiles(_Epoch, "postgresql")
-def _epoch_pg(element: _Epoch, compiler: Any, **kw: Any) -> str:
-    return f"EXTRACT(EPOCH FROM {compiler.process(element.clauses, **kw)})"
-
-
-@compiles(_Epoch)
-def _epoch_sqlite(element: _Epoch, compiler: Any, **kw: Any) -> str:
-    return f"((julianday({compiler.process(element.clauses, **kw)}) - 2440587.5) * 86400.0)"
-
-
-def _past_their_clock(t: datetime, deadline: float) -> sa.Select[Any]:
-    """The running games whose person to move is away or out of time at ``t`` (at a table
-    without a clock: past ``deadline``), for :meth:`Store.games_past_their_clock`: the rule is
-    :mod:`ra.clock`'s, written in SQL by :class:`_SqlTerms`."""
-    terms = _SqlTerms()
-    seconds = seconds_for(
-        terms,
-        sa.cast(games.c.move_seconds, sa.Float),
-        sa.cast(games.c.game_seconds, sa.Float),
-        sa.cast(seats.c.bank, sa.Float),
-        sa.literal(float(deadline), sa.Float),
-    )
-    moment = sa.literal(t.timestamp(), sa.Float)
-    due = out_of_time(terms, seats.c.away, _Epoch(games.c.updated_at), seconds, moment)
-    mover = sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move)
-    return (
-        sa.select(games.c.id)
-        .join(seats, mover)
-        .where(
-            games.c.status == "running",
-            games.c.to_move_bot.is_(False),
-            games.c.record.is_(None),
-            due,
-        )
     )

@@ -19,7 +19,6 @@ from ra.web.accounts import (
     Me,
     Password,
     PasswordChange,
-    Profile,
     ResetAsk,
     ResetPassword,
     SignUp,
@@ -29,6 +28,7 @@ from ra.web.addresses import make_router as make_address_router
 from ra.web.assets import NO_CACHE
 from ra.web.lobby import ApiError
 from ra.web.mail_pages import make_router as make_mail_pages
+from ra.web.profiles import Profile
 from ra.web.puzzles import make_router as make_puzzle_router
 from ra.web.rating_policy import MIN_OWN_DECISIONS, PROVISIONAL_GAMES, STAND_IN_DECISIONS
 from ra.web.ratings import level_rating
@@ -116,11 +116,18 @@ def with_cookie(body: Me | dict[str, object], request: Request, token: str | Non
 
 def router(services: Services, gate: Gate) -> APIRouter:
     """The account routes, with the puzzles' and the mail addresses' routers inside."""
-    accounts, hub = services.accounts, services.hub
     api = APIRouter()
     api.include_router(make_puzzle_router(services.store, gate.account_of, gate.changing_account))
     api.include_router(make_address_router(services.addresses, gate.account_of, gate.changing_account))
     api.include_router(make_mail_pages(services.addresses))
+    _sign_in_routes(api, services.accounts, gate)
+    _holding_routes(api, services, gate)
+    _public_routes(api, services.accounts, gate)
+    return api
+
+
+def _sign_in_routes(api: APIRouter, accounts: Accounts, gate: Gate) -> None:
+    """Signing up, in and out; the password and the address, and a forgotten password's link."""
 
     @api.post("/api/account/signup")
     async def sign_up(body: SignUp, request: Request) -> JSONResponse:
@@ -180,6 +187,11 @@ def router(services: Services, gate: Gate) -> APIRouter:
         s = await gate.signed_in(request)
         return {"name": s.name, "csrf": s.csrf, "claimed": 0}
 
+
+def _holding_routes(api: APIRouter, services: Services, gate: Gate) -> None:
+    """What an account holds: its seats (claimed, played here), its export, its deletion."""
+    accounts, hub = services.accounts, services.hub
+
     @api.post("/api/account/claim")
     async def claim(body: Claim, request: Request) -> dict[str, int]:
         s = await gate.changing(request)
@@ -215,6 +227,10 @@ def router(services: Services, gate: Gate) -> APIRouter:
         await accounts.delete(s)
         return with_cookie({"ok": True}, request, None)
 
+
+def _public_routes(api: APIRouter, accounts: Accounts, gate: Gate) -> None:
+    """What anyone may read: the rating rules and a player's profile."""
+
     @api.get("/api/ratings")
     async def rating_rules() -> RatingRules:
         """Which games this server rates, as the leaderboard page explains them."""
@@ -232,5 +248,3 @@ def router(services: Services, gate: Gate) -> APIRouter:
         if len(name) > 40:
             raise ApiError(404, "not_found", "no such player")
         return await accounts.profile(name)
-
-    return api
