@@ -52,7 +52,10 @@ def test_a_russian_reason_counts_the_tiles_names_the_players_and_says_you_to_the
     english = reason(view, ra.Action.parse("bid 10"))
     lot = r"the lot \(5 Pharaohs, 2 Floods and 1 Gold\)"
     assert re.search(lot + r" is worth \d+ points to you, \d+ points to ", english)
-    cost = r"диск 10 уходит в центр, а центральный диск 1 приходит взамен: на \d+ очк\w* хуже, но жетоны приносят больше"
+    cost = (
+        r"диск 10 уходит в центр, а центральный диск 1 приходит взамен: "
+        r"на \d+ очк\w* хуже, но жетоны приносят больше"
+    )
     assert re.search(cost, text)
     # The Ra track, with the forms of the count.
     start = make_game(NAMES[:2], seed=2)
@@ -93,7 +96,8 @@ def test_hints_in_russian_at_the_table_and_in_the_terminal() -> None:
     keys = {v.action: str(i + 1) for i, v in enumerate(evaluation.actions)}
     panel = hints_text(evaluation, game.view(0), keys, lang="ru").plain
     lines = panel.splitlines()
-    assert lines[0].startswith("Подсказки для игрока Аня (± ожидаемый отрыв к концу;")  # ± said once (issue 54)
+    # ± is said once, in the title (issue 54), and each row holds a chance and a lead
+    assert lines[0].startswith("Подсказки для игрока Аня (± ожидаемый отрыв к концу;")
     assert lines[-1].startswith("Почему " + action_words(best, lang="ru") + ": ")
     assert all("±" in line or "%" in line for line in lines[1:-1])
     assert not latin(panel, NAMES)
