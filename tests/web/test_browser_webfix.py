@@ -72,3 +72,38 @@ def test_a_hint_on_a_tie_stars_no_action_and_names_the_equals(
     shot(page, f"table-hint-tie-{viewport['width']}-{lang}")
     no_js_errors(page)
     page.context.close()
+
+
+LOCALES = [("en", "en-US", LAPTOP), ("de", "de-DE", PHONE), ("ru", "ru-RU", PHONE)]
+
+
+@pytest.mark.parametrize(("lang", "locale", "viewport"), LOCALES)
+def test_the_signed_out_account_page_asks_nothing_and_logs_no_error(
+    browser: Browser, live_server: str, lang: str, locale: str, viewport: dict[str, int]
+) -> None:
+    """Issue 54: /account asked ``/api/account`` for a guest and logged a 401 in the console."""
+    page = new_page(browser, viewport, locale)
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type in ("error", "warning") else None)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/account" in r.url else None)
+    page.goto(live_server + "/account")
+    page.wait_for_selector("#login, form.account-form")
+    page.wait_for_timeout(300)  # any request of the page's own is made by now
+    assert asked == [] and console == [], (asked, console)
+    assert page.locator("h1").count() == 1
+    no_js_errors(page)
+    page.context.close()
+
+
+def test_a_signed_in_account_page_still_shows_the_account(browser: Browser, live_server: str) -> None:
+    """The same page with a session cookie asks for the account and shows it."""
+    page = new_page(browser)
+    r = page.request.post(
+        live_server + "/api/account/signup", data={"name": "Webfix Ann", "password": "sun-and-nile-8", "seats": []}
+    )
+    assert r.ok, r.text()
+    page.goto(live_server + "/account")
+    page.wait_for_selector("text=Webfix Ann")
+    no_js_errors(page)
+    page.context.close()
