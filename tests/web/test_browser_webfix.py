@@ -99,9 +99,8 @@ def test_the_signed_out_account_page_asks_nothing_and_logs_no_error(
 def test_a_signed_in_account_page_still_shows_the_account(browser: Browser, live_server: str) -> None:
     """The same page with a session cookie asks for the account and shows it."""
     page = new_page(browser)
-    r = page.request.post(
-        live_server + "/api/account/signup", data={"name": "Webfix Ann", "password": "sun-and-nile-8", "seats": []}
-    )
+    body = {"name": "Webfix Ann", "password": "sun-and-nile-8", "seats": []}
+    r = page.request.post(live_server + "/api/account/signup", data=body)
     assert r.ok, r.text()
     page.goto(live_server + "/account")
     page.wait_for_selector("text=Webfix Ann")
