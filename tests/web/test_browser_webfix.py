@@ -1,10 +1,12 @@
 """The site's follow-ups of issues 52–54, in Chromium: a hint on a tie stars nothing (issue 53),
-a signed-out account page asks nothing it cannot have (issue 54)."""
+a signed-out account page asks nothing it cannot have (issue 54), a game aborted for rating
+says who walked away (issue 52)."""
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -18,7 +20,9 @@ from tests.web.test_browser import (
     new_page,
     no_js_errors,
     shot,
+    wait_js,
 )
+from tests.web.test_rating_note import aborted_games
 
 pytestmark = BROWSER_TESTS
 
@@ -104,5 +108,35 @@ def test_a_signed_in_account_page_still_shows_the_account(browser: Browser, live
     assert r.ok, r.text()
     page.goto(live_server + "/account")
     page.wait_for_selector("text=Webfix Ann")
+    no_js_errors(page)
+    page.context.close()
+
+
+ABORTED = {
+    "en": "Not rated: Bob left before making 5 decisions.",
+    "de": "Nicht gewertet: Bob hat die Partie vor 5 eigenen Entscheidungen verlassen.",
+    "ru": "Без рейтинга: игрок Bob покинул партию, сделав меньше 5 своих ходов.",
+}
+
+
+def test_a_game_aborted_for_rating_says_who_walked_away_at_its_end(
+    browser: Browser, server: Any, sqlite_url: str
+) -> None:
+    """Issue 52's abort (a seat walked away before 5 decisions of its own) said nothing on the
+    table page: now its end says so, in the reader's language, and a game played out does not."""
+    made = aborted_games(sqlite_url)
+    for lang, locale, viewport in LOCALES:
+        page = new_page(browser, viewport, locale)
+        page.goto(f"{server.url}/g/{made['walked']}")
+        wait_js(page, "document.querySelector('#rated-note').textContent.includes('5')")
+        assert page.locator("#rated-note").inner_text() == ABORTED[lang]
+        shot(page, f"table-aborted-{viewport['width']}-{lang}")
+        no_js_errors(page)
+        page.context.close()
+    page = new_page(browser)
+    page.goto(f"{server.url}/g/{made['played']}")
+    page.wait_for_selector("#rated-note:not([hidden])")
+    page.wait_for_timeout(300)  # the verdict is asked and answered by now
+    assert page.locator("#rated-note").inner_text().startswith("Rated:")
     no_js_errors(page)
     page.context.close()

@@ -15,7 +15,7 @@ from ra.web.analyses import AnalysisReply
 from ra.web.chat import LobbyLine
 from ra.web.lobby import ApiError, Join, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.protocol import ChatLine, GameSummary, WsSchema, ws_schema
-from ra.web.ratings import Leader, LevelInfo, leaders, levels
+from ra.web.ratings import Leader, LevelInfo, RatingNote, leaders, levels, rating_note
 from ra.web.routes.accounts import Gate
 from ra.web.security import client_address
 from ra.web.services import Services
@@ -42,6 +42,14 @@ def router(services: Services, gate: Gate) -> APIRouter:
     @api.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> GameSummary:
         return await lobby.summary(game_id)
+
+    @api.get("/api/games/{game_id}/rating")
+    async def get_rating(game_id: str) -> RatingNote:
+        """Whether the game counts for its people's ratings, and why not (the rating policy's)."""
+        note = await rating_note(services.store, game_id)
+        if note is None:
+            raise ApiError(404, "not_found", f"no game {game_id!r}")
+        return note
 
     @api.post("/api/lobby/chat")
     async def lobby_chat(body: LobbyLine, request: Request) -> ChatLine:

@@ -1,6 +1,6 @@
 // The table: one WebSocket to the server, the position rendered from this seat's view,
 // only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
-import { t, has, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
+import { t, has, join, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
@@ -405,13 +405,32 @@ function lockPicks() {
   document.querySelectorAll("main [data-act]").forEach((b) => { b.disabled = off; });
 }
 
+// Rated or casual; at a rated game's end, why it did not count if it did not: the server's rating
+// policy decides (ra.web.rating_policy), asked once the game is over, e.g. a seat that walked away
+// before its 5th decision aborts the game for rating.
+function ratedNote() {
+  if (S.game.options.casual) return t("table.casualNote");
+  if (S.game.status !== "finished") return t("table.ratedNote");
+  if (S.ratingNote === undefined) {
+    S.ratingNote = null;
+    api("GET", `/api/games/${encodeURIComponent(gameId)}/rating`)
+      .then((note) => { S.ratingNote = note; renderStatus(); })
+      .catch(() => {}); // stays null: the plain note, not asked again
+  }
+  const note = S.ratingNote;
+  if (!note || note.why !== "aborted") return t("table.ratedNote");
+  const who = note.walked.map((i) => playerName(S.game.seats[i].name));
+  const key = who.length > 1 ? "table.abortedNoteMany" : "table.abortedNote";
+  return t(key, { name: who[0], names: join(who), n: note.min_decisions });
+}
+
 function renderStatus() {
   const st = $("#status");
   const last = $("#last-event");
   if (!S.game) { st.textContent = t("table.loading"); last.textContent = ""; return; }
   const rated = $("#rated-note");  // rated or casual, as the table was made (ra.web.rating_policy)
   rated.hidden = false;
-  rated.textContent = t(S.game.options.casual ? "table.casualNote" : "table.ratedNote");
+  rated.textContent = ratedNote();
   const bar = $("#status-bar");
   if (S.game.status === "open") {
     st.textContent = t("table.waitingRoom");
