@@ -1,6 +1,6 @@
 """The site's follow-ups of issues 52–54, in Chromium: a hint on a tie stars nothing (issue 53),
 a signed-out account page asks nothing it cannot have (issue 54), a game aborted for rating
-says who walked away (issue 52)."""
+says who walked away (issue 52), the analysis chart names what moved each point (issue 53)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ import json
 import re
 from typing import Any
 
+import httpx
 import pytest
 
+from tests.web.test_analysis import wait_done
+from tests.web.test_analysis_given import stored_game
 from tests.web.test_browser import (
     ACTIONS,
     BROWSER_TESTS,
@@ -140,3 +143,48 @@ def test_a_game_aborted_for_rating_says_who_walked_away_at_its_end(
     assert page.locator("#rated-note").inner_text().startswith("Rated:")
     no_js_errors(page)
     page.context.close()
+
+
+POINT = {
+    "en": ("After decision", "given who is playing", "the scoring"),
+    "de": ("Nach Entscheidung", "so, wie diese Spieler spielen", "die Wertung"),
+    "ru": ("После хода", "с учётом того, кто играет", "подсчёт очков"),
+}
+
+
+def test_the_analysis_chart_names_what_moved_each_point_on_hover_and_focus(
+    browser: Browser, server: Any, sqlite_url: str
+) -> None:
+    """Issue 53: the chart's chances given who is playing say which tile, bid or scoring moved
+    them; the page shows it for the point under the pointer, and for the replay's position when
+    the chart has the focus (the arrow keys move it)."""
+    gid, game = stored_game(sqlite_url)
+    assert httpx.post(f"{server.url}/api/games/{gid}/analysis").status_code == 200
+    wait_done(server.url, gid, timeout=120)
+    for lang, locale, viewport in LOCALES:
+        after, given, scoring = POINT[lang]
+        page = new_page(browser, viewport, locale)
+        page.goto(f"{server.url}/replay/{gid}?lang={lang}")
+        chart = page.locator("#analysis-card svg.win-chart")
+        chart.wait_for(timeout=60_000)
+        assert page.locator("#analysis-card polyline.given").count() == 3
+        plot = chart.locator("rect").first
+        plot.scroll_into_view_if_needed()
+        box = plot.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 3)  # a pointer over the plot's middle
+        tip = page.locator("#chart-point")
+        text = tip.inner_text()
+        assert text.startswith(after) and given in text, text
+        assert len(re.findall(r"\d+%", text)) == 3, text  # every player's chance
+        shot(page, f"replay-chart-point-{viewport['width']}-{lang}")
+        chart.focus()
+        page.keyboard.press("End")  # the replay goes to the end; the point names the scoring
+        wait_js(page, f"window.__replay.n === {game.num_decisions} && !window.__replay.busy")
+        text = tip.inner_text()
+        assert text.startswith(f"{after} {game.num_decisions} ({scoring})"), text
+        page.keyboard.press("Home")
+        wait_js(page, "window.__replay.n === 0 && !window.__replay.busy")
+        assert ":" in tip.inner_text() and not tip.inner_text().startswith(after)  # the start
+        no_js_errors(page)
+        page.context.close()
