@@ -27,7 +27,8 @@ async def _finished(store: Store, walked: int | None, casual: bool = False) -> s
     table (unless ``casual``); seat ``walked`` forfeited after ``MIN_OWN_DECISIONS - 1`` decisions
     of its own, a stand-in taking the rest."""
     game, rng = ra.Game(players=2, seed=GAME["seed"]), random.Random(3)
-    rows, own = [], [0, 0]
+    rows: list[dict[str, Any]] = []
+    own = [0, 0]
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
