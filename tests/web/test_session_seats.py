@@ -7,6 +7,7 @@ real server, with real sockets."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import httpx
 import websockets
@@ -80,3 +81,17 @@ def test_a_new_password_and_signing_out_here_end_that_sessions_seat_tokens(serve
     r = laptop.post("/api/account/password", json={"current": PASSWORD, "password": NEW})
     assert r.status_code == 200, r.text
     assert not holds(server, *on_laptop)  # a new password ends it too
+
+
+def test_on_postgresql_with_two_workers_sign_out_everywhere_ends_them_too(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
+    """The same on PostgreSQL: the seat is taken through one worker, the session ended through
+    the other, and the token held by a page on either is refused."""
+    a, b = (server_factory(pg_url, tmp_path / f"{w}.log").start() for w in "ab")
+    laptop = sign_up(a.url, "Ann")
+    game_id, token = made_by(laptop, [{"kind": "human"}, BOT])
+    assert holds(a, game_id, token) and holds(b, game_id, token)
+    phone = sign_in(b.url, "Ann")
+    assert phone.post("/api/account/logout-everywhere").status_code == 200
+    assert not holds(a, game_id, token) and not holds(b, game_id, token)
