@@ -712,7 +712,7 @@ function renderActions() {
       // on a tie nothing is starred and the box names the equals.
       const head = h.starred
         ? t("table.hintBest", { action: actionLabel(h.starred) })
-        : t("table.hintTie", { actions: h.tied.map(actionLabel).join(", ") });
+        : t("table.hintTie", { actions: join(h.tied.map(actionLabel)) });
       parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(head)}${why}${weaker}</p>`);
     } else {
       const busy = S.hintFor === S.n;
