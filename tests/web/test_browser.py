@@ -750,7 +750,9 @@ def test_hints_show_each_actions_win_chance_and_the_best(
         shown = math.floor(100 * a["chance"] + 0.5)  # the page rounds half up (Math.round), not to even
         assert button.locator(".chance").inner_text().endswith(f"{shown}%")
     best = page.locator("main .btn.best[data-act]")
-    assert best.count() == 1 and best.get_attribute("data-act") == hint["best"]
+    if hint["starred"] is None:  # an exact tie stars nothing (tests/web/test_browser_webfix.py)
+        pytest.skip("this deal's first hint is an exact tie")
+    assert best.count() == 1 and best.get_attribute("data-act") == hint["starred"] == hint["best"]
     assert "★" in best.locator(".chance").inner_text()
     box = page.locator("#hint-box").inner_text()
     assert ("Лучший ход" if lang == "ru" else "Best:") in box

@@ -7,6 +7,11 @@ database (any worker can report it; a run whose worker died is taken over) and t
 analysis with the game, so the next viewer gets it at once.  Only finished games are analysed:
 under hidden scores nothing of it shows before the end (R9.1); each decision is judged from its
 mover's view (R9.3).
+
+Beside "with best play from here", the chart draws each player's chance *given who is playing*
+(:mod:`ra.analysis.chances`, as ``ra analyze --strengths``): the strengths are the bots' levels and
+the people's ratings (:func:`seat_strengths`), and each point carries what moved it (a tile, a bid,
+the scoring), which the page shows on hover and focus.
 """
 
 from __future__ import annotations
@@ -15,16 +20,27 @@ import asyncio
 import dataclasses
 import logging
 import time
-from typing import Literal
+from typing import Any, Final, Literal
 
+import sqlalchemy as sa
 from typing_extensions import TypedDict
 
-from ra.analysis.game import DecisionReport, GameAnalysis, fill_analysis, judge_decision, new_analysis
+from ra.analysis.chances import LEVEL_STRENGTH
+from ra.analysis.game import (
+    DecisionReport,
+    GameAnalysis,
+    fill_analysis,
+    given_curve,
+    judge_decision,
+    new_analysis,
+    point_reasons,
+)
 from ra.analysis.report import svg_chart
 from ra.bots.advisor import ADVICE_SEED
 from ra.bots.evaluate import Budget
 from ra.engine import Game
 from ra.table import seat_labels
+from ra.web.db import accounts, seats
 from ra.web.hub import Hub, table_seats
 from ra.web.lobby import ApiError
 from ra.web.rating_policy import assists_refusal
@@ -40,6 +56,38 @@ PROGRESS_EVERY = 1.0
 """Seconds between the progress written to the database."""
 MISTAKES_SHOWN = 3
 """A player's costliest decisions shown with their reasons."""
+UNRATED_PERSON: Final = 25.0
+"""The strength assumed for a guest, or an account without a rated game: a new account's rating
+(μ 25 on the levels' scale, a little below the ``medium`` bot's 28.8), as the ratings start everyone."""
+
+Curve = list[tuple[int, tuple[float, ...]]]
+"""Every player's chance at the start and after each decision (:func:`ra.analysis.game.given_curve`)."""
+
+
+async def seat_strengths(store: Store, row: GameRow) -> tuple[float, ...]:
+    """Each seat's strength for the chances given who is playing: a bot's level
+    (:data:`ra.analysis.chances.LEVEL_STRENGTH`), a person's account rating μ once it has a rated
+    game, else :data:`UNRATED_PERSON` (a guest, a new account)."""
+    q = (
+        sa.select(seats.c.seat, accounts.c.rating_mu)
+        .join(accounts, accounts.c.id == seats.c.account_id)
+        .where(seats.c.game_id == row.id, accounts.c.rated_games > 0)
+    )
+    async with store.engine.connect() as conn:
+        rated = {int(seat): float(mu) for seat, mu in (await conn.execute(q)).all()}
+    return tuple(
+        LEVEL_STRENGTH.get(s.level or "", UNRATED_PERSON)
+        if s.kind == "bot"
+        else rated.get(s.seat, UNRATED_PERSON)
+        for s in row.seats
+    )
+
+
+def given_view(record: dict[str, Any], strengths: tuple[float, ...]) -> tuple[Curve, list[str]]:
+    """The chart's chances given who is playing and what moved each point (in a worker process:
+    the chances model reads every position of the game)."""
+    game = Game.from_record(record)
+    return given_curve(game, strengths), point_reasons(game)
 
 
 class Mistake(TypedDict):
@@ -129,7 +177,8 @@ class Analyses:
             if len(self._running) >= self.settings.max_analyses:
                 raise ApiError(503, "busy", "the server is analysing other games; try again in a minute")
             if await self.store.analyses.claim(game_id, game.num_decisions, str(self.budget), STALE_AFTER):
-                task = asyncio.create_task(self._run(game_id, game, edition))
+                strengths = await seat_strengths(self.store, row)
+                task = asyncio.create_task(self._run(game_id, game, edition, strengths))
                 self._running[game_id] = task
                 task.add_done_callback(lambda _: self._running.pop(game_id, None))
         return await self.status(game_id, lang)
@@ -168,8 +217,9 @@ class Analyses:
             "players": player_summaries(analysis),
         }
 
-    async def _run(self, game_id: str, game: Game, edition: str) -> None:
+    async def _run(self, game_id: str, game: Game, edition: str, strengths: tuple[float, ...]) -> None:
         analysis, chosen = new_analysis(game, None, self.budget, ADVICE_SEED)
+        analysis.strengths = strengths
         record = game.to_record()
         results: dict[int, tuple[DecisionReport | None, tuple[float, ...]]] = {}
         last = time.monotonic()
@@ -191,6 +241,9 @@ class Analyses:
                     await self.store.analyses.progress(game_id, index + 1)
                     last = time.monotonic()
             fill_analysis(analysis, results)
+            analysis.given, analysis.reasons = await self.hub.scheduler.run(
+                f"analysis:{game_id}", False, given_view, record, strengths
+            )
             await self.store.analyses.finish(game_id, analysis.to_dict())
         except asyncio.CancelledError:
             raise
@@ -205,4 +258,4 @@ class Analyses:
         await asyncio.gather(*self._running.values(), return_exceptions=True)
 
 
-__all__ = ["Analyses", "AnalysisReply", "player_summaries"]
+__all__ = ["Analyses", "AnalysisReply", "given_view", "player_summaries", "seat_strengths"]

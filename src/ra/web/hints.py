@@ -18,6 +18,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from ra.bots.advisor import ADVICE_SEED, Advisor
+from ra.bots.evaluate import ActionValue, Evaluation
 from ra.bots.explain import explain, reason_msg
 from ra.table import SearchCancelledError
 from ra.views import PlayerView
@@ -42,8 +43,9 @@ def hint_for(view: PlayerView, budget: str, seed: int, edition: str, index: int 
     assert seat is not None, "hints are for a seat, not a spectator"
     cancel = switch(index) if index >= 0 else None
     evaluation = Advisor(budget, seed=seed).evaluate(view, cancel=cancel)
-    best = evaluation.best
-    why = reason_msg(explain(view, best.action, evaluation), edition)
+    best, starred = evaluation.best, evaluation.starred
+    # On an exact tie the library stars nothing (issue 53), and no reason says why one is best.
+    why = reason_msg(explain(view, best.action, evaluation), edition) if starred is not None else None
     return {
         "type": "hint",
         "n": view.num_decisions,
@@ -54,10 +56,18 @@ def hint_for(view: PlayerView, budget: str, seed: int, edition: str, index: int 
             for v in evaluation.actions
         ],
         "best": str(best.action),
+        "starred": str(starred.action) if starred is not None else None,
+        "tied": [] if starred is not None else _level_with(evaluation, best),
         "reason": why.to_json() if why is not None else None,
         "playouts": evaluation.playouts,
         "source": "search" if evaluation.source == "search" else "flat",
     }
+
+
+def _level_with(evaluation: Evaluation, best: ActionValue) -> list[str]:
+    """The actions a hint shows exactly as it shows ``best`` (a tie: nobody is starred)."""
+    seat = evaluation.mover
+    return [str(v.action) for v in evaluation.actions if v.shown(seat) == best.shown(seat)]
 
 
 def _usable(task: asyncio.Future[HintReply] | None) -> bool:

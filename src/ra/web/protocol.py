@@ -337,8 +337,14 @@ class HintReply(TypedDict):
     chances: list[float]
     actions: list[HintAction]
     best: str
+    starred: str | None
+    """The action the page stars (:attr:`ra.bots.evaluate.Evaluation.starred`): ``None`` on an
+    exact tie of the top actions (same chance and margin as shown), where no star is fair."""
+    tied: list[str]
+    """On a tie, the actions shown alike at the top (the page names them); else empty."""
     reason: MsgJson | None
-    """Why the best action is best, as a catalogue message (the mover is the seat ``seat``)."""
+    """Why the best action is best, as a catalogue message (the mover is the seat ``seat``);
+    ``None`` on a tie."""
     playouts: int
     source: Literal["search", "flat"]
     """``search``: the bots' native search; ``flat``: the weaker Python advice (no native core)."""

@@ -87,6 +87,8 @@ class Verdict:
     rated: bool
     why: Why
     last: frozenset[int] = frozenset()
+    walked: frozenset[int] = frozenset()
+    """With ``why == "aborted"``: the seats that walked away too early (the table page names them)."""
 
 
 def table_choice(rated: bool | None, hints: bool | None, usual_hints: bool) -> tuple[bool, bool]:
@@ -131,11 +133,17 @@ def verdict(
         why = "same_account"
     elif any(s.level not in fixed for s in seats if not s.human):
         why = "unrated_bot"
-    elif any(s.human and s.out and s.own < MIN_OWN_DECISIONS for s in seats):
-        why = "aborted"
+    elif walked := early_leavers(seats):
+        return Verdict(False, "aborted", walked=walked)
     if why is not None:
         return Verdict(False, why)
     return Verdict(True, "rated", frozenset(i for i, s in enumerate(seats) if s.out))
+
+
+def early_leavers(seats: Sequence[SeatFacts]) -> frozenset[int]:
+    """The people's seats that forfeited before :data:`MIN_OWN_DECISIONS` decisions of their own
+    (any of them aborts a rated game for rating)."""
+    return frozenset(i for i, s in enumerate(seats) if s.human and s.out and s.own < MIN_OWN_DECISIONS)
 
 
 def provisional(games: int) -> bool:

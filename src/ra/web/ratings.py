@@ -25,7 +25,16 @@ from typing_extensions import TypedDict
 from ra.bots import LADDER, LEVEL_RATINGS, LEVELS
 from ra.record_format import ranks
 from ra.web.db import accounts, decisions, games, seats
-from ra.web.rating_policy import PROVISIONAL_GAMES, SeatFacts, provisional, verdict, weight
+from ra.web.rating_policy import (
+    MIN_OWN_DECISIONS,
+    PROVISIONAL_GAMES,
+    SeatFacts,
+    Verdict,
+    Why,
+    provisional,
+    verdict,
+    weight,
+)
 from ra.web.store import Store
 
 log = logging.getLogger("ra.web")
@@ -66,16 +75,8 @@ async def rate_game(store: Store, game_id: str) -> bool:
         game = (await conn.execute(sa.select(games).where(games.c.id == game_id))).mappings().first()
         if game is None or game["rated"] or game["scores"] is None:
             return False
-        held = (
-            await conn.execute(
-                sa.select(seats.c.seat, seats.c.kind, seats.c.level, seats.c.account_id, seats.c.forfeited)
-                .where(seats.c.game_id == game_id)
-                .order_by(seats.c.seat)
-            )
-        ).all()
-        facts = await _seat_facts(conn, game_id, held)
-        finished, imported = game["status"] == "finished", game["record"] is not None
-        judged = verdict(not game["casual"], finished, imported, facts, tuple(LEVEL_RATINGS))
+        held = await _held(conn, game_id)
+        judged = await _verdict(conn, game, held)
         if not judged.rated:
             return False  # casual, a guest, no person, an unrated bot, one account twice, or aborted
         claimed = await conn.execute(
@@ -111,6 +112,48 @@ async def rate_game(store: Store, game_id: str) -> bool:
                     )
                 )
     return True
+
+
+async def _held(conn: AsyncConnection, game_id: str) -> Sequence[Any]:
+    """A game's seats as the rating reads them, in seat order."""
+    q = (
+        sa.select(seats.c.seat, seats.c.kind, seats.c.level, seats.c.account_id, seats.c.forfeited)
+        .where(seats.c.game_id == game_id)
+        .order_by(seats.c.seat)
+    )
+    return (await conn.execute(q)).all()
+
+
+async def _verdict(conn: AsyncConnection, game: Any, held: Sequence[Any]) -> Verdict:
+    """The rating policy's verdict on a game (its row and seats): the one place it is asked."""
+    facts = await _seat_facts(conn, game["id"], held)
+    finished, imported = game["status"] == "finished", game["record"] is not None
+    return verdict(not game["casual"], finished, imported, facts, tuple(LEVEL_RATINGS))
+
+
+class RatingNote(TypedDict):
+    """Whether a game counted for its people's ratings, as the table page says it at the end."""
+
+    rated: bool
+    why: Why
+    walked: list[int]
+    """With ``why`` "aborted": the seats that left before ``min_decisions`` decisions of their own."""
+    min_decisions: int
+
+
+async def rating_note(store: Store, game_id: str) -> RatingNote | None:
+    """The rating policy's verdict on a game for its page (None: no such game)."""
+    async with store.engine.connect() as conn:
+        game = (await conn.execute(sa.select(games).where(games.c.id == game_id))).mappings().first()
+        if game is None:
+            return None
+        judged = await _verdict(conn, game, await _held(conn, game_id))
+    return {
+        "rated": judged.rated,
+        "why": judged.why,
+        "walked": sorted(judged.walked),
+        "min_decisions": MIN_OWN_DECISIONS,
+    }
 
 
 async def _seat_facts(conn: AsyncConnection, game_id: str, held: Sequence[Any]) -> list[SeatFacts]:

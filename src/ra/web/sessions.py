@@ -101,6 +101,24 @@ class Sessions:
         await self.tell(ended)
         return int(done.rowcount)
 
+    async def bind_seat(self, cookie: str | None, game_id: str, token: str) -> None:
+        """A seat token made for a signed-in page (creating, joining, quick play, a rematch) is
+        the session's, as "Play on this device" tokens are: it joins the account and ends when
+        the session is signed out, everywhere, or by a new password (issue 52).  A guest's token
+        (no session) is left as it is."""
+        s = await self.of(cookie)
+        if s is None:
+            return
+        mine = sa.or_(seats.c.account_id.is_(None), seats.c.account_id == s.account_id)
+        async with self.store.engine.begin() as conn:
+            await conn.execute(
+                sa.update(seats)
+                .where(seats.c.game_id == game_id, seats.c.token_hash == hash_token(token), mine)
+                .values(account_id=s.account_id, session_hash=s.token_hash)
+            )
+            await self.store.notify_game(conn, game_id)  # the other workers' tables see the account
+        await self.seats_changed(game_id)  # and this worker's, once committed
+
     async def end_seats(self, conn: AsyncConnection, which: sa.ColumnElement[bool]) -> list[str]:
         """The seat tokens made by a session, of the seats ``which``, stop holding their seats
         (each gets a token nobody knows); the games whose seats changed (for :meth:`tell`, once

@@ -15,10 +15,11 @@ from ra.web.analyses import AnalysisReply
 from ra.web.chat import LobbyLine
 from ra.web.lobby import ApiError, Join, NewGame, Replay, Seated, Seek, TokenBody
 from ra.web.protocol import ChatLine, GameSummary, WsSchema, ws_schema
-from ra.web.ratings import Leader, LevelInfo, leaders, levels
+from ra.web.ratings import Leader, LevelInfo, RatingNote, leaders, levels, rating_note
 from ra.web.routes.accounts import Gate
 from ra.web.security import client_address
 from ra.web.services import Services
+from ra.web.sessions import COOKIE
 from ra.words import DEFAULT_LANG, normalize
 
 
@@ -27,10 +28,18 @@ def router(services: Services, gate: Gate) -> APIRouter:
     api = APIRouter()
     lobby, chat, guard = services.lobby, services.chat, services.accounts.guard_name
 
+    async def bound(seated: Seated, request: Request) -> Seated:
+        """The seat token made for a signed-in page is its session's (ends with it)."""
+        if "token" in seated:
+            await services.accounts.sessions.bind_seat(
+                request.cookies.get(COOKIE), seated["game"]["id"], seated["token"]
+            )
+        return seated
+
     @api.post("/api/games")
     async def create(body: NewGame, request: Request) -> Seated:
         await guard(body.name, request)  # an account's name only signed in as it
-        return await lobby.create(body, client_address(request))
+        return await bound(await lobby.create(body, client_address(request)), request)
 
     @api.get("/api/games")
     async def list_games(
@@ -42,6 +51,14 @@ def router(services: Services, gate: Gate) -> APIRouter:
     @api.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> GameSummary:
         return await lobby.summary(game_id)
+
+    @api.get("/api/games/{game_id}/rating")
+    async def get_rating(game_id: str) -> RatingNote:
+        """Whether the game counts for its people's ratings, and why not (the rating policy's)."""
+        note = await rating_note(services.store, game_id)
+        if note is None:
+            raise ApiError(404, "not_found", f"no game {game_id!r}")
+        return note
 
     @api.post("/api/lobby/chat")
     async def lobby_chat(body: LobbyLine, request: Request) -> ChatLine:
@@ -60,20 +77,20 @@ def router(services: Services, gate: Gate) -> APIRouter:
     async def seek(body: Seek, request: Request) -> Seated:
         """A seat at the open table of that many players that has waited longest."""
         await guard(body.name, request)
-        return await lobby.seek(body, client_address(request))
+        return await bound(await lobby.seek(body, client_address(request)), request)
 
     @api.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: Join, request: Request) -> Seated:
         await guard(body.name, request)
-        return await lobby.join(game_id, body)
+        return await bound(await lobby.join(game_id, body), request)
 
     @api.post("/api/games/{game_id}/leave")
     async def leave(game_id: str, body: TokenBody) -> Seated:
         return await lobby.leave(game_id, body.token)
 
     @api.post("/api/games/{game_id}/again")
-    async def again(game_id: str, body: TokenBody) -> Seated:
-        return await lobby.rematch(game_id, body.token)
+    async def again(game_id: str, body: TokenBody, request: Request) -> Seated:
+        return await bound(await lobby.rematch(game_id, body.token), request)
 
     records(api, services)
     rankings(api, services)

@@ -4,7 +4,7 @@
 // here as /account#reset=TOKEN (a fragment: never sent to the server, so in no log); the page
 // takes the token out of the address bar at once and asks for the new password.
 import { t, has, join } from "./i18n.js";
-import { $, esc, mountHeader, allSeats, savedName, saveName, saveSeat, toast, fmtDate, seatName } from "./common.js";
+import { $, esc, mountHeader, allSeats, savedName, saveName, saveSeat, toast, fmtDate, seatName, account } from "./common.js";
 
 let me = null;
 let resetToken = takeResetToken();
@@ -297,8 +297,5 @@ addEventListener("hashchange", () => {
 });
 
 mountHeader(render, ACCOUNT_LINK);
-try {
-  const res = await fetch("/api/account");
-  me = res.ok ? await res.json() : null;
-} catch (e) { me = null; }
+me = await account(); // asks only with a session cookie: a guest's page logs no 401
 render();

@@ -118,12 +118,15 @@ function renderAnalysis() {
       `</button> <span class="why">${esc(m.why ? renderMsg(m.why, ns) : "")}</span></li>`).join("");
     return `<div>${head}<ul class="mistakes">${items}</ul></div>`;
   }).join("");
-  body.innerHTML = `<div class="analysis-chart">${a.chart}</div><p class="muted small-print">${esc(t("analysis.web.help"))}</p>` +
+  body.innerHTML = `<div class="analysis-chart">${a.chart}</div>` +
+    `<p class="chart-point" id="chart-point" role="status" aria-live="polite"></p>` +
+    `<p class="muted small-print">${esc(t("analysis.web.help"))}</p>` +
     `<div class="analysis-players">${rows}</div>`;
   const svg = $("svg.win-chart", body);
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   svg.addEventListener("click", chartClick);
+  wireChartPoints(svg);
   body.querySelectorAll(".mistake-jump").forEach((b) => b.addEventListener("click", () => { stop(); load(Number(b.dataset.n)); }));
   markCurrentMistake();
 }
@@ -141,7 +144,45 @@ function chartClick(e) {
   load(Math.round(share * R.total));
 }
 
+// The chart's chances "given who is playing" (dashed) carry what moved each point (a tile, a
+// bid, the scoring: ra.analysis.game.point_reasons). Hovering the chart names the nearest point;
+// focusing it names the replay's position, which the arrow keys move.
+function wireChartPoints(svg) {
+  const tip = $("#chart-point");
+  if (!svg.querySelector("polyline.given")) { tip.hidden = true; return; }
+  svg.tabIndex = 0;
+  svg.setAttribute("aria-describedby", "chart-point");
+  svg.addEventListener("mousemove", (e) => { tip.textContent = chartPoint(svg, decisionAt(svg, e.clientX)); });
+  svg.addEventListener("mouseleave", () => { tip.textContent = chartPoint(svg, R.n); });
+  svg.addEventListener("focus", () => { tip.textContent = chartPoint(svg, R.n); });
+  tip.textContent = chartPoint(svg, R.n);
+}
+
+function decisionAt(svg, clientX) {
+  const box = $("rect", svg).getBoundingClientRect();
+  return Math.round(Math.max(0, Math.min(1, (clientX - box.left) / box.width)) * R.total);
+}
+
+// "After decision 34 (a bid), given who is playing: Ann 42% · Bob 31%" for the point at or
+// before decision n (the curve has one a decision).
+function chartPoint(svg, n) {
+  const lines = [...svg.querySelectorAll("polyline.given")];
+  const steps = lines[0].dataset.decisions.split(",").map(Number);
+  const reasons = lines[0].dataset.reasons.split(",");
+  let k = steps.length - 1;
+  while (k > 0 && steps[k] > n) k--;
+  const chances = lines.map((l) => {
+    const who = svg.querySelector(`polyline.player[data-seat="${l.dataset.seat}"]`);
+    return `${who ? who.dataset.name : ""} ${Math.round(100 * Number(l.dataset.values.split(",")[k]))}%`;
+  }).join(" · ");
+  if (steps[k] === 0) return t("analysis.web.pointStart", { chances });
+  return t("analysis.web.point", { number: steps[k], reason: t(`analysis.web.moved.${reasons[k]}`), chances });
+}
+
 function markCurrentMistake() {
+  const svg = document.querySelector("#analysis-body svg.win-chart");
+  const tip = document.querySelector("#chart-point");
+  if (svg && tip && !tip.hidden) tip.textContent = chartPoint(svg, R.n);
   document.querySelectorAll(".mistake-jump").forEach((b) => b.classList.toggle("current", Number(b.dataset.n) === R.n));
   document.querySelectorAll("#analysis-body circle.costly").forEach((c) => c.classList.toggle("current", Number(c.dataset.decision) + 1 === R.n));
 }

@@ -1,6 +1,6 @@
 // The table: one WebSocket to the server, the position rendered from this seat's view,
 // only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
-import { t, has, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
+import { t, has, join, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
@@ -225,12 +225,13 @@ function actionLabel(a) {
   return t(`table.${a}`);
 }
 
-// A legal action's button: its win chance from the hint, the best one marked.
+// A legal action's button: its win chance from the hint, the starred one marked (the server's
+// decision: none on an exact tie, issue 53).
 function chanceOf(action) {
   const h = S.hint && S.hint.n === S.n ? S.hint : null;
   const v = h && h.actions.find((a) => a.action === action);
   if (!v) return { cls: "", html: "" };
-  const best = h.best === action;
+  const best = h.starred === action;
   return { cls: best ? " best" : "", html: `<span class="chance">${best ? "★ " : ""}${Math.round(100 * v.chance)}%</span>` };
 }
 
@@ -404,13 +405,32 @@ function lockPicks() {
   document.querySelectorAll("main [data-act]").forEach((b) => { b.disabled = off; });
 }
 
+// Rated or casual; at a rated game's end, why it did not count if it did not: the server's rating
+// policy decides (ra.web.rating_policy), asked once the game is over, e.g. a seat that walked away
+// before its 5th decision aborts the game for rating.
+function ratedNote() {
+  if (S.game.options.casual) return t("table.casualNote");
+  if (S.game.status !== "finished") return t("table.ratedNote");
+  if (S.ratingNote === undefined) {
+    S.ratingNote = null;
+    api("GET", `/api/games/${encodeURIComponent(gameId)}/rating`)
+      .then((note) => { S.ratingNote = note; renderStatus(); })
+      .catch(() => {}); // stays null: the plain note, not asked again
+  }
+  const note = S.ratingNote;
+  if (!note || note.why !== "aborted") return t("table.ratedNote");
+  const who = note.walked.map((i) => playerName(S.game.seats[i].name));
+  const key = who.length > 1 ? "table.abortedNoteMany" : "table.abortedNote";
+  return t(key, { name: who[0], names: join(who), n: note.min_decisions });
+}
+
 function renderStatus() {
   const st = $("#status");
   const last = $("#last-event");
   if (!S.game) { st.textContent = t("table.loading"); last.textContent = ""; return; }
   const rated = $("#rated-note");  // rated or casual, as the table was made (ra.web.rating_policy)
   rated.hidden = false;
-  rated.textContent = t(S.game.options.casual ? "table.casualNote" : "table.ratedNote");
+  rated.textContent = ratedNote();
   const bar = $("#status-bar");
   if (S.game.status === "open") {
     st.textContent = t("table.waitingRoom");
@@ -688,8 +708,12 @@ function renderActions() {
       // The reason is a catalogue message (players by seat, this seat addressed as "you").
       const why = h.reason && typeof h.reason === "object" ? ` — ${esc(renderMsg(h.reason, names(S.view), me))}` : "";
       const weaker = h.source === "flat" ? ` <small>${esc(t("table.hintWeaker"))}</small>` : "";
-      // The chance is on the best action's button (★ 42%): the box names the action and why.
-      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(t("table.hintBest", { action: actionLabel(h.best) }))}${why}${weaker}</p>`);
+      // The chance is on the starred action's button (★ 42%): the box names the action and why;
+      // on a tie nothing is starred and the box names the equals.
+      const head = h.starred
+        ? t("table.hintBest", { action: actionLabel(h.starred) })
+        : t("table.hintTie", { actions: join(h.tied.map(actionLabel)) });
+      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(head)}${why}${weaker}</p>`);
     } else {
       const busy = S.hintFor === S.n;
       parts.push(`<button type="button" class="btn small" data-hint="1" aria-keyshortcuts="h"${busy ? " disabled" : ""}>${key("h")} ${esc(t(busy ? "table.hintThinking" : "table.hint"))}</button>`);
