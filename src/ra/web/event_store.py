@@ -1,0 +1,164 @@
+"""The rows of events (issue 55): an event, its players, its rounds and their tables.
+
+SQL only; the rules (who may do what, the limits, how a round is formed) are
+:mod:`ra.web.events`'.  A round's row is the claim to form it: its primary key lets one worker
+insert it, so each round is formed exactly once whichever worker sees it first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from ra.web.db import event_players, event_rounds, event_tables, events, now
+
+LIVE = ("open", "running")
+"""An event in one of these states counts towards its organiser's limit."""
+
+
+class EventLimitError(Exception):
+    """A limit refused the change (the transaction was undone): ``what`` names the limit."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class EventStore:
+    """Events' rows over the site's database engine."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def create(self, values: dict[str, Any], most_live: int) -> None:
+        """Insert an event unless its organiser already has ``most_live`` open or running."""
+        async with self.engine.begin() as conn:
+            live = await conn.scalar(
+                sa.select(sa.func.count())
+                .select_from(events)
+                .where(events.c.organiser_id == values["organiser_id"], events.c.status.in_(LIVE))
+            )
+            if (live or 0) >= most_live:
+                raise EventLimitError("events")
+            await conn.execute(sa.insert(events).values(created_at=now(), **values))
+
+    async def event(self, event_id: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(events).where(events.c.id == event_id))).mappings().first()
+        return None if row is None else dict(row)
+
+    async def listed(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Open and running events, soonest first (the lobby's list)."""
+        query = sa.select(events).where(events.c.status.in_(LIVE)).order_by(events.c.starts_at).limit(limit)
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def players(self, event_id: str) -> list[dict[str, Any]]:
+        """The event's players in the order they joined."""
+        query = (
+            sa.select(event_players)
+            .where(event_players.c.event_id == event_id)
+            .order_by(event_players.c.joined_at, event_players.c.account_id)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def join(self, event_id: str, account_id: str, name: str, most: int) -> None:
+        """Enter the account (again, after a withdrawal) unless ``most`` players are in."""
+        async with self.engine.begin() as conn:
+            if await self._is_in(conn, event_id, account_id):
+                return
+            count = await conn.scalar(
+                sa.select(sa.func.count())
+                .select_from(event_players)
+                .where(event_players.c.event_id == event_id, event_players.c.withdrawn.is_(False))
+            )
+            if (count or 0) >= most:
+                raise EventLimitError("players")
+            done = await conn.execute(
+                sa.update(event_players)
+                .where(event_players.c.event_id == event_id, event_players.c.account_id == account_id)
+                .values(withdrawn=False)
+            )
+            if done.rowcount == 0:
+                await conn.execute(
+                    sa.insert(event_players).values(
+                        event_id=event_id, account_id=account_id, name=name, joined_at=now()
+                    )
+                )
+
+    @staticmethod
+    async def _is_in(conn: AsyncConnection, event_id: str, account_id: str) -> bool:
+        row = await conn.execute(
+            sa.select(event_players.c.withdrawn).where(
+                event_players.c.event_id == event_id, event_players.c.account_id == account_id
+            )
+        )
+        found = row.first()
+        return found is not None and not found.withdrawn
+
+    async def mark(self, event_id: str, account_id: str, **values: bool) -> bool:
+        """Set a player's ``withdrawn`` or ``removed``; whether they were in the event."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                sa.update(event_players)
+                .where(event_players.c.event_id == event_id, event_players.c.account_id == account_id)
+                .values(**values)
+            )
+        return done.rowcount == 1
+
+    async def move(self, event_id: str, before: Sequence[str], after: str) -> bool:
+        """Change the event's status from one of ``before`` to ``after``; whether it did."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                sa.update(events)
+                .where(events.c.id == event_id, events.c.status.in_(tuple(before)))
+                .values(status=after)
+            )
+        return done.rowcount == 1
+
+    async def claim_round(
+        self, event_id: str, round_no: int, seed: int, worker: str, tables: Sequence[Sequence[str | None]]
+    ) -> bool:
+        """Form round ``round_no`` with ``tables`` (account ids in seat order) unless another
+        worker formed it first: one transaction, so a round is never half formed (None: a bot's seat)."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    sa.insert(event_rounds).values(
+                        event_id=event_id, round=round_no, worker=worker, seed=seed, formed_at=now()
+                    )
+                )
+                if tables:
+                    await conn.execute(
+                        sa.insert(event_tables),
+                        [
+                            {"event_id": event_id, "round": round_no, "table_no": i, "players": list(t)}
+                            for i, t in enumerate(tables, start=1)
+                        ],
+                    )
+        except IntegrityError:
+            return False
+        return True
+
+    async def rounds(self, event_id: str) -> list[dict[str, Any]]:
+        """The rounds formed so far, in order."""
+        query = (
+            sa.select(event_rounds).where(event_rounds.c.event_id == event_id).order_by(event_rounds.c.round)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def tables(self, event_id: str) -> list[dict[str, Any]]:
+        """Every table of the event, by round and table number."""
+        query = (
+            sa.select(event_tables)
+            .where(event_tables.c.event_id == event_id)
+            .order_by(event_tables.c.round, event_tables.c.table_no)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]

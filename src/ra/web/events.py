@@ -1,0 +1,230 @@
+"""Events on the site (issue 55): create, join, withdraw, start, cancel, remove, and form rounds.
+
+The rules of play are :mod:`ra.tournament`'s (pure: the standings and each round's tables are
+functions of the stored results and a stored seed); this service decides who may do what on the
+site and the limits, and stores through :class:`ra.web.event_store.EventStore`.  Signed-in
+accounts create and play; guests watch only.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ra.setup import new_seed
+from ra.tournament import Entrant, Kind, Settings, TournamentError, pair_round, standings
+from ra.web.db import as_utc, now
+from ra.web.event_store import EventLimitError, EventStore
+from ra.web.lobby import ApiError
+from ra.web.store import hash_token, new_id
+
+MAX_LIVE_EVENTS = 3
+"""How many events one account may have open or running at once."""
+MAX_EVENT_PLAYERS = 200
+"""How many players one event holds."""
+MIN_EVENT_PLAYERS = 2
+"""The fewest players an event starts with."""
+MOVE_SECONDS = (10, 3 * 24 * 3600)
+"""The clock per decision an organiser may choose: 10 s (live) to 3 days (by turns)."""
+
+
+class NewEvent(BaseModel):
+    """What the organiser chooses (docs/online.md, "Events")."""
+
+    name: str = Field(min_length=1, max_length=60)
+    kind: Literal["swiss", "round-robin"] = "swiss"
+    table_size: int = Field(default=3, ge=2, le=5)
+    rounds: int = Field(default=4, ge=1, le=100)
+    move_seconds: int | None = Field(default=None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1])
+    rated: bool = True
+    invitation: bool = False
+    start_in: int = Field(default=3600, ge=0, le=30 * 24 * 3600)
+    """Seconds from now until the event starts (the organiser may start it earlier)."""
+
+
+class JoinEvent(BaseModel):
+    invite: str | None = None
+    """The invitation link's token, for an event by invitation."""
+
+
+class Events:
+    """The events of one site: its rules over the stored rows."""
+
+    def __init__(self, store: EventStore, worker: str) -> None:
+        self.store, self.worker = store, worker
+
+    async def create(self, body: NewEvent, organiser: tuple[str, str]) -> dict[str, Any]:
+        """A new open event; its invitation token (shown once, stored hashed) when by invitation."""
+        name = " ".join(body.name.split())
+        if not name:
+            raise ApiError(422, "bad_request", "name: give the event a name")
+        invite = secrets.token_urlsafe(16) if body.invitation else None
+        event_id = new_id()
+        values = {
+            "id": event_id,
+            "name": name,
+            "kind": body.kind,
+            "table_size": body.table_size,
+            "rounds": body.rounds,
+            "move_seconds": body.move_seconds,
+            "rated": body.rated,
+            "invite_hash": None if invite is None else hash_token(invite),
+            "starts_at": now() + timedelta(seconds=body.start_in),
+            "status": "open",
+            "organiser_id": organiser[0],
+            "seed": new_seed(),
+        }
+        try:
+            await self.store.create(values, MAX_LIVE_EVENTS)
+        except EventLimitError:
+            raise ApiError(
+                429, "event_limit", f"you already run {MAX_LIVE_EVENTS} events: finish or cancel one first"
+            ) from None
+        return {"event": await self.view(event_id), "invite": invite}
+
+    async def row(self, event_id: str) -> dict[str, Any]:
+        row = await self.store.event(event_id)
+        if row is None:
+            raise ApiError(404, "not_found", f"no event {event_id!r}")
+        return row
+
+    async def join(self, event_id: str, body: JoinEvent, account: tuple[str, str]) -> dict[str, Any]:
+        """Enter the event, before it starts or while it runs (seated from the next round)."""
+        row = await self.row(event_id)
+        if row["status"] not in ("open", "running"):
+            raise ApiError(409, "event_over", "the event is over: it takes no more players")
+        if row["invite_hash"] is not None and (
+            body.invite is None or not secrets.compare_digest(hash_token(body.invite), row["invite_hash"])
+        ):
+            raise ApiError(403, "invitation", "this event is by invitation: open the link its organiser sent")
+        if await self._removed(event_id, account[0]):
+            raise ApiError(403, "removed", "the organiser removed you from this event")
+        try:
+            await self.store.join(event_id, account[0], account[1], MAX_EVENT_PLAYERS)
+        except EventLimitError:
+            raise ApiError(409, "event_full", f"the event is full ({MAX_EVENT_PLAYERS} players)") from None
+        return await self.view(event_id)
+
+    async def _removed(self, event_id: str, account_id: str) -> bool:
+        return any(p["account_id"] == account_id and p["removed"] for p in await self.store.players(event_id))
+
+    async def withdraw(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
+        """Leave the event: not seated in the rounds formed from now on; the line stays."""
+        await self.row(event_id)
+        if not await self.store.mark(event_id, account[0], withdrawn=True):
+            raise ApiError(409, "not_in_event", "you are not in this event")
+        return await self.view(event_id)
+
+    async def remove(self, event_id: str, player: str, account: tuple[str, str]) -> dict[str, Any]:
+        """The organiser takes a player out of the event (they may not join again)."""
+        await self._organiser(event_id, account)
+        if not await self.store.mark(event_id, player, withdrawn=True, removed=True):
+            raise ApiError(404, "not_in_event", f"no player {player!r} in this event")
+        return await self.view(event_id)
+
+    async def cancel(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
+        """The organiser calls the event off before it is over."""
+        await self._organiser(event_id, account)
+        if not await self.store.move(event_id, ("open", "running"), "cancelled"):
+            raise ApiError(409, "event_over", "the event is already over")
+        return await self.view(event_id)
+
+    async def start(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
+        """The organiser starts the event now (before its start time): the first round is formed."""
+        await self._organiser(event_id, account)
+        await self.begin(event_id)
+        return await self.view(event_id)
+
+    async def _organiser(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
+        row = await self.row(event_id)
+        if row["organiser_id"] != account[0]:
+            raise ApiError(403, "not_organiser", "only the event's organiser may do that")
+        return row
+
+    async def begin(self, event_id: str) -> None:
+        """Start an open event with its first round (enough players needed)."""
+        active = [p for p in await self.store.players(event_id) if not p["withdrawn"]]
+        if len(active) < MIN_EVENT_PLAYERS:
+            raise ApiError(409, "too_few", f"an event starts with {MIN_EVENT_PLAYERS} players or more")
+        if not await self.store.move(event_id, ("open",), "running"):
+            raise ApiError(409, "not_open", "the event has already started or is over")
+        await self.form_round(event_id)
+
+    async def form_round(self, event_id: str) -> bool:
+        """Form the event's next round, if this worker claims it first; whether it did."""
+        row = await self.row(event_id)
+        players = await self.store.players(event_id)
+        formed = await self.store.rounds(event_id)
+        next_no = len(formed) + 1
+        seed = (row["seed"] + next_no) % (2**62)
+        entrants = [Entrant(p["account_id"]) for p in players]
+        absent = {p["account_id"] for p in players if p["withdrawn"]}
+        try:
+            paired = pair_round(entrants, [], settings_of(row), seed, absent)
+        except TournamentError as err:
+            raise ApiError(409, "no_round", str(err)) from None
+        return await self.store.claim_round(event_id, next_no, seed, self.worker, paired.tables)
+
+    async def view(self, event_id: str) -> dict[str, Any]:
+        """The event as its page shows it: settings, players, standings and each round's tables."""
+        row = await self.row(event_id)
+        players = await self.store.players(event_id)
+        names = {p["account_id"]: p["name"] for p in players}
+        lines = standings([Entrant(p["account_id"]) for p in players], [], settings_of(row))
+        return {
+            "id": row["id"],
+            "name": row["name"],
+            "kind": row["kind"],
+            "table_size": row["table_size"],
+            "rounds": row["rounds"],
+            "move_seconds": row["move_seconds"],
+            "rated": row["rated"],
+            "by_invitation": row["invite_hash"] is not None,
+            "starts_at": _iso(row["starts_at"]),
+            "status": row["status"],
+            "organiser": row["organiser_id"],
+            "players": [_player(p) for p in players],
+            "standings": [
+                {"rank": s.rank, "player": s.player, "name": names[s.player], "points": str(s.points)}
+                for s in lines
+            ],
+            "tables": [
+                {"round": t["round"], "table": t["table_no"], "players": t["players"], "game": t["game_id"]}
+                for t in await self.store.tables(event_id)
+            ],
+        }
+
+    async def listed(self) -> list[dict[str, Any]]:
+        """Events open or running, soonest first (the lobby's list)."""
+        return [
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "kind": r["kind"],
+                "status": r["status"],
+                "starts_at": _iso(r["starts_at"]),
+            }
+            for r in await self.store.listed()
+        ]
+
+
+def settings_of(row: dict[str, Any]) -> Settings:
+    """The tournament rules of a stored event."""
+    return Settings(kind=Kind(row["kind"]), table_size=row["table_size"], rounds=row["rounds"])
+
+
+def _player(p: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "account": p["account_id"],
+        "name": p["name"],
+        "withdrawn": p["withdrawn"],
+        "removed": p["removed"],
+    }
+
+
+def _iso(t: datetime | None) -> str | None:
+    u = as_utc(t)
+    return None if u is None else u.isoformat()
