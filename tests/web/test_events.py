@@ -4,15 +4,22 @@ join and withdraw; guests watch only; the organiser starts, cancels and removes;
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from ra.tournament import Entrant, FinishedTable, Seat, Settings, standings
 from ra.web.events import MAX_LIVE_EVENTS
 from ra.web.testing import Server
+from tests.web.client import Player
 from tests.web.test_accounts import PASSWORD
+from tests.web.test_server import play
 
 
 @pytest.fixture
@@ -107,3 +114,76 @@ def test_an_event_by_invitation_takes_only_the_link_and_the_organiser_removes_fo
     assert removed["players"][0]["removed"]
     assert bo.post(f"/api/events/{eid}/join", json={"invite": invite}).json()["error"] == "removed"
     assert ann.post(f"/api/events/{eid}/start").json()["error"] == "too_few"
+
+
+def play_round(
+    server: Server, event: dict[str, Any], clients: dict[str, httpx.Client], round_no: int
+) -> None:
+    """Every table of ``round_no`` played to its end: each player opens their seat with "Play on
+    this device" and plays random legal actions (R9)."""
+
+    async def table(gid: str, players: list[str]) -> None:
+        seated = []
+        for seat, account in enumerate(players):
+            r = clients[account].post(f"/api/account/seats/{gid}/{seat}/here")
+            assert r.status_code == 200, r.text
+            p = Player(server.ws, gid, r.json()["token"], seed=seat)
+            await p.connect()
+            seated.append(p)
+        await play(seated)
+        for p in seated:
+            await p.close()
+
+    async def every_table() -> None:
+        tables = [t for t in event["tables"] if t["round"] == round_no]
+        await asyncio.gather(*(table(t["game"], t["players"]) for t in tables))
+
+    asyncio.run(every_table())
+
+
+def settled(server: Server, eid: str, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The event once ``done`` holds: the last game's end forms the next round just after it."""
+    for _ in range(100):
+        event: dict[str, Any] = httpx.get(f"{server.url}/api/events/{eid}").json()
+        if done(event):
+            return event
+        time.sleep(0.1)
+    return event
+
+
+def expected_standings(server: Server, event: dict[str, Any]) -> list[tuple[str, str]]:
+    """The standings ra.tournament derives from the games' own results, read from the lobby."""
+    done = []
+    for t in event["tables"]:
+        game = httpx.get(f"{server.url}/api/games/{t['game']}").json()
+        assert game["status"] == "finished"
+        seats = tuple(Seat(p, s) for p, s in zip(t["players"], game["scores"], strict=True))
+        done.append(FinishedTable(t["round"], seats))
+    lines = standings(
+        [Entrant(p["account"]) for p in event["players"]], done, Settings(table_size=3, rounds=2)
+    )
+    return [(line.player, str(line.points)) for line in lines]
+
+
+def test_a_swiss_event_of_six_at_tables_of_three_is_played_to_the_end_with_right_standings(
+    server: Server,
+) -> None:
+    ann = sign_up(server.url, "Ann")
+    eid = new_event(ann, kind="swiss", table_size=3, rounds=2, rated=False)["event"]["id"]
+    people = [ann] + [sign_up(server.url, f"Pl{i}") for i in range(5)]
+    clients = {}
+    for c in people:
+        view = c.post(f"/api/events/{eid}/join", json={}).json()
+        clients[view["players"][-1]["account"]] = c
+    event = ann.post(f"/api/events/{eid}/start").json()
+    play_round(server, event, clients, 1)
+    event = settled(server, eid, lambda e: sum(bool(t["game"]) for t in e["tables"]) == 4)
+    second = [t for t in event["tables"] if t["round"] == 2]
+    assert len(second) == 2 and all(t["game"] for t in second) and event["status"] == "running"
+    first = [set(t["players"]) for t in event["tables"] if t["round"] == 1]
+    assert all(len(set(t["players"]) & f) < 3 for t in second for f in first)  # not the same table again
+    play_round(server, event, clients, 2)
+    event = settled(server, eid, lambda e: e["status"] != "running")
+    assert event["status"] == "finished" and len(event["tables"]) == 4
+    assert [(s["player"], s["points"]) for s in event["standings"]] == expected_standings(server, event)
+    assert sum(Fraction(s["points"]) for s in event["standings"]) == 4 * Fraction(3, 2)  # 1 + ½ + 0 a table

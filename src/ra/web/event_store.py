@@ -14,7 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ra.web.db import event_players, event_rounds, event_tables, events, now
+from ra.web.db import event_players, event_rounds, event_tables, events, games, now, seats
+from ra.web.store import hash_token, new_token
 
 LIVE = ("open", "running")
 """An event in one of these states counts towards its organiser's limit."""
@@ -162,3 +163,63 @@ class EventStore:
         )
         async with self.engine.connect() as conn:
             return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def played(self, event_id: str) -> list[dict[str, Any]]:
+        """Each table of the event with its game's status, final scores (R8) and each seat's
+        forfeit, by round: what the standings are derived from."""
+        query = (
+            sa.select(
+                event_tables.c.round,
+                event_tables.c.table_no,
+                event_tables.c.players,
+                event_tables.c.game_id,
+                games.c.status,
+                games.c.scores,
+            )
+            .select_from(event_tables.outerjoin(games, games.c.id == event_tables.c.game_id))
+            .where(event_tables.c.event_id == event_id)
+            .order_by(event_tables.c.round, event_tables.c.table_no)
+        )
+        async with self.engine.connect() as conn:
+            rows = [dict(r) for r in (await conn.execute(query)).mappings()]
+            ids = [r["game_id"] for r in rows if r["game_id"] is not None]
+            lost = await conn.execute(
+                sa.select(seats.c.game_id, seats.c.seat).where(seats.c.game_id.in_(ids), seats.c.forfeited)
+            )
+            forfeits = {(g, s) for g, s in lost}
+        for r in rows:
+            r["forfeits"] = [(r["game_id"], i) in forfeits for i in range(len(r["players"]))]
+        return rows
+
+    async def link_game(self, event_id: str, round_no: int, table_no: int, game_id: str) -> None:
+        """Record the game a table plays."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                sa.update(event_tables)
+                .where(
+                    event_tables.c.event_id == event_id,
+                    event_tables.c.round == round_no,
+                    event_tables.c.table_no == table_no,
+                )
+                .values(game_id=game_id)
+            )
+
+    async def event_of_game(self, game_id: str) -> str | None:
+        """The event whose table ``game_id`` is, if any."""
+        async with self.engine.connect() as conn:
+            found: str | None = await conn.scalar(
+                sa.select(event_tables.c.event_id).where(event_tables.c.game_id == game_id)
+            )
+        return found
+
+    async def seat_players(self, game_id: str, players: Sequence[tuple[int, str, str]]) -> None:
+        """Give an event game's human seats to their accounts ((seat, account id, name)): each
+        takes a token nobody knows, so the game starts; a player opens their seat with
+        "Play on this device" (a token of their own, :meth:`ra.web.accounts.Accounts.play_here`)."""
+        async with self.engine.begin() as conn:
+            for seat, account_id, name in players:
+                await conn.execute(
+                    sa.update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.token_hash.is_(None))
+                    .values(account_id=account_id, name=name, token_hash=hash_token(new_token()))
+                )

@@ -8,6 +8,7 @@ accounts create and play; guests watch only.
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -15,16 +16,29 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ra.setup import new_seed
-from ra.tournament import Entrant, Kind, Settings, TournamentError, pair_round, standings
+from ra.tournament import (
+    Bye,
+    Entrant,
+    FinishedTable,
+    Kind,
+    Result,
+    Seat,
+    Settings,
+    TournamentError,
+    pair_round,
+    standings,
+)
 from ra.web.db import as_utc, now
 from ra.web.event_store import EventLimitError, EventStore
-from ra.web.lobby import ApiError
+from ra.web.lobby import ApiError, Lobby, NewGame, SeatSpec
 from ra.web.store import hash_token, new_id
 
 MAX_LIVE_EVENTS = 3
 """How many events one account may have open or running at once."""
-MAX_EVENT_PLAYERS = 200
-"""How many players one event holds."""
+MAX_EVENT_PLAYERS = 40
+"""How many players one event holds: a round's tables are made under the lobby's cap on the
+games one creator has waiting or running (``--max-open-games``, 20 by default), and 40 players
+at tables of 2 are 20 tables."""
 MIN_EVENT_PLAYERS = 2
 """The fewest players an event starts with."""
 MOVE_SECONDS = (10, 3 * 24 * 3600)
@@ -53,8 +67,8 @@ class JoinEvent(BaseModel):
 class Events:
     """The events of one site: its rules over the stored rows."""
 
-    def __init__(self, store: EventStore, worker: str) -> None:
-        self.store, self.worker = store, worker
+    def __init__(self, store: EventStore, lobby: Lobby, worker: str) -> None:
+        self.store, self.lobby, self.worker = store, lobby, worker
 
     async def create(self, body: NewEvent, organiser: tuple[str, str]) -> dict[str, Any]:
         """A new open event; its invitation token (shown once, stored hashed) when by invitation."""
@@ -154,26 +168,68 @@ class Events:
         await self.form_round(event_id)
 
     async def form_round(self, event_id: str) -> bool:
-        """Form the event's next round, if this worker claims it first; whether it did."""
+        """Form the event's next round once every table of the last one has finished, if this
+        worker claims it first (then its games are made); whether it did.  A Swiss event that
+        has played its rounds (or a round robin with no pairs left) finishes instead."""
         row = await self.row(event_id)
+        if row["status"] != "running":
+            return False
+        played = await self.store.played(event_id)
+        if any(t["game_id"] is not None and t["status"] != "finished" for t in played):
+            return False  # the round is still being played
+        next_no = max((t["round"] for t in played), default=0) + 1
         players = await self.store.players(event_id)
-        formed = await self.store.rounds(event_id)
-        next_no = len(formed) + 1
-        seed = (row["seed"] + next_no) % (2**62)
-        entrants = [Entrant(p["account_id"]) for p in players]
         absent = {p["account_id"] for p in players if p["withdrawn"]}
+        entrants = [Entrant(p["account_id"]) for p in players]
+        seed = (row["seed"] + next_no) % (2**62)
         try:
-            paired = pair_round(entrants, [], settings_of(row), seed, absent)
-        except TournamentError as err:
-            raise ApiError(409, "no_round", str(err)) from None
-        return await self.store.claim_round(event_id, next_no, seed, self.worker, paired.tables)
+            paired = pair_round(entrants, results_of(played), settings_of(row), seed, absent)
+        except TournamentError:
+            await self.store.move(event_id, ("running",), "finished")
+            return False
+        tables = [*paired.tables, *((b,) for b in paired.byes)]
+        if not await self.store.claim_round(event_id, next_no, seed, self.worker, tables):
+            return False
+        await self._make_games(row, next_no, paired.tables, {p["account_id"]: p["name"] for p in players})
+        return True
+
+    async def _make_games(
+        self,
+        row: dict[str, Any],
+        round_no: int,
+        tables: tuple[tuple[str | None, ...], ...],
+        names: dict[str, str],
+    ) -> None:
+        """Each table's game, made through the lobby (its checks and caps), its seats given to
+        their players' accounts; the game starts at once."""
+        for table_no, table in enumerate(tables, start=1):
+            body = NewGame(
+                seats=[SeatSpec(kind="human" if p is not None else "bot") for p in table],
+                rated=row["rated"],
+                move_seconds=row["move_seconds"],
+                join=False,
+            )
+            made = await self.lobby.create(body, f"event:{row['id']}")
+            game_id = made["game"]["id"]
+            await self.store.link_game(row["id"], round_no, table_no, game_id)
+            await self.store.seat_players(
+                game_id, [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
+            )
+            await self.lobby.maybe_start(game_id)
+
+    async def game_finished(self, game_id: str) -> None:
+        """A game ended: if it was an event's, that event may form its next round."""
+        event_id = await self.store.event_of_game(game_id)
+        if event_id is not None:
+            await self.form_round(event_id)
 
     async def view(self, event_id: str) -> dict[str, Any]:
         """The event as its page shows it: settings, players, standings and each round's tables."""
         row = await self.row(event_id)
         players = await self.store.players(event_id)
         names = {p["account_id"]: p["name"] for p in players}
-        lines = standings([Entrant(p["account_id"]) for p in players], [], settings_of(row))
+        played = await self.store.played(event_id)
+        lines = standings([Entrant(p["account_id"]) for p in players], results_of(played), settings_of(row))
         return {
             "id": row["id"],
             "name": row["name"],
@@ -193,7 +249,7 @@ class Events:
             ],
             "tables": [
                 {"round": t["round"], "table": t["table_no"], "players": t["players"], "game": t["game_id"]}
-                for t in await self.store.tables(event_id)
+                for t in played
             ],
         }
 
@@ -214,6 +270,20 @@ class Events:
 def settings_of(row: dict[str, Any]) -> Settings:
     """The tournament rules of a stored event."""
     return Settings(kind=Kind(row["kind"]), table_size=row["table_size"], rounds=row["rounds"])
+
+
+def results_of(played: list[dict[str, Any]]) -> list[Result]:
+    """The event's results as ra.tournament reads them: each finished game's seats with their
+    final Ra points (R8) and forfeits, and each bye (a table of one)."""
+    results: list[Result] = []
+    for t in played:
+        if len(t["players"]) == 1:
+            results.append(Bye(t["round"], t["players"][0]))
+        elif t["status"] == "finished" and t["scores"] is not None:
+            scores = t["scores"] if isinstance(t["scores"], list) else json.loads(t["scores"])
+            seats = zip(t["players"], scores, t["forfeits"], strict=True)
+            results.append(FinishedTable(t["round"], tuple(Seat(p, int(s), f) for p, s, f in seats)))
+    return results
 
 
 def _player(p: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from ra.web.addresses import Addresses, confirmer
 from ra.web.analyses import Analyses
 from ra.web.assets import Pages
 from ra.web.chat import Chat
+from ra.web.event_store import EventStore
+from ra.web.events import Events
 from ra.web.hub import Hub
 from ra.web.lobby import Lobby
 from ra.web.lobby_feed import LobbyFeed
@@ -41,6 +43,7 @@ class Services:
     chat: Chat
     feed: LobbyFeed
     pages: Pages
+    events: Events
 
     async def start(self) -> None:
         await self.hub.start()
@@ -70,7 +73,13 @@ def build_services(settings: Settings, static: Path) -> Services:
     chat.account_names = accounts.holder
     accounts.sessions.seats_changed = hub.changed
     hub.lobby_said = chat.lobby_posted
-    hub.on_finished = lambda game_id: rate_game(store, game_id)
+    events = Events(EventStore(store.engine), lobby, settings.worker_id)
+
+    async def finished(game_id: str) -> None:
+        await rate_game(store, game_id)
+        await events.game_finished(game_id)  # an event's next round, once its round is over
+
+    hub.on_finished = finished
     hub.chat_posted = chat.posted
     store.on_change = hub.lobby_changed = feed.touch
     return Services(
@@ -85,4 +94,5 @@ def build_services(settings: Settings, static: Path) -> Services:
         chat=chat,
         feed=feed,
         pages=Pages(static, LOCALE_DIR),
+        events=events,
     )

@@ -8,8 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from ra.web.event_store import EventStore
-from ra.web.events import Events, JoinEvent, NewEvent
+from ra.web.events import JoinEvent, NewEvent
 from ra.web.routes.accounts import Gate
 from ra.web.services import Services
 
@@ -17,7 +16,7 @@ from ra.web.services import Services
 def router(services: Services, gate: Gate) -> APIRouter:
     """The events' routes over the site's database."""
     api = APIRouter()
-    events = Events(EventStore(services.store.engine), services.settings.worker_id)
+    events = services.events
 
     @api.post("/api/events")
     async def create(body: NewEvent, request: Request) -> dict[str, Any]:
