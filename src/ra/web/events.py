@@ -175,8 +175,8 @@ class Events:
         if row["status"] != "running":
             return False
         played = await self.store.played(event_id)
-        if any(t["game_id"] is not None and t["status"] != "finished" for t in played):
-            return False  # the round is still being played
+        if any(len(t["players"]) > 1 and t["status"] != "finished" for t in played):
+            return False  # the round is still being played, or its games still being made
         next_no = max((t["round"] for t in played), default=0) + 1
         players = await self.store.players(event_id)
         absent = {p["account_id"] for p in players if p["withdrawn"]}
