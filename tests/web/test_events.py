@@ -187,3 +187,36 @@ def test_a_swiss_event_of_six_at_tables_of_three_is_played_to_the_end_with_right
     assert event["status"] == "finished" and len(event["tables"]) == 4
     assert [(s["player"], s["points"]) for s in event["standings"]] == expected_standings(server, event)
     assert sum(Fraction(s["points"]) for s in event["standings"]) == 4 * Fraction(3, 2)  # 1 + ½ + 0 a table
+
+
+def test_a_round_robin_of_three_at_tables_of_two_plays_its_schedule_and_fixes_its_players(
+    server: Server,
+) -> None:
+    ann = sign_up(server.url, "Ann")
+    eid = new_event(ann, kind="round-robin", table_size=2, rated=False)["event"]["id"]
+    people = [ann, sign_up(server.url, "Bo"), sign_up(server.url, "Cy")]
+    clients = {}
+    for c in people:
+        clients[c.post(f"/api/events/{eid}/join", json={}).json()["players"][-1]["account"]] = c
+    event = ann.post(f"/api/events/{eid}/start").json()
+    late = sign_up(server.url, "Di").post(f"/api/events/{eid}/join", json={})
+    assert late.status_code == 409 and late.json()["error"] == "round_robin_running"
+    assert people[1].post(f"/api/events/{eid}/withdraw").json()["error"] == "round_robin_running"
+    met: set[frozenset[str]] = set()
+    for round_no in (1, 2, 3):  # the circle method: 3 rounds for 3 players, one bye each (R2.1)
+        event = settled(server, eid, lambda e, n=round_no: any(t["round"] == n for t in e["tables"]))
+        event = settled(
+            server,
+            eid,
+            lambda e, n=round_no: all(
+                t["game"] for t in e["tables"] if t["round"] == n and len(t["players"]) == 2
+            ),
+        )
+        pairs = [t for t in event["tables"] if t["round"] == round_no and len(t["players"]) == 2]
+        assert len(pairs) == 1
+        met.add(frozenset(pairs[0]["players"]))
+        play_round(server, {"tables": pairs}, clients, round_no)
+    event = settled(server, eid, lambda e: e["status"] != "running")
+    assert event["status"] == "finished" and len(met) == 3  # everyone met everyone once
+    byes = [t["players"][0] for t in event["tables"] if len(t["players"]) == 1]
+    assert sorted(byes) == sorted(clients)

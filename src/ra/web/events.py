@@ -22,12 +22,15 @@ from ra.tournament import (
     FinishedTable,
     Kind,
     Result,
+    Round,
     Seat,
     Settings,
     TournamentError,
     pair_round,
+    schedule,
     standings,
 )
+from ra.tournament.kinds import ROUND_ROBIN_MAX
 from ra.web.db import as_utc, now
 from ra.web.event_store import EventLimitError, EventStore
 from ra.web.lobby import ApiError, Lobby, NewGame, SeatSpec
@@ -116,10 +119,12 @@ class Events:
             raise ApiError(403, "invitation", "this event is by invitation: open the link its organiser sent")
         if await self._removed(event_id, account[0]):
             raise ApiError(403, "removed", "the organiser removed you from this event")
+        fixed_field(row)
+        most = ROUND_ROBIN_MAX if row["kind"] == Kind.ROUND_ROBIN.value else MAX_EVENT_PLAYERS
         try:
-            await self.store.join(event_id, account[0], account[1], MAX_EVENT_PLAYERS)
+            await self.store.join(event_id, account[0], account[1], most)
         except EventLimitError:
-            raise ApiError(409, "event_full", f"the event is full ({MAX_EVENT_PLAYERS} players)") from None
+            raise ApiError(409, "event_full", f"the event is full ({most} players)") from None
         return await self.view(event_id)
 
     async def _removed(self, event_id: str, account_id: str) -> bool:
@@ -127,14 +132,14 @@ class Events:
 
     async def withdraw(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
         """Leave the event: not seated in the rounds formed from now on; the line stays."""
-        await self.row(event_id)
+        fixed_field(await self.row(event_id))
         if not await self.store.mark(event_id, account[0], withdrawn=True):
             raise ApiError(409, "not_in_event", "you are not in this event")
         return await self.view(event_id)
 
     async def remove(self, event_id: str, player: str, account: tuple[str, str]) -> dict[str, Any]:
         """The organiser takes a player out of the event (they may not join again)."""
-        await self._organiser(event_id, account)
+        fixed_field(await self._organiser(event_id, account))
         if not await self.store.mark(event_id, player, withdrawn=True, removed=True):
             raise ApiError(404, "not_in_event", f"no player {player!r} in this event")
         return await self.view(event_id)
@@ -179,12 +184,9 @@ class Events:
             return False  # the round is still being played, or its games still being made
         next_no = max((t["round"] for t in played), default=0) + 1
         players = await self.store.players(event_id)
-        absent = {p["account_id"] for p in players if p["withdrawn"]}
-        entrants = [Entrant(p["account_id"]) for p in players]
         seed = (row["seed"] + next_no) % (2**62)
-        try:
-            paired = pair_round(entrants, results_of(played), settings_of(row), seed, absent)
-        except TournamentError:
+        paired = next_round(row, players, played, next_no, seed)
+        if paired is None:
             await self.store.move(event_id, ("running",), "finished")
             return False
         tables = [*paired.tables, *((b,) for b in paired.byes)]
@@ -267,9 +269,34 @@ class Events:
         ]
 
 
+def fixed_field(row: dict[str, Any]) -> None:
+    """Refuse a change of players in a running round robin: its schedule was fixed at the start."""
+    if row["kind"] == Kind.ROUND_ROBIN.value and row["status"] == "running":
+        raise ApiError(409, "round_robin_running", "a round robin's players are fixed once it has started")
+
+
 def settings_of(row: dict[str, Any]) -> Settings:
     """The tournament rules of a stored event."""
     return Settings(kind=Kind(row["kind"]), table_size=row["table_size"], rounds=row["rounds"])
+
+
+def next_round(
+    row: dict[str, Any], players: list[dict[str, Any]], played: list[dict[str, Any]], next_no: int, seed: int
+) -> Round | None:
+    """Round ``next_no``'s tables, or None when the event has no more: a Swiss round from the
+    standings so far (ra.tournament.pair_round, the players who withdrew left out); a round
+    robin's from its whole schedule, fixed at the start (ra.tournament.schedule)."""
+    settings = settings_of(row)
+    try:
+        if settings.kind is Kind.ROUND_ROBIN:
+            field = [Entrant(p["account_id"]) for p in players if not p["withdrawn"]]
+            rounds = schedule(field, settings, row["seed"])
+            return rounds[next_no - 1] if next_no <= len(rounds) else None
+        absent = {p["account_id"] for p in players if p["withdrawn"]}
+        entrants = [Entrant(p["account_id"]) for p in players]
+        return pair_round(entrants, results_of(played), settings, seed, absent)
+    except TournamentError:
+        return None
 
 
 def results_of(played: list[dict[str, Any]]) -> list[Result]:
