@@ -292,6 +292,7 @@ events = sa.Table(
     sa.Column(
         "organiser_id", sa.String(16), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
     ),
+    sa.Column("organiser_name", sa.String(20), nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Index("ix_events_organiser_status", "organiser_id", "status"),

@@ -92,6 +92,7 @@ class Events:
             "starts_at": now() + timedelta(seconds=body.start_in),
             "status": "open",
             "organiser_id": organiser[0],
+            "organiser_name": organiser[1],
             "seed": new_seed(),
         }
         try:
@@ -159,7 +160,7 @@ class Events:
 
     async def _organiser(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
         row = await self.row(event_id)
-        if row["organiser_id"] != account[0]:
+        if row["organiser_id"] != account[0]:  # by id: a name may change hands after a deletion
             raise ApiError(403, "not_organiser", "only the event's organiser may do that")
         return row
 
@@ -169,7 +170,7 @@ class Events:
         if len(active) < MIN_EVENT_PLAYERS:
             raise ApiError(409, "too_few", f"an event starts with {MIN_EVENT_PLAYERS} players or more")
         if not await self.store.move(event_id, ("open",), "running"):
-            raise ApiError(409, "not_open", "the event has already started or is over")
+            raise ApiError(409, "event_started", "the event has already started or is over")
         await self.form_round(event_id)
 
     async def form_round(self, event_id: str) -> bool:
@@ -243,7 +244,7 @@ class Events:
             "by_invitation": row["invite_hash"] is not None,
             "starts_at": _iso(row["starts_at"]),
             "status": row["status"],
-            "organiser": row["organiser_id"],
+            "organiser": row["organiser_name"],
             "players": [_player(p) for p in players],
             "standings": [
                 {"rank": s.rank, "player": s.player, "name": names[s.player], "points": str(s.points)}
