@@ -103,6 +103,7 @@ def test_an_event_by_invitation_takes_only_the_link_and_the_organiser_removes_fo
     made = new_event(ann, invitation=True)
     eid, invite = made["event"]["id"], made["invite"]
     assert made["event"]["by_invitation"] and isinstance(invite, str)
+    assert eid not in [e["id"] for e in httpx.get(f"{server.url}/api/events").json()["events"]]
     assert bo.post(f"/api/events/{eid}/join", json={}).json()["error"] == "invitation"
     assert bo.post(f"/api/events/{eid}/join", json={"invite": "forged"}).json()["error"] == "invitation"
     view = bo.post(f"/api/events/{eid}/join", json={"invite": invite}).json()

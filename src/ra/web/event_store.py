@@ -53,8 +53,14 @@ class EventStore:
         return None if row is None else dict(row)
 
     async def listed(self, limit: int = 50) -> list[dict[str, Any]]:
-        """Open and running events, soonest first (the lobby's list)."""
-        query = sa.select(events).where(events.c.status.in_(LIVE)).order_by(events.c.starts_at).limit(limit)
+        """Open and running events, soonest first (the lobby's list); one by invitation is not
+        listed (its page is for those who have the link)."""
+        query = (
+            sa.select(events)
+            .where(events.c.status.in_(LIVE), events.c.invite_hash.is_(None))
+            .order_by(events.c.starts_at)
+            .limit(limit)
+        )
         async with self.engine.connect() as conn:
             return [dict(r) for r in (await conn.execute(query)).mappings()]
 
