@@ -67,3 +67,23 @@ def test_a_signed_in_player_joins_with_the_button(
     no_js_errors(page)
     page.context.close()
     organiser.post(f"/api/events/{eid}/cancel")
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("en", "en-US"), ("de", "de-DE")])
+def test_the_lobby_lists_an_open_event_with_a_link_to_its_page(
+    browser: Browser, live_server: str, organiser: httpx.Client, lang: str, locale: str
+) -> None:
+    eid = organiser.post("/api/events", json={"name": f"Lobby Cup {lang}"}).json()["event"]["id"]
+    page = new_page(browser, PHONE, locale)
+    page.goto(live_server + "/")
+    link = page.locator(f'#list-events a[href="/e/{eid}"]')
+    link.wait_for()
+    said = words(lang)
+    assert said("lobby.events") in page.locator("#events-card h2").inner_text()
+    assert said("event.status.open") in page.locator("#list-events").inner_text()
+    link.click()
+    page.wait_for_selector("#event h1")
+    assert page.locator("#event h1").inner_text() == f"Lobby Cup {lang}"
+    no_js_errors(page)
+    page.context.close()
+    organiser.post(f"/api/events/{eid}/cancel")
