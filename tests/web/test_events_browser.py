@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from ra.words import words
+from tests.web.test_accessibility import audit
 from tests.web.test_accounts import sign_up
 from tests.web.test_browser import BROWSER_TESTS, PHONE, Browser, new_page, no_js_errors
 
@@ -46,6 +47,9 @@ def test_a_guest_reads_an_event_in_their_language(
     assert "Nefer" in page.locator("#event table").inner_text()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"]  # nothing wider than the screen
+    found: list[str] = []
+    audit(page, "an event's page", found)
+    assert found == []  # axe-core finds nothing
     no_js_errors(page)
     page.context.close()
     organiser.post(f"/api/events/{eid}/cancel")
@@ -81,6 +85,9 @@ def test_the_lobby_lists_an_open_event_with_a_link_to_its_page(
     said = words(lang)
     assert said("lobby.events") in page.locator("#events-card h2").inner_text()
     assert said("event.status.open") in page.locator("#list-events").inner_text()
+    found: list[str] = []
+    audit(page, "the lobby listing an event", found)
+    assert found == []
     link.click()
     page.wait_for_selector("#event h1")
     assert page.locator("#event h1").inner_text() == f"Lobby Cup {lang}"
