@@ -9,6 +9,7 @@ accounts create and play; guests watch only.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -35,6 +36,8 @@ from ra.web.db import as_utc, now
 from ra.web.event_store import EventLimitError, EventStore
 from ra.web.lobby import ApiError, Lobby, NewGame, SeatSpec
 from ra.web.store import hash_token, new_id
+
+log = logging.getLogger("ra.web")
 
 MAX_LIVE_EVENTS = 3
 """How many events one account may have open or running at once."""
@@ -223,8 +226,12 @@ class Events:
     async def game_finished(self, game_id: str) -> None:
         """A game ended: if it was an event's, that event may form its next round."""
         event_id = await self.store.event_of_game(game_id)
-        if event_id is not None:
+        if event_id is None:
+            return
+        try:
             await self.form_round(event_id)
+        except ApiError as err:  # a table refused (the lobby's caps): logged, the round stays short
+            log.error("event %s: the next round's tables were refused: %s", event_id, err.message)
 
     async def view(self, event_id: str) -> dict[str, Any]:
         """The event as its page shows it: settings, players, standings and each round's tables."""

@@ -76,8 +76,10 @@ def build_services(settings: Settings, static: Path) -> Services:
     events = Events(EventStore(store.engine), lobby, settings.worker_id)
 
     async def finished(game_id: str) -> None:
-        await rate_game(store, game_id)
-        await events.game_finished(game_id)  # an event's next round, once its round is over
+        try:
+            await rate_game(store, game_id)
+        finally:  # an event's next round, once its round is over, even if rating failed
+            await events.game_finished(game_id)
 
     hub.on_finished = finished
     hub.chat_posted = chat.posted
