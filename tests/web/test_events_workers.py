@@ -64,3 +64,28 @@ def test_two_workers_on_postgresql_form_a_round_exactly_once(pg_url: str) -> Non
                 await w.stop()
 
     asyncio.run(main())
+
+
+def test_an_event_whose_start_time_has_come_is_started_once_by_the_sweeps_of_two_workers(pg_url: str) -> None:
+    db.upgrade(pg_url)
+
+    async def main() -> None:
+        one, two = worker(pg_url, "one"), worker(pg_url, "two")
+        try:
+            people = await six_accounts(one)
+            now = (await one.events.create(NewEvent(name="Now Cup", start_in=0), people[0]))["event"]["id"]
+            later = (await one.events.create(NewEvent(name="Later Cup", start_in=3600), people[0]))["event"][
+                "id"
+            ]
+            for p in people:
+                for eid in (now, later):
+                    await two.events.join(eid, JoinEvent(), p)
+            await asyncio.gather(one.events.sweep(), two.events.sweep(), one.events.sweep())
+            started = await one.events.view(now)
+            assert started["status"] == "running" and [t["round"] for t in started["tables"]] == [1, 1]
+            assert (await two.events.view(later))["status"] == "open"  # its time has not come
+        finally:
+            for w in (one, two):
+                await w.stop()
+
+    asyncio.run(main())

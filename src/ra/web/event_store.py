@@ -64,6 +64,22 @@ class EventStore:
         async with self.engine.connect() as conn:
             return [dict(r) for r in (await conn.execute(query)).mappings()]
 
+    async def due(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Open events whose start time has come, and running ones: what a sweep looks at."""
+        query = (
+            sa.select(events.c.id, events.c.status)
+            .where(
+                sa.or_(
+                    sa.and_(events.c.status == "open", events.c.starts_at <= now()),
+                    events.c.status == "running",
+                )
+            )
+            .order_by(events.c.starts_at)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
     async def players(self, event_id: str) -> list[dict[str, Any]]:
         """The event's players in the order they joined."""
         query = (

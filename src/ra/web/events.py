@@ -8,6 +8,7 @@ accounts create and play; guests watch only.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -47,6 +48,8 @@ games one creator has waiting or running (``--max-open-games``, 20 by default), 
 at tables of 2 are 20 tables."""
 MIN_EVENT_PLAYERS = 2
 """The fewest players an event starts with."""
+SWEEP_SECONDS = 10.0
+"""How often each worker looks for events to start and rounds to form."""
 MOVE_SECONDS = (10, 3 * 24 * 3600)
 """The clock per decision an organiser may choose: 10 s (live) to 3 days (by turns)."""
 
@@ -232,6 +235,28 @@ class Events:
             await self.form_round(event_id)
         except ApiError as err:  # a table refused (the lobby's caps): logged, the round stays short
             log.error("event %s: the next round's tables were refused: %s", event_id, err.message)
+
+    async def sweep(self) -> None:
+        """Start the events whose start time has come and form any round a missed game end left
+        unformed (a worker that stopped between a game's end and the next round): every worker
+        sweeps, the claims in the database let one act."""
+        for due in await self.store.due():
+            try:
+                if due["status"] == "open":
+                    await self.begin(due["id"])
+                else:
+                    await self.form_round(due["id"])
+            except ApiError as err:  # too few players, or a refused table: the next sweep tries again
+                log.info("event %s: %s", due["id"], err.message)
+
+    async def sweeping(self, every: float = SWEEP_SECONDS) -> None:
+        """Sweep every few seconds until cancelled (the services' background task)."""
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the events' sweep failed")
+            await asyncio.sleep(every)
 
     async def view(self, event_id: str) -> dict[str, Any]:
         """The event as its page shows it: settings, players, standings and each round's tables."""

@@ -7,7 +7,8 @@ whom that the lobby changed, a game finished or a line was said) is made here, i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ra.web.accounts import Accounts
@@ -44,12 +45,16 @@ class Services:
     feed: LobbyFeed
     pages: Pages
     events: Events
+    _sweeper: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def start(self) -> None:
         await self.hub.start()
         self.feed.start()
+        self._sweeper.append(asyncio.create_task(self.events.sweeping()))
 
     async def stop(self) -> None:
+        for task in self._sweeper:
+            task.cancel()
         await self.feed.stop()
         await self.analyses.stop()
         await self.hub.stop()
