@@ -19,7 +19,7 @@ from fastapi import FastAPI
 
 from ra.web.guide import router as guide_router
 from ra.web.learn import router as learn_router
-from ra.web.routes import accounts, lobby, play, site
+from ra.web.routes import accounts, events, lobby, play, site
 from ra.web.security import parse_networks
 from ra.web.services import build_services
 from ra.web.settings import Settings
@@ -48,6 +48,7 @@ def create_app(settings: Settings) -> FastAPI:
     site.mount_static(app, services.pages)
     app.include_router(lobby.router(services, gate))
     app.include_router(accounts.router(services, gate))
+    app.include_router(events.router(services, gate))
     app.include_router(play.router(services))
     return app
 

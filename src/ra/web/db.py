@@ -274,6 +274,66 @@ puzzle_attempts = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# Events (issue 55, migration 0023): an event, its players, its rounds (a round's row is the one
+# worker's claim to form it) and its tables (each an ordinary game once made).
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),  # ra.tournament.Kind's value
+    sa.Column("table_size", sa.Integer, nullable=False),
+    sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("move_seconds", sa.Integer, nullable=True),  # a clock per decision; None: none
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("invite_hash", sa.String(64), nullable=True),  # by invitation: the link's token, hashed
+    sa.Column("starts_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),  # open | running | finished | cancelled
+    sa.Column(
+        "organiser_id", sa.String(16), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("organiser_name", sa.String(20), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_events_organiser_status", "organiser_id", "status"),
+)
+
+event_players = sa.Table(
+    "event_players",
+    metadata,
+    sa.Column("event_id", sa.String(16), sa.ForeignKey("events.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column(
+        "account_id", sa.String(16), sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("name", sa.String(20), nullable=False),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("withdrawn", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("removed", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+event_rounds = sa.Table(
+    "event_rounds",
+    metadata,
+    sa.Column("event_id", sa.String(16), sa.ForeignKey("events.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("worker", sa.String(64), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("formed_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+event_tables = sa.Table(
+    "event_tables",
+    metadata,
+    sa.Column("event_id", sa.String(16), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("table_no", sa.Integer, primary_key=True),
+    sa.Column("players", sa.JSON, nullable=False),  # account ids in seat order
+    sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="SET NULL"), nullable=True),
+    sa.ForeignKeyConstraint(
+        ["event_id", "round"], ["event_rounds.event_id", "event_rounds.round"], ondelete="CASCADE"
+    ),
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 

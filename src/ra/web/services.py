@@ -7,7 +7,8 @@ whom that the lobby changed, a game finished or a line was said) is made here, i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ra.web.accounts import Accounts
@@ -15,6 +16,8 @@ from ra.web.addresses import Addresses, confirmer
 from ra.web.analyses import Analyses
 from ra.web.assets import Pages
 from ra.web.chat import Chat
+from ra.web.event_store import EventStore
+from ra.web.events import Events
 from ra.web.hub import Hub
 from ra.web.lobby import Lobby
 from ra.web.lobby_feed import LobbyFeed
@@ -41,12 +44,17 @@ class Services:
     chat: Chat
     feed: LobbyFeed
     pages: Pages
+    events: Events
+    _sweeper: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def start(self) -> None:
         await self.hub.start()
         self.feed.start()
+        self._sweeper.append(asyncio.create_task(self.events.sweeping()))
 
     async def stop(self) -> None:
+        for task in self._sweeper:
+            task.cancel()
         await self.feed.stop()
         await self.analyses.stop()
         await self.hub.stop()
@@ -70,7 +78,15 @@ def build_services(settings: Settings, static: Path) -> Services:
     chat.account_names = accounts.holder
     accounts.sessions.seats_changed = hub.changed
     hub.lobby_said = chat.lobby_posted
-    hub.on_finished = lambda game_id: rate_game(store, game_id)
+    events = Events(EventStore(store.engine), lobby, settings.worker_id)
+
+    async def finished(game_id: str) -> None:
+        try:
+            await rate_game(store, game_id)
+        finally:  # an event's next round, once its round is over, even if rating failed
+            await events.game_finished(game_id)
+
+    hub.on_finished = finished
     hub.chat_posted = chat.posted
     store.on_change = hub.lobby_changed = feed.touch
     return Services(
@@ -85,4 +101,5 @@ def build_services(settings: Settings, static: Path) -> Services:
         chat=chat,
         feed=feed,
         pages=Pages(static, LOCALE_DIR),
+        events=events,
     )

@@ -38,6 +38,7 @@ PAGES: dict[str, str] = {
     "/learn": "learn.html",
     "/guide": "guide.html",
     "/puzzles": "puzzles.html",
+    "/e/{event_id}": "event.html",
 }
 """The site's pages by path: static HTML that its script fills from the API."""
 

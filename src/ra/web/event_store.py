@@ -1,0 +1,247 @@
+"""The rows of events (issue 55): an event, its players, its rounds and their tables.
+
+SQL only; the rules (who may do what, the limits, how a round is formed) are
+:mod:`ra.web.events`'.  A round's row is the claim to form it: its primary key lets one worker
+insert it, so each round is formed exactly once whichever worker sees it first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from ra.web.db import event_players, event_rounds, event_tables, events, games, now, seats
+from ra.web.store import hash_token, new_token
+
+LIVE = ("open", "running")
+"""An event in one of these states counts towards its organiser's limit."""
+
+
+class EventLimitError(Exception):
+    """A limit refused the change (the transaction was undone): ``what`` names the limit."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class EventStore:
+    """Events' rows over the site's database engine."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def create(self, values: dict[str, Any], most_live: int) -> None:
+        """Insert an event unless its organiser already has ``most_live`` open or running."""
+        async with self.engine.begin() as conn:
+            live = await conn.scalar(
+                sa.select(sa.func.count())
+                .select_from(events)
+                .where(events.c.organiser_id == values["organiser_id"], events.c.status.in_(LIVE))
+            )
+            if (live or 0) >= most_live:
+                raise EventLimitError("events")
+            await conn.execute(sa.insert(events).values(created_at=now(), **values))
+
+    async def event(self, event_id: str) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(sa.select(events).where(events.c.id == event_id))).mappings().first()
+        return None if row is None else dict(row)
+
+    async def listed(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Open and running events, soonest first (the lobby's list); one by invitation is not
+        listed (its page is for those who have the link)."""
+        query = (
+            sa.select(events)
+            .where(events.c.status.in_(LIVE), events.c.invite_hash.is_(None))
+            .order_by(events.c.starts_at)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def due(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Open events whose start time has come, and running ones: what a sweep looks at."""
+        query = (
+            sa.select(events.c.id, events.c.status)
+            .where(
+                sa.or_(
+                    sa.and_(events.c.status == "open", events.c.starts_at <= now()),
+                    events.c.status == "running",
+                )
+            )
+            .order_by(events.c.starts_at)
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def players(self, event_id: str) -> list[dict[str, Any]]:
+        """The event's players in the order they joined."""
+        query = (
+            sa.select(event_players)
+            .where(event_players.c.event_id == event_id)
+            .order_by(event_players.c.joined_at, event_players.c.account_id)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def join(self, event_id: str, account_id: str, name: str, most: int) -> None:
+        """Enter the account (again, after a withdrawal) unless ``most`` players are in."""
+        async with self.engine.begin() as conn:
+            if await self._is_in(conn, event_id, account_id):
+                return
+            count = await conn.scalar(
+                sa.select(sa.func.count())
+                .select_from(event_players)
+                .where(event_players.c.event_id == event_id, event_players.c.withdrawn.is_(False))
+            )
+            if (count or 0) >= most:
+                raise EventLimitError("players")
+            done = await conn.execute(
+                sa.update(event_players)
+                .where(event_players.c.event_id == event_id, event_players.c.account_id == account_id)
+                .values(withdrawn=False)
+            )
+            if done.rowcount == 0:
+                await conn.execute(
+                    sa.insert(event_players).values(
+                        event_id=event_id, account_id=account_id, name=name, joined_at=now()
+                    )
+                )
+
+    @staticmethod
+    async def _is_in(conn: AsyncConnection, event_id: str, account_id: str) -> bool:
+        row = await conn.execute(
+            sa.select(event_players.c.withdrawn).where(
+                event_players.c.event_id == event_id, event_players.c.account_id == account_id
+            )
+        )
+        found = row.first()
+        return found is not None and not found.withdrawn
+
+    async def mark(self, event_id: str, account_id: str, **values: bool) -> bool:
+        """Set a player's ``withdrawn`` or ``removed``; whether they were in the event."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                sa.update(event_players)
+                .where(event_players.c.event_id == event_id, event_players.c.account_id == account_id)
+                .values(**values)
+            )
+        return done.rowcount == 1
+
+    async def move(self, event_id: str, before: Sequence[str], after: str) -> bool:
+        """Change the event's status from one of ``before`` to ``after``; whether it did."""
+        async with self.engine.begin() as conn:
+            done = await conn.execute(
+                sa.update(events)
+                .where(events.c.id == event_id, events.c.status.in_(tuple(before)))
+                .values(status=after)
+            )
+        return done.rowcount == 1
+
+    async def claim_round(
+        self, event_id: str, round_no: int, seed: int, worker: str, tables: Sequence[Sequence[str | None]]
+    ) -> bool:
+        """Form round ``round_no`` with ``tables`` (account ids in seat order) unless another
+        worker formed it first: one transaction, so a round is never half formed (None: a bot's seat)."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    sa.insert(event_rounds).values(
+                        event_id=event_id, round=round_no, worker=worker, seed=seed, formed_at=now()
+                    )
+                )
+                if tables:
+                    await conn.execute(
+                        sa.insert(event_tables),
+                        [
+                            {"event_id": event_id, "round": round_no, "table_no": i, "players": list(t)}
+                            for i, t in enumerate(tables, start=1)
+                        ],
+                    )
+        except IntegrityError:
+            return False
+        return True
+
+    async def rounds(self, event_id: str) -> list[dict[str, Any]]:
+        """The rounds formed so far, in order."""
+        query = (
+            sa.select(event_rounds).where(event_rounds.c.event_id == event_id).order_by(event_rounds.c.round)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def tables(self, event_id: str) -> list[dict[str, Any]]:
+        """Every table of the event, by round and table number."""
+        query = (
+            sa.select(event_tables)
+            .where(event_tables.c.event_id == event_id)
+            .order_by(event_tables.c.round, event_tables.c.table_no)
+        )
+        async with self.engine.connect() as conn:
+            return [dict(r) for r in (await conn.execute(query)).mappings()]
+
+    async def played(self, event_id: str) -> list[dict[str, Any]]:
+        """Each table of the event with its game's status, final scores (R8) and each seat's
+        forfeit, by round: what the standings are derived from."""
+        query = (
+            sa.select(
+                event_tables.c.round,
+                event_tables.c.table_no,
+                event_tables.c.players,
+                event_tables.c.game_id,
+                games.c.status,
+                games.c.scores,
+            )
+            .select_from(event_tables.outerjoin(games, games.c.id == event_tables.c.game_id))
+            .where(event_tables.c.event_id == event_id)
+            .order_by(event_tables.c.round, event_tables.c.table_no)
+        )
+        async with self.engine.connect() as conn:
+            rows = [dict(r) for r in (await conn.execute(query)).mappings()]
+            ids = [r["game_id"] for r in rows if r["game_id"] is not None]
+            lost = await conn.execute(
+                sa.select(seats.c.game_id, seats.c.seat).where(seats.c.game_id.in_(ids), seats.c.forfeited)
+            )
+            forfeits = {(g, s) for g, s in lost}
+        for r in rows:
+            r["forfeits"] = [(r["game_id"], i) in forfeits for i in range(len(r["players"]))]
+        return rows
+
+    async def link_game(self, event_id: str, round_no: int, table_no: int, game_id: str) -> None:
+        """Record the game a table plays."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                sa.update(event_tables)
+                .where(
+                    event_tables.c.event_id == event_id,
+                    event_tables.c.round == round_no,
+                    event_tables.c.table_no == table_no,
+                )
+                .values(game_id=game_id)
+            )
+
+    async def event_of_game(self, game_id: str) -> str | None:
+        """The event whose table ``game_id`` is, if any."""
+        async with self.engine.connect() as conn:
+            found: str | None = await conn.scalar(
+                sa.select(event_tables.c.event_id).where(event_tables.c.game_id == game_id)
+            )
+        return found
+
+    async def seat_players(self, game_id: str, players: Sequence[tuple[int, str, str]]) -> None:
+        """Give an event game's human seats to their accounts ((seat, account id, name)): each
+        takes a token nobody knows, so the game starts; a player opens their seat with
+        "Play on this device" (a token of their own, :meth:`ra.web.accounts.Accounts.play_here`)."""
+        async with self.engine.begin() as conn:
+            for seat, account_id, name in players:
+                await conn.execute(
+                    sa.update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.token_hash.is_(None))
+                    .values(account_id=account_id, name=name, token_hash=hash_token(new_token()))
+                )

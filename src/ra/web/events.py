@@ -1,0 +1,360 @@
+"""Events on the site (issue 55): create, join, withdraw, start, cancel, remove, and form rounds.
+
+The rules of play are :mod:`ra.tournament`'s (pure: the standings and each round's tables are
+functions of the stored results and a stored seed); this service decides who may do what on the
+site and the limits, and stores through :class:`ra.web.event_store.EventStore`.  Signed-in
+accounts create and play; guests watch only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ra.setup import new_seed
+from ra.tournament import (
+    Bye,
+    Entrant,
+    FinishedTable,
+    Kind,
+    Result,
+    Round,
+    Seat,
+    Settings,
+    TournamentError,
+    pair_round,
+    schedule,
+    standings,
+)
+from ra.tournament.kinds import ROUND_ROBIN_MAX
+from ra.web.db import as_utc, now
+from ra.web.event_store import EventLimitError, EventStore
+from ra.web.lobby import ApiError, Lobby, NewGame, SeatSpec
+from ra.web.store import hash_token, new_id
+
+log = logging.getLogger("ra.web")
+
+MAX_LIVE_EVENTS = 3
+"""How many events one account may have open or running at once."""
+MAX_EVENT_PLAYERS = 40
+"""How many players one event holds: a round's tables are made under the lobby's cap on the
+games one creator has waiting or running (``--max-open-games``, 20 by default), and 40 players
+at tables of 2 are 20 tables."""
+MIN_EVENT_PLAYERS = 2
+"""The fewest players an event starts with."""
+SWEEP_SECONDS = 10.0
+"""How often each worker looks for events to start and rounds to form."""
+MOVE_SECONDS = (10, 3 * 24 * 3600)
+"""The clock per decision an organiser may choose: 10 s (live) to 3 days (by turns)."""
+
+
+class NewEvent(BaseModel):
+    """What the organiser chooses (docs/online.md, "Events")."""
+
+    name: str = Field(min_length=1, max_length=60)
+    kind: Literal["swiss", "round-robin"] = "swiss"
+    table_size: int = Field(default=3, ge=2, le=5)
+    rounds: int = Field(default=4, ge=1, le=100)
+    move_seconds: int | None = Field(default=None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1])
+    rated: bool = True
+    invitation: bool = False
+    start_in: int = Field(default=3600, ge=0, le=30 * 24 * 3600)
+    """Seconds from now until the event starts (the organiser may start it earlier)."""
+
+
+class JoinEvent(BaseModel):
+    invite: str | None = None
+    """The invitation link's token, for an event by invitation."""
+
+
+class Events:
+    """The events of one site: its rules over the stored rows."""
+
+    def __init__(self, store: EventStore, lobby: Lobby, worker: str) -> None:
+        self.store, self.lobby, self.worker = store, lobby, worker
+
+    async def create(self, body: NewEvent, organiser: tuple[str, str]) -> dict[str, Any]:
+        """A new open event; its invitation token (shown once, stored hashed) when by invitation."""
+        name = " ".join(body.name.split())
+        if not name:
+            raise ApiError(422, "bad_request", "name: give the event a name")
+        invite = secrets.token_urlsafe(16) if body.invitation else None
+        event_id = new_id()
+        values = {
+            "id": event_id,
+            "name": name,
+            "kind": body.kind,
+            "table_size": body.table_size,
+            "rounds": body.rounds,
+            "move_seconds": body.move_seconds,
+            "rated": body.rated,
+            "invite_hash": None if invite is None else hash_token(invite),
+            "starts_at": now() + timedelta(seconds=body.start_in),
+            "status": "open",
+            "organiser_id": organiser[0],
+            "organiser_name": organiser[1],
+            "seed": new_seed(),
+        }
+        try:
+            await self.store.create(values, MAX_LIVE_EVENTS)
+        except EventLimitError:
+            raise ApiError(
+                429, "event_limit", f"you already run {MAX_LIVE_EVENTS} events: finish or cancel one first"
+            ) from None
+        return {"event": await self.view(event_id), "invite": invite}
+
+    async def row(self, event_id: str) -> dict[str, Any]:
+        row = await self.store.event(event_id)
+        if row is None:
+            raise ApiError(404, "not_found", f"no event {event_id!r}")
+        return row
+
+    async def join(self, event_id: str, body: JoinEvent, account: tuple[str, str]) -> dict[str, Any]:
+        """Enter the event, before it starts or while it runs (seated from the next round)."""
+        row = await self.row(event_id)
+        if row["status"] not in ("open", "running"):
+            raise ApiError(409, "event_over", "the event is over: it takes no more players")
+        if row["invite_hash"] is not None and (
+            body.invite is None or not secrets.compare_digest(hash_token(body.invite), row["invite_hash"])
+        ):
+            raise ApiError(403, "invitation", "this event is by invitation: open the link its organiser sent")
+        if await self._removed(event_id, account[0]):
+            raise ApiError(403, "removed", "the organiser removed you from this event")
+        fixed_field(row)
+        most = ROUND_ROBIN_MAX if row["kind"] == Kind.ROUND_ROBIN.value else MAX_EVENT_PLAYERS
+        try:
+            await self.store.join(event_id, account[0], account[1], most)
+        except EventLimitError:
+            raise ApiError(409, "event_full", f"the event is full ({most} players)") from None
+        return await self.view(event_id)
+
+    async def _removed(self, event_id: str, account_id: str) -> bool:
+        return any(p["account_id"] == account_id and p["removed"] for p in await self.store.players(event_id))
+
+    async def withdraw(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
+        """Leave the event: not seated in the rounds formed from now on; the line stays."""
+        fixed_field(await self.row(event_id))
+        if not await self.store.mark(event_id, account[0], withdrawn=True):
+            raise ApiError(409, "not_in_event", "you are not in this event")
+        return await self.view(event_id)
+
+    async def remove(self, event_id: str, player: str, account: tuple[str, str]) -> dict[str, Any]:
+        """The organiser takes a player out of the event (they may not join again)."""
+        fixed_field(await self._organiser(event_id, account))
+        if not await self.store.mark(event_id, player, withdrawn=True, removed=True):
+            raise ApiError(404, "not_in_event", f"no player {player!r} in this event")
+        return await self.view(event_id)
+
+    async def cancel(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
+        """The organiser calls the event off before it is over."""
+        await self._organiser(event_id, account)
+        if not await self.store.move(event_id, ("open", "running"), "cancelled"):
+            raise ApiError(409, "event_over", "the event is already over")
+        return await self.view(event_id)
+
+    async def start(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
+        """The organiser starts the event now (before its start time): the first round is formed."""
+        await self._organiser(event_id, account)
+        await self.begin(event_id)
+        return await self.view(event_id)
+
+    async def _organiser(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
+        row = await self.row(event_id)
+        if row["organiser_id"] != account[0]:  # by id: a name may change hands after a deletion
+            raise ApiError(403, "not_organiser", "only the event's organiser may do that")
+        return row
+
+    async def begin(self, event_id: str) -> None:
+        """Start an open event with its first round (enough players needed)."""
+        active = [p for p in await self.store.players(event_id) if not p["withdrawn"]]
+        if len(active) < MIN_EVENT_PLAYERS:
+            raise ApiError(409, "too_few", f"an event starts with {MIN_EVENT_PLAYERS} players or more")
+        if not await self.store.move(event_id, ("open",), "running"):
+            raise ApiError(409, "event_started", "the event has already started or is over")
+        await self.form_round(event_id)
+
+    async def form_round(self, event_id: str) -> bool:
+        """Form the event's next round once every table of the last one has finished, if this
+        worker claims it first (then its games are made); whether it did.  A Swiss event that
+        has played its rounds (or a round robin with no pairs left) finishes instead."""
+        row = await self.row(event_id)
+        if row["status"] != "running":
+            return False
+        played = await self.store.played(event_id)
+        if any(len(t["players"]) > 1 and t["status"] != "finished" for t in played):
+            return False  # the round is still being played, or its games still being made
+        next_no = max((t["round"] for t in played), default=0) + 1
+        players = await self.store.players(event_id)
+        seed = (row["seed"] + next_no) % (2**62)
+        paired = next_round(row, players, played, next_no, seed)
+        if paired is None:
+            await self.store.move(event_id, ("running",), "finished")
+            return False
+        tables = [*paired.tables, *((b,) for b in paired.byes)]
+        if not await self.store.claim_round(event_id, next_no, seed, self.worker, tables):
+            return False
+        await self._make_games(row, next_no, paired.tables, {p["account_id"]: p["name"] for p in players})
+        return True
+
+    async def _make_games(
+        self,
+        row: dict[str, Any],
+        round_no: int,
+        tables: tuple[tuple[str | None, ...], ...],
+        names: dict[str, str],
+    ) -> None:
+        """Each table's game, made through the lobby (its checks and caps), its seats given to
+        their players' accounts; the game starts at once."""
+        for table_no, table in enumerate(tables, start=1):
+            body = NewGame(
+                seats=[SeatSpec(kind="human" if p is not None else "bot") for p in table],
+                rated=row["rated"],
+                move_seconds=row["move_seconds"],
+                join=False,
+            )
+            made = await self.lobby.create(body, f"event:{row['id']}")
+            game_id = made["game"]["id"]
+            await self.store.link_game(row["id"], round_no, table_no, game_id)
+            await self.store.seat_players(
+                game_id, [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
+            )
+            await self.lobby.maybe_start(game_id)
+
+    async def game_finished(self, game_id: str) -> None:
+        """A game ended: if it was an event's, that event may form its next round."""
+        event_id = await self.store.event_of_game(game_id)
+        if event_id is None:
+            return
+        try:
+            await self.form_round(event_id)
+        except ApiError as err:  # a table refused (the lobby's caps): logged, the round stays short
+            log.error("event %s: the next round's tables were refused: %s", event_id, err.message)
+
+    async def sweep(self) -> None:
+        """Start the events whose start time has come and form any round a missed game end left
+        unformed (a worker that stopped between a game's end and the next round): every worker
+        sweeps, the claims in the database let one act."""
+        for due in await self.store.due():
+            try:
+                if due["status"] == "open":
+                    await self.begin(due["id"])
+                else:
+                    await self.form_round(due["id"])
+            except ApiError as err:  # too few players, or a refused table: the next sweep tries again
+                log.info("event %s: %s", due["id"], err.message)
+
+    async def sweeping(self, every: float = SWEEP_SECONDS) -> None:
+        """Sweep every few seconds until cancelled (the services' background task)."""
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the events' sweep failed")
+            await asyncio.sleep(every)
+
+    async def view(self, event_id: str) -> dict[str, Any]:
+        """The event as its page shows it: settings, players, standings and each round's tables."""
+        row = await self.row(event_id)
+        players = await self.store.players(event_id)
+        names = {p["account_id"]: p["name"] for p in players}
+        played = await self.store.played(event_id)
+        lines = standings([Entrant(p["account_id"]) for p in players], results_of(played), settings_of(row))
+        return {
+            "id": row["id"],
+            "name": row["name"],
+            "kind": row["kind"],
+            "table_size": row["table_size"],
+            "rounds": row["rounds"],
+            "move_seconds": row["move_seconds"],
+            "rated": row["rated"],
+            "by_invitation": row["invite_hash"] is not None,
+            "starts_at": _iso(row["starts_at"]),
+            "status": row["status"],
+            "organiser": row["organiser_name"],
+            "players": [_player(p) for p in players],
+            "standings": [
+                {"rank": s.rank, "player": s.player, "name": names[s.player], "points": str(s.points)}
+                for s in lines
+            ],
+            "tables": [
+                {"round": t["round"], "table": t["table_no"], "players": t["players"], "game": t["game_id"]}
+                for t in played
+            ],
+        }
+
+    async def listed(self) -> list[dict[str, Any]]:
+        """Events open or running, soonest first (the lobby's list)."""
+        return [
+            {
+                "id": r["id"],
+                "name": r["name"],
+                "kind": r["kind"],
+                "status": r["status"],
+                "starts_at": _iso(r["starts_at"]),
+            }
+            for r in await self.store.listed()
+        ]
+
+
+def fixed_field(row: dict[str, Any]) -> None:
+    """Refuse a change of players in a running round robin: its schedule was fixed at the start."""
+    if row["kind"] == Kind.ROUND_ROBIN.value and row["status"] == "running":
+        raise ApiError(409, "round_robin_running", "a round robin's players are fixed once it has started")
+
+
+def settings_of(row: dict[str, Any]) -> Settings:
+    """The tournament rules of a stored event."""
+    return Settings(kind=Kind(row["kind"]), table_size=row["table_size"], rounds=row["rounds"])
+
+
+def next_round(
+    row: dict[str, Any], players: list[dict[str, Any]], played: list[dict[str, Any]], next_no: int, seed: int
+) -> Round | None:
+    """Round ``next_no``'s tables, or None when the event has no more: a Swiss round from the
+    standings so far (ra.tournament.pair_round, the players who withdrew left out); a round
+    robin's from its whole schedule, fixed at the start (ra.tournament.schedule)."""
+    settings = settings_of(row)
+    try:
+        if settings.kind is Kind.ROUND_ROBIN:
+            field = [Entrant(p["account_id"]) for p in players if not p["withdrawn"]]
+            rounds = schedule(field, settings, row["seed"])
+            return rounds[next_no - 1] if next_no <= len(rounds) else None
+        absent = {p["account_id"] for p in players if p["withdrawn"]}
+        entrants = [Entrant(p["account_id"]) for p in players]
+        return pair_round(entrants, results_of(played), settings, seed, absent)
+    except TournamentError:
+        return None
+
+
+def results_of(played: list[dict[str, Any]]) -> list[Result]:
+    """The event's results as ra.tournament reads them: each finished game's seats with their
+    final Ra points (R8) and forfeits, and each bye (a table of one)."""
+    results: list[Result] = []
+    for t in played:
+        if len(t["players"]) == 1:
+            results.append(Bye(t["round"], t["players"][0]))
+        elif t["status"] == "finished" and t["scores"] is not None:
+            scores = t["scores"] if isinstance(t["scores"], list) else json.loads(t["scores"])
+            seats = zip(t["players"], scores, t["forfeits"], strict=True)
+            results.append(FinishedTable(t["round"], tuple(Seat(p, int(s), f) for p, s, f in seats)))
+    return results
+
+
+def _player(p: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "account": p["account_id"],
+        "name": p["name"],
+        "withdrawn": p["withdrawn"],
+        "removed": p["removed"],
+    }
+
+
+def _iso(t: datetime | None) -> str | None:
+    u = as_utc(t)
+    return None if u is None else u.isoformat()
