@@ -188,3 +188,29 @@ def test_the_analysis_chart_names_what_moved_each_point_on_hover_and_focus(
         assert ":" in tip.inner_text() and not tip.inner_text().startswith(after)  # the start
         no_js_errors(page)
         page.context.close()
+
+
+def test_a_late_answer_for_an_earlier_step_does_not_move_the_replay_back(
+    browser: Browser, live_server: str
+) -> None:
+    """End pressed while a step's answer is still on its way: the later answer used to win and
+    the replay fell back to that step, without its final table (seen under load in CI)."""
+    from tests.web.test_analysis import imported
+
+    game_id = imported(live_server)
+    page = new_page(browser)
+    page.goto(f"{live_server}/replay/{game_id}")
+    page.wait_for_selector("#rp-pos:has-text('Decision 0 of')")
+
+    def slow(route: Any) -> None:
+        page.wait_for_timeout(1500)  # the step's answer comes after End's
+        route.continue_()
+
+    page.route(re.compile(r".*/replay\?n=1&.*"), slow)
+    page.click("#rp-step")  # asks for decision 1 (held back)
+    page.keyboard.press("End")  # asks for the last decision, answered at once
+    page.wait_for_selector("#final-area:not([hidden]) .final-headline")
+    page.wait_for_timeout(2500)  # decision 1's answer has come by now
+    assert not page.locator("#final-area").is_hidden()
+    n, total = map(int, re.findall(r"\d+", page.locator("#rp-pos").inner_text()))
+    assert n == total > 0

@@ -14,9 +14,12 @@ window.__replay = R;
 
 function edition() { return (R.game && R.game.options && R.game.options.edition) || "original"; }
 
+let asked = 0;  // the newest position asked for: an older answer that comes later is not shown
+
 async function load(n, seat = R.seat) {
   n = Math.max(0, Math.min(n, R.total || n));
   const key = `${n}|${seat}`;
+  const mine = ++asked;
   let data = R.cache.get(key);
   if (!data) {
     R.busy = true;
@@ -24,6 +27,7 @@ async function load(n, seat = R.seat) {
       data = await api("GET", `/api/games/${encodeURIComponent(gameId)}/replay?n=${n}&seat=${seat}`);
     } catch (e) {
       R.busy = false;
+      if (mine !== asked) return;
       $("#status").textContent = e.status === 404 ? t("table.notFound") : `${t("rp.notReady")} (${e.message})`;
       stop();
       return;
@@ -31,6 +35,8 @@ async function load(n, seat = R.seat) {
     R.busy = false;
     R.cache.set(key, data);
   }
+  // A step still on its way when End (or Home, a jump) was pressed must not move the replay back.
+  if (mine !== asked) return;
   R.data = data;
   R.n = data.n;
   R.total = data.total;
