@@ -29,7 +29,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Annotated, TypeVar
 
 import sqlalchemy as sa
@@ -44,6 +44,7 @@ from typing_extensions import TypedDict
 from ra.web.addresses import EMAIL, AddressChange, AddressChanged, Addresses, fold_address
 from ra.web.db import (
     accounts,
+    as_utc,
     games,
     now,
     password_resets,
@@ -215,7 +216,7 @@ class Accounts:
                 sa.select(reserved_names.c.reserved_until).where(reserved_names.c.name_key == key)
             )
         if held is None:  # a deleted account's name stays nobody's to wear while reserved
-            return "reserved" if until is not None and _aware(until) > now() else "nobody"
+            return "reserved" if until is not None and as_utc(until) > now() else "nobody"
         session = await self.sessions.of(cookie)
         return "you" if session is not None and session.account_id == held else "another"
 
@@ -275,7 +276,7 @@ class Accounts:
         until = await conn.scalar(
             sa.select(reserved_names.c.reserved_until).where(reserved_names.c.name_key == key)
         )
-        if until is not None and _aware(until) > now():
+        if until is not None and as_utc(until) > now():
             raise ApiError(
                 409,
                 "name_reserved",
@@ -612,12 +613,6 @@ def _verify(digest: str, password: str) -> bool:
         return _hasher.verify(digest, password)
     except (VerificationError, InvalidHashError):
         return False
-
-
-def _aware(t: datetime) -> datetime:
-    from datetime import UTC
-
-    return t.replace(tzinfo=UTC) if t.tzinfo is None else t
 
 
 _DUMMY = _hasher.hash(secrets.token_urlsafe(16))

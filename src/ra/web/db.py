@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import overload
 
 import sqlalchemy as sa
 from alembic import command
@@ -405,6 +406,10 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+@overload
+def as_utc(t: datetime) -> datetime: ...
+@overload
+def as_utc(t: None) -> None: ...
 def as_utc(t: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes; every time stored here is UTC."""
     return t.replace(tzinfo=UTC) if t is not None and t.tzinfo is None else t

@@ -7,12 +7,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from ra.web.db import accounts, now, seats, sessions
+from ra.web.db import accounts, as_utc, now, seats, sessions
 from ra.web.store import Store, hash_token, new_token
 
 COOKIE = "ra_session"
@@ -28,11 +28,6 @@ class Session:
     csrf: str
     token_hash: str
     signed_in_at: datetime
-
-
-def _utc(t: datetime) -> datetime:
-    """SQLite hands back naive datetimes; every time stored here is UTC."""
-    return t.replace(tzinfo=UTC) if t.tzinfo is None else t
 
 
 async def _unheard(game_id: str) -> None:
@@ -65,9 +60,9 @@ class Sessions:
         )
         async with self.store.engine.connect() as conn:
             row = (await conn.execute(q)).first()
-        if row is None or _utc(row.expires_at) < now():
+        if row is None or as_utc(row.expires_at) < now():
             return None
-        return Session(row.account_id, row.name, row.csrf, hash_token(token), _utc(row.created_at))
+        return Session(row.account_id, row.name, row.csrf, hash_token(token), as_utc(row.created_at))
 
     async def open(self, account_id: str) -> tuple[str, str]:
         """A new session: its cookie token and its CSRF token."""
