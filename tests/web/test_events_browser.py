@@ -1,16 +1,26 @@
 """The event page (issue 55) as a person sees it in Chromium, in English, Russian and German on a
 laptop and a phone: a guest reads the event and is asked to sign in; a signed-in player joins
-with the page's button and finds themselves in the standings."""
+with the page's button and finds themselves in the standings; an organiser creates an event
+from the lobby's link (a refused field is said next to it), removes a player, starts it, and
+once its game is played sees the crosstable and its downloads."""
 
 from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import httpx
 import pytest
 
+from ra.web.testing import Server
 from ra.words import words
 from tests.web.test_accessibility import audit
 from tests.web.test_accounts import sign_up
-from tests.web.test_browser import BROWSER_TESTS, PHONE, Browser, new_page, no_js_errors
+from tests.web.test_browser import BROWSER_TESTS, PHONE, Browser, Page, new_page, no_js_errors
+from tests.web.test_events import play_round
 
 pytestmark = BROWSER_TESTS
 
@@ -94,3 +104,119 @@ def test_the_lobby_lists_an_open_event_with_a_link_to_its_page(
     no_js_errors(page)
     page.context.close()
     organiser.post(f"/api/events/{eid}/cancel")
+
+
+SHOTS = os.environ.get("RA_EVENT_SHOTS")
+"""A folder to save the event page's pictures in (docs/images), when set."""
+
+
+@pytest.fixture(scope="module")
+def trio(module_server: str) -> tuple[httpx.Client, httpx.Client, httpx.Client]:
+    """An organiser and two players (a few sign-ups: one address may make only a few a minute)."""
+    return sign_up(module_server, "Org"), sign_up(module_server, "Mer"), sign_up(module_server, "Pest")
+
+
+def signed_in_page(
+    browser: Browser, base: str, client: httpx.Client, size: dict[str, int], locale: str
+) -> Page:
+    page = new_page(browser, size, locale)
+    session = next(c for c in client.cookies.jar if c.name == "ra_session")
+    page.context.add_cookies([{"name": "ra_session", "value": str(session.value), "url": base}])
+    return page
+
+
+def create_from_the_lobby(page: Page, base: str, lang: str) -> str:
+    """The organiser's way: the lobby's link, the form (a refused number first), the event's id."""
+    said = words(lang)
+    page.goto(base + "/")
+    page.locator("#new-event").click()
+    page.wait_for_selector("#event-form")
+    page.fill("#ev-name", f"Sun Cup {lang}")
+    page.select_option("#ev-table_size", "2")
+    page.fill("#ev-rounds", "0")  # the server refuses it: said next to the field, in the page's language
+    page.get_by_role("button", name=said("eventNew.create")).click()
+    page.locator("#rounds-error").wait_for()
+    assert page.locator("#rounds-error").inner_text() == said("eventNew.bad.range", min=1, max=100)
+    assert page.locator("#ev-rounds").get_attribute("aria-invalid") == "true"
+    assert page.url.endswith("/events/new") and page.input_value("#ev-name") == f"Sun Cup {lang}"
+    found: list[str] = []
+    audit(page, "the create form with a refused field", found)
+    assert found == []
+    page.fill("#ev-rounds", "1")
+    page.get_by_role("button", name=said("eventNew.create")).click()
+    page.wait_for_url("**/e/**")
+    page.wait_for_selector("#event h1")
+    return str(page.url).split("/e/")[1].split("?")[0]
+
+
+@pytest.mark.parametrize(
+    ("size", "lang", "locale"), [(LAPTOP, "en", "en-US"), (PHONE, "ru", "ru-RU")], ids=["laptop", "phone"]
+)
+def test_an_organiser_creates_an_event_from_the_lobby_and_sees_its_crosstable(
+    browser: Browser,
+    live_server: str,
+    trio: tuple[httpx.Client, httpx.Client, httpx.Client],
+    size: dict[str, int],
+    lang: str,
+    locale: str,
+) -> None:
+    said = words(lang)
+    org, mer, pest = trio
+    page = signed_in_page(browser, live_server, org, size, locale)
+    eid = create_from_the_lobby(page, live_server, lang)
+    page.get_by_role("button", name=said("event.join")).click()
+    page.get_by_role("button", name=said("event.withdraw")).wait_for()
+    for c in (mer, pest):
+        assert c.post(f"/api/events/{eid}/join", json={}).status_code == 200
+    page.reload()
+    row = page.locator("#event tbody tr", has_text="Pest")
+    page.once("dialog", lambda d: d.accept())  # "Remove … from this event?"
+    row.get_by_role("button", name=said("event.remove")).click()
+    row.get_by_text(said("event.removed")).wait_for()
+    page.get_by_role("button", name=said("event.start")).click()
+    page.get_by_text(said("event.status.running")).first.wait_for()
+
+    event = httpx.get(f"{live_server}/api/events/{eid}").json()
+    clients = {p["account"]: c for p, c in zip(event["players"], (org, mer, pest), strict=True)}
+    port = live_server.rsplit(":", 1)[1]
+    ws = cast(Server, SimpleNamespace(ws=f"ws://127.0.0.1:{port}"))
+    with ThreadPoolExecutor(1) as other_thread:  # Playwright's own event loop runs in this one
+        other_thread.submit(play_round, ws, event, clients, 1).result(timeout=60)
+    page.locator("#crosstable").wait_for(timeout=30_000)  # the page polls every 5 s
+    crosstable = page.locator("#crosstable").inner_text()
+    assert said("event.crosstable") in crosstable and "Org" in crosstable
+    assert page.locator("#crosstable tbody a[href^='/g/']").count() == 2  # both seats' cells link the game
+    csv = page.locator("#crosstable a[href$='crosstable.csv']").get_attribute("href")
+    assert httpx.get(live_server + str(csv)).text.startswith("rank,player,points,round 1")
+
+    page.get_by_role("button", name="Mer").click()
+    games = page.locator("#player-games")
+    assert said("event.gamesOf", name="Mer") in games.inner_text()
+    assert games.locator("a[href^='/g/']").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    found: list[str] = []
+    audit(page, "a finished event's page", found)
+    assert found == []
+    if SHOTS:
+        page.screenshot(
+            path=str(Path(SHOTS) / f"event-{'laptop' if size is LAPTOP else 'phone'}.png"), full_page=True
+        )
+    no_js_errors(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("en", "en-US"), ("de", "de-DE")])
+def test_a_guest_is_told_why_they_cannot_create_an_event(
+    browser: Browser, live_server: str, lang: str, locale: str
+) -> None:
+    page = new_page(browser, PHONE, locale)
+    page.goto(f"{live_server}/events/new")
+    page.wait_for_selector("#event-new a[href='/account']")
+    said = words(lang)
+    assert said("eventNew.signIn") in page.locator("#event-new").inner_text()
+    assert page.locator("#event-form").count() == 0
+    found: list[str] = []
+    audit(page, "the create page for a guest", found)
+    assert found == []
+    no_js_errors(page)
+    page.context.close()
