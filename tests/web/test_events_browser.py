@@ -142,6 +142,8 @@ def create_from_the_lobby(page: Page, base: str, lang: str) -> str:
     found: list[str] = []
     audit(page, "the create form with a refused field", found)
     assert found == []
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"event-form-{lang}.png"), full_page=True)
     page.fill("#ev-rounds", "1")
     page.get_by_role("button", name=said("eventNew.create")).click()
     page.wait_for_url("**/e/**")
@@ -218,5 +220,45 @@ def test_a_guest_is_told_why_they_cannot_create_an_event(
     found: list[str] = []
     audit(page, "the create page for a guest", found)
     assert found == []
+    no_js_errors(page)
+    page.context.close()
+
+
+def test_an_event_by_invitation_shows_its_link_to_copy_and_the_link_lets_a_player_join(
+    browser: Browser, live_server: str, trio: tuple[httpx.Client, httpx.Client, httpx.Client]
+) -> None:
+    org, mer, _ = trio
+    page = signed_in_page(browser, live_server, org, LAPTOP, "de-DE")
+    said = words("de")
+    page.goto(f"{live_server}/events/new")
+    page.fill("#ev-name", "Secret Cup")
+    page.get_by_label(said("eventNew.invitation")).check()
+    page.get_by_role("button", name=said("eventNew.create")).click()
+    page.locator("#invite-link").wait_for()
+    link = page.input_value("#invite-link")
+    eid = link.split("/e/")[1].split("?")[0]
+    assert "?invite=" in link and httpx.get(f"{live_server}/api/events/{eid}").json()["by_invitation"]
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
+    page.get_by_role("button", name=said("event.copy")).click()
+    page.get_by_text(said("event.copied")).wait_for()
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    found: list[str] = []
+    audit(page, "an organiser's page of an event by invitation", found)
+    assert found == []
+
+    guest_view = signed_in_page(browser, live_server, mer, PHONE, "de-DE")
+    guest_view.goto(f"{live_server}/e/{eid}")  # without the link: refused, said in German
+    guest_view.get_by_role("button", name=said("event.join")).click()
+    guest_view.get_by_text(said("err.invitation")).wait_for()
+    guest_view.goto(link)
+    guest_view.get_by_role("button", name=said("event.join")).click()
+    guest_view.get_by_role("button", name=said("event.withdraw")).wait_for()
+    assert guest_view.locator("#invite-link").count() == 0  # the link box is the organiser's
+    guest_view.context.close()
+
+    page.once("dialog", lambda d: d.accept())  # "Cancel this event for everyone?"
+    page.get_by_role("button", name=said("event.cancel")).click()
+    page.get_by_text(said("event.status.cancelled")).wait_for()
+    assert httpx.get(f"{live_server}/api/events/{eid}").json()["status"] == "cancelled"
     no_js_errors(page)
     page.context.close()
