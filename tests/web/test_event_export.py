@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ra.web.event_export import DOWNLOADS_PER_MINUTE, crosstable_cells
+from ra.web.event_export import DOWNLOADS_PER_MINUTE, crosstable_cells, csv_cell
 from ra.web.testing import Server
 from tests.web.test_events import new_event, play_round, settled, sign_up
 
@@ -146,3 +146,8 @@ def test_a_crosstable_cell_says_a_shared_place_a_bye_and_a_table_still_played() 
     assert cells[(1, "b")]["place"] == "1.5"  # a tie shares the mean of its places; the bot has none
     assert cells[(1, "c")] == {"bye": True, "points": "1"}
     assert (2, "a") not in cells and (2, "c") not in cells  # not finished: no result yet
+
+
+def test_a_name_is_never_a_spreadsheet_formula_in_the_csv() -> None:
+    assert csv_cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and csv_cell("@SUM") == "'@SUM"
+    assert csv_cell("Ann") == "Ann" and csv_cell("") == ""

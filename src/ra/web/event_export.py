@@ -97,7 +97,7 @@ class EventExport:
         writer.writerow(["rank", "player", "points", *(f"round {r}" for r in range(1, table["rounds"] + 1))])
         for line in table["lines"]:
             writer.writerow(
-                [line["rank"], _cell_safe(line["name"]), line["points"], *map(_cell_text, line["cells"])]
+                [line["rank"], csv_cell(line["name"]), line["points"], *map(_cell_text, line["cells"])]
             )
         return out.getvalue().encode()
 
@@ -158,6 +158,6 @@ def _cell_text(cell: dict[str, Any] | None) -> str:
     return f"{cell['place']}/{cell['of']} ({cell['points']})"
 
 
-def _cell_safe(text: str) -> str:
+def csv_cell(text: str) -> str:
     """A name as a CSV cell a spreadsheet does not run as a formula."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -37,7 +37,7 @@ function hint(field) {
   if (field === "clock_amount") {
     const p = prop("move_seconds");
     if (values.clock === "days") return t("eventNew.bad.range", { min: 1, max: Math.floor(p.maximum / DAY) });
-    return t("eventNew.bad.range", { min: p.minimum, max: Math.min(p.maximum, 3600) });
+    return t("eventNew.bad.range", { min: p.minimum, max: p.maximum });
   }
   const p = prop(field);
   if (p && p.minimum !== undefined) return t("eventNew.bad.range", { min: p.minimum, max: p.maximum });
