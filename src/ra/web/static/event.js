@@ -74,7 +74,7 @@ function playerHtml() {
   const name = nameOf(chosen);
   const mine = event.tables.filter((x) => x.players.includes(chosen));
   const list = mine.length ? `<ul>${mine.map(tableItem).join("")}</ul>` : `<p class="muted">${esc(t("event.noGames"))}</p>`;
-  return `<section class="card" id="player-games" aria-live="polite"><h2>${esc(t("event.gamesOf", { name }))}</h2>${list}` +
+  return `<section class="card" id="player-games"><h2>${esc(t("event.gamesOf", { name }))}</h2>${list}` +
     `<p><a href="/u/${encodeURIComponent(name)}">${esc(t("event.profile", { name }))}</a></p></section>`;
 }
 
@@ -171,11 +171,18 @@ async function remove(player) {
   await post(`players/${encodeURIComponent(player)}/remove`);
 }
 
+// Drawn again only when the event has changed: a poll that finds nothing new leaves the page (and
+// the reader's focus, a half-read list) alone.
+let seen = "";
+
 async function load() {
   try {
     const res = await fetch(base);
     if (res.status === 404) { $("#event").innerHTML = `<p>${esc(t("event.missing"))}</p>`; return; }
     if (res.ok) event = await res.json();
+    const now = JSON.stringify(event);
+    if (now === seen) { setTimeout(load, POLL_MS); return; }
+    seen = now;
     if (event && event.status === "finished" && !cross) {
       const got = await fetch(`${base}/crosstable`);
       if (got.ok) cross = await got.json();
