@@ -10,7 +10,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -95,6 +95,7 @@ def test_the_lobby_lists_an_open_event_with_a_link_to_its_page(
     said = words(lang)
     assert said("lobby.events") in page.locator("#events-card h2").inner_text()
     assert said("event.status.open") in page.locator("#list-events").inner_text()
+    assert page.locator("#new-event").inner_text() == said("lobby.newEvent")  # a guest too: its page says why
     found: list[str] = []
     audit(page, "the lobby listing an event", found)
     assert found == []
@@ -260,5 +261,46 @@ def test_an_event_by_invitation_shows_its_link_to_copy_and_the_link_lets_a_playe
     page.get_by_role("button", name=said("event.cancel")).click()
     page.get_by_text(said("event.status.cancelled")).wait_for()
     assert httpx.get(f"{live_server}/api/events/{eid}").json()["status"] == "cancelled"
+    no_js_errors(page)
+    page.context.close()
+
+
+def test_the_form_offers_an_arena_and_bots_once_the_servers_validation_takes_them(
+    browser: Browser, live_server: str, trio: tuple[httpx.Client, httpx.Client, httpx.Client]
+) -> None:
+    """The form is built from ``GET /api/events/form``: a server whose create accepts an arena
+    (with ``minutes``) and ``bots`` gets them offered and sent, with no change to the page.  The
+    server's answer is extended here (that server is being built beside this page); the create
+    request is caught, not sent."""
+    schema = httpx.get(f"{live_server}/api/events/form").json()
+    fields = schema["properties"]
+    fields["kind"]["enum"].append("arena")
+    fields["minutes"] = {"type": "integer", "minimum": 10, "maximum": 600, "default": 60}
+    fields["bots"] = {"type": "boolean", "default": False}
+    page = signed_in_page(browser, live_server, trio[0], PHONE, "en-US")
+    page.route("**/api/events/form", lambda route: route.fulfill(json=schema))
+    sent: list[dict[str, object]] = []
+
+    def caught(route: Any) -> None:  # playwright's Route
+        sent.append(route.request.post_data_json)
+        route.fulfill(status=422, json={"error": "bad_request", "message": "minutes: too long"})
+
+    page.route("**/api/events", caught)
+    page.goto(f"{live_server}/events/new")
+    page.wait_for_selector("#event-form")
+    assert page.locator("#ev-minutes").count() == 0 and page.locator("#ev-rounds").count() == 1
+    page.select_option("#ev-kind", "arena")
+    page.locator("#ev-minutes").wait_for()
+    assert page.locator("#ev-rounds").count() == 0
+    page.fill("#ev-name", "Arena Cup")
+    page.fill("#ev-minutes", "700")
+    page.get_by_label(words("en")("eventNew.bots")).check()
+    page.get_by_role("button", name=words("en")("eventNew.create")).click()
+    page.locator("#minutes-error").wait_for()
+    assert page.locator("#minutes-error").inner_text() == words("en")("eventNew.bad.range", min=10, max=600)
+    (body,) = sent
+    assert (
+        body["kind"] == "arena" and body["minutes"] == 700 and body["bots"] is True and "rounds" not in body
+    )
     no_js_errors(page)
     page.context.close()
