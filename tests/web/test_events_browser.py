@@ -15,6 +15,7 @@ from typing import Any, cast
 import httpx
 import pytest
 
+from ra.web.events import MAX_LIVE_EVENTS
 from ra.web.testing import Server
 from ra.words import words
 from tests.web.test_accessibility import audit
@@ -246,6 +247,8 @@ def test_an_event_by_invitation_shows_its_link_to_copy_and_the_link_lets_a_playe
     found: list[str] = []
     audit(page, "an organiser's page of an event by invitation", found)
     assert found == []
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "event-invitation.png"))
 
     guest_view = signed_in_page(browser, live_server, mer, PHONE, "de-DE")
     guest_view.goto(f"{live_server}/e/{eid}")  # without the link: refused, said in German
@@ -304,3 +307,26 @@ def test_the_form_offers_an_arena_and_bots_once_the_servers_validation_takes_the
     )
     no_js_errors(page)
     page.context.close()
+
+
+def test_a_refusal_that_names_no_field_is_said_above_the_form(
+    browser: Browser, live_server: str, trio: tuple[httpx.Client, httpx.Client, httpx.Client]
+) -> None:
+    mer = trio[1]
+    ids = [
+        mer.post("/api/events", json={"name": f"Mer Cup {i}"}).json()["event"]["id"]
+        for i in range(MAX_LIVE_EVENTS)
+    ]
+    page = signed_in_page(browser, live_server, mer, LAPTOP, "ru-RU")
+    said = words("ru")
+    page.goto(f"{live_server}/events/new")
+    page.fill("#ev-name", "One too many")
+    page.get_by_role("button", name=said("eventNew.create")).click()
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert alert.inner_text() == said("err.event_limit") and page.url.endswith("/events/new")
+    assert page.locator("[aria-invalid]").count() == 0
+    no_js_errors(page)
+    page.context.close()
+    for eid in ids:
+        mer.post(f"/api/events/{eid}/cancel")
