@@ -32,8 +32,8 @@ function aboutHtml() {
   const when = event.starts_at ? new Date(event.starts_at).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" }) : "";
   const parts = [rounds, clock, t(event.rated ? "event.rated" : "event.casual"), t("event.organiser", { name: event.organiser })];
   if (event.by_invitation) parts.push(t("event.byInvitation"));
-  return `<p>${parts.map(esc).join(" · ")}</p>` +
-    `<p><strong>${esc(t(`event.status.${event.status}`))}</strong>${when ? ` · ${esc(t("event.starts", { when }))}` : ""}</p>`;
+  return `<div class="event-about"><p>${parts.map(esc).join(" · ")}</p>` +
+    `<p><strong>${esc(t(`event.status.${event.status}`))}</strong>${when ? ` · ${esc(t("event.starts", { when }))}` : ""}</p></div>`;
 }
 
 function inviteHtml() {
@@ -55,6 +55,7 @@ function standingLine(s) {
 }
 
 function standingsHtml() {
+  if (!event.standings.length) return `<section class="card"><h2>${esc(t("event.standings"))}</h2><p class="muted">${esc(t("event.noPlayers"))}</p></section>`;
   const extra = organiser() && live() ? `<th scope="col"><span class="sr-only">${esc(t("event.actions"))}</span></th>` : "";
   return `<section class="card"><h2>${esc(t("event.standings"))}</h2><p class="muted">${esc(t("event.clickPlayer"))}</p>` +
     `<div class="table-scroll"><table class="results">` +
