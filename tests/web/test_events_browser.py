@@ -150,7 +150,7 @@ def create_from_the_lobby(page: Page, base: str, lang: str) -> str:
     page.get_by_role("button", name=said("eventNew.create")).click()
     page.wait_for_url("**/e/**")
     page.wait_for_selector("#event h1")
-    return str(page.url).split("/e/")[1].split("?")[0]
+    return str(page.url).split("/e/")[1].split("#")[0]
 
 
 @pytest.mark.parametrize(
@@ -238,8 +238,12 @@ def test_an_event_by_invitation_shows_its_link_to_copy_and_the_link_lets_a_playe
     page.get_by_role("button", name=said("eventNew.create")).click()
     page.locator("#invite-link").wait_for()
     link = page.input_value("#invite-link")
-    eid = link.split("/e/")[1].split("?")[0]
-    assert "?invite=" in link and httpx.get(f"{live_server}/api/events/{eid}").json()["by_invitation"]
+    eid = link.split("/e/")[1].split("#")[0]
+    assert (
+        "#invite=" in link
+        and "invite" not in page.url.split("#")[0]
+        and httpx.get(f"{live_server}/api/events/{eid}").json()["by_invitation"]
+    )
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
     page.get_by_role("button", name=said("event.copy")).click()
     page.get_by_text(said("event.copied")).wait_for()

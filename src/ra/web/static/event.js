@@ -8,7 +8,12 @@ import { $, esc, mountHeader, account, toast, gameIdFromPath } from "./common.js
 
 const POLL_MS = 5000;
 const eventId = gameIdFromPath("e");
-const invite = new URLSearchParams(location.search).get("invite");
+// An invitation link carries its token in the fragment (#invite=…): no request, access log or
+// Referer carries it (a link with ?invite=, from before, still works).
+// Read when needed: a link opened in the same tab changes only the fragment (no new page load).
+function invite() {
+  return new URLSearchParams(location.hash.slice(1)).get("invite") || new URLSearchParams(location.search).get("invite");
+}
 const base = `/api/events/${encodeURIComponent(eventId)}`;
 let event = null;
 let me = null;
@@ -37,8 +42,9 @@ function aboutHtml() {
 }
 
 function inviteHtml() {
-  if (!event.by_invitation || !invite || !organiser() || !live()) return "";
-  const link = `${location.origin}/e/${encodeURIComponent(eventId)}?invite=${encodeURIComponent(invite)}`;
+  const token = invite();
+  if (!event.by_invitation || !token || !organiser() || !live()) return "";
+  const link = `${location.origin}/e/${encodeURIComponent(eventId)}#invite=${encodeURIComponent(token)}`;
   return `<section class="card"><h2>${esc(t("event.invite"))}</h2><p class="muted">${esc(t("event.inviteHelp"))}</p>` +
     `<p class="event-invite"><input id="invite-link" readonly value="${esc(link)}" aria-label="${esc(t("event.invite"))}">` +
     `<button type="button" class="btn small" data-act="copy">${esc(t("event.copy"))}</button></p></section>`;
@@ -164,7 +170,7 @@ async function post(path, body = {}) {
 async function act(what) {
   if (what === "copy") return copyInvite();
   if (what === "cancel" && !confirm(t("event.cancelConfirm"))) return;
-  await post(what, what === "join" ? { invite } : {});
+  await post(what, what === "join" ? { invite: invite() } : {});
 }
 
 async function remove(player) {

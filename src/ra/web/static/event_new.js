@@ -135,7 +135,7 @@ async function create() {
   });
   const data = await res.json().catch(() => ({}));
   if (res.ok) {
-    const invite = data.invite ? `?invite=${encodeURIComponent(data.invite)}` : "";
+    const invite = data.invite ? `#invite=${encodeURIComponent(data.invite)}` : "";
     location.assign(`/e/${encodeURIComponent(data.event.id)}${invite}`);
     return;
   }
