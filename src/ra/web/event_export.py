@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from fractions import Fraction
 from typing import Any
 
-from ra.tournament import FinishedTable, match_points
+from ra.tournament import Bye, Entrant, FinishedTable, Settings, match_points, standings
 from ra.tournament.results import places
 from ra.web.events import Events, results_of
 from ra.web.limits import AddressBucket, Levels
@@ -141,8 +141,14 @@ def crosstable_cells(played: list[dict[str, Any]]) -> dict[tuple[int, str], dict
                         "game": t["game_id"],
                     }
             else:
-                cells[(result.round, result.player)] = {"bye": True, "points": "1"}
+                cells[(result.round, result.player)] = {"bye": True, "points": _number(bye_points(result))}
     return cells
+
+
+def bye_points(bye: Bye) -> Fraction:
+    """What a bye scores, as :func:`ra.tournament.standings` counts it (a first place)."""
+    (line,) = standings([Entrant(bye.player)], [bye], Settings())
+    return line.match_points
 
 
 def _number(x: Fraction) -> str:

@@ -101,7 +101,7 @@ function roundsHtml() {
 
 function cellHtml(c) {
   if (!c) return `<td>—</td>`;
-  if (c.bye) return `<td>${esc(t("event.cellBye"))}</td>`;
+  if (c.bye) return `<td>${esc(t("event.cellBye", { points: c.points }))}</td>`;
   const text = esc(t("event.cell", { place: c.place, of: c.of, points: c.points }));
   return `<td><a href="/g/${encodeURIComponent(c.game)}">${text}</a></td>`;
 }
