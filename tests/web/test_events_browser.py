@@ -7,6 +7,7 @@ once its game is played sees the crosstable and its downloads."""
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,6 +22,7 @@ from ra.words import words
 from tests.web.test_accessibility import audit
 from tests.web.test_accounts import sign_up
 from tests.web.test_browser import BROWSER_TESTS, PHONE, Browser, Page, new_page, no_js_errors
+from tests.web.test_browser_words import INTL_ENGLISH, context, latin_words, words_on
 from tests.web.test_events import play_round
 
 pytestmark = BROWSER_TESTS
@@ -334,3 +336,36 @@ def test_a_refusal_that_names_no_field_is_said_above_the_form(
     page.context.close()
     for eid in ids:
         mer.post(f"/api/events/{eid}/cancel")
+
+
+def test_every_word_of_the_event_pages_comes_from_the_catalogue(
+    browser: Browser, live_server: str, trio: tuple[httpx.Client, httpx.Client, httpx.Client]
+) -> None:
+    """In the pseudo-locale (every catalogued letter accented) the create form with a refused
+    field and a finished event's page (crosstable, a player's games) show no plain English word:
+    one would be a string that bypassed the catalogue (the players' names and ids aside)."""
+    org, mer, _ = trio
+    eid = org.post("/api/events", json={"name": "Ra 2", "table_size": 2, "rounds": 1}).json()["event"]["id"]
+    for c in (org, mer):
+        assert c.post(f"/api/events/{eid}/join", json={}).status_code == 200
+    event = org.post(f"/api/events/{eid}/start").json()
+    clients = {p["account"]: c for p, c in zip(event["players"], (org, mer), strict=True)}
+    ws = cast(Server, SimpleNamespace(ws=live_server.replace("http://", "ws://")))
+    with ThreadPoolExecutor(1) as other_thread:
+        other_thread.submit(play_round, ws, event, clients, 1).result(timeout=60)
+    page = signed_in_page(browser, live_server, org, LAPTOP, "en-US")
+    page.goto(f"{live_server}/e/{eid}?lang=en-XA")
+    page.locator("#crosstable").wait_for(timeout=30_000)
+    page.get_by_role("button", name="Mer").click()
+    page.locator("#player-games").wait_for()
+    seen = [words_on(page, eid)]
+    page.goto(f"{live_server}/events/new?lang=en-XA")
+    page.fill("#ev-rounds", "0")
+    page.locator("#event-form button[type=submit]").click()
+    page.locator("#rounds-error").wait_for()
+    seen.append(words_on(page))
+    for text in seen:
+        left = latin_words(re.sub("Org|Mer|Pest", " ", text)) - INTL_ENGLISH  # the players' names
+        assert not left, {w: context(text, w) for w in left}
+    no_js_errors(page)
+    page.context.close()
