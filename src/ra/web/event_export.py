@@ -21,6 +21,7 @@ from typing import Any
 from ra.tournament import Bye, Entrant, FinishedTable, Settings, match_points, standings
 from ra.tournament.results import places
 from ra.web.events import Events, results_of
+from ra.web.hub import Hub
 from ra.web.limits import AddressBucket, Levels
 from ra.web.lobby import ApiError, Lobby
 
@@ -33,8 +34,8 @@ KEPT_FILES = 16
 class EventExport:
     """An event's crosstable (JSON for the page, CSV to download) and its records (JSON lines)."""
 
-    def __init__(self, events: Events, lobby: Lobby, levels: Levels) -> None:
-        self.events, self.lobby = events, lobby
+    def __init__(self, events: Events, lobby: Lobby, hub: Hub, levels: Levels) -> None:
+        self.events, self.lobby, self.hub = events, lobby, hub
         self._bucket = AddressBucket(
             levels, "event-downloads", DOWNLOADS_PER_MINUTE / 60.0, DOWNLOADS_PER_MINUTE
         )
@@ -110,6 +111,7 @@ class EventExport:
                 continue
             players = [names.get(p, "bot") if p is not None else "bot" for p in t["players"]]
             record = await self.lobby.record(t["game"])
+            await self._let_go(t["game"])
             lines.append(
                 json.dumps(
                     {
@@ -123,6 +125,13 @@ class EventExport:
                 )
             )
         return "".join(line + "\n" for line in lines).encode()
+
+    async def _let_go(self, game_id: str) -> None:
+        """Forget the game's room again if nobody uses it (the hub rebuilds an idle room from the
+        database when next asked): a file of hundreds of games holds one at a time in memory."""
+        room = await self.hub.room(game_id)
+        if room is not None:
+            self.hub.release(room)
 
 
 def crosstable_cells(played: list[dict[str, Any]]) -> dict[tuple[int, str], dict[str, Any]]:

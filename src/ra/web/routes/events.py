@@ -65,7 +65,7 @@ def router(services: Services, gate: Gate) -> APIRouter:
 
 def files(api: APIRouter, services: Services) -> None:
     """An event's crosstable, and a finished event's crosstable (CSV) and records (JSON lines)."""
-    export = EventExport(services.events, services.lobby, services.store.levels)
+    export = EventExport(services.events, services.lobby, services.hub, services.store.levels)
 
     @api.get("/api/events/{event_id}/crosstable")
     async def crosstable(event_id: str) -> dict[str, Any]:
