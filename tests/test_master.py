@@ -237,7 +237,7 @@ def refused_back(t: Table[str], seat: int) -> RefusedError:
     return err.value
 
 
-TABLE_FACTS = ("game", "seats", "options", "forfeited", "stand_ins", "away")
+TABLE_FACTS = ("game", "seats", "options", "forfeited", "stand_ins", "away", "hints_asked")
 """A table's facts: only ``ra.table`` changes them (a front end plays on with the step's table)."""
 
 

@@ -21,15 +21,20 @@ from ra.clock import MOVE_DEADLINE, Clock
 from ra.engine import Game
 from ra.errors import RaError
 from ra.master import (
+    AskHint,
     Broadcast,
     By,
     Decide,
     Effect,
     GameOver,
+    HintAnswered,
+    HintFailed,
+    HintKey,
     Intent,
     Later,
     MarkAway,
     NextTurn,
+    PageGone,
     RefusedError,
     StandIn,
     StoreDecision,
@@ -37,14 +42,13 @@ from ra.master import (
     TurnOf,
     Undone,
 )
-from ra.table import BotJob, Seat, Table, TableOptions, decide, record_facts
-from ra.views import PlayerView
+from ra.table import BotJob, HintJob, Seat, Table, TableOptions, decide, record_facts
 from ra.web.audience import Audience
 from ra.web.bot_processes import BotProcesses
 from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, BotDriver
 from ra.web.errors import ClientError
-from ra.web.hints import HintDesk, HintKey, hint_for
+from ra.web.hints import HintDesk, HintTable, hint_for
 from ra.web.ledger import Ledger, away_seats, forfeited_seats, game_state
 from ra.web.limits import address_prefix
 from ra.web.mail import BY_TURNS_SECONDS
@@ -114,7 +118,7 @@ def table_seats(row: GameRow) -> list[Seat]:
 
 def table_for(
     row: GameRow, game: Game, stand_ins: Collection[int] = (), deadline: float = MOVE_DEADLINE
-) -> Table[asyncio.Future[HintReply]]:
+) -> HintTable:
     """The table of a stored game: its seats (people, or bots by level), its options and clock
     (``deadline``: the site's per decision without one), the seats that forfeited and the
     decisions (``stand_ins``) a stand-in took."""
@@ -146,7 +150,8 @@ class Room:
         self.bots = BotDriver(self)
         self.ledger = Ledger(hub.store, row.id)
         self.decided_at: float | None = None
-        self.hints = HintDesk(self)
+        self.hints = HintDesk(lambda job, key: hub.hint(self, job, key), self._hint_settled, row.id)
+        """The searches for this table's hints (the table decides which: :mod:`ra.steps`)."""
         self.feed = StateFeed(self)
         """What each client here is sent (the state messages)."""
         self.bot_budget = 1.0
@@ -233,7 +238,7 @@ class Room:
 
     # --- decisions -------------------------------------------------------------
 
-    def table_now(self) -> Table[asyncio.Future[HintReply]]:
+    def table_now(self) -> HintTable:
         if self.table is None:
             raise ClientError("not_allowed", "the game has not started: every seat must be taken")
         return self.table
@@ -253,37 +258,45 @@ class Room:
         self.hub.metrics.decisions.labels(kind).inc()
         self.hub.metrics.decision_latency.labels(kind).observe(time.perf_counter() - received)
 
-    def hint(self, client: Client, n: int) -> None:
-        """Start sending ``client`` (the seat to move at decision ``n``) its hints.
-
-        Checks at once (a refusal raises :class:`ClientError`); the evaluation runs in a
-        worker process while this connection goes on (moves are never held up by it).
-        One evaluation per position and seat, at most one in flight per seat, stopped when
-        nobody wants it any more (:class:`ra.web.hints.HintDesk`).
-        """
+    async def hint(self, client: Client, n: int) -> None:
+        """Start sending ``client`` (the seat to move at decision ``n``) its hints: the table's
+        step (:class:`ra.master.AskHint`) checks it at once (a refusal raises
+        :class:`ClientError`) and says whether a search starts; it runs in a worker process
+        while this connection goes on (moves are never held up by it)."""
         self.hub.metrics.hints.inc()
-        seat = client.seat
         table = self.table
         refused = assists_refusal(not self.row.casual, table is not None and table.game.is_over())
         if refused is not None:  # the rating policy's: a rated table gives no hint until it ends
             raise ClientError("no_hints", refused)
-        if not self.row.hints:
-            raise ClientError("no_hints", "hints are off at this table (chosen when it was created)")
-        if table is None or table.game.is_over():
-            raise ClientError("not_allowed", "there is no decision to give hints for")
-        game = table.game
-        if n != game.num_decisions:
-            raise ClientError("stale", f"the game is at decision {game.num_decisions}")
-        if seat is None or game.to_move != seat:
+        if client.seat is None:
             raise ClientError("not_your_turn", "hints are for the player to move")
-        self.hints.ask(client, seat)
+        async with self.lock:
+            await self.perform(AskHint(client.seat, n, client))
+
+    async def page_gone(self, client: Client) -> None:
+        """``client``'s page closed: the hints it waited for may be cancelled (the table's rule)."""
+        if self.table is not None and self.table.hints_asked:
+            async with self.lock:
+                await self.perform(PageGone(client))
+
+    async def _hint_settled(self, key: HintKey, answer: HintReply | None, failed: bool) -> None:
+        """A hint's search ended (:class:`ra.web.hints.HintDesk`): the table's step says who is told."""
+        async with self.lock:
+            if self.table is not None:
+                await self.perform(
+                    HintAnswered(key, answer) if answer is not None else HintFailed(key, failed)
+                )
+
+    def hint_wanted(self, key: HintKey) -> bool:
+        """Whether the hint of ``key`` is still worth its search (:meth:`ra.table.Table.hint_wanted`)."""
+        return self.table is not None and self.table.hint_wanted(key)
 
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
         async with self.lock:
             await self.perform(TakeBack(seat, n))
 
-    async def perform(self, intent: Intent) -> list[Later]:
+    async def perform(self, intent: Intent | HintAnswered[HintReply]) -> list[Later]:
         """Carry ``intent`` out at this table (hold :attr:`lock`): the table's step, then its
         effects — stored first, then told; what comes later (a stand-in's turn) is returned."""
         new, effects = self.step(intent)
@@ -291,7 +304,7 @@ class Room:
         self._play_on(new, effects)
         return [e for e in effects if isinstance(e, StandIn | MarkAway)]
 
-    def step(self, intent: Intent) -> tuple[Table[asyncio.Future[HintReply]], list[Effect]]:
+    def step(self, intent: Intent | HintAnswered[HintReply]) -> tuple[HintTable, list[Effect]]:
         """The table's :meth:`ra.table.Table.step` now; its refusal as the client's error."""
         try:
             return self.table_now().step(intent, self.hub.now())
@@ -299,7 +312,7 @@ class Room:
             why = err.why.to_json() if err.why is not None else None
             raise ClientError(err.code, str(err), why) from None
 
-    async def _store(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
+    async def _store(self, new: HintTable, effects: Sequence[Effect]) -> None:
         """Store what the step says must be, before the table plays on with ``new``: another
         worker's first write wins (then catch up, and say so); a decision that could not be
         stored is logged and said."""
@@ -318,7 +331,7 @@ class Room:
             log.exception("storing decision %d of game %s failed", n, self.id)
             raise ClientError("server_error", "the server could not store your move; try again") from None
 
-    def _play_on(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
+    def _play_on(self, new: HintTable, effects: Sequence[Effect]) -> None:
         """Play on with ``new`` and tell everyone what the step says."""
         changed = new.game is not self.game
         self.table = new
@@ -343,6 +356,7 @@ class Room:
                 self.hub.tell_turn(self.row, effect.seat)
             elif isinstance(effect, NextTurn):
                 self.schedule_bot()
+        self.hints.carry_out(new, list(effects), self.hub.settings.hint_budget)
 
     def _mirror(self, game: Game, state: GameColumns) -> None:
         """Keep the cached row in step with ``game`` (``state`` is its :func:`game_state`)."""
@@ -487,6 +501,7 @@ class Hub:
             for task in room.bots.tasks():
                 if task is not None:
                     task.cancel()
+            room.hints.stop()
             for c in room.audience.clients:
                 c.put(ShutdownMessage(type="shutdown", message="the server is restarting; reconnecting…"))
                 c.finish()
@@ -563,21 +578,18 @@ class Hub:
         )
         return str(action)
 
-    async def hint(self, room: Room, view: PlayerView, edition: str, seed: int, key: HintKey) -> HintReply:
-        """Hints for the seat of ``view`` in a worker process (see :mod:`ra.web.hints`), in its
-        table's turn, the seat's only one in flight, stopped once ``key`` is not wanted."""
-        budget = self.settings.hint_budget
+    async def hint(self, room: Room, job: HintJob, key: HintKey) -> HintReply:
+        """The hint ``job`` asks for, in a worker process (see :mod:`ra.web.hints`) in its table's
+        turn, stopped once the table no longer wants ``key`` (:meth:`ra.table.Table.hint_wanted`)."""
+        edition = room.table_now().options.edition
         return await self.scheduler.run(
             room.id,
             room.has_person,
             hint_for,
-            view,
-            budget,
-            seed,
+            job,
             edition,
             owner=room.owner(),
-            wanted=lambda: room.hints.wanted(key),
-            seat=(room.id, view.seat),
+            wanted=lambda: room.hint_wanted(key),
             switched=True,
         )
 

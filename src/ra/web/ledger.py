@@ -29,8 +29,6 @@ from ra.web.storage import GameStorage
 from ra.web.store import GameColumns, GameRow, ResultColumns
 
 if TYPE_CHECKING:
-    from asyncio import Future
-
     from ra.web.protocol import HintReply
 
 
@@ -79,7 +77,7 @@ class Ledger:
         self.game_id = game_id
 
     async def write(
-        self, row: GameRow, new: Table[Future[HintReply]], effects: Sequence[Effect], now: datetime
+        self, row: GameRow, new: Table[HintReply], effects: Sequence[Effect], now: datetime
     ) -> None:
         """Store what ``effects`` say must be (the others are the room's to carry out), in order;
         ``new``: the table after the step, ``now``: its moment."""

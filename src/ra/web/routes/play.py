@@ -118,6 +118,8 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
         log.info("game %s: a socket closed (%s)", room.id, client.trace())
         chat.forget(client)
         room.audience.clients.discard(client)
+        with contextlib.suppress(Exception):
+            await room.page_gone(client)
         client.finish()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, 1.0)
@@ -243,7 +245,7 @@ async def _handle(room: Room, client: Client, text: str, chat: Chat) -> None:
         elif isinstance(msg, UndoMessage):
             await room.undo(client.seat, msg.n)
         elif isinstance(msg, HintMessage):
-            room.hint(client, msg.n)
+            await room.hint(client, msg.n)
         elif isinstance(msg, ActionMessage):
             client.action_n = msg.n
             await room.act(client.seat, msg.action, msg.n)
