@@ -30,6 +30,7 @@ from ra.master import (
     HintFailed,
     HintFailedFor,
     HintKey,
+    Intent,
     Leave,
     MarkAway,
     NextTurn,
@@ -60,6 +61,32 @@ Stepped: TypeAlias = "tuple[Table[HintT], list[Effect]]"
 
 FORFEITED = "this seat forfeited when its time ran out: a bot plays it to the end"
 """Why a seat that forfeited may not decide (nor come back): every front end says it."""
+
+
+def step(table: Table[HintT], intent: Intent | HintAnswered[HintT], now: datetime) -> Stepped[HintT]:
+    """:meth:`ra.table.Table.step`: the rule of ``intent``, then the hints it made stale cancelled."""
+    new, effects = _rule(table, intent, now)
+    return sweep_hints(new, effects)
+
+
+def _rule(table: Table[HintT], intent: Intent | HintAnswered[HintT], now: datetime) -> Stepped[HintT]:
+    if isinstance(intent, Decide):
+        return decision(table, intent, now)
+    if isinstance(intent, TakeBack):
+        return take_back(table, intent)
+    if isinstance(intent, TimeOut):
+        return time_out(table, intent)
+    if isinstance(intent, Leave | Back):
+        return away(table, intent)
+    if isinstance(intent, AskHint):
+        return ask_hint(table, intent)
+    if isinstance(intent, HintAnswered):
+        return hint_answered(table, intent)
+    if isinstance(intent, HintFailed):
+        return hint_failed(table, intent)
+    if isinstance(intent, PageGone):
+        return page_gone(table, intent)
+    return forfeit(table, intent)
 
 
 def undo_refusal(reason: Msg) -> Msg:

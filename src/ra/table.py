@@ -31,19 +31,11 @@ from ra.errors import IllegalActionError, RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.events import game_over as game_over_event
 from ra.master import (
-    AskHint,
-    Back,
-    Decide,
     Effect,
     HintAnswered,
     HintAsk,
-    HintFailed,
     HintKey,
     Intent,
-    Leave,
-    PageGone,
-    TakeBack,
-    TimeOut,
 )
 from ra.record_format import ranks, result_fields, seat_numbers, standings
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
@@ -419,6 +411,26 @@ class Table(Generic[HintT]):
         events = self.game.events
         return any(events[i].seat == seat for i in stand_in_events(events, self.stand_ins))
 
+    # --- the clock (ra.clock): when the person to move is decided for ----------------------
+
+    def clock_left(self, bank: float | None, since: datetime | None, now: datetime) -> float | None:
+        """What the person to move sees on the clock at ``now`` (None: no clock runs — the game
+        is over, a bot or a stand-in decides, or the table has none); ``bank``: its game clock
+        as stored, ``since``: when the decision became due."""
+        seat = self.game.to_move
+        if self.game.is_over() or seat is None or not self.is_human(seat) or seat in self.away:
+            return None
+        return self.options.clock.left(bank, since, now)
+
+    def turn_wait(self, bank: float | None, since: datetime | None, now: datetime) -> float:
+        """Seconds from ``now`` until a stand-in decides for the person to move: the table's pace
+        for a seat away, else what its clock leaves (at a table without one, the site's
+        deadline per decision: :meth:`ra.clock.Clock.time_left`)."""
+        seat = self.game.to_move
+        if seat is not None and seat in self.away:
+            return self.options.pace
+        return self.options.clock.time_left(bank, since, now)
+
     def result(self) -> Result | None:
         """The finished game's result, forfeits included (None while it goes on)."""
         return game_result(self.game, self.forfeited)
@@ -446,27 +458,7 @@ class Table(Generic[HintT]):
         (:mod:`ra.master`): a new table, this one unchanged (but for its shared hint cache);
         :class:`ra.master.RefusedError` with the rule's code and reason if the intent may not
         be.  Every step ends by cancelling the hints it made stale (:func:`ra.steps.sweep_hints`)."""
-        new, effects = self._step(intent, now)
-        return steps.sweep_hints(new, effects)
-
-    def _step(self, intent: Intent | HintAnswered[HintT], now: datetime) -> tuple[Table[HintT], list[Effect]]:
-        if isinstance(intent, Decide):
-            return steps.decision(self, intent, now)
-        if isinstance(intent, TakeBack):
-            return steps.take_back(self, intent)
-        if isinstance(intent, TimeOut):
-            return steps.time_out(self, intent)
-        if isinstance(intent, Leave | Back):
-            return steps.away(self, intent)
-        if isinstance(intent, AskHint):
-            return steps.ask_hint(self, intent)
-        if isinstance(intent, HintAnswered):
-            return steps.hint_answered(self, intent)
-        if isinstance(intent, HintFailed):
-            return steps.hint_failed(self, intent)
-        if isinstance(intent, PageGone):
-            return steps.page_gone(self, intent)
-        return steps.forfeit(self, intent)
+        return steps.step(self, intent, now)
 
     def replaced(
         self,

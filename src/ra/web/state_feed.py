@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from ra.engine import Game
 from ra.events import DECISION_EVENTS, Event
+from ra.master import Undone
 from ra.web.clients import Client
-from ra.web.protocol import GameSummary, SeatPayload, StateMessage, seat_payload
+from ra.web.protocol import GameSummary, SeatPayload, StateMessage, UndoneMessage, seat_payload
 
 if TYPE_CHECKING:
     from ra.web.hub import Room
@@ -75,9 +76,13 @@ class StateFeed:
         """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``
         on, the stand-in's decisions marked."""
         table = self.room.table
-        stand_ins, forfeited = (table.stand_ins, table.forfeited) if table is not None else ((), set())
-        level = self.room.row.stand_in_level
-        return seat_payload(game, seat, self.room.row.edition, start, stand_ins, level, forfeited)
+        if table is None:  # not started: the stored options
+            row = self.room.row
+            return seat_payload(game, seat, row.edition, start, (), row.stand_in_level, set())
+        options = table.options
+        return seat_payload(
+            game, seat, options.edition, start, table.stand_ins, options.stand_in, table.forfeited
+        )
 
     def state(
         self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
@@ -126,4 +131,15 @@ class StateFeed:
         self.broadcast(to=(client,))
 
 
-__all__ = ["StateFeed", "decisions_before", "log_key"]
+def undone_message(undone: Undone, names: Sequence[str]) -> UndoneMessage:
+    """The ``undone`` notice everyone at the table is sent when ``undone.seat`` took a decision back."""
+    return {
+        "type": "undone",
+        "seat": undone.seat,
+        "name": names[undone.seat],
+        "action": undone.action,
+        "n": undone.n,
+    }
+
+
+__all__ = ["StateFeed", "decisions_before", "log_key", "undone_message"]

@@ -107,7 +107,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
     room.audience.clients.add(client)
     sender = asyncio.create_task(client.run_sender())
     try:
-        room.send_state(client)
+        room.feed.send_state(client)
         await chat.history(room, client)
         await hub.presence_changed(room)
         await note_waiting(room, hub, store)
@@ -190,7 +190,7 @@ async def _seat(
         if room.row.seats[seat].token_hash != token_hash:
             await room.resync()  # the room's copy of the seats is older than the database's
     client = Client(seat, ws.send_text, hub.settings, token_hash, close=ws.close, metrics=hub.metrics)
-    room.resume(client, hello.since, hello.key)
+    room.feed.resume(client, hello.since, hello.key)
     return room, client
 
 
@@ -252,4 +252,4 @@ async def _handle(room: Room, client: Client, text: str, chat: Chat) -> None:
     except ClientError as err:
         client.put(error(err.code, err.message, err.why))
         if err.code == "stale":
-            room.send_state(client)
+            room.feed.send_state(client)
