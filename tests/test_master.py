@@ -257,3 +257,18 @@ def test_no_front_end_writes_a_tables_facts() -> None:
         if write.search(line)
     ]
     assert not found, found
+
+
+def test_the_clock_left_and_the_wait_for_a_stand_in_are_the_tables() -> None:
+    """What a person sees on the clock and when its stand-in decides (issue 56: once the room's
+    and the bot driver's, reading the stored row)."""
+    t = clocked("stand_in")
+    seat = mover(t)
+    later = NOW + timedelta(seconds=20)
+    assert t.clock_left(None, NOW, later) == t.turn_wait(None, NOW, later) == 40.0
+    away: Table[str] = Table(t.game, t.seats, TableOptions(pace=2.5, clock=t.options.clock), away={seat})
+    assert away.clock_left(None, NOW, later) is None and away.turn_wait(None, NOW, later) == 2.5
+    bots: Table[str] = Table(t.game, [Seat("A", "random"), Seat("B", "random")], t.options)
+    assert bots.clock_left(None, NOW, later) is None  # a bot's decision runs no clock
+    unclocked = table(None, None)  # no clock to show, but the site's deadline still runs
+    assert unclocked.clock_left(None, NOW, later) is None and unclocked.turn_wait(None, NOW, later) > 0
