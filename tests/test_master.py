@@ -272,3 +272,29 @@ def test_the_clock_left_and_the_wait_for_a_stand_in_are_the_tables() -> None:
     assert bots.clock_left(None, NOW, later) is None  # a bot's decision runs no clock
     unclocked = table(None, None)  # no clock to show, but the site's deadline still runs
     assert unclocked.clock_left(None, NOW, later) is None and unclocked.turn_wait(None, NOW, later) > 0
+
+
+ROOM_LAYER = ("hub.py", "driver.py", "state_feed.py", "hints.py", "stored_table.py")
+"""The web's interpreters of a table's effects (:mod:`ra.web`): they read a table's facts from it."""
+
+
+def test_the_room_reads_a_tables_facts_from_the_table_not_from_the_stored_row() -> None:
+    """One place for each fact (issue 56): hints, pace, edition, stand-in level, away and forfeit
+    were read from the room's cached row beside the table's copy; only building the table
+    (:func:`ra.web.stored_table.table_for`) reads them from a stored row."""
+    copies = re.compile(
+        r"row\.(?:hints|bot_delay|edition|stand_in_level)\b|\]\.(?:away|forfeited)\b|s\.away\b"
+    )
+    web = Path(ra.__file__).parent / "web"
+    found = [
+        f"{name}:{n}: {line.strip()}"
+        for name in ROOM_LAYER
+        for n, line in enumerate((web / name).read_text(encoding="utf-8").splitlines(), 1)
+        if copies.search(line) and "def table_for" not in line
+    ]
+    assert found == [
+        "stored_table.py:69: hints=row.hints,",
+        "stored_table.py:70: pace=row.bot_delay,",
+        "stored_table.py:71: edition=row.edition,",
+        "stored_table.py:73: stand_in=row.stand_in_level,",
+    ], found

@@ -517,9 +517,8 @@ class Hub:
         if self.turn_mailer is None or seconds is None or seconds < BY_TURNS_SECONDS:
             return
         room = self.rooms.get(row.id)
-        away = room.away(seat) if room is not None and room.table is not None else row.seats[seat].away
-        if row.seats[seat].kind != "human" or away:
-            return  # the table's fact where it is open here; a game just started has nobody away
+        if row.seats[seat].kind != "human" or (room is not None and room.away(seat)):
+            return  # away: the table's fact (a game the lobby just started has nobody away)
         if room is not None and room.audience.presence()[seat]:
             return  # the person has the table open: they see it is their turn
         t, key = time.monotonic(), (row.id, seat)

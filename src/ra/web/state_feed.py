@@ -75,14 +75,9 @@ class StateFeed:
     def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
         """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``
         on, the stand-in's decisions marked."""
-        table = self.room.table
-        if table is None:  # not started: the stored options
-            row = self.room.row
-            return seat_payload(game, seat, row.edition, start, (), row.stand_in_level, set())
-        options = table.options
-        return seat_payload(
-            game, seat, options.edition, start, table.stand_ins, options.stand_in, table.forfeited
-        )
+        table = self.room.table_now()  # a game to show: its table is open
+        edition, level = table.options.edition, table.options.stand_in
+        return seat_payload(game, seat, edition, start, table.stand_ins, level, table.forfeited)
 
     def state(
         self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
