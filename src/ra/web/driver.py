@@ -175,8 +175,7 @@ class BotDriver:
                 return
             if not await self.hub.store.claims.claim(self.id, n, BOT_CLAIM_STALE):
                 return
-            async with self.room.lock:  # the table's time-out rule: a forfeit, or a stand-in
-                later = await self.room.perform(TimeOut(seat, n))
+            later = await self.room.intent(TimeOut(seat, n))  # the table's rule: a forfeit, or a stand-in
             for effect in later:
                 if isinstance(effect, StandIn):
                     await self._play_bot(effect.seat, effect.n, effect.level)

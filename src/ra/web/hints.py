@@ -20,7 +20,16 @@ from collections.abc import Awaitable, Callable, Hashable
 
 from ra.bots.evaluate import ActionValue, Evaluation
 from ra.bots.explain import explain, reason_msg
-from ra.master import CancelHint, Effect, HintFailedFor, HintKey, SendHint, StartHint
+from ra.master import (
+    CancelHint,
+    Effect,
+    HintAnswered,
+    HintFailed,
+    HintFailedFor,
+    HintKey,
+    SendHint,
+    StartHint,
+)
 from ra.table import HintJob, SearchCancelledError, Table, advise
 from ra.web.clients import Client
 from ra.web.protocol import ErrorMessage, HintReply, error
@@ -69,8 +78,8 @@ def _level_with(evaluation: Evaluation, best: ActionValue) -> list[str]:
 
 Search = Callable[[HintJob, HintKey], Awaitable[HintReply]]
 """How a table's hint search runs (the hub's fair scheduler, in a worker process)."""
-Settle = Callable[[HintKey, HintReply | None, bool], Awaitable[None]]
-"""How a search's end goes back to the table: its answer, or none (``True``: it failed)."""
+Settle = Callable[[HintAnswered[HintReply] | HintFailed], Awaitable[object]]
+"""How a search's end goes back to the table: as an intent of its own (the room carries it out)."""
 
 
 class HintDesk:
@@ -108,16 +117,15 @@ class HintDesk:
         if self.searches.get(key) is not search:
             return  # cancelled by the table, or replaced
         del self.searches[key]
-        answer: HintReply | None = None
-        failed = False
+        ended: HintAnswered[HintReply] | HintFailed
         if search.cancelled() or isinstance(search.exception(), SearchCancelledError):
-            pass  # stopped: its decision is past, or nobody is left to tell
+            ended = HintFailed(key)  # stopped: its decision is past, or nobody is left to tell
         elif search.exception() is not None:
             log.error("hint at %s:%d failed", self._trace, len(key[1]), exc_info=search.exception())
-            failed = True
+            ended = HintFailed(key, error=True)
         else:
-            answer = search.result()
-        task = asyncio.ensure_future(self._settle(key, answer, failed))
+            ended = HintAnswered(key, search.result())
+        task = asyncio.ensure_future(self._settle(ended))
         task.add_done_callback(_logged)
 
     def stop(self) -> None:
@@ -133,7 +141,8 @@ def _tell(asker: Hashable, message: HintReply | ErrorMessage) -> None:
         asker.put(message)
 
 
-def _logged(task: asyncio.Future[None]) -> None:
+def _logged(task: asyncio.Future[object]) -> None:
+    """A search's end that its table could not take (a table closed meanwhile) is logged."""
     if not task.cancelled() and task.exception() is not None:
         log.error("a hint's end could not be told to its table", exc_info=task.exception())
 

@@ -26,7 +26,6 @@ from ra.master import (
     Effect,
     GameOver,
     HintAnswered,
-    HintFailed,
     HintKey,
     Intent,
     Later,
@@ -71,8 +70,8 @@ from ra.web.scheduler import Start
 from ra.web.settings import Settings
 from ra.web.state_feed import StateFeed, undone_message
 from ra.web.storage import GameStorage
-from ra.web.store import ConflictError, GameRow, StoredDecision
-from ra.web.stored_table import after_decisions, build_game, caught_up, load, table_seats
+from ra.web.store import ConflictError, GameRow
+from ra.web.stored_table import after_decisions, build_game, caught_up, load, noted, table_seats
 from ra.web.summaries import game_summary
 
 log = logging.getLogger("ra.web")
@@ -101,7 +100,7 @@ class Room:
         self.bots = BotDriver(self)
         self.ledger = Ledger(hub.store, row.id)
         self.decided_at: float | None = None
-        self.hints = HintDesk(lambda job, key: hub.hint(self, job, key), self._hint_settled, row.id)
+        self.hints = HintDesk(lambda job, key: hub.hint(self, job, key), self.intent, row.id)
         """The searches for this table's hints (the table decides which: :mod:`ra.steps`)."""
         self.feed = StateFeed(self)
         """What each client here is sent (the state messages)."""
@@ -191,22 +190,12 @@ class Room:
             raise ClientError("no_hints", refused)
         if client.seat is None:
             raise ClientError("not_your_turn", "hints are for the player to move")
-        async with self.lock:
-            await self.perform(AskHint(client.seat, n, client))
+        await self.intent(AskHint(client.seat, n, client))
 
     async def page_gone(self, client: Client) -> None:
         """``client``'s page closed: the hints it waited for may be cancelled (the table's rule)."""
         if self.table is not None and self.table.hints_asked:
-            async with self.lock:
-                await self.perform(PageGone(client))
-
-    async def _hint_settled(self, key: HintKey, answer: HintReply | None, failed: bool) -> None:
-        """A hint's search ended (:class:`ra.web.hints.HintDesk`): the table's step says who is told."""
-        async with self.lock:
-            if self.table is not None:
-                await self.perform(
-                    HintAnswered(key, answer) if answer is not None else HintFailed(key, failed)
-                )
+            await self.intent(PageGone(client))
 
     def hint_wanted(self, key: HintKey) -> bool:
         """Whether the hint of ``key`` is still worth its search (:meth:`ra.table.Table.hint_wanted`)."""
@@ -214,8 +203,12 @@ class Room:
 
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
+        await self.intent(TakeBack(seat, n))
+
+    async def intent(self, intent: Intent | HintAnswered[HintReply]) -> list[Later]:
+        """Carry ``intent`` out, holding the table's lock (:meth:`perform`)."""
         async with self.lock:
-            await self.perform(TakeBack(seat, n))
+            return await self.perform(intent)
 
     async def perform(self, intent: Intent | HintAnswered[HintReply]) -> list[Later]:
         """Carry ``intent`` out at this table (hold :attr:`lock`): the table's step, then its
@@ -278,7 +271,7 @@ class Room:
         async with self.lock:
             table = self.table
             if note.appended is not None and table is not None and table.game.num_decisions == note.appended:
-                stored = await self._noted(note)
+                stored = await noted(self.hub.store, note)
                 new = after_decisions(table, stored) if stored else None
                 if new is not None:
                     mirror(self.row, new, self.hub.now())
@@ -287,12 +280,6 @@ class Room:
                     return
             self.broadcast(floor=await self._resync())
             self.schedule_bot(remote=True)
-
-    async def _noted(self, note: GameChanged) -> list[StoredDecision]:
-        """The decisions another worker's note says it stored (read back if it does not carry them)."""
-        if note.action is not None:
-            return [StoredDecision(note.seat or 0, note.action, note.stand_in)]
-        return await self.hub.store.decisions(self.id, since=note.appended or 0)
 
     async def resync(self) -> None:
         """Catch up with the database (another worker, or the lobby, changed the game)."""

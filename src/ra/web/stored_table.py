@@ -18,6 +18,7 @@ from ra.errors import RaError
 from ra.table import Seat, TableOptions, record_facts
 from ra.web.hints import HintTable
 from ra.web.ledger import away_seats, forfeited_seats
+from ra.web.pubsub import GameChanged
 from ra.web.storage import GameStorage
 from ra.web.store import GameRow, StoredDecision
 
@@ -89,6 +90,13 @@ async def load(store: GameStorage, game_id: str, deadline: float) -> tuple[GameR
         return row, None
     stored = await store.decisions(game_id)
     return row, table_for(row, build_game(row, [d.action for d in stored]), stood_in(stored), deadline)
+
+
+async def noted(store: GameStorage, note: GameChanged) -> list[StoredDecision]:
+    """The decisions another worker's note says it stored (read back if it does not carry them)."""
+    if note.action is not None:
+        return [StoredDecision(note.seat or 0, note.action, note.stand_in)]
+    return await store.decisions(note.game_id, since=note.appended or 0)
 
 
 def after_decisions(table: HintTable, stored: Sequence[StoredDecision]) -> HintTable | None:
