@@ -90,6 +90,7 @@ class HintDesk:
         self._settle = settle
         self._trace = trace
         self.searches: dict[HintKey, asyncio.Future[HintReply]] = {}
+        self._ending: set[asyncio.Future[object]] = set()  # held: a task nobody holds may vanish
 
     def carry_out(self, table: HintTable, effects: list[Effect], budget: str) -> None:
         """Carry out the hint effects of a step (``table``: the table after it)."""
@@ -126,7 +127,14 @@ class HintDesk:
         else:
             ended = HintAnswered(key, search.result())
         task = asyncio.ensure_future(self._settle(ended))
-        task.add_done_callback(_logged)
+        self._ending.add(task)
+        task.add_done_callback(self._ended_told)
+
+    def _ended_told(self, task: asyncio.Future[object]) -> None:
+        """A search's end that its table could not take (a table closed meanwhile) is logged."""
+        self._ending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a hint's end could not be told to its table", exc_info=task.exception())
 
     def stop(self) -> None:
         """Stop every search (the server stops)."""
@@ -139,12 +147,6 @@ def _tell(asker: Hashable, message: HintReply | ErrorMessage) -> None:
     """Send a hint (or its failure) to the page that asked, if it is still open."""
     if isinstance(asker, Client) and not asker.closed:
         asker.put(message)
-
-
-def _logged(task: asyncio.Future[object]) -> None:
-    """A search's end that its table could not take (a table closed meanwhile) is logged."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a hint's end could not be told to its table", exc_info=task.exception())
 
 
 __all__ = ["HintDesk", "HintTable", "hint_for"]
