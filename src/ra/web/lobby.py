@@ -37,7 +37,6 @@ from ra.tiles import EDITIONS
 from ra.web.db import now
 from ra.web.hub import Hub, build_game
 from ra.web.ledger import game_state, result_columns
-from ra.web.limit_store import lock_key
 from ra.web.limits import AddressBucket
 from ra.web.lobby_feed import LobbyLists
 from ra.web.mail import BY_TURNS_SECONDS
@@ -46,6 +45,7 @@ from ra.web.protocol import EventData, GameSummary, ViewData
 from ra.web.rating_policy import RatingPolicyError, table_choice
 from ra.web.settings import Settings
 from ra.web.store import GameRow, Store, active_games_on, games_created_on, new_token
+from ra.web.store.limits import lock_key
 from ra.web.waiting import deserted
 
 MAX_RECORD_BYTES = 256 * 1024
@@ -369,7 +369,7 @@ class Lobby:
 
     async def _within_caps(self, addr: str, new_bots: int, conn: AsyncConnection) -> None:
         """Refuse a new table past the address's caps, counted inside the creation's own
-        transaction under the address's lock (:func:`ra.web.limit_store.lock_key`): 60 requests at
+        transaction under the address's lock (:func:`ra.web.store.limits.lock_key`): 60 requests at
         once, or on two workers, still create at most the cap."""
         limit, bot_limit = self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr
         await lock_key(conn, f"tables\n{addr}")

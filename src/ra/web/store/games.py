@@ -29,7 +29,6 @@ from typing_extensions import TypedDict
 from ra.clock import MOVE_DEADLINE, Clock
 from ra.web.analysis_store import AnalysisStore
 from ra.web.bot_claims import BotClaims
-from ra.web.chat_store import ChatStore
 from ra.web.db import (
     accounts,
     as_utc,
@@ -41,13 +40,13 @@ from ra.web.db import (
     seats,
     sync_url,
 )
-from ra.web.limit_store import StoredHolds, StoredLevels
-from ra.web.limits import Holds, Levels, MemoryHolds, MemoryLevels
 from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 from ra.web.rating_policy import provisional
 from ra.web.seat_clocks import SeatClocks
+from ra.web.store.chat import ChatStore
+from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels
 
 
 def new_id() -> str:
@@ -237,7 +236,7 @@ class Store:
             asyncio.Lock() if self.sqlite else contextlib.nullcontext()
         )
         """Creations one at a time where no lock of the database's serializes a cap's check
-        (SQLite's single worker; PostgreSQL's caps take an advisory lock: ra.web.limit_store)."""
+        (SQLite's single worker; PostgreSQL's caps take an advisory lock: ra.web.store.limits)."""
         self.on_change: Callable[[], None] = _nothing
         """Called after every write this worker commits (the live lobby: :mod:`ra.web.lobby_feed`)."""
         if self.sqlite:
