@@ -45,7 +45,7 @@ from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 from ra.web.rating_policy import provisional
 from ra.web.seat_clocks import SeatClocks
-from ra.web.store.chat import ChatStore
+from ra.web.store.chat import ChatStorage, ChatStore
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels
 
 
@@ -218,7 +218,7 @@ class Store:
         else:
             kwargs.update(pool_size=10, max_overflow=20, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
-        self.chat = ChatStore(self.engine)
+        self.chat: ChatStorage = ChatStore(self.engine)
         """The chat's lines and reports (their own aggregate, on the same database)."""
         self.analyses = AnalysisStore(self.engine)
         """The finished games' analyses."""
