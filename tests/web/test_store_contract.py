@@ -9,19 +9,34 @@ import asyncio
 import shutil
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import cast
 
 import pytest
 import sqlalchemy as sa
 
 from ra.web import db
-from ra.web.store import Store
+from ra.web.addresses import fold_address
+from ra.web.store import Store, hash_token
+from ra.web.store.accounts import AccountStorage, MemoryAccounts, SeatHolder
 from ra.web.store.chat import ChatStorage, MemoryChat
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels
 
 BACKENDS = ("memory", "sqlite", "postgresql")
 
-WRITTEN = ("chat_reports", "chat", "limit_levels", "limit_holds", "seats", "games")
+WRITTEN = (
+    "chat_reports",
+    "chat",
+    "limit_levels",
+    "limit_holds",
+    "sessions",
+    "password_resets",
+    "reserved_names",
+    "seats",
+    "games",
+    "accounts",
+)
 """The tables these tests write, cleared after each test on the module's PostgreSQL database."""
 
 
@@ -32,21 +47,36 @@ class Stores:
     chat: ChatStorage
     levels: Levels
     holds: Holds
+    accounts: AccountStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
 
-    async def new_game(self) -> str:
-        """A table to chat at (the database's chat lines belong to a stored game)."""
+    async def new_game(self, token: str | None = None, status: str = "running") -> str:
+        """A stored game (chat lines belong to one) whose seat 0 ``token`` holds, if given."""
         if self.store is None:
             self.games += 1
+            if token is not None:
+                holder = SeatHolder(hash_token(token), finished=status == "finished")
+                cast(MemoryAccounts, self.accounts).put_seat(f"g{self.games}", 0, holder)
             return f"g{self.games}"
-        values = {"status": "open", "players": 2, "variant": "standard", "hidden_scores": True}
+        values = {"status": status, "players": 2, "variant": "standard", "hidden_scores": True}
         values |= {"edition": "original", "bot_delay": 0.0, "seed": 1}
         seats = [
             {"seat": i, "kind": "human", "level": None, "name": None, "token_hash": None} for i in (0, 1)
         ]
+        seats[0]["token_hash"] = None if token is None else hash_token(token)
         return await self.store.create_game(values, seats)
+
+    async def confirm_email(self, account_id: str, email: str) -> None:
+        """Give an account a confirmed address (as :mod:`ra.web.addresses` does)."""
+        if self.store is None:
+            record = cast(MemoryAccounts, self.accounts).accounts[account_id]
+            record.email, record.email_key, record.email_confirmed = email, fold_address(email), True
+            return
+        values = {"email": email, "email_key": fold_address(email), "email_confirmed": True}
+        async with self.store.engine.begin() as conn:
+            await conn.execute(sa.update(db.accounts).where(db.accounts.c.id == account_id).values(**values))
 
 
 Scenario = Callable[[Stores], Awaitable[None]]
@@ -75,11 +105,11 @@ def run(
 
 async def _on(url: str | None, scenario: Scenario) -> None:
     if url is None:
-        await scenario(Stores(MemoryChat(), MemoryLevels(), MemoryHolds()))
+        await scenario(Stores(MemoryChat(), MemoryLevels(), MemoryHolds(), MemoryAccounts()))
         return
     store = Store(url, worker_id="w1")
     try:
-        await scenario(Stores(store.chat, store.levels, store.holds, store))
+        await scenario(Stores(store.chat, store.levels, store.holds, store.accounts, store))
     finally:
         await store.close()
 
@@ -202,5 +232,143 @@ def test_holds_count_up_to_the_cap_and_give_back(run: Callable[[Scenario], None]
         await s.holds.give_back("k")
         assert await s.holds.take("k", 2)
         assert not await s.holds.take("k", 2)
+
+    run(scenario)
+
+
+# --- accounts and sessions -------------------------------------------------------------
+
+DAY = timedelta(days=1)
+
+
+def test_an_account_is_made_once_per_name_key(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        assert await s.accounts.create("a1", "Ann", "ann", "hash-1", "de") == "created"
+        assert await s.accounts.create("a2", "ANN", "ann", "hash-2", "en") == "taken"
+        assert await s.accounts.holder("ann") == "a1"
+        assert await s.accounts.holder("bob") is None
+        found = await s.accounts.credential("ann")
+        assert found is not None and (found.id, found.name, found.password_hash) == ("a1", "Ann", "hash-1")
+        assert await s.accounts.credential("bob") is None
+        assert await s.accounts.password_hash("a1") == "hash-1"
+        assert await s.accounts.name_of("a1") == "Ann"
+        assert await s.accounts.name_of("nobody") is None
+
+    run(scenario)
+
+
+def test_a_deleted_account_reserves_its_name_and_lets_go_of_its_seats(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        game = await s.new_game("seat-token")
+        assert await s.accounts.claim("a1", game, hash_token("seat-token")) == 1
+        await s.accounts.open_session(hash_token("cookie"), "a1", "csrf", DAY)
+        later = datetime.now(UTC) + DAY
+        await s.accounts.delete("a1", "ann", later)
+        assert await s.accounts.holder("ann") is None
+        assert await s.accounts.session(hash_token("cookie")) is None
+        until = await s.accounts.reserved_until("ann")
+        assert until is not None and abs((until - later).total_seconds()) < 1
+        assert await s.accounts.create("a2", "Ann", "ann", "h", "en") == "reserved"
+        assert await s.accounts.create("a3", "Bob", "bob", "h", "en") == "created"
+        assert await s.accounts.claim("a3", game, hash_token("seat-token")) == 1  # nobody's again
+
+    run(scenario)
+
+
+def test_a_seat_another_account_holds_is_not_claimed(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        for i in (1, 2):
+            await s.accounts.create(f"a{i}", f"P{i}", f"p{i}", "h", "en")
+        game = await s.new_game("seat-token")
+        assert await s.accounts.claim("a1", game, hash_token("wrong")) == 0
+        assert await s.accounts.claim("a1", game, hash_token("seat-token")) == 1
+        assert await s.accounts.claim("a2", game, hash_token("seat-token")) == 0
+        assert await s.accounts.claim("a1", game, hash_token("seat-token")) == 1  # its own: again
+
+    run(scenario)
+
+
+def test_sessions_open_read_and_end_with_the_seat_tokens_they_made(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        for cookie in ("c1", "c2"):
+            await s.accounts.open_session(hash_token(cookie), "a1", f"csrf-{cookie}", DAY)
+        row = await s.accounts.session(hash_token("c1"))
+        assert row is not None and (row.account_id, row.name, row.csrf) == ("a1", "Ann", "csrf-c1")
+        assert abs((row.expires_at - row.created_at) - DAY) < timedelta(seconds=1)
+        assert await s.accounts.session(hash_token("unknown")) is None
+        bound, played = await s.new_game("bound"), await s.new_game("old")
+        await s.accounts.bind_seat("a1", hash_token("c1"), bound, hash_token("bound"))
+        await s.accounts.claim("a1", played, hash_token("old"))
+        assert await s.accounts.play_here("a1", played, 0, hash_token("here"), hash_token("c2"))
+        assert await s.accounts.claim("a1", played, hash_token("old")) == 0  # the old token holds no more
+        assert await s.accounts.close_session(hash_token("c1")) == [bound]
+        assert await s.accounts.session(hash_token("c1")) is None
+        assert await s.accounts.claim("a1", bound, hash_token("bound")) == 0  # its token ended
+        assert await s.accounts.end_sessions("a1") == (1, [played])
+        assert await s.accounts.session(hash_token("c2")) is None
+
+    run(scenario)
+
+
+def test_a_seat_is_played_here_only_if_the_account_holds_it_in_a_game_not_over(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        running, over = await s.new_game("t1"), await s.new_game("t2", status="finished")
+        here = (hash_token("new"), hash_token("cookie"))
+        assert not await s.accounts.play_here("a1", running, 0, *here)  # not the account's yet
+        for game, token in ((running, "t1"), (over, "t2")):
+            await s.accounts.claim("a1", game, hash_token(token))
+        assert not await s.accounts.play_here("a1", over, 0, *here)
+        assert not await s.accounts.play_here("a1", running, 1, *here)
+        assert await s.accounts.play_here("a1", running, 0, *here)
+
+    run(scenario)
+
+
+def test_a_password_link_works_once_and_a_new_password_ends_the_sessions(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "old", "en")
+        await s.accounts.open_session(hash_token("cookie"), "a1", "csrf", DAY)
+        await s.accounts.new_link("a1", hash_token("first"), DAY)
+        await s.accounts.new_link("a1", hash_token("second"), DAY)  # the older one stops working
+        await s.accounts.new_link("a1", hash_token("expired"), -timedelta(seconds=1))
+        assert await s.accounts.link_holder(hash_token("first")) is None
+        assert await s.accounts.link_holder(hash_token("expired")) is None
+        assert await s.accounts.use_link(hash_token("expired"), "new") is None
+        await s.accounts.new_link("a1", hash_token("live"), DAY)
+        assert await s.accounts.link_holder(hash_token("live")) == "a1"
+        assert await s.accounts.use_link(hash_token("live"), "new") == ("Ann", [])
+        assert await s.accounts.use_link(hash_token("live"), "newer") is None
+        assert await s.accounts.password_hash("a1") == "new"
+        assert await s.accounts.session(hash_token("cookie")) is None
+        await s.accounts.open_session(hash_token("cookie2"), "a1", "csrf", DAY)
+        await s.accounts.new_link("a1", hash_token("link"), DAY)
+        assert await s.accounts.set_password("a1", "newest") == []
+        assert await s.accounts.session(hash_token("cookie2")) is None
+        assert await s.accounts.link_holder(hash_token("link")) is None
+
+    run(scenario)
+
+
+def test_password_links_go_to_a_name_or_a_confirmed_address(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "de")
+        await s.accounts.create("a2", "Bob", "bob", "h", "en")
+        await s.confirm_email("a2", "Bob@Example.org")
+        by_name = await s.accounts.mail_targets("ann", "ann")
+        assert [(t.id, t.name, t.email, t.email_confirmed, t.lang) for t in by_name] == [
+            ("a1", "Ann", None, False, "de")
+        ]
+        by_mail = await s.accounts.mail_targets(fold_address("bob@example.org"), None)
+        assert [(t.id, t.email, t.email_confirmed) for t in by_mail] == [("a2", "Bob@Example.org", True)]
+        assert await s.accounts.mail_targets(fold_address("nobody@example.org"), "nobody") == []
 
     run(scenario)

@@ -24,11 +24,9 @@ from ra.web.store.games import (
     StoredDecision,
     active_games_on,
     games_created_on,
-    hash_token,
     mark_here,
-    new_id,
-    new_token,
 )
+from ra.web.store.tokens import hash_token, new_id, new_token
 
 __all__ = [
     "BatchWriter",

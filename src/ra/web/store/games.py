@@ -11,9 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import json
-import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -45,22 +43,10 @@ from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 from ra.web.rating_policy import provisional
 from ra.web.seat_clocks import SeatClocks
+from ra.web.store.accounts import AccountStorage, AccountStore
 from ra.web.store.chat import ChatStorage, ChatStore
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels
-
-
-def new_id() -> str:
-    """A short random game id (unguessable enough to keep private games private)."""
-    return secrets.token_urlsafe(8)[:10].replace("-", "x").replace("_", "y")
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    """Seat tokens are stored hashed: a leaked database does not let anyone act."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+from ra.web.store.tokens import hash_token, new_id
 
 
 @dataclass
@@ -218,6 +204,8 @@ class Store:
         else:
             kwargs.update(pool_size=10, max_overflow=20, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
+        self.accounts: AccountStorage = AccountStore(self.engine, self.notify_game)
+        """Accounts, their sessions and password links, and which account holds a seat."""
         self.chat: ChatStorage = ChatStore(self.engine)
         """The chat's lines and reports (their own aggregate, on the same database)."""
         self.analyses = AnalysisStore(self.engine)
