@@ -11,21 +11,24 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 import sqlalchemy as sa
 
 from ra.web import db
 from ra.web.addresses import fold_address
-from ra.web.store import Store, hash_token
+from ra.web.store import Caps, OverCapError, Store, hash_token
 from ra.web.store.accounts import AccountStorage, MemoryAccounts, SeatHolder
+from ra.web.store.analyses import AnalysisStorage, MemoryAnalyses
 from ra.web.store.chat import ChatStorage, MemoryChat
-from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels
+from ra.web.store.limits import Holds, Levels, MemoryHolds
+from ra.web.store.lobby import LobbyStorage, MemoryLobby
 
 BACKENDS = ("memory", "sqlite", "postgresql")
 
 WRITTEN = (
+    "analyses",
     "chat_reports",
     "chat",
     "limit_levels",
@@ -48,6 +51,8 @@ class Stores:
     levels: Levels
     holds: Holds
     accounts: AccountStorage
+    analyses: AnalysisStorage
+    lobby: LobbyStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
@@ -105,11 +110,16 @@ def run(
 
 async def _on(url: str | None, scenario: Scenario) -> None:
     if url is None:
-        await scenario(Stores(MemoryChat(), MemoryLevels(), MemoryHolds(), MemoryAccounts()))
+        lobby = MemoryLobby()
+        await scenario(
+            Stores(MemoryChat(), lobby.levels, MemoryHolds(), MemoryAccounts(), MemoryAnalyses(), lobby)
+        )
         return
     store = Store(url, worker_id="w1")
     try:
-        await scenario(Stores(store.chat, store.levels, store.holds, store.accounts, store))
+        await scenario(
+            Stores(store.chat, store.levels, store.holds, store.accounts, store.analyses, store, store)
+        )
     finally:
         await store.close()
 
@@ -370,5 +380,164 @@ def test_password_links_go_to_a_name_or_a_confirmed_address(run: Callable[[Scena
         by_mail = await s.accounts.mail_targets(fold_address("bob@example.org"), None)
         assert [(t.id, t.email, t.email_confirmed) for t in by_mail] == [("a2", "Bob@Example.org", True)]
         assert await s.accounts.mail_targets(fold_address("nobody@example.org"), "nobody") == []
+
+    run(scenario)
+
+
+# --- analyses --------------------------------------------------------------------------
+
+HOUR = 3600.0
+
+
+def test_an_analysis_is_claimed_once_reports_progress_and_finishes(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        game = await s.new_game(status="finished")
+        assert await s.analyses.get(game) is None
+        assert await s.analyses.claim(game, 40, "600", HOUR)
+        assert not await s.analyses.claim(game, 40, "600", HOUR)  # running elsewhere, fresh
+        await s.analyses.progress(game, 7)
+        row = await s.analyses.get(game)
+        assert row is not None and (row.status, row.done, row.total, row.budget, row.data) == (
+            "running",
+            7,
+            40,
+            "600",
+            None,
+        )
+        await s.analyses.finish(game, {"mistakes": [1, 2]})
+        done = await s.analyses.get(game)
+        assert done is not None and (done.status, done.done, done.data) == ("done", 40, {"mistakes": [1, 2]})
+        assert not await s.analyses.claim(game, 40, "600", 0.0)  # done: never again
+
+    run(scenario)
+
+
+def test_a_stale_run_is_taken_over_and_a_failed_one_retried(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        stale, failed = await s.new_game(status="finished"), await s.new_game(status="finished")
+        assert await s.analyses.claim(stale, 40, "600", HOUR)
+        assert await s.analyses.claim(stale, 41, "900", -HOUR)  # its worker stopped updating it
+        row = await s.analyses.get(stale)
+        assert row is not None and (row.total, row.budget, row.done) == (41, "900", 0)
+        assert await s.analyses.claim(failed, 40, "600", HOUR)
+        await s.analyses.finish(failed, None)
+        assert await s.analyses.get(failed) is None
+        assert await s.analyses.claim(failed, 40, "600", HOUR)
+
+    run(scenario)
+
+
+# --- the lobby's tables ----------------------------------------------------------------
+
+TABLE: dict[str, Any] = {
+    "status": "open",
+    "players": 3,
+    "variant": "standard",
+    "hidden_scores": True,
+    "edition": "original",
+    "bot_delay": 0.0,
+    "seed": 7,
+    "hints": True,
+    "move_seconds": 60,
+}
+
+
+def seat_rows(*kinds: str) -> list[dict[str, Any]]:
+    return [
+        {"seat": i, "kind": k, "level": "easy" if k == "bot" else None, "name": None, "token_hash": None}
+        for i, k in enumerate(kinds)
+    ]
+
+
+def test_a_table_is_stored_listed_and_seated_once(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        first = await s.lobby.create_game(
+            {**TABLE, "creator_addr": "10.0.0.1"}, seat_rows("human", "human", "bot")
+        )
+        second = await s.lobby.create_game({**TABLE, "status": "running"}, seat_rows("human", "bot", "bot"))
+        row = await s.lobby.game(first)
+        assert row is not None
+        assert (row.status, row.players, row.seed, row.hints, row.move_seconds, row.num_decisions) == (
+            "open",
+            3,
+            7,
+            True,
+            60,
+            0,
+        )
+        assert [(x.seat, x.kind, x.level, x.token_hash) for x in row.seats] == [
+            (0, "human", None, None),
+            (1, "human", None, None),
+            (2, "bot", "easy", None),
+        ]
+        assert [r.id for r in await s.lobby.list_games(None)] == [second, first]
+        assert [r.id for r in await s.lobby.list_games("open")] == [first]
+        assert [r.id for r in await s.lobby.list_games(None, 1)] == [second]
+        assert await s.lobby.take_seat(first, 1, "Ann", "tok")
+        assert not await s.lobby.take_seat(first, 1, "Bob", "tok2")  # taken
+        assert not await s.lobby.take_seat(first, 2, "Bob", "tok2")  # a bot's
+        assert await s.lobby.seat_for_token(first, "tok") == 1
+        assert await s.lobby.seat_for_token(first, "tok2") is None
+        seated = await s.lobby.game(first)
+        assert seated is not None and seated.seats[1].name == "Ann" and seated.seats[1].gone_at is not None
+        assert await s.lobby.game("nope") is None
+
+    run(scenario)
+
+
+def test_a_table_its_last_person_left_is_closed(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        table = await s.lobby.create_game(TABLE, seat_rows("human", "human", "human"))
+        await s.lobby.take_seat(table, 0, "Ann", "tok")
+        assert not await s.lobby.close_if_empty(table)  # Ann is seated
+        assert await s.lobby.free_seat(table, 0)
+        assert await s.lobby.seat_for_token(table, "tok") is None
+        assert await s.lobby.close_if_empty(table)
+        assert await s.lobby.game(table) is None
+
+    run(scenario)
+
+
+def test_a_table_starts_once_and_gets_one_rematch(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        table = await s.lobby.create_game(TABLE, seat_rows("human", "bot", "bot"))
+        assert await s.lobby.start(table, 0, False)
+        assert not await s.lobby.start(table, 1, True)
+        row = await s.lobby.game(table)
+        assert row is not None and (row.status, row.to_move) == ("running", 0)
+        assert not await s.lobby.close_if_empty(table)  # running: not the lobby's to close
+        again = await s.lobby.create_game(TABLE, seat_rows("human", "bot"))
+        other = await s.lobby.create_game(TABLE, seat_rows("human", "bot"))
+        assert await s.lobby.set_rematch(table, again)
+        assert not await s.lobby.set_rematch(table, other)  # the first request won
+        await s.lobby.delete_game(other)
+        assert await s.lobby.game(other) is None
+        row = await s.lobby.game(table)
+        assert row is not None and row.rematch_id == again
+
+    run(scenario)
+
+
+def test_a_creation_past_its_creators_caps_is_refused(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        mine = {**TABLE, "creator_addr": "10.0.0.1"}
+        for _ in range(2):
+            await s.lobby.create_game(mine, seat_rows("human", "bot", "bot"), Caps("10.0.0.1", 2, 5, 2))
+        with pytest.raises(OverCapError) as over:
+            await s.lobby.create_game(mine, seat_rows("human", "bot"), Caps("10.0.0.1", 2, 5, 1))
+        assert (over.value.cap, over.value.held) == ("active", 2)
+        with pytest.raises(OverCapError) as over:
+            await s.lobby.create_game(mine, seat_rows("human", "bot", "bot"), Caps("10.0.0.1", 3, 5, 2))
+        assert (over.value.cap, over.value.held) == ("bot_seats", 4)
+        await s.lobby.create_game(mine, seat_rows("human", "bot"), Caps("10.0.0.1", 3, 5, 1))
+        with pytest.raises(OverCapError) as over:
+            await s.lobby.create_game(
+                {**mine, "status": "finished"}, seat_rows("human"), Caps("10.0.0.1", today=3)
+            )
+        assert (over.value.cap, over.value.held) == ("today", 3)
+        await s.lobby.create_game(
+            {**mine, "creator_addr": "10.0.0.2"}, seat_rows("human"), Caps("10.0.0.2", 1, 0, 0, today=1)
+        )
+        assert len(await s.lobby.list_games(None)) == 4  # nothing of a refused creation was stored
 
     run(scenario)

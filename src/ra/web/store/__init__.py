@@ -1,12 +1,18 @@
 """All the SQL of the site, one module per aggregate, each an interface (a Protocol) with its
 SQL store and an in-memory twin, so the services above take the interface and are tested
-without a database:
+without a database (``tests/web/test_store_contract.py`` runs each twin and its SQL store
+through the same scenarios):
 
 - :mod:`.games`: tables, seats and decisions (:class:`Store`, the database behind the server,
-  which also opens every other aggregate on its engine); the interface and its twin are in
-  :mod:`ra.web.storage`.
-- :mod:`.chat`: the tables' and the lobby's chat lines and reports on them.
+  which opens every other aggregate on its engine), and the caps a creation is counted against;
+  the games' interface and twin are :mod:`ra.web.storage`'s, the claims of bots' turns
+  :mod:`.bot_claims`'s.
+- :mod:`.accounts`: accounts and their names, sessions, password links, and which account and
+  session hold a seat.
+- :mod:`.chat`: the tables' and the lobby's chat lines and the reports on them.
+- :mod:`.analyses`: finished games' analyses, and the ratings their chances are given.
 - :mod:`.limits`: the rate limits' levels and what clients hold at once.
+- :mod:`.tokens`: ids and tokens, and how a token is stored (hashed).
 
 ``from ra.web.store import Store`` (and the other names of :mod:`.games`) keep working.
 """
@@ -15,9 +21,11 @@ from __future__ import annotations
 
 from ra.web.store.games import (
     BatchWriter,
+    Caps,
     ConflictError,
     GameColumns,
     GameRow,
+    OverCapError,
     ResultColumns,
     SeatRow,
     Store,
@@ -30,9 +38,11 @@ from ra.web.store.tokens import hash_token, new_id, new_token
 
 __all__ = [
     "BatchWriter",
+    "Caps",
     "ConflictError",
     "GameColumns",
     "GameRow",
+    "OverCapError",
     "ResultColumns",
     "SeatRow",
     "Store",
