@@ -17,17 +17,20 @@ import pytest
 import sqlalchemy as sa
 
 from ra.web import db
-from ra.web.addresses import fold_address
 from ra.web.store import Caps, OverCapError, Store, hash_token
 from ra.web.store.accounts import AccountStorage, MemoryAccounts, SeatHolder
+from ra.web.store.addresses import AddressStorage, AddressTakenError, DeadLinkError, MailRow, MemoryAddresses
+from ra.web.store.addresses import fold_address as fold
 from ra.web.store.analyses import AnalysisStorage, MemoryAnalyses
 from ra.web.store.chat import ChatStorage, MemoryChat
 from ra.web.store.limits import Holds, Levels, MemoryHolds
 from ra.web.store.lobby import LobbyStorage, MemoryLobby
+from ra.web.store.mail_links import Link
 
 BACKENDS = ("memory", "sqlite", "postgresql")
 
 WRITTEN = (
+    "account_tokens",
     "analyses",
     "chat_reports",
     "chat",
@@ -53,6 +56,7 @@ class Stores:
     accounts: AccountStorage
     analyses: AnalysisStorage
     lobby: LobbyStorage
+    addresses: AddressStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
@@ -77,9 +81,9 @@ class Stores:
         """Give an account a confirmed address (as :mod:`ra.web.addresses` does)."""
         if self.store is None:
             record = cast(MemoryAccounts, self.accounts).accounts[account_id]
-            record.email, record.email_key, record.email_confirmed = email, fold_address(email), True
+            record.email, record.email_key, record.email_confirmed = email, fold(email), True
             return
-        values = {"email": email, "email_key": fold_address(email), "email_confirmed": True}
+        values = {"email": email, "email_key": fold(email), "email_confirmed": True}
         async with self.store.engine.begin() as conn:
             await conn.execute(sa.update(db.accounts).where(db.accounts.c.id == account_id).values(**values))
 
@@ -110,15 +114,32 @@ def run(
 
 async def _on(url: str | None, scenario: Scenario) -> None:
     if url is None:
-        lobby = MemoryLobby()
+        lobby, accounts = MemoryLobby(), MemoryAccounts()
         await scenario(
-            Stores(MemoryChat(), lobby.levels, MemoryHolds(), MemoryAccounts(), MemoryAnalyses(), lobby)
+            Stores(
+                MemoryChat(),
+                lobby.levels,
+                MemoryHolds(),
+                accounts,
+                MemoryAnalyses(),
+                lobby,
+                MemoryAddresses(accounts),
+            )
         )
         return
     store = Store(url, worker_id="w1")
     try:
         await scenario(
-            Stores(store.chat, store.levels, store.holds, store.accounts, store.analyses, store, store)
+            Stores(
+                store.chat,
+                store.levels,
+                store.holds,
+                store.accounts,
+                store.analyses,
+                store,
+                store.addresses,
+                store,
+            )
         )
     finally:
         await store.close()
@@ -377,9 +398,9 @@ def test_password_links_go_to_a_name_or_a_confirmed_address(run: Callable[[Scena
         assert [(t.id, t.name, t.email, t.email_confirmed, t.lang) for t in by_name] == [
             ("a1", "Ann", None, False, "de")
         ]
-        by_mail = await s.accounts.mail_targets(fold_address("bob@example.org"), None)
+        by_mail = await s.accounts.mail_targets(fold("bob@example.org"), None)
         assert [(t.id, t.email, t.email_confirmed) for t in by_mail] == [("a2", "Bob@Example.org", True)]
-        assert await s.accounts.mail_targets(fold_address("nobody@example.org"), "nobody") == []
+        assert await s.accounts.mail_targets(fold("nobody@example.org"), "nobody") == []
 
     run(scenario)
 
@@ -539,5 +560,84 @@ def test_a_creation_past_its_creators_caps_is_refused(run: Callable[[Scenario], 
             {**mine, "creator_addr": "10.0.0.2"}, seat_rows("human"), Caps("10.0.0.2", 1, 0, 0, today=1)
         )
         assert len(await s.lobby.list_games(None)) == 4  # nothing of a refused creation was stored
+
+    run(scenario)
+
+
+# --- addresses -------------------------------------------------------------------------
+
+
+def test_an_address_is_confirmed_once_by_its_link(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        assert await s.addresses.give("nobody", "x@example.org", "x@example.org", "en") is None
+        given = await s.addresses.give("a1", "Ann@Example.org", "ann@example.org", "de")
+        assert given is not None and given.confirm is not None and given.undo is None
+        assert await s.addresses.settings("a1") == MailRow("Ann@Example.org", False, True)
+        link = await s.addresses.link("confirm", given.confirm)
+        assert link == Link("a1", "Ann@Example.org", "de")
+        assert await s.addresses.link("undo", given.confirm) is None  # one purpose each
+        assert await s.addresses.confirm(given.confirm) == "Ann@Example.org"
+        with pytest.raises(DeadLinkError):
+            await s.addresses.confirm(given.confirm)  # spent
+        assert await s.addresses.settings("a1") == MailRow("Ann@Example.org", True, True)
+        again = await s.addresses.give("a1", "ann@example.org", "ann@example.org", "de")
+        assert again is not None and (again.confirm, again.undo) == (None, None)  # the same inbox
+        assert await s.addresses.settings("nobody") is None
+
+    run(scenario)
+
+
+def test_a_change_away_from_a_confirmed_address_can_be_undone(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        first = await s.addresses.give("a1", "ann@example.org", "ann@example.org", "en")
+        assert first is not None and first.confirm is not None
+        await s.addresses.confirm(first.confirm)
+        await s.accounts.new_link("a1", hash_token("reset"), DAY)
+        change = await s.addresses.give("a1", "thief@example.org", "thief@example.org", "ru")
+        assert change is not None and change.confirm is not None and change.undo is not None
+        assert (change.old_email, change.old_lang) == ("ann@example.org", "en")
+        assert await s.accounts.link_holder(hash_token("reset")) is None  # a new address ends them
+        assert await s.addresses.undo(change.undo) == Link("a1", "ann@example.org", "en")
+        assert await s.addresses.settings("a1") == MailRow("ann@example.org", True, True)
+        with pytest.raises(DeadLinkError):
+            await s.addresses.confirm(change.confirm)  # the thief's link died with the undoing
+        with pytest.raises(DeadLinkError):
+            await s.addresses.undo(change.undo)
+
+    run(scenario)
+
+
+def test_one_confirmed_address_one_account(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        for i in (1, 2, 3):
+            await s.accounts.create(f"a{i}", f"P{i}", f"p{i}", "h", "en")
+        squat = await s.addresses.give("a2", "x@example.org", "x@example.org", "en")
+        own = await s.addresses.give("a1", "x@example.org", "x@example.org", "en")
+        assert squat is not None and own is not None and squat.confirm and own.confirm
+        assert await s.addresses.confirm(own.confirm) == "x@example.org"
+        assert await s.addresses.settings("a2") == MailRow(None, False, True)  # the squatter lost it
+        with pytest.raises(DeadLinkError):
+            await s.addresses.confirm(squat.confirm)
+        late = await s.addresses.give("a3", "x@example.org", "x@example.org", "en")
+        assert late is not None and late.confirm is not None
+        with pytest.raises(AddressTakenError):
+            await s.addresses.confirm(late.confirm)
+
+    run(scenario)
+
+
+def test_turn_mail_switches_and_unsubscribe_links(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        assert await s.addresses.switch("a1", False)
+        assert not await s.addresses.switch("nobody", False)
+        settings = await s.addresses.settings("a1")
+        assert settings is not None and not settings.turns
+        token = await s.addresses.new_link("unsubscribe", "a1", "ann@example.org", "de")
+        assert await s.addresses.link("unsubscribe", token) == Link("a1", "ann@example.org", "de")
+        assert await s.addresses.link("unsubscribe", token + "x") is None
+        assert await s.addresses.link("confirm", token) is None
 
     run(scenario)

@@ -9,6 +9,9 @@ through the same scenarios):
   :mod:`.bot_claims`'s.
 - :mod:`.accounts`: accounts and their names, sessions, password links, and which account and
   session hold a seat.
+- :mod:`.addresses`: the accounts' e-mail addresses and the links mailed about them
+  (:mod:`.mail_links`).
+- :mod:`.lobby`: the tables as the lobby makes, lists, seats and closes them.
 - :mod:`.chat`: the tables' and the lobby's chat lines and the reports on them.
 - :mod:`.analyses`: finished games' analyses, and the ratings their chances are given.
 - :mod:`.limits`: the rate limits' levels and what clients hold at once.

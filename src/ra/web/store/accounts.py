@@ -522,6 +522,10 @@ class MemoryAccounts:
             if g == game_id and h.token_hash == token_hash and h.account_id in (None, account_id):
                 h.account_id, h.session_hash = account_id, session_hash
 
+    def end_password_links(self, account_id: str) -> None:
+        """The account's password links stop working (its address changed)."""
+        self._drop(self.links, account_id)
+
     def _name_and_hash(self, account_id: str) -> tuple[str, str]:
         a = self.accounts[account_id]
         return a.name, a.password_hash

@@ -42,6 +42,7 @@ from ra.web.pubsub import GameChanged, Note, notify_sql
 from ra.web.rating_policy import provisional
 from ra.web.seat_clocks import SeatClocks
 from ra.web.store.accounts import AccountStorage, AccountStore
+from ra.web.store.addresses import AddressStorage, AddressStore
 from ra.web.store.analyses import AnalysisStorage, AnalysisStore
 from ra.web.store.bot_claims import BotClaims
 from ra.web.store.chat import ChatStorage, ChatStore
@@ -206,6 +207,8 @@ class Store:
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
         self.accounts: AccountStorage = AccountStore(self.engine, self.notify_game)
         """Accounts, their sessions and password links, and which account holds a seat."""
+        self.addresses: AddressStorage = AddressStore(self.engine)
+        """The accounts' e-mail addresses and the links mailed about them."""
         self.chat: ChatStorage = ChatStore(self.engine)
         """The chat's lines and reports (their own aggregate, on the same database)."""
         self.analyses: AnalysisStorage = AnalysisStore(self.engine)
