@@ -27,7 +27,8 @@ from ra.web.store.limits import Holds, Levels, MemoryHolds
 from ra.web.store.lobby import LobbyStorage, MemoryLobby
 from ra.web.store.mail_links import Link
 
-BACKENDS = ("memory", "sqlite", "postgresql")
+BACKENDS = ("memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.slow))
+"""PostgreSQL's database is made and migrated once per module (seconds): not in the fast subset."""
 
 WRITTEN = (
     "account_tokens",
