@@ -273,6 +273,13 @@ def test_holds_count_up_to_the_cap_and_give_back(run: Callable[[Scenario], None]
 DAY = timedelta(days=1)
 
 
+async def claimed(s: Stores, account_id: str, game_id: str, token: str) -> int:
+    """How many seats of ``game_id`` the account claimed by ``token``."""
+    done, games = await s.accounts.claim(account_id, [(game_id, hash_token(token))])
+    assert games == ([game_id] if done else [])
+    return done
+
+
 def test_an_account_is_made_once_per_name_key(run: Callable[[Scenario], None]) -> None:
     async def scenario(s: Stores) -> None:
         assert await s.accounts.create("a1", "Ann", "ann", "hash-1", "de") == "created"
@@ -295,7 +302,7 @@ def test_a_deleted_account_reserves_its_name_and_lets_go_of_its_seats(
     async def scenario(s: Stores) -> None:
         await s.accounts.create("a1", "Ann", "ann", "h", "en")
         game = await s.new_game("seat-token")
-        assert await s.accounts.claim("a1", game, hash_token("seat-token")) == 1
+        assert await claimed(s, "a1", game, "seat-token") == 1
         await s.accounts.open_session(hash_token("cookie"), "a1", "csrf", DAY)
         later = datetime.now(UTC) + DAY
         await s.accounts.delete("a1", "ann", later)
@@ -305,7 +312,7 @@ def test_a_deleted_account_reserves_its_name_and_lets_go_of_its_seats(
         assert until is not None and abs((until - later).total_seconds()) < 1
         assert await s.accounts.create("a2", "Ann", "ann", "h", "en") == "reserved"
         assert await s.accounts.create("a3", "Bob", "bob", "h", "en") == "created"
-        assert await s.accounts.claim("a3", game, hash_token("seat-token")) == 1  # nobody's again
+        assert await claimed(s, "a3", game, "seat-token") == 1  # nobody's again
 
     run(scenario)
 
@@ -315,10 +322,18 @@ def test_a_seat_another_account_holds_is_not_claimed(run: Callable[[Scenario], N
         for i in (1, 2):
             await s.accounts.create(f"a{i}", f"P{i}", f"p{i}", "h", "en")
         game = await s.new_game("seat-token")
-        assert await s.accounts.claim("a1", game, hash_token("wrong")) == 0
-        assert await s.accounts.claim("a1", game, hash_token("seat-token")) == 1
-        assert await s.accounts.claim("a2", game, hash_token("seat-token")) == 0
-        assert await s.accounts.claim("a1", game, hash_token("seat-token")) == 1  # its own: again
+        assert await claimed(s, "a1", game, "wrong") == 0
+        assert await claimed(s, "a1", game, "seat-token") == 1
+        assert await claimed(s, "a2", game, "seat-token") == 0
+        assert await claimed(s, "a1", game, "seat-token") == 1  # its own: again
+        other = await s.new_game("other-token")
+        held = [
+            (game, hash_token("seat-token")),
+            (other, hash_token("other-token")),
+            (other, hash_token("no")),
+        ]
+        assert await s.accounts.claim("a1", held) == (2, sorted([game, other]))
+        assert await s.accounts.claim("a2", held) == (0, [])
 
     run(scenario)
 
@@ -334,12 +349,12 @@ def test_sessions_open_read_and_end_with_the_seat_tokens_they_made(run: Callable
         assert await s.accounts.session(hash_token("unknown")) is None
         bound, played = await s.new_game("bound"), await s.new_game("old")
         await s.accounts.bind_seat("a1", hash_token("c1"), bound, hash_token("bound"))
-        await s.accounts.claim("a1", played, hash_token("old"))
+        await claimed(s, "a1", played, "old")
         assert await s.accounts.play_here("a1", played, 0, hash_token("here"), hash_token("c2"))
-        assert await s.accounts.claim("a1", played, hash_token("old")) == 0  # the old token holds no more
+        assert await claimed(s, "a1", played, "old") == 0  # the old token holds no more
         assert await s.accounts.close_session(hash_token("c1")) == [bound]
         assert await s.accounts.session(hash_token("c1")) is None
-        assert await s.accounts.claim("a1", bound, hash_token("bound")) == 0  # its token ended
+        assert await claimed(s, "a1", bound, "bound") == 0  # its token ended
         assert await s.accounts.end_sessions("a1") == (1, [played])
         assert await s.accounts.session(hash_token("c2")) is None
 
@@ -355,7 +370,7 @@ def test_a_seat_is_played_here_only_if_the_account_holds_it_in_a_game_not_over(
         here = (hash_token("new"), hash_token("cookie"))
         assert not await s.accounts.play_here("a1", running, 0, *here)  # not the account's yet
         for game, token in ((running, "t1"), (over, "t2")):
-            await s.accounts.claim("a1", game, hash_token(token))
+            await claimed(s, "a1", game, token)
         assert not await s.accounts.play_here("a1", over, 0, *here)
         assert not await s.accounts.play_here("a1", running, 1, *here)
         assert await s.accounts.play_here("a1", running, 0, *here)

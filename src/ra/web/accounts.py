@@ -319,14 +319,10 @@ class Accounts:
 
     async def claim(self, account_id: str, claims: list[SeatClaim]) -> int:
         """Join to the account each seat whose token holds it (others are passed over)."""
-        done = 0
-        games_claimed: set[str] = set()
-        for c in claims:  # a seat another account holds stays its (an old guest token is not enough)
-            claimed = await self.stored.claim(account_id, c.game, hash_token(c.token))
-            if claimed:
-                done += claimed
-                games_claimed.add(c.game)
-        for game_id in sorted(games_claimed):  # this worker's table, once it is committed
+        # a seat another account holds stays its (an old guest token is not enough)
+        held = [(c.game, hash_token(c.token)) for c in claims]
+        done, games_claimed = await self.stored.claim(account_id, held)
+        for game_id in games_claimed:  # this worker's table, once it is committed
             await self.sessions.seats_changed(game_id)
         return done
 

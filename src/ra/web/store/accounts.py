@@ -10,7 +10,7 @@ other workers are told in the same transaction)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal, Protocol, TypeVar
@@ -98,9 +98,9 @@ class AccountStorage(Protocol):
         links end; the games whose seats changed."""
         ...
 
-    async def claim(self, account_id: str, game_id: str, token_hash: str) -> int:
-        """Join to the account the seats of ``game_id`` that ``token_hash`` holds, unless another
-        account holds them: how many."""
+    async def claim(self, account_id: str, held: Sequence[tuple[str, str]]) -> tuple[int, list[str]]:
+        """Join to the account, in one step, each seat that a token holds (``held``: a game's id
+        and the token's hash), unless another account holds it: how many, and their games."""
         ...
 
     async def play_here(
@@ -210,17 +210,21 @@ class AccountStore:
         await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
         return await self._end_seats(conn, seats.c.account_id == account_id)
 
-    async def claim(self, account_id: str, game_id: str, token_hash: str) -> int:
+    async def claim(self, account_id: str, held: Sequence[tuple[str, str]]) -> tuple[int, list[str]]:
         mine = sa.or_(seats.c.account_id.is_(None), seats.c.account_id == account_id)
+        done, claimed = 0, set[str]()
         async with self.engine.begin() as conn:
-            res = await conn.execute(
-                sa.update(seats)
-                .where(seats.c.game_id == game_id, seats.c.token_hash == token_hash, mine)
-                .values(account_id=account_id)
-            )
-            if res.rowcount:
-                await self.notify(conn, game_id)  # the other workers' tables
-        return int(res.rowcount)
+            for game_id, token_hash in held:
+                res = await conn.execute(
+                    sa.update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.token_hash == token_hash, mine)
+                    .values(account_id=account_id)
+                )
+                if res.rowcount:
+                    done += res.rowcount
+                    claimed.add(game_id)
+                    await self.notify(conn, game_id)  # the other workers' tables
+        return done, sorted(claimed)
 
     async def play_here(
         self, account_id: str, game_id: str, seat: int, token_hash: str, session_hash: str
@@ -445,13 +449,14 @@ class MemoryAccounts:
         self._drop(self.links, account_id)
         return self._end_seats(lambda h: h.account_id == account_id)
 
-    async def claim(self, account_id: str, game_id: str, token_hash: str) -> int:
-        done = 0
-        for (g, _), h in self.seats.items():
-            if g == game_id and h.token_hash == token_hash and h.account_id in (None, account_id):
+    async def claim(self, account_id: str, held: Sequence[tuple[str, str]]) -> tuple[int, list[str]]:
+        done, claimed = 0, set[str]()
+        for (game_id, _), h in self.seats.items():
+            if (game_id, h.token_hash) in held and h.account_id in (None, account_id):
                 h.account_id = account_id
                 done += 1
-        return done
+                claimed.add(game_id)
+        return done, sorted(claimed)
 
     async def play_here(
         self, account_id: str, game_id: str, seat: int, token_hash: str, session_hash: str
