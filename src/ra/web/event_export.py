@@ -110,7 +110,7 @@ class EventExport:
             if t["game"] is None or len(t["players"]) < 2:
                 continue
             players = [names.get(p, "bot") if p is not None else "bot" for p in t["players"]]
-            record = await self.lobby.record(t["game"])
+            record = await self.lobby.records.record(t["game"])
             await self._let_go(t["game"])
             lines.append(
                 json.dumps(
