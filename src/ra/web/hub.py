@@ -43,7 +43,7 @@ from ra.table import BotJob, HintJob, decide
 from ra.web.audience import Audience
 from ra.web.bot_processes import BotProcesses
 from ra.web.clients import Client
-from ra.web.driver import BOT_CLAIM_STALE, BotDriver
+from ra.web.driver import BOT_CLAIM_STALE, BotDriver, BotRoom
 from ra.web.errors import ClientError
 from ra.web.hints import HintDesk, HintTable, hint_for
 from ra.web.ledger import Ledger, mirror
@@ -421,7 +421,7 @@ class Hub:
 
     # --- bots ------------------------------------------------------------------
 
-    async def think(self, room: Room, job: BotJob) -> str:
+    async def think(self, room: BotRoom, job: BotJob) -> str:
         """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop),
         when its table's turn comes (:class:`ra.web.scheduler.FairScheduler`); under load with
         a smaller share of its budget (:func:`ra.web.scheduler.budget_scale`, decided as it starts)."""
