@@ -458,7 +458,10 @@ class Table(Generic[HintT]):
         (:mod:`ra.master`): a new table, this one unchanged (but for its shared hint cache);
         :class:`ra.master.RefusedError` with the rule's code and reason if the intent may not
         be.  Every step ends by cancelling the hints it made stale (:func:`ra.steps.sweep_hints`)."""
-        return steps.step(self, intent, now)
+        new, effects = steps.step(self, intent, now)
+        if not isinstance(new, Table):  # the rules only ever answer with self or self.replaced()
+            raise TypeError(f"a step answered with {type(new).__name__}, not a Table")
+        return new, effects
 
     def replaced(
         self,
