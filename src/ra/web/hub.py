@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 
 from ra.engine import Game
 from ra.master import (
-    AskHint,
     Broadcast,
     By,
     Decide,
@@ -31,7 +30,6 @@ from ra.master import (
     Later,
     MarkAway,
     NextTurn,
-    PageGone,
     RefusedError,
     StandIn,
     StoreDecision,
@@ -65,7 +63,6 @@ from ra.web.pubsub import (
     PresenceChanged,
     PubSub,
 )
-from ra.web.rating_policy import assists_refusal
 from ra.web.scheduler import Start
 from ra.web.settings import Settings
 from ra.web.state_feed import StateFeed, undone_message
@@ -100,7 +97,9 @@ class Room:
         self.bots = BotDriver(self)
         self.ledger = Ledger(hub.store, row.id)
         self.decided_at: float | None = None
-        self.hints = HintDesk(lambda job, key: hub.hint(self, job, key), self.intent, row.id)
+        self.hints = HintDesk(
+            lambda job, key: hub.hint(self, job, key), self.intent, lambda: self.table, row.id
+        )
         """The searches for this table's hints (the table decides which: :mod:`ra.steps`)."""
         self.feed = StateFeed(self)
         """What each client here is sent (the state messages)."""
@@ -179,27 +178,9 @@ class Room:
         self.hub.metrics.decision_latency.labels(kind).observe(time.perf_counter() - received)
 
     async def hint(self, client: Client, n: int) -> None:
-        """Start sending ``client`` (the seat to move at decision ``n``) its hints: the table's
-        step (:class:`ra.master.AskHint`) checks it at once (a refusal raises
-        :class:`ClientError`) and says whether a search starts; it runs in a worker process
-        while this connection goes on (moves are never held up by it)."""
+        """Start sending ``client`` its hints (:meth:`ra.web.hints.HintDesk.ask`), counted."""
         self.hub.metrics.hints.inc()
-        table = self.table
-        refused = assists_refusal(not self.row.casual, table is not None and table.game.is_over())
-        if refused is not None:  # the rating policy's: a rated table gives no hint until it ends
-            raise ClientError("no_hints", refused)
-        if client.seat is None:
-            raise ClientError("not_your_turn", "hints are for the player to move")
-        await self.intent(AskHint(client.seat, n, client))
-
-    async def page_gone(self, client: Client) -> None:
-        """``client``'s page closed: the hints it waited for may be cancelled (the table's rule)."""
-        if self.table is not None and self.table.hints_asked:
-            await self.intent(PageGone(client))
-
-    def hint_wanted(self, key: HintKey) -> bool:
-        """Whether the hint of ``key`` is still worth its search (:meth:`ra.table.Table.hint_wanted`)."""
-        return self.table is not None and self.table.hint_wanted(key)
+        await self.hints.ask(client, n, rated=not self.row.casual)
 
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
@@ -446,7 +427,7 @@ class Hub:
             job,
             edition,
             owner=room.owner(),
-            wanted=lambda: room.hint_wanted(key),
+            wanted=lambda: room.hints.wanted(key),
             switched=True,
         )
 
