@@ -202,6 +202,15 @@ class BotDriver:
         self.clock_task_n = n
         self.clock_task = asyncio.create_task(self._clock_turn(seat, n, self._wait(table)))
 
+    def clock_left(self) -> float | None:
+        """Seconds the person to move has left for this decision, as the state shows them
+        (:meth:`ra.table.Table.clock_left`; None: no clock runs)."""
+        table, row = self.room.table, self.room.row
+        seat = table.game.to_move if table is not None else None
+        if table is None or seat is None:
+            return None
+        return table.clock_left(row.seats[seat].bank, row.updated_at, self.hub.now())
+
     def _wait(self, table: HintTable) -> float:
         """Seconds until the stand-in decides for the person to move (:meth:`ra.table.Table.turn_wait`)."""
         row, seat = self.room.row, table.game.to_move

@@ -101,7 +101,7 @@ class Room:
             lambda job, key: hub.hint(self, job, key), self.intent, lambda: self.table, row.id
         )
         """The searches for this table's hints (the table decides which: :mod:`ra.steps`)."""
-        self.feed = StateFeed(self)
+        self.feed = StateFeed(self, self.bots.clock_left)
         """What each client here is sent (the state messages)."""
         self.bot_budget = 1.0
         """The share of its level's budget the last bot search here had (less under load)."""
@@ -147,13 +147,6 @@ class Room:
     def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
         """``seat``'s view of ``game`` and its log from ``start`` on (:mod:`ra.web.state_feed`)."""
         return self.feed.payload(game, seat, start)
-
-    def clock_left(self) -> float | None:
-        """Seconds the person to move has left for this decision (:meth:`ra.table.Table.clock_left`)."""
-        game = self.game
-        if self.table is None or game is None or game.to_move is None:
-            return None
-        return self.table.clock_left(self.row.seats[game.to_move].bank, self.row.updated_at, self.hub.now())
 
     def table_now(self) -> HintTable:
         if self.table is None:

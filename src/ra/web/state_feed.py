@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol
 
 from ra.engine import Game
@@ -52,14 +52,15 @@ class FedRoom(Protocol):
     def summary(self) -> GameSummary: ...
     def table_now(self) -> HintTable: ...
     def can_undo(self, seat: int | None) -> bool: ...
-    def clock_left(self) -> float | None: ...
 
 
 class StateFeed:
     """The state messages of one room's clients (the room's transport: :class:`ra.web.hub.Room`)."""
 
-    def __init__(self, room: FedRoom) -> None:
+    def __init__(self, room: FedRoom, clock_left: Callable[[], float | None]) -> None:
         self.room = room
+        self.clock_left = clock_left
+        """What the person to move has left (:meth:`ra.web.driver.BotDriver.clock_left`)."""
 
     def broadcast(self, floor: int | None = None, to: Collection[Client] | None = None) -> None:
         """Send every client (or those ``to``) its state (the log from what it has, or from
@@ -120,7 +121,7 @@ class StateFeed:
             "t": self.room.decided_at if view is not None else None,
             "log_key": log_key(game, seat) if game is not None and view is not None else None,
             "bot_budget": self.room.bot_budget,
-            "clock_left": self.room.clock_left() if view is not None else None,
+            "clock_left": self.clock_left() if view is not None else None,
         }
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
