@@ -68,7 +68,7 @@ from ra.web.settings import Settings
 from ra.web.state_feed import StateFeed, undone_message
 from ra.web.storage import GameStorage
 from ra.web.store import ConflictError, GameRow
-from ra.web.stored_table import after_decisions, build_game, caught_up, load, noted, table_seats
+from ra.web.stored_table import build_game, catch_up, follow, load, resync, table_seats
 from ra.web.summaries import game_summary
 
 log = logging.getLogger("ra.web")
@@ -208,7 +208,7 @@ class Room:
         try:
             await self.ledger.write(self.row, new, effects, self.hub.now())
         except ConflictError:
-            await self._resync()
+            await catch_up(self, self.hub.store, self.hub.settings.move_deadline)
             self.broadcast()
             stale = "already decided: another move was made first" if deciding else "the game has moved on"
             raise ClientError("stale", stale) from None
@@ -240,36 +240,12 @@ class Room:
     # --- catching up with the storage (ra.web.stored_table) ------------------------------
 
     async def remote_change(self, note: GameChanged) -> None:
-        """Another worker committed: apply the decision its note carries when we are one behind
-        (no database read); anything else, catch up from the database."""
-        async with self.lock:
-            table = self.table
-            if note.appended is not None and table is not None and table.game.num_decisions == note.appended:
-                stored = await noted(self.hub.store, note)
-                new = after_decisions(table, stored) if stored else None
-                if new is not None:
-                    mirror(self.row, new, self.hub.now())
-                    self.table, self.decided_at = new, None
-                    self.broadcast()
-                    return
-            self.broadcast(floor=await self._resync())
-            self.schedule_bot(remote=True)
+        """Another worker committed: follow it (:func:`ra.web.stored_table.follow`)."""
+        await follow(self, note, self.hub.store, self.hub.settings.move_deadline, self.hub.now())
 
     async def resync(self) -> None:
         """Catch up with the database (another worker, or the lobby, changed the game)."""
-        async with self.lock:
-            floor = await self._resync()
-            self.audience.drop_lost_seats()
-            self.broadcast(floor=floor)
-            self.schedule_bot(remote=True)
-
-    async def _resync(self) -> int | None:
-        """Catch up (hold :attr:`lock`); the first log entry the clients must be sent again."""
-        caught = await caught_up(self.hub.store, self.id, self.table, self.hub.settings.move_deadline)
-        if caught is None:
-            return None
-        self.row, self.table, floor = caught
-        return floor
+        await resync(self, self.hub.store, self.hub.settings.move_deadline)
 
     def schedule_bot(self, remote: bool = False) -> None:
         """Start the bot's (or a stand-in's) turn if one is due (:class:`BotDriver`)."""
