@@ -98,7 +98,6 @@ class Table(Protocol[HintT]):
     def why_no_undo(self, seat: int | None) -> Msg | None: ...
     def stood_in_for(self, seat: int) -> bool: ...
     def hint_key(self, seat: int) -> HintKey: ...
-    def hint_wanted(self, key: HintKey) -> bool: ...
     def replaced(
         self,
         game: Game | None = None,
@@ -302,12 +301,22 @@ def page_gone(table: Table[HintT], intent: PageGone) -> Stepped[HintT]:
 
 def sweep_hints(table: Table[HintT], effects: list[Effect]) -> Stepped[HintT]:
     """After a step: cancel the hints in flight whose decision is past (a decision, an undo, the
-    end) or whose seat is away or forfeited — the table's :meth:`ra.table.Table.hint_wanted`."""
-    stale = [ask.key for ask in table.hints_asked.values() if not table.hint_wanted(ask.key)]
+    end) or whose seat is away or forfeited (:func:`hint_wanted`)."""
+    stale = [ask.key for ask in table.hints_asked.values() if not hint_wanted(table, ask.key)]
     if not stale:
         return table, effects
     kept = {seat: ask for seat, ask in table.hints_asked.items() if ask.key not in stale}
     return table.replaced(hints_asked=kept), [*effects, *(CancelHint(key) for key in stale)]
+
+
+def hint_wanted(table: Table[HintT], key: HintKey) -> bool:
+    """Whether the hint of ``key`` is still worth its search: it is its seat's one in flight,
+    that seat's person is to move in that very position, and is not away nor forfeited."""
+    seat, game = key[0], table.game
+    asked = table.hints_asked.get(seat)
+    if asked is None or asked.key != key or seat in table.away or seat in table.forfeited:
+        return False
+    return not game.is_over() and game.to_move == seat and table.hint_key(seat) == key
 
 
 def _settled(table: Table[HintT], key: HintKey) -> tuple[Table[HintT], frozenset[Hashable]]:

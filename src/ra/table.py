@@ -563,15 +563,6 @@ class Table(Generic[HintT]):
         """The hint cache's key for ``seat`` at the current position."""
         return (seat, tuple(str(a) for a in self.game.decisions))
 
-    def hint_wanted(self, key: HintKey) -> bool:
-        """Whether the hint of ``key`` is still worth its search: it is its seat's one in flight,
-        that seat's person is to move in that very position, and is not away nor forfeited."""
-        seat, game = key[0], self.game
-        asked = self.hints_asked.get(seat)
-        if asked is None or asked.key != key or seat in self.away or seat in self.forfeited:
-            return False
-        return not game.is_over() and game.to_move == seat and self.hint_key(seat) == key
-
     def hint_job(self, seat: int, budget: Budget | str | int = DEFAULT_BUDGET) -> HintJob:
         """The hint of ``seat`` (to move) as a :class:`HintJob` for :func:`advise`: its view
         only, the advisor's seed (as :meth:`bot_job` is for a bot)."""

@@ -33,6 +33,7 @@ from ra.master import (
     SendHint,
     StartHint,
 )
+from ra.steps import hint_wanted
 from ra.table import HintJob, SearchCancelledError, Table, advise
 from ra.web.clients import Client
 from ra.web.errors import ClientError
@@ -121,9 +122,9 @@ class HintDesk:
             await self._settle(PageGone(client))
 
     def wanted(self, key: HintKey) -> bool:
-        """Whether the hint of ``key`` is still worth its search (:meth:`ra.table.Table.hint_wanted`)."""
+        """Whether the hint of ``key`` is still worth its search (:func:`ra.steps.hint_wanted`)."""
         table = self._table()
-        return table is not None and table.hint_wanted(key)
+        return table is not None and hint_wanted(table, key)
 
     def carry_out(self, table: HintTable, effects: list[Effect], budget: str) -> None:
         """Carry out the hint effects of a step (``table``: the table after it)."""

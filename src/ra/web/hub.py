@@ -387,7 +387,7 @@ class Hub:
 
     async def hint(self, room: Room, job: HintJob, key: HintKey) -> HintReply:
         """The hint ``job`` asks for, in a worker process (see :mod:`ra.web.hints`) in its table's
-        turn, stopped once the table no longer wants ``key`` (:meth:`ra.table.Table.hint_wanted`)."""
+        turn, stopped once the table no longer wants ``key`` (:func:`ra.steps.hint_wanted`)."""
         edition = room.table_now().options.edition
         return await self.scheduler.run(
             room.id,
