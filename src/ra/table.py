@@ -34,6 +34,7 @@ from ra.master import (
     Effect,
     HintAnswered,
     HintAsk,
+    HintIntent,
     HintKey,
     Intent,
 )
@@ -462,6 +463,14 @@ class Table(Generic[HintT]):
         if not isinstance(new, Table):  # the rules only ever answer with self or self.replaced()
             raise TypeError(f"a step answered with {type(new).__name__}, not a Table")
         return new, effects
+
+    def hint_step(self, intent: HintIntent | HintAnswered[HintT], now: datetime) -> list[Effect]:
+        """:meth:`step` for a hint's intent at a table kept all game long (the terminal's, whose
+        decisions are applied to it): a hint's step changes only the hints in flight, taken
+        here; its effects are returned."""
+        new, effects = self.step(intent, now)
+        self.hints_asked = new.hints_asked
+        return effects
 
     def replaced(
         self,

@@ -162,8 +162,7 @@ class HintWork:
 
     def _step(self, intent: AskHint | PageGone | HintAnswered[Evaluation]) -> list[Effect]:
         """The table's step for ``intent``: its hints in flight kept, its effects carried out."""
-        new, effects = self.table.step(intent, datetime.now(UTC))
-        self.table.hints_asked = new.hints_asked
+        effects = self.table.hint_step(intent, datetime.now(UTC))
         for effect in effects:
             if isinstance(effect, CancelHint):
                 self._searches.pop(effect.key, threading.Event()).set()
