@@ -28,6 +28,7 @@ from ra.master import (
     StartHint,
     TakeBack,
 )
+from ra.steps import hint_wanted
 from ra.table import HintJob, Seat, Table, TableOptions
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -58,7 +59,7 @@ def test_a_hint_asked_starts_one_search_and_its_answer_goes_to_everyone_waiting(
     first, seat = asked(t)
     key = t.hint_key(seat)
     assert first.hints_asked == {seat: HintAsk(key, frozenset({"page"}))} and not t.hints_asked
-    assert first.hint_wanted(key) and not t.hint_wanted(key)
+    assert hint_wanted(first, key) and not hint_wanted(t, key)
     both, effects = first.step(AskHint(seat, 0, "tab"), NOW)  # a second page: it waits too
     assert effects == [] and both.hints_asked[seat].askers == {"page", "tab"}
     done, effects = both.step(HintAnswered(key, "bid 9 is best"), NOW)
@@ -87,7 +88,7 @@ def test_a_decision_makes_the_hint_stale_and_cancels_its_search() -> None:
     t, seat = asked(table())
     key = t.hint_key(seat)
     after, effects = t.step(Decide(seat, "ra", 0), NOW)
-    assert effects[-1] == CancelHint(key) and after.hints_asked == {} and not after.hint_wanted(key)
+    assert effects[-1] == CancelHint(key) and after.hints_asked == {} and not hint_wanted(after, key)
     assert t.hints_asked[seat].key == key  # the old table is unchanged
     late, told = after.step(HintAnswered(key, "late"), NOW)  # an answer after all: kept, sent to nobody
     assert told == [] and late.hint_cache.get(key) == "late"

@@ -10,10 +10,14 @@ nothing.  The table keeps who sits where and what may be seen; these functions k
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable, Mapping
+from collections.abc import Set as AbstractSet
 from datetime import datetime
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from typing import Protocol, TypeAlias, TypeVar
 
+from ra.actions import Action
+from ra.clock import Clock
+from ra.engine import Game
 from ra.errors import IllegalActionError, NotationError
 from ra.master import (
     AskHint,
@@ -51,10 +55,58 @@ from ra.master import (
 )
 from ra.words import DEFAULT_LANG, Msg, msg, words
 
-if TYPE_CHECKING:
-    from ra.table import Table
-
 HintT = TypeVar("HintT")
+
+
+class Options(Protocol):
+    """What the rules read of a table's options (:class:`ra.table.TableOptions`)."""
+
+    @property
+    def hints(self) -> bool: ...
+    @property
+    def stand_in(self) -> str: ...
+    @property
+    def clock(self) -> Clock: ...
+
+
+class Answers(Protocol[HintT]):
+    """The hints a table keeps, by the history they answer (:class:`ra.table.HintCache`)."""
+
+    def get(self, key: HintKey) -> HintT | None: ...
+    def put(self, key: HintKey, value: HintT) -> None: ...
+
+
+class Table(Protocol[HintT]):
+    """What the rules read and change of a table (:class:`ra.table.Table`), so that they sit
+    below it: who is away or forfeited, its options and game, its hints, and a changed copy."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def options(self) -> Options: ...
+    @property
+    def forfeited(self) -> AbstractSet[int]: ...
+    @property
+    def away(self) -> AbstractSet[int]: ...
+    @property
+    def hints_asked(self) -> Mapping[int, HintAsk]: ...
+    @property
+    def hint_cache(self) -> Answers[HintT]: ...
+    def check(self, seat: int, action: Action | str) -> Action: ...
+    def apply(self, action: Action | str, stand_in: bool = False) -> None: ...
+    def undo(self, seat: int | None) -> Action: ...
+    def why_no_undo(self, seat: int | None) -> Msg | None: ...
+    def stood_in_for(self, seat: int) -> bool: ...
+    def hint_key(self, seat: int) -> HintKey: ...
+    def replaced(
+        self,
+        game: Game | None = None,
+        *,
+        forfeited: Collection[int] | None = None,
+        away: Collection[int] | None = None,
+        hints_asked: Mapping[int, HintAsk] | None = None,
+    ) -> Table[HintT]: ...
+
 
 Stepped: TypeAlias = "tuple[Table[HintT], list[Effect]]"
 """A step's answer: the table after the intent, and what a front end must do about it."""
@@ -249,12 +301,22 @@ def page_gone(table: Table[HintT], intent: PageGone) -> Stepped[HintT]:
 
 def sweep_hints(table: Table[HintT], effects: list[Effect]) -> Stepped[HintT]:
     """After a step: cancel the hints in flight whose decision is past (a decision, an undo, the
-    end) or whose seat is away or forfeited — the table's :meth:`ra.table.Table.hint_wanted`."""
-    stale = [ask.key for ask in table.hints_asked.values() if not table.hint_wanted(ask.key)]
+    end) or whose seat is away or forfeited (:func:`hint_wanted`)."""
+    stale = [ask.key for ask in table.hints_asked.values() if not hint_wanted(table, ask.key)]
     if not stale:
         return table, effects
     kept = {seat: ask for seat, ask in table.hints_asked.items() if ask.key not in stale}
     return table.replaced(hints_asked=kept), [*effects, *(CancelHint(key) for key in stale)]
+
+
+def hint_wanted(table: Table[HintT], key: HintKey) -> bool:
+    """Whether the hint of ``key`` is still worth its search: it is its seat's one in flight,
+    that seat's person is to move in that very position, and is not away nor forfeited."""
+    seat, game = key[0], table.game
+    asked = table.hints_asked.get(seat)
+    if asked is None or asked.key != key or seat in table.away or seat in table.forfeited:
+        return False
+    return not game.is_over() and game.to_move == seat and table.hint_key(seat) == key
 
 
 def _settled(table: Table[HintT], key: HintKey) -> tuple[Table[HintT], frozenset[Hashable]]:

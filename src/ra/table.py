@@ -34,6 +34,7 @@ from ra.master import (
     Effect,
     HintAnswered,
     HintAsk,
+    HintIntent,
     HintKey,
     Intent,
 )
@@ -458,7 +459,18 @@ class Table(Generic[HintT]):
         (:mod:`ra.master`): a new table, this one unchanged (but for its shared hint cache);
         :class:`ra.master.RefusedError` with the rule's code and reason if the intent may not
         be.  Every step ends by cancelling the hints it made stale (:func:`ra.steps.sweep_hints`)."""
-        return steps.step(self, intent, now)
+        new, effects = steps.step(self, intent, now)
+        if not isinstance(new, Table):  # the rules only ever answer with self or self.replaced()
+            raise TypeError(f"a step answered with {type(new).__name__}, not a Table")
+        return new, effects
+
+    def hint_step(self, intent: HintIntent | HintAnswered[HintT], now: datetime) -> list[Effect]:
+        """:meth:`step` for a hint's intent at a table kept all game long (the terminal's, whose
+        decisions are applied to it): a hint's step changes only the hints in flight, taken
+        here; its effects are returned."""
+        new, effects = self.step(intent, now)
+        self.hints_asked = new.hints_asked
+        return effects
 
     def replaced(
         self,
@@ -559,15 +571,6 @@ class Table(Generic[HintT]):
     def hint_key(self, seat: int) -> HintKey:
         """The hint cache's key for ``seat`` at the current position."""
         return (seat, tuple(str(a) for a in self.game.decisions))
-
-    def hint_wanted(self, key: HintKey) -> bool:
-        """Whether the hint of ``key`` is still worth its search: it is its seat's one in flight,
-        that seat's person is to move in that very position, and is not away nor forfeited."""
-        seat, game = key[0], self.game
-        asked = self.hints_asked.get(seat)
-        if asked is None or asked.key != key or seat in self.away or seat in self.forfeited:
-            return False
-        return not game.is_over() and game.to_move == seat and self.hint_key(seat) == key
 
     def hint_job(self, seat: int, budget: Budget | str | int = DEFAULT_BUDGET) -> HintJob:
         """The hint of ``seat`` (to move) as a :class:`HintJob` for :func:`advise`: its view

@@ -124,9 +124,9 @@ def test_a_walk_away_is_played_by_the_stand_in_at_the_tables_pace_until_the_pers
     async def main(fake: FakeTime) -> None:
         store, room = await master(fake, move_seconds=60)
         walker = to_move(room)
-        assert room.clock_left() == 60.0
+        assert room.bots.clock_left() == 60.0
         await fake.advance(59.9)
-        assert room.table_now().game.num_decisions == 0 and room.clock_left() == pytest.approx(0.1)
+        assert room.table_now().game.num_decisions == 0 and room.bots.clock_left() == pytest.approx(0.1)
         await fake.advance(0.1)  # the clock runs out: the stand-in decides, the seat is away
         assert room.table_now().game.num_decisions == 1 and room.table_now().stand_ins == {0}
         assert room.away(walker) and store.rows[room.id].seats[walker].away
@@ -138,7 +138,7 @@ def test_a_walk_away_is_played_by_the_stand_in_at_the_tables_pace_until_the_pers
         assert not room.away(walker) and not store.rows[room.id].seats[walker].away
         await play_until(room, fake, 1 - walker, lambda: to_move(room) == walker)
         n = room.table_now().game.num_decisions
-        assert room.clock_left() == 60.0  # a whole clock for the turn
+        assert room.bots.clock_left() == 60.0  # a whole clock for the turn
         await fake.advance(30)
         assert room.table_now().game.num_decisions == n and not room.away(walker)
 
@@ -149,7 +149,7 @@ def test_a_game_clock_is_charged_with_the_increment_and_a_clock_that_ran_out_sta
     async def main(fake: FakeTime) -> None:
         store, room = await master(fake, game_seconds=600, increment=5)
         mover = to_move(room)
-        assert room.clock_left() == 600.0 and seat_clock(room.row, 1 - mover, fake.t) == 600.0
+        assert room.bots.clock_left() == 600.0 and seat_clock(room.row, 1 - mover, fake.t) == 600.0
         await fake.advance(100)
         assert seat_clock(room.row, mover, fake.t) == 500.0  # the mover's runs down
         assert seat_clock(room.row, 1 - mover, fake.t) == 600.0  # the other's stands still
@@ -157,8 +157,8 @@ def test_a_game_clock_is_charged_with_the_increment_and_a_clock_that_ran_out_sta
         assert room.row.seats[mover].bank == store.rows[room.id].seats[mover].bank == 505.0
         walker = to_move(room)
         if walker == mover:  # the same person is to move again: a new decision, its clock
-            assert room.clock_left() == 505.0
-        await fake.advance(room.clock_left() or 0)  # the walker's whole clock, spent
+            assert room.bots.clock_left() == 505.0
+        await fake.advance(room.bots.clock_left() or 0)  # the walker's whole clock, spent
         assert room.away(walker) and room.row.seats[walker].bank == 0.0
         assert room.table_now().stand_ins  # the stand-in decided
         await room.bots.set_away(walker, False)  # back: what it had (nothing) plus the increment
@@ -199,7 +199,7 @@ def test_at_a_table_without_a_clock_the_sites_deadline_forfeits_and_the_other_wi
     async def main(fake: FakeTime) -> None:
         store, room = await master(fake, deadline=3 * 86400.0)
         walker = to_move(room)
-        assert room.clock_left() is None  # no clock to show
+        assert room.bots.clock_left() is None  # no clock to show
         await fake.advance(3 * 86400.0 - 1)
         assert not room.table_now().forfeited
         await fake.advance(1)

@@ -93,10 +93,10 @@ def test_a_decision_cancels_the_search_and_its_page_is_sent_nothing() -> None:
         await room.hint(page, 0)
         await settle()
         key = room.table_now().hint_key(seat)
-        assert room.hint_wanted(key)
+        assert room.hints.wanted(key)
         await room.act(seat, "ra", 0)
         await settle()
-        assert search.started[key].cancelled() and not room.hint_wanted(key)
+        assert search.started[key].cancelled() and not room.hints.wanted(key)
         assert "hint" not in sent(page) and room.table_now().hints_asked == {}
 
     run(main)
@@ -108,7 +108,7 @@ def test_a_page_gone_cancels_its_search_and_a_failed_search_is_told() -> None:
         await room.hint(page, 0)
         await settle()
         key = room.table_now().hint_key(seat)
-        await room.page_gone(page)
+        await room.hints.page_gone(page)
         await settle()
         assert search.started.pop(key).cancelled() and room.table_now().hints_asked == {}
         await room.hint(page, 0)  # asked again: a new search, which fails

@@ -39,7 +39,7 @@ class HintsPanel(Static):
     ) -> None:
         super().__init__(id="hints")
         self.table = table
-        self.work = HintWork(budget)
+        self.work = HintWork(table, budget)
         self.edition = edition
         self.w = words(lang)
         self.keys: Mapping[ra.Action, str] = {}
@@ -61,7 +61,7 @@ class HintsPanel(Static):
     def follow(self, keys: Mapping[ra.Action, str]) -> None:
         """The position may have changed: start its work if wanted, and show the panel."""
         self.keys = keys
-        work = self.work.start(self.table) if self.wanted else None
+        work = self.work.start() if self.wanted else None
         if work is not None:
             self.run_worker(work, thread=True, group="hints", exit_on_error=False)
         self.show()
@@ -104,7 +104,7 @@ class HintsPanel(Static):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.SUCCESS:
             answer: HintAnswer = event.worker.result  # type: ignore[assignment]
-            if self.work.done(answer, self.table.game.num_decisions):
+            if self.work.done(answer):
                 self.show()
         elif event.state == WorkerState.ERROR:
             if not isinstance(event.worker.error, EvaluationCancelledError):  # else: stopped on purpose

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any
+from datetime import UTC, datetime
 
 from rich.text import Text
 
@@ -16,6 +16,17 @@ from ra.bots.evaluate import ActionValue, Budget, Evaluation
 from ra.bots.explain import action_msg, reason, signed
 from ra.events import you_seat
 from ra.labels import action_label
+from ra.master import (
+    AskHint,
+    CancelHint,
+    Effect,
+    HintAnswered,
+    HintKey,
+    PageGone,
+    RefusedError,
+    SendHint,
+    StartHint,
+)
 from ra.state import State
 from ra.table import Table, advise
 from ra.tui.render import percent
@@ -93,51 +104,68 @@ def _columns(rows: list[Text], width: int | None) -> list[Text]:
     return lines
 
 
-HintAnswer = tuple[int, Evaluation]
-"""A finished evaluation and the decision number of the position it is for."""
+HintAnswer = tuple[HintKey, Evaluation]
+"""A finished evaluation and the key (seat and history) of the position it is for."""
 
 
 class HintWork:
-    """The hints panel's work: whether it is open, and the evaluation of the person's position —
-    run in the background while the panel is open, kept for that position only, stopped as soon
-    as the position goes (a decision, undo, quit)."""
+    """The hints panel's work: whether it is open, and the hint of the person's position, by
+    the table's hint intents (:mod:`ra.master`, :mod:`ra.steps`) as on the web — asked for
+    (:class:`AskHint`: from the table's cache at once, or a search), answered
+    (:class:`HintAnswered`), or no longer waited for when the position goes (a decision, undo,
+    quit: :class:`PageGone`, which cancels the search)."""
 
-    def __init__(self, budget: Budget | str | int = HINT_BUDGET) -> None:
+    def __init__(self, table: Table[Evaluation], budget: Budget | str | int = HINT_BUDGET) -> None:
+        self.table = table
         self.budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
         self.open = False
         self.result: Evaluation | None = None
         """The evaluation of the position now, once done."""
         self.position = -1
         """The decision number the hints are (being) worked out for; -1 for none."""
-        self._cancel = threading.Event()
+        self._searches: dict[HintKey, threading.Event] = {}  # each search's stop switch
 
-    def start(self, table: Table[Any]) -> Callable[[], HintAnswer] | None:
-        """The work for the position of ``table`` (whose mover must be a person), to run in a
-        thread that only waits: the table's hint job (:meth:`ra.table.Table.hint_job`) through
-        the one hint pipeline, in a process of its own (:func:`ra.table.advise`); None when it
-        is already under way or done."""
-        game = table.game
-        if self.position == game.num_decisions:
+    def start(self) -> Callable[[], HintAnswer] | None:
+        """Ask for the hint of the position now (whose mover must be a person): the table's
+        cache answers at once, or its hint job (:meth:`ra.table.Table.hint_job`) is returned as
+        the work to run in a thread that only waits, through the one hint pipeline in a process
+        of its own (:func:`ra.table.advise`); None when it is already under way or done."""
+        game = self.table.game
+        if self.position == game.num_decisions or game.to_move is None:
             return None
-        assert game.to_move is not None
-        job = table.hint_job(game.to_move, self.budget)
-        self._cancel.set()
-        self._cancel = cancel = threading.Event()
-        self.position = position = game.num_decisions
-        self.result = None
-        return lambda: (position, advise(job, cancel, apart=True))
+        self.position, self.result = game.num_decisions, None
+        try:
+            effects = self._step(AskHint(game.to_move, game.num_decisions, self))
+        except RefusedError:
+            return None
+        return next((self._search(e.key) for e in effects if isinstance(e, StartHint)), None)
+
+    def _search(self, key: HintKey) -> Callable[[], HintAnswer]:
+        job = self.table.hint_job(key[0], self.budget)
+        self._searches[key] = cancel = threading.Event()
+        return lambda: (key, advise(job, cancel, apart=True))
 
     def stop(self) -> None:
-        """Stop the work under way and forget its position."""
-        self._cancel.set()
+        """The position went: wait for its hint no more (its search is stopped) and forget it."""
+        if self.table.hints_asked:
+            self._step(PageGone(self))
         self.position = -1
         self.result = None
 
-    def done(self, answer: HintAnswer, now: int) -> bool:
-        """Keep a finished evaluation if it is of the position now (decision number ``now``);
-        whether it was kept."""
-        position, evaluation = answer
-        if position != self.position or position != now:
-            return False
-        self.result = evaluation
-        return True
+    def done(self, answer: HintAnswer) -> bool:
+        """A search's answer: kept in the table's cache (an undo may bring its position back),
+        and shown if the panel still waits for it; whether it is shown."""
+        key, evaluation = answer
+        self._searches.pop(key, None)
+        effects = self._step(HintAnswered(key, evaluation))
+        return any(isinstance(e, SendHint) and e.asker is self for e in effects)
+
+    def _step(self, intent: AskHint | PageGone | HintAnswered[Evaluation]) -> list[Effect]:
+        """The table's step for ``intent``: its hints in flight kept, its effects carried out."""
+        effects = self.table.hint_step(intent, datetime.now(UTC))
+        for effect in effects:
+            if isinstance(effect, CancelHint):
+                self._searches.pop(effect.key, threading.Event()).set()
+            elif isinstance(effect, SendHint) and effect.asker is self:
+                self.result = self.table.hint_cache.get(effect.key)
+        return effects

@@ -6,32 +6,71 @@ table's bot pipeline), kept beside the :class:`ra.web.hub.Room` that holds the s
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
-import os
-import signal
-import sys
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Protocol
 
-from ra.master import Back, Leave, StandIn, TimeOut
-from ra.table import decide
+from ra.master import Back, HintAnswered, Intent, Later, Leave, StandIn, TimeOut
+from ra.table import BotJob, decide
 from ra.web.errors import ClientError
-
-if TYPE_CHECKING:
-    from ra.web.hints import HintTable
-    from ra.web.hub import Room
+from ra.web.hints import HintTable
+from ra.web.ledger import Ledger
+from ra.web.protocol import HintReply
+from ra.web.storage import GameStorage
+from ra.web.store import GameRow
 
 log = logging.getLogger("ra.web")
 
 INLINE_BOTS = ("easy", "random", "greedy")
 """Levels fast enough to run on the event loop (the others search in a worker process)."""
-PR_SET_PDEATHSIG = 1
-"""Linux's prctl option: the signal a process gets when its parent ends."""
 BOT_CLAIM_HEARTBEAT = 2.0
 """Seconds between two renewals of a claim on a bot's turn while its worker thinks."""
 BOT_CLAIM_STALE = 8.0
 """Seconds a claim on a bot's turn lives unrenewed: then its worker is taken for dead and
 another takes the turn over (a thinking worker renews it every :data:`BOT_CLAIM_HEARTBEAT`)."""
+
+
+class BotHost(Protocol):
+    """What a bot driver needs of the worker that holds its table (:class:`ra.web.hub.Hub`)."""
+
+    @property
+    def store(self) -> GameStorage: ...
+    @property
+    def bot_slots(self) -> asyncio.Semaphore: ...
+    @property
+    def now(self) -> Callable[[], datetime]: ...
+    @property
+    def sleep(self) -> Callable[[float], Awaitable[None]]: ...
+    async def think(self, room: BotRoom, job: BotJob) -> str: ...
+
+
+class BotRoom(Protocol):
+    """What a bot driver needs of its table's room (:class:`ra.web.hub.Room`): the table and its
+    stored row, and the room's one way to carry an intent out (defined here, below the room)."""
+
+    bot_budget: float
+
+    @property
+    def hub(self) -> BotHost: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def row(self) -> GameRow: ...
+    @property
+    def table(self) -> HintTable | None: ...
+    @property
+    def lock(self) -> asyncio.Lock: ...
+    @property
+    def ledger(self) -> Ledger: ...
+    def table_now(self) -> HintTable: ...
+    def has_person(self) -> bool: ...
+    def owner(self) -> str: ...
+    async def act(
+        self, seat: int, text: str, n: int, by_bot: bool = False, stand_in: bool = False
+    ) -> None: ...
+    async def intent(self, intent: Intent | HintAnswered[HintReply]) -> list[Later]: ...
+    async def perform(self, intent: Intent | HintAnswered[HintReply]) -> list[Later]: ...
 
 
 class BotDriver:
@@ -40,7 +79,7 @@ class BotDriver:
     rules say (:meth:`ra.table.Table.bot_to_move`, :meth:`ra.table.Table.turn_wait`), each
     decision an intent of the table carried out by the room."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: BotRoom) -> None:
         self.room = room
         self.hub = room.hub
         self.id = room.id
@@ -163,6 +202,15 @@ class BotDriver:
         self.clock_task_n = n
         self.clock_task = asyncio.create_task(self._clock_turn(seat, n, self._wait(table)))
 
+    def clock_left(self) -> float | None:
+        """Seconds the person to move has left for this decision, as the state shows them
+        (:meth:`ra.table.Table.clock_left`; None: no clock runs)."""
+        table, row = self.room.table, self.room.row
+        seat = table.game.to_move if table is not None else None
+        if table is None or seat is None:
+            return None
+        return table.clock_left(row.seats[seat].bank, row.updated_at, self.hub.now())
+
     def _wait(self, table: HintTable) -> float:
         """Seconds until the stand-in decides for the person to move (:meth:`ra.table.Table.turn_wait`)."""
         row, seat = self.room.row, table.game.to_move
@@ -214,25 +262,3 @@ class BotDriver:
             if self.room.table is None:
                 return  # not started: nobody is away yet
             await self.room.perform(Leave(seat) if away else Back(seat, self.room.row.seats[seat].bank))
-
-
-BACKGROUND_NICENESS = 10
-"""How much lower the CPU priority of the processes that search for tables where no person is
-present: when the cores are busy, a present person's bot still gets one at once."""
-
-
-def background_worker() -> None:
-    """A bot process for tables where nobody is present: ends with the server, and yields the
-    CPU to the people's searches (issue 40, finding 1)."""
-    die_with_parent()
-    os.nice(BACKGROUND_NICENESS)
-
-
-def die_with_parent() -> None:
-    """In a bot process, first thing: be ended with the server process that started it (Linux's
-    parent-death signal), so a server stopped by SIGTERM or killed leaves no search running,
-    orphaned (issue 40, finding 10)."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() == 1:  # the server ended before the signal was asked for
-        os._exit(0)

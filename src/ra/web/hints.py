@@ -21,18 +21,24 @@ from collections.abc import Awaitable, Callable, Hashable
 from ra.bots.evaluate import ActionValue, Evaluation
 from ra.bots.explain import explain, reason_msg
 from ra.master import (
+    AskHint,
     CancelHint,
     Effect,
     HintAnswered,
     HintFailed,
     HintFailedFor,
     HintKey,
+    Intent,
+    PageGone,
     SendHint,
     StartHint,
 )
+from ra.steps import hint_wanted
 from ra.table import HintJob, SearchCancelledError, Table, advise
 from ra.web.clients import Client
+from ra.web.errors import ClientError
 from ra.web.protocol import ErrorMessage, HintReply, error
+from ra.web.rating_policy import assists_refusal
 from ra.web.switches import switch
 
 log = logging.getLogger("ra.web")
@@ -78,19 +84,47 @@ def _level_with(evaluation: Evaluation, best: ActionValue) -> list[str]:
 
 Search = Callable[[HintJob, HintKey], Awaitable[HintReply]]
 """How a table's hint search runs (the hub's fair scheduler, in a worker process)."""
-Settle = Callable[[HintAnswered[HintReply] | HintFailed], Awaitable[object]]
-"""How a search's end goes back to the table: as an intent of its own (the room carries it out)."""
+Settle = Callable[[Intent | HintAnswered[HintReply]], Awaitable[object]]
+"""How a hint's ask, a page gone or a search's end goes to the table: as an intent (the room
+carries it out)."""
 
 
 class HintDesk:
     """The hint effects of one table (:class:`ra.web.hub.Room`): its searches under way, by key."""
 
-    def __init__(self, search: Search, settle: Settle, trace: str = "") -> None:
+    def __init__(
+        self, search: Search, settle: Settle, table: Callable[[], HintTable | None], trace: str = ""
+    ) -> None:
         self._search = search
         self._settle = settle
+        self._table = table
         self._trace = trace
         self.searches: dict[HintKey, asyncio.Future[HintReply]] = {}
         self._ending: set[asyncio.Future[object]] = set()  # held: a task nobody holds may vanish
+
+    async def ask(self, client: Client, n: int, rated: bool) -> None:
+        """``client`` (the seat to move at decision ``n``) asks for its hints: refused at a
+        ``rated`` table until it ends (the rating policy's), else the table's step
+        (:class:`ra.master.AskHint`) says whether a search starts (a refusal raises
+        :class:`ClientError`); it runs in a worker process, moves are never held up by it."""
+        table = self._table()
+        refused = assists_refusal(rated, table is not None and table.game.is_over())
+        if refused is not None:
+            raise ClientError("no_hints", refused)
+        if client.seat is None:
+            raise ClientError("not_your_turn", "hints are for the player to move")
+        await self._settle(AskHint(client.seat, n, client))
+
+    async def page_gone(self, client: Client) -> None:
+        """``client``'s page closed: the hints it waited for may be cancelled (the table's rule)."""
+        table = self._table()
+        if table is not None and table.hints_asked:
+            await self._settle(PageGone(client))
+
+    def wanted(self, key: HintKey) -> bool:
+        """Whether the hint of ``key`` is still worth its search (:func:`ra.steps.hint_wanted`)."""
+        table = self._table()
+        return table is not None and hint_wanted(table, key)
 
     def carry_out(self, table: HintTable, effects: list[Effect], budget: str) -> None:
         """Carry out the hint effects of a step (``table``: the table after it)."""

@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 
 from ra.engine import Game
 from ra.master import (
-    AskHint,
     Broadcast,
     By,
     Decide,
@@ -31,7 +30,6 @@ from ra.master import (
     Later,
     MarkAway,
     NextTurn,
-    PageGone,
     RefusedError,
     StandIn,
     StoreDecision,
@@ -43,7 +41,7 @@ from ra.table import BotJob, HintJob, decide
 from ra.web.audience import Audience
 from ra.web.bot_processes import BotProcesses
 from ra.web.clients import Client
-from ra.web.driver import BOT_CLAIM_STALE, BotDriver
+from ra.web.driver import BOT_CLAIM_STALE, BotDriver, BotRoom
 from ra.web.errors import ClientError
 from ra.web.hints import HintDesk, HintTable, hint_for
 from ra.web.ledger import Ledger, mirror
@@ -65,13 +63,12 @@ from ra.web.pubsub import (
     PresenceChanged,
     PubSub,
 )
-from ra.web.rating_policy import assists_refusal
 from ra.web.scheduler import Start
 from ra.web.settings import Settings
 from ra.web.state_feed import StateFeed, undone_message
 from ra.web.storage import GameStorage
 from ra.web.store import ConflictError, GameRow
-from ra.web.stored_table import after_decisions, build_game, caught_up, load, noted, table_seats
+from ra.web.stored_table import build_game, catch_up, follow, load, resync, table_seats
 from ra.web.summaries import game_summary
 
 log = logging.getLogger("ra.web")
@@ -100,9 +97,11 @@ class Room:
         self.bots = BotDriver(self)
         self.ledger = Ledger(hub.store, row.id)
         self.decided_at: float | None = None
-        self.hints = HintDesk(lambda job, key: hub.hint(self, job, key), self.intent, row.id)
+        self.hints = HintDesk(
+            lambda job, key: hub.hint(self, job, key), self.intent, lambda: self.table, row.id
+        )
         """The searches for this table's hints (the table decides which: :mod:`ra.steps`)."""
-        self.feed = StateFeed(self)
+        self.feed = StateFeed(self, self.bots.clock_left)
         """What each client here is sent (the state messages)."""
         self.bot_budget = 1.0
         """The share of its level's budget the last bot search here had (less under load)."""
@@ -149,13 +148,6 @@ class Room:
         """``seat``'s view of ``game`` and its log from ``start`` on (:mod:`ra.web.state_feed`)."""
         return self.feed.payload(game, seat, start)
 
-    def clock_left(self) -> float | None:
-        """Seconds the person to move has left for this decision (:meth:`ra.table.Table.clock_left`)."""
-        game = self.game
-        if self.table is None or game is None or game.to_move is None:
-            return None
-        return self.table.clock_left(self.row.seats[game.to_move].bank, self.row.updated_at, self.hub.now())
-
     def table_now(self) -> HintTable:
         if self.table is None:
             raise ClientError("not_allowed", "the game has not started: every seat must be taken")
@@ -179,27 +171,9 @@ class Room:
         self.hub.metrics.decision_latency.labels(kind).observe(time.perf_counter() - received)
 
     async def hint(self, client: Client, n: int) -> None:
-        """Start sending ``client`` (the seat to move at decision ``n``) its hints: the table's
-        step (:class:`ra.master.AskHint`) checks it at once (a refusal raises
-        :class:`ClientError`) and says whether a search starts; it runs in a worker process
-        while this connection goes on (moves are never held up by it)."""
+        """Start sending ``client`` its hints (:meth:`ra.web.hints.HintDesk.ask`), counted."""
         self.hub.metrics.hints.inc()
-        table = self.table
-        refused = assists_refusal(not self.row.casual, table is not None and table.game.is_over())
-        if refused is not None:  # the rating policy's: a rated table gives no hint until it ends
-            raise ClientError("no_hints", refused)
-        if client.seat is None:
-            raise ClientError("not_your_turn", "hints are for the player to move")
-        await self.intent(AskHint(client.seat, n, client))
-
-    async def page_gone(self, client: Client) -> None:
-        """``client``'s page closed: the hints it waited for may be cancelled (the table's rule)."""
-        if self.table is not None and self.table.hints_asked:
-            await self.intent(PageGone(client))
-
-    def hint_wanted(self, key: HintKey) -> bool:
-        """Whether the hint of ``key`` is still worth its search (:meth:`ra.table.Table.hint_wanted`)."""
-        return self.table is not None and self.table.hint_wanted(key)
+        await self.hints.ask(client, n, rated=not self.row.casual)
 
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
@@ -234,7 +208,7 @@ class Room:
         try:
             await self.ledger.write(self.row, new, effects, self.hub.now())
         except ConflictError:
-            await self._resync()
+            await catch_up(self, self.hub.store, self.hub.settings.move_deadline)
             self.broadcast()
             stale = "already decided: another move was made first" if deciding else "the game has moved on"
             raise ClientError("stale", stale) from None
@@ -266,36 +240,12 @@ class Room:
     # --- catching up with the storage (ra.web.stored_table) ------------------------------
 
     async def remote_change(self, note: GameChanged) -> None:
-        """Another worker committed: apply the decision its note carries when we are one behind
-        (no database read); anything else, catch up from the database."""
-        async with self.lock:
-            table = self.table
-            if note.appended is not None and table is not None and table.game.num_decisions == note.appended:
-                stored = await noted(self.hub.store, note)
-                new = after_decisions(table, stored) if stored else None
-                if new is not None:
-                    mirror(self.row, new, self.hub.now())
-                    self.table, self.decided_at = new, None
-                    self.broadcast()
-                    return
-            self.broadcast(floor=await self._resync())
-            self.schedule_bot(remote=True)
+        """Another worker committed: follow it (:func:`ra.web.stored_table.follow`)."""
+        await follow(self, note, self.hub.store, self.hub.settings.move_deadline, self.hub.now())
 
     async def resync(self) -> None:
         """Catch up with the database (another worker, or the lobby, changed the game)."""
-        async with self.lock:
-            floor = await self._resync()
-            self.audience.drop_lost_seats()
-            self.broadcast(floor=floor)
-            self.schedule_bot(remote=True)
-
-    async def _resync(self) -> int | None:
-        """Catch up (hold :attr:`lock`); the first log entry the clients must be sent again."""
-        caught = await caught_up(self.hub.store, self.id, self.table, self.hub.settings.move_deadline)
-        if caught is None:
-            return None
-        self.row, self.table, floor = caught
-        return floor
+        await resync(self, self.hub.store, self.hub.settings.move_deadline)
 
     def schedule_bot(self, remote: bool = False) -> None:
         """Start the bot's (or a stand-in's) turn if one is due (:class:`BotDriver`)."""
@@ -421,7 +371,7 @@ class Hub:
 
     # --- bots ------------------------------------------------------------------
 
-    async def think(self, room: Room, job: BotJob) -> str:
+    async def think(self, room: BotRoom, job: BotJob) -> str:
         """Run a search bot in a worker process (MCTS is CPU-bound: never on the event loop),
         when its table's turn comes (:class:`ra.web.scheduler.FairScheduler`); under load with
         a smaller share of its budget (:func:`ra.web.scheduler.budget_scale`, decided as it starts)."""
@@ -437,7 +387,7 @@ class Hub:
 
     async def hint(self, room: Room, job: HintJob, key: HintKey) -> HintReply:
         """The hint ``job`` asks for, in a worker process (see :mod:`ra.web.hints`) in its table's
-        turn, stopped once the table no longer wants ``key`` (:meth:`ra.table.Table.hint_wanted`)."""
+        turn, stopped once the table no longer wants ``key`` (:func:`ra.steps.hint_wanted`)."""
         edition = room.table_now().options.edition
         return await self.scheduler.run(
             room.id,
@@ -446,7 +396,7 @@ class Hub:
             job,
             edition,
             owner=room.owner(),
-            wanted=lambda: room.hint_wanted(key),
+            wanted=lambda: room.hints.wanted(key),
             switched=True,
         )
 

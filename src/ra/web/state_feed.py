@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection, Sequence
+from typing import Protocol
 
 from ra.engine import Game
 from ra.events import DECISION_EVENTS, Event
 from ra.master import Undone
+from ra.web.audience import Audience
 from ra.web.clients import Client
+from ra.web.hints import HintTable
 from ra.web.protocol import GameSummary, SeatPayload, StateMessage, UndoneMessage, seat_payload
-
-if TYPE_CHECKING:
-    from ra.web.hub import Room
 
 
 def log_key(game: Game, seat: int | None, n: int | None = None) -> str:
@@ -38,11 +37,30 @@ def decisions_before(events: Sequence[Event], k: int) -> int | None:
     return sum(1 for e in events[:k] if e.kind in DECISION_EVENTS and not e.auto)
 
 
+class FedRoom(Protocol):
+    """What the state messages read of a room (:class:`ra.web.hub.Room`): its game and table,
+    its clients, and the table's facts around the view (defined here, below the room)."""
+
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def audience(self) -> Audience: ...
+    @property
+    def decided_at(self) -> float | None: ...
+    @property
+    def bot_budget(self) -> float: ...
+    def summary(self) -> GameSummary: ...
+    def table_now(self) -> HintTable: ...
+    def can_undo(self, seat: int | None) -> bool: ...
+
+
 class StateFeed:
     """The state messages of one room's clients (the room's transport: :class:`ra.web.hub.Room`)."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: FedRoom, clock_left: Callable[[], float | None]) -> None:
         self.room = room
+        self.clock_left = clock_left
+        """What the person to move has left (:meth:`ra.web.driver.BotDriver.clock_left`)."""
 
     def broadcast(self, floor: int | None = None, to: Collection[Client] | None = None) -> None:
         """Send every client (or those ``to``) its state (the log from what it has, or from
@@ -103,7 +121,7 @@ class StateFeed:
             "t": self.room.decided_at if view is not None else None,
             "log_key": log_key(game, seat) if game is not None and view is not None else None,
             "bot_budget": self.room.bot_budget,
-            "clock_left": self.room.clock_left() if view is not None else None,
+            "clock_left": self.clock_left() if view is not None else None,
         }
 
     def resume(self, client: Client, since: int | None, key: str | None) -> None:
@@ -137,4 +155,4 @@ def undone_message(undone: Undone, names: Sequence[str]) -> UndoneMessage:
     }
 
 
-__all__ = ["StateFeed", "decisions_before", "log_key", "undone_message"]
+__all__ = ["FedRoom", "StateFeed", "decisions_before", "log_key", "undone_message"]

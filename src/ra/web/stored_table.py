@@ -9,15 +9,19 @@ keeps only what the table does not (tokens, presence, the seats' clocks).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Collection, Sequence
+from datetime import datetime
+from typing import Protocol
 
 from ra.clock import MOVE_DEADLINE
 from ra.engine import Game
 from ra.errors import RaError
 from ra.table import Seat, TableOptions, record_facts
+from ra.web.audience import Audience
 from ra.web.hints import HintTable
-from ra.web.ledger import away_seats, forfeited_seats
+from ra.web.ledger import away_seats, forfeited_seats, mirror
 from ra.web.pubsub import GameChanged
 from ra.web.storage import GameStorage
 from ra.web.store import GameRow, StoredDecision
@@ -141,12 +145,75 @@ async def caught_up(
     return row, table.replaced(build_game(row, texts), stood_in(stored)), floor
 
 
+# --- a room following the storage: another worker's decision, or anything else changed ----------
+
+
+class Follower(Protocol):
+    """What catching up changes of a room (:class:`ra.web.hub.Room`): its stored row and table
+    (held under its lock), and what it tells its clients and its bots after."""
+
+    row: GameRow
+    table: HintTable | None
+    decided_at: float | None
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def lock(self) -> asyncio.Lock: ...
+    @property
+    def audience(self) -> Audience: ...
+    def broadcast(self, floor: int | None = None) -> None: ...
+    def schedule_bot(self, remote: bool = False) -> None: ...
+
+
+async def catch_up(room: Follower, store: GameStorage, deadline: float) -> int | None:
+    """Catch ``room`` up with the storage (hold its lock); the first log entry its clients must
+    be sent again."""
+    caught = await caught_up(store, room.id, room.table, deadline)
+    if caught is None:
+        return None
+    room.row, room.table, floor = caught
+    return floor
+
+
+async def follow(
+    room: Follower, note: GameChanged, store: GameStorage, deadline: float, now: datetime
+) -> None:
+    """Another worker committed: apply the decision its note carries when ``room`` is one
+    behind (no database read); anything else, catch up from the database."""
+    async with room.lock:
+        table = room.table
+        if note.appended is not None and table is not None and table.game.num_decisions == note.appended:
+            stored = await noted(store, note)
+            new = after_decisions(table, stored) if stored else None
+            if new is not None:
+                mirror(room.row, new, now)
+                room.table, room.decided_at = new, None
+                room.broadcast()
+                return
+        room.broadcast(floor=await catch_up(room, store, deadline))
+        room.schedule_bot(remote=True)
+
+
+async def resync(room: Follower, store: GameStorage, deadline: float) -> None:
+    """Catch ``room`` up with the database (another worker, or the lobby, changed the game)."""
+    async with room.lock:
+        floor = await catch_up(room, store, deadline)
+        room.audience.drop_lost_seats()
+        room.broadcast(floor=floor)
+        room.schedule_bot(remote=True)
+
+
 __all__ = [
     "Caught",
+    "Follower",
     "after_decisions",
     "build_game",
+    "catch_up",
     "caught_up",
+    "follow",
     "load",
+    "resync",
     "stood_in",
     "table_for",
     "table_seats",

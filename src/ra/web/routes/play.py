@@ -119,7 +119,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
         chat.forget(client)
         room.audience.clients.discard(client)
         with contextlib.suppress(Exception):
-            await room.page_gone(client)
+            await room.hints.page_gone(client)
         client.finish()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, 1.0)
