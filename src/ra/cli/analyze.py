@@ -86,10 +86,11 @@ def analyze_command(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help=HELP("analysis.help.jobs"))] = 1,
     edition: Annotated[str, typer.Option(help=_EDITION_HELP)] = ("original"),
     strengths: Annotated[str | None, typer.Option(help=HELP("analysis.help.strengths"))] = None,
+    deep: Annotated[bool, typer.Option("--deep", help=HELP("analysis.help.deep"))] = False,
 ) -> None:
     """Judge every decision of a player (or all): chance lost, mistakes with reasons, a chart
     (the help text: ``analysis.help``)."""
-    from ra.analysis.game import analyse_game
+    from ra.analysis.game import DEFAULT_SEARCHES, analyse_game
     from ra.analysis.report import html_report, pct, terminal_chart
     from ra.records import atomic_write
     from ra.tui.session import load_replay
@@ -128,7 +129,15 @@ def analyze_command(
             bar.update(task, completed=done, total=total)
 
         analysis = analyse_game(
-            game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs, strengths=rated
+            game,
+            seats,
+            plan,
+            seed=seed,
+            progress=advance,
+            edition=edition,
+            jobs=jobs,
+            strengths=rated,
+            searches=None if deep else DEFAULT_SEARCHES,
         )
     analysis = table_winner(analysis, game, replay.forfeited)
 
