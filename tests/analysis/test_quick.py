@@ -3,6 +3,8 @@ the search only the costliest ones, and each report says which judged it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 import ra
@@ -102,3 +104,23 @@ def test_the_quick_hint_budget_by_player_count() -> None:
     assert quick_budget(3).iterations == QUICK_ITERATIONS[3]
     with pytest.raises(ValueError, match="2 to 5 players"):
         quick_budget(6)
+
+
+def test_ctrl_c_keeps_what_was_judged(game: ra.Game) -> None:
+    """Interrupted while the model judges: the decisions so far; while the search judges: every
+    decision, the ones not yet searched by the model; never a traceback, never complete."""
+
+    def stop_at(when: int) -> Callable[[int, int], None]:
+        def progress(done: int, total: int) -> None:
+            if done == when:
+                raise KeyboardInterrupt
+
+        return progress
+
+    early = analyse_game(game, budget=20, searches=2, progress=stop_at(10))
+    assert not early.complete and [d.index for d in early.decisions] == [
+        i for i in decisions_to_analyse(game, range(3)) if i < 10
+    ]
+    late = analyse_game(game, budget=20, searches=2, progress=stop_at(game.num_decisions + 1))
+    assert not late.complete and sum(d.searched for d in late.decisions) == 1
+    assert len(late.decisions) == len(decisions_to_analyse(game, range(3)))

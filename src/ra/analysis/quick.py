@@ -122,7 +122,13 @@ def quick_analysis(
         raise ValueError(f"searches must be a whole number of 0 or more, got {searches!r}")
     analysis, chosen = new_analysis(game, seats, budget, seed)
     budget = budget if isinstance(budget, Budget) else Budget.parse(budget)
-    by_model = _model_reports(game, chosen, edition, progress)
+    by_model: list[DecisionReport] = []
+    try:
+        _model_reports(game, chosen, edition, progress, by_model)
+    except KeyboardInterrupt:  # the decisions judged so far, their own points on the chart
+        analysis.decisions, analysis.complete = by_model, False
+        analysis.curve = [(r.index + 1, r.chances) for r in by_model]
+        return analysis
     picked = to_search(by_model, searches)
     total = game.num_decisions + len(picked)
     tick = None if progress is None else (lambda done: progress(game.num_decisions + done, total))
@@ -138,17 +144,16 @@ def quick_analysis(
 
 
 def _model_reports(
-    game: Game, chosen: set[int], edition: str, progress: Progress | None
-) -> list[DecisionReport]:
+    game: Game, chosen: set[int], edition: str, progress: Progress | None, out: list[DecisionReport]
+) -> None:
+    """The model's report of each ``chosen`` decision, into ``out`` (kept if interrupted)."""
     probe = Game.from_setup(game.setup)
-    out = []
     for index, action in enumerate(game.decisions):
         if index in chosen:
             out.append(decision_report(probe, action, model_evaluation(probe), index, edition))
         probe.apply(action)
         if progress is not None:
             progress(index + 1, game.num_decisions)
-    return out
 
 
 def _search(
