@@ -3,16 +3,20 @@ the search only the costliest ones, and each report says which judged it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import ra
-from ra import bots
+from ra import bots, records
 from ra.actions import Action
-from ra.analysis.game import GameAnalysis, analyse_game, decisions_to_analyse
+from ra.analysis.game import DEFAULT_SEARCHES, GameAnalysis, analyse_game, decisions_to_analyse
 from ra.analysis.quick import SEARCH_FROM, model_evaluation, model_hint, to_search
 from ra.bots.advisor import QUICK_ITERATIONS, quick_budget
+from ra.cli import app as cli
 
 
 def _played(players: int = 3, seed: int = 7) -> ra.Game:
@@ -124,3 +128,17 @@ def test_ctrl_c_keeps_what_was_judged(game: ra.Game) -> None:
     late = analyse_game(game, budget=20, searches=2, progress=stop_at(game.num_decisions + 1))
     assert not late.complete and sum(d.searched for d in late.decisions) == 1
     assert len(late.decisions) == len(decisions_to_analyse(game, range(3)))
+
+
+def test_the_command_searches_the_costliest_by_default_and_every_decision_when_deep(
+    game: ra.Game, tmp_path: Path
+) -> None:
+    path, data = tmp_path / "game.json", tmp_path / "analysis.json"
+    records.save(game, path)
+    for extra, everything in (([], False), (["--deep"], True)):
+        args = ["analyze", str(path), "--seat", "1", "--budget", "20", "--json", str(data), *extra]
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        searched = [d["searched"] for d in json.loads(data.read_text())["decisions"]]
+        assert all(searched) == everything and (any(searched) or not everything)
+        assert sum(searched) <= (len(searched) if everything else DEFAULT_SEARCHES)
