@@ -18,7 +18,7 @@ from ra.actions import Action
 from ra.analysis.accuracy import game_accuracy
 from ra.analysis.chances import default_model as default_chances_model
 from ra.bots.advisor import DEFAULT_BUDGET, Advisor
-from ra.bots.evaluate import Budget, Evaluator
+from ra.bots.evaluate import Budget, Evaluation, Evaluator
 from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
 from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
@@ -43,6 +43,12 @@ MISTAKE = 0.04
 """Win chance lost from which a decision is labelled a mistake, with a reason."""
 BLUNDER = 0.08
 """Win chance lost from which a mistake is called a blunder."""
+
+
+DEFAULT_SEARCHES = 8
+"""Decisions a default analysis searches at most, the model judging the rest
+(:mod:`ra.analysis.quick`; a game has about 100-250 with a choice): at the ``expert`` budget
+about half a minute of two cores for a whole game (docs/bots.md, Speed)."""
 
 
 def label_for(loss: float) -> str | None:
@@ -88,6 +94,9 @@ class DecisionReport:
     why: MsgJson | None = None
     """The same as a catalogue message (players by seat), to be put in any language
     (:meth:`why_text`)."""
+    searched: bool = True
+    """Judged by the search ("with best play"); False: by the model of win chances alone
+    (:mod:`ra.analysis.quick`, the default analysis searches only the decisions that matter)."""
 
     def why_text(self, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
         """Why, in a language: a player called "You" is the reader (as in the log)."""
@@ -236,17 +245,28 @@ def analyse_decision(
     """Judge ``chosen`` in ``position`` (the game just before it), from the mover's view."""
     seat = position.to_move
     assert seat is not None
+    return decision_report(position, chosen, evaluator.evaluate(position.view(seat)), index, edition)
+
+
+def decision_report(
+    position: Game, chosen: Action, ev: Evaluation, index: int, edition: str = "original"
+) -> DecisionReport:
+    """The report of ``chosen`` in ``position`` from an evaluation of it (the search's, or the
+    model's: ``ev.source == "model"``, whose reasons then come from the game's facts alone)."""
+    seat = position.to_move
+    assert seat is not None
     view = position.view(seat)
-    ev = evaluator.evaluate(view)
+    searched = ev.source != "model"
+    told = ev if searched else None
     best = ev.best
     mine = ev.value(chosen)
     loss = ev.loss(chosen)
     label = label_for(loss)
     why: Msg | None
     if label is not None:
-        why = mistake_msg(view, chosen, best.action, loss, edition, evaluation=ev)
+        why = mistake_msg(view, chosen, best.action, loss, edition, evaluation=told)
     else:
-        why = reason_msg(explain(view, chosen, ev), edition)
+        why = reason_msg(explain(view, chosen, told), edition)
     text = "" if why is None else words(DEFAULT_LANG).render(why, view.names, you_seat(view.names))
     return DecisionReport(
         index=index,
@@ -262,6 +282,7 @@ def analyse_decision(
         text=text,
         actions=tuple(ActionLine(str(v.action), v.chances[seat], v.margin) for v in ev.actions),
         why=None if why is None else why.to_json(),
+        searched=searched,
     )
 
 
@@ -274,8 +295,14 @@ def analyse_game(
     edition: str = "original",
     jobs: int = 1,
     strengths: Sequence[float] | None = None,
+    searches: int | None = DEFAULT_SEARCHES,
 ) -> GameAnalysis:
     """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
+
+    By default every decision is judged by the model of win chances and at most ``searches``
+    of them (the costliest by the model) by the search at ``budget`` too
+    (:func:`ra.analysis.quick.quick_analysis`); ``searches=None`` searches every decision (the
+    full analysis, ``ra analyze --deep``), as below.
 
     Every other decision gets a cheaper plain estimate of the position after it (the curve).
     Given each seat's ``strengths`` (ratings, :data:`ra.analysis.chances.LEVEL_STRENGTH`), the
@@ -286,17 +313,28 @@ def analyse_game(
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
+    if searches is not None:
+        from ra.analysis.quick import quick_analysis  # it builds on this module
+
+        analysis = quick_analysis(game, seats, budget, seed, searches, progress, edition, jobs)
+        add_given(analysis, game, strengths)
+        return analysis
     analysis, chosen = new_analysis(game, seats, budget, seed)
-    if strengths is not None:
-        analysis.strengths = tuple(float(s) for s in strengths)
-        analysis.given = given_curve(game, analysis.strengths)
-        analysis.reasons = point_reasons(game)
+    add_given(analysis, game, strengths)
     evaluator = Advisor(budget, seed=seed)
     if jobs == 1:
         _analyse_here(game, chosen, evaluator, analysis, progress, edition)
     else:
         _analyse_in_pool(game, chosen, evaluator.budget, seed, analysis, progress, edition, jobs)
     return analysis
+
+
+def add_given(analysis: GameAnalysis, game: Game, strengths: Sequence[float] | None) -> None:
+    """With the seats' ``strengths``: the chances given who is playing, and what moved them."""
+    if strengths is not None:
+        analysis.strengths = tuple(float(s) for s in strengths)
+        analysis.given = given_curve(game, analysis.strengths)
+        analysis.reasons = point_reasons(game)
 
 
 def new_analysis(
@@ -471,6 +509,7 @@ def position_chances(position: Game, evaluator: Judge, playouts: int) -> tuple[f
 
 __all__ = [
     "BLUNDER",
+    "DEFAULT_SEARCHES",
     "FORMAT",
     "INACCURACY",
     "MISTAKE",
@@ -481,6 +520,7 @@ __all__ = [
     "analyse_decision",
     "analyse_game",
     "curve_playouts",
+    "decision_report",
     "decisions_to_analyse",
     "epoch_starts",
     "fill_analysis",

@@ -87,6 +87,7 @@ def analyze_command(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help=HELP("analysis.help.jobs"))] = 1,
     edition: Annotated[str, typer.Option(help=_EDITION_HELP)] = ("original"),
     strengths: Annotated[str | None, typer.Option(help=HELP("analysis.help.strengths"))] = None,
+    deep: Annotated[bool, typer.Option("--deep", help=HELP("analysis.help.deep"))] = False,
 ) -> None:
     """Judge every decision of a player (or all): chance lost, mistakes with reasons, a chart
     (the help text: ``analysis.help``)."""
@@ -113,7 +114,7 @@ def analyze_command(
             _check_out(target, option)
 
     console = Console()
-    analysis = _analyse(console, game, seats, plan, seed, edition, jobs, rated)
+    analysis = _analyse(console, game, seats, plan, seed, edition, jobs, rated, deep)
     analysis = table_winner(analysis, game, replay.forfeited)
     _summary(console, analysis, code, edition)
     _write_reports(console, analysis, out, json_path, code, edition)
@@ -130,9 +131,10 @@ def _analyse(
     edition: str,
     jobs: int,
     rated: list[float] | None,
+    deep: bool,
 ) -> GameAnalysis:
-    """The analysis of ``game``, with a progress bar while it runs."""
-    from ra.analysis.game import analyse_game
+    """The analysis of ``game``, with a progress bar while it runs (``deep``: search every decision)."""
+    from ra.analysis.game import DEFAULT_SEARCHES, analyse_game
 
     columns = (
         TextColumn(w()("analysis.progress"), markup=False),
@@ -147,7 +149,15 @@ def _analyse(
             bar.update(task, completed=done, total=total)
 
         return analyse_game(
-            game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs, strengths=rated
+            game,
+            seats,
+            plan,
+            seed=seed,
+            progress=advance,
+            edition=edition,
+            jobs=jobs,
+            strengths=rated,
+            searches=None if deep else DEFAULT_SEARCHES,
         )
 
 
