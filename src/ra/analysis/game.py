@@ -10,7 +10,7 @@ The win chances after each chosen action, for every player, make the chart.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from ra.events import epoch_starts as log_epoch_starts
 from ra.events import you_seat
 from ra.labels import action_label
 from ra.processes import running
+from ra.table import game_result
 from ra.words import DEFAULT_LANG, Msg, MsgJson, words
 
 Judge = Advisor | Evaluator
@@ -296,6 +297,7 @@ def analyse_game(
     jobs: int = 1,
     strengths: Sequence[float] | None = None,
     searches: int | None = DEFAULT_SEARCHES,
+    forfeited: Collection[int] = (),
 ) -> GameAnalysis:
     """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
 
@@ -309,23 +311,37 @@ def analyse_game(
     analysis also holds the chances given who is playing (:func:`given_curve`).
     ``progress(done, total)`` is called after each decision of the game.  The numbers do not
     depend on ``jobs``.  On ``KeyboardInterrupt`` the analysis so far is returned with
-    ``complete=False`` (nothing is lost, nothing is half).
+    ``complete=False`` (nothing is lost, nothing is half).  The winner is the table's
+    (:func:`ra.table.game_result` with the seats that ``forfeited``: last, whatever their score).
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
     if searches is not None:
         from ra.analysis.quick import quick_analysis  # it builds on this module
 
-        analysis = quick_analysis(game, seats, budget, seed, searches, progress, edition, jobs)
+        analysis = quick_analysis(game, seats, budget, seed, searches, progress, edition, jobs, forfeited)
         add_given(analysis, game, strengths)
-        return analysis
-    analysis, chosen = new_analysis(game, seats, budget, seed)
+        return settled(analysis, game)
+    analysis, chosen = new_analysis(game, seats, budget, seed, forfeited)
     add_given(analysis, game, strengths)
     evaluator = Advisor(budget, seed=seed)
     if jobs == 1:
         _analyse_here(game, chosen, evaluator, analysis, progress, edition)
     else:
         _analyse_in_pool(game, chosen, evaluator.budget, seed, analysis, progress, edition, jobs)
+    return settled(analysis, game)
+
+
+def settled(analysis: GameAnalysis, game: Game) -> GameAnalysis:
+    """``analysis`` whose charts end certain for its winner where that is the table's, not the
+    engine's (a seat that forfeited ranks last, :func:`ra.table.game_result`); else unchanged."""
+    winner, end = analysis.winner, game.num_decisions
+    if winner is None or winner == game.winner:
+        return analysis
+    certain = tuple(float(s == winner) for s in range(game.num_players))
+    for points in (analysis.curve, analysis.given):
+        if points and points[-1][0] == end:
+            points[-1] = (end, certain)
     return analysis
 
 
@@ -338,15 +354,21 @@ def add_given(analysis: GameAnalysis, game: Game, strengths: Sequence[float] | N
 
 
 def new_analysis(
-    game: Game, seats: Sequence[int] | None, budget: Budget | str | int, seed: int
+    game: Game,
+    seats: Sequence[int] | None,
+    budget: Budget | str | int,
+    seed: int,
+    forfeited: Collection[int] = (),
 ) -> tuple[GameAnalysis, set[int]]:
-    """An empty analysis of ``game`` (its header filled in) and the decisions to judge:
-    those of ``seats`` (default: all) that had a choice."""
+    """An empty analysis of ``game`` (its header filled in: the winner is the table's, given
+    the seats that ``forfeited``) and the decisions to judge: those of ``seats`` (default: all)
+    that had a choice."""
     seats = tuple(range(game.num_players)) if seats is None else tuple(seats)
     for s in seats:
         if not 0 <= s < game.num_players:
             raise ValueError(f"no seat {s + 1} in a {game.num_players}-player game")
     over = game.is_over()
+    result = game_result(game, forfeited)
     analysis = GameAnalysis(
         names=game.names,
         seats=seats,
@@ -355,7 +377,7 @@ def new_analysis(
         total_decisions=game.num_decisions,
         epoch_starts=epoch_starts(game),
         final_scores=tuple(s or 0 for s in game.scores) if over else None,
-        winner=game.winner,
+        winner=None if result is None else result.winner,
     )
     return analysis, set(decisions_to_analyse(game, seats))
 
@@ -530,4 +552,5 @@ __all__ = [
     "new_analysis",
     "point_reasons",
     "position_chances",
+    "settled",
 ]
