@@ -65,8 +65,13 @@ MIN_VISITS = 8
 """Iterations per legal action the search makes at least (a tiny budget still judges them all)."""
 
 DEFAULT_BUDGET = "expert"
-"""The advice's budget unless a front end says otherwise: the ``expert`` level's search (about
-1-2 s of one core), so that a player who follows the hints plays at least as well as ``hard``."""
+"""The analysis' budget unless a front end says otherwise: the ``expert`` level's search (about
+1-2 s of one core), for the decisions an analysis judges in full (:mod:`ra.analysis.quick`)."""
+
+HINT_BUDGET = "hard"
+"""The hints' budget unless a front end says otherwise: the ``hard`` level's search, within a
+second of one core at every player count (``benchmarks/analysis_speed.py``; issue 53), so a
+player who follows the hints plays as ``hard`` does."""
 
 QUICK_ITERATIONS: dict[int, int] = {2: 20_000, 3: 15_000, 4: 10_000, 5: 6_000}
 """A quick hint's search iterations by player count: within a second of one (loaded) core
@@ -306,6 +311,7 @@ def _child_main() -> None:
 __all__ = [
     "ADVICE_SEED",
     "DEFAULT_BUDGET",
+    "HINT_BUDGET",
     "MIN_VISITS",
     "QUICK_ITERATIONS",
     "SEARCH_TEMPERATURE",
