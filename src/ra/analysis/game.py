@@ -47,9 +47,9 @@ BLUNDER = 0.08
 
 
 DEFAULT_SEARCHES = 8
-"""Decisions a default analysis searches at most, the model judging the rest
-(:mod:`ra.analysis.quick`; a game has about 100-250 with a choice): at the ``expert`` budget
-about half a minute of two cores for a whole game (docs/bots.md, Speed)."""
+"""Decisions a default analysis searches at its full budget at most, a short search judging the
+rest (:mod:`ra.analysis.quick`; a game has about 100-250 with a choice): at the ``expert``
+budget about 10 s of one core (docs/bots.md, Speed)."""
 
 
 def label_for(loss: float) -> str | None:
@@ -96,8 +96,8 @@ class DecisionReport:
     """The same as a catalogue message (players by seat), to be put in any language
     (:meth:`why_text`)."""
     searched: bool = True
-    """Judged by the search ("with best play"); False: by the model of win chances alone
-    (:mod:`ra.analysis.quick`, the default analysis searches only the decisions that matter)."""
+    """Judged by the search at the analysis' budget; False: by a short search only (the default
+    analysis searches the costliest decisions in full, :mod:`ra.analysis.quick`)."""
 
     def why_text(self, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
         """Why, in a language: a player called "You" is the reader (as in the log)."""
@@ -301,10 +301,10 @@ def analyse_game(
 ) -> GameAnalysis:
     """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
 
-    By default every decision is judged by the model of win chances and at most ``searches``
-    of them (the costliest by the model) by the search at ``budget`` too
-    (:func:`ra.analysis.quick.quick_analysis`); ``searches=None`` searches every decision (the
-    full analysis, ``ra analyze --deep``), as below.
+    By default every decision is judged by a short search and at most ``searches`` of them (the
+    costliest by the short search) by the search at ``budget`` too
+    (:func:`ra.analysis.quick.quick_analysis`); ``searches=None`` searches every decision at
+    ``budget`` (the full analysis, ``ra analyze --deep``), as below.
 
     Every other decision gets a cheaper plain estimate of the position after it (the curve).
     Given each seat's ``strengths`` (ratings, :data:`ra.analysis.chances.LEVEL_STRENGTH`), the
