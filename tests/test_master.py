@@ -237,7 +237,7 @@ def refused_back(t: Table[str], seat: int) -> RefusedError:
     return err.value
 
 
-TABLE_FACTS = ("game", "seats", "options", "forfeited", "stand_ins", "away")
+TABLE_FACTS = ("game", "seats", "options", "forfeited", "stand_ins", "away", "hints_asked")
 """A table's facts: only ``ra.table`` changes them (a front end plays on with the step's table)."""
 
 
@@ -257,3 +257,44 @@ def test_no_front_end_writes_a_tables_facts() -> None:
         if write.search(line)
     ]
     assert not found, found
+
+
+def test_the_clock_left_and_the_wait_for_a_stand_in_are_the_tables() -> None:
+    """What a person sees on the clock and when its stand-in decides (issue 56: once the room's
+    and the bot driver's, reading the stored row)."""
+    t = clocked("stand_in")
+    seat = mover(t)
+    later = NOW + timedelta(seconds=20)
+    assert t.clock_left(None, NOW, later) == t.turn_wait(None, NOW, later) == 40.0
+    away: Table[str] = Table(t.game, t.seats, TableOptions(pace=2.5, clock=t.options.clock), away={seat})
+    assert away.clock_left(None, NOW, later) is None and away.turn_wait(None, NOW, later) == 2.5
+    bots: Table[str] = Table(t.game, [Seat("A", "random"), Seat("B", "random")], t.options)
+    assert bots.clock_left(None, NOW, later) is None  # a bot's decision runs no clock
+    unclocked = table(None, None)  # no clock to show, but the site's deadline still runs
+    assert unclocked.clock_left(None, NOW, later) is None and unclocked.turn_wait(None, NOW, later) > 0
+
+
+ROOM_LAYER = ("hub.py", "driver.py", "state_feed.py", "hints.py", "stored_table.py")
+"""The web's interpreters of a table's effects (:mod:`ra.web`): they read a table's facts from it."""
+
+
+def test_the_room_reads_a_tables_facts_from_the_table_not_from_the_stored_row() -> None:
+    """One place for each fact (issue 56): hints, pace, edition, stand-in level, away and forfeit
+    were read from the room's cached row beside the table's copy; only building the table
+    (:func:`ra.web.stored_table.table_for`) reads them from a stored row."""
+    copies = re.compile(
+        r"row\.(?:hints|bot_delay|edition|stand_in_level)\b|\]\.(?:away|forfeited)\b|s\.away\b"
+    )
+    web = Path(ra.__file__).parent / "web"
+    found = [
+        f"{name}: {line.strip()}"
+        for name in ROOM_LAYER
+        for line in (web / name).read_text(encoding="utf-8").splitlines()
+        if copies.search(line)
+    ]
+    assert found == [
+        "stored_table.py: hints=row.hints,",
+        "stored_table.py: pace=row.bot_delay,",
+        "stored_table.py: edition=row.edition,",
+        "stored_table.py: stand_in=row.stand_in_level,",
+    ], found

@@ -35,8 +35,8 @@ import ra
 from ra import records
 from ra.learn import Lesson, load_chapters
 from ra.tui import PlayApp, Session, plan_seats
-from ra.tui.app import HANDOVER, TextScreen
 from ra.tui.learn import LearnApp
+from ra.tui.pages import HANDOVER, TextScreen
 from ra.words import words
 
 XA = "en_XA"

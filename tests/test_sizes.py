@@ -17,8 +17,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "ra"
 GUARDED = ("table.py", "steps.py", "tui", "web", "cli", "arena")
 """The table and every front end (the engine and the bots are measured by their own tests)."""
 
-FUNCTION_LINES = 120
-CLASS_LINES = 400
+FUNCTION_LINES = 80
+CLASS_LINES = 300
 
 ALLOWED: dict[str, int] = {
     # unit: its size in lines when it was listed; shrink these, never grow them (empty since 0.4.1).

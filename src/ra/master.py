@@ -9,17 +9,29 @@ be stored (:class:`StoreDecision`, :class:`TakeBackStored`, :class:`ChargeClock`
 :class:`GameOver`, :class:`TurnOf`), then what comes next (:class:`NextTurn`: a bot's search, a
 stand-in's clock).  A refused intent raises :class:`RefusedError` with a code and the reason, and
 changes nothing.  The web's :class:`ra.web.hub.Room` is an interpreter of these effects over its
-sockets and database; a hint request fits in later as one more intent.
+sockets and database.
+
+Hints are intents too (:class:`AskHint`, :class:`HintAnswered`, :class:`HintFailed`,
+:class:`PageGone`), with their effects (:class:`StartHint`, :class:`CancelHint`,
+:class:`SendHint`, :class:`HintFailedFor`): the table keeps at most one hint in flight per seat,
+and a step that makes it stale (its decision past, its seat away or forfeited, nobody left
+waiting) cancels it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from ra.errors import RaError
 from ra.words import Msg
+
+HintT = TypeVar("HintT")
+
+HintKey = tuple[int, tuple[str, ...]]
+"""A hint's position: the seat and the whole decision history (:meth:`ra.table.Table.hint_key`)."""
 
 By = Literal["person", "bot", "stand_in"]
 """Who took a decision: the seat's person, the seat's bot, or a stand-in bot for the absent person."""
@@ -76,7 +88,51 @@ class Back:
     bank: float | None = None
 
 
-Intent = Decide | TakeBack | Forfeit | TimeOut | Leave | Back
+@dataclass(frozen=True)
+class AskHint:
+    """``asker`` (a page, a panel: anything hashable) asks for the hint of ``seat``, to move at
+    decision ``n``."""
+
+    seat: int
+    n: int
+    asker: Hashable
+
+
+@dataclass(frozen=True)
+class HintAnswered(Generic[HintT]):
+    """The search for the hint of ``key`` found ``answer``."""
+
+    key: HintKey
+    answer: HintT
+
+
+@dataclass(frozen=True)
+class HintFailed:
+    """The search for the hint of ``key`` ended without an answer (``error``: it failed; else it
+    was stopped, and nobody is told)."""
+
+    key: HintKey
+    error: bool = False
+
+
+@dataclass(frozen=True)
+class PageGone:
+    """``asker`` is gone (its page closed): the hints it waited for may not be wanted any more."""
+
+    asker: Hashable
+
+
+@dataclass(frozen=True)
+class HintAsk:
+    """The hint in flight for one seat: its position and who waits for it (the table's fact)."""
+
+    key: HintKey
+    askers: frozenset[Hashable]
+
+
+HintIntent = AskHint | HintFailed | PageGone
+"""The hint intents that carry no answer (:class:`HintAnswered` carries the table's hint type)."""
+Intent = Decide | TakeBack | Forfeit | TimeOut | Leave | Back | HintIntent
 
 
 # --- effects ---------------------------------------------------------------------------
@@ -182,6 +238,39 @@ class MarkAway:
     seat: int
 
 
+@dataclass(frozen=True)
+class StartHint:
+    """Start the search for the hint of ``key`` (:meth:`ra.table.Table.hint_job` for its seat);
+    its end is an intent: :class:`HintAnswered` or :class:`HintFailed`."""
+
+    key: HintKey
+
+
+@dataclass(frozen=True)
+class CancelHint:
+    """Stop the search for the hint of ``key``: its decision is past, its seat away, a newer
+    one replaces it, or nobody waits for it."""
+
+    key: HintKey
+
+
+@dataclass(frozen=True)
+class SendHint:
+    """Send ``asker`` the hint of ``key`` (in the table's hint cache)."""
+
+    asker: Hashable
+    key: HintKey
+
+
+@dataclass(frozen=True)
+class HintFailedFor:
+    """Tell ``asker`` that its hint failed (it may ask again)."""
+
+    asker: Hashable
+
+
+Hinted = StartHint | CancelHint | SendHint | HintFailedFor
+"""The effects of the hint lifecycle (carried out in their order, after what is stored)."""
 Stored = StoreDecision | TakeBackStored | ChargeClock | SpendClock | StoreForfeit | StoreAway
 """The effects a front end carries out before it plays on with the new table."""
 Told = Broadcast | Undone | GameOver | TurnOf | NextTurn
@@ -189,12 +278,12 @@ Told = Broadcast | Undone | GameOver | TurnOf | NextTurn
 Later = StandIn | MarkAway
 """The effects that come after the table has played on: a stand-in's decision is an intent of
 its own (:class:`Decide`), and only then is its seat marked away."""
-Effect = Stored | Told | Later
+Effect = Stored | Told | Later | Hinted
 
 
 class RefusedError(RaError):
     """An intent the master refuses: ``code`` says which rule (``over``, ``stale``,
-    ``not_your_turn``, ``forfeited``, ``illegal``, ``not_allowed``), the text why, and ``why``
+    ``not_your_turn``, ``forfeited``, ``illegal``, ``not_allowed``, ``no_hints``), the text why, and ``why``
     the reason as a catalogue message when there is one."""
 
     def __init__(self, code: str, text: str, why: Msg | None = None) -> None:
@@ -204,22 +293,34 @@ class RefusedError(RaError):
 
 
 __all__ = [
+    "AskHint",
     "Back",
     "Broadcast",
     "By",
+    "CancelHint",
     "ChargeClock",
     "Decide",
     "Effect",
     "Forfeit",
     "GameOver",
+    "HintAnswered",
+    "HintAsk",
+    "HintFailed",
+    "HintFailedFor",
+    "HintIntent",
+    "HintKey",
+    "Hinted",
     "Intent",
     "Later",
     "Leave",
     "MarkAway",
     "NextTurn",
+    "PageGone",
     "RefusedError",
+    "SendHint",
     "SpendClock",
     "StandIn",
+    "StartHint",
     "StoreAway",
     "StoreDecision",
     "StoreForfeit",

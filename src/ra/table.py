@@ -22,20 +22,20 @@ from typing import Any, Final, Generic, TypeVar
 
 from ra import bots, steps
 from ra.actions import Action
+from ra.bots.advisor import ADVICE_SEED, DEFAULT_BUDGET, Advisor, advise_in_process
 from ra.bots.base import Bot
+from ra.bots.evaluate import Budget, Evaluation
 from ra.clock import Clock
 from ra.engine import Game
 from ra.errors import IllegalActionError, RaError, RecordError, SetupError
 from ra.events import DECISION_EVENTS, Event, decision_seats, epoch_starts
 from ra.events import game_over as game_over_event
 from ra.master import (
-    Back,
-    Decide,
     Effect,
+    HintAnswered,
+    HintAsk,
+    HintKey,
     Intent,
-    Leave,
-    TakeBack,
-    TimeOut,
 )
 from ra.record_format import ranks, result_fields, seat_numbers, standings
 from ra.setup import MAX_PLAYERS, MIN_PLAYERS
@@ -249,6 +249,26 @@ def decide(job: BotJob) -> Action:
     return bot.choose(job.view)
 
 
+@dataclass(frozen=True)
+class HintJob:
+    """One hint to work out, by value: the asking seat's view (what it may know, R9.3: never
+    the bag's order), the search's budget and its seed (:data:`ra.bots.advisor.ADVICE_SEED`
+    everywhere: nothing of the game's seed reaches a hint)."""
+
+    view: PlayerView
+    budget: Budget | str | int = DEFAULT_BUDGET
+    seed: int = ADVICE_SEED
+
+
+def advise(job: HintJob, cancel: threading.Event | None = None, apart: bool = False) -> Evaluation:
+    """The evaluation ``job`` asks for: the one hint pipeline of every front end — the web's
+    worker processes, the terminal's panel (``apart``: in a separate, lower-priority process,
+    so a screen never stalls).  ``cancel`` stops it (``EvaluationCancelledError``)."""
+    if apart:
+        return advise_in_process(job.view, job.budget, job.seed, cancel or threading.Event())
+    return Advisor(job.budget, seed=job.seed).evaluate(job.view, cancel=cancel)
+
+
 class HintCache(Generic[HintT]):
     """Hints by seat and the whole decision history (after an undo, decision *n* may be
     another position, which must not get the old hint); the oldest go first."""
@@ -284,6 +304,7 @@ class Table(Generic[HintT]):
         forfeited: Collection[int] = (),
         stand_ins: Collection[int] = (),
         away: Collection[int] = (),
+        hints_asked: Mapping[int, HintAsk] | None = None,
     ) -> None:
         if len(seats) != game.num_players:
             raise ValueError(f"{len(seats)} seats for a {game.num_players}-player game")
@@ -296,6 +317,8 @@ class Table(Generic[HintT]):
         """Decisions (numbered from 0) that a stand-in bot took for an absent person."""
         self.away: set[int] = set(away)
         """People's seats a stand-in decides for now (its person is away, or forfeited)."""
+        self.hints_asked: Mapping[int, HintAsk] = dict(hints_asked or {})
+        """The hint in flight for each seat that asked one (at most one a seat: :mod:`ra.steps`)."""
         self.hint_cache: HintCache[HintT] = HintCache()
         self._shown: int | None = None  # the seat whose view a shared screen last showed
 
@@ -388,6 +411,26 @@ class Table(Generic[HintT]):
         events = self.game.events
         return any(events[i].seat == seat for i in stand_in_events(events, self.stand_ins))
 
+    # --- the clock (ra.clock): when the person to move is decided for ----------------------
+
+    def clock_left(self, bank: float | None, since: datetime | None, now: datetime) -> float | None:
+        """What the person to move sees on the clock at ``now`` (None: no clock runs — the game
+        is over, a bot or a stand-in decides, or the table has none); ``bank``: its game clock
+        as stored, ``since``: when the decision became due."""
+        seat = self.game.to_move
+        if self.game.is_over() or seat is None or not self.is_human(seat) or seat in self.away:
+            return None
+        return self.options.clock.left(bank, since, now)
+
+    def turn_wait(self, bank: float | None, since: datetime | None, now: datetime) -> float:
+        """Seconds from ``now`` until a stand-in decides for the person to move: the table's pace
+        for a seat away, else what its clock leaves (at a table without one, the site's
+        deadline per decision: :meth:`ra.clock.Clock.time_left`)."""
+        seat = self.game.to_move
+        if seat is not None and seat in self.away:
+            return self.options.pace
+        return self.options.clock.time_left(bank, since, now)
+
     def result(self) -> Result | None:
         """The finished game's result, forfeits included (None while it goes on)."""
         return game_result(self.game, self.forfeited)
@@ -410,19 +453,12 @@ class Table(Generic[HintT]):
 
     # --- the master: one step per intent (ra.master) ------------------------------------
 
-    def step(self, intent: Intent, now: datetime) -> tuple[Table[HintT], list[Effect]]:
+    def step(self, intent: Intent | HintAnswered[HintT], now: datetime) -> tuple[Table[HintT], list[Effect]]:
         """The table after ``intent`` at ``now``, and what a front end must do about it
-        (:mod:`ra.master`): a new table, this one unchanged; :class:`ra.master.RefusedError` with the
-        rule's code and reason if the intent may not be."""
-        if isinstance(intent, Decide):
-            return steps.decision(self, intent, now)
-        if isinstance(intent, TakeBack):
-            return steps.take_back(self, intent)
-        if isinstance(intent, TimeOut):
-            return steps.time_out(self, intent)
-        if isinstance(intent, Leave | Back):
-            return steps.away(self, intent)
-        return steps.forfeit(self, intent)
+        (:mod:`ra.master`): a new table, this one unchanged (but for its shared hint cache);
+        :class:`ra.master.RefusedError` with the rule's code and reason if the intent may not
+        be.  Every step ends by cancelling the hints it made stale (:func:`ra.steps.sweep_hints`)."""
+        return steps.step(self, intent, now)
 
     def replaced(
         self,
@@ -431,6 +467,7 @@ class Table(Generic[HintT]):
         seats: Sequence[Seat] | None = None,
         forfeited: Collection[int] | None = None,
         away: Collection[int] | None = None,
+        hints_asked: Mapping[int, HintAsk] | None = None,
     ) -> Table[HintT]:
         """This table with the facts given changed (the rest as they are, its hint cache shared:
         its keys name whole histories)."""
@@ -441,6 +478,7 @@ class Table(Generic[HintT]):
             self.forfeited if forfeited is None else forfeited,
             self.stand_ins if stand_ins is None else stand_ins,
             self.away if away is None else away,
+            self.hints_asked if hints_asked is None else hints_asked,
         )
         new.hint_cache = self.hint_cache
         new._shown = self._shown
@@ -518,9 +556,25 @@ class Table(Generic[HintT]):
 
     # --- hints, epochs, records ------------------------------------------------------
 
-    def hint_key(self, seat: int) -> tuple[int, tuple[str, ...]]:
+    def hint_key(self, seat: int) -> HintKey:
         """The hint cache's key for ``seat`` at the current position."""
         return (seat, tuple(str(a) for a in self.game.decisions))
+
+    def hint_wanted(self, key: HintKey) -> bool:
+        """Whether the hint of ``key`` is still worth its search: it is its seat's one in flight,
+        that seat's person is to move in that very position, and is not away nor forfeited."""
+        seat, game = key[0], self.game
+        asked = self.hints_asked.get(seat)
+        if asked is None or asked.key != key or seat in self.away or seat in self.forfeited:
+            return False
+        return not game.is_over() and game.to_move == seat and self.hint_key(seat) == key
+
+    def hint_job(self, seat: int, budget: Budget | str | int = DEFAULT_BUDGET) -> HintJob:
+        """The hint of ``seat`` (to move) as a :class:`HintJob` for :func:`advise`: its view
+        only, the advisor's seed (as :meth:`bot_job` is for a bot)."""
+        if self.game.to_move != seat:
+            raise ValueError(f"seat {seat} is not to move: hints are for the player to move")
+        return HintJob(self.game.view(seat), budget)
 
     def epoch_starts(self) -> list[tuple[int, int]]:
         """``(epoch, decisions before it)`` for each epoch reached (from the engine's log)."""

@@ -14,6 +14,7 @@ from ra.bots import from_spec
 from ra.bots.advisor import Advisor, FollowerBot, advise_in_process
 from ra.bots.evaluate import Evaluation, EvaluationCancelledError
 from ra.bots.explain import action_words, lot_text, mistake_text, reason
+from ra.table import HintJob
 from ra.tiles import Tile
 from ra.tui.hints import hints_text
 from ra.web.hints import hint_for
@@ -65,7 +66,7 @@ def test_the_advisor_plays_the_winning_bid_and_the_analysis_agrees_with_the_hint
     assert report.best == "bid 9" and report.label in ("mistake", "blunder")
     assert report.chances == evaluation.value(ra.Action.parse("pass")).chances
     # And so does the browser's hint (the same advisor in a worker).
-    hint = hint_for(game.view(1), "4000", 0, "original")
+    hint = hint_for(HintJob(game.view(1), "4000", 0), "original")
     assert hint["best"] == "bid 9" and hint["source"] == "search"
     assert hint["chances"] == [round(c, 4) for c in evaluation.chances]
 

@@ -10,6 +10,7 @@ import pytest
 import ra
 from ra.bots.advisor import Advisor
 from ra.bots.explain import action_words, explain, msg_from_json, reason, reason_msg
+from ra.table import HintJob
 from ra.tui.hints import hints_text
 from ra.web.hints import hint_for
 from ra.words import words
@@ -86,7 +87,7 @@ def test_hints_in_russian_at_the_table_and_in_the_terminal() -> None:
     evaluation = Advisor(300, seed=0).evaluate(game.view(0))
     best = evaluation.best.action
     # The browser's hint: the reason as a message, rendered in the page's language.
-    reply = hint_for(game.view(0), "300", 0, "original")
+    reply = hint_for(HintJob(game.view(0), "300", 0), "original")
     assert reply["reason"] is not None and reply["best"] == str(best)
     m = msg_from_json(reply["reason"])
     assert m == reason_msg(explain(game.view(0), best, evaluation))

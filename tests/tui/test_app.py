@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 import ra
 from ra.cli import app as cli
 from ra.tui import PlayApp, ReplayApp, Session, plan_seats
-from ra.tui.app import HANDOVER, TextScreen
+from ra.tui.pages import HANDOVER, TextScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SIZE = (80, 24)

@@ -14,8 +14,8 @@ from ra.bots.advisor import Advisor
 from ra.bots.explain import action_msg
 from ra.cli import app as cli
 from ra.tui import PlayApp, Session, plan_seats
-from ra.tui.app import TextScreen
 from ra.tui.help import help_text
+from ra.tui.pages import TextScreen
 from ra.tui.session import default_hints
 from ra.words import words
 from tests.tui.test_app import first_keys, run, settle

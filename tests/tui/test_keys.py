@@ -17,7 +17,7 @@ import ra
 from ra.table import UndoError
 from ra.tiles import Tile
 from ra.tui import PlayApp, Session, plan_seats
-from ra.tui.app import HANDOVER, TextScreen
+from ra.tui.pages import HANDOVER, TextScreen
 from ra.tui.render import board_line, score_table, sentence, why_not
 from tests.tui.test_app import first_keys, run, screen_text, settle
 

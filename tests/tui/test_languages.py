@@ -14,7 +14,7 @@ from textual.widgets import Markdown
 
 import ra
 from ra.tui import PlayApp, ReplayApp, Session, plan_seats
-from ra.tui.app import TextScreen
+from ra.tui.pages import TextScreen
 from ra.tui.render import code
 from ra.words import catalogue, words
 from ra.words import source as words_source

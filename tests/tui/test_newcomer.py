@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 import ra
 from ra.tui import PlayApp, Seat, Session
-from ra.tui.app import TextScreen
+from ra.tui.pages import TextScreen
 from tests.tui.test_app import first_keys, screen_text, settle, steady_text, type_text
 
 

@@ -13,8 +13,8 @@ from textual.pilot import Pilot
 import ra
 from ra.labels import action_label
 from ra.tui import PlayApp, Seat, Session, plan_seats
-from ra.tui.app import TextScreen
 from ra.tui.hints import HIDES as HIDES_MSG
+from ra.tui.pages import TextScreen
 from ra.tui.render import log_line
 from ra.words import catalogue, words
 from tests.tui.test_app import screen_text, settle, steady_text
@@ -200,7 +200,7 @@ def test_the_final_table_keeps_its_headings_whole_at_60_columns(lang: str) -> No
     short headings, every heading and every name whole."""
     from rich.console import Console
 
-    from ra.tui.app import page_width
+    from ra.tui.pages import page_width
     from ra.tui.render import epoch_summary
 
     game = ra.Game([s.name for s in seats_in(lang)], seed=11, hidden_scores=False)

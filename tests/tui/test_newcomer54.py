@@ -302,7 +302,7 @@ def test_the_games_end_shows_every_epoch_and_the_result_once(lang: str, window: 
     result; the status line says what to do now."""
     from rich.console import Console
 
-    from ra.tui.app import page_width
+    from ra.tui.pages import page_width
     from ra.tui.render import epoch_summary, final_line, status_text
 
     game = ra.Game(["Ann", "Bob", "Cy"], seed=11)

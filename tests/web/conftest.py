@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -128,6 +129,20 @@ def _pg_url() -> str | None:
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A fresh PostgreSQL database; skips with the reason when no server is reachable."""
+    with _fresh_pg_database() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def pg_module_url() -> Iterator[str]:
+    """One fresh PostgreSQL database for a whole module (its tests clear what they wrote)."""
+    with _fresh_pg_database() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _fresh_pg_database() -> Iterator[str]:
+    """Create a database, yield its URL, drop it; skips with the reason when no server is reachable."""
     template = _pg_url()
     if template is None:
         if os.environ.get("CI"):

@@ -8,6 +8,7 @@ import pytest
 import ra
 from ra.bots import from_spec
 from ra.bots.advisor import Advisor
+from ra.table import HintJob
 from ra.web.hints import hint_for
 
 native = pytest.mark.skipif(not ra.native_available(), reason="the advisor's search needs the native core")
@@ -32,7 +33,7 @@ def test_a_hint_on_an_exact_tie_stars_nothing_and_names_the_equals() -> None:
     assert seat is not None
     evaluation = Advisor(400, seed=0).evaluate(game.view(seat))
     assert evaluation.starred is None  # the library's decision, which the site must send
-    hint = hint_for(game.view(seat), "400", 0, "original")
+    hint = hint_for(HintJob(game.view(seat), "400", 0), "original")
     assert hint["starred"] is None
     top = evaluation.actions[0].shown(seat)
     assert hint["tied"] == [str(v.action) for v in evaluation.actions if v.shown(seat) == top]
@@ -52,7 +53,7 @@ def test_a_hint_without_a_tie_stars_the_librarys_choice() -> None:
         evaluation = Advisor(400, seed=0).evaluate(game.view(seat))
         if evaluation.starred is None:
             continue
-        hint = hint_for(game.view(seat), "400", 0, "original")
+        hint = hint_for(HintJob(game.view(seat), "400", 0), "original")
         assert hint["starred"] == str(evaluation.starred.action) and hint["tied"] == []
         assert hint["reason"] is not None
         checked += 1

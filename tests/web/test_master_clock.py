@@ -129,18 +129,18 @@ def test_a_walk_away_is_played_by_the_stand_in_at_the_tables_pace_until_the_pers
         assert room.table_now().game.num_decisions == 0 and room.clock_left() == pytest.approx(0.1)
         await fake.advance(0.1)  # the clock runs out: the stand-in decides, the seat is away
         assert room.table_now().game.num_decisions == 1 and room.table_now().stand_ins == {0}
-        assert room.row.seats[walker].away and store.rows[room.id].seats[walker].away
-        assert not room.row.seats[walker].forfeited  # at a "stand_in" table, never a forfeit
+        assert room.away(walker) and store.rows[room.id].seats[walker].away
+        assert walker not in room.table_now().forfeited  # at a "stand_in" table, never a forfeit
         t0 = fake.t
         await play_until(room, fake, 1 - walker, lambda: len(room.table_now().stand_ins) >= 4)
         assert fake.t == t0  # away: each of its turns at the table's pace, not after a clock
         await room.bots.set_away(walker, False)  # back: the seat is the person's again
-        assert not room.row.seats[walker].away and not store.rows[room.id].seats[walker].away
+        assert not room.away(walker) and not store.rows[room.id].seats[walker].away
         await play_until(room, fake, 1 - walker, lambda: to_move(room) == walker)
         n = room.table_now().game.num_decisions
         assert room.clock_left() == 60.0  # a whole clock for the turn
         await fake.advance(30)
-        assert room.table_now().game.num_decisions == n and not room.row.seats[walker].away
+        assert room.table_now().game.num_decisions == n and not room.away(walker)
 
     run(main)
 
@@ -159,7 +159,7 @@ def test_a_game_clock_is_charged_with_the_increment_and_a_clock_that_ran_out_sta
         if walker == mover:  # the same person is to move again: a new decision, its clock
             assert room.clock_left() == 505.0
         await fake.advance(room.clock_left() or 0)  # the walker's whole clock, spent
-        assert room.row.seats[walker].away and room.row.seats[walker].bank == 0.0
+        assert room.away(walker) and room.row.seats[walker].bank == 0.0
         assert room.table_now().stand_ins  # the stand-in decided
         await room.bots.set_away(walker, False)  # back: what it had (nothing) plus the increment
         assert room.row.seats[walker].bank == store.rows[room.id].seats[walker].bank == 5.0
@@ -175,7 +175,7 @@ def test_at_a_forfeit_table_a_seat_out_of_time_forfeits_for_good_and_ranks_last(
         assert not room.table_now().forfeited
         await fake.advance(1)
         assert room.table_now().forfeited == {walker}
-        assert store.rows[room.id].seats[walker].forfeited and room.row.seats[walker].away
+        assert store.rows[room.id].seats[walker].forfeited and room.away(walker)
         with pytest.raises(ClientError) as refused:
             await room.bots.set_away(walker, False)
         assert refused.value.code == "forfeited" and "bot plays it to the end" in refused.value.message
@@ -230,10 +230,30 @@ def test_at_a_second_time_table_the_first_time_out_is_stood_in_for_and_the_secon
         _, room = await master(fake, move_seconds=60, on_timeout="second")
         walker = to_move(room)
         await fake.advance(60)
-        assert room.row.seats[walker].away and not room.table_now().forfeited  # the first time
+        assert room.away(walker) and not room.table_now().forfeited  # the first time
         await room.bots.set_away(walker, False)
         await play_until(room, fake, 1 - walker, lambda: to_move(room) == walker)
         await fake.advance(60)  # the second time
-        assert room.table_now().forfeited == {walker} and room.row.seats[walker].forfeited
+        assert room.table_now().forfeited == {walker} and walker in room.table_now().forfeited
+
+    run(main)
+
+
+def test_the_rooms_row_keeps_no_copy_of_a_forfeit_or_an_away_seat() -> None:
+    """One place for each fact (issue 56): the table holds who forfeited and who is away; the
+    room's cached row is not told (it held a second copy), the summary everyone is sent reads
+    the table, and the storage keeps it for the next load."""
+
+    async def main(fake: FakeTime) -> None:
+        store, room = await master(fake, game_seconds=600, on_timeout="forfeit")
+        walker = to_move(room)
+        await fake.advance(600)
+        assert room.table_now().forfeited == {walker} and room.away(walker)
+        assert not room.row.seats[walker].forfeited and not room.row.seats[walker].away
+        seats = room.summary()["seats"]
+        assert seats[walker]["forfeited"] and seats[walker]["away"]
+        assert not seats[1 - walker]["forfeited"] and not seats[1 - walker]["away"]
+        stored = store.rows[room.id].seats[walker]
+        assert stored.forfeited and stored.away
 
     run(main)

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 import ra
-from ra.table import SearchCancelledError
+from ra.table import HintJob, SearchCancelledError
 from ra.web import scheduler as scheduling
 from ra.web.hints import hint_for
 from ra.web.scheduler import FairScheduler, Start
@@ -78,9 +78,7 @@ def test_a_running_hint_nobody_wants_is_stopped_and_its_worker_freed() -> None:
                 "t",
                 True,
                 hint_for,
-                view,
-                "600s",
-                0,
+                HintJob(view, "600s", 0),
                 "original",
                 wanted=lambda: not past.is_set(),
                 switched=True,

@@ -15,11 +15,11 @@ import websockets
 
 from ra.web.chat import BURST as CHAT_BURST
 from ra.web.chat import LINES_PER_MINUTE
-from ra.web.limit_store import HOLD_STALE, StoredHolds
 from ra.web.limits import AddressHolds, MemoryHolds
-from ra.web.lobby import LISTS_PER_SECOND
+from ra.web.listing import LISTS_PER_SECOND
 from ra.web.lobby_feed import FEEDS_PER_ADDRESS
 from ra.web.settings import Settings
+from ra.web.store.limits import HOLD_STALE, StoredHolds
 from ra.web.testing import Server
 from tests.web.client import create
 

@@ -12,8 +12,8 @@ from ra.cli.common import HELP, fail, w
 from ra.cli.serve import default_db
 
 if TYPE_CHECKING:
-    from ra.web.chat_store import ReportRow
     from ra.web.store import Store
+    from ra.web.store.chat import ReportRow
 
 T = TypeVar("T")
 

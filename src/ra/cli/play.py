@@ -30,8 +30,10 @@ from ra.cli.common import (
 
 if TYPE_CHECKING:
     from ra.analysis.game import AnalysisFormatError, GameAnalysis
+    from ra.tui import Session
 
 LEVELS_HELP = "; ".join(HELP("cli.play.level", level=lv, text=level_help(lv, HELP.lang)) for lv in LEVELS)
+BOTS_HELP = HELP("cli.play.bots", levels=LEVELS_HELP)
 VARIANT_HELP = HELP("cli.play.variant", variants=", ".join(ra.VARIANTS))
 EDITION_HELP = HELP("cli.play.edition", editions=", ".join(ra.EDITIONS))
 
@@ -50,62 +52,28 @@ def play_command(
     players: Annotated[
         int | None, typer.Option("--players", "-p", help=HELP("cli.play.players", players=PLAYERS))
     ] = None,
-    bots_list: Annotated[
-        str,
-        typer.Option(
-            "--bots",
-            "-b",
-            help=HELP(
-                "cli.play.bots",
-                levels="; ".join(
-                    HELP("cli.play.level", level=lv, text=level_help(lv, HELP.lang)) for lv in LEVELS
-                ),
-            ),
-        ),
-    ] = "",
+    bots_list: Annotated[str, typer.Option("--bots", "-b", help=BOTS_HELP)] = "",
     humans: Annotated[str, typer.Option("--humans", help=HELP("cli.play.humans"))] = "",
     name: Annotated[str | None, typer.Option("--name", "-n", help=HELP("cli.play.name"))] = None,
     load: Annotated[Path | None, typer.Option("--load", help=HELP("cli.play.load"))] = None,
     resume: Annotated[bool, typer.Option("--resume", help=HELP("cli.play.resume"))] = False,
-    save: Annotated[
-        Path | None,
-        typer.Option("--save", help=HELP("cli.play.save")),
-    ] = None,
+    save: Annotated[Path | None, typer.Option("--save", help=HELP("cli.play.save"))] = None,
     seed: Annotated[int | None, typer.Option(help=HELP("cli.play.seed"))] = None,
-    variant: Annotated[
-        str, typer.Option(help=HELP("cli.play.variant", variants=", ".join(ra.VARIANTS)))
-    ] = "standard",
+    variant: Annotated[str, typer.Option(help=VARIANT_HELP)] = "standard",
     suns_per_player: Annotated[int | None, typer.Option(help=HELP("cli.play.suns", suns=LONG_SUNS))] = None,
-    disaster_timing: Annotated[
-        str,
-        typer.Option(help=HELP("cli.play.disasters")),
-    ] = "immediate",
+    disaster_timing: Annotated[str, typer.Option(help=HELP("cli.play.disasters"))] = "immediate",
     open_scores: Annotated[bool, typer.Option("--open-scores", help=HELP("cli.play.open_scores"))] = False,
     delay: Annotated[float, typer.Option(help=HELP("cli.play.delay"))] = 0.7,
     edition: Annotated[str | None, typer.Option(help=EDITION_HELP)] = None,
-    hints: Annotated[
-        bool | None,
-        typer.Option(
-            "--hints/--no-hints",
-            help=HELP("cli.play.hints"),
-        ),
-    ] = None,
+    hints: Annotated[bool | None, typer.Option("--hints/--no-hints", help=HELP("cli.play.hints"))] = None,
 ) -> None:
     """Play Ra in the terminal: you against bots (default: two hard bots), or friends at one keyboard.
 
     Every quit saves; the rules are in `ra rules`.
     """
-    from ra.tui import PlayApp, Session, plan_seats
-    from ra.tui.render import final_line
+    from ra.tui import Session, plan_seats
 
-    if edition is not None:
-        _check_edition(edition)
-    if delay < 0:
-        raise fail(w()("cli.err.delay"))
-    if seed is not None and seed < 0:
-        raise fail(w()("cli.err.seed", seed=seed))
-    if load is not None and resume:
-        raise fail(w()("cli.err.load_resume"))
+    _check_options(edition, delay, seed, load is not None and resume)
     if resume:
         load = _latest_unfinished()
         save = save or load  # resuming continues the game in its own file
@@ -114,14 +82,7 @@ def play_command(
             raise fail(w()("cli.err.load_options"))
         if disaster_timing != "immediate":
             raise fail(w()("cli.err.load_timing"))
-        try:
-            session = Session.load(load, save_path=save, lang=lang())
-        except ra.RecordError as err:
-            raise fail(error_text(err)) from None
-        if session.game.is_over():  # nothing to play: never a second copy of a finished game
-            raise fail(w()("cli.err.finished", path=repr(os.fspath(load)), file=os.fspath(load)))
-        if edition is not None:  # the saved edition unless another is asked for
-            session.edition = edition
+        session = _loaded(load, save, edition)
     else:
         if players is None and variant == "long-2p":
             players = 2
@@ -142,6 +103,42 @@ def play_command(
         except ValueError as err:
             raise fail(_engine_message(err)) from None
     _check_writable(session.save_path)
+    _run(session, delay)
+
+
+def _check_options(edition: str | None, delay: float, seed: int | None, load_and_resume: bool) -> None:
+    """Refuse the options of ``ra play`` that no game can have, before any file is read."""
+    if edition is not None:
+        _check_edition(edition)
+    if delay < 0:
+        raise fail(w()("cli.err.delay"))
+    if seed is not None and seed < 0:
+        raise fail(w()("cli.err.seed", seed=seed))
+    if load_and_resume:
+        raise fail(w()("cli.err.load_resume"))
+
+
+def _loaded(load: Path, save: Path | None, edition: str | None) -> Session:
+    """The saved game in ``load`` to play on (saved to ``save``, or to its own file); a finished
+    game is refused: never a second copy of it."""
+    from ra.tui import Session
+
+    try:
+        session = Session.load(load, save_path=save, lang=lang())
+    except ra.RecordError as err:
+        raise fail(error_text(err)) from None
+    if session.game.is_over():
+        raise fail(w()("cli.err.finished", path=repr(os.fspath(load)), file=os.fspath(load)))
+    if edition is not None:  # the saved edition unless another is asked for
+        session.edition = edition
+    return session
+
+
+def _run(session: Session, delay: float) -> None:
+    """Play the game full-screen; then say how it ended, where it is saved and how to go on."""
+    from ra.tui import PlayApp
+    from ra.tui.render import final_line
+
     app = PlayApp(session, delay=delay, edition=session.edition, lang=lang())
     try:
         app.run()

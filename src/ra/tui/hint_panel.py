@@ -61,7 +61,7 @@ class HintsPanel(Static):
     def follow(self, keys: Mapping[ra.Action, str]) -> None:
         """The position may have changed: start its work if wanted, and show the panel."""
         self.keys = keys
-        work = self.work.start(self.table.game) if self.wanted else None
+        work = self.work.start(self.table) if self.wanted else None
         if work is not None:
             self.run_worker(work, thread=True, group="hints", exit_on_error=False)
         self.show()

@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from rich.text import Text
 
 import ra
-from ra.bots.advisor import ADVICE_SEED, advise_in_process
 from ra.bots.advisor import HINT_BUDGET as ADVISOR_HINT_BUDGET
 from ra.bots.evaluate import ActionValue, Budget, Evaluation
 from ra.bots.explain import action_msg, reason, signed
 from ra.events import you_seat
 from ra.labels import action_label
 from ra.state import State
+from ra.table import Table, advise
 from ra.tui.render import percent
 from ra.words import DEFAULT_LANG, Seat, Words, msg, words
 
@@ -110,20 +111,21 @@ class HintWork:
         """The decision number the hints are (being) worked out for; -1 for none."""
         self._cancel = threading.Event()
 
-    def start(self, game: ra.Game) -> Callable[[], HintAnswer] | None:
-        """The work for the position of ``game`` (whose mover must be a person), to run in a
-        thread that only waits (the evaluation runs in a process: :func:`advise_in_process`);
-        None when it is already under way or done."""
+    def start(self, table: Table[Any]) -> Callable[[], HintAnswer] | None:
+        """The work for the position of ``table`` (whose mover must be a person), to run in a
+        thread that only waits: the table's hint job (:meth:`ra.table.Table.hint_job`) through
+        the one hint pipeline, in a process of its own (:func:`ra.table.advise`); None when it
+        is already under way or done."""
+        game = table.game
         if self.position == game.num_decisions:
             return None
+        assert game.to_move is not None
+        job = table.hint_job(game.to_move, self.budget)
         self._cancel.set()
         self._cancel = cancel = threading.Event()
         self.position = position = game.num_decisions
         self.result = None
-        assert game.to_move is not None
-        view = game.view(game.to_move)
-        budget, seed = self.budget, ADVICE_SEED  # not the game's seed: nothing of the bag reaches hints
-        return lambda: (position, advise_in_process(view, budget, seed, cancel))
+        return lambda: (position, advise(job, cancel, apart=True))
 
     def stop(self) -> None:
         """Stop the work under way and forget its position."""

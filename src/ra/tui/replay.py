@@ -16,7 +16,8 @@ from ra.labels import action_label
 from ra.state import State
 from ra.table import game_result, result_log, stand_in_events
 from ra.tui import render
-from ra.tui.app import BASE_CSS, board_widgets, log_width, show_board, translate_bindings
+from ra.tui.bindings import translate_bindings
+from ra.tui.board import BASE_CSS, board_widgets, log_width, show_board
 from ra.tui.widgets import GameLog
 from ra.words import DEFAULT_LANG, words
 

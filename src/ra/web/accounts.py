@@ -32,27 +32,15 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Annotated, TypeVar
 
-import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Request
 from pydantic import BaseModel, Field, field_validator
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
 from ra.web.addresses import EMAIL, AddressChange, AddressChanged, Addresses, fold_address
 from ra.web.db import (
-    accounts,
-    as_utc,
-    games,
     now,
-    password_resets,
-    puzzle_attempts,
-    puzzle_solvers,
-    reserved_names,
-    seats,
-    sessions,
 )
 from ra.web.limits import SharedBucket, SharedTally, address_prefix
 from ra.web.lobby import ApiError
@@ -60,6 +48,7 @@ from ra.web.names import RESERVED, NameHolder, clean_name, name_key
 from ra.web.profiles import Profile, read_profile
 from ra.web.sessions import COOKIE, Session, Sessions
 from ra.web.store import Store, hash_token, new_id, new_token
+from ra.web.store.accounts import AccountStorage, Created
 from ra.words import DEFAULT_LANG, normalize
 
 SIGN_INS_PER_MINUTE = 5.0
@@ -200,7 +189,9 @@ class Accounts:
             levels, "wrong-passwords", per_hour=WRONG_PASSWORDS_PER_HOUR
         )  # by account
         self.links = PasswordLinks(self)
-        self.sessions = Sessions(store)
+        self.stored: AccountStorage = store.accounts
+        """The accounts, sessions and password links as stored (:mod:`ra.web.store.accounts`)."""
+        self.sessions = Sessions(self.stored)
         self.addresses.taken_back = self._taken_back
 
     # --- names ------------------------------------------------------------------------
@@ -210,13 +201,10 @@ class Accounts:
         of ``cookie`` is signed in to, or another account's — under which a guest may neither sit
         nor speak (finding 6); or a deleted account's, reserved for a while (issue 52)."""
         key = name_key(name)
-        async with self.store.engine.connect() as conn:
-            held = await conn.scalar(sa.select(accounts.c.id).where(accounts.c.name_key == key))
-            until = await conn.scalar(
-                sa.select(reserved_names.c.reserved_until).where(reserved_names.c.name_key == key)
-            )
+        held = await self.stored.holder(key)
         if held is None:  # a deleted account's name stays nobody's to wear while reserved
-            return "reserved" if until is not None and as_utc(until) > now() else "nobody"
+            until = await self.stored.reserved_until(key)
+            return "reserved" if until is not None and until > now() else "nobody"
         session = await self.sessions.of(cookie)
         return "you" if session is not None and session.account_id == held else "another"
 
@@ -246,43 +234,14 @@ class Accounts:
             )
         digest = await self.passwords.run(_hasher.hash, body.password)
         account_id = new_id()
-        try:
-            async with self.store.engine.begin() as conn:
-                await self._refuse_reserved(conn, name_key(body.name), body.name)
-                await conn.execute(
-                    sa.insert(accounts).values(
-                        id=account_id,
-                        name=body.name,
-                        name_key=name_key(body.name),
-                        password_hash=digest,
-                        lang=body.lang,
-                        created_at=now(),
-                    )
-                )
-        except IntegrityError:
-            raise ApiError(
-                409, "name_taken", f"the name {body.name!r} has an account; choose another"
-            ) from None
+        created = await self.stored.create(account_id, body.name, name_key(body.name), digest, body.lang)
+        _refuse(created, body.name)
         self._remember(name_key(body.name), address_prefix(addr))
         if body.email:  # unconfirmed until its owner opens the mailed link
             await self.addresses.give(account_id, body.name, body.email, body.lang, "signup")
         claimed = await self.claim(account_id, body.seats)
         token, csrf = await self.sessions.open(account_id)
         return token, {"name": body.name, "csrf": csrf, "claimed": claimed}
-
-    async def _refuse_reserved(self, conn: AsyncConnection, key: str, name: str) -> None:
-        """409 ``name_reserved`` if an account deleted in the last :data:`RESERVED_DAYS` had
-        this name (or a look-alike: the same key)."""
-        until = await conn.scalar(
-            sa.select(reserved_names.c.reserved_until).where(reserved_names.c.name_key == key)
-        )
-        if until is not None and as_utc(until) > now():
-            raise ApiError(
-                409,
-                "name_reserved",
-                f"the name {name!r} belonged to an account deleted lately; it is free again after "
-                f"{RESERVED_DAYS} days: choose another",
-            )
 
     async def sign_in(self, body: Credentials, addr: str) -> tuple[str, Me]:
         """A new session for the right password (the same answer for a wrong name or password).
@@ -298,14 +257,7 @@ class Accounts:
             raise ApiError(429, "rate_limited", "too many wrong passwords for this name; try again later")
         if await self._failures.count(key) >= FAILURES_BEFORE_DELAY:
             await asyncio.sleep(ATTACKED_DELAY)
-        async with self.store.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
-                        accounts.c.name_key == key
-                    )
-                )
-            ).first()
+        row = await self.stored.credential(key)
         digest = row.password_hash if row is not None else _DUMMY  # the same work either way
         rank = self._rank(key, prefix, here)
         if not await self.passwords.run(_verify, digest, body.password, rank=rank) or row is None:
@@ -334,11 +286,8 @@ class Accounts:
         :data:`WRONG_PASSWORDS_PER_HOUR` wrong ones, 429 for the account whatever is given."""
         if await self._wrong_passwords.count(s.account_id) > WRONG_PASSWORDS_PER_HOUR - 1:  # fading: N-ε
             raise ApiError(429, "rate_limited", "too many wrong passwords; try again later")
-        async with self.store.engine.connect() as conn:
-            digest = await conn.scalar(
-                sa.select(accounts.c.password_hash).where(accounts.c.id == s.account_id)
-            )
-        if digest is None or not await self.passwords.run(_verify, str(digest), password):
+        digest = await self.stored.password_hash(s.account_id)
+        if digest is None or not await self.passwords.run(_verify, digest, password):
             await self._wrong_passwords.add(s.account_id)
             raise ApiError(403, "wrong_password", "wrong password")
 
@@ -362,45 +311,18 @@ class Accounts:
         this page gets a new one (a copy of its old cookie signs in no more); mailed links die."""
         await self.check_password(s, body.current)
         digest = await self.passwords.run(_hasher.hash, body.password)
-        async with self.store.engine.begin() as conn:
-            ended = await self.set_password(conn, s.account_id, digest)
-        await self.sessions.tell(ended)
+        await self.sessions.tell(await self.stored.set_password(s.account_id, digest))
         token, csrf = await self.sessions.open(s.account_id)
         return token, {"name": s.name, "csrf": csrf, "claimed": 0}
-
-    async def set_password(self, conn: AsyncConnection, account_id: str, digest: str) -> list[str]:
-        """The account's new password (hashed): all its sessions, the seat tokens they made
-        and its password links end (the games whose seats changed: for :meth:`tell`)."""
-        await conn.execute(
-            sa.update(accounts).where(accounts.c.id == account_id).values(password_hash=digest)
-        )
-        await conn.execute(sa.delete(sessions).where(sessions.c.account_id == account_id))
-        await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
-        return await self.sessions.end_seats(conn, seats.c.account_id == account_id)
 
     # --- seats, profile, export, deletion -----------------------------------------------
 
     async def claim(self, account_id: str, claims: list[SeatClaim]) -> int:
         """Join to the account each seat whose token holds it (others are passed over)."""
-        done = 0
-        games_claimed: set[str] = set()
-        async with self.store.engine.begin() as conn:
-            for c in claims:
-                res = await conn.execute(
-                    sa.update(seats)
-                    .where(
-                        seats.c.game_id == c.game,
-                        seats.c.token_hash == hash_token(c.token),
-                        # a seat another account holds stays its (an old guest token is not enough)
-                        sa.or_(seats.c.account_id.is_(None), seats.c.account_id == account_id),
-                    )
-                    .values(account_id=account_id)
-                )
-                if res.rowcount:
-                    done += res.rowcount
-                    games_claimed.add(c.game)
-                    await self.store.notify_game(conn, c.game)  # the other workers' tables
-        for game_id in sorted(games_claimed):  # this worker's table, once it is committed
+        # a seat another account holds stays its (an old guest token is not enough)
+        held = [(c.game, hash_token(c.token)) for c in claims]
+        done, games_claimed = await self.stored.claim(account_id, held)
+        for game_id in games_claimed:  # this worker's table, once it is committed
             await self.sessions.seats_changed(game_id)
         return done
 
@@ -412,48 +334,16 @@ class Accounts:
         """A new token for a seat the account holds in a game not over (the account on another
         device): the seat's old token stops holding it, so its pages are closed.  The token is
         the session's: it ends when the session is signed out, or all of them."""
-        account_id = s.account_id
         token = new_token()
-        unfinished = sa.select(games.c.id).where(games.c.id == game_id, games.c.status != "finished")
-        async with self.store.engine.begin() as conn:
-            res = await conn.execute(
-                sa.update(seats)
-                .where(
-                    seats.c.game_id == game_id,
-                    seats.c.seat == seat,
-                    seats.c.account_id == account_id,
-                    seats.c.game_id.in_(unfinished),
-                )
-                .values(token_hash=hash_token(token), session_hash=s.token_hash)
-            )
-            await self.store.notify_game(conn, game_id)  # the other workers drop the old token's pages
-        if res.rowcount != 1:
+        if not await self.stored.play_here(s.account_id, game_id, seat, hash_token(token), s.token_hash):
             raise ApiError(404, "not_found", "your account holds no such seat in a game that is not over")
         return token
 
     async def delete(self, s: Session) -> None:
         """The account goes; its seats stay in their games, no longer joined to anyone; its name
         (by key) is nobody's for :data:`RESERVED_DAYS`."""
-        key, t = name_key(s.name), now()
-        async with self.store.engine.begin() as conn:
-            await conn.execute(
-                sa.delete(reserved_names).where(
-                    sa.or_(reserved_names.c.name_key == key, reserved_names.c.reserved_until < t)
-                )
-            )
-            await conn.execute(
-                sa.insert(reserved_names).values(
-                    name_key=key, reserved_until=t + timedelta(days=RESERVED_DAYS)
-                )
-            )
-            await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == s.account_id))
-            await conn.execute(
-                sa.update(seats).where(seats.c.account_id == s.account_id).values(account_id=None)
-            )
-            await conn.execute(sa.delete(sessions).where(sessions.c.account_id == s.account_id))
-            for table in (puzzle_solvers, puzzle_attempts):
-                await conn.execute(sa.delete(table).where(table.c.account_id == s.account_id))
-            await conn.execute(sa.delete(accounts).where(accounts.c.id == s.account_id))
+        until = now() + timedelta(days=RESERVED_DAYS)
+        await self.stored.delete(s.account_id, name_key(s.name), until)
 
 
 class PasswordLinks:
@@ -485,20 +375,10 @@ class PasswordLinks:
 
     async def _mail(self, who: str) -> None:
         try:
-            found = [
-                sa.and_(
-                    accounts.c.email_confirmed.is_(True),
-                    accounts.c.email.is_not(None),
-                    accounts.c.email_key == fold_address(who),
-                )
-            ]
+            key = None
             with contextlib.suppress(ValueError):  # not a name: an address only
-                found.append(accounts.c.name_key == name_key(clean_name(who)))
-            q = sa.select(
-                accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.email_confirmed, accounts.c.lang
-            ).where(sa.or_(*found))
-            async with self.accounts.store.engine.connect() as conn:
-                rows = (await conn.execute(q.limit(2))).all()
+                key = name_key(clean_name(who))
+            rows = await self.accounts.stored.mail_targets(fold_address(who), key)
             for row in rows:
                 if row.email and row.email_confirmed and await self._may_mail(row.id, row.email):
                     await self._send(row.id, row.name, row.email, row.lang or DEFAULT_LANG)
@@ -513,18 +393,8 @@ class PasswordLinks:
 
     async def _send(self, account_id: str, name: str, email: str, lang: str) -> None:
         """A new token (stored hashed; the account's older links stop working), mailed."""
-        token, t = secrets.token_urlsafe(32), now()
-        async with self.accounts.store.engine.begin() as conn:
-            await conn.execute(sa.delete(password_resets).where(password_resets.c.expires_at < t))
-            await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
-            await conn.execute(
-                sa.insert(password_resets).values(
-                    token_hash=hash_token(token),
-                    account_id=account_id,
-                    created_at=t,
-                    expires_at=t + timedelta(minutes=RESET_MINUTES),
-                )
-            )
+        token = secrets.token_urlsafe(32)
+        await self.accounts.stored.new_link(account_id, hash_token(token), timedelta(minutes=RESET_MINUTES))
         await self.accounts.addresses.mail_reset(email, name, token, lang, RESET_MINUTES)
 
     async def use(self, body: ResetPassword, addr: str) -> tuple[str, Me]:
@@ -532,22 +402,16 @@ class PasswordLinks:
         the account ends, the account's links die, and this page is signed in afresh."""
         if not await self._tries.allow(address_prefix(addr)):
             raise ApiError(429, "rate_limited", "too many tries from this address; wait a minute")
-        token_hash, t = hash_token(body.token), now()
-        live = sa.and_(password_resets.c.token_hash == token_hash, password_resets.c.expires_at > t)
-        async with self.accounts.store.engine.connect() as conn:
-            known = await conn.scalar(sa.select(password_resets.c.account_id).where(live))
-        if known is None:
+        token_hash = hash_token(body.token)
+        account_id = await self.accounts.stored.link_holder(token_hash)
+        if account_id is None:
             raise _bad_reset()
         digest = await self.accounts.passwords.run(_hasher.hash, body.password)
-        async with self.accounts.store.engine.begin() as conn:
-            account_id = await conn.scalar(sa.select(password_resets.c.account_id).where(live))
-            used = await conn.execute(sa.delete(password_resets).where(live))
-            if account_id is None or used.rowcount != 1:  # another request used it just now
-                raise _bad_reset()
-            name = await conn.scalar(sa.select(accounts.c.name).where(accounts.c.id == account_id))
-            ended = await self.accounts.set_password(conn, account_id, digest)
+        used = await self.accounts.stored.use_link(token_hash, digest)
+        if used is None:  # another request used it just now
+            raise _bad_reset()
+        name, ended = used
         await self.accounts.sessions.tell(ended)
-        assert name is not None  # the link is deleted with its account
         session, csrf = await self.accounts.sessions.open(account_id)
         return session, {"name": name, "csrf": csrf, "claimed": 0}
 
@@ -602,6 +466,19 @@ class PasswordWork:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _refuse(created: Created, name: str) -> None:
+    """409 for a sign-up whose name has an account, or had one deleted lately (its key: look-alikes too)."""
+    if created == "taken":
+        raise ApiError(409, "name_taken", f"the name {name!r} has an account; choose another")
+    if created == "reserved":
+        raise ApiError(
+            409,
+            "name_reserved",
+            f"the name {name!r} belonged to an account deleted lately; it is free again after "
+            f"{RESERVED_DAYS} days: choose another",
+        )
 
 
 def _bad_reset() -> ApiError:

@@ -20,18 +20,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, field_validator
-from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
-from ra.web import mail_links
-from ra.web.db import accounts, password_resets
 from ra.web.limits import SharedBucket
 from ra.web.lobby import ApiError
 from ra.web.mail import Smtp, ask_to_confirm, mail_reset_link, mail_undo_link, parse_smtp
 from ra.web.store import Store
+from ra.web.store.addresses import AddressTakenError, DeadLinkError, fold_address
+from ra.web.store.mail_links import DAYS, Link, Purpose
 from ra.words import DEFAULT_LANG, normalize
 
 EMAIL = re.compile(r"[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+")
@@ -41,23 +39,9 @@ CONFIRM_MAILS_PER_ACCOUNT = 3.0
 CONFIRM_MAILS_PER_INBOX = 2.0
 """Confirmation mails one inbox (:func:`fold_address`) gets a day, whichever accounts ask, in
 bursts of as many: a squatter's link, then its owner's own."""
-GMAIL = ("gmail.com", "googlemail.com")
-"""Domains whose provider ignores dots in the local part (``a.nn@`` is ``ann@``)."""
 
 Kind = Literal["signup", "change"]
 SessionOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
-
-
-def fold_address(email: str) -> str:
-    """The inbox an address reaches, as its provider folds it: case, a trailing dot of the
-    domain, a ``+tag``, and Gmail's dots (``A.nn+x@Gmail.com.`` → ``ann@gmail.com``).  Every
-    limit and "one address, one account" compares these."""
-    local, _, domain = email.strip().casefold().rpartition("@")
-    domain = domain.rstrip(".")
-    local = local.split("+", 1)[0] or local
-    if domain in GMAIL:
-        local, domain = local.replace(".", ""), GMAIL[0]
-    return f"{local}@{domain}"
 
 
 class MailSettings(TypedDict):
@@ -115,7 +99,7 @@ class Confirmer:
         return await mail_reset_link(self.smtp, self.public_url, to, name, token, lang, minutes)
 
     async def undo(self, to: str, name: str, new: str | None, token: str, lang: str) -> bool:
-        days = mail_links.DAYS["undo"]
+        days = DAYS["undo"]
         return await mail_undo_link(self.smtp, self.public_url, to, name, new, token, lang, days)
 
 
@@ -161,24 +145,13 @@ class Addresses:
         links mailed before stop working; the old address, if it was confirmed, is told, with a
         link that undoes the change.  The same address again changes nothing."""
         key = fold_address(email) if email else None
-        async with self.store.engine.begin() as conn:
-            old = (await conn.execute(_address_of(account_id))).first()
-            if old is None:
-                raise ApiError(404, "not_found", "no such account")
-            if key == old.email_key and (old.email_confirmed or key is None):
-                return False
-            await conn.execute(
-                sa.update(accounts)
-                .where(accounts.c.id == account_id)
-                .values(email=email, email_key=key, email_confirmed=False, lang=lang)
-            )
-            await conn.execute(sa.delete(password_resets).where(password_resets.c.account_id == account_id))
-            await mail_links.drop(conn, account_id, "confirm")
-            confirm = await mail_links.mint(conn, "confirm", account_id, email, lang) if email else None
-            told = old.email_confirmed and old.email and old.email_key != key
-            undo = await mail_links.mint(conn, "undo", account_id, old.email, old.lang) if told else None
+        change = await self.store.addresses.give(account_id, email, key, lang)
+        if change is None:
+            raise ApiError(404, "not_found", "no such account")
+        confirm, undo = change.confirm, change.undo
         if undo is not None and self.confirm_by_mail is not None:
-            await self.confirm_by_mail.undo(old.email, name, email, undo, old.lang)
+            assert change.old_email is not None  # an undo link goes to the old, confirmed address
+            await self.confirm_by_mail.undo(change.old_email, name, email, undo, change.old_lang)
         if confirm is None or key is None or not await self._may_mail(account_id, key):
             return False
         assert email is not None and self.confirm_by_mail is not None
@@ -206,109 +179,57 @@ class Addresses:
         """The owner pressed the button of the mailed link (once): the address gets mail from
         now on, and any other account's unconfirmed claim on the same inbox is dropped (a
         squatter keeps nothing); unless another account confirmed it first (409)."""
-        async with self.store.engine.begin() as conn:
-            link = await mail_links.find(conn, "confirm", token)
-            row = None if link is None else (await conn.execute(_address_of(link.account_id))).first()
-            if link is None or row is None or row.email != link.email or not row.email_key:
-                raise _dead_link()
-            await _refuse_taken(conn, row.email_key, link.account_id)
-            if await mail_links.spend(conn, "confirm", token) is None:
-                raise _dead_link()  # another request used it just now
-            await _free_claims(conn, row.email_key, link.account_id)
-            await conn.execute(
-                sa.update(accounts).where(accounts.c.id == link.account_id).values(email_confirmed=True)
-            )
-        return Confirmed(row.email)
+        try:
+            return Confirmed(await self.store.addresses.confirm(token))
+        except DeadLinkError:
+            raise _dead_link() from None
+        except AddressTakenError:
+            raise _taken() from None
 
     async def undo(self, token: str) -> Confirmed:
         """The old address's owner undid a change (once, within days): the address is theirs
         again, confirmed; every other undo link of the account dies (whoever made the change
         cannot undo the undoing), and so do the password links; then every session ends."""
-        async with self.store.engine.begin() as conn:
-            link = await mail_links.find(conn, "undo", token)
-            if link is None or not link.email:
-                raise _dead_link()
-            key = fold_address(link.email)
-            await _refuse_taken(conn, key, link.account_id)
-            if await mail_links.spend(conn, "undo", token) is None:
-                raise _dead_link()
-            await mail_links.drop(conn, link.account_id, "undo", "confirm")
-            await conn.execute(
-                sa.delete(password_resets).where(password_resets.c.account_id == link.account_id)
-            )
-            await conn.execute(
-                sa.update(accounts)
-                .where(accounts.c.id == link.account_id)
-                .values(email=link.email, email_key=key, email_confirmed=True)
-            )
+        try:
+            link = await self.store.addresses.undo(token)
+        except DeadLinkError:
+            raise _dead_link() from None
+        except AddressTakenError:
+            raise _taken() from None
         await self.taken_back(link.account_id)
+        assert link.email is not None  # an undo link is about the old address
         return Confirmed(link.email)
 
-    async def lang_of(self, purpose: mail_links.Purpose, token: str) -> str | None:
+    async def lang_of(self, purpose: Purpose, token: str) -> str | None:
         """The language of the mail a live token came in (None: no such token)."""
-        async with self.store.engine.connect() as conn:
-            link = await mail_links.find(conn, purpose, token)
+        link = await self.store.addresses.link(purpose, token)
         return None if link is None else link.lang
 
-    async def about(self, purpose: mail_links.Purpose, token: str) -> mail_links.Link | None:
+    async def about(self, purpose: Purpose, token: str) -> Link | None:
         """What a live token is about (its page shows it before its button is pressed)."""
-        async with self.store.engine.connect() as conn:
-            return await mail_links.find(conn, purpose, token)
+        return await self.store.addresses.link(purpose, token)
 
     async def unsubscribe(self, token: str) -> None:
         """The unsubscribe link's button (or a provider's one-click POST): "your turn" mail off."""
-        async with self.store.engine.connect() as conn:
-            link = await mail_links.find(conn, "unsubscribe", token)
+        link = await self.store.addresses.link("unsubscribe", token)
         if link is None:
             raise _dead_link()
         await self.switch(link.account_id, False)
 
     async def switch(self, account_id: str, turns: bool) -> None:
         """Turn "your turn" mail on or off."""
-        async with self.store.engine.begin() as conn:
-            done = await conn.execute(
-                sa.update(accounts).where(accounts.c.id == account_id).values(mail_turns=turns)
-            )
-        if done.rowcount != 1:
+        if not await self.store.addresses.switch(account_id, turns):
             raise ApiError(404, "not_found", "no such account")
 
     async def settings(self, account_id: str) -> MailSettings:
-        q = sa.select(accounts.c.email, accounts.c.email_confirmed, accounts.c.mail_turns)
-        async with self.store.engine.connect() as conn:
-            row = (await conn.execute(q.where(accounts.c.id == account_id))).first()
+        row = await self.store.addresses.settings(account_id)
         if row is None:
             raise ApiError(404, "not_found", "no such account")
-        return {"email": row.email, "confirmed": bool(row.email_confirmed), "turns": bool(row.mail_turns)}
+        return {"email": row.email, "confirmed": row.confirmed, "turns": row.turns}
 
 
-def _address_of(account_id: str) -> sa.Select[tuple[str | None, str | None, bool, str]]:
-    return sa.select(
-        accounts.c.email, accounts.c.email_key, accounts.c.email_confirmed, accounts.c.lang
-    ).where(accounts.c.id == account_id)
-
-
-async def _refuse_taken(conn: AsyncConnection, key: str, account_id: str) -> None:
-    """409 ``email_taken`` if another account has confirmed the inbox ``key`` (one address, one
-    account)."""
-    other = await conn.scalar(
-        sa.select(accounts.c.id).where(
-            accounts.c.email_key == key, accounts.c.email_confirmed.is_(True), accounts.c.id != account_id
-        )
-    )
-    if other is not None:
-        raise ApiError(409, "email_taken", "another account has confirmed this address")
-
-
-async def _free_claims(conn: AsyncConnection, key: str, account_id: str) -> None:
-    """Other accounts that gave the inbox ``key`` without confirming it lose it (and its link)."""
-    q = sa.select(accounts.c.id).where(
-        accounts.c.email_key == key, accounts.c.email_confirmed.is_(False), accounts.c.id != account_id
-    )
-    for other in (await conn.execute(q)).scalars().all():
-        await mail_links.drop(conn, other, "confirm")
-        await conn.execute(
-            sa.update(accounts).where(accounts.c.id == other).values(email=None, email_key=None)
-        )
+def _taken() -> ApiError:
+    return ApiError(409, "email_taken", "another account has confirmed this address")
 
 
 def _dead_link() -> ApiError:

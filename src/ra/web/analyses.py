@@ -22,7 +22,6 @@ import logging
 import time
 from typing import Any, Final, Literal
 
-import sqlalchemy as sa
 from typing_extensions import TypedDict
 
 from ra.analysis.chances import LEVEL_STRENGTH
@@ -40,7 +39,6 @@ from ra.bots.advisor import ADVICE_SEED
 from ra.bots.evaluate import Budget
 from ra.engine import Game
 from ra.table import seat_labels
-from ra.web.db import accounts, seats
 from ra.web.hub import Hub, table_seats
 from ra.web.lobby import ApiError
 from ra.web.rating_policy import assists_refusal
@@ -68,13 +66,7 @@ async def seat_strengths(store: Store, row: GameRow) -> tuple[float, ...]:
     """Each seat's strength for the chances given who is playing: a bot's level
     (:data:`ra.analysis.chances.LEVEL_STRENGTH`), a person's account rating μ once it has a rated
     game, else :data:`UNRATED_PERSON` (a guest, a new account)."""
-    q = (
-        sa.select(seats.c.seat, accounts.c.rating_mu)
-        .join(accounts, accounts.c.id == seats.c.account_id)
-        .where(seats.c.game_id == row.id, accounts.c.rated_games > 0)
-    )
-    async with store.engine.connect() as conn:
-        rated = {int(seat): float(mu) for seat, mu in (await conn.execute(q)).all()}
+    rated = await store.analyses.rated_seats(row.id)
     return tuple(
         LEVEL_STRENGTH.get(s.level or "", UNRATED_PERSON)
         if s.kind == "bot"

@@ -19,7 +19,6 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from ra.web.chat_store import ChatRow
 from ra.web.clients import Client
 from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
@@ -29,6 +28,7 @@ from ra.web.names import RESERVED, NameHolder, check_marks, clean_name, name_key
 from ra.web.protocol import CHAT_MAX_CHARS, ChatLine, ChatMessage, ChatRequest, ReportedMessage
 from ra.web.pubsub import ChatPosted
 from ra.web.store import Store
+from ra.web.store.chat import ChatRow
 
 Channel = Literal["players", "spectators"]
 LOBBY: Literal["lobby"] = "lobby"

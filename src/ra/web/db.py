@@ -227,7 +227,7 @@ chat_reports = sa.Table(
     sa.UniqueConstraint("chat_id", "reporter", name="chat_reports_once"),
 )
 
-# The shared rate limits' leaky buckets (ra.web.limit_store): a key's level drains at its rate a second.
+# The shared rate limits' leaky buckets (ra.web.store.limits): a key's level drains at its rate a second.
 limit_levels = sa.Table(
     "limit_levels",
     metadata,
@@ -237,7 +237,7 @@ limit_levels = sa.Table(
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )
 
-# What each worker's clients hold at once per key (ra.web.limit_store.StoredHolds): open game
+# What each worker's clients hold at once per key (ra.web.store.limits.StoredHolds): open game
 # sockets and lobby pages per address, counted over every worker's fresh rows.
 limit_holds = sa.Table(
     "limit_holds",

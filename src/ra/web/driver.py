@@ -18,6 +18,7 @@ from ra.table import decide
 from ra.web.errors import ClientError
 
 if TYPE_CHECKING:
+    from ra.web.hints import HintTable
     from ra.web.hub import Room
 
 log = logging.getLogger("ra.web")
@@ -35,10 +36,14 @@ another takes the turn over (a thinking worker renews it every :data:`BOT_CLAIM_
 
 class BotDriver:
     """When a bot moves at one table: the seat's own bot, or a stand-in for a person whose
-    clock ran out (or who is away), and the forfeit at a forfeit table."""
+    clock ran out (or who is away), and the forfeit at a forfeit table — each when the table's
+    rules say (:meth:`ra.table.Table.bot_to_move`, :meth:`ra.table.Table.turn_wait`), each
+    decision an intent of the table carried out by the room."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
+        self.hub = room.hub
+        self.id = room.id
         self.bot_task: asyncio.Task[None] | None = None
         self.bot_task_n = -1
         self.clock_task: asyncio.Task[None] | None = None
@@ -52,6 +57,13 @@ class BotDriver:
         """A bot is thinking here now."""
         return self.bot_task is not None and not self.bot_task.done()
 
+    def _playing(self) -> HintTable | None:
+        """The table, while its game is played here (not over, not an imported record's replay)."""
+        table = self.room.table
+        if table is None or table.game.is_over() or self.room.row.record is not None:
+            return None
+        return table
+
     def schedule_bot(self, remote: bool = False) -> None:
         """Start the bot's turn if a bot is to move.
 
@@ -61,57 +73,63 @@ class BotDriver:
         died mid-thought is replaced within seconds (:data:`BOT_CLAIM_STALE`).
         """
         self.schedule_clock()
-        game = self.room.game
-        if game is None or game.is_over() or self.room.row.record is not None:
+        table = self._playing()
+        seat = table.bot_to_move() if table is not None else None
+        if table is None or seat is None:
             return
-        seat = game.to_move
-        if seat is None or self.room.row.seats[seat].kind != "bot":
-            return
-        n = game.num_decisions
-        if self.bot_task is not None and not self.bot_task.done() and self.bot_task_n == n:
+        n = table.game.num_decisions
+        if self.busy() and self.bot_task_n == n:
             return
         if remote:
             return  # the committing worker plays it; the sweeper covers a dead worker
         self.bot_task_n = n
-        self.bot_task = asyncio.create_task(self._bot_turn(seat, n))
+        self.bot_task = asyncio.create_task(self._bot_turn(table, seat, n))
 
-    async def _bot_turn(self, seat: int, n: int) -> None:
+    async def _bot_turn(self, table: HintTable, seat: int, n: int) -> None:
+        gid = self.id
         try:
-            delay = self.room.row.bot_delay
-            if self.room.row.starts_at is not None:
-                delay = max(delay, (self.room.row.starts_at - self.room.hub.now()).total_seconds())
-            await self.room.hub.sleep(delay)
-            game = self.room.game
-            if game is None or game.num_decisions != n:
+            delay = table.options.pace
+            starts_at = self.room.row.starts_at  # an event's table: its bots wait for the start
+            if starts_at is not None:
+                delay = max(delay, (starts_at - self.hub.now()).total_seconds())
+            await self.hub.sleep(delay)
+            if self._decision() != n:
                 return
             # Claimed even by the worker that committed the last decision: the claim's heartbeat
             # tells the other workers it still thinks (after a crash, they take over within seconds).
-            if not await self.room.hub.store.claims.claim(self.room.id, n, BOT_CLAIM_STALE):
+            if not await self.hub.store.claims.claim(gid, n, BOT_CLAIM_STALE):
                 return
             await self._play_bot(seat, n)
         except ClientError as err:
-            log.debug("bot move at %s:%d dropped: %s", self.room.id, n, err.message)
+            log.debug("bot move at %s:%d dropped: %s", gid, n, err.message)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("bot move failed in game %s at decision %d", self.room.id, n)
+            log.exception("bot move failed in game %s at decision %d", gid, n)
+
+    def _decision(self, seat: int | None = None) -> int | None:
+        """The decision the table is at (None: no table; -1: ``seat``, given, is not to move)."""
+        table = self.room.table
+        if table is None:
+            return None
+        return -1 if seat is not None and table.game.to_move != seat else table.game.num_decisions
 
     async def _play_bot(self, seat: int, n: int, stand_in: str | None = None) -> None:
         """The table's one bot pipeline: the bot in ``seat`` — or, for an absent person, a
         ``stand_in`` of that level — takes decision ``n`` from the seat's view
         (:func:`ra.table.decide`): a search in a worker process outside the bot slots, a quick
-        level inline; its decision then goes through :meth:`act` as a person's would."""
+        level inline; its decision is then an intent of the table, as a person's would be."""
         job = self.room.table_now().bot_job(seat, stand_in)
         action = None
         if job.spec not in INLINE_BOTS:  # a search: in a worker process, outside the slots
             heartbeat = asyncio.create_task(self._hold(n))
             try:
-                action = await self.room.hub.think(self.room, job)
+                action = await self.hub.think(self.room, job)
             finally:
                 heartbeat.cancel()
         # Bots' moves are admitted a few at a time: on a busy server each one goes through
         # in milliseconds and people's moves are never queued behind a crowd of bots'.
-        async with self.room.hub.bot_slots:
+        async with self.hub.bot_slots:
             if action is None:
                 action = str(decide(job))
             await self.room.act(seat, action, n, by_bot=True, stand_in=stand_in is not None)
@@ -121,9 +139,9 @@ class BotDriver:
         while True:
             await asyncio.sleep(BOT_CLAIM_HEARTBEAT)
             try:
-                await self.room.hub.store.claims.hold(self.room.id, n)
+                await self.hub.store.claims.hold(self.id, n)
             except Exception:  # a database hiccup: the next beat tries again
-                log.warning("could not renew the claim on %s:%d", self.room.id, n, exc_info=True)
+                log.warning("could not renew the claim on %s:%d", self.id, n, exc_info=True)
 
     # --- the clock ---------------------------------------------------------------
 
@@ -131,60 +149,61 @@ class BotDriver:
         """At a table with a clock, wait for the person to move until their time is up (or, for
         a seat marked away, the table's pace), then let the stand-in bot decide.  Every worker
         with the table open waits; the one that claims the decision in the database decides."""
-        game, row = self.room.game, self.room.row
-        if game is None or game.is_over() or row.record is not None:
+        table = self._playing()
+        seat = table.game.to_move if table is not None else None
+        if table is None or seat is None or not table.is_human(seat):
             return
-        seat = game.to_move
-        if seat is None or row.seats[seat].kind == "bot":
-            return
-        n = game.num_decisions
+        n = table.game.num_decisions
         task = self.clock_task
         if task is not None and not task.done():
             if self.clock_task_n == n:
                 return
             if task is not asyncio.current_task():  # not the stand-in that is deciding now
                 task.cancel()
-        delay = row.bot_delay if self.room.away(seat) else self.time_left()
         self.clock_task_n = n
-        self.clock_task = asyncio.create_task(self._clock_turn(seat, n, delay))
+        self.clock_task = asyncio.create_task(self._clock_turn(seat, n, self._wait(table)))
+
+    def _wait(self, table: HintTable) -> float:
+        """Seconds until the stand-in decides for the person to move (:meth:`ra.table.Table.turn_wait`)."""
+        row, seat = self.room.row, table.game.to_move
+        bank = row.seats[seat].bank if seat is not None else None
+        return table.turn_wait(bank, row.updated_at, self.hub.now())
 
     async def _clock_turn(self, seat: int, n: int, delay: float) -> None:
         try:
-            while True:
-                await self.room.hub.sleep(delay)
-                game = self.room.game
-                if game is None or game.num_decisions != n or game.to_move != seat:
-                    return
-                if self.room.clock().per_game and not self.room.away(seat):
-                    # Another worker may have charged the seat's clock: the stored one decides.
-                    clocks = self.room.hub.store.seat_clocks
-                    self.room.row.seats[seat].bank = await clocks.bank(self.room.id, seat)
-                left = None if self.room.away(seat) else self.time_left()
-                if not left:
-                    break
-                delay = left + 0.05  # woken early, or the person came back: their time runs on
-            if not await self.room.hub.store.claims.claim(self.room.id, n, BOT_CLAIM_STALE):
+            if not await self._out_of_time(seat, n, delay):
                 return
-            async with self.room.lock:  # the table's time-out rule: a forfeit, or a stand-in
-                later = await self.room.perform(TimeOut(seat, n))
+            if not await self.hub.store.claims.claim(self.id, n, BOT_CLAIM_STALE):
+                return
+            later = await self.room.intent(TimeOut(seat, n))  # the table's rule: a forfeit, or a stand-in
             for effect in later:
                 if isinstance(effect, StandIn):
                     await self._play_bot(effect.seat, effect.n, effect.level)
                 else:
                     await self.set_away(effect.seat, True)
         except ClientError as err:
-            log.debug("stand-in move at %s:%d dropped: %s", self.room.id, n, err.message)
+            log.debug("stand-in move at %s:%d dropped: %s", self.id, n, err.message)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("stand-in move failed in game %s at decision %d", self.room.id, n)
+            log.exception("stand-in move failed in game %s at decision %d", self.id, n)
 
-    def time_left(self) -> float:
-        """Seconds the person to move has left: on the table's clock, or at a table without one
-        until the site's deadline per decision (then the seat forfeits)."""
-        game, row = self.room.game, self.room.row
-        bank = row.seats[game.to_move].bank if game is not None and game.to_move is not None else None
-        return self.room.clock().time_left(bank, row.updated_at, self.room.hub.now())
+    async def _out_of_time(self, seat: int, n: int, delay: float) -> bool:
+        """Wait ``delay``, then as long as the seat's clock says (woken early, or its person came
+        back); whether decision ``n`` is still ``seat``'s when its time is up."""
+        while True:
+            await self.hub.sleep(delay)
+            table = self.room.table
+            if table is None or self._decision(seat) != n:
+                return False
+            if seat in table.away:
+                return True  # a stand-in decides at the table's pace
+            if table.options.clock.per_game:  # another worker may have charged the seat's clock
+                await self.room.ledger.read_clock(self.room.row, seat)
+            left = self._wait(table)
+            if not left:
+                return True
+            delay = left + 0.05
 
     async def set_away(self, seat: int, away: bool) -> None:
         """Mark ``seat`` away (a bot decides for it) or back (its person decides again, with

@@ -1,4 +1,5 @@
-"""The refusal every server layer raises: a code and words for the one client that asked."""
+"""The refusals every server layer raises: a code and words for the one client that asked
+(:class:`ClientError`, over a socket), or an HTTP status with them (:class:`ApiError`)."""
 
 from __future__ import annotations
 
@@ -13,3 +14,11 @@ class ClientError(Exception):
         self.code = code
         self.message = message
         self.why = why
+
+
+class ApiError(Exception):
+    """A refused request: the HTTP status, a stable code and the reason in words."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message

@@ -1,48 +1,54 @@
 """Hints at the browser table: each legal action's win chance, the best one and why.
 
 Computed in a bot worker process (a search is CPU-bound) from the asking seat's view only
-(R9.3: never the bag order), by the advisor of :mod:`ra.bots.advisor` the terminal game and
-``ra analyze`` use, and sent to that seat alone.  The reason travels as a message
+(R9.3: never the bag order), by the table's one hint pipeline (:func:`ra.table.advise`, which
+the terminal game uses too), and sent to that seat alone.  The reason travels as a message
 (:func:`ra.bots.explain.reason_msg`, players by seat): the browser renders it in its language.
 
-A table's hints are kept by its :class:`HintDesk`: one search per position and seat (asking
-again gets the same answer), at most one in flight per seat (the scheduler replaces the old
-one), and stopped, its worker freed, as soon as its decision is past or every page that asked
-for it is gone (issue 52: one player's hint at every decision once held everyone's bots).
+The hint lifecycle is the table's (:mod:`ra.steps`): one search per position and seat (asking
+again gets the same answer), at most one in flight per seat, cancelled as soon as its decision is
+past or every page that asked for it is gone (issue 52: one player's hint at every decision once
+held everyone's bots).  A table's :class:`HintDesk` carries out those effects: it starts and
+stops the searches and sends the answers.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Hashable
 
-from ra.bots.advisor import ADVICE_SEED, Advisor
 from ra.bots.evaluate import ActionValue, Evaluation
 from ra.bots.explain import explain, reason_msg
-from ra.table import SearchCancelledError
-from ra.views import PlayerView
+from ra.master import (
+    CancelHint,
+    Effect,
+    HintAnswered,
+    HintFailed,
+    HintFailedFor,
+    HintKey,
+    SendHint,
+    StartHint,
+)
+from ra.table import HintJob, SearchCancelledError, Table, advise
+from ra.web.clients import Client
 from ra.web.protocol import ErrorMessage, HintReply, error
 from ra.web.switches import switch
 
-if TYPE_CHECKING:
-    from ra.web.clients import Client
-    from ra.web.hub import Room
-
 log = logging.getLogger("ra.web")
 
-HintKey = tuple[int, tuple[str, ...]]
-"""A hint's position: the seat and the whole decision history (:meth:`ra.table.Table.hint_key`)."""
+HintTable = Table[HintReply]
+"""A table at the web: its hint cache holds the ``hint`` messages found."""
 
 
-def hint_for(view: PlayerView, budget: str, seed: int, edition: str, index: int = -1) -> HintReply:
-    """The ``hint`` message for the seat of ``view``, to move (runs in a worker process: the
-    view travels by value, nothing is replayed there); ``index``: the search's switch
+def hint_for(job: HintJob, edition: str, index: int = -1) -> HintReply:
+    """The ``hint`` message for the seat of ``job``'s view, to move (runs in a worker process:
+    the job travels by value, nothing is replayed there); ``index``: the search's switch
     (:mod:`ra.web.switches`), which stops it when its answer is no longer wanted."""
+    view = job.view
     seat = view.seat
     assert seat is not None, "hints are for a seat, not a spectator"
-    cancel = switch(index) if index >= 0 else None
-    evaluation = Advisor(budget, seed=seed).evaluate(view, cancel=cancel)
+    evaluation = advise(job, switch(index) if index >= 0 else None)
     best, starred = evaluation.best, evaluation.starred
     # On an exact tie the library stars nothing (issue 53), and no reason says why one is best.
     why = reason_msg(explain(view, best.action, evaluation), edition) if starred is not None else None
@@ -70,74 +76,77 @@ def _level_with(evaluation: Evaluation, best: ActionValue) -> list[str]:
     return [str(v.action) for v in evaluation.actions if v.shown(seat) == best.shown(seat)]
 
 
-def _usable(task: asyncio.Future[HintReply] | None) -> bool:
-    """Whether a cached hint can still answer (not stopped, not cancelled)."""
-    if task is None or not task.done():
-        return task is not None
-    return not task.cancelled() and not isinstance(task.exception(), SearchCancelledError)
+Search = Callable[[HintJob, HintKey], Awaitable[HintReply]]
+"""How a table's hint search runs (the hub's fair scheduler, in a worker process)."""
+Settle = Callable[[HintAnswered[HintReply] | HintFailed], Awaitable[object]]
+"""How a search's end goes back to the table: as an intent of its own (the room carries it out)."""
 
 
 class HintDesk:
-    """The hints of one table (a :class:`ra.web.hub.Room`): who asked for which position."""
+    """The hint effects of one table (:class:`ra.web.hub.Room`): its searches under way, by key."""
 
-    def __init__(self, room: Room) -> None:
-        self.room = room
-        self.replies: set[asyncio.Future[None]] = set()
-        self._askers: dict[HintKey, set[Client]] = {}
+    def __init__(self, search: Search, settle: Settle, trace: str = "") -> None:
+        self._search = search
+        self._settle = settle
+        self._trace = trace
+        self.searches: dict[HintKey, asyncio.Future[HintReply]] = {}
+        self._ending: set[asyncio.Future[object]] = set()  # held: a task nobody holds may vanish
 
-    def ask(self, client: Client, seat: int) -> None:
-        """Send ``client`` the hint for ``seat``, to move now (the caller checked that it may
-        ask): from the table's cache, or from a search started now."""
-        table = self.room.table_now()
-        key = table.hint_key(seat)
-        self._askers.setdefault(key, set()).add(client)
-        task = table.hint_cache.get(key)
-        if task is None or not _usable(task):
-            search = self.room.hub.hint(self.room, table.view(seat), self.room.row.edition, ADVICE_SEED, key)
-            task = asyncio.ensure_future(search)
-            table.hint_cache.put(key, task)
-        reply = asyncio.ensure_future(self._send(client, key, task))
-        self.replies.add(reply)
-        reply.add_done_callback(self.replies.discard)
+    def carry_out(self, table: HintTable, effects: list[Effect], budget: str) -> None:
+        """Carry out the hint effects of a step (``table``: the table after it)."""
+        for effect in effects:
+            if isinstance(effect, StartHint):
+                self._start(table.hint_job(effect.key[0], budget), effect.key)
+            elif isinstance(effect, CancelHint):
+                search = self.searches.pop(effect.key, None)
+                if search is not None:
+                    search.cancel()
+            elif isinstance(effect, SendHint):
+                answer = table.hint_cache.get(effect.key)
+                if answer is not None:
+                    _tell(effect.asker, answer)
+            elif isinstance(effect, HintFailedFor):
+                _tell(effect.asker, error("server_error", "the hint failed; try again"))
 
-    def wanted(self, key: HintKey) -> bool:
-        """Whether the hint of ``key`` is still worth its search: its seat is to move in that
-        very position, and a page that asked for it is still open."""
-        table, seat = self.room.table, key[0]
-        if table is None or table.game.is_over() or table.game.to_move != seat or table.hint_key(seat) != key:
-            return False
-        return any(not c.closed for c in self._askers.get(key, ()))
+    def _start(self, job: HintJob, key: HintKey) -> None:
+        search = asyncio.ensure_future(self._search(job, key))
+        self.searches[key] = search
+        search.add_done_callback(lambda done: self._ended(key, done))
 
-    async def _send(self, client: Client, key: HintKey, task: asyncio.Future[HintReply]) -> None:
-        message: HintReply | ErrorMessage
-        try:
-            message = await asyncio.shield(task)
-        except SearchCancelledError:  # its decision is past, or nobody is left to tell
-            self._forget(key, task)
-            return
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("hint at %s:%d failed", self.room.id, len(key[1]))
-            self._forget(key, task)
-            message = error("server_error", "the hint failed; try again")
-        finally:
-            self._left(key, client)
-        if not client.closed:
-            client.put(message)
+    def _ended(self, key: HintKey, search: asyncio.Future[HintReply]) -> None:
+        """A search ended: unless the table already let it go, tell the table how."""
+        if self.searches.get(key) is not search:
+            return  # cancelled by the table, or replaced
+        del self.searches[key]
+        ended: HintAnswered[HintReply] | HintFailed
+        if search.cancelled() or isinstance(search.exception(), SearchCancelledError):
+            ended = HintFailed(key)  # stopped: its decision is past, or nobody is left to tell
+        elif search.exception() is not None:
+            log.error("hint at %s:%d failed", self._trace, len(key[1]), exc_info=search.exception())
+            ended = HintFailed(key, error=True)
+        else:
+            ended = HintAnswered(key, search.result())
+        task = asyncio.ensure_future(self._settle(ended))
+        self._ending.add(task)
+        task.add_done_callback(self._ended_told)
 
-    def _left(self, key: HintKey, client: Client) -> None:
-        askers = self._askers.get(key)
-        if askers is not None:
-            askers.discard(client)
-            if not askers:
-                del self._askers[key]
+    def _ended_told(self, task: asyncio.Future[object]) -> None:
+        """A search's end that its table could not take (a table closed meanwhile) is logged."""
+        self._ending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a hint's end could not be told to its table", exc_info=task.exception())
 
-    def _forget(self, key: HintKey, task: asyncio.Future[HintReply]) -> None:
-        """Take a failed or stopped search out of the cache: asking again starts a new one."""
-        table = self.room.table
-        if table is not None and table.hint_cache.get(key) is task:
-            table.hint_cache.discard(key)
+    def stop(self) -> None:
+        """Stop every search (the server stops)."""
+        for search in self.searches.values():
+            search.cancel()
+        self.searches.clear()
 
 
-__all__ = ["HintDesk", "HintKey", "hint_for"]
+def _tell(asker: Hashable, message: HintReply | ErrorMessage) -> None:
+    """Send a hint (or its failure) to the page that asked, if it is still open."""
+    if isinstance(asker, Client) and not asker.closed:
+        asker.put(message)
+
+
+__all__ = ["HintDesk", "HintTable", "hint_for"]

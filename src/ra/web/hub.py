@@ -17,19 +17,21 @@ import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import UTC, datetime
 
-from ra.clock import MOVE_DEADLINE, Clock
 from ra.engine import Game
-from ra.errors import RaError
 from ra.master import (
+    AskHint,
     Broadcast,
     By,
     Decide,
     Effect,
     GameOver,
+    HintAnswered,
+    HintKey,
     Intent,
     Later,
     MarkAway,
     NextTurn,
+    PageGone,
     RefusedError,
     StandIn,
     StoreDecision,
@@ -37,15 +39,14 @@ from ra.master import (
     TurnOf,
     Undone,
 )
-from ra.table import BotJob, Seat, Table, TableOptions, decide, record_facts
-from ra.views import PlayerView
+from ra.table import BotJob, HintJob, decide
 from ra.web.audience import Audience
 from ra.web.bot_processes import BotProcesses
 from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, BotDriver
 from ra.web.errors import ClientError
-from ra.web.hints import HintDesk, HintKey, hint_for
-from ra.web.ledger import Ledger, away_seats, forfeited_seats, game_state
+from ra.web.hints import HintDesk, HintTable, hint_for
+from ra.web.ledger import Ledger, mirror
 from ra.web.limits import address_prefix
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.metrics import Metrics
@@ -54,7 +55,6 @@ from ra.web.protocol import (
     HintReply,
     SeatPayload,
     ShutdownMessage,
-    UndoneMessage,
 )
 from ra.web.pubsub import (
     ChatPosted,
@@ -68,9 +68,10 @@ from ra.web.pubsub import (
 from ra.web.rating_policy import assists_refusal
 from ra.web.scheduler import Start
 from ra.web.settings import Settings
-from ra.web.state_feed import StateFeed
+from ra.web.state_feed import StateFeed, undone_message
 from ra.web.storage import GameStorage
-from ra.web.store import ConflictError, GameColumns, GameRow, StoredDecision
+from ra.web.store import ConflictError, GameRow
+from ra.web.stored_table import after_decisions, build_game, caught_up, load, noted, table_seats
 from ra.web.summaries import game_summary
 
 log = logging.getLogger("ra.web")
@@ -81,64 +82,17 @@ SWEEP_EVERY = 5.0
 BOT_SLOTS = 16  # bots' moves being applied and sent at once (see BotDriver._play_bot)
 
 
-def build_game(row: GameRow, decisions: Sequence[str]) -> Game:
-    """The game of a stored row after ``decisions``."""
-    if row.record is not None:
-        game = Game.from_record({**row.record, "decisions": [], "result": None})
-    else:
-        game = Game(
-            players=[s.name or f"Seat {s.seat + 1}" for s in row.seats],
-            seed=row.seed,
-            variant=row.variant,
-            suns_per_player=row.suns_per_player,
-            hidden_scores=row.hidden_scores,
-            disaster_timing=row.disaster_timing,
-        )
-    for d in decisions:
-        game.apply(d)
-    return game
-
-
-def stood_in(stored: Sequence[StoredDecision], first: int = 0) -> set[int]:
-    """The numbers of the stored decisions (``stored[0]`` is decision ``first``) a stand-in took."""
-    return {first + k for k, d in enumerate(stored) if d.stand_in}
-
-
-def table_seats(row: GameRow) -> list[Seat]:
-    """A stored game's seats as the table knows them: people by name, bots by level."""
-    return [
-        Seat(s.name or f"Seat {s.seat + 1}", (s.level or "easy") if s.kind == "bot" else None)
-        for s in row.seats
-    ]
-
-
-def table_for(
-    row: GameRow, game: Game, stand_ins: Collection[int] = (), deadline: float = MOVE_DEADLINE
-) -> Table[asyncio.Future[HintReply]]:
-    """The table of a stored game: its seats (people, or bots by level), its options and clock
-    (``deadline``: the site's per decision without one), the seats that forfeited and the
-    decisions (``stand_ins``) a stand-in took."""
-    seats = table_seats(row)
-    options = TableOptions(
-        hints=row.hints,
-        pace=row.bot_delay,
-        edition=row.edition,
-        undo=row.record is None,
-        stand_in=row.stand_in_level,
-        clock=row.clock(deadline),
-    )
-    return Table(game, seats, options, forfeited_seats(row), stand_ins, away_seats(row))
-
-
 class Room:
-    """A game being played or watched on this worker: the transport, the locks and the
-    database around one :class:`ra.table.Table`."""
+    """A game being played or watched on this worker: an interpreter of its table's effects
+    (:mod:`ra.master`) over its sockets (:class:`Audience`, :class:`StateFeed`), its storage
+    (:class:`Ledger`) and its searches (:class:`BotDriver`, :class:`HintDesk`)."""
 
-    def __init__(self, hub: Hub, row: GameRow, game: Game | None, stand_ins: Collection[int] = ()) -> None:
+    def __init__(self, hub: Hub, row: GameRow, table: HintTable | None) -> None:
         self.hub = hub
         self.row = row
-        deadline = hub.settings.move_deadline
-        self.table = table_for(row, game, stand_ins, deadline) if game is not None else None
+        """The stored game: what its table does not hold (tokens, presence, the seats' clocks)."""
+        self.table = table
+        """The table: the one source of the game's facts (None while its seats are open)."""
         self.lock = asyncio.Lock()
         self.audience = Audience(lambda: self.row.seats)
         self.joining = 0
@@ -146,7 +100,8 @@ class Room:
         self.bots = BotDriver(self)
         self.ledger = Ledger(hub.store, row.id)
         self.decided_at: float | None = None
-        self.hints = HintDesk(self)
+        self.hints = HintDesk(lambda job, key: hub.hint(self, job, key), self.intent, row.id)
+        """The searches for this table's hints (the table decides which: :mod:`ra.steps`)."""
         self.feed = StateFeed(self)
         """What each client here is sent (the state messages)."""
         self.bot_budget = 1.0
@@ -160,34 +115,21 @@ class Room:
     def game(self) -> Game | None:
         return self.table.game if self.table is not None else None
 
-    def _set_game(self, game: Game | None, stand_ins: Collection[int] | None = None) -> None:
-        """Play on with ``game`` (and, given, the decisions a stand-in took in it)."""
-        if game is None:
-            self.table = None
-        elif self.table is None:
-            self.table = table_for(self.row, game, stand_ins or (), self.hub.settings.move_deadline)
-        else:
-            self.table = self.table.replaced(game, stand_ins)
-
     def epoch_starts(self) -> list[list[int]]:
         """``[epoch, decisions before it]`` for each epoch reached (from the engine's log)."""
-        assert self.table is not None
-        return [[e, n] for e, n in self.table.epoch_starts()]
-
-    # --- seats and tokens ------------------------------------------------------
+        return [[e, n] for e, n in self.table_now().epoch_starts()]
 
     def has_person(self) -> bool:
         """Whether a person is here now: a person's seat not away whose page is open on some
         worker (their bots' moves are served first; a seat played by its stand-in is not)."""
-        here = self.audience.presence()
-        return any(s.kind == "human" and not s.away and here[s.seat] for s in self.row.seats)
+        here, table = self.audience.presence(), self.table
+        people = table.humans if table is not None else []
+        return any(here[s] and not self.away(s) for s in people)
 
     def owner(self) -> str:
         """Who made the table (its creator's address, an IPv6 /64): all the bots' work of one
         owner's tables, stand-ins included, shares one turn (:class:`ra.web.scheduler.FairScheduler`)."""
         return address_prefix(self.row.creator_addr) if self.row.creator_addr else self.id
-
-    # --- state messages --------------------------------------------------------
 
     def can_undo(self, seat: int | None) -> bool:
         return self.table is not None and self.table.can_undo(seat)
@@ -207,36 +149,19 @@ class Room:
         """``seat``'s view of ``game`` and its log from ``start`` on (:mod:`ra.web.state_feed`)."""
         return self.feed.payload(game, seat, start)
 
-    def clock(self) -> Clock:
-        """The table's clock, with this site's deadline per decision (:mod:`ra.clock`)."""
-        if self.table is not None:
-            return self.table.options.clock
-        return self.row.clock(self.hub.settings.move_deadline)
-
     def clock_left(self) -> float | None:
-        """Seconds the person to move has left for this decision (None: no clock running)."""
-        game, row = self.game, self.row
-        if game is None or game.is_over() or game.to_move is None:
+        """Seconds the person to move has left for this decision (:meth:`ra.table.Table.clock_left`)."""
+        game = self.game
+        if self.table is None or game is None or game.to_move is None:
             return None
-        seat = row.seats[game.to_move]
-        if seat.kind == "bot" or seat.away:
-            return None
-        return self.clock().left(seat.bank, row.updated_at, self.hub.now())
+        return self.table.clock_left(self.row.seats[game.to_move].bank, self.row.updated_at, self.hub.now())
 
-    def resume(self, client: Client, since: int | None, key: str | None) -> None:
-        """Send a reconnecting client only the log it lacks (:meth:`ra.web.state_feed.StateFeed.resume`)."""
-        self.feed.resume(client, since, key)
-
-    def send_state(self, client: Client) -> None:
-        """Send ``client`` alone its state, with everyone's presence (:mod:`ra.web.state_feed`)."""
-        self.feed.send_state(client)
-
-    # --- decisions -------------------------------------------------------------
-
-    def table_now(self) -> Table[asyncio.Future[HintReply]]:
+    def table_now(self) -> HintTable:
         if self.table is None:
             raise ClientError("not_allowed", "the game has not started: every seat must be taken")
         return self.table
+
+    # --- intents: each the table's step, its effects carried out ---------------------------
 
     async def act(self, seat: int, text: str, n: int, by_bot: bool = False, stand_in: bool = False) -> None:
         """Apply ``text`` for ``seat`` at decision ``n``: the table checks it, then it is committed,
@@ -253,37 +178,39 @@ class Room:
         self.hub.metrics.decisions.labels(kind).inc()
         self.hub.metrics.decision_latency.labels(kind).observe(time.perf_counter() - received)
 
-    def hint(self, client: Client, n: int) -> None:
-        """Start sending ``client`` (the seat to move at decision ``n``) its hints.
-
-        Checks at once (a refusal raises :class:`ClientError`); the evaluation runs in a
-        worker process while this connection goes on (moves are never held up by it).
-        One evaluation per position and seat, at most one in flight per seat, stopped when
-        nobody wants it any more (:class:`ra.web.hints.HintDesk`).
-        """
+    async def hint(self, client: Client, n: int) -> None:
+        """Start sending ``client`` (the seat to move at decision ``n``) its hints: the table's
+        step (:class:`ra.master.AskHint`) checks it at once (a refusal raises
+        :class:`ClientError`) and says whether a search starts; it runs in a worker process
+        while this connection goes on (moves are never held up by it)."""
         self.hub.metrics.hints.inc()
-        seat = client.seat
         table = self.table
         refused = assists_refusal(not self.row.casual, table is not None and table.game.is_over())
         if refused is not None:  # the rating policy's: a rated table gives no hint until it ends
             raise ClientError("no_hints", refused)
-        if not self.row.hints:
-            raise ClientError("no_hints", "hints are off at this table (chosen when it was created)")
-        if table is None or table.game.is_over():
-            raise ClientError("not_allowed", "there is no decision to give hints for")
-        game = table.game
-        if n != game.num_decisions:
-            raise ClientError("stale", f"the game is at decision {game.num_decisions}")
-        if seat is None or game.to_move != seat:
+        if client.seat is None:
             raise ClientError("not_your_turn", "hints are for the player to move")
-        self.hints.ask(client, seat)
+        await self.intent(AskHint(client.seat, n, client))
+
+    async def page_gone(self, client: Client) -> None:
+        """``client``'s page closed: the hints it waited for may be cancelled (the table's rule)."""
+        if self.table is not None and self.table.hints_asked:
+            await self.intent(PageGone(client))
+
+    def hint_wanted(self, key: HintKey) -> bool:
+        """Whether the hint of ``key`` is still worth its search (:meth:`ra.table.Table.hint_wanted`)."""
+        return self.table is not None and self.table.hint_wanted(key)
 
     async def undo(self, seat: int, n: int) -> None:
         """Take back ``seat``'s last decision (:data:`ra.table.UNDO_RULE`) and tell everyone."""
-        async with self.lock:
-            await self.perform(TakeBack(seat, n))
+        await self.intent(TakeBack(seat, n))
 
-    async def perform(self, intent: Intent) -> list[Later]:
+    async def intent(self, intent: Intent | HintAnswered[HintReply]) -> list[Later]:
+        """Carry ``intent`` out, holding the table's lock (:meth:`perform`)."""
+        async with self.lock:
+            return await self.perform(intent)
+
+    async def perform(self, intent: Intent | HintAnswered[HintReply]) -> list[Later]:
         """Carry ``intent`` out at this table (hold :attr:`lock`): the table's step, then its
         effects — stored first, then told; what comes later (a stand-in's turn) is returned."""
         new, effects = self.step(intent)
@@ -291,7 +218,7 @@ class Room:
         self._play_on(new, effects)
         return [e for e in effects if isinstance(e, StandIn | MarkAway)]
 
-    def step(self, intent: Intent) -> tuple[Table[asyncio.Future[HintReply]], list[Effect]]:
+    def step(self, intent: Intent | HintAnswered[HintReply]) -> tuple[HintTable, list[Effect]]:
         """The table's :meth:`ra.table.Table.step` now; its refusal as the client's error."""
         try:
             return self.table_now().step(intent, self.hub.now())
@@ -299,7 +226,7 @@ class Room:
             why = err.why.to_json() if err.why is not None else None
             raise ClientError(err.code, str(err), why) from None
 
-    async def _store(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
+    async def _store(self, new: HintTable, effects: Sequence[Effect]) -> None:
         """Store what the step says must be, before the table plays on with ``new``: another
         worker's first write wins (then catch up, and say so); a decision that could not be
         stored is logged and said."""
@@ -318,69 +245,40 @@ class Room:
             log.exception("storing decision %d of game %s failed", n, self.id)
             raise ClientError("server_error", "the server could not store your move; try again") from None
 
-    def _play_on(self, new: Table[asyncio.Future[HintReply]], effects: Sequence[Effect]) -> None:
-        """Play on with ``new`` and tell everyone what the step says."""
-        changed = new.game is not self.game
+    def _play_on(self, new: HintTable, effects: Sequence[Effect]) -> None:
+        """Play on with ``new`` and carry out what the step says must be told and started."""
+        if new.game is not self.game:
+            mirror(self.row, new, self.hub.now())
         self.table = new
-        if changed:
-            self._mirror(new.game, game_state(new.game, self.row, new.forfeited))
         for effect in effects:
             if isinstance(effect, Broadcast):
                 self.broadcast(floor=effect.floor)
             elif isinstance(effect, Undone):
-                name = new.game.names[effect.seat]
-                notice: UndoneMessage = {
-                    "type": "undone",
-                    "seat": effect.seat,
-                    "name": name,
-                    "action": effect.action,
-                    "n": effect.n,
-                }
-                self.audience.tell_all(notice)
+                self.audience.tell_all(undone_message(effect, new.game.names))
             elif isinstance(effect, GameOver):
                 self.hub.finished(self.id)
             elif isinstance(effect, TurnOf):
                 self.hub.tell_turn(self.row, effect.seat)
             elif isinstance(effect, NextTurn):
                 self.schedule_bot()
+        self.hints.carry_out(new, list(effects), self.hub.settings.hint_budget)
 
-    def _mirror(self, game: Game, state: GameColumns) -> None:
-        """Keep the cached row in step with ``game`` (``state`` is its :func:`game_state`)."""
-        self.row.num_decisions = game.num_decisions
-        self.row.status = state["status"]
-        self.row.to_move = state["to_move"]
-        self.row.epoch = state["epoch"]
-        self.row.winner = state["winner"]
-        self.row.scores = state["scores"]
-        self.row.updated_at = self.hub.now()  # the next decision's clock starts now
+    # --- catching up with the storage (ra.web.stored_table) ------------------------------
 
     async def remote_change(self, note: GameChanged) -> None:
-        """Another worker committed: apply the one decision its note carries when we are one
-        behind (no database read); anything else, catch up from the database."""
+        """Another worker committed: apply the decision its note carries when we are one behind
+        (no database read); anything else, catch up from the database."""
         async with self.lock:
-            game = self.game
-            if note.appended is not None and game is not None and game.num_decisions == note.appended:
-                if note.action is not None:
-                    stored = [StoredDecision(note.seat or 0, note.action, note.stand_in)]
-                else:
-                    stored = await self.hub.store.decisions(self.id, since=game.num_decisions)
-                texts = [d.action for d in stored]
-                if texts:
-                    new = game.clone()
-                    try:
-                        for text in texts:
-                            new.apply(text)
-                    except RaError:  # a note that does not fit: trust the database instead
-                        log.warning("a note for %s did not apply; reading the game again", self.id)
-                    else:
-                        assert self.table is not None
-                        self._set_game(new, self.table.stand_ins | stood_in(stored, note.appended))
-                        self.decided_at = None
-                        self._mirror(new, game_state(new, self.row, self.table_now().forfeited))
-                        self.broadcast()
-                        return
-            floor = await self._resync()
-            self.broadcast(floor=floor)
+            table = self.table
+            if note.appended is not None and table is not None and table.game.num_decisions == note.appended:
+                stored = await noted(self.hub.store, note)
+                new = after_decisions(table, stored) if stored else None
+                if new is not None:
+                    mirror(self.row, new, self.hub.now())
+                    self.table, self.decided_at = new, None
+                    self.broadcast()
+                    return
+            self.broadcast(floor=await self._resync())
             self.schedule_bot(remote=True)
 
     async def resync(self) -> None:
@@ -392,33 +290,12 @@ class Room:
             self.schedule_bot(remote=True)
 
     async def _resync(self) -> int | None:
-        row = await self.hub.store.game(self.id)
-        if row is None:
+        """Catch up (hold :attr:`lock`); the first log entry the clients must be sent again."""
+        caught = await caught_up(self.hub.store, self.id, self.table, self.hub.settings.move_deadline)
+        if caught is None:
             return None
-        stored = await self.hub.store.decisions(self.id)
-        self.row = row
-        if row.status == "open":
-            self._set_game(None)
-            return 0
-        if self.table is not None:  # a seat's name may change; another worker's forfeit
-            forfeited, away = forfeited_seats(row), away_seats(row)
-            self.table = self.table.replaced(seats=table_seats(row), forfeited=forfeited, away=away)
-        game = self.game
-        mine = [str(a) for a in game.decisions] if game is not None else None
-        texts = [d.action for d in stored]
-        if game is not None and mine is not None and texts[: len(mine)] == mine:
-            for t in texts[len(mine) :]:
-                game.apply(t)
-            self._set_game(game, stood_in(stored))
-            return None
-        self._set_game(build_game(row, texts), stood_in(stored))
-        common = 0
-        if mine is not None:
-            while common < min(len(mine), len(texts)) and mine[common] == texts[common]:
-                common += 1
-        return len(build_game(row, texts[:common]).events) if common else 0
-
-    # --- bots and the clock: its driver ------------------------------------------------
+        self.row, self.table, floor = caught
+        return floor
 
     def schedule_bot(self, remote: bool = False) -> None:
         """Start the bot's (or a stand-in's) turn if one is due (:class:`BotDriver`)."""
@@ -487,6 +364,7 @@ class Hub:
             for task in room.bots.tasks():
                 if task is not None:
                     task.cancel()
+            room.hints.stop()
             for c in room.audience.clients:
                 c.put(ShutdownMessage(type="shutdown", message="the server is restarting; reconnecting…"))
                 c.finish()
@@ -504,20 +382,11 @@ class Hub:
             room = self.rooms.get(game_id)
             if room is not None:
                 return room
-            row = await self.store.game(game_id)
-            if row is None:
+            loaded = await load(self.store, game_id, self.settings.move_deadline)
+            if loaded is None:
                 self._loading.pop(game_id, None)
                 return None
-            game = None
-            stand_ins: Collection[int] = ()
-            if row.record is not None:  # an imported game: its record states its facts
-                game = Game.from_record(row.record)
-                stand_ins = record_facts(row.record, game)[1]
-            elif row.status != "open":
-                stored = await self.store.decisions(game_id)
-                game = build_game(row, [d.action for d in stored])
-                stand_ins = stood_in(stored)
-            room = Room(self, row, game, stand_ins)
+            room = Room(self, *loaded)
             self.rooms[game_id] = room
             self._loading.pop(game_id, None)
             room.schedule_bot()
@@ -545,7 +414,10 @@ class Hub:
         if connected is None:
             connected = room.audience.presence() if room is not None else [s.kind == "bot" for s in row.seats]
         watching = room.audience.watching() if room is not None else 0
-        return game_summary(row, self.now(), connected, watching)
+        table = room.table if room is not None and room.row is row else None
+        if table is None:
+            return game_summary(row, self.now(), connected, watching)
+        return game_summary(row, self.now(), connected, watching, table.away, table.forfeited)
 
     # --- bots ------------------------------------------------------------------
 
@@ -563,21 +435,18 @@ class Hub:
         )
         return str(action)
 
-    async def hint(self, room: Room, view: PlayerView, edition: str, seed: int, key: HintKey) -> HintReply:
-        """Hints for the seat of ``view`` in a worker process (see :mod:`ra.web.hints`), in its
-        table's turn, the seat's only one in flight, stopped once ``key`` is not wanted."""
-        budget = self.settings.hint_budget
+    async def hint(self, room: Room, job: HintJob, key: HintKey) -> HintReply:
+        """The hint ``job`` asks for, in a worker process (see :mod:`ra.web.hints`) in its table's
+        turn, stopped once the table no longer wants ``key`` (:meth:`ra.table.Table.hint_wanted`)."""
+        edition = room.table_now().options.edition
         return await self.scheduler.run(
             room.id,
             room.has_person,
             hint_for,
-            view,
-            budget,
-            seed,
+            job,
             edition,
             owner=room.owner(),
-            wanted=lambda: room.hints.wanted(key),
-            seat=(room.id, view.seat),
+            wanted=lambda: room.hint_wanted(key),
             switched=True,
         )
 
@@ -630,13 +499,13 @@ class Hub:
 
     def tell_turn(self, row: GameRow, seat: int) -> None:
         """In a game by turns, mail the person whose turn it now is (once: from the worker that
-        committed the decision; in the background, logged if it fails)."""
+        committed the decision, or the lobby that started it; in the background, logged if it fails)."""
         seconds = row.move_seconds
         if self.turn_mailer is None or seconds is None or seconds < BY_TURNS_SECONDS:
             return
-        if row.seats[seat].kind != "human" or row.seats[seat].away:
-            return
         room = self.rooms.get(row.id)
+        if row.seats[seat].kind != "human" or (room is not None and room.away(seat)):
+            return  # away: the table's fact (a game the lobby just started has nobody away)
         if room is not None and room.audience.presence()[seat]:
             return  # the person has the table open: they see it is their turn
         t, key = time.monotonic(), (row.id, seat)
@@ -738,3 +607,7 @@ def _pubsub_for(store: GameStorage, settings: Settings) -> PubSub:
 
     url = sync_url(settings.db_url).replace("postgresql+psycopg://", "postgresql://", 1)
     return PostgresPubSub(url, publish=store.notify)
+
+
+# build_game and table_seats live in ra.web.stored_table; the lobby and the analyses import them from here.
+__all__ = ["Hub", "Room", "build_game", "table_seats", "utc_now"]

@@ -29,8 +29,6 @@ from ra.web.storage import GameStorage
 from ra.web.store import GameColumns, GameRow, ResultColumns
 
 if TYPE_CHECKING:
-    from asyncio import Future
-
     from ra.web.protocol import HintReply
 
 
@@ -71,15 +69,29 @@ def game_state(game: Game, row: GameRow, forfeited: Collection[int] | None = Non
     }
 
 
+def mirror(row: GameRow, table: Table[HintReply], now: datetime) -> None:
+    """Keep a room's cached ``row`` in step with its ``table``'s game (the lobby's and the bot
+    sweeper's columns); the next decision's clock starts ``now``."""
+    state = game_state(table.game, row, table.forfeited)
+    row.num_decisions = table.game.num_decisions
+    row.status = state["status"]
+    row.to_move = state["to_move"]
+    row.epoch = state["epoch"]
+    row.winner = state["winner"]
+    row.scores = state["scores"]
+    row.updated_at = now
+
+
 class Ledger:
-    """Writes one game's stored effects: to its storage, and to the room's cached ``row``."""
+    """Writes one game's stored effects: to its storage, and to the room's cached ``row`` what the
+    table does not hold (the seats' clocks, when the turn began, the lobby's columns)."""
 
     def __init__(self, store: GameStorage, game_id: str) -> None:
         self.store = store
         self.game_id = game_id
 
     async def write(
-        self, row: GameRow, new: Table[Future[HintReply]], effects: Sequence[Effect], now: datetime
+        self, row: GameRow, new: Table[HintReply], effects: Sequence[Effect], now: datetime
     ) -> None:
         """Store what ``effects`` say must be (the others are the room's to carry out), in order;
         ``new``: the table after the step, ``now``: its moment."""
@@ -98,9 +110,13 @@ class Ledger:
                 await store.seat_clocks.set_bank(gid, effect.seat, 0.0)
             elif isinstance(effect, StoreAway):
                 await self._away(row, effect, now)
-            elif isinstance(effect, StoreForfeit):
+            elif isinstance(effect, StoreForfeit):  # the table holds it: the row is not told
                 await store.seat_clocks.set_away(gid, effect.seat, True, forfeited=True)
-                row.seats[effect.seat].away = row.seats[effect.seat].forfeited = True
+
+    async def read_clock(self, row: GameRow, seat: int) -> None:
+        """Read ``seat``'s game clock as stored into the room's ``row`` (another worker may have
+        charged it)."""
+        row.seats[seat].bank = await self.store.seat_clocks.bank(self.game_id, seat)
 
     async def _charge(self, row: GameRow, seat: int, at: datetime, clock: Clock) -> None:
         """Under the table's game ``clock``, take the time of the decision taken ``at`` off the
@@ -112,15 +128,15 @@ class Ledger:
         await self.store.seat_clocks.set_bank(self.game_id, seat, bank)
 
     async def _away(self, row: GameRow, effect: StoreAway, now: datetime) -> None:
-        """A seat away or back (and its game clock, and its turn's new start at ``now``)."""
+        """A seat away or back (and its game clock, and its turn's new start at ``now``); whether
+        it is away the table holds, the room's row only its clock."""
         seat = row.seats[effect.seat]
         if effect.bank is not None:
             seat.bank = effect.bank
         clocks = self.store.seat_clocks
         await clocks.set_away(self.game_id, effect.seat, effect.away, effect.restart_turn, effect.bank)
-        seat.away = effect.away
         if effect.restart_turn:
             row.updated_at = now
 
 
-__all__ = ["Ledger", "away_seats", "forfeited_seats", "game_state", "result_columns"]
+__all__ = ["Ledger", "away_seats", "forfeited_seats", "game_state", "mirror", "result_columns"]

@@ -2,51 +2,14 @@
 :class:`Levels`: chat lines, lobby lists, imports, sign-ins, socket and page openings) and
 things held at once (:class:`Holds`: open game sockets, open lobby pages).  Both live in this
 worker's memory on SQLite (one worker) and in PostgreSQL when workers share it
-(:mod:`ra.web.limit_store`), where each check and its count are one atomic step: neither a
-burst nor a second worker or host gets past a cap."""
+(:mod:`ra.web.store.limits`: the interfaces, their twins and their SQL), where each check
+and its count are one atomic step: neither a burst nor a second worker or host gets past a cap."""
 
 from __future__ import annotations
 
 import ipaddress
-import time
-from collections import Counter
-from typing import Protocol
 
-MAX_ADDRESSES = 10_000
-"""Buckets kept at most; full ones (idle addresses) are forgotten first."""
-
-
-class Buckets:
-    """Leaky buckets by key in this process's memory: each key's level drains at its ``rate`` a
-    second.  Bounded: past :data:`MAX_ADDRESSES` keys, the drained ones are forgotten."""
-
-    def __init__(self) -> None:
-        self._levels: dict[str, tuple[float, float, float]] = {}  # key -> (level, rate, when)
-
-    def level(self, key: str, rate: float) -> float:
-        """``key``'s level now (drained since it was last raised)."""
-        level, _, last = self._levels.get(key, (0.0, rate, 0.0))
-        return max(0.0, level - (time.monotonic() - last) * rate)
-
-    def take(self, key: str, rate: float, cap: float) -> bool:
-        """Add 1 to ``key``'s level if it stays at most ``cap``; False (nothing added) if not."""
-        now = self.level(key, rate)
-        if now + 1 > cap:
-            return False
-        self._raise(key, now + 1, rate)
-        return True
-
-    def add(self, key: str, rate: float) -> None:
-        """Add 1 to ``key``'s level."""
-        self._raise(key, self.level(key, rate) + 1, rate)
-
-    def _raise(self, key: str, level: float, rate: float) -> None:
-        t = time.monotonic()
-        self._levels[key] = (level, rate, t)
-        if len(self._levels) > MAX_ADDRESSES:
-            drained = [k for k, (lv, r, last) in self._levels.items() if lv - (t - last) * r <= 0]
-            for k in drained:
-                del self._levels[k]
+from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels
 
 
 def address_prefix(addr: str) -> str:
@@ -60,41 +23,6 @@ def address_prefix(addr: str) -> str:
     if ip.version == 6 and ip.ipv4_mapped is None:
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
-
-
-class Levels(Protocol):
-    """Leaky buckets by key, each draining at its own ``rate`` a second: the one state behind
-    :class:`SharedBucket` and :class:`SharedTally`.  In memory for one worker
-    (:class:`MemoryLevels`); in the database when several workers share it
-    (:class:`ra.web.limit_store.StoredLevels`), so N workers do not give N times the caps."""
-
-    async def take(self, key: str, rate: float, cap: float) -> bool:
-        """Add 1 to ``key``'s level if it stays at most ``cap``; False (nothing added) if not."""
-        ...
-
-    async def add(self, key: str, rate: float) -> None:
-        """Add 1 to ``key``'s level."""
-        ...
-
-    async def level(self, key: str, rate: float) -> float:
-        """``key``'s level now (drained since it was last raised)."""
-        ...
-
-
-class MemoryLevels:
-    """:class:`Levels` in this process's memory (:class:`Buckets`), for one worker."""
-
-    def __init__(self) -> None:
-        self._buckets = Buckets()
-
-    async def take(self, key: str, rate: float, cap: float) -> bool:
-        return self._buckets.take(key, rate, cap)
-
-    async def add(self, key: str, rate: float) -> None:
-        self._buckets.add(key, rate)
-
-    async def level(self, key: str, rate: float) -> float:
-        return self._buckets.level(key, rate)
 
 
 class SharedBucket:
@@ -114,45 +42,6 @@ class AddressBucket(SharedBucket):
 
     async def allow(self, key: str) -> bool:
         return await super().allow(address_prefix(key))
-
-
-class Holds(Protocol):
-    """How many of something each key holds at once (sockets, pages), over every worker that
-    shares it: :class:`MemoryHolds` for one worker, :class:`ra.web.limit_store.StoredHolds`
-    in PostgreSQL."""
-
-    async def take(self, key: str, cap: int) -> bool:
-        """Hold one more for ``key`` if it then holds at most ``cap``; False (nothing held) if not."""
-        ...
-
-    async def give_back(self, key: str) -> None:
-        """Let go of one that :meth:`take` gave ``key``."""
-        ...
-
-    async def close(self) -> None:
-        """This worker stops: let go of everything its clients hold."""
-        ...
-
-
-class MemoryHolds:
-    """:class:`Holds` in this process's memory, for one worker."""
-
-    def __init__(self) -> None:
-        self._held: Counter[str] = Counter()
-
-    async def take(self, key: str, cap: int) -> bool:
-        if self._held[key] >= cap:
-            return False
-        self._held[key] += 1
-        return True
-
-    async def give_back(self, key: str) -> None:
-        self._held[key] -= 1
-        if self._held[key] <= 0:
-            del self._held[key]
-
-    async def close(self) -> None:
-        self._held.clear()
 
 
 class AddressHolds:
@@ -183,3 +72,16 @@ class SharedTally:
 
     async def add(self, key: str) -> None:
         await self.levels.add(f"{self.name}\n{key}", self.rate)
+
+
+__all__ = [
+    "AddressBucket",
+    "AddressHolds",
+    "Holds",
+    "Levels",
+    "MemoryHolds",
+    "MemoryLevels",
+    "SharedBucket",
+    "SharedTally",
+    "address_prefix",
+]

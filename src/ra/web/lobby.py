@@ -8,52 +8,33 @@ checked by the engine (:func:`ra.setup.make_setup`), never re-implemented here.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import functools
-import json
-import time
-from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
-from sqlalchemy.ext.asyncio import AsyncConnection
-from typing_extensions import TypedDict
 
-from ra.engine import Game
-from ra.errors import RaError, SetupError
+from ra.errors import SetupError
 from ra.setup import DISASTER_TIMINGS, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, make_setup, new_seed
 from ra.table import (
     TABLE_BOTS,
     Seat,
-    Table,
-    TableOptions,
     default_hints,
-    record_facts,
-    record_stand_in,
     seat_labels,
 )
 from ra.tiles import EDITIONS
 from ra.web.db import now
+from ra.web.errors import ApiError
+from ra.web.game_records import GameRecords
 from ra.web.hub import Hub, build_game
-from ra.web.ledger import game_state, result_columns
-from ra.web.limit_store import lock_key
-from ra.web.limits import AddressBucket
-from ra.web.lobby_feed import LobbyLists
+from ra.web.ledger import game_state
+from ra.web.listing import Listing, Seated
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.names import clean_name, name_key
-from ra.web.protocol import EventData, GameSummary, ViewData
 from ra.web.rating_policy import RatingPolicyError, table_choice
 from ra.web.settings import Settings
-from ra.web.store import GameRow, Store, active_games_on, games_created_on, new_token
-from ra.web.waiting import deserted
+from ra.web.store import Caps, GameRow, OverCapError, new_token
+from ra.web.store.lobby import LobbyStorage
 
-MAX_RECORD_BYTES = 256 * 1024
-"""The largest game record the server imports."""
-IMPORTS_PER_MINUTE = 5
-"""Record imports one address may make in a minute (a burst of as many, then one every 12 s)."""
-LIST_CACHE_SECONDS = 1.0
-"""How long the lobby's list is served from memory (it is read by every open lobby page)."""
 MIN_MOVE_SECONDS = 5
 MAX_MOVE_SECONDS = 3 * 24 * 3600
 MIN_GAME_SECONDS = 10
@@ -63,18 +44,6 @@ ON_TIMEOUT = ("stand_in", "second", "forfeit")
 forfeit the second; or a forfeit at once."""
 """What a table does when a person's clock runs out."""
 """A clock gives each decision 5 s (a blitz) to 3 days (a game by turns)."""
-FINISHED_LISTED = 30
-"""Finished games the live lobby lists (the page shows five, then the rest on demand)."""
-LISTS_PER_SECOND = 5.0
-"""Lobby list requests one address may make a second (bursts of 4×)."""
-
-
-class ApiError(Exception):
-    """A refused request: the HTTP status, a stable code and the reason in words."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
 
 
 def _clock_columns(body: NewGame) -> dict[str, Any]:
@@ -219,24 +188,6 @@ class TokenBody(BaseModel):
     token: str = Field(max_length=200)
 
 
-class Seated(TypedDict, total=False):
-    """What creating or joining a table answers (``seat``, ``token``, ``link`` when seated)."""
-
-    game: GameSummary
-    seat: int
-    token: str
-    link: str
-
-
-class Replay(TypedDict):
-    n: int
-    total: int
-    game: GameSummary
-    view: ViewData
-    events: list[EventData]
-    epochs: list[list[int]]
-
-
 def table_seats_of(seats: list[SeatSpec]) -> list[Seat]:
     """A new table's seats as the table knows them (people not named yet, bots by level)."""
     return [Seat("", (s.level or "easy") if s.kind == "bot" else None) for s in seats]
@@ -256,51 +207,17 @@ def link(game_id: str, seat: int, token: str) -> str:
 
 
 class Lobby:
-    """The lobby's operations over one store and this worker's rooms."""
+    """The lobby's operations over one store and this worker's rooms: tables made, joined, sought,
+    left and played again here; their lists (:attr:`listing`) and records (:attr:`records`)."""
 
-    def __init__(self, store: Store, hub: Hub, settings: Settings) -> None:
+    def __init__(self, store: LobbyStorage, hub: Hub, settings: Settings) -> None:
         self.store = store
         self.hub = hub
         self.settings = settings
-        self._imports = AddressBucket(store.levels, "imports", IMPORTS_PER_MINUTE / 60.0, IMPORTS_PER_MINUTE)
-        self._lists = AddressBucket(store.levels, "lobby-lists", LISTS_PER_SECOND, 4 * LISTS_PER_SECOND)
-        self._listed: dict[str | None, tuple[float, list[GameSummary]]] = {}
-
-    async def row(self, game_id: str) -> GameRow:
-        row = await self.store.game(game_id) if len(game_id) <= 16 else None
-        if row is None:
-            raise ApiError(404, "not_found", f"no game {game_id!r}")
-        return row
-
-    async def summary(self, game_id: str) -> GameSummary:
-        return self.hub.summary(await self.row(game_id))
-
-    async def list(self, status: str | None, addr: str) -> list[GameSummary]:
-        """The newest tables (cached for :data:`LIST_CACHE_SECONDS`; limited per address)."""
-        if not await self._lists.allow(addr):
-            raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
-        t = time.monotonic()
-        cached = self._listed.get(status)
-        if cached is not None and t - cached[0] < LIST_CACHE_SECONDS:
-            return cached[1]
-        listed = [self.hub.summary(r) for r in await self._listed_games(status)]
-        self._listed[status] = (t, listed)
-        return listed
-
-    async def _listed_games(self, status: str | None) -> Sequence[GameRow]:
-        """The newest tables of ``status`` but the open ones whose people have gone (issue 54)."""
-        at, wait = now(), self.settings.open_table_wait
-        return [r for r in await self.store.list_games(status) if not deserted(r, at, wait)]
-
-    async def lists(self) -> LobbyLists:
-        """Every list a lobby page shows, for the live lobby (:mod:`ra.web.lobby_feed`)."""
-        summarize = self.hub.summary
-        return {
-            "type": "lobby",
-            "open": [summarize(r) for r in await self._listed_games("open")],
-            "running": [summarize(r) for r in await self.store.list_games("running")],
-            "finished": [summarize(r) for r in await self.store.list_games("finished", FINISHED_LISTED)],
-        }
+        self.listing = Listing(store, hub, settings)
+        """The tables as the lobby lists them."""
+        self.records = GameRecords(store, hub, self.listing, settings)
+        """The games' records and replays, and records imported."""
 
     # --- tables ---------------------------------------------------------------------
 
@@ -329,9 +246,9 @@ class Lobby:
             rated, hints = table_choice(body.rated, body.hints, default_hints(table_seats_of(body.seats)))
         except RatingPolicyError as err:
             raise ApiError(422, err.code, str(err)) from None
-        names = bot_names(body.seats)
-        self._listed.clear()  # the lobby shows a change made here at once
-        game_id = await self.store.create_game(
+        names, n_bots = bot_names(body.seats), sum(s.kind == "bot" for s in body.seats)
+        self.listing.forget()  # the lobby shows a change made here at once
+        game_id = await self._create(
             {
                 "status": "open",
                 "players": n,
@@ -359,46 +276,33 @@ class Lobby:
                 }
                 for i, s in enumerate(body.seats)
             ],
-            check=functools.partial(self._within_caps, addr, sum(s.kind == "bot" for s in body.seats)),
+            Caps(addr, self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr, n_bots),
         )
         if body.join:
             assert body.name is not None
-            return await self.seat_in(await self.row(game_id), Join(name=body.name))
+            return await self.seat_in(await self.listing.row(game_id), Join(name=body.name))
         await self.maybe_start(game_id)
-        return {"game": await self.summary(game_id)}
+        return {"game": await self.listing.summary(game_id)}
 
-    async def _within_caps(self, addr: str, new_bots: int, conn: AsyncConnection) -> None:
-        """Refuse a new table past the address's caps, counted inside the creation's own
-        transaction under the address's lock (:func:`ra.web.limit_store.lock_key`): 60 requests at
-        once, or on two workers, still create at most the cap."""
-        limit, bot_limit = self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr
-        await lock_key(conn, f"tables\n{addr}")
-        active, bot_seats = await active_games_on(conn, addr)
-        if active >= limit:
+    async def _create(self, values: dict[str, Any], seat_rows: list[dict[str, Any]], caps: Caps) -> str:
+        """Store a new table, unless its address is past its caps (:class:`ra.web.store.Caps`)."""
+        try:
+            return await self.store.create_game(values, seat_rows, caps)
+        except OverCapError as over:
+            if over.cap == "bot_seats":
+                raise ApiError(
+                    429,
+                    "too_many_bots",
+                    f"your games already have {over.held} bot seats; at most {caps.bot_seats} at once",
+                ) from None
             raise ApiError(
                 429,
                 "too_many_games",
-                f"you already have {limit} games waiting or running; finish or leave some first",
-            )
-        if bot_seats + new_bots > bot_limit:
-            raise ApiError(
-                429,
-                "too_many_bots",
-                f"your games already have {bot_seats} bot seats; at most {bot_limit} at once",
-            )
-
-    async def _within_day(self, addr: str, conn: AsyncConnection) -> None:
-        """Refuse an import past the address's games of the day, counted like the table caps."""
-        await lock_key(conn, f"tables\n{addr}")
-        if await games_created_on(conn, addr) >= self.settings.max_games_per_addr:
-            raise ApiError(
-                429,
-                "too_many_games",
-                f"this address has {self.settings.max_games_per_addr} games stored today; try tomorrow",
-            )
+                f"you already have {caps.active} games waiting or running; finish or leave some first",
+            ) from None
 
     async def join(self, game_id: str, body: Join) -> Seated:
-        return await self.seat_in(await self.row(game_id), body)
+        return await self.seat_in(await self.listing.row(game_id), body)
 
     async def seat_in(self, row: GameRow, join: Join) -> Seated:
         """Give ``join`` a free human seat (the one asked for, else the first) and its token."""
@@ -415,13 +319,13 @@ class Lobby:
         if not free:
             raise ApiError(409, "full", "no free seat at this table")
         token = new_token()
-        self._listed.clear()
+        self.listing.forget()
         if not await self.store.take_seat(row.id, free[0], join.name, token):
             raise ApiError(409, "seat_taken", "that seat was just taken; try again")
         if not await self.maybe_start(row.id):
             await self.hub.changed(row.id)  # a seat taken: the waiting room's clients see it
         return {
-            "game": await self.summary(row.id),
+            "game": await self.listing.summary(row.id),
             "seat": free[0],
             "token": token,
             "link": link(row.id, free[0], token),
@@ -432,8 +336,7 @@ class Lobby:
         longest (one whose seats were all taken meanwhile, or that has this name, is passed
         over); if none waits, a new open table with the seeker seated: the seek waits there, in
         the lobby's list, for the next person who seeks the same (leaving it cancels the seek)."""
-        if not await self._lists.allow(addr):
-            raise ApiError(429, "rate_limited", "the lobby is asked too often from this address; slow down")
+        await self.listing.allow(addr)
         found = await self._waiting_seat(body)
         if found is not None:
             return found
@@ -443,7 +346,7 @@ class Lobby:
         """A seat at the table that waited longest for this seek, or None."""
         waiting = [
             r
-            for r in reversed(await self._listed_games("open"))
+            for r in reversed(await self.listing.listed("open"))
             if r.players == body.players and body.speed in ("any", speed_of(r))
         ]
         for row in waiting:
@@ -455,11 +358,11 @@ class Lobby:
 
     async def maybe_start(self, game_id: str) -> bool:
         """Start the game once every seat is taken; True if it started (its room is told)."""
-        row = await self.row(game_id)
+        row = await self.listing.row(game_id)
         if row.status != "open" or any(s.kind == "human" and s.token_hash is None for s in row.seats):
             return False
         state = game_state(build_game(row, []), row)
-        self._listed.clear()
+        self.listing.forget()
         await self.store.start(game_id, state["to_move"], state["to_move_bot"])
         if state["to_move"] is not None:
             self.hub.tell_turn(row, state["to_move"])
@@ -479,20 +382,20 @@ class Lobby:
         """Free the token's seat before the game starts; its open connections are closed.  A
         table its last person left is closed (a seek is cancelled so: nobody is seated to wait
         there for a player)."""
-        row = await self.row(game_id)
+        row = await self.listing.row(game_id)
         seat = await self.token_seat(game_id, token)
         if row.status != "open":
             raise ApiError(409, "started", "the game has started; a seat can be left only before")
-        self._listed.clear()
+        self.listing.forget()
         await self.store.free_seat(game_id, seat)
         await self.hub.changed(game_id)  # resync: the seat's connections are dropped
-        left = await self.summary(game_id)
+        left = await self.listing.summary(game_id)
         await self.store.close_if_empty(game_id)
         return {"game": left}
 
     async def rematch(self, game_id: str, token: str) -> Seated:
         """The same table again (once: two players asking at once share one new table)."""
-        row = await self.row(game_id)
+        row = await self.listing.row(game_id)
         seat = await self.token_seat(game_id, token)
         if row.status != "finished":
             raise ApiError(409, "not_over", "a rematch can be asked for once the game is over")
@@ -512,102 +415,28 @@ class Lobby:
             )
             if not await self.store.set_rematch(game_id, new_id):
                 await self.store.delete_game(new_id)  # another player's request won the race
-            row = await self.row(game_id)
+            row = await self.listing.row(game_id)
             room = self.hub.rooms.get(game_id)
             if room is not None and row.rematch_id is not None:
                 room.row.rematch_id = row.rematch_id
                 room.audience.tell_all({"type": "rematch", "game": row.rematch_id})
         assert row.rematch_id is not None
         name = row.seats[seat].name or f"Player {seat + 1}"
-        return await self.seat_in(await self.row(row.rematch_id), Join(name=name, seat=seat))
+        return await self.seat_in(await self.listing.row(row.rematch_id), Join(name=name, seat=seat))
 
-    # --- records and replays ------------------------------------------------------------
 
-    async def record(self, game_id: str) -> dict[str, object]:
-        """The game's public record (R9: no seed, bag or hidden score before the end)."""
-        await self.row(game_id)
-        room = await self.hub.room(game_id)
-        if room is None or room.game is None:
-            raise ApiError(409, "not_started", "the game has not started: no record yet")
-        return room.table_now().record(public=True)
-
-    async def import_record(self, body: bytes, addr: str) -> Seated:
-        """A finished game from its record, kept as a replay; limited per address."""
-        if len(body) > MAX_RECORD_BYTES:
-            raise ApiError(413, "too_large", f"a record is at most {MAX_RECORD_BYTES // 1024} KiB")
-        await self._check_import_rate(addr)
-        try:
-            record = json.loads(body.decode("utf-8"))
-            game = Game.from_record(record)
-            forfeited, stand_ins = record_facts(record, game)
-            level = record_stand_in(record)
-        except (RaError, ValueError, TypeError, RecursionError, UnicodeDecodeError) as err:
-            raise ApiError(422, "bad_record", f"not a valid Ra game record: {err}") from None
-        self._listed.clear()  # the lobby shows a change made here at once
-        game_id = await self.store.create_game(
-            {
-                "status": "finished",
-                "players": game.num_players,
-                "variant": game.setup.variant,
-                "suns_per_player": game.setup.suns_per_player,
-                "hidden_scores": game.hidden_scores,
-                "disaster_timing": game.setup.disaster_timing,
-                "edition": "original",
-                "bot_delay": 0.0,
-                "seed": 0,
-                "stand_in": level,
-                "casual": True,  # an imported record is never rated (ra.web.rating_policy)
-                "record": Table(
-                    game, [Seat(n) for n in game.names], TableOptions(stand_in=level), forfeited, stand_ins
-                ).record(),
-                "creator_addr": addr,
-                "num_decisions": game.num_decisions,
-                **result_columns(game, forfeited),
-            },
-            [
-                {
-                    "seat": i,
-                    "kind": "human",
-                    "level": None,
-                    "name": nm,
-                    "token_hash": None,
-                    "forfeited": i in forfeited,
-                }
-                for i, nm in enumerate(game.names)
-            ],
-            check=functools.partial(self._within_day, addr),
-        )
-        return {"game": await self.summary(game_id)}
-
-    async def _check_import_rate(self, addr: str) -> None:
-        if not await self._imports.allow(addr):
-            raise ApiError(
-                429, "rate_limited", f"at most {IMPORTS_PER_MINUTE} imports a minute; wait a little"
-            )
-
-    async def replay(self, game_id: str, n: int, seat: int | None) -> Replay:
-        """A finished game at decision ``n``, followed from ``seat`` (``None``: a spectator).
-
-        The game is over, so nothing of it is hidden any more (R9.1): every score and every
-        epoch's breakdown shows at every decision, as at the end of the game itself."""
-        row = await self.row(game_id)
-        if row.status != "finished":
-            raise ApiError(409, "not_finished", "replays are for finished or imported games")
-        room = await self.hub.room(game_id)
-        assert room is not None and room.game is not None
-        full = room.game
-        if seat is not None and seat >= full.num_players:
-            raise ApiError(422, "bad_request", f"seat: 0-{full.num_players - 1}")
-        decisions = full.decisions
-        k = min(n, len(decisions))
-        game = Game.from_setup(dataclasses.replace(full.setup, hidden_scores=False))
-        game.replay(decisions[:k])
-        payload = room.payload(game, seat, 0)
-        return {
-            "n": k,
-            "total": len(decisions),
-            "game": self.hub.summary(row),
-            "view": payload["view"],
-            "events": payload["events"],
-            "epochs": room.epoch_starts(),
-        }
+__all__ = [
+    "ApiError",
+    "Join",
+    "Lobby",
+    "NewGame",
+    "SeatSpec",
+    "Seated",
+    "Seek",
+    "TokenBody",
+    "bot_names",
+    "link",
+    "seek_table",
+    "speed_of",
+    "table_seats_of",
+]

@@ -18,7 +18,6 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import sqlalchemy as sa
 
-from ra.web import mail_links
 from ra.web.db import accounts, games, seats
 from ra.web.store import Store
 from ra.words import worded, words
@@ -111,8 +110,8 @@ class TurnMailer:
             return False  # batched: the next mail lists this game too, if it still waits
         waiting = [game_id, *(g for g in await self._waiting(person.id) if g != game_id)]
         self.last[person.id] = t
-        async with self.store.engine.begin() as conn:  # each mail its own unsubscribe link
-            token = await mail_links.mint(conn, "unsubscribe", person.id, person.email, person.lang or "en")
+        lang = person.lang or "en"  # each mail its own unsubscribe link
+        token = await self.store.addresses.new_link("unsubscribe", person.id, person.email, lang)
         stop = f"{self.site}/api/mail/unsubscribe/{token}"
         subject, body = self._words(person, waiting, stop)
         try:

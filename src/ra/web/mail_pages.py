@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse
 
 from ra.web.addresses import Addresses, Confirmed
 from ra.web.lobby import ApiError
-from ra.web.mail_links import MAX_TOKEN, Purpose
+from ra.web.store.mail_links import MAX_TOKEN, Purpose
 from ra.words import DEFAULT_LANG, Words, bcp47, normalize, words
 
 NO_STORE = {"Cache-Control": "no-store"}

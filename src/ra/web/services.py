@@ -73,7 +73,7 @@ def build_services(settings: Settings, static: Path) -> Services:
     addresses = Addresses(store, confirmer(settings.smtp_url, settings.public_url))
     accounts = Accounts(store, addresses)
     chat = Chat(store, hub)
-    feed = LobbyFeed(lobby.lists, greeting=chat.lobby_history, limits=(store.levels, store.holds))
+    feed = LobbyFeed(lobby.listing.lists, greeting=chat.lobby_history, limits=(store.levels, store.holds))
     chat.lobby = feed.say
     chat.account_names = accounts.holder
     accounts.sessions.seats_changed = hub.changed

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from ra.engine import Game
 from ra.events import DECISION_EVENTS, Event
+from ra.master import Undone
 from ra.web.clients import Client
-from ra.web.protocol import GameSummary, SeatPayload, StateMessage, seat_payload
+from ra.web.protocol import GameSummary, SeatPayload, StateMessage, UndoneMessage, seat_payload
 
 if TYPE_CHECKING:
     from ra.web.hub import Room
@@ -74,10 +75,9 @@ class StateFeed:
     def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
         """``seat``'s view of ``game`` (this table's, or its replay) and its log from ``start``
         on, the stand-in's decisions marked."""
-        table = self.room.table
-        stand_ins, forfeited = (table.stand_ins, table.forfeited) if table is not None else ((), set())
-        level = self.room.row.stand_in_level
-        return seat_payload(game, seat, self.room.row.edition, start, stand_ins, level, forfeited)
+        table = self.room.table_now()  # a game to show: its table is open
+        edition, level = table.options.edition, table.options.stand_in
+        return seat_payload(game, seat, edition, start, table.stand_ins, level, table.forfeited)
 
     def state(
         self, summary: GameSummary, seat: int | None, payload: SeatPayload | None, since: int
@@ -126,4 +126,15 @@ class StateFeed:
         self.broadcast(to=(client,))
 
 
-__all__ = ["StateFeed", "decisions_before", "log_key"]
+def undone_message(undone: Undone, names: Sequence[str]) -> UndoneMessage:
+    """The ``undone`` notice everyone at the table is sent when ``undone.seat`` took a decision back."""
+    return {
+        "type": "undone",
+        "seat": undone.seat,
+        "name": names[undone.seat],
+        "action": undone.action,
+        "n": undone.n,
+    }
+
+
+__all__ = ["StateFeed", "decisions_before", "log_key", "undone_message"]

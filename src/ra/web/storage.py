@@ -42,7 +42,7 @@ class SeatClockStorage(Protocol):
 
 
 class ClaimStorage(Protocol):
-    """The claims of bots' turns (:class:`ra.web.bot_claims.BotClaims`)."""
+    """The claims of bots' turns (:class:`ra.web.store.bot_claims.BotClaims`)."""
 
     async def claim(self, game_id: str, n: int, stale_after: float) -> bool: ...
 

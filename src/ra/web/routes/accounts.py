@@ -211,7 +211,9 @@ def _holding_routes(api: APIRouter, services: Services, gate: Gate) -> None:
         s = await gate.signed_in(request)
         profile = await accounts.profile(s.name)
         # A table still waiting for its players has no record yet (asking for one is refused).
-        records = [await services.lobby.record(g["id"]) for g in profile["games"] if g["status"] != "open"]
+        records = [
+            await services.lobby.records.record(g["id"]) for g in profile["games"] if g["status"] != "open"
+        ]
         body = {
             "account": {"name": profile["name"], "since": profile["since"]},
             "games": profile["games"],

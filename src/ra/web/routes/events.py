@@ -1,15 +1,18 @@
 """The events' API (issue 55): signed-in accounts create, join and withdraw; the organiser
-starts, cancels and removes a player; anyone (guests too) reads an event and the list.  The
-business is :class:`ra.web.events.Events`'."""
+starts, cancels and removes a player; anyone (guests too) reads an event, the list, a
+crosstable and a finished event's files.  The business is :class:`ra.web.events.Events`' and
+:class:`ra.web.event_export.EventExport`'s."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 
+from ra.web.event_export import EventExport
 from ra.web.events import JoinEvent, NewEvent
 from ra.web.routes.accounts import Gate
+from ra.web.security import client_address
 from ra.web.services import Services
 
 
@@ -21,6 +24,12 @@ def router(services: Services, gate: Gate) -> APIRouter:
     @api.post("/api/events")
     async def create(body: NewEvent, request: Request) -> dict[str, Any]:
         return await events.create(body, await _account(gate, request))
+
+    @api.get("/api/events/form")
+    async def form() -> dict[str, Any]:
+        """What a new event may be (its fields, kinds and bounds): the create page builds its
+        form from the server's own validation, so the two never disagree."""
+        return NewEvent.model_json_schema()
 
     @api.get("/api/events")
     async def listed() -> dict[str, list[dict[str, Any]]]:
@@ -50,7 +59,36 @@ def router(services: Services, gate: Gate) -> APIRouter:
     async def remove(event_id: str, player: str, request: Request) -> dict[str, Any]:
         return await events.remove(event_id, player, await _account(gate, request))
 
+    files(api, services)
     return api
+
+
+def files(api: APIRouter, services: Services) -> None:
+    """An event's crosstable, and a finished event's crosstable (CSV) and records (JSON lines)."""
+    export = EventExport(services.events, services.lobby, services.hub, services.store.levels)
+
+    @api.get("/api/events/{event_id}/crosstable")
+    async def crosstable(event_id: str) -> dict[str, Any]:
+        return await export.crosstable(event_id)
+
+    @api.get("/api/events/{event_id}/crosstable.csv")
+    async def crosstable_csv(event_id: str, request: Request) -> Response:
+        body = await export.crosstable_csv(event_id, client_address(request))
+        return _download(body, "text/csv; charset=utf-8", f"ra-event-{event_id}.csv")
+
+    @api.get("/api/events/{event_id}/records.jsonl")
+    async def records(event_id: str, request: Request) -> Response:
+        body = await export.records(event_id, client_address(request))
+        return _download(body, "application/jsonl; charset=utf-8", f"ra-event-{event_id}.jsonl")
+
+
+def _download(body: bytes, media: str, filename: str) -> Response:
+    """A file to save (a finished event's: the same for everyone, kept by caches for an hour)."""
+    headers = {
+        "Content-Disposition": f'attachment; filename="{filename}"',
+        "Cache-Control": "public, max-age=3600",
+    }
+    return Response(body, media_type=media, headers=headers)
 
 
 async def _account(gate: Gate, request: Request) -> tuple[str, str]:

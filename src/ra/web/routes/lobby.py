@@ -13,7 +13,8 @@ from fastapi.responses import JSONResponse
 from ra.setup import MAX_PLAYERS
 from ra.web.analyses import AnalysisReply
 from ra.web.chat import LobbyLine
-from ra.web.lobby import ApiError, Join, NewGame, Replay, Seated, Seek, TokenBody
+from ra.web.game_records import Replay
+from ra.web.lobby import ApiError, Join, NewGame, Seated, Seek, TokenBody
 from ra.web.protocol import ChatLine, GameSummary, WsSchema, ws_schema
 from ra.web.ratings import Leader, LevelInfo, RatingNote, leaders, levels, rating_note
 from ra.web.routes.accounts import Gate
@@ -46,11 +47,11 @@ def router(services: Services, gate: Gate) -> APIRouter:
         request: Request,
         status: Annotated[Literal["open", "running", "finished"] | None, Query()] = None,
     ) -> dict[str, list[GameSummary]]:
-        return {"games": await lobby.list(status, client_address(request))}
+        return {"games": await lobby.listing.list(status, client_address(request))}
 
     @api.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> GameSummary:
-        return await lobby.summary(game_id)
+        return await lobby.listing.summary(game_id)
 
     @api.get("/api/games/{game_id}/rating")
     async def get_rating(game_id: str) -> RatingNote:
@@ -104,7 +105,7 @@ def records(api: APIRouter, services: Services) -> None:
     @api.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> JSONResponse:
         headers = {"Content-Disposition": f'attachment; filename="ra-{game_id}.json"'}
-        return JSONResponse(await lobby.record(game_id), headers=headers)
+        return JSONResponse(await lobby.records.record(game_id), headers=headers)
 
     @api.post("/api/records")
     async def import_record(request: Request) -> Seated:
@@ -114,7 +115,7 @@ def records(api: APIRouter, services: Services) -> None:
             raise ApiError(
                 415, "bad_content_type", "send the record as JSON (Content-Type: application/json)"
             )
-        return await lobby.import_record(await request.body(), client_address(request))
+        return await lobby.records.import_record(await request.body(), client_address(request))
 
     @api.get("/api/games/{game_id}/replay")
     async def replay(
@@ -122,7 +123,7 @@ def records(api: APIRouter, services: Services) -> None:
         n: Annotated[int, Query(ge=0)] = 0,
         seat: Annotated[int | None, Query(ge=0, lt=MAX_PLAYERS)] = None,
     ) -> Replay:
-        return await lobby.replay(game_id, n, seat)
+        return await lobby.records.replay(game_id, n, seat)
 
     @api.get("/api/games/{game_id}/analysis")
     async def analysis(game_id: str, lang: str = DEFAULT_LANG) -> AnalysisReply:

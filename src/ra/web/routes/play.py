@@ -107,7 +107,7 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
     room.audience.clients.add(client)
     sender = asyncio.create_task(client.run_sender())
     try:
-        room.send_state(client)
+        room.feed.send_state(client)
         await chat.history(room, client)
         await hub.presence_changed(room)
         await note_waiting(room, hub, store)
@@ -118,6 +118,8 @@ async def _play(ws: WebSocket, game_id: str, hub: Hub, store: Store, chat: Chat)
         log.info("game %s: a socket closed (%s)", room.id, client.trace())
         chat.forget(client)
         room.audience.clients.discard(client)
+        with contextlib.suppress(Exception):
+            await room.page_gone(client)
         client.finish()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(sender, 1.0)
@@ -188,7 +190,7 @@ async def _seat(
         if room.row.seats[seat].token_hash != token_hash:
             await room.resync()  # the room's copy of the seats is older than the database's
     client = Client(seat, ws.send_text, hub.settings, token_hash, close=ws.close, metrics=hub.metrics)
-    room.resume(client, hello.since, hello.key)
+    room.feed.resume(client, hello.since, hello.key)
     return room, client
 
 
@@ -243,11 +245,11 @@ async def _handle(room: Room, client: Client, text: str, chat: Chat) -> None:
         elif isinstance(msg, UndoMessage):
             await room.undo(client.seat, msg.n)
         elif isinstance(msg, HintMessage):
-            room.hint(client, msg.n)
+            await room.hint(client, msg.n)
         elif isinstance(msg, ActionMessage):
             client.action_n = msg.n
             await room.act(client.seat, msg.action, msg.n)
     except ClientError as err:
         client.put(error(err.code, err.message, err.why))
         if err.code == "stale":
-            room.send_state(client)
+            room.feed.send_state(client)

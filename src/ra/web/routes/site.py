@@ -39,6 +39,7 @@ PAGES: dict[str, str] = {
     "/guide": "guide.html",
     "/puzzles": "puzzles.html",
     "/e/{event_id}": "event.html",
+    "/events/new": "event_new.html",
 }
 """The site's pages by path: static HTML that its script fills from the API."""
 

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ra.web.db import account_tokens, now
-from ra.web.store import hash_token
+from ra.web.store.tokens import hash_token
 
 Purpose = Literal["confirm", "unsubscribe", "undo"]
 DAYS: dict[Purpose, int] = {"confirm": 2, "unsubscribe": 60, "undo": 7}

@@ -11,14 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import json
-import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -27,9 +25,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from typing_extensions import TypedDict
 
 from ra.clock import MOVE_DEADLINE, Clock
-from ra.web.analysis_store import AnalysisStore
-from ra.web.bot_claims import BotClaims
-from ra.web.chat_store import ChatStore
 from ra.web.db import (
     accounts,
     as_utc,
@@ -41,27 +36,18 @@ from ra.web.db import (
     seats,
     sync_url,
 )
-from ra.web.limit_store import StoredHolds, StoredLevels
-from ra.web.limits import Holds, Levels, MemoryHolds, MemoryLevels
 from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 from ra.web.rating_policy import provisional
 from ra.web.seat_clocks import SeatClocks
-
-
-def new_id() -> str:
-    """A short random game id (unguessable enough to keep private games private)."""
-    return secrets.token_urlsafe(8)[:10].replace("-", "x").replace("_", "y")
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    """Seat tokens are stored hashed: a leaked database does not let anyone act."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+from ra.web.store.accounts import AccountStorage, AccountStore
+from ra.web.store.addresses import AddressStorage, AddressStore
+from ra.web.store.analyses import AnalysisStorage, AnalysisStore
+from ra.web.store.bot_claims import BotClaims
+from ra.web.store.chat import ChatStorage, ChatStore
+from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels, lock_key
+from ra.web.store.tokens import hash_token, new_id
 
 
 @dataclass
@@ -219,9 +205,13 @@ class Store:
         else:
             kwargs.update(pool_size=10, max_overflow=20, pool_recycle=1800)
         self.engine: AsyncEngine = create_async_engine(async_url(url), **kwargs)
-        self.chat = ChatStore(self.engine)
+        self.accounts: AccountStorage = AccountStore(self.engine, self.notify_game)
+        """Accounts, their sessions and password links, and which account holds a seat."""
+        self.addresses: AddressStorage = AddressStore(self.engine)
+        """The accounts' e-mail addresses and the links mailed about them."""
+        self.chat: ChatStorage = ChatStore(self.engine)
         """The chat's lines and reports (their own aggregate, on the same database)."""
-        self.analyses = AnalysisStore(self.engine)
+        self.analyses: AnalysisStorage = AnalysisStore(self.engine)
         """The finished games' analyses."""
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
         """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
@@ -237,7 +227,7 @@ class Store:
             asyncio.Lock() if self.sqlite else contextlib.nullcontext()
         )
         """Creations one at a time where no lock of the database's serializes a cap's check
-        (SQLite's single worker; PostgreSQL's caps take an advisory lock: ra.web.limit_store)."""
+        (SQLite's single worker; PostgreSQL's caps take an advisory lock: ra.web.store.limits)."""
         self.on_change: Callable[[], None] = _nothing
         """Called after every write this worker commits (the live lobby: :mod:`ra.web.lobby_feed`)."""
         if self.sqlite:
@@ -333,18 +323,17 @@ class Store:
     # --- writing ---------------------------------------------------------------
 
     async def create_game(
-        self,
-        values: dict[str, Any],
-        seat_rows: Sequence[dict[str, Any]],
-        check: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+        self, values: dict[str, Any], seat_rows: Sequence[dict[str, Any]], caps: Caps | None = None
     ) -> str:
-        """A new game; ``check`` runs first in the same transaction (a cap: what it raises
-        undoes the creation), one creation at a time on SQLite's single worker."""
+        """A new game, unless its creator is past one of ``caps`` (:class:`OverCapError`):
+        counted in the creation's own transaction under the creator's lock, one creation at a
+        time on SQLite's single worker, so 60 requests at once, or on two workers, still create
+        at most the cap."""
         game_id = new_id()
         t = now()
         async with self._creating, self.engine.begin() as conn:
-            if check is not None:
-                await check(conn)
+            if caps is not None:
+                await _check_caps(conn, caps)
             await conn.execute(
                 sa.insert(games).values(
                     id=game_id, created_at=t, updated_at=t, **{"num_decisions": 0, **values}
@@ -485,6 +474,44 @@ class Store:
         if not self.sqlite:
             note = GameChanged(game_id, self.worker_id, appended)
             await conn.execute(sa.select(sa.func.pg_notify(*notify_sql(note))))
+
+
+@dataclass(frozen=True)
+class Caps:
+    """What one creator (``addr``) may have when it creates a game (None: no such cap)."""
+
+    addr: str
+    active: int | None = None
+    """Games waiting or running at most (bot-only tables too)."""
+    bot_seats: int | None = None
+    """Bot seats at those games at most, the new game's ``new_bots`` counted."""
+    new_bots: int = 0
+    today: int | None = None
+    """Games (tables and imported records) created in the last 24 hours at most."""
+
+
+class OverCapError(Exception):
+    """A creation refused: its creator holds ``held`` already of ``cap`` (a name of :class:`Caps`)."""
+
+    def __init__(self, cap: Literal["active", "bot_seats", "today"], held: int) -> None:
+        super().__init__(f"{cap}: {held}")
+        self.cap, self.held = cap, held
+
+
+async def _check_caps(conn: AsyncConnection, caps: Caps) -> None:
+    """Raise :class:`OverCapError` if the creation would pass one of ``caps``, counted under the
+    creator's lock (:func:`ra.web.store.limits.lock_key`) until the transaction ends."""
+    await lock_key(conn, f"tables\n{caps.addr}")
+    if caps.active is not None or caps.bot_seats is not None:
+        active, bot_seats = await active_games_on(conn, caps.addr)
+        if caps.active is not None and active >= caps.active:
+            raise OverCapError("active", active)
+        if caps.bot_seats is not None and bot_seats + caps.new_bots > caps.bot_seats:
+            raise OverCapError("bot_seats", bot_seats)
+    if caps.today is not None:
+        today = await games_created_on(conn, caps.addr)
+        if today >= caps.today:
+            raise OverCapError("today", today)
 
 
 async def active_games_on(conn: AsyncConnection, addr: str) -> tuple[int, int]:

@@ -1,6 +1,7 @@
-"""The limits' state in the database (:class:`ra.web.limits.Levels` and
-:class:`ra.web.limits.Holds`), for a site whose workers share PostgreSQL: a cap holds once for
-the whole site, not once per worker.  Each change of a level is one atomic statement
+"""The limits' state (the aggregate behind :mod:`ra.web.limits`): leaky buckets' levels
+(:class:`Levels`) and things held at once (:class:`Holds`), each an interface with its
+in-memory twin for one worker and its store in PostgreSQL for a site whose workers share it: a
+cap holds once for the whole site, not once per worker.  Each change of a level is one atomic statement
 (PostgreSQL's upsert), so two workers raising one key at once both count; a hold's count and
 its insert, and a table cap's, are one transaction under the key's advisory lock."""
 
@@ -9,10 +10,123 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter
+from typing import Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+MAX_ADDRESSES = 10_000
+"""Buckets kept at most; full ones (idle addresses) are forgotten first."""
+
+
+class Levels(Protocol):
+    """Leaky buckets by key, each draining at its own ``rate`` a second: the one state behind
+    :class:`SharedBucket` and :class:`SharedTally`.  In memory for one worker
+    (:class:`MemoryLevels`); in the database when several workers share it
+    (:class:`StoredLevels`), so N workers do not give N times the caps."""
+
+    async def take(self, key: str, rate: float, cap: float) -> bool:
+        """Add 1 to ``key``'s level if it stays at most ``cap``; False (nothing added) if not."""
+        ...
+
+    async def add(self, key: str, rate: float) -> None:
+        """Add 1 to ``key``'s level."""
+        ...
+
+    async def level(self, key: str, rate: float) -> float:
+        """``key``'s level now (drained since it was last raised)."""
+        ...
+
+
+class MemoryLevels:
+    """:class:`Levels` in this process's memory (:class:`Buckets`), for one worker."""
+
+    def __init__(self) -> None:
+        self._buckets = Buckets()
+
+    async def take(self, key: str, rate: float, cap: float) -> bool:
+        return self._buckets.take(key, rate, cap)
+
+    async def add(self, key: str, rate: float) -> None:
+        self._buckets.add(key, rate)
+
+    async def level(self, key: str, rate: float) -> float:
+        return self._buckets.level(key, rate)
+
+
+class Buckets:
+    """Leaky buckets by key in this process's memory: each key's level drains at its ``rate`` a
+    second.  Bounded: past :data:`MAX_ADDRESSES` keys, the drained ones are forgotten."""
+
+    def __init__(self) -> None:
+        self._levels: dict[str, tuple[float, float, float]] = {}  # key -> (level, rate, when)
+
+    def level(self, key: str, rate: float) -> float:
+        """``key``'s level now (drained since it was last raised)."""
+        level, _, last = self._levels.get(key, (0.0, rate, 0.0))
+        return max(0.0, level - (time.monotonic() - last) * rate)
+
+    def take(self, key: str, rate: float, cap: float) -> bool:
+        """Add 1 to ``key``'s level if it stays at most ``cap``; False (nothing added) if not."""
+        now = self.level(key, rate)
+        if now + 1 > cap:
+            return False
+        self._raise(key, now + 1, rate)
+        return True
+
+    def add(self, key: str, rate: float) -> None:
+        """Add 1 to ``key``'s level."""
+        self._raise(key, self.level(key, rate) + 1, rate)
+
+    def _raise(self, key: str, level: float, rate: float) -> None:
+        t = time.monotonic()
+        self._levels[key] = (level, rate, t)
+        if len(self._levels) > MAX_ADDRESSES:
+            drained = [k for k, (lv, r, last) in self._levels.items() if lv - (t - last) * r <= 0]
+            for k in drained:
+                del self._levels[k]
+
+
+class Holds(Protocol):
+    """How many of something each key holds at once (sockets, pages), over every worker that
+    shares it: :class:`MemoryHolds` for one worker, :class:`StoredHolds`
+    in PostgreSQL."""
+
+    async def take(self, key: str, cap: int) -> bool:
+        """Hold one more for ``key`` if it then holds at most ``cap``; False (nothing held) if not."""
+        ...
+
+    async def give_back(self, key: str) -> None:
+        """Let go of one that :meth:`take` gave ``key``."""
+        ...
+
+    async def close(self) -> None:
+        """This worker stops: let go of everything its clients hold."""
+        ...
+
+
+class MemoryHolds:
+    """:class:`Holds` in this process's memory, for one worker."""
+
+    def __init__(self) -> None:
+        self._held: Counter[str] = Counter()
+
+    async def take(self, key: str, cap: int) -> bool:
+        if self._held[key] >= cap:
+            return False
+        self._held[key] += 1
+        return True
+
+    async def give_back(self, key: str) -> None:
+        self._held[key] -= 1
+        if self._held[key] <= 0:
+            del self._held[key]
+
+    async def close(self) -> None:
+        self._held.clear()
+
 
 log = logging.getLogger("ra.web")
 

@@ -1,0 +1,659 @@
+"""The storage contracts (:mod:`ra.web.store`): each aggregate's in-memory twin and its SQL store
+pass the same tests, in-process: the twin always, the SQL store on SQLite (every migration
+applied) and on PostgreSQL when one is reachable.  So a service tested on a twin behaves the
+same over the database, and a twin cannot drift from what the database does."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import sqlalchemy as sa
+
+from ra.web import db
+from ra.web.store import Caps, OverCapError, Store, hash_token
+from ra.web.store.accounts import AccountStorage, MemoryAccounts, SeatHolder
+from ra.web.store.addresses import AddressStorage, AddressTakenError, DeadLinkError, MailRow, MemoryAddresses
+from ra.web.store.addresses import fold_address as fold
+from ra.web.store.analyses import AnalysisStorage, MemoryAnalyses
+from ra.web.store.chat import ChatStorage, MemoryChat
+from ra.web.store.limits import Holds, Levels, MemoryHolds
+from ra.web.store.lobby import LobbyStorage, MemoryLobby
+from ra.web.store.mail_links import Link
+
+BACKENDS = ("memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.slow))
+"""PostgreSQL's database is made and migrated once per module (seconds): not in the fast subset."""
+
+WRITTEN = (
+    "account_tokens",
+    "analyses",
+    "chat_reports",
+    "chat",
+    "limit_levels",
+    "limit_holds",
+    "sessions",
+    "password_resets",
+    "reserved_names",
+    "seats",
+    "games",
+    "accounts",
+)
+"""The tables these tests write, cleared after each test on the module's PostgreSQL database."""
+
+
+@dataclass
+class Stores:
+    """One backend's aggregates, as the services get them."""
+
+    chat: ChatStorage
+    levels: Levels
+    holds: Holds
+    accounts: AccountStorage
+    analyses: AnalysisStorage
+    lobby: LobbyStorage
+    addresses: AddressStorage
+    store: Store | None = None
+    """The SQL store behind them (None: the in-memory twins)."""
+    games: int = 0
+
+    async def new_game(self, token: str | None = None, status: str = "running") -> str:
+        """A stored game (chat lines belong to one) whose seat 0 ``token`` holds, if given."""
+        if self.store is None:
+            self.games += 1
+            if token is not None:
+                holder = SeatHolder(hash_token(token), finished=status == "finished")
+                cast(MemoryAccounts, self.accounts).put_seat(f"g{self.games}", 0, holder)
+            return f"g{self.games}"
+        values = {"status": status, "players": 2, "variant": "standard", "hidden_scores": True}
+        values |= {"edition": "original", "bot_delay": 0.0, "seed": 1}
+        seats = [
+            {"seat": i, "kind": "human", "level": None, "name": None, "token_hash": None} for i in (0, 1)
+        ]
+        seats[0]["token_hash"] = None if token is None else hash_token(token)
+        return await self.store.create_game(values, seats)
+
+    async def confirm_email(self, account_id: str, email: str) -> None:
+        """Give an account a confirmed address (as :mod:`ra.web.addresses` does)."""
+        if self.store is None:
+            record = cast(MemoryAccounts, self.accounts).accounts[account_id]
+            record.email, record.email_key, record.email_confirmed = email, fold(email), True
+            return
+        values = {"email": email, "email_key": fold(email), "email_confirmed": True}
+        async with self.store.engine.begin() as conn:
+            await conn.execute(sa.update(db.accounts).where(db.accounts.c.id == account_id).values(**values))
+
+
+Scenario = Callable[[Stores], Awaitable[None]]
+
+
+@pytest.fixture(params=BACKENDS)
+def run(
+    request: pytest.FixtureRequest, tmp_path: Path, migrated_sqlite: Path
+) -> Iterator[Callable[[Scenario], None]]:
+    """Run a scenario on one backend: each its own event loop and its own store."""
+    url: str | None = None
+    if request.param == "sqlite":
+        shutil.copyfile(migrated_sqlite, tmp_path / "ra.db")
+        url = f"sqlite:///{tmp_path / 'ra.db'}"
+    elif request.param == "postgresql":
+        url = request.getfixturevalue("pg_module_url")
+        db.upgrade(url)  # once: the later tests find it up to date
+
+    def go(scenario: Scenario) -> None:
+        asyncio.run(_on(url, scenario))
+
+    yield go
+    if request.param == "postgresql":
+        asyncio.run(_clear(url))
+
+
+async def _on(url: str | None, scenario: Scenario) -> None:
+    if url is None:
+        lobby, accounts = MemoryLobby(), MemoryAccounts()
+        await scenario(
+            Stores(
+                MemoryChat(),
+                lobby.levels,
+                MemoryHolds(),
+                accounts,
+                MemoryAnalyses(),
+                lobby,
+                MemoryAddresses(accounts),
+            )
+        )
+        return
+    store = Store(url, worker_id="w1")
+    try:
+        await scenario(
+            Stores(
+                store.chat,
+                store.levels,
+                store.holds,
+                store.accounts,
+                store.analyses,
+                store,
+                store.addresses,
+                store,
+            )
+        )
+    finally:
+        await store.close()
+
+
+async def _clear(url: str | None) -> None:
+    assert url is not None
+    store = Store(url)
+    async with store.engine.begin() as conn:
+        for table in WRITTEN:
+            await conn.execute(sa.text(f"DELETE FROM {table}"))
+    await store.close()
+
+
+# --- chat ------------------------------------------------------------------------------
+
+
+def test_chat_lines_read_back_in_order_per_table_and_channel(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        g, other = await s.new_game(), await s.new_game()
+        a = await s.chat.add(g, "players", 0, "Ann", "10.0.0.1", "hello", account=True)
+        b = await s.chat.add(g, "players", 1, "Bob", "10.0.0.2", "hi")
+        await s.chat.add(g, "spectators", None, "Cy", "10.0.0.3", "watching")
+        await s.chat.add(other, "players", 0, "Di", "10.0.0.4", "elsewhere")
+        lobby = await s.chat.add(None, "lobby", None, "Ed", "10.0.0.5", "anyone?")
+        assert b.id > a.id
+        assert (a.game_id, a.channel, a.seat, a.name, a.text, a.addr, a.account) == (
+            g,
+            "players",
+            0,
+            "Ann",
+            "hello",
+            "10.0.0.1",
+            True,
+        )
+        assert await s.chat.line(a.id) == a
+        assert await s.chat.line(10**6) is None
+        assert [r.text for r in await s.chat.history(g, "players", 10)] == ["hello", "hi"]
+        assert [r.text for r in await s.chat.history(g, "players", 1)] == ["hi"]
+        assert [r.text for r in await s.chat.history(g, "spectators", 10)] == ["watching"]
+        assert await s.chat.history(None, "lobby", 10) == [lobby]
+
+    run(scenario)
+
+
+def test_a_report_counts_once_per_address_and_only_for_a_line_that_exists(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        g = await s.new_game()
+        first = await s.chat.add(g, "players", 0, "Ann", "10.0.0.1", "rude")
+        second = await s.chat.add(g, "players", 1, "Bob", "10.0.0.2", "also rude")
+        assert await s.chat.report(first.id, "10.0.0.9")
+        assert not await s.chat.report(first.id, "10.0.0.9")  # once per address
+        assert await s.chat.report(second.id, "10.0.0.9")
+        assert await s.chat.report(first.id, "10.0.0.8")
+        assert not await s.chat.report(10**6, "10.0.0.9")
+        reports = await s.chat.open_reports()
+        assert [(r.line.id, r.reporter, r.reports) for r in reports] == [
+            (first.id, "10.0.0.9", 2),
+            (second.id, "10.0.0.9", 1),
+        ]
+
+    run(scenario)
+
+
+def test_resolving_a_report_hides_the_line_or_dismisses_it(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        g = await s.new_game()
+        rude = await s.chat.add(g, "players", 0, "Ann", "10.0.0.1", "rude")
+        fine = await s.chat.add(g, "players", 1, "Bob", "10.0.0.2", "fine")
+        for line in (rude, fine):
+            await s.chat.report(line.id, "10.0.0.9")
+        assert await s.chat.resolve(rude.id, hide=True)
+        assert await s.chat.resolve(fine.id, hide=False)
+        assert not await s.chat.resolve(10**6, hide=True)
+        assert await s.chat.open_reports() == []
+        assert [r.text for r in await s.chat.history(g, "players", 10)] == ["fine"]
+        hidden = await s.chat.line(rude.id)
+        assert hidden is not None and hidden.hidden
+        assert await s.chat.report(fine.id, "10.0.0.8")  # a new report on a dismissed line counts
+        assert [r.line.id for r in await s.chat.open_reports()] == [fine.id]
+
+    run(scenario)
+
+
+# --- limits ----------------------------------------------------------------------------
+
+SLOW = 1e-6
+"""A rate so slow that nothing drains during a test (no test waits for a clock)."""
+FAST = 1e9
+"""A rate so fast that a level has drained by the next statement."""
+
+
+def test_a_level_takes_up_to_its_cap_per_key(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        assert [await s.levels.take("k", SLOW, 3) for _ in range(4)] == [True, True, True, False]
+        assert await s.levels.take("other", SLOW, 3)
+        assert await s.levels.level("k", SLOW) == pytest.approx(3, abs=0.01)
+        await s.levels.add("k", SLOW)  # add counts past the cap (a tally of failures)
+        assert await s.levels.level("k", SLOW) == pytest.approx(4, abs=0.01)
+        assert await s.levels.level("unknown", SLOW) == 0.0
+
+    run(scenario)
+
+
+def test_a_level_drains_at_its_rate(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        for _ in range(3):
+            await s.levels.add("k", FAST)
+        assert await s.levels.level("k", FAST) == 0.0
+        assert all([await s.levels.take("k", FAST, 1) for _ in range(3)])
+
+    run(scenario)
+
+
+def test_holds_count_up_to_the_cap_and_give_back(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        assert [await s.holds.take("k", 2) for _ in range(3)] == [True, True, False]
+        assert await s.holds.take("other", 2)
+        await s.holds.give_back("k")
+        assert await s.holds.take("k", 2)
+        assert not await s.holds.take("k", 2)
+
+    run(scenario)
+
+
+# --- accounts and sessions -------------------------------------------------------------
+
+DAY = timedelta(days=1)
+
+
+async def claimed(s: Stores, account_id: str, game_id: str, token: str) -> int:
+    """How many seats of ``game_id`` the account claimed by ``token``."""
+    done, games = await s.accounts.claim(account_id, [(game_id, hash_token(token))])
+    assert games == ([game_id] if done else [])
+    return done
+
+
+def test_an_account_is_made_once_per_name_key(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        assert await s.accounts.create("a1", "Ann", "ann", "hash-1", "de") == "created"
+        assert await s.accounts.create("a2", "ANN", "ann", "hash-2", "en") == "taken"
+        assert await s.accounts.holder("ann") == "a1"
+        assert await s.accounts.holder("bob") is None
+        found = await s.accounts.credential("ann")
+        assert found is not None and (found.id, found.name, found.password_hash) == ("a1", "Ann", "hash-1")
+        assert await s.accounts.credential("bob") is None
+        assert await s.accounts.password_hash("a1") == "hash-1"
+        assert await s.accounts.name_of("a1") == "Ann"
+        assert await s.accounts.name_of("nobody") is None
+
+    run(scenario)
+
+
+def test_a_deleted_account_reserves_its_name_and_lets_go_of_its_seats(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        game = await s.new_game("seat-token")
+        assert await claimed(s, "a1", game, "seat-token") == 1
+        await s.accounts.open_session(hash_token("cookie"), "a1", "csrf", DAY)
+        later = datetime.now(UTC) + DAY
+        await s.accounts.delete("a1", "ann", later)
+        assert await s.accounts.holder("ann") is None
+        assert await s.accounts.session(hash_token("cookie")) is None
+        until = await s.accounts.reserved_until("ann")
+        assert until is not None and abs((until - later).total_seconds()) < 1
+        assert await s.accounts.create("a2", "Ann", "ann", "h", "en") == "reserved"
+        assert await s.accounts.create("a3", "Bob", "bob", "h", "en") == "created"
+        assert await claimed(s, "a3", game, "seat-token") == 1  # nobody's again
+
+    run(scenario)
+
+
+def test_a_seat_another_account_holds_is_not_claimed(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        for i in (1, 2):
+            await s.accounts.create(f"a{i}", f"P{i}", f"p{i}", "h", "en")
+        game = await s.new_game("seat-token")
+        assert await claimed(s, "a1", game, "wrong") == 0
+        assert await claimed(s, "a1", game, "seat-token") == 1
+        assert await claimed(s, "a2", game, "seat-token") == 0
+        assert await claimed(s, "a1", game, "seat-token") == 1  # its own: again
+        other = await s.new_game("other-token")
+        held = [
+            (game, hash_token("seat-token")),
+            (other, hash_token("other-token")),
+            (other, hash_token("no")),
+        ]
+        assert await s.accounts.claim("a1", held) == (2, sorted([game, other]))
+        assert await s.accounts.claim("a2", held) == (0, [])
+
+    run(scenario)
+
+
+def test_sessions_open_read_and_end_with_the_seat_tokens_they_made(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        for cookie in ("c1", "c2"):
+            await s.accounts.open_session(hash_token(cookie), "a1", f"csrf-{cookie}", DAY)
+        row = await s.accounts.session(hash_token("c1"))
+        assert row is not None and (row.account_id, row.name, row.csrf) == ("a1", "Ann", "csrf-c1")
+        assert abs((row.expires_at - row.created_at) - DAY) < timedelta(seconds=1)
+        assert await s.accounts.session(hash_token("unknown")) is None
+        bound, played = await s.new_game("bound"), await s.new_game("old")
+        await s.accounts.bind_seat("a1", hash_token("c1"), bound, hash_token("bound"))
+        await claimed(s, "a1", played, "old")
+        assert await s.accounts.play_here("a1", played, 0, hash_token("here"), hash_token("c2"))
+        assert await claimed(s, "a1", played, "old") == 0  # the old token holds no more
+        assert await s.accounts.close_session(hash_token("c1")) == [bound]
+        assert await s.accounts.session(hash_token("c1")) is None
+        assert await claimed(s, "a1", bound, "bound") == 0  # its token ended
+        assert await s.accounts.end_sessions("a1") == (1, [played])
+        assert await s.accounts.session(hash_token("c2")) is None
+
+    run(scenario)
+
+
+def test_a_seat_is_played_here_only_if_the_account_holds_it_in_a_game_not_over(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        running, over = await s.new_game("t1"), await s.new_game("t2", status="finished")
+        here = (hash_token("new"), hash_token("cookie"))
+        assert not await s.accounts.play_here("a1", running, 0, *here)  # not the account's yet
+        for game, token in ((running, "t1"), (over, "t2")):
+            await claimed(s, "a1", game, token)
+        assert not await s.accounts.play_here("a1", over, 0, *here)
+        assert not await s.accounts.play_here("a1", running, 1, *here)
+        assert await s.accounts.play_here("a1", running, 0, *here)
+
+    run(scenario)
+
+
+def test_a_password_link_works_once_and_a_new_password_ends_the_sessions(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "old", "en")
+        await s.accounts.open_session(hash_token("cookie"), "a1", "csrf", DAY)
+        await s.accounts.new_link("a1", hash_token("first"), DAY)
+        await s.accounts.new_link("a1", hash_token("second"), DAY)  # the older one stops working
+        await s.accounts.new_link("a1", hash_token("expired"), -timedelta(seconds=1))
+        assert await s.accounts.link_holder(hash_token("first")) is None
+        assert await s.accounts.link_holder(hash_token("expired")) is None
+        assert await s.accounts.use_link(hash_token("expired"), "new") is None
+        await s.accounts.new_link("a1", hash_token("live"), DAY)
+        assert await s.accounts.link_holder(hash_token("live")) == "a1"
+        assert await s.accounts.use_link(hash_token("live"), "new") == ("Ann", [])
+        assert await s.accounts.use_link(hash_token("live"), "newer") is None
+        assert await s.accounts.password_hash("a1") == "new"
+        assert await s.accounts.session(hash_token("cookie")) is None
+        await s.accounts.open_session(hash_token("cookie2"), "a1", "csrf", DAY)
+        await s.accounts.new_link("a1", hash_token("link"), DAY)
+        assert await s.accounts.set_password("a1", "newest") == []
+        assert await s.accounts.session(hash_token("cookie2")) is None
+        assert await s.accounts.link_holder(hash_token("link")) is None
+
+    run(scenario)
+
+
+def test_password_links_go_to_a_name_or_a_confirmed_address(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "de")
+        await s.accounts.create("a2", "Bob", "bob", "h", "en")
+        await s.confirm_email("a2", "Bob@Example.org")
+        by_name = await s.accounts.mail_targets("ann", "ann")
+        assert [(t.id, t.name, t.email, t.email_confirmed, t.lang) for t in by_name] == [
+            ("a1", "Ann", None, False, "de")
+        ]
+        by_mail = await s.accounts.mail_targets(fold("bob@example.org"), None)
+        assert [(t.id, t.email, t.email_confirmed) for t in by_mail] == [("a2", "Bob@Example.org", True)]
+        assert await s.accounts.mail_targets(fold("nobody@example.org"), "nobody") == []
+
+    run(scenario)
+
+
+# --- analyses --------------------------------------------------------------------------
+
+HOUR = 3600.0
+
+
+def test_an_analysis_is_claimed_once_reports_progress_and_finishes(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        game = await s.new_game(status="finished")
+        assert await s.analyses.get(game) is None
+        assert await s.analyses.claim(game, 40, "600", HOUR)
+        assert not await s.analyses.claim(game, 40, "600", HOUR)  # running elsewhere, fresh
+        await s.analyses.progress(game, 7)
+        row = await s.analyses.get(game)
+        assert row is not None and (row.status, row.done, row.total, row.budget, row.data) == (
+            "running",
+            7,
+            40,
+            "600",
+            None,
+        )
+        await s.analyses.finish(game, {"mistakes": [1, 2]})
+        done = await s.analyses.get(game)
+        assert done is not None and (done.status, done.done, done.data) == ("done", 40, {"mistakes": [1, 2]})
+        assert not await s.analyses.claim(game, 40, "600", 0.0)  # done: never again
+
+    run(scenario)
+
+
+def test_a_stale_run_is_taken_over_and_a_failed_one_retried(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        stale, failed = await s.new_game(status="finished"), await s.new_game(status="finished")
+        assert await s.analyses.claim(stale, 40, "600", HOUR)
+        assert await s.analyses.claim(stale, 41, "900", -HOUR)  # its worker stopped updating it
+        row = await s.analyses.get(stale)
+        assert row is not None and (row.total, row.budget, row.done) == (41, "900", 0)
+        assert await s.analyses.claim(failed, 40, "600", HOUR)
+        await s.analyses.finish(failed, None)
+        assert await s.analyses.get(failed) is None
+        assert await s.analyses.claim(failed, 40, "600", HOUR)
+
+    run(scenario)
+
+
+# --- the lobby's tables ----------------------------------------------------------------
+
+TABLE: dict[str, Any] = {
+    "status": "open",
+    "players": 3,
+    "variant": "standard",
+    "hidden_scores": True,
+    "edition": "original",
+    "bot_delay": 0.0,
+    "seed": 7,
+    "hints": True,
+    "move_seconds": 60,
+}
+
+
+def seat_rows(*kinds: str) -> list[dict[str, Any]]:
+    return [
+        {"seat": i, "kind": k, "level": "easy" if k == "bot" else None, "name": None, "token_hash": None}
+        for i, k in enumerate(kinds)
+    ]
+
+
+def test_a_table_is_stored_listed_and_seated_once(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        first = await s.lobby.create_game(
+            {**TABLE, "creator_addr": "10.0.0.1"}, seat_rows("human", "human", "bot")
+        )
+        second = await s.lobby.create_game({**TABLE, "status": "running"}, seat_rows("human", "bot", "bot"))
+        row = await s.lobby.game(first)
+        assert row is not None
+        assert (row.status, row.players, row.seed, row.hints, row.move_seconds, row.num_decisions) == (
+            "open",
+            3,
+            7,
+            True,
+            60,
+            0,
+        )
+        assert [(x.seat, x.kind, x.level, x.token_hash) for x in row.seats] == [
+            (0, "human", None, None),
+            (1, "human", None, None),
+            (2, "bot", "easy", None),
+        ]
+        assert [r.id for r in await s.lobby.list_games(None)] == [second, first]
+        assert [r.id for r in await s.lobby.list_games("open")] == [first]
+        assert [r.id for r in await s.lobby.list_games(None, 1)] == [second]
+        assert await s.lobby.take_seat(first, 1, "Ann", "tok")
+        assert not await s.lobby.take_seat(first, 1, "Bob", "tok2")  # taken
+        assert not await s.lobby.take_seat(first, 2, "Bob", "tok2")  # a bot's
+        assert await s.lobby.seat_for_token(first, "tok") == 1
+        assert await s.lobby.seat_for_token(first, "tok2") is None
+        seated = await s.lobby.game(first)
+        assert seated is not None and seated.seats[1].name == "Ann" and seated.seats[1].gone_at is not None
+        assert await s.lobby.game("nope") is None
+
+    run(scenario)
+
+
+def test_a_table_its_last_person_left_is_closed(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        table = await s.lobby.create_game(TABLE, seat_rows("human", "human", "human"))
+        await s.lobby.take_seat(table, 0, "Ann", "tok")
+        assert not await s.lobby.close_if_empty(table)  # Ann is seated
+        assert await s.lobby.free_seat(table, 0)
+        assert await s.lobby.seat_for_token(table, "tok") is None
+        assert await s.lobby.close_if_empty(table)
+        assert await s.lobby.game(table) is None
+
+    run(scenario)
+
+
+def test_a_table_starts_once_and_gets_one_rematch(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        table = await s.lobby.create_game(TABLE, seat_rows("human", "bot", "bot"))
+        assert await s.lobby.start(table, 0, False)
+        assert not await s.lobby.start(table, 1, True)
+        row = await s.lobby.game(table)
+        assert row is not None and (row.status, row.to_move) == ("running", 0)
+        assert not await s.lobby.close_if_empty(table)  # running: not the lobby's to close
+        again = await s.lobby.create_game(TABLE, seat_rows("human", "bot"))
+        other = await s.lobby.create_game(TABLE, seat_rows("human", "bot"))
+        assert await s.lobby.set_rematch(table, again)
+        assert not await s.lobby.set_rematch(table, other)  # the first request won
+        await s.lobby.delete_game(other)
+        assert await s.lobby.game(other) is None
+        row = await s.lobby.game(table)
+        assert row is not None and row.rematch_id == again
+
+    run(scenario)
+
+
+def test_a_creation_past_its_creators_caps_is_refused(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        mine = {**TABLE, "creator_addr": "10.0.0.1"}
+        for _ in range(2):
+            await s.lobby.create_game(mine, seat_rows("human", "bot", "bot"), Caps("10.0.0.1", 2, 5, 2))
+        with pytest.raises(OverCapError) as over:
+            await s.lobby.create_game(mine, seat_rows("human", "bot"), Caps("10.0.0.1", 2, 5, 1))
+        assert (over.value.cap, over.value.held) == ("active", 2)
+        with pytest.raises(OverCapError) as over:
+            await s.lobby.create_game(mine, seat_rows("human", "bot", "bot"), Caps("10.0.0.1", 3, 5, 2))
+        assert (over.value.cap, over.value.held) == ("bot_seats", 4)
+        await s.lobby.create_game(mine, seat_rows("human", "bot"), Caps("10.0.0.1", 3, 5, 1))
+        with pytest.raises(OverCapError) as over:
+            await s.lobby.create_game(
+                {**mine, "status": "finished"}, seat_rows("human"), Caps("10.0.0.1", today=3)
+            )
+        assert (over.value.cap, over.value.held) == ("today", 3)
+        await s.lobby.create_game(
+            {**mine, "creator_addr": "10.0.0.2"}, seat_rows("human"), Caps("10.0.0.2", 1, 0, 0, today=1)
+        )
+        assert len(await s.lobby.list_games(None)) == 4  # nothing of a refused creation was stored
+
+    run(scenario)
+
+
+# --- addresses -------------------------------------------------------------------------
+
+
+def test_an_address_is_confirmed_once_by_its_link(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        assert await s.addresses.give("nobody", "x@example.org", "x@example.org", "en") is None
+        given = await s.addresses.give("a1", "Ann@Example.org", "ann@example.org", "de")
+        assert given is not None and given.confirm is not None and given.undo is None
+        assert await s.addresses.settings("a1") == MailRow("Ann@Example.org", False, True)
+        link = await s.addresses.link("confirm", given.confirm)
+        assert link == Link("a1", "Ann@Example.org", "de")
+        assert await s.addresses.link("undo", given.confirm) is None  # one purpose each
+        assert await s.addresses.confirm(given.confirm) == "Ann@Example.org"
+        with pytest.raises(DeadLinkError):
+            await s.addresses.confirm(given.confirm)  # spent
+        assert await s.addresses.settings("a1") == MailRow("Ann@Example.org", True, True)
+        again = await s.addresses.give("a1", "ann@example.org", "ann@example.org", "de")
+        assert again is not None and (again.confirm, again.undo) == (None, None)  # the same inbox
+        assert await s.addresses.settings("nobody") is None
+
+    run(scenario)
+
+
+def test_a_change_away_from_a_confirmed_address_can_be_undone(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        first = await s.addresses.give("a1", "ann@example.org", "ann@example.org", "en")
+        assert first is not None and first.confirm is not None
+        await s.addresses.confirm(first.confirm)
+        await s.accounts.new_link("a1", hash_token("reset"), DAY)
+        change = await s.addresses.give("a1", "thief@example.org", "thief@example.org", "ru")
+        assert change is not None and change.confirm is not None and change.undo is not None
+        assert (change.old_email, change.old_lang) == ("ann@example.org", "en")
+        assert await s.accounts.link_holder(hash_token("reset")) is None  # a new address ends them
+        assert await s.addresses.undo(change.undo) == Link("a1", "ann@example.org", "en")
+        assert await s.addresses.settings("a1") == MailRow("ann@example.org", True, True)
+        with pytest.raises(DeadLinkError):
+            await s.addresses.confirm(change.confirm)  # the thief's link died with the undoing
+        with pytest.raises(DeadLinkError):
+            await s.addresses.undo(change.undo)
+
+    run(scenario)
+
+
+def test_one_confirmed_address_one_account(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        for i in (1, 2, 3):
+            await s.accounts.create(f"a{i}", f"P{i}", f"p{i}", "h", "en")
+        squat = await s.addresses.give("a2", "x@example.org", "x@example.org", "en")
+        own = await s.addresses.give("a1", "x@example.org", "x@example.org", "en")
+        assert squat is not None and own is not None and squat.confirm and own.confirm
+        assert await s.addresses.confirm(own.confirm) == "x@example.org"
+        assert await s.addresses.settings("a2") == MailRow(None, False, True)  # the squatter lost it
+        with pytest.raises(DeadLinkError):
+            await s.addresses.confirm(squat.confirm)
+        late = await s.addresses.give("a3", "x@example.org", "x@example.org", "en")
+        assert late is not None and late.confirm is not None
+        with pytest.raises(AddressTakenError):
+            await s.addresses.confirm(late.confirm)
+
+    run(scenario)
+
+
+def test_turn_mail_switches_and_unsubscribe_links(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.accounts.create("a1", "Ann", "ann", "h", "en")
+        assert await s.addresses.switch("a1", False)
+        assert not await s.addresses.switch("nobody", False)
+        settings = await s.addresses.settings("a1")
+        assert settings is not None and not settings.turns
+        token = await s.addresses.new_link("unsubscribe", "a1", "ann@example.org", "de")
+        assert await s.addresses.link("unsubscribe", token) == Link("a1", "ann@example.org", "de")
+        assert await s.addresses.link("unsubscribe", token + "x") is None
+        assert await s.addresses.link("confirm", token) is None
+
+    run(scenario)
