@@ -1,26 +1,63 @@
 """How long a whole game's analysis and a hint take (issue 53 asks 30 s and 1 s).
 
 Run:  PYTHONPATH=src:. python benchmarks/analysis_speed.py [--players 3] [--budget expert] [--jobs 2]
-                                                         [--hints 10] [--seed 53]
+                                                         [--hints 10] [--seed 53] [--no-full]
 
-Plays one game of ``medium`` bots (hidden scores), then times: the analysis of every seat's
-decisions at ``--budget`` in ``--jobs`` processes (``ra analyze``'s work), the chances given who
-is playing for the whole game (:func:`ra.analysis.game.given_curve`), and ``--hints`` hints at
-the hints' default budget on positions spread over the game (one process, as a hint is made).
+Plays one game of ``medium`` bots (hidden scores), then times: the chances given who is playing
+for the whole game (:func:`ra.analysis.game.given_curve`); ``--hints`` hints on positions spread
+over the game (one process, as a hint is made) from the model alone, at the quick budget, at the
+hints' default budget (``hard``) and at ``expert``'s (median and 90th percentile); the default
+analysis of every seat's decisions (a short search on each, the full one on the costliest) and
+the full one (every decision at the budget, ``ra analyze --deep``; skipped with ``--no-full``),
+both at ``--budget`` in ``--jobs`` processes, in the same run so that their ratio holds on a
+loaded machine.  Each time is given as the wall clock's and as the processor time used (this
+process' and its workers'): on a shared machine the wall clock counts the other programs' turns
+too, the processor time is what the work itself took (divided by ``--jobs``: the wall clock on
+as many idle cores).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 import ra
 from ra import bots
 from ra.analysis.chances import LEVEL_STRENGTH
-from ra.analysis.game import analyse_game, decisions_to_analyse, given_curve
-from ra.bots.advisor import DEFAULT_BUDGET, Advisor
+from ra.analysis.game import DEFAULT_SEARCHES, analyse_game, decisions_to_analyse, given_curve
+from ra.analysis.quick import model_hint
+from ra.bots.advisor import DEFAULT_BUDGET, HINT_BUDGET, Advisor, quick_hint
+from ra.bots.evaluate import Evaluation
+from ra.views import PlayerView
+
+
+def budget_hint(budget: str) -> Callable[[PlayerView], Evaluation]:
+    """A hint at ``budget`` (a level's search)."""
+    return lambda view: Advisor(budget, seed=0).evaluate(view)
+
+
+HINTS: dict[str, Callable[[PlayerView], Evaluation]] = {
+    "the model alone": model_hint,
+    "quick": quick_hint,
+    f"the default, {HINT_BUDGET!r}": budget_hint(HINT_BUDGET),
+    repr(DEFAULT_BUDGET): budget_hint(DEFAULT_BUDGET),
+}
+
+
+def cpu() -> float:
+    """Processor seconds used so far by this process and its finished workers."""
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def spread(times: list[float]) -> str:
+    """``median X s, p90 Y s`` of ``times``."""
+    p90 = sorted(times)[min(len(times) - 1, int(0.9 * len(times)))]
+    return f"median {statistics.median(times):.2f} s, p90 {p90:.2f} s"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--hints", type=int, default=10)
     parser.add_argument("--seed", type=int, default=53)
+    parser.add_argument("--no-full", action="store_true", help="skip the full analysis (minutes)")
     args = parser.parse_args(argv)
     game = ra.Game(players=args.players, seed=args.seed, hidden_scores=True)
     seated = [bots.from_spec("medium", seed=i) for i in range(args.players)]
@@ -45,27 +83,54 @@ def main(argv: list[str] | None = None) -> int:
     given_curve(game, [LEVEL_STRENGTH["medium"]] * args.players)
     print(f"chances given who is playing, whole game: {time.perf_counter() - start:.2f} s")
 
-    times = []
+    views = hint_views(game, judged, args.hints)
+    for name, hint in HINTS.items():
+        wall, used = [], []
+        for view in views:
+            start, spent = time.perf_counter(), time.process_time()
+            hint(view)
+            wall.append(time.perf_counter() - start)
+            used.append(time.process_time() - spent)
+        if wall:
+            print(f"a hint, {name}: wall {spread(wall)}; processor {spread(used)}")
+
+    start, spent = time.perf_counter(), cpu()
+    quick = analyse_game(game, budget=args.budget, jobs=args.jobs)
+    fast, fast_cpu = time.perf_counter() - start, cpu() - spent
+    searched = sum(d.searched for d in quick.decisions)
+    print(
+        f"default analysis (a short search on each, the full one on at most {DEFAULT_SEARCHES}:"
+        f" {searched} searched) at {args.budget!r}, {args.jobs} processes: wall {fast:.1f} s,"
+        f" processor {fast_cpu:.1f} s ({fast_cpu / args.jobs:.1f} s a process)"
+    )
+    if not args.no_full:
+        start, spent = time.perf_counter(), cpu()
+        analyse_game(game, budget=args.budget, jobs=args.jobs, searches=None)
+        full, full_cpu = time.perf_counter() - start, cpu() - spent
+        print(
+            f"full analysis (every decision searched) at {args.budget!r}, {args.jobs} processes:"
+            f" wall {full:.0f} s, processor {full_cpu:.0f} s"
+        )
+        print(
+            f"the default analysis takes {fast / full:.1%} of the full one's wall time"
+            f" and {fast_cpu / full_cpu:.1%} of its processor time"
+        )
+    return 0
+
+
+def hint_views(game: ra.Game, judged: list[int], count: int) -> list[PlayerView]:
+    """The movers' views at ``count`` of the ``judged`` decisions, spread over the game."""
     probe = ra.Game.from_setup(game.setup)
-    every = max(1, len(judged) // max(1, args.hints))
-    picked = set(judged[::every][: args.hints])
+    every = max(1, len(judged) // max(1, count))
+    picked = set(judged[::every][:count])
+    views = []
     for index, action in enumerate(game.decisions):
         if index in picked:
             seat = probe.to_move
             assert seat is not None
-            start = time.perf_counter()
-            Advisor(DEFAULT_BUDGET, seed=0).evaluate(probe.view(seat))
-            times.append(time.perf_counter() - start)
+            views.append(probe.view(seat))
         probe.apply(action)
-    if times:
-        print(
-            f"a hint at {DEFAULT_BUDGET!r}: median {statistics.median(times):.2f} s, max {max(times):.2f} s"
-        )
-
-    start = time.perf_counter()
-    analyse_game(game, budget=args.budget, jobs=args.jobs)
-    print(f"whole analysis at {args.budget!r}, {args.jobs} processes: {time.perf_counter() - start:.0f} s")
-    return 0
+    return views
 
 
 if __name__ == "__main__":

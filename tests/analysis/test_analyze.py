@@ -51,7 +51,7 @@ def short_game() -> ra.Game:
 @pytest.fixture(scope="module")
 def analysed() -> tuple[ra.Game, GameAnalysis]:
     game = short_game()
-    return game, analyse_game(game, seats=[1], budget=BUDGET, seed=0)
+    return game, analyse_game(game, seats=[1], budget=BUDGET, seed=0, searches=None)
 
 
 def test_every_choice_of_the_seat_is_judged_with_the_advisors_numbers(
@@ -144,7 +144,7 @@ def test_ctrl_c_keeps_the_decisions_done() -> None:
         if done == 3:
             raise KeyboardInterrupt
 
-    analysis = analyse_game(game, budget=8, progress=stop_after_three)
+    analysis = analyse_game(game, budget=8, progress=stop_after_three, searches=None)
     assert not analysis.complete and len(analysis.decisions) == 3
     row = terminal_chart(analysis, width=40).plain.splitlines()[0]
     assert row.split()[1].strip("▁▂▃▄▅▆▇█") == "" and row[4:44].endswith(" " * 20)  # the rest: not analysed
@@ -232,7 +232,9 @@ def test_replay_refuses_an_analysis_of_another_game(
 def test_two_processes_give_the_same_analysis(analysed: tuple[ra.Game, GameAnalysis]) -> None:
     game, analysis = analysed
     seen: list[int] = []
-    again = analyse_game(game, seats=[1], budget=BUDGET, seed=0, jobs=2, progress=lambda d, t: seen.append(d))
+    again = analyse_game(
+        game, seats=[1], budget=BUDGET, seed=0, jobs=2, progress=lambda d, t: seen.append(d), searches=None
+    )
     assert again == analysis
     assert seen == list(range(1, game.num_decisions + 1))
     with pytest.raises(ValueError, match="jobs"):

@@ -141,7 +141,7 @@ def test_an_analysis_reads_the_same_with_hidden_or_open_scores() -> None:
             seat = game.to_move
             assert seat is not None
             game.apply(players[seat].choose(game.view(seat)))
-        analyses.append(analyse_game(game, seats=[0], budget=60 if NATIVE else 12, seed=0))
+        analyses.append(analyse_game(game, seats=[0], budget=60 if NATIVE else 12, seed=0, searches=None))
     open_scores, hidden_scores = analyses
     assert hidden_scores.curve == open_scores.curve and len(hidden_scores.curve) > 100
     assert hidden_scores.decisions == open_scores.decisions

@@ -10,7 +10,7 @@ The win chances after each chosen action, for every player, make the chart.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -18,13 +18,14 @@ from ra.actions import Action
 from ra.analysis.accuracy import game_accuracy
 from ra.analysis.chances import default_model as default_chances_model
 from ra.bots.advisor import DEFAULT_BUDGET, Advisor
-from ra.bots.evaluate import Budget, Evaluator
+from ra.bots.evaluate import Budget, Evaluation, Evaluator
 from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
 from ra.engine import Game
 from ra.events import epoch_starts as log_epoch_starts
 from ra.events import you_seat
 from ra.labels import action_label
 from ra.processes import running
+from ra.table import game_result
 from ra.words import DEFAULT_LANG, Msg, MsgJson, words
 
 Judge = Advisor | Evaluator
@@ -43,6 +44,12 @@ MISTAKE = 0.04
 """Win chance lost from which a decision is labelled a mistake, with a reason."""
 BLUNDER = 0.08
 """Win chance lost from which a mistake is called a blunder."""
+
+
+DEFAULT_SEARCHES = 8
+"""Decisions a default analysis searches at its full budget at most, a short search judging the
+rest (:mod:`ra.analysis.quick`; a game has about 100-250 with a choice): at the ``expert``
+budget about 10 s of one core (docs/bots.md, Speed)."""
 
 
 def label_for(loss: float) -> str | None:
@@ -88,6 +95,9 @@ class DecisionReport:
     why: MsgJson | None = None
     """The same as a catalogue message (players by seat), to be put in any language
     (:meth:`why_text`)."""
+    searched: bool = True
+    """Judged by the search at the analysis' budget; False: by a short search only (the default
+    analysis searches the costliest decisions in full, :mod:`ra.analysis.quick`)."""
 
     def why_text(self, names: Sequence[str], lang: str = DEFAULT_LANG) -> str:
         """Why, in a language: a player called "You" is the reader (as in the log)."""
@@ -236,17 +246,28 @@ def analyse_decision(
     """Judge ``chosen`` in ``position`` (the game just before it), from the mover's view."""
     seat = position.to_move
     assert seat is not None
+    return decision_report(position, chosen, evaluator.evaluate(position.view(seat)), index, edition)
+
+
+def decision_report(
+    position: Game, chosen: Action, ev: Evaluation, index: int, edition: str = "original"
+) -> DecisionReport:
+    """The report of ``chosen`` in ``position`` from an evaluation of it (the search's, or the
+    model's: ``ev.source == "model"``, whose reasons then come from the game's facts alone)."""
+    seat = position.to_move
+    assert seat is not None
     view = position.view(seat)
-    ev = evaluator.evaluate(view)
+    searched = ev.source != "model"
+    told = ev if searched else None
     best = ev.best
     mine = ev.value(chosen)
     loss = ev.loss(chosen)
     label = label_for(loss)
     why: Msg | None
     if label is not None:
-        why = mistake_msg(view, chosen, best.action, loss, edition, evaluation=ev)
+        why = mistake_msg(view, chosen, best.action, loss, edition, evaluation=told)
     else:
-        why = reason_msg(explain(view, chosen, ev), edition)
+        why = reason_msg(explain(view, chosen, told), edition)
     text = "" if why is None else words(DEFAULT_LANG).render(why, view.names, you_seat(view.names))
     return DecisionReport(
         index=index,
@@ -262,6 +283,7 @@ def analyse_decision(
         text=text,
         actions=tuple(ActionLine(str(v.action), v.chances[seat], v.margin) for v in ev.actions),
         why=None if why is None else why.to_json(),
+        searched=searched,
     )
 
 
@@ -274,41 +296,79 @@ def analyse_game(
     edition: str = "original",
     jobs: int = 1,
     strengths: Sequence[float] | None = None,
+    searches: int | None = DEFAULT_SEARCHES,
+    forfeited: Collection[int] = (),
 ) -> GameAnalysis:
     """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
+
+    By default every decision is judged by a short search and at most ``searches`` of them (the
+    costliest by the short search) by the search at ``budget`` too
+    (:func:`ra.analysis.quick.quick_analysis`); ``searches=None`` searches every decision at
+    ``budget`` (the full analysis, ``ra analyze --deep``), as below.
 
     Every other decision gets a cheaper plain estimate of the position after it (the curve).
     Given each seat's ``strengths`` (ratings, :data:`ra.analysis.chances.LEVEL_STRENGTH`), the
     analysis also holds the chances given who is playing (:func:`given_curve`).
     ``progress(done, total)`` is called after each decision of the game.  The numbers do not
     depend on ``jobs``.  On ``KeyboardInterrupt`` the analysis so far is returned with
-    ``complete=False`` (nothing is lost, nothing is half).
+    ``complete=False`` (nothing is lost, nothing is half).  The winner is the table's
+    (:func:`ra.table.game_result` with the seats that ``forfeited``: last, whatever their score).
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
-    analysis, chosen = new_analysis(game, seats, budget, seed)
-    if strengths is not None:
-        analysis.strengths = tuple(float(s) for s in strengths)
-        analysis.given = given_curve(game, analysis.strengths)
-        analysis.reasons = point_reasons(game)
+    if searches is not None:
+        from ra.analysis.quick import quick_analysis  # it builds on this module
+
+        analysis = quick_analysis(game, seats, budget, seed, searches, progress, edition, jobs, forfeited)
+        add_given(analysis, game, strengths)
+        return settled(analysis, game)
+    analysis, chosen = new_analysis(game, seats, budget, seed, forfeited)
+    add_given(analysis, game, strengths)
     evaluator = Advisor(budget, seed=seed)
     if jobs == 1:
         _analyse_here(game, chosen, evaluator, analysis, progress, edition)
     else:
         _analyse_in_pool(game, chosen, evaluator.budget, seed, analysis, progress, edition, jobs)
+    return settled(analysis, game)
+
+
+def settled(analysis: GameAnalysis, game: Game) -> GameAnalysis:
+    """``analysis`` whose charts end certain for its winner where that is the table's, not the
+    engine's (a seat that forfeited ranks last, :func:`ra.table.game_result`); else unchanged."""
+    winner, end = analysis.winner, game.num_decisions
+    if winner is None or winner == game.winner:
+        return analysis
+    certain = tuple(float(s == winner) for s in range(game.num_players))
+    for points in (analysis.curve, analysis.given):
+        if points and points[-1][0] == end:
+            points[-1] = (end, certain)
     return analysis
 
 
+def add_given(analysis: GameAnalysis, game: Game, strengths: Sequence[float] | None) -> None:
+    """With the seats' ``strengths``: the chances given who is playing, and what moved them."""
+    if strengths is not None:
+        analysis.strengths = tuple(float(s) for s in strengths)
+        analysis.given = given_curve(game, analysis.strengths)
+        analysis.reasons = point_reasons(game)
+
+
 def new_analysis(
-    game: Game, seats: Sequence[int] | None, budget: Budget | str | int, seed: int
+    game: Game,
+    seats: Sequence[int] | None,
+    budget: Budget | str | int,
+    seed: int,
+    forfeited: Collection[int] = (),
 ) -> tuple[GameAnalysis, set[int]]:
-    """An empty analysis of ``game`` (its header filled in) and the decisions to judge:
-    those of ``seats`` (default: all) that had a choice."""
+    """An empty analysis of ``game`` (its header filled in: the winner is the table's, given
+    the seats that ``forfeited``) and the decisions to judge: those of ``seats`` (default: all)
+    that had a choice."""
     seats = tuple(range(game.num_players)) if seats is None else tuple(seats)
     for s in seats:
         if not 0 <= s < game.num_players:
             raise ValueError(f"no seat {s + 1} in a {game.num_players}-player game")
     over = game.is_over()
+    result = game_result(game, forfeited)
     analysis = GameAnalysis(
         names=game.names,
         seats=seats,
@@ -317,7 +377,7 @@ def new_analysis(
         total_decisions=game.num_decisions,
         epoch_starts=epoch_starts(game),
         final_scores=tuple(s or 0 for s in game.scores) if over else None,
-        winner=game.winner,
+        winner=None if result is None else result.winner,
     )
     return analysis, set(decisions_to_analyse(game, seats))
 
@@ -471,6 +531,7 @@ def position_chances(position: Game, evaluator: Judge, playouts: int) -> tuple[f
 
 __all__ = [
     "BLUNDER",
+    "DEFAULT_SEARCHES",
     "FORMAT",
     "INACCURACY",
     "MISTAKE",
@@ -481,6 +542,7 @@ __all__ = [
     "analyse_decision",
     "analyse_game",
     "curve_playouts",
+    "decision_report",
     "decisions_to_analyse",
     "epoch_starts",
     "fill_analysis",
@@ -490,4 +552,5 @@ __all__ = [
     "new_analysis",
     "point_reasons",
     "position_chances",
+    "settled",
 ]

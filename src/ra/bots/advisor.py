@@ -65,8 +65,17 @@ MIN_VISITS = 8
 """Iterations per legal action the search makes at least (a tiny budget still judges them all)."""
 
 DEFAULT_BUDGET = "expert"
-"""The advice's budget unless a front end says otherwise: the ``expert`` level's search (about
-1-2 s of one core), so that a player who follows the hints plays at least as well as ``hard``."""
+"""The analysis' budget unless a front end says otherwise: the ``expert`` level's search (about
+1-2 s of one core), for the decisions an analysis judges in full (:mod:`ra.analysis.quick`)."""
+
+HINT_BUDGET = "hard"
+"""The hints' budget unless a front end says otherwise: the ``hard`` level's search, within a
+second of one core at every player count (``benchmarks/analysis_speed.py``; issue 53), so a
+player who follows the hints plays as ``hard`` does."""
+
+QUICK_ITERATIONS: dict[int, int] = {2: 20_000, 3: 15_000, 4: 10_000, 5: 6_000}
+"""A quick hint's search iterations by player count: within a second of one (loaded) core
+(``benchmarks/analysis_speed.py``; the default budget, ``expert``, is 3-6 times as many)."""
 
 SEARCH_TEMPERATURE: dict[int, float] = {2: 0.52, 3: 0.49, 4: 0.53, 5: 0.38}
 """Power applied to the search's smoothed shares of iterations ended ahead, per player count
@@ -205,6 +214,19 @@ class Advisor:
         return ev.chances, ev.best.margin, ev.playouts
 
 
+def quick_budget(players: int) -> Budget:
+    """The budget of a hint within a second (:data:`QUICK_ITERATIONS`) in a game of ``players``."""
+    if players not in QUICK_ITERATIONS:
+        raise ValueError(f"a game has 2 to 5 players, not {players!r}")
+    return Budget(iterations=QUICK_ITERATIONS[players])
+
+
+def quick_hint(view: PlayerView, seed: int | None = ADVICE_SEED) -> Evaluation:
+    """A hint within a second: the advisor's search at :func:`quick_budget` (same position, same
+    numbers).  Front ends may show :func:`ra.analysis.quick.model_hint` first (milliseconds)."""
+    return Advisor(quick_budget(view.num_players), seed=seed).evaluate(view)
+
+
 class FollowerBot(SeededBot):
     """A player who always plays the advisor's best action (the hint follower of
     ``benchmarks/strength.py``): ``budget`` as for :class:`Advisor` (default: the hints'),
@@ -289,11 +311,15 @@ def _child_main() -> None:
 __all__ = [
     "ADVICE_SEED",
     "DEFAULT_BUDGET",
+    "HINT_BUDGET",
     "MIN_VISITS",
+    "QUICK_ITERATIONS",
     "SEARCH_TEMPERATURE",
     "Advisor",
     "FollowerBot",
     "advise_in_process",
+    "quick_budget",
+    "quick_hint",
 ]
 
 

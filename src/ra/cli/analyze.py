@@ -3,7 +3,6 @@ line's language (``ra --lang``; the words in ``ra/locale/analysis.pot``)."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -22,6 +21,7 @@ from ra.cli.common import HELP, cannot_write, error_text, fail, lang, parse_budg
 if TYPE_CHECKING:
     from ra.analysis.game import GameAnalysis
     from ra.bots.evaluate import Budget
+    from ra.tui.session import Replay
 
 _EDITION_HELP = HELP("analysis.help.edition", editions=", ".join(ra.EDITIONS))
 
@@ -87,6 +87,7 @@ def analyze_command(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help=HELP("analysis.help.jobs"))] = 1,
     edition: Annotated[str, typer.Option(help=_EDITION_HELP)] = ("original"),
     strengths: Annotated[str | None, typer.Option(help=HELP("analysis.help.strengths"))] = None,
+    deep: Annotated[bool, typer.Option("--deep", help=HELP("analysis.help.deep"))] = False,
 ) -> None:
     """Judge every decision of a player (or all): chance lost, mistakes with reasons, a chart
     (the help text: ``analysis.help``)."""
@@ -113,8 +114,7 @@ def analyze_command(
             _check_out(target, option)
 
     console = Console()
-    analysis = _analyse(console, game, seats, plan, seed, edition, jobs, rated)
-    analysis = table_winner(analysis, game, replay.forfeited)
+    analysis = _analyse(console, replay, seats, plan, seed, edition, jobs, rated, deep)
     _summary(console, analysis, code, edition)
     _write_reports(console, analysis, out, json_path, code, edition)
     if not analysis.complete:
@@ -123,16 +123,18 @@ def analyze_command(
 
 def _analyse(
     console: Console,
-    game: ra.Game,
+    replay: Replay,
     seats: list[int] | None,
     plan: Budget,
     seed: int,
     edition: str,
     jobs: int,
     rated: list[float] | None,
+    deep: bool,
 ) -> GameAnalysis:
-    """The analysis of ``game``, with a progress bar while it runs."""
-    from ra.analysis.game import analyse_game
+    """The analysis of the replay's game (the table's result: its forfeits count), with a progress
+    bar while it runs (``deep``: every decision at the full budget)."""
+    from ra.analysis.game import DEFAULT_SEARCHES, analyse_game
 
     columns = (
         TextColumn(w()("analysis.progress"), markup=False),
@@ -147,7 +149,16 @@ def _analyse(
             bar.update(task, completed=done, total=total)
 
         return analyse_game(
-            game, seats, plan, seed=seed, progress=advance, edition=edition, jobs=jobs, strengths=rated
+            replay.game,
+            seats,
+            plan,
+            seed=seed,
+            progress=advance,
+            edition=edition,
+            jobs=jobs,
+            strengths=rated,
+            searches=None if deep else DEFAULT_SEARCHES,
+            forfeited=replay.forfeited,
         )
 
 
@@ -199,15 +210,6 @@ def _write_reports(
             console.print(Text(say("analysis.report_written", path=str(out))))
     except OSError as err:
         raise fail(say("analysis.err.report", reason=system_words(err))) from None
-
-
-def table_winner(analysis: GameAnalysis, game: ra.Game, forfeited: frozenset[int]) -> GameAnalysis:
-    """``analysis`` naming the table's winner (:func:`ra.table.game_result`: a seat that forfeited
-    ranks last), not the engine's: the report's "Winner" is the one every other screen shows."""
-    from ra.table import game_result
-
-    result = game_result(game, forfeited)
-    return analysis if result is None else dataclasses.replace(analysis, winner=result.winner)
 
 
 analyze_command.__doc__ = HELP("analysis.help")

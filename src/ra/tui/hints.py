@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from rich.text import Text
 
 import ra
-from ra.bots.advisor import DEFAULT_BUDGET
+from ra.bots.advisor import HINT_BUDGET as ADVISOR_HINT_BUDGET
 from ra.bots.evaluate import ActionValue, Budget, Evaluation
 from ra.bots.explain import action_msg, reason, signed
 from ra.events import you_seat
@@ -32,8 +32,8 @@ from ra.table import Table, advise
 from ra.tui.render import percent
 from ra.words import DEFAULT_LANG, Seat, Words, msg, words
 
-HINT_BUDGET = DEFAULT_BUDGET
-"""The work behind the hints (the advisor's default: the expert level's search)."""
+HINT_BUDGET = ADVISOR_HINT_BUDGET
+"""The work behind the hints (the advisor's default for hints: the hard level's search)."""
 
 
 COLUMN_GAP = 3
