@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
+from ra.bots.advisor import HINT_BUDGET
 from ra.cli.common import HELP, budget_error, error_text, fail, w
 
 
@@ -34,7 +34,7 @@ def serve_command(
     ray_address: Annotated[str | None, typer.Option(help=HELP("cli.serve.ray_address"))] = None,
     hint_budget: Annotated[
         str, typer.Option(envvar="RA_HINT_BUDGET", help=HELP("cli.serve.hint_budget"))
-    ] = ADVICE_BUDGET,
+    ] = HINT_BUDGET,
     analysis_budget: Annotated[
         str, typer.Option(envvar="RA_ANALYSIS_BUDGET", help=HELP("cli.serve.analysis_budget"))
     ] = "hard",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ra.bots.advisor import DEFAULT_BUDGET as ADVICE_BUDGET
+from ra.bots.advisor import HINT_BUDGET
 from ra.clock import MOVE_DEADLINE
 
 
@@ -37,7 +37,7 @@ class Settings:
     """Addresses (IPs, CIDRs) that may read ``/metrics``, directly and never through a proxy."""
     messages_per_second: float = 20.0
     message_burst: float = 40.0
-    hint_budget: str = ADVICE_BUDGET
+    hint_budget: str = HINT_BUDGET
     """The work behind one hint (a level, iterations, or seconds as ``2s``; ``ra.bots.evaluate.Budget``)."""
     analysis_budget: str = "hard"
     """The work behind each decision of a finished game's analysis (``ra serve --analysis-budget``)."""
