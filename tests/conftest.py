@@ -108,10 +108,31 @@ SLOW_IN_PROCESS = (
     "tests/native/test_value_model.py::test_features_and_predictions_equal_in_cpp_and_python",
     "tests/puzzles/test_puzzles.py::test_every_answer_is_re_verified_by_the_advisor_at_a_small_budget",
     "tests/train/test_pipeline.py::test_a_tiny_run_end_to_end",
+    # The largest shares of the fast subset (``--durations``, 2026-12-02, under load: each 1 % or
+    # more of its time): whole arena games, searches, trainings, processes.
+    "tests/analysis/test_accuracy.py::test_on_arena_games_the_stronger_player_is_the_more_accurate",
+    "tests/analysis/test_chances.py::test_the_chart_jumps_only_where_a_tile_a_bid_or_the_scoring_moved_it",
+    "tests/tournament/test_pairing.py::test_over_an_event_no_one_sits_first_much_more_than_their_share",
+    "tests/native/test_value_model_training.py::test_generate_then_fit_gives_a_model_the_search_uses",
+    "tests/arena/test_ladder.py::test_a_new_bot_is_rated_against_the_levels_which_keep_their_ratings",
+    "tests/train/test_pipeline.py::test_self_play_in_worker_processes_stores_the_same_rows",
+    "tests/test_docs.py::test_shell_block_parses[docs/benchmarks.md:24]",
+    "tests/native/test_engine.py::test_random_games_match[5]",
+    "tests/train/test_policy_inference.py::test_the_search_plays_whole_games[False]",
+    "tests/tui/test_app.py::test_hot_seat_hands_the_screen_over_and_shows_each_persons_view",
+    "tests/cli/test_cli.py::test_help_texts_fit_80_columns",
+    "tests/tui/test_app.py::test_save_and_resume",
 )
 """In-process tests of a second and a half or more each (``--durations`` of the fast subset on a
 quiet 2-core machine, 2026-11-28): slow too, so the fast subset stays under a minute and a half.
 A name without ``[…]`` covers every parametrization."""
+
+SLOW_BEYOND_THE_FIRST = (
+    "tests/cli/test_languages.py::test_help_in_the_pseudo_locale_has_no_plain_english",
+    "tests/cli/test_languages.py::test_help_in_russian_from_the_environment",
+)
+"""Tests run once per command, each a process (together a twelfth of the fast subset): the fast
+subset keeps the first command of each, the others are slow (CI runs them all)."""
 
 
 def is_slow_in_process(item: pytest.Item) -> bool:
@@ -121,9 +142,13 @@ def is_slow_in_process(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    firsts: set[str] = set()
     for item in items:
         names = getattr(item, "fixturenames", ())
-        if any(f in names for f in REAL_SERVER_FIXTURES) or is_slow_in_process(item):
+        name = item.nodeid.split("[", 1)[0]
+        beyond_the_first = name in SLOW_BEYOND_THE_FIRST and name in firsts
+        firsts.add(name)
+        if any(f in names for f in REAL_SERVER_FIXTURES) or is_slow_in_process(item) or beyond_the_first:
             item.add_marker(pytest.mark.slow)
         if any(f in names for f in BROWSER_FIXTURES):
             name = item.path.name

@@ -223,8 +223,8 @@ def test_sigterm_stops_the_bot_processes_with_the_server(server: Server) -> None
 
 
 def stood_in_game(base: str, ws: str) -> tuple[dict[str, Any], httpx.Client]:
-    """Ann (an account) at a table with a 10 s game clock against an easy bot; she never moves:
-    her clock runs out and the stand-in plays her seat to the end."""
+    """Ann (an account) at a table with a 5 s clock a decision (the shortest) against an easy bot;
+    she never moves: her clock runs out and the stand-in plays her seat to the end."""
     ann = httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address="127.0.6.1"))
     r = ann.post("/api/account/signup", json={"name": "Ann", "password": PASSWORD})
     ann.headers["X-CSRF-Token"] = r.json()["csrf"]
@@ -233,7 +233,7 @@ def stood_in_game(base: str, ws: str) -> tuple[dict[str, Any], httpx.Client]:
         "seats": seats,
         "name": "Ann",
         "bot_delay": 0,
-        "game_seconds": 10,
+        "move_seconds": 5,
         "stand_in": "easy",
         "rated": True,
     }

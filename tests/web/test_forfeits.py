@@ -13,7 +13,10 @@ import httpx
 import pytest
 
 from ra.web.testing import Server
-from tests.web.test_game_clock import GAME, seated
+from tests.web.test_game_clock import seated
+
+CLOCK = 5
+"""Seconds a decision (the shortest clock a table may have): the walker forfeits after them."""
 
 
 @pytest.mark.slow
@@ -23,12 +26,12 @@ def test_a_forfeited_seat_is_last_everywhere_and_the_stand_ins_decisions_are_mar
     stand-in took for it are marked in the log and the record, and none can be taken back."""
 
     async def main() -> None:
-        ann, bo = await seated(server, game_seconds=GAME, on_timeout="forfeit")
+        ann, bo = await seated(server, move_seconds=CLOCK, on_timeout="forfeit")
         players = {0: ann, 1: bo}
         walker = (await ann.state_now())["view"]["to_move"]
         other = players[1 - walker]
         await other.until(
-            lambda m: m["type"] == "state" and m["game"]["seats"][walker]["forfeited"], timeout=GAME + 10
+            lambda m: m["type"] == "state" and m["game"]["seats"][walker]["forfeited"], timeout=CLOCK + 10
         )
         end = None
         for _ in range(600):  # the other plays on against the forfeited seat's stand-in

@@ -189,8 +189,28 @@ def test_at_a_forfeit_table_a_seat_out_of_time_forfeits_for_good_and_ranks_last(
         result = room.table_now().result()
         assert result is not None and result.winner == 1 - walker and result.order[-1] == walker
         assert store.rows[room.id].winner == 1 - walker and store.rows[room.id].status == "finished"
+        assert room.table_now().record()["forfeited"] == [walker]
         marked = stand_in_events(room.table_now().game.events, room.table_now().stand_ins)
         assert marked and all(room.table_now().game.events[i].seat == walker for i in marked)
+
+    run(main)
+
+
+def test_a_stand_ins_decision_is_stored_marked_and_stays_when_the_person_is_back() -> None:
+    async def main(fake: FakeTime) -> None:
+        store, room = await master(fake, game_seconds=600)
+        seat = to_move(room)
+        await fake.advance(600)  # the clock runs out: the stand-in decides for the seat
+        assert store.rows[room.id].seats[seat].away and (await store.decisions(room.id))[0].stand_in
+        marked = stand_in_events(room.table_now().game.events, room.table_now().stand_ins)
+        assert marked and all(room.table_now().game.events[i].seat == seat for i in marked)
+        assert room.table_now().movers == [seat]  # the other seat is a person: nobody else has moved
+        await room.bots.set_away(seat, False)  # the person comes back: the stand-in's decision stays
+        reason = room.table_now().why_no_undo(seat)
+        assert reason is not None and reason.key == "tui.undo.stand_in"
+        with pytest.raises(ClientError):
+            await room.undo(seat, room.table_now().game.num_decisions)
+        assert room.table_now().game.num_decisions == 1
 
     run(main)
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from ra.table import stand_in_events
 from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
 from ra.web.pubsub import LocalPubSub
@@ -125,57 +124,6 @@ def test_undo_follows_the_tables_one_policy_and_the_storage_takes_it_back() -> N
         with pytest.raises(ClientError) as stale:
             await room.act(mover, "ra", 5)  # a decision number the game is not at
         assert stale.value.code == "stale" and room.table_now().game.num_decisions == 0
-        await hub.stop()
-
-    run(main)
-
-
-def test_a_stand_in_decides_when_the_clock_runs_out_its_decisions_are_marked_and_stay() -> None:
-    async def main() -> None:
-        game = row(None, None, seed=6, game_seconds=1, stand_in="random")
-        store, hub, room = await master(game)
-        seat = room.table_now().game.to_move
-        assert seat is not None
-        await until(lambda: room.table_now().game.num_decisions >= 1, "the stand-in's decision", seconds=10)
-        assert store.rows[room.id].seats[seat].away  # marked away: its stand-in plays on
-        assert room.table_now().stand_ins >= {0} and (await store.decisions(room.id))[0].stand_in
-        marked = stand_in_events(room.table_now().game.events, room.table_now().stand_ins)
-        assert marked and all(room.table_now().game.events[i].seat == seat for i in marked)
-        assert room.table_now().movers == [seat]  # the other seat is a person: nobody else has moved
-        await room.bots.set_away(seat, False)  # the person comes back: the stand-in's decision stays
-        reason = room.table_now().why_no_undo(seat)
-        assert reason is not None and reason.key == "tui.undo.stand_in"
-        with pytest.raises(ClientError):
-            await room.undo(seat, room.table_now().game.num_decisions)
-        assert room.table_now().game.num_decisions == 1
-        await hub.stop()
-
-    run(main)
-
-
-def test_a_seat_out_of_time_at_a_forfeit_table_forfeits_and_is_last() -> None:
-    async def main() -> None:
-        game = row(None, None, seed=7, game_seconds=1, on_timeout="forfeit", stand_in="random")
-        store, hub, room = await master(game)
-        walker = room.table_now().game.to_move
-        assert walker is not None
-        room.bots.schedule_clock()
-        await until(lambda: walker in room.table_now().forfeited, "the forfeit", seconds=10)
-        assert store.rows[room.id].seats[walker].forfeited
-        with pytest.raises(ClientError) as refused:
-            await room.bots.set_away(walker, False)
-        assert refused.value.code == "forfeited"
-        rng = random.Random(2)
-        while not room.table_now().game.is_over():  # the other plays on; the forfeited seat's bot answers
-            if room.table_now().game.to_move == 1 - walker:
-                n = room.table_now().game.num_decisions
-                await room.act(1 - walker, str(rng.choice(room.table_now().game.legal_actions())), n)
-            else:
-                await until(moved(room, room.table_now().game.num_decisions), "a stand-in")
-        result = room.table_now().result()
-        assert result is not None and result.winner == 1 - walker and result.order[-1] == walker
-        assert store.rows[room.id].winner == 1 - walker
-        assert room.table_now().record()["forfeited"] == [walker]
         await hub.stop()
 
     run(main)
