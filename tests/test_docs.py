@@ -295,11 +295,18 @@ def test_every_public_module_has_an_api_page() -> None:
 
 @pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    """The real ``ra docs --build`` in this checkout (mkdocs.yml says ``strict: true``; the one
+    build of the suite) opens the site it built, in a browser that writes down what it was asked
+    to open (webbrowser honours ``$BROWSER``)."""
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("mkdocstrings") is None:
         pytest.skip("MkDocs is not installed (the docs extra: pip install -e '.[docs]')")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n', encoding="utf-8")
+    browser.chmod(0o755)
+    env = {**os.environ, "BROWSER": str(browser), "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        [sys.executable, "-m", "ra.cli", "docs", "--build"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -307,19 +314,24 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    page = (tmp_path / "site" / "rules" / "index.html").read_text(encoding="utf-8")
+    site = ROOT / "site"
+    uri = (site / "index.html").as_uri()
+    assert opened.read_text(encoding="utf-8").strip() == uri
+    assert f"Opened {uri}" in result.stdout
+    assert "Getting started" in (site / "index.html").read_text(encoding="utf-8")
+    page = (site / "rules" / "index.html").read_text(encoding="utf-8")
     assert "R4.3" in page and "--8&lt;--" not in page  # the rules included, not a dangling marker
-    russian = (tmp_path / "site" / "rules-ru" / "index.html").read_text(encoding="utf-8")
+    russian = (site / "rules-ru" / "index.html").read_text(encoding="utf-8")
     assert "R4.3" in russian and "Различия изданий" in russian and "--8&lt;--" not in russian
-    german = (tmp_path / "site" / "rules-de" / "index.html").read_text(encoding="utf-8")
+    german = (site / "rules-de" / "index.html").read_text(encoding="utf-8")
     assert "R4.3" in german and "Unterschiede der Ausgaben" in german and "--8&lt;--" not in german
-    api = (tmp_path / "site" / "api" / "engine" / "index.html").read_text(encoding="utf-8")
+    api = (site / "api" / "engine" / "index.html").read_text(encoding="utf-8")
     assert "legal_actions" in api  # generated from the docstrings
     assert "extra.css" in api  # the site's own CSS (the sidebar's title)
-    server = (tmp_path / "site" / "api" / "web" / "index.html").read_text(encoding="utf-8")
+    server = (site / "api" / "web" / "index.html").read_text(encoding="utf-8")
     assert 'id="ra.web.hub"' in server and 'id="ra.web.accounts"' in server  # submodules rendered
     # Nothing from a font service: the site works offline (theme.font: false, the system's fonts).
-    for html in (tmp_path / "site").rglob("*.html"):
+    for html in site.rglob("*.html"):
         text = html.read_text(encoding="utf-8")
         assert "fonts.googleapis.com" not in text and "fonts.gstatic.com" not in text, html
 
