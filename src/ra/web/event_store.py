@@ -7,7 +7,8 @@ insert it, so each round is formed exactly once whichever worker sees it first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -27,6 +28,14 @@ class EventLimitError(Exception):
     def __init__(self, what: str) -> None:
         super().__init__(what)
         self.what = what
+
+
+TableKey = tuple[str, int, int]
+"""A table of an event: (event id, round, table number)."""
+
+
+class TableTakenError(Exception):
+    """The table has its game already, or its round's claim passed to another worker."""
 
 
 class EventStore:
@@ -213,19 +222,6 @@ class EventStore:
             r["forfeits"] = [(r["game_id"], i) in forfeits for i in range(len(r["players"]))]
         return rows
 
-    async def link_game(self, event_id: str, round_no: int, table_no: int, game_id: str) -> None:
-        """Record the game a table plays."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                sa.update(event_tables)
-                .where(
-                    event_tables.c.event_id == event_id,
-                    event_tables.c.round == round_no,
-                    event_tables.c.table_no == table_no,
-                )
-                .values(game_id=game_id)
-            )
-
     async def event_of_game(self, game_id: str) -> str | None:
         """The event whose table ``game_id`` is, if any."""
         async with self.engine.connect() as conn:
@@ -234,14 +230,67 @@ class EventStore:
             )
         return found
 
-    async def seat_players(self, game_id: str, players: Sequence[tuple[int, str, str]]) -> None:
-        """Give an event game's human seats to their accounts ((seat, account id, name)): each
-        takes a token nobody knows, so the game starts; a player opens their seat with
-        "Play on this device" (a token of their own, :meth:`ra.web.accounts.Accounts.play_here`)."""
+    async def take_over(self, event_id: str, round_no: int, worker: str, lease: float) -> bool:
+        """Hold round ``round_no``'s claim to form its tables: the worker's own claim, or one its
+        holder has not renewed for ``lease`` seconds (a worker that died mid-round); whether it does."""
+        t = now()
         async with self.engine.begin() as conn:
-            for seat, account_id, name in players:
-                await conn.execute(
-                    sa.update(seats)
-                    .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.token_hash.is_(None))
-                    .values(account_id=account_id, name=name, token_hash=hash_token(new_token()))
+            done = await conn.execute(
+                sa.update(event_rounds)
+                .where(
+                    event_rounds.c.event_id == event_id,
+                    event_rounds.c.round == round_no,
+                    sa.or_(
+                        event_rounds.c.worker == worker,
+                        event_rounds.c.formed_at < t - timedelta(seconds=lease),
+                    ),
                 )
+                .values(worker=worker, formed_at=t)
+            )
+        return done.rowcount == 1
+
+    @staticmethod
+    def linker(
+        table: TableKey, worker: str, players: Sequence[tuple[int, str, str]]
+    ) -> Callable[[AsyncConnection, str], Awaitable[None]]:
+        """:meth:`link_table` for one table, as the lobby's creation calls it (with the new id)."""
+
+        async def link(conn: AsyncConnection, game_id: str) -> None:
+            await EventStore.link_table(conn, table, worker, game_id, players)
+
+        return link
+
+    @staticmethod
+    async def link_table(
+        conn: AsyncConnection,
+        table: TableKey,
+        worker: str,
+        game_id: str,
+        players: Sequence[tuple[int, str, str]],
+    ) -> None:
+        """In the new game's own transaction: record it as the table's game and give its human
+        seats to their accounts ((seat, account id, name)), each with a token nobody knows (a
+        player opens theirs with "Play on this device"), and renew the worker's claim on the
+        round.  Raises :class:`TableTakenError` (undoing the game) when the table already has a game
+        or another worker took the round over: a table never gets two games."""
+        event_id, round_no, table_no = table
+        held = await conn.execute(
+            sa.update(event_rounds)
+            .where(event_rounds.c.event_id == event_id, event_rounds.c.round == round_no)
+            .where(event_rounds.c.worker == worker)
+            .values(formed_at=now())
+        )
+        linked = await conn.execute(
+            sa.update(event_tables)
+            .where(event_tables.c.event_id == event_id, event_tables.c.round == round_no)
+            .where(event_tables.c.table_no == table_no, event_tables.c.game_id.is_(None))
+            .values(game_id=game_id)
+        )
+        if held.rowcount != 1 or linked.rowcount != 1:
+            raise TableTakenError(table)
+        for seat, account_id, name in players:
+            await conn.execute(
+                sa.update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.token_hash.is_(None))
+                .values(account_id=account_id, name=name, token_hash=hash_token(new_token()))
+            )

@@ -34,7 +34,7 @@ from ra.tournament import (
 )
 from ra.tournament.kinds import ROUND_ROBIN_MAX
 from ra.web.db import as_utc, now
-from ra.web.event_store import EventLimitError, EventStore
+from ra.web.event_store import EventLimitError, EventStore, TableTakenError
 from ra.web.lobby import ApiError, Lobby, NewGame, SeatSpec
 from ra.web.store import hash_token, new_id
 
@@ -48,8 +48,12 @@ games one creator has waiting or running (``--max-open-games``, 20 by default), 
 at tables of 2 are 20 tables."""
 MIN_EVENT_PLAYERS = 2
 """The fewest players an event starts with."""
-SWEEP_SECONDS = 10.0
-"""How often each worker looks for events to start and rounds to form."""
+SWEEP_SECONDS = 3.0
+"""How often each worker looks for events to start and rounds to form (or to finish forming)."""
+FORM_LEASE_SECONDS = 5.0
+"""How long a worker's claim on forming a round holds unless renewed (each table it makes
+renews it): past it, another worker's sweep takes the round over, so a worker that died between
+claiming a round and making its games delays the round by seconds, never stops it."""
 MOVE_SECONDS = (10, 3 * 24 * 3600)
 """The clock per decision an organiser may choose: 10 s (live) to 3 days (by turns)."""
 
@@ -181,14 +185,21 @@ class Events:
 
     async def form_round(self, event_id: str) -> bool:
         """Form the event's next round once every table of the last one has finished, if this
-        worker claims it first (then its games are made); whether it did.  A Swiss event that
-        has played its rounds (or a round robin with no pairs left) finishes instead."""
+        worker claims it first (then its games are made); whether it did.  A round claimed but
+        not wholly made (its worker died) is finished by the worker that takes its claim over.  A
+        Swiss event that has played its rounds (or a round robin with no pairs left) finishes."""
         row = await self.row(event_id)
         if row["status"] != "running":
             return False
         played = await self.store.played(event_id)
+        unmade = [t for t in played if len(t["players"]) > 1 and t["game_id"] is None]
+        if unmade:
+            return await self._finish_round(row, unmade[0]["round"])
+        for t in played:  # made, but its worker stopped before starting it
+            if t["status"] == "open":
+                await self.lobby.maybe_start(t["game_id"])
         if any(len(t["players"]) > 1 and t["status"] != "finished" for t in played):
-            return False  # the round is still being played, or its games still being made
+            return False  # the round is still being played
         next_no = max((t["round"] for t in played), default=0) + 1
         players = await self.store.players(event_id)
         seed = (row["seed"] + next_no) % (2**62)
@@ -199,32 +210,40 @@ class Events:
         tables = [*paired.tables, *((b,) for b in paired.byes)]
         if not await self.store.claim_round(event_id, next_no, seed, self.worker, tables):
             return False
-        await self._make_games(row, next_no, paired.tables, {p["account_id"]: p["name"] for p in players})
+        await self._make_games(row, next_no)
         return True
 
-    async def _make_games(
-        self,
-        row: dict[str, Any],
-        round_no: int,
-        tables: tuple[tuple[str | None, ...], ...],
-        names: dict[str, str],
-    ) -> None:
-        """Each table's game, made through the lobby (its checks and caps), its seats given to
-        their players' accounts; the game starts at once."""
-        for table_no, table in enumerate(tables, start=1):
+    async def _finish_round(self, row: dict[str, Any], round_no: int) -> bool:
+        """Make the games a round still lacks if this worker holds its claim, or takes it over
+        from a worker that has not renewed it for :data:`FORM_LEASE_SECONDS`; whether it did."""
+        if not await self.store.take_over(row["id"], round_no, self.worker, FORM_LEASE_SECONDS):
+            return False
+        log.warning("event %s: worker %s forms the rest of round %d", row["id"], self.worker, round_no)
+        await self._make_games(row, round_no)
+        return True
+
+    async def _make_games(self, row: dict[str, Any], round_no: int) -> None:
+        """Each table of the round without a game gets one, made through the lobby (its checks
+        and caps) and, in the same transaction, linked to its table with its seats given to
+        their players' accounts (:meth:`EventStore.link_table`), so a worker's death leaves no
+        game without its table; the game starts at once."""
+        names = {p["account_id"]: p["name"] for p in await self.store.players(row["id"])}
+        for t in await self.store.tables(row["id"]):
+            table: list[str | None] = t["players"]
+            if t["round"] != round_no or t["game_id"] is not None or len(table) < 2:
+                continue
             body = NewGame(
                 seats=[SeatSpec(kind="human" if p is not None else "bot") for p in table],
                 rated=row["rated"],
                 move_seconds=row["move_seconds"],
                 join=False,
             )
-            made = await self.lobby.create(body, f"event:{row['id']}")
-            game_id = made["game"]["id"]
-            await self.store.link_game(row["id"], round_no, table_no, game_id)
-            await self.store.seat_players(
-                game_id, [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
-            )
-            await self.lobby.maybe_start(game_id)
+            given = [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
+            link = EventStore.linker((row["id"], round_no, t["table_no"]), self.worker, given)
+            try:
+                await self.lobby.create(body, f"event:{row['id']}", then=link)
+            except TableTakenError:
+                return  # another worker took the round over: it makes the rest
 
     async def game_finished(self, game_id: str) -> None:
         """A game ended: if it was an event's, that event may form its next round."""

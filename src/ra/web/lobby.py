@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from typing import Any, Literal
 
@@ -304,8 +304,12 @@ class Lobby:
 
     # --- tables ---------------------------------------------------------------------
 
-    async def create(self, body: NewGame, addr: str) -> Seated:
-        """A new table; its creator takes the first human seat unless ``join`` is false."""
+    async def create(
+        self, body: NewGame, addr: str, then: Callable[[AsyncConnection, str], Awaitable[None]] | None = None
+    ) -> Seated:
+        """A new table; its creator takes the first human seat unless ``join`` is false;
+        ``then`` runs in the creation's transaction with the new id (an event's table is linked
+        and its seats given in the same step, :meth:`ra.web.event_store.EventStore.link_table`)."""
         for s in body.seats:
             if s.kind == "bot" and s.level is None:
                 s.level = "medium"
@@ -360,6 +364,7 @@ class Lobby:
                 for i, s in enumerate(body.seats)
             ],
             check=functools.partial(self._within_caps, addr, sum(s.kind == "bot" for s in body.seats)),
+            then=then,
         )
         if body.join:
             assert body.name is not None

@@ -337,9 +337,11 @@ class Store:
         values: dict[str, Any],
         seat_rows: Sequence[dict[str, Any]],
         check: Callable[[AsyncConnection], Awaitable[None]] | None = None,
+        then: Callable[[AsyncConnection, str], Awaitable[None]] | None = None,
     ) -> str:
         """A new game; ``check`` runs first in the same transaction (a cap: what it raises
-        undoes the creation), one creation at a time on SQLite's single worker."""
+        undoes the creation) and ``then`` last, with the new id (an event links its table: what
+        it raises undoes the game too), one creation at a time on SQLite's single worker."""
         game_id = new_id()
         t = now()
         async with self._creating, self.engine.begin() as conn:
@@ -351,6 +353,8 @@ class Store:
                 )
             )
             await conn.execute(sa.insert(seats), [{"game_id": game_id, **s} for s in seat_rows])
+            if then is not None:
+                await then(conn, game_id)
             await self._notify(conn, game_id)  # the other workers' lobbies list it
         self.on_change()
         return game_id
