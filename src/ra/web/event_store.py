@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ra.web.db import event_players, event_rounds, event_tables, events, games, now, seats
+from ra.web.db import accounts, event_players, event_rounds, event_tables, events, games, now, seats
 from ra.web.store import hash_token, new_token
 
 LIVE = ("open", "running")
@@ -90,9 +90,11 @@ class EventStore:
             return [dict(r) for r in (await conn.execute(query)).mappings()]
 
     async def players(self, event_id: str) -> list[dict[str, Any]]:
-        """The event's players in the order they joined."""
+        """The event's players in the order they joined, each with their account's rating
+        (``rating``: the OpenSkill mean, which orders players level on points)."""
         query = (
-            sa.select(event_players)
+            sa.select(event_players, accounts.c.rating_mu.label("rating"))
+            .select_from(event_players.join(accounts, accounts.c.id == event_players.c.account_id))
             .where(event_players.c.event_id == event_id)
             .order_by(event_players.c.joined_at, event_players.c.account_id)
         )
@@ -143,13 +145,14 @@ class EventStore:
             )
         return done.rowcount == 1
 
-    async def move(self, event_id: str, before: Sequence[str], after: str) -> bool:
-        """Change the event's status from one of ``before`` to ``after``; whether it did."""
+    async def move(self, event_id: str, before: Sequence[str], after: str, **values: Any) -> bool:
+        """Change the event's status from one of ``before`` to ``after`` (and set ``values``:
+        ``started_at``); whether it did."""
         async with self.engine.begin() as conn:
             done = await conn.execute(
                 sa.update(events)
                 .where(events.c.id == event_id, events.c.status.in_(tuple(before)))
-                .values(status=after)
+                .values(status=after, **values)
             )
         return done.rowcount == 1
 
@@ -206,6 +209,7 @@ class EventStore:
                 event_tables.c.game_id,
                 games.c.status,
                 games.c.scores,
+                games.c.updated_at.label("ended"),  # a finished game's last change: its end
             )
             .select_from(event_tables.outerjoin(games, games.c.id == event_tables.c.game_id))
             .where(event_tables.c.event_id == event_id)
@@ -231,8 +235,9 @@ class EventStore:
         return found
 
     async def take_over(self, event_id: str, round_no: int, worker: str, lease: float) -> bool:
-        """Hold round ``round_no``'s claim to form its tables: the worker's own claim, or one its
-        holder has not renewed for ``lease`` seconds (a worker that died mid-round); whether it does."""
+        """Take over round ``round_no``'s claim to form its tables if its holder has not renewed
+        it for ``lease`` seconds (a worker that died mid-round); whether it did.  A live holder
+        (this worker too) is left to finish: two makers of one round would only waste games."""
         t = now()
         async with self.engine.begin() as conn:
             done = await conn.execute(
@@ -240,10 +245,7 @@ class EventStore:
                 .where(
                     event_rounds.c.event_id == event_id,
                     event_rounds.c.round == round_no,
-                    sa.or_(
-                        event_rounds.c.worker == worker,
-                        event_rounds.c.formed_at < t - timedelta(seconds=lease),
-                    ),
+                    event_rounds.c.formed_at < t - timedelta(seconds=lease),
                 )
                 .values(worker=worker, formed_at=t)
             )

@@ -28,8 +28,10 @@ from ra.tournament import (
     Seat,
     Settings,
     TournamentError,
+    is_open,
     pair_round,
     schedule,
+    seat_free,
     standings,
 )
 from ra.tournament.kinds import ROUND_ROBIN_MAX
@@ -54,6 +56,8 @@ FORM_LEASE_SECONDS = 5.0
 """How long a worker's claim on forming a round holds unless renewed (each table it makes
 renews it): past it, another worker's sweep takes the round over, so a worker that died between
 claiming a round and making its games delays the round by seconds, never stops it."""
+ARENA_MINUTES = 7 * 24 * 60
+"""The longest arena: a week."""
 MOVE_SECONDS = (10, 3 * 24 * 3600)
 """The clock per decision an organiser may choose: 10 s (live) to 3 days (by turns)."""
 
@@ -62,9 +66,16 @@ class NewEvent(BaseModel):
     """What the organiser chooses (docs/online.md, "Events")."""
 
     name: str = Field(min_length=1, max_length=60)
-    kind: Literal["swiss", "round-robin"] = "swiss"
+    kind: Literal["swiss", "arena", "round-robin"] = "swiss"
     table_size: int = Field(default=3, ge=2, le=5)
     rounds: int = Field(default=4, ge=1, le=100)
+    minutes: int = Field(default=60, ge=1, le=ARENA_MINUTES)
+    """An arena's length: new games start until it is up (a Swiss event plays its rounds)."""
+    bots: bool = False
+    """Bots may fill a table's empty seats (they never score in the standings)."""
+    byes: bool = False
+    """The players a round's tables leave over sit out with a bye (one a player at most)
+    instead of playing at a table of another size."""
     move_seconds: int | None = Field(default=None, ge=MOVE_SECONDS[0], le=MOVE_SECONDS[1])
     rated: bool = True
     invitation: bool = False
@@ -96,6 +107,9 @@ class Events:
             "kind": body.kind,
             "table_size": body.table_size,
             "rounds": body.rounds,
+            "minutes": body.minutes if body.kind == Kind.ARENA.value else None,
+            "bots": body.bots,
+            "byes": body.byes,
             "move_seconds": body.move_seconds,
             "rated": body.rated,
             "invite_hash": None if invite is None else hash_token(invite),
@@ -136,7 +150,16 @@ class Events:
             await self.store.join(event_id, account[0], account[1], most)
         except EventLimitError:
             raise ApiError(409, "event_full", f"the event is full ({most} players)") from None
+        if row["kind"] == Kind.ARENA.value and row["status"] == "running":
+            await self._seat_now(event_id)  # an arena seats a player who comes (back) at once
         return await self.view(event_id)
+
+    async def _seat_now(self, event_id: str) -> None:
+        """Seat the free players now if they fill a table (the sweep would, within seconds)."""
+        try:
+            await self.form_round(event_id)
+        except ApiError as err:  # a table refused (the lobby's caps): the next sweep tries again
+            log.info("event %s: %s", event_id, err.message)
 
     async def _removed(self, event_id: str, account_id: str) -> bool:
         return any(p["account_id"] == account_id and p["removed"] for p in await self.store.players(event_id))
@@ -179,7 +202,7 @@ class Events:
         active = [p for p in await self.store.players(event_id) if not p["withdrawn"]]
         if len(active) < MIN_EVENT_PLAYERS:
             raise ApiError(409, "too_few", f"an event starts with {MIN_EVENT_PLAYERS} players or more")
-        if not await self.store.move(event_id, ("open",), "running"):
+        if not await self.store.move(event_id, ("open",), "running", started_at=now()):
             raise ApiError(409, "event_started", "the event has already started or is over")
         await self.form_round(event_id)
 
@@ -198,24 +221,30 @@ class Events:
         for t in played:  # made, but its worker stopped before starting it
             if t["status"] == "open":
                 await self.lobby.maybe_start(t["game_id"])
-        if any(len(t["players"]) > 1 and t["status"] != "finished" for t in played):
-            return False  # the round is still being played
         next_no = max((t["round"] for t in played), default=0) + 1
         players = await self.store.players(event_id)
         seed = (row["seed"] + next_no) % (2**62)
-        paired = next_round(row, players, played, next_no, seed)
-        if paired is None:
+        if row["kind"] == Kind.ARENA.value:
+            tables = arena_tables(row, players, played, seed, now())
+        elif any(len(t["players"]) > 1 and t["status"] != "finished" for t in played):
+            return False  # the round is still being played
+        else:
+            paired = next_round(row, players, played, next_no, seed)
+            tables = None if paired is None else [*paired.tables, *((b,) for b in paired.byes)]
+        if tables is None:
             await self.store.move(event_id, ("running",), "finished")
             return False
-        tables = [*paired.tables, *((b,) for b in paired.byes)]
+        if not tables:
+            return False
         if not await self.store.claim_round(event_id, next_no, seed, self.worker, tables):
             return False
         await self._make_games(row, next_no)
         return True
 
     async def _finish_round(self, row: dict[str, Any], round_no: int) -> bool:
-        """Make the games a round still lacks if this worker holds its claim, or takes it over
-        from a worker that has not renewed it for :data:`FORM_LEASE_SECONDS`; whether it did."""
+        """Make the games a round still lacks if this worker takes its claim over from a worker
+        that has not renewed it for :data:`FORM_LEASE_SECONDS` (one that died, or whose tables
+        the lobby refused); whether it did."""
         if not await self.store.take_over(row["id"], round_no, self.worker, FORM_LEASE_SECONDS):
             return False
         log.warning("event %s: worker %s forms the rest of round %d", row["id"], self.worker, round_no)
@@ -283,17 +312,22 @@ class Events:
         players = await self.store.players(event_id)
         names = {p["account_id"]: p["name"] for p in players}
         played = await self.store.played(event_id)
-        lines = standings([Entrant(p["account_id"]) for p in players], results_of(played), settings_of(row))
+        lines = standings(entrants_of(players), results_of(played), settings_of(row))
         return {
             "id": row["id"],
             "name": row["name"],
             "kind": row["kind"],
             "table_size": row["table_size"],
             "rounds": row["rounds"],
+            "minutes": row["minutes"],
+            "bots": row["bots"],
+            "byes": row["byes"],
             "move_seconds": row["move_seconds"],
             "rated": row["rated"],
             "by_invitation": row["invite_hash"] is not None,
             "starts_at": _iso(row["starts_at"]),
+            "started_at": _iso(row["started_at"]),
+            "ends_at": _iso(ends_at(row)),
             "status": row["status"],
             "organiser": row["organiser_name"],
             "players": [_player(p) for p in players],
@@ -321,6 +355,14 @@ class Events:
         ]
 
 
+def ends_at(row: dict[str, Any]) -> datetime | None:
+    """When a running arena stops starting games (None for other kinds, or before the start)."""
+    started: datetime | None = as_utc(row["started_at"])
+    if row["kind"] != Kind.ARENA.value or started is None:
+        return None
+    return started + timedelta(minutes=row["minutes"])
+
+
 def fixed_field(row: dict[str, Any]) -> None:
     """Refuse a change of players in a running round robin: its schedule was fixed at the start."""
     if row["kind"] == Kind.ROUND_ROBIN.value and row["status"] == "running":
@@ -329,7 +371,43 @@ def fixed_field(row: dict[str, Any]) -> None:
 
 def settings_of(row: dict[str, Any]) -> Settings:
     """The tournament rules of a stored event."""
-    return Settings(kind=Kind(row["kind"]), table_size=row["table_size"], rounds=row["rounds"])
+    return Settings(
+        kind=Kind(row["kind"]),
+        table_size=row["table_size"],
+        rounds=row["rounds"],
+        minutes=row["minutes"] or 60,
+        bots=row["bots"],
+        byes=row["byes"],
+    )
+
+
+def entrants_of(players: list[dict[str, Any]]) -> list[Entrant]:
+    """The event's players as ra.tournament reads them, with their ratings."""
+    return [Entrant(p["account_id"], p["rating"]) for p in players]
+
+
+def arena_tables(
+    row: dict[str, Any], players: list[dict[str, Any]], played: list[dict[str, Any]], seed: int, at: datetime
+) -> list[tuple[str | None, ...]] | None:
+    """An arena's new tables for its free players (ra.tournament.seat_free: by points and
+    rating, the first to come free first), none while too few are free; None once its time is
+    up and its last games have finished (the games running at the end still count)."""
+    busy = {p for t in played if len(t["players"]) > 1 and t["status"] != "finished" for p in t["players"]}
+    started = as_utc(row["started_at"])
+    assert started is not None  # a running event has started
+    if not is_open(settings_of(row), started, at):
+        return [] if busy else None
+    came_free = {p["account_id"]: as_utc(p["joined_at"]) for p in players}
+    for t in played:
+        if t["status"] == "finished":
+            came_free.update((p, as_utc(t["ended"])) for p in t["players"] if p is not None)
+    free = [
+        p["account_id"]
+        for p in sorted(players, key=lambda p: (came_free[p["account_id"]], p["joined_at"]))
+        if not p["withdrawn"] and p["account_id"] not in busy
+    ]
+    seating = seat_free(entrants_of(players), results_of(played), settings_of(row), free, seed, started, at)
+    return list(seating.tables)
 
 
 def next_round(
@@ -341,12 +419,11 @@ def next_round(
     settings = settings_of(row)
     try:
         if settings.kind is Kind.ROUND_ROBIN:
-            field = [Entrant(p["account_id"]) for p in players if not p["withdrawn"]]
+            field = entrants_of([p for p in players if not p["withdrawn"]])
             rounds = schedule(field, settings, row["seed"])
             return rounds[next_no - 1] if next_no <= len(rounds) else None
         absent = {p["account_id"] for p in players if p["withdrawn"]}
-        entrants = [Entrant(p["account_id"]) for p in players]
-        return pair_round(entrants, results_of(played), settings, seed, absent)
+        return pair_round(entrants_of(players), results_of(played), settings, seed, absent)
     except TournamentError:
         return None
 
