@@ -332,7 +332,16 @@ class Events:
             "organiser": row["organiser_name"],
             "players": [_player(p) for p in players],
             "standings": [
-                {"rank": s.rank, "player": s.player, "name": names[s.player], "points": str(s.points)}
+                {
+                    "rank": s.rank,
+                    "player": s.player,
+                    "name": names[s.player],
+                    "points": str(s.points),
+                    "games": s.games,
+                    "byes": s.byes,
+                    "missed": s.missed,
+                    "left": s.left,  # missed twice: out of the event (docs/tournaments.md)
+                }
                 for s in lines
             ],
             "tables": [
