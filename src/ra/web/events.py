@@ -36,8 +36,10 @@ from ra.tournament import (
 )
 from ra.tournament.kinds import ROUND_ROBIN_MAX
 from ra.web.db import as_utc, now
+from ra.web.event_mail import EventMailer, ReadyGame
 from ra.web.event_store import EventLimitError, EventStore, TableTakenError
 from ra.web.lobby import ApiError, Lobby, NewGame, SeatSpec
+from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.store import hash_token, new_id
 
 log = logging.getLogger("ra.web")
@@ -91,8 +93,12 @@ class JoinEvent(BaseModel):
 class Events:
     """The events of one site: its rules over the stored rows."""
 
-    def __init__(self, store: EventStore, lobby: Lobby, worker: str) -> None:
+    def __init__(
+        self, store: EventStore, lobby: Lobby, worker: str, mailer: EventMailer | None = None
+    ) -> None:
         self.store, self.lobby, self.worker = store, lobby, worker
+        self.mailer = mailer
+        self._mailing: set[asyncio.Task[int]] = set()
 
     async def create(self, body: NewEvent, organiser: tuple[str, str]) -> dict[str, Any]:
         """A new open event; its invitation token (shown once, stored hashed) when by invitation."""
@@ -257,6 +263,7 @@ class Events:
         their players' accounts (:meth:`EventStore.link_table`), so a worker's death leaves no
         game without its table; the game starts at once."""
         names = {p["account_id"]: p["name"] for p in await self.store.players(row["id"])}
+        ready: list[ReadyGame] = []
         for t in await self.store.tables(row["id"]):
             table: list[str | None] = t["players"]
             if t["round"] != round_no or t["game_id"] is not None or len(table) < 2:
@@ -270,9 +277,21 @@ class Events:
             given = [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
             link = EventStore.linker((row["id"], round_no, t["table_no"]), self.worker, given)
             try:
-                await self.lobby.create(body, f"event:{row['id']}", then=link)
+                made = await self.lobby.create(body, f"event:{row['id']}", then=link)
             except TableTakenError:
-                return  # another worker took the round over: it makes the rest
+                break  # another worker took the round over: it makes (and mails) the rest
+            ready += [ReadyGame(p, made["game"]["id"]) for _, p, _ in given]
+        self._mail_ready(row, ready)
+
+    def _mail_ready(self, row: dict[str, Any], ready: list[ReadyGame]) -> None:
+        """In an event by turns, mail the players of the games this worker made (so once: a
+        game is made by one worker), in the background: forming never waits on mail."""
+        by_turns = row["move_seconds"] is not None and row["move_seconds"] >= BY_TURNS_SECONDS
+        if self.mailer is None or not by_turns or not ready:
+            return
+        task = asyncio.create_task(self.mailer(row["id"], row["name"], ready))
+        self._mailing.add(task)
+        task.add_done_callback(self._mailing.discard)
 
     async def game_finished(self, game_id: str) -> None:
         """A game ended: if it was an event's, that event may form its next round."""
