@@ -46,10 +46,17 @@ log = logging.getLogger("ra.web")
 
 MAX_LIVE_EVENTS = 3
 """How many events one account may have open or running at once."""
-MAX_EVENT_PLAYERS = 40
-"""How many players one event holds: a round's tables are made under the lobby's cap on the
-games one creator has waiting or running (``--max-open-games``, 20 by default), and 40 players
-at tables of 2 are 20 tables."""
+
+
+def max_event_players(max_open_games: int) -> int:
+    """How many players one event holds: a round's tables are made under the lobby's cap on the
+    games one creator has waiting or running (``RA_MAX_OPEN_GAMES``, 20 by default), so as many
+    players as that many tables of 2 seat (40 by default)."""
+    return 2 * max_open_games
+
+
+MAX_EVENT_PLAYERS = max_event_players(20)
+"""The players an event holds with the default cap."""
 MIN_EVENT_PLAYERS = 2
 """The fewest players an event starts with."""
 SWEEP_SECONDS = 3.0
@@ -151,7 +158,11 @@ class Events:
         if await self._removed(event_id, account[0]):
             raise ApiError(403, "removed", "the organiser removed you from this event")
         fixed_field(row)
-        most = ROUND_ROBIN_MAX if row["kind"] == Kind.ROUND_ROBIN.value else MAX_EVENT_PLAYERS
+        most = (
+            ROUND_ROBIN_MAX
+            if row["kind"] == Kind.ROUND_ROBIN.value
+            else max_event_players(self.lobby.settings.max_open_games_per_addr)
+        )
         try:
             await self.store.join(event_id, account[0], account[1], most)
         except EventLimitError:
