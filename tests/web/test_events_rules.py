@@ -111,3 +111,24 @@ def test_a_player_who_forfeits_twice_scores_last_and_leaves_the_event(sqlite_url
             await site.stop()
 
     asyncio.run(main())
+
+
+def test_many_pages_asking_at_once_share_one_working_out_of_the_event(sqlite_url: str) -> None:
+    """The standings are worked out once for a burst of pages, and again after a change here."""
+
+    async def main() -> None:
+        site = worker(sqlite_url, "one")
+        try:
+            people = (await six_accounts(site))[:4]
+            eid = await swiss(site, people, table_size=2, rounds=2)
+            pages = await asyncio.gather(*(site.events.view(eid) for _ in range(50)))
+            assert all(p is pages[0] for p in pages)  # one working out, shared
+            assert await site.events.view(eid) is pages[0]  # and kept a moment
+            await play_round(site, eid)  # a game's end here: the next page sees the new round
+            view = await site.events.view(eid)
+            assert view is not pages[0] and {t["round"] for t in view["tables"]} == {1, 2}
+            assert await site.events.view(eid, fresh=True) is not view  # a change's answer: worked out
+        finally:
+            await site.stop()
+
+    asyncio.run(main())

@@ -56,7 +56,7 @@ def test_two_workers_on_postgresql_form_a_round_exactly_once(pg_url: str) -> Non
             assert await one.events.store.move(eid, ("open",), "running")
             formed = await asyncio.gather(*(w.events.form_round(eid) for w in (one, two, one, two)))
             assert sorted(formed) == [False, False, False, True]
-            view = await two.events.view(eid)
+            view = await two.events.view(eid, fresh=True)
             assert [(t["round"], len(t["players"])) for t in view["tables"]] == [(1, 3), (1, 3)]
             async with one.store.engine.connect() as conn:
                 made_games = await conn.scalar(
@@ -86,9 +86,9 @@ def test_an_event_whose_start_time_has_come_is_started_once_by_the_sweeps_of_two
                 for eid in (now, later):
                     await two.events.join(eid, JoinEvent(), p)
             await asyncio.gather(one.events.sweep(), two.events.sweep(), one.events.sweep())
-            started = await one.events.view(now)
+            started = await one.events.view(now, fresh=True)
             assert started["status"] == "running" and [t["round"] for t in started["tables"]] == [1, 1]
-            assert (await two.events.view(later))["status"] == "open"  # its time has not come
+            assert (await two.events.view(later, fresh=True))["status"] == "open"  # its time has not come
         finally:
             for w in (one, two):
                 await w.stop()
@@ -145,7 +145,7 @@ def test_a_worker_killed_between_claiming_a_round_and_making_its_games_holds_it_
                 )
             formed = await asyncio.gather(two.events.form_round(eid), three.events.form_round(eid))
             assert sorted(formed) == [False, True]  # one took the claim over
-            view = await two.events.view(eid)
+            view = await two.events.view(eid, fresh=True)
             tables = [t for t in view["tables"] if t["round"] == 1]
             assert len(tables) == 3 and all(t["game"] is not None for t in tables)
             games = await games_of(two, eid)

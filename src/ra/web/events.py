@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -59,6 +60,10 @@ MAX_EVENT_PLAYERS = max_event_players(20)
 """The players an event holds with the default cap."""
 MIN_EVENT_PLAYERS = 2
 """The fewest players an event starts with."""
+VIEW_SECONDS = 2.0
+"""How long a worker reuses an event's page data (its pages ask every few seconds each)."""
+VIEWS_KEPT = 1000
+"""Past this many events' page data kept, the stale ones are dropped."""
 SWEEP_SECONDS = 3.0
 """How often each worker looks for events to start and rounds to form (or to finish forming)."""
 FORM_LEASE_SECONDS = 5.0
@@ -106,6 +111,7 @@ class Events:
         self.store, self.lobby, self.worker = store, lobby, worker
         self.mailer = mailer
         self._mailing: set[asyncio.Task[int]] = set()
+        self._views: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
 
     async def create(self, body: NewEvent, organiser: tuple[str, str]) -> dict[str, Any]:
         """A new open event; its invitation token (shown once, stored hashed) when by invitation."""
@@ -138,7 +144,7 @@ class Events:
             raise ApiError(
                 429, "event_limit", f"you already run {MAX_LIVE_EVENTS} events: finish or cancel one first"
             ) from None
-        return {"event": await self.view(event_id), "invite": invite}
+        return {"event": await self.view(event_id, fresh=True), "invite": invite}
 
     async def row(self, event_id: str) -> dict[str, Any]:
         row = await self.store.event(event_id)
@@ -169,7 +175,7 @@ class Events:
             raise ApiError(409, "event_full", f"the event is full ({most} players)") from None
         if row["kind"] == Kind.ARENA.value and row["status"] == "running":
             await self._seat_now(event_id)  # an arena seats a player who comes (back) at once
-        return await self.view(event_id)
+        return await self.view(event_id, fresh=True)
 
     async def _seat_now(self, event_id: str) -> None:
         """Seat the free players now if they fill a table (the sweep would, within seconds)."""
@@ -186,27 +192,27 @@ class Events:
         fixed_field(await self.row(event_id))
         if not await self.store.mark(event_id, account[0], withdrawn=True):
             raise ApiError(409, "not_in_event", "you are not in this event")
-        return await self.view(event_id)
+        return await self.view(event_id, fresh=True)
 
     async def remove(self, event_id: str, player: str, account: tuple[str, str]) -> dict[str, Any]:
         """The organiser takes a player out of the event (they may not join again)."""
         fixed_field(await self._organiser(event_id, account))
         if not await self.store.mark(event_id, player, withdrawn=True, removed=True):
             raise ApiError(404, "not_in_event", f"no player {player!r} in this event")
-        return await self.view(event_id)
+        return await self.view(event_id, fresh=True)
 
     async def cancel(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
         """The organiser calls the event off before it is over."""
         await self._organiser(event_id, account)
         if not await self.store.move(event_id, ("open", "running"), "cancelled"):
             raise ApiError(409, "event_over", "the event is already over")
-        return await self.view(event_id)
+        return await self.view(event_id, fresh=True)
 
     async def start(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
         """The organiser starts the event now (before its start time): the first round is formed."""
         await self._organiser(event_id, account)
         await self.begin(event_id)
-        return await self.view(event_id)
+        return await self.view(event_id, fresh=True)
 
     async def _organiser(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
         row = await self.row(event_id)
@@ -228,6 +234,12 @@ class Events:
         worker claims it first (then its games are made); whether it did.  A round claimed but
         not wholly made (its worker died) is finished by the worker that takes its claim over.  A
         Swiss event that has played its rounds (or a round robin with no pairs left) finishes."""
+        try:
+            return await self._form_round(event_id)
+        finally:
+            self._views.pop(event_id, None)  # its page shows what this worker did at once
+
+    async def _form_round(self, event_id: str) -> bool:
         row = await self.row(event_id)
         if row["status"] != "running":
             return False
@@ -336,7 +348,25 @@ class Events:
                 log.exception("the events' sweep failed")
             await asyncio.sleep(every)
 
-    async def view(self, event_id: str) -> dict[str, Any]:
+    async def view(self, event_id: str, fresh: bool = False) -> dict[str, Any]:
+        """The event as its page shows it, worked out at most every :data:`VIEW_SECONDS` on
+        this worker however many pages ask (the standings are the costly part; a change made
+        here, or a round formed here, is seen at once: ``fresh``, or the copy is dropped)."""
+        t = time.monotonic()
+        kept = self._views.get(event_id)
+        if not fresh and kept is not None and t - kept[0] < VIEW_SECONDS:
+            return await asyncio.shield(kept[1])
+        if len(self._views) > VIEWS_KEPT:
+            self._views = {k: v for k, v in self._views.items() if t - v[0] < VIEW_SECONDS}
+        working = asyncio.ensure_future(self._view(event_id))
+        self._views[event_id] = (t, working)
+        try:
+            return await asyncio.shield(working)
+        except Exception:
+            self._views.pop(event_id, None)
+            raise
+
+    async def _view(self, event_id: str) -> dict[str, Any]:
         """The event as its page shows it: settings, players, standings and each round's tables."""
         row = await self.row(event_id)
         players = await self.store.players(event_id)
