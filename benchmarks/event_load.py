@@ -28,6 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -227,6 +228,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "event_page_requests": len(pages),
         "server_cpu_ms_per_decision": round(1000 * cpu / max(1, len(moves)), 3),
         "errors": len(tally.errors),
+        "error_kinds": dict(Counter(tally.errors)),
         "server_peak_rss_mb": round(peak, 1),
     }
 

@@ -152,3 +152,30 @@ def test_a_streak_of_two_first_places_doubles_the_next_win(sqlite_url: str) -> N
             await site.stop()
 
     asyncio.run(main())
+
+
+def test_an_arena_seats_its_free_players_while_another_batch_is_still_being_made(sqlite_url: str) -> None:
+    """Tables claimed by a worker still making them hold up only their own players."""
+
+    async def main() -> None:
+        site = worker(sqlite_url, "one")
+        try:
+            people = (await six_accounts(site))[:4]
+            eid = await arena(site, people)
+            first, second = (await site.events.view(eid))["tables"]
+            async with site.store.engine.begin() as conn:  # first's game ends, its round not formed yet
+                await conn.execute(
+                    sa.update(db.games)
+                    .where(db.games.c.id == first["game"])
+                    .values(status="finished", scores=[9, 8])
+                )
+            again = [tuple(first["players"])]
+            assert await site.events.store.claim_round(eid, 2, 7, "busy-worker", again)  # being made
+            await finish(site, second["game"], [5, 6])
+            tables = (await site.events.view(eid))["tables"]
+            assert [(t["round"], t["game"] is None) for t in tables[2:]] == [(2, True), (3, False)]
+            assert set(tables[3]["players"]) == set(second["players"])
+        finally:
+            await site.stop()
+
+    asyncio.run(main())

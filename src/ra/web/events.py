@@ -246,7 +246,9 @@ class Events:
         played = await self.store.played(event_id)
         unmade = [t for t in played if len(t["players"]) > 1 and t["game_id"] is None]
         if unmade:
-            return await self._finish_round(row, unmade[0]["round"])
+            finished = await self._finish_round(row, unmade[0]["round"])
+            if finished or row["kind"] != Kind.ARENA.value:
+                return finished  # an arena seats its other free players meanwhile (those are busy)
         for t in played:  # made, but its worker stopped before starting it
             if t["status"] == "open":
                 await self.lobby.maybe_start(t["game_id"])
