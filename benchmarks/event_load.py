@@ -34,13 +34,14 @@ from typing import Any
 
 import httpx
 import sqlalchemy as sa
+import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' scripted client
-from benchmarks.web_load import cpu_seconds, pct, rss_mb
 from tests.web.client import Player
 
 from ra.web.db import event_rounds, event_tables, games
 from ra.web.testing import Server
+from web_load import cpu_seconds, pct, rss_mb  # a sibling: benchmarks/ is the script's own folder
 
 ENV = {
     "RA_MESSAGE_RATE": "1000",
@@ -104,28 +105,47 @@ async def person(
     done: set[str] = set()
     await asyncio.sleep(random.uniform(0, args.poll))
     while True:
-        t0 = time.monotonic()
-        r = await http.get(f"/api/events/{eid}")
-        tally.pages.append(time.monotonic() - t0)
-        event = r.json()
-        mine = [t for t in event["tables"] if account in t["players"] and t["game"] and t["game"] not in done]
-        if not mine:
-            if event["status"] != "running":
-                return
-            await asyncio.sleep(args.poll)
-            continue
-        table = mine[0]
-        seat = table["players"].index(account)
-        r = await http.post(f"/api/account/seats/{table['game']}/{seat}/here")
-        r.raise_for_status()
-        p = Player(ws, table["game"], r.json()["token"], seed=random.randrange(2**32))
-        await p.connect()
         try:
-            await play_game(p, args.think, tally)
-        finally:
-            await p.close()
-        done.add(table["game"])
-        tally.games += 1
+            if not await turn(http, account, ws, eid, args, tally, done):
+                return
+        except (httpx.HTTPError, OSError, TimeoutError, websockets.WebSocketException) as err:
+            tally.errors.append(type(err).__name__)  # named in the results; the person tries again
+            await asyncio.sleep(args.poll)
+
+
+async def turn(
+    http: httpx.AsyncClient,
+    account: str,
+    ws: str,
+    eid: str,
+    args: argparse.Namespace,
+    tally: Tally,
+    done: set[str],
+) -> bool:
+    """Ask the page once and play the player's next table if there is one; False once the event is over."""
+    t0 = time.monotonic()
+    r = await http.get(f"/api/events/{eid}")
+    tally.pages.append(time.monotonic() - t0)
+    event = r.raise_for_status().json()
+    mine = [t for t in event["tables"] if account in t["players"] and t["game"] and t["game"] not in done]
+    if not mine:
+        if event["status"] != "running":
+            return False
+        await asyncio.sleep(args.poll)
+        return True
+    table = mine[0]
+    seat = table["players"].index(account)
+    r = await http.post(f"/api/account/seats/{table['game']}/{seat}/here")
+    r.raise_for_status()
+    p = Player(ws, table["game"], r.json()["token"], seed=random.randrange(2**32))
+    await p.connect()
+    try:
+        await play_game(p, args.think, tally)
+    finally:
+        await p.close()
+    done.add(table["game"])
+    tally.games += 1
+    return True
 
 
 def seating_ms(db: str, eid: str) -> list[float]:
