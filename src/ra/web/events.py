@@ -372,45 +372,7 @@ class Events:
         """The event as its page shows it: settings, players, standings and each round's tables."""
         row = await self.row(event_id)
         players = await self.store.players(event_id)
-        names = {p["account_id"]: p["name"] for p in players}
-        played = await self.store.played(event_id)
-        lines = standings(entrants_of(players), results_of(played), settings_of(row))
-        return {
-            "id": row["id"],
-            "name": row["name"],
-            "kind": row["kind"],
-            "table_size": row["table_size"],
-            "rounds": row["rounds"],
-            "minutes": row["minutes"],
-            "bots": row["bots"],
-            "byes": row["byes"],
-            "move_seconds": row["move_seconds"],
-            "rated": row["rated"],
-            "by_invitation": row["invite_hash"] is not None,
-            "starts_at": _iso(row["starts_at"]),
-            "started_at": _iso(row["started_at"]),
-            "ends_at": _iso(ends_at(row)),
-            "status": row["status"],
-            "organiser": row["organiser_name"],
-            "players": [_player(p) for p in players],
-            "standings": [
-                {
-                    "rank": s.rank,
-                    "player": s.player,
-                    "name": names[s.player],
-                    "points": str(s.points),
-                    "games": s.games,
-                    "byes": s.byes,
-                    "missed": s.missed,
-                    "left": s.left,  # missed twice: out of the event (docs/tournaments.md)
-                }
-                for s in lines
-            ],
-            "tables": [
-                {"round": t["round"], "table": t["table_no"], "players": t["players"], "game": t["game_id"]}
-                for t in played
-            ],
-        }
+        return event_page(row, players, await self.store.played(event_id))
 
     async def listed(self) -> list[dict[str, Any]]:
         """Events open or running, soonest first (the lobby's list)."""
@@ -424,6 +386,51 @@ class Events:
             }
             for r in await self.store.listed()
         ]
+
+
+def event_page(
+    row: dict[str, Any], players: list[dict[str, Any]], played: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The event as its page shows it, from its stored rows: settings, players, the standings
+    (ra.tournament's, of the stored results) and each round's tables."""
+    names = {p["account_id"]: p["name"] for p in players}
+    lines = standings(entrants_of(players), results_of(played), settings_of(row))
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "kind": row["kind"],
+        "table_size": row["table_size"],
+        "rounds": row["rounds"],
+        "minutes": row["minutes"],
+        "bots": row["bots"],
+        "byes": row["byes"],
+        "move_seconds": row["move_seconds"],
+        "rated": row["rated"],
+        "by_invitation": row["invite_hash"] is not None,
+        "starts_at": _iso(row["starts_at"]),
+        "started_at": _iso(row["started_at"]),
+        "ends_at": _iso(ends_at(row)),
+        "status": row["status"],
+        "organiser": row["organiser_name"],
+        "players": [_player(p) for p in players],
+        "standings": [
+            {
+                "rank": s.rank,
+                "player": s.player,
+                "name": names[s.player],
+                "points": str(s.points),
+                "games": s.games,
+                "byes": s.byes,
+                "missed": s.missed,
+                "left": s.left,  # missed twice: out of the event (docs/tournaments.md)
+            }
+            for s in lines
+        ],
+        "tables": [
+            {"round": t["round"], "table": t["table_no"], "players": t["players"], "game": t["game_id"]}
+            for t in played
+        ],
+    }
 
 
 def ends_at(row: dict[str, Any]) -> datetime | None:
