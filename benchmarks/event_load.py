@@ -39,7 +39,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' scripted client
 from tests.web.client import Player
 
-from ra.web.db import event_rounds, event_tables, games
+from ra.web.db import event_tables, games
 from ra.web.testing import Server
 from web_load import cpu_seconds, pct, rss_mb  # a sibling: benchmarks/ is the script's own folder
 
@@ -150,30 +150,23 @@ async def turn(
 
 def seating_ms(db: str, eid: str) -> list[float]:
     """For each player and each of their games after the first: ms from their previous game's
-    end to the forming of the round that seated them again (from the stored rows)."""
+    end to the making of their next game (seated again; from the stored rows: a round's claim
+    time is renewed with each table it makes, so it is not the moment of each seating)."""
     engine = sa.create_engine(db)
     with engine.connect() as conn:
         rows = conn.execute(
-            sa.select(event_tables.c.players, event_rounds.c.formed_at, games.c.updated_at, games.c.status)
-            .select_from(
-                event_tables.join(
-                    event_rounds,
-                    sa.and_(
-                        event_rounds.c.event_id == event_tables.c.event_id,
-                        event_rounds.c.round == event_tables.c.round,
-                    ),
-                ).join(games, games.c.id == event_tables.c.game_id)
-            )
+            sa.select(event_tables.c.players, games.c.created_at, games.c.updated_at, games.c.status)
+            .select_from(event_tables.join(games, games.c.id == event_tables.c.game_id))
             .where(event_tables.c.event_id == eid)
-            .order_by(event_tables.c.round)
+            .order_by(games.c.created_at)
         ).all()
     engine.dispose()
     last_end: dict[str, Any] = {}
     waits: list[float] = []
-    for players, formed, ended, status in rows:
+    for players, made, ended, status in rows:
         for p in players:
             if p is not None and p in last_end:
-                waits.append(max(0.0, (formed - last_end[p]).total_seconds() * 1000))
+                waits.append(max(0.0, (made - last_end[p]).total_seconds() * 1000))
             if p is not None and status == "finished":
                 last_end[p] = ended
     return waits
