@@ -6,16 +6,21 @@ lets one of them."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ra.web import db
-from ra.web.events import JoinEvent, NewEvent
+from ra.web.events import FORM_LEASE_SECONDS, JoinEvent, NewEvent
+from ra.web.lobby import NewGame, Seated
 from ra.web.services import Services, build_services
 from ra.web.settings import Settings
 
 STATIC = Path(db.__file__).with_name("static")
+Linker = Callable[[AsyncConnection, str], Awaitable[None]]
 
 
 def worker(url: str, name: str) -> Services:
@@ -51,7 +56,7 @@ def test_two_workers_on_postgresql_form_a_round_exactly_once(pg_url: str) -> Non
             assert await one.events.store.move(eid, ("open",), "running")
             formed = await asyncio.gather(*(w.events.form_round(eid) for w in (one, two, one, two)))
             assert sorted(formed) == [False, False, False, True]
-            view = await two.events.view(eid)
+            view = await two.events.view(eid, fresh=True)
             assert [(t["round"], len(t["players"])) for t in view["tables"]] == [(1, 3), (1, 3)]
             async with one.store.engine.connect() as conn:
                 made_games = await conn.scalar(
@@ -81,11 +86,87 @@ def test_an_event_whose_start_time_has_come_is_started_once_by_the_sweeps_of_two
                 for eid in (now, later):
                     await two.events.join(eid, JoinEvent(), p)
             await asyncio.gather(one.events.sweep(), two.events.sweep(), one.events.sweep())
-            started = await one.events.view(now)
+            started = await one.events.view(now, fresh=True)
             assert started["status"] == "running" and [t["round"] for t in started["tables"]] == [1, 1]
-            assert (await two.events.view(later))["status"] == "open"  # its time has not come
+            assert (await two.events.view(later, fresh=True))["status"] == "open"  # its time has not come
         finally:
             for w in (one, two):
                 await w.stop()
 
     asyncio.run(main())
+
+
+def test_a_worker_killed_between_claiming_a_round_and_making_its_games_holds_it_up_seconds_only(
+    pg_url: str,
+) -> None:
+    """Worker one claims round 1 and dies making its second game (inside that game's own
+    transaction, as a killed process leaves it); while its claim is fresh nobody else forms the
+    round; once the claim has gone unrenewed for the lease (the claim's time moved back, no
+    waiting) two workers at once finish it: one game a table, none made twice or left over."""
+    db.upgrade(pg_url)
+
+    async def main() -> None:
+        one, two, three = worker(pg_url, "one"), worker(pg_url, "two"), worker(pg_url, "three")
+        try:
+            people = await six_accounts(one)
+            eid = (await one.events.create(NewEvent(name="Crash Cup", table_size=2, rounds=2), people[0]))[
+                "event"
+            ]["id"]
+            for p in people:
+                await two.events.join(eid, JoinEvent(), p)
+            assert await one.events.store.move(eid, ("open",), "running")
+            dying = asyncio.Event()
+            real_create, made = one.lobby.create, []
+
+            async def create(body: NewGame, addr: str, then: Linker | None = None) -> Seated:
+                made.append(addr)
+                if len(made) == 2 and then is not None:
+                    link = then
+
+                    async def then(conn: AsyncConnection, game_id: str) -> None:
+                        await link(conn, game_id)
+                        dying.set()
+                        await asyncio.Event().wait()  # killed here: the transaction never commits
+
+                return await real_create(body, addr, then=then) if then else await real_create(body, addr)
+
+            one.lobby.create = create  # type: ignore[method-assign]
+            forming = asyncio.create_task(one.events.form_round(eid))
+            await asyncio.wait_for(dying.wait(), 30)
+            forming.cancel()
+            await one.stop()  # the worker is gone; its claim stays in the database
+            assert len(await games_of(two, eid)) == 1  # the dead worker's second game was undone
+            assert not await two.events.form_round(eid)  # its claim is fresh: nobody takes it yet
+            async with two.store.engine.begin() as conn:
+                await conn.execute(
+                    sa.update(db.event_rounds).values(
+                        formed_at=db.event_rounds.c.formed_at - timedelta(seconds=FORM_LEASE_SECONDS + 1)
+                    )
+                )
+            formed = await asyncio.gather(two.events.form_round(eid), three.events.form_round(eid))
+            assert sorted(formed) == [False, True]  # one took the claim over
+            view = await two.events.view(eid, fresh=True)
+            tables = [t for t in view["tables"] if t["round"] == 1]
+            assert len(tables) == 3 and all(t["game"] is not None for t in tables)
+            games = await games_of(two, eid)
+            assert sorted(games) == sorted(t["game"] for t in tables)  # one game a table, no orphan
+            assert set(games.values()) == {"running"}
+            async with two.store.engine.connect() as conn:
+                seated = set(await conn.execute(sa.select(db.seats.c.game_id, db.seats.c.account_id)))
+                holder = await conn.scalar(sa.select(db.event_rounds.c.worker))
+            assert seated == {(t["game"], p) for t in tables for p in t["players"]}
+            assert holder in ("two", "three")
+        finally:
+            for w in (two, three):
+                await w.stop()
+
+    asyncio.run(main())
+
+
+async def games_of(services: Services, eid: str) -> dict[str, str]:
+    """The games made for the event's tables (id: status)."""
+    async with services.store.engine.connect() as conn:
+        rows = await conn.execute(
+            sa.select(db.games.c.id, db.games.c.status).where(db.games.c.creator_addr == f"event:{eid}")
+        )
+        return {g: s for g, s in rows}

@@ -285,6 +285,12 @@ events = sa.Table(
     sa.Column("kind", sa.String(16), nullable=False),  # ra.tournament.Kind's value
     sa.Column("table_size", sa.Integer, nullable=False),
     sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("minutes", sa.Integer, nullable=True),  # an arena's length (migration 0024)
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),  # when it really started
+    sa.Column("bots", sa.Boolean, nullable=False, server_default=sa.false()),  # bots fill empty seats
+    sa.Column(
+        "byes", sa.Boolean, nullable=False, server_default=sa.false()
+    ),  # byes for the players left over
     sa.Column("move_seconds", sa.Integer, nullable=True),  # a clock per decision; None: none
     sa.Column("rated", sa.Boolean, nullable=False),
     sa.Column("invite_hash", sa.String(64), nullable=True),  # by invitation: the link's token, hashed

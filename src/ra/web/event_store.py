@@ -7,14 +7,15 @@ insert it, so each round is formed exactly once whichever worker sees it first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ra.web.db import event_players, event_rounds, event_tables, events, games, now, seats
+from ra.web.db import accounts, event_players, event_rounds, event_tables, events, games, now, seats
 from ra.web.store import hash_token, new_token
 
 LIVE = ("open", "running")
@@ -27,6 +28,14 @@ class EventLimitError(Exception):
     def __init__(self, what: str) -> None:
         super().__init__(what)
         self.what = what
+
+
+TableKey = tuple[str, int, int]
+"""A table of an event: (event id, round, table number)."""
+
+
+class TableTakenError(Exception):
+    """The table has its game already, or its round's claim passed to another worker."""
 
 
 class EventStore:
@@ -81,9 +90,11 @@ class EventStore:
             return [dict(r) for r in (await conn.execute(query)).mappings()]
 
     async def players(self, event_id: str) -> list[dict[str, Any]]:
-        """The event's players in the order they joined."""
+        """The event's players in the order they joined, each with their account's rating
+        (``rating``: the OpenSkill mean, which orders players level on points)."""
         query = (
-            sa.select(event_players)
+            sa.select(event_players, accounts.c.rating_mu.label("rating"))
+            .select_from(event_players.join(accounts, accounts.c.id == event_players.c.account_id))
             .where(event_players.c.event_id == event_id)
             .order_by(event_players.c.joined_at, event_players.c.account_id)
         )
@@ -134,13 +145,14 @@ class EventStore:
             )
         return done.rowcount == 1
 
-    async def move(self, event_id: str, before: Sequence[str], after: str) -> bool:
-        """Change the event's status from one of ``before`` to ``after``; whether it did."""
+    async def move(self, event_id: str, before: Sequence[str], after: str, **values: Any) -> bool:
+        """Change the event's status from one of ``before`` to ``after`` (and set ``values``:
+        ``started_at``); whether it did."""
         async with self.engine.begin() as conn:
             done = await conn.execute(
                 sa.update(events)
                 .where(events.c.id == event_id, events.c.status.in_(tuple(before)))
-                .values(status=after)
+                .values(status=after, **values)
             )
         return done.rowcount == 1
 
@@ -197,6 +209,7 @@ class EventStore:
                 event_tables.c.game_id,
                 games.c.status,
                 games.c.scores,
+                games.c.updated_at.label("ended"),  # a finished game's last change: its end
             )
             .select_from(event_tables.outerjoin(games, games.c.id == event_tables.c.game_id))
             .where(event_tables.c.event_id == event_id)
@@ -213,19 +226,6 @@ class EventStore:
             r["forfeits"] = [(r["game_id"], i) in forfeits for i in range(len(r["players"]))]
         return rows
 
-    async def link_game(self, event_id: str, round_no: int, table_no: int, game_id: str) -> None:
-        """Record the game a table plays."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                sa.update(event_tables)
-                .where(
-                    event_tables.c.event_id == event_id,
-                    event_tables.c.round == round_no,
-                    event_tables.c.table_no == table_no,
-                )
-                .values(game_id=game_id)
-            )
-
     async def event_of_game(self, game_id: str) -> str | None:
         """The event whose table ``game_id`` is, if any."""
         async with self.engine.connect() as conn:
@@ -234,14 +234,65 @@ class EventStore:
             )
         return found
 
-    async def seat_players(self, game_id: str, players: Sequence[tuple[int, str, str]]) -> None:
-        """Give an event game's human seats to their accounts ((seat, account id, name)): each
-        takes a token nobody knows, so the game starts; a player opens their seat with
-        "Play on this device" (a token of their own, :meth:`ra.web.accounts.Accounts.play_here`)."""
+    async def take_over(self, event_id: str, round_no: int, worker: str, lease: float) -> bool:
+        """Take over round ``round_no``'s claim to form its tables if its holder has not renewed
+        it for ``lease`` seconds (a worker that died mid-round); whether it did.  A live holder
+        (this worker too) is left to finish: two makers of one round would only waste games."""
+        t = now()
         async with self.engine.begin() as conn:
-            for seat, account_id, name in players:
-                await conn.execute(
-                    sa.update(seats)
-                    .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.token_hash.is_(None))
-                    .values(account_id=account_id, name=name, token_hash=hash_token(new_token()))
+            done = await conn.execute(
+                sa.update(event_rounds)
+                .where(
+                    event_rounds.c.event_id == event_id,
+                    event_rounds.c.round == round_no,
+                    event_rounds.c.formed_at < t - timedelta(seconds=lease),
                 )
+                .values(worker=worker, formed_at=t)
+            )
+        return done.rowcount == 1
+
+    @staticmethod
+    def linker(
+        table: TableKey, worker: str, players: Sequence[tuple[int, str, str]]
+    ) -> Callable[[AsyncConnection, str], Awaitable[None]]:
+        """:meth:`link_table` for one table, as the lobby's creation calls it (with the new id)."""
+
+        async def link(conn: AsyncConnection, game_id: str) -> None:
+            await EventStore.link_table(conn, table, worker, game_id, players)
+
+        return link
+
+    @staticmethod
+    async def link_table(
+        conn: AsyncConnection,
+        table: TableKey,
+        worker: str,
+        game_id: str,
+        players: Sequence[tuple[int, str, str]],
+    ) -> None:
+        """In the new game's own transaction: record it as the table's game and give its human
+        seats to their accounts ((seat, account id, name)), each with a token nobody knows (a
+        player opens theirs with "Play on this device"), and renew the worker's claim on the
+        round.  Raises :class:`TableTakenError` (undoing the game) when the table already has a game
+        or another worker took the round over: a table never gets two games."""
+        event_id, round_no, table_no = table
+        held = await conn.execute(
+            sa.update(event_rounds)
+            .where(event_rounds.c.event_id == event_id, event_rounds.c.round == round_no)
+            .where(event_rounds.c.worker == worker)
+            .values(formed_at=now())
+        )
+        linked = await conn.execute(
+            sa.update(event_tables)
+            .where(event_tables.c.event_id == event_id, event_tables.c.round == round_no)
+            .where(event_tables.c.table_no == table_no, event_tables.c.game_id.is_(None))
+            .values(game_id=game_id)
+        )
+        if held.rowcount != 1 or linked.rowcount != 1:
+            raise TableTakenError(table)
+        for seat, account_id, name in players:
+            await conn.execute(
+                sa.update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.token_hash.is_(None))
+                .values(account_id=account_id, name=name, token_hash=hash_token(new_token()))
+            )

@@ -33,6 +33,7 @@ from ra.web.names import clean_name, name_key
 from ra.web.rating_policy import RatingPolicyError, table_choice
 from ra.web.settings import Settings
 from ra.web.store import Caps, GameRow, OverCapError, new_token
+from ra.web.store.games import Linker
 from ra.web.store.lobby import LobbyStorage
 
 MIN_MOVE_SECONDS = 5
@@ -221,8 +222,10 @@ class Lobby:
 
     # --- tables ---------------------------------------------------------------------
 
-    async def create(self, body: NewGame, addr: str) -> Seated:
-        """A new table; its creator takes the first human seat unless ``join`` is false."""
+    async def create(self, body: NewGame, addr: str, then: Linker | None = None) -> Seated:
+        """A new table; its creator takes the first human seat unless ``join`` is false;
+        ``then`` runs in the creation's transaction with the new id (an event's table is linked
+        and its seats given in the same step, :meth:`ra.web.event_store.EventStore.link_table`)."""
         for s in body.seats:
             if s.kind == "bot" and s.level is None:
                 s.level = "medium"
@@ -277,6 +280,7 @@ class Lobby:
                 for i, s in enumerate(body.seats)
             ],
             Caps(addr, self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr, n_bots),
+            then,
         )
         if body.join:
             assert body.name is not None
@@ -284,10 +288,13 @@ class Lobby:
         await self.maybe_start(game_id)
         return {"game": await self.listing.summary(game_id)}
 
-    async def _create(self, values: dict[str, Any], seat_rows: list[dict[str, Any]], caps: Caps) -> str:
-        """Store a new table, unless its address is past its caps (:class:`ra.web.store.Caps`)."""
+    async def _create(
+        self, values: dict[str, Any], seat_rows: list[dict[str, Any]], caps: Caps, then: Linker | None
+    ) -> str:
+        """Store a new table, unless its address is past its caps (:class:`ra.web.store.Caps`);
+        ``then`` links it in the same transaction (an event's table)."""
         try:
-            return await self.store.create_game(values, seat_rows, caps)
+            return await self.store.create_game(values, seat_rows, caps, then)
         except OverCapError as over:
             if over.cap == "bot_seats":
                 raise ApiError(

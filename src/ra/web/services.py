@@ -16,6 +16,7 @@ from ra.web.addresses import Addresses, confirmer
 from ra.web.analyses import Analyses
 from ra.web.assets import Pages
 from ra.web.chat import Chat
+from ra.web.event_mail import event_mailer
 from ra.web.event_store import EventStore
 from ra.web.events import Events
 from ra.web.hub import Hub
@@ -78,7 +79,8 @@ def build_services(settings: Settings, static: Path) -> Services:
     chat.account_names = accounts.holder
     accounts.sessions.seats_changed = hub.changed
     hub.lobby_said = chat.lobby_posted
-    events = Events(EventStore(store.engine), lobby, settings.worker_id)
+    mailer = event_mailer(store, settings.smtp_url, settings.public_url)
+    events = Events(EventStore(store.engine), lobby, settings.worker_id, mailer)
 
     async def finished(game_id: str) -> None:
         try:

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -323,12 +323,17 @@ class Store:
     # --- writing ---------------------------------------------------------------
 
     async def create_game(
-        self, values: dict[str, Any], seat_rows: Sequence[dict[str, Any]], caps: Caps | None = None
+        self,
+        values: dict[str, Any],
+        seat_rows: Sequence[dict[str, Any]],
+        caps: Caps | None = None,
+        then: Linker | None = None,
     ) -> str:
         """A new game, unless its creator is past one of ``caps`` (:class:`OverCapError`):
         counted in the creation's own transaction under the creator's lock, one creation at a
         time on SQLite's single worker, so 60 requests at once, or on two workers, still create
-        at most the cap."""
+        at most the cap.  ``then`` runs last in the same transaction with the new id (an event
+        links its table: what it raises undoes the game too)."""
         game_id = new_id()
         t = now()
         async with self._creating, self.engine.begin() as conn:
@@ -340,6 +345,8 @@ class Store:
                 )
             )
             await conn.execute(sa.insert(seats), [{"game_id": game_id, **s} for s in seat_rows])
+            if then is not None:
+                await then(conn, game_id)
             await self._notify(conn, game_id)  # the other workers' lobbies list it
         self.on_change()
         return game_id
@@ -488,6 +495,11 @@ class Caps:
     new_bots: int = 0
     today: int | None = None
     """Games (tables and imported records) created in the last 24 hours at most."""
+
+
+Linker = Callable[[AsyncConnection, str], Awaitable[None]]
+"""A step of a game's creation, in its own transaction, with the new id (an event's table links its
+game: :meth:`ra.web.event_store.EventStore.linker`)."""
 
 
 class OverCapError(Exception):

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from ra.web.db import now
 from ra.web.storage import MemoryGames
-from ra.web.store.games import Caps, GameRow, OverCapError, SeatRow
+from ra.web.store.games import Caps, GameRow, Linker, OverCapError, SeatRow
 from ra.web.store.limits import Levels, MemoryLevels
 from ra.web.store.tokens import hash_token, new_id
 
@@ -36,9 +36,14 @@ class LobbyStorage(Protocol):
     async def seat_for_token(self, game_id: str, token: str) -> int | None: ...
 
     async def create_game(
-        self, values: dict[str, Any], seat_rows: Sequence[dict[str, Any]], caps: Caps | None = None
+        self,
+        values: dict[str, Any],
+        seat_rows: Sequence[dict[str, Any]],
+        caps: Caps | None = None,
+        then: Linker | None = None,
     ) -> str:
-        """A new game, unless its creator is past one of ``caps`` (:class:`OverCapError`)."""
+        """A new game, unless its creator is past one of ``caps`` (:class:`OverCapError`);
+        ``then`` runs in the creation's transaction with the new id."""
         ...
 
     async def delete_game(self, game_id: str) -> None:
@@ -98,8 +103,14 @@ class MemoryLobby(MemoryGames):
         return found[0] if found else None
 
     async def create_game(
-        self, values: dict[str, Any], seat_rows: Sequence[dict[str, Any]], caps: Caps | None = None
+        self,
+        values: dict[str, Any],
+        seat_rows: Sequence[dict[str, Any]],
+        caps: Caps | None = None,
+        then: Linker | None = None,
     ) -> str:
+        if then is not None:  # a step over a database connection: events live in the SQL store only
+            raise NotImplementedError("the in-memory lobby has no transaction to link a game into")
         if caps is not None:
             self._check_caps(caps)
         t = now()
