@@ -104,7 +104,8 @@ def test_downloads_wait_for_the_end_and_one_address_is_limited(server: Server) -
 def test_the_create_form_is_described_by_the_servers_validation(server: Server) -> None:
     schema = httpx.get(f"{server.url}/api/events/form").json()
     fields = schema["properties"]
-    assert fields["kind"]["enum"][:2] == ["swiss", "round-robin"]
+    assert set(fields["kind"]["enum"]) == {"swiss", "round-robin", "arena"}
+    assert fields["minutes"]["type"] == "integer" and fields["bots"]["type"] == "boolean"  # the form's arena
     assert (fields["table_size"]["minimum"], fields["table_size"]["maximum"]) == (2, 5)
     ann = sign_up(server.url, "Ann")
     too_many = ann.post("/api/events", json={"name": "X", "rounds": fields["rounds"]["maximum"] + 1})
