@@ -30,7 +30,10 @@ function live() { return event.status === "open" || event.status === "running"; 
 
 function aboutHtml() {
   const lang = currentLang();
-  const rounds = t("event.about", { kind: t(`event.kind.${event.kind}`), size: event.table_size, rounds: event.rounds });
+  const kind = t(`event.kind.${event.kind}`);
+  const rounds = event.kind === "arena"
+    ? t("event.about_arena", { kind, size: event.table_size, minutes: event.minutes })
+    : t("event.about", { kind, size: event.table_size, rounds: event.rounds });
   const s = event.move_seconds;
   const clock = s === null ? t("event.clock.none")
     : s % 86400 === 0 ? t("event.clock.days", { n: s / 86400 }) : t("event.clock.seconds", { n: s });
