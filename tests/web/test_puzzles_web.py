@@ -126,8 +126,8 @@ def test_an_answer_shown_by_one_worker_leaves_an_answer_through_another_unrated(
     server_factory: type[Server], pg_url: str, tmp_path: Path
 ) -> None:
     """Issue 52 with two servers sharing PostgreSQL (two workers, or two hosts): a puzzle's answer
-    shown through worker A — to a guest at the address, or after the account's own attempt — makes
-    the account's answer to it through worker B unrated; a puzzle not shown there still counts."""
+    shown through worker A — to a guest at the address, or after an account's attempt — makes an
+    account's answer to it from there through worker B unrated; a puzzle not shown there counts."""
     a = server_factory(pg_url, tmp_path / "a.log").start()
     b = server_factory(pg_url, tmp_path / "b.log").start()
     home = httpx.Client(timeout=10, transport=httpx.HTTPTransport(local_address="127.0.3.5"))
@@ -145,6 +145,11 @@ def test_an_answer_shown_by_one_worker_leaves_an_answer_through_another_unrated(
     assert again["correct"] and again["rated"] is False and again["solver"] == tried["solver"]
     counts = home.post(f"{b.url}/api/puzzles/{fresh.id}/answer", json={"action": fresh.answer}).json()
     assert counts["rated"] and counts["solver"]["rating"] > tried["solver"]["rating"]
+    sibling = httpx.Client(timeout=10, transport=httpx.HTTPTransport(local_address="127.0.3.5"))
+    r = sibling.post(f"{b.url}/api/account/signup", json={"name": "Sibling", "password": PASSWORD})
+    sibling.headers["X-CSRF-Token"] = r.json()["csrf"]  # another account at the address
+    shown = sibling.post(f"{b.url}/api/puzzles/{other.id}/answer", json={"action": other.answer}).json()
+    assert shown["correct"] and shown["rated"] is False  # the answer Peeker saw through A
     elsewhere = sign_up(a.url, "Honest")  # another address: its first answer through A counts
     assert elsewhere.post(f"/api/puzzles/{BID.id}/answer", json={"action": BID.answer}).json()["rated"]
 
