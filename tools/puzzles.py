@@ -12,13 +12,14 @@ shows a theme (:func:`ra.puzzles.themes_of`) and the advisor's search finds a cl
 
 At most four puzzles per game, six decisions apart.  Most clear positions have an easy answer
 ("pass" or "draw"): once a game has ``EASY_ENOUGH`` of them, a quick look (``SCREEN``
-iterations) skips the positions where it too finds an easy answer (a saving only: a puzzle
-still passes all three looks).  Candidates are gathered until there are ``POOL`` (``--pool``)
-times as many as wanted, ``PER_THEME`` of every theme and enough answers that are not easy (or
-``--games`` games were played); the set then takes up to ``QUOTA`` of each theme, the rarer
-themes first, and at most a quarter of its answers may be "pass" and a fifth "draw" — of the set
-as made: with too few other answers, the set is smaller.  A puzzle's rating (mu) grows with each
-of our bots (easy, medium, hard) that misses the answer and with a smaller gap.
+iterations) skips the positions where it too finds an easy answer, but not those of a ``RARE``
+theme (a saving only: a puzzle still passes all three looks).  Candidates are gathered until
+there are ``POOL`` (``--pool``) times as many as wanted, ``PER_THEME`` of every theme and enough
+answers that are not easy (or ``--games`` games were played); the set then takes up to
+``QUOTA`` of each theme, the rarer themes first, and at most a quarter of its answers may be
+"pass" and a fifth "draw" — of the set as made: with too few other answers, the set is smaller.
+A puzzle's rating (mu) grows with each of our bots (easy, medium, hard) that misses the answer
+and with a smaller gap.
 
 ``--cache FILE`` appends each game's candidates to FILE as it ends; a run given the same file
 plays only the games missing (an interrupted run loses at most the games being played).
@@ -62,8 +63,8 @@ EASY = ("pass", "draw")
 """The easy answers (``CAPS``): many positions have one, few the other answers."""
 SCREEN = 250
 """Search iterations of a quick look that skips, once a game has ``EASY_ENOUGH`` clear positions
-with an easy answer, the positions where it too finds an easy answer (it only skips: every
-puzzle still passes all three looks)."""
+with an easy answer, the positions where it too finds an easy answer, unless they show a ``RARE``
+theme (it only skips: every puzzle still passes all three looks)."""
 EASY_ENOUGH = 2
 PLAYERS = (2, 3, 3, 4, 4, 5)
 POOL = 1.6
@@ -147,7 +148,8 @@ def puzzles_of_game(seed: int) -> list[dict[str, object]]:
         assert seat is not None
         themes = themes_of(game)
         looked = len(game.legal_actions()) >= 2 and bool(themes)
-        if looked and not (sum(c[0] for c in clear) >= EASY_ENOUGH and _easy(game)):
+        screened = not set(themes) & set(RARE) and sum(c[0] for c in clear) >= EASY_ENOUGH
+        if looked and not (screened and _easy(game)):
             found = clear_best(game)
             if found is not None:
                 puzzle = _puzzle(game, seed, moves, themes, *found)
