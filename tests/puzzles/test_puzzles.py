@@ -147,6 +147,26 @@ def test_a_malformed_puzzle_is_named() -> None:
         puzzle_from({**good, "moves": ["bid 13"]}).game()
 
 
+def test_rows_tied_as_shown_load_in_either_order() -> None:
+    """The rows fall by the chance a player reads (whole per cent); within a tie as shown the
+    advisor puts the better margin first (``rank_key``), an older file the higher exact chance.
+    The loader refused the advisor's order (37.31% with a margin of -4.45 above 37.46% with -4.9:
+    puzzle 1012-29); it still refuses a row that shows more than the one above it."""
+    good = to_json(PUZZLES[0])
+    mover = PUZZLES[0].mover
+    rows = json.loads(json.dumps(good["actions"]))
+    assert len(rows) >= 3
+    for row, (chance, margin) in zip(rows, [(0.6, 5.0), (0.3731, -4.45), (0.3746, -4.9)], strict=False):
+        row["chances"][mover], row["margin"] = chance, margin
+    for row in rows[3:]:
+        row["chances"][mover] = 0.1
+    assert puzzle_from({**good, "actions": rows}).actions[1].margin == -4.45
+    assert puzzle_from({**good, "actions": [rows[0], rows[2], rows[1], *rows[3:]]}).actions[1].margin == -4.9
+    rows[2]["chances"][mover] = 0.3851  # 39% under 37%
+    with pytest.raises(PuzzleDataError, match="ordered by the mover"):
+        puzzle_from({**good, "actions": rows})
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(core is None, reason="the generator's search needs the native core")
 def test_the_generator_makes_the_shipped_puzzles_again() -> None:
