@@ -23,7 +23,8 @@ and with a smaller gap.
 
 ``--cache FILE`` appends each game's candidates to FILE as it ends; a run given the same file
 plays only the games missing (an interrupted run loses at most the games being played).
-``--add`` keeps the puzzles already in ``--out`` and adds those of games ``ADD_FROM`` onwards.
+``--add`` keeps the puzzles of games before ``ADD_FROM`` in ``--out`` and adds those of games
+``ADD_FROM`` onwards (run again, it makes the same file).
 ``--check`` re-verifies every shipped puzzle at the test's budget (the test checks a sample).
 
     PYTHONPATH=src python -m tools.puzzles [--count 1000] [--jobs 2] [--pool 1.6] [--cache FILE]
@@ -345,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--pool must be between 1 and 10, got {args.pool}")
     if args.check:
         return _check()
-    kept = json.loads(args.out.read_text(encoding="utf-8")) if args.add else []
+    shipped = json.loads(args.out.read_text(encoding="utf-8")) if args.add else []
+    kept = [p for p in shipped if int(p["seed"]) < ADD_FROM]  # a run again makes the same file
     first = ADD_FROM if args.add else 1
     pool = gather(args.count - len(kept), args.jobs, args.pool, args.cache, args.games, first)
     found = select(pool, args.count, kept)
