@@ -10,14 +10,26 @@ shows a theme (:func:`ra.puzzles.themes_of`) and the advisor's search finds a cl
    ``STABLE`` (these numbers are the ones shipped);
 3. at the test's small budget (``CHECK``, seed 2: ``tests/puzzles``), the same best action.
 
-At most four puzzles per game, six decisions apart.  Candidates are gathered until there are
-``POOL`` (``--pool``) times as many as wanted and ``PER_THEME`` of every theme (or ``MAX_GAMES``
-games were played); the set then takes up to
-``QUOTA`` of each theme, the rarer themes first, and at most a quarter of its answers
-may be "pass" and a fifth "draw" (the easy answers).  A puzzle's rating (mu) grows with each of
-our bots (easy, medium, hard) that misses the answer and with a smaller gap.
+At most four puzzles per game, six decisions apart.  Most clear positions have an easy answer
+("pass" or "draw"): once a game has ``EASY_ENOUGH`` of them, a quick look (``SCREEN``
+iterations) skips the positions where it too finds an easy answer, but not those of a ``RARE``
+theme (a saving only: a puzzle still passes all three looks).  Candidates are gathered until
+there are ``POOL`` (``--pool``) times as many as wanted, ``PER_THEME`` of every theme and enough
+answers that are not easy (or ``--games`` games were played); the set then takes up to
+``QUOTA`` of each theme, the rarer themes first, and at most a quarter of its answers may be
+"pass" and a fifth "draw" — of the set as made: with too few other answers, the set is smaller.
+A puzzle's rating (mu) grows with each of our bots (easy, medium, hard) that misses the answer
+and with a smaller gap.
 
-    PYTHONPATH=src python -m tools.puzzles [--count 320] [--jobs 2] [--pool 2.4]
+``--cache FILE`` appends each game's candidates to FILE as it ends; a run given the same file
+plays only the games missing (an interrupted run loses at most the games being played).
+``--add`` keeps the puzzles of games before ``ADD_FROM`` in ``--out`` and adds those of games
+``ADD_FROM`` onwards (run again, it makes the same file).
+``--check`` re-verifies every shipped puzzle at the test's budget (the test checks a sample).
+
+    PYTHONPATH=src python -m tools.puzzles [--count 1000] [--jobs 2] [--pool 1.6] [--cache FILE]
+    PYTHONPATH=src python -m tools.puzzles --add --count 1000 --games 600 --cache FILE
+    PYTHONPATH=src python -m tools.puzzles --check
 """
 
 from __future__ import annotations
@@ -27,6 +39,7 @@ import json
 import random
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -34,7 +47,7 @@ import ra
 from ra import bots
 from ra.bots.advisor import Advisor
 from ra.bots.evaluate import Evaluation
-from ra.puzzles import THEMES, Puzzle, themes_of, to_json
+from ra.puzzles import THEMES, Puzzle, load_puzzles, themes_of, to_json
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "ra" / "data" / "puzzles.json"
 FIRST = 2000
@@ -47,10 +60,17 @@ GAP = 0.10
 STABLE = 0.07
 SPACING = 6
 PER_GAME = 4
+EASY = ("pass", "draw")
+"""The easy answers (``CAPS``): many positions have one, few the other answers."""
+SCREEN = 250
+"""Search iterations of a quick look that skips, once a game has ``EASY_ENOUGH`` clear positions
+with an easy answer, the positions where it too finds an easy answer, unless they show a ``RARE``
+theme (it only skips: every puzzle still passes all three looks)."""
+EASY_ENOUGH = 2
 PLAYERS = (2, 3, 3, 4, 4, 5)
 POOL = 1.6
-QUOTA = 40
-MAX_GAMES = 400
+QUOTA = 125
+MAX_GAMES = 1200
 PER_THEME = 12
 """Candidates of every theme gathered at least (the set needs 10 of each: ``tests/puzzles``)."""
 RARE = ("gods", "end_of_epoch")
@@ -58,6 +78,8 @@ RARE = ("gods", "end_of_epoch")
 CAPS = {"pass": 0.25, "draw": 0.2}
 """The largest share of the set each answer may have."""
 LEVELS = ("easy", "medium", "hard")
+ADD_FROM = 1001
+"""``--add``: the first game played (the first set's puzzles came from games 1 to 207)."""
 
 
 def mover_gap(evaluation: Evaluation) -> tuple[str, float, float]:
@@ -82,6 +104,17 @@ def clear_best(game: ra.Game) -> tuple[Evaluation, float] | None:
     if str(Advisor(budget=CHECK, seed=2).evaluate(view).best.action) != action:
         return None
     return second, gap2
+
+
+def recheck(puzzles: Iterable[Puzzle]) -> list[tuple[str, str, str]]:
+    """The puzzles whose answer the advisor at the test's small budget (``CHECK``, seed 2) no
+    longer chooses, as (id, its choice, the shipped answer): none, for a sound set."""
+    wrong = []
+    for p in puzzles:
+        best = str(Advisor(budget=CHECK, seed=2).evaluate(p.game().view(p.mover)).best.action)
+        if best != p.answer:
+            wrong.append((p.id, best, p.answer))
+    return wrong
 
 
 def found_by(game: ra.Game, answer: str, seed: int) -> list[str]:
@@ -115,11 +148,13 @@ def puzzles_of_game(seed: int) -> list[dict[str, object]]:
         seat = game.to_move
         assert seat is not None
         themes = themes_of(game)
-        if len(game.legal_actions()) >= 2 and themes:
+        looked = len(game.legal_actions()) >= 2 and bool(themes)
+        screened = not set(themes) & set(RARE) and sum(c[0] for c in clear) >= EASY_ENOUGH
+        if looked and not (screened and _easy(game)):
             found = clear_best(game)
             if found is not None:
                 puzzle = _puzzle(game, seed, moves, themes, *found)
-                clear.append((str(puzzle["answer"]) in ("pass", "draw"), len(moves), puzzle))
+                clear.append((str(puzzle["answer"]) in EASY, len(moves), puzzle))
         action = seats[seat].choose(game.view(seat))
         moves.append(str(action))
         game.apply(action)
@@ -128,6 +163,12 @@ def puzzles_of_game(seed: int) -> list[dict[str, object]]:
         if len(kept) < PER_GAME and all(abs(at - other) >= SPACING for other, _ in kept):
             kept.append((at, puzzle))
     return [_rated(p) for _, p in sorted(kept, key=lambda k: k[0])]
+
+
+def _easy(game: ra.Game) -> bool:
+    """Whether a quick look (``SCREEN`` iterations) finds an easy answer ("pass" or "draw")."""
+    view = game.view(game.to_move)
+    return str(Advisor(budget=SCREEN, seed=0).evaluate(view).best.action) in EASY
 
 
 def _rare(puzzle: dict[str, object]) -> bool:
@@ -169,39 +210,97 @@ def theme_counts(puzzles: list[dict[str, object]]) -> Counter[str]:
 
 
 def enough(pool: list[dict[str, object]], count: int, factor: float = POOL) -> bool:
-    """Enough candidates: ``factor`` (default ``POOL``) times the count, and ``PER_THEME`` of
-    every theme."""
+    """Enough candidates: ``factor`` (default ``POOL``) times the count, ``PER_THEME`` of every
+    theme, and enough answers that are not easy for a set of ``count`` under ``CAPS``."""
     counts = theme_counts(pool)
-    return len(pool) >= factor * count and all(counts[t] >= PER_THEME for t in THEMES)
+    hard = sum(str(p["answer"]).split()[0] not in EASY for p in pool)
+    return (
+        len(pool) >= factor * count
+        and all(counts[t] >= PER_THEME for t in THEMES)
+        and hard >= (1 - sum(CAPS.values())) * count
+    )
 
 
-def gather(count: int, jobs: int, factor: float = POOL) -> list[dict[str, object]]:
-    """Candidates from games 1, 2, … until :func:`enough` (or ``MAX_GAMES``), with progress."""
+def cached(cache: Path | None) -> dict[int, list[dict[str, object]]]:
+    """The candidates of the games already played, by seed, from ``cache`` (one JSON line per
+    game; a line cut short by an interruption is left out and that game played again)."""
+    games: dict[int, list[dict[str, object]]] = {}
+    if cache is None or not cache.exists():
+        return games
+    for line in cache.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+            games[int(row["seed"])] = list(row["puzzles"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return games
+
+
+def gather(
+    count: int,
+    jobs: int,
+    factor: float = POOL,
+    cache: Path | None = None,
+    games: int = MAX_GAMES,
+    first: int = 1,
+) -> list[dict[str, object]]:
+    """Candidates from games 1, 2, … until :func:`enough` (or ``games``), with progress; each
+    game's candidates are appended to ``cache`` as it ends, so an interrupted run resumes."""
+    done = cached(cache)
     pool: list[dict[str, object]] = []
-    seed = 1
+    seed, last = first, first + games - 1
     with ProcessPoolExecutor(jobs) as workers:
-        while not enough(pool, count, factor) and seed <= MAX_GAMES:
-            batch = range(seed, seed + 8 * jobs)
-            for result in workers.map(puzzles_of_game, batch):
-                pool.extend(result)
+        while not enough(pool, count, factor) and seed <= last:
+            batch = range(seed, min(seed + 8 * jobs, last + 1))
+            todo = [s for s in batch if s not in done]
+            for s, result in zip(todo, workers.map(puzzles_of_game, todo), strict=True):
+                done[s] = result
+                _remember(cache, s, result)
+            for s in batch:
+                pool.extend(done[s])
             seed += len(batch)
             counts = theme_counts(pool)
             themes = " ".join(f"{t} {counts[t]}" for t in THEMES)
-            print(f"\r{len(pool)} candidates from {seed - 1} games ({themes})", end="", file=sys.stderr)
+            print(f"\r{len(pool)} candidates from {seed - first} games ({themes})", end="", file=sys.stderr)
     print(file=sys.stderr)
     return pool
 
 
-def select(pool: list[dict[str, object]], count: int) -> list[dict[str, object]]:
-    """The set: the rarer themes first (``QUOTA`` each), then the rest in order, under ``CAPS``."""
+def _remember(cache: Path | None, seed: int, puzzles: list[dict[str, object]]) -> None:
+    """Append one game's candidates to ``cache`` (flushed: an interruption loses at most the games
+    being played)."""
+    if cache is not None:
+        with cache.open("a", encoding="utf-8") as out:
+            out.write(json.dumps({"seed": seed, "puzzles": puzzles}, ensure_ascii=False) + "\n")
+
+
+def select(
+    pool: list[dict[str, object]], count: int, kept: list[dict[str, object]] | None = None
+) -> list[dict[str, object]]:
+    """The set: ``kept`` (``--add``: the shipped puzzles), then the rarer themes first (``QUOTA``
+    each), then the rest in order, under ``CAPS`` — of the set as made: with too few answers that
+    are not easy for ``count``, a smaller set."""
+    chosen = _select(pool, count, kept or [])
+    while len(chosen) < count:
+        count = len(chosen)
+        chosen = _select(pool, count, kept or [])
+    return sorted(chosen, key=lambda p: (int(str(p["id"]).split("-")[0]), int(str(p["id"]).split("-")[1])))
+
+
+def _select(
+    pool: list[dict[str, object]], count: int, kept: list[dict[str, object]]
+) -> list[dict[str, object]]:
+    """One pass of :func:`select` for a set of ``count``: the caps are shares of ``count``."""
     counts = theme_counts(pool)
-    kinds: Counter[str] = Counter()
-    chosen: list[dict[str, object]] = []
+    kinds: Counter[str] = Counter(str(p["answer"]).split()[0] for p in kept)
+    chosen = list(kept)
+    ids = {str(p["id"]) for p in kept}
 
     def take(p: dict[str, object]) -> None:
         kind = str(p["answer"]).split()[0]
-        if p not in chosen and len(chosen) < count and kinds[kind] < CAPS.get(kind, 1) * count:
+        if str(p["id"]) not in ids and len(chosen) < count and kinds[kind] + 1 <= CAPS.get(kind, 1) * count:
             chosen.append(p)
+            ids.add(str(p["id"]))
             kinds[kind] += 1
 
     for theme in sorted(THEMES, key=lambda t: counts[t]):
@@ -209,12 +308,12 @@ def select(pool: list[dict[str, object]], count: int) -> list[dict[str, object]]
             take(p)
     for p in pool:
         take(p)
-    return sorted(chosen, key=lambda p: (int(str(p["id"]).split("-")[0]), int(str(p["id"]).split("-")[1])))
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.puzzles", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=320, help="puzzles to find (default 320)")
+    parser.add_argument("--count", type=int, default=1000, help="puzzles to find (default 1000)")
     parser.add_argument("--jobs", type=int, default=2, help="processes (default 2)")
     parser.add_argument(
         "--pool",
@@ -223,17 +322,51 @@ def main(argv: list[str] | None = None) -> int:
         help=f"candidates gathered per puzzle wanted (default {POOL}; more if the easy answers' caps bind)",
     )
     parser.add_argument("--out", type=Path, default=OUT, help="where to write (default: the package's file)")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="a file of the games' candidates, appended game by game: a run given the same file resumes",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="re-verify every shipped puzzle at the test's budget instead (the test checks a sample)",
+    )
+    parser.add_argument("--games", type=int, default=MAX_GAMES, help=f"games at most (default {MAX_GAMES})")
+    parser.add_argument(
+        "--add",
+        action="store_true",
+        help=f"keep the puzzles in --out and add those of games {ADD_FROM}, {ADD_FROM + 1}, … up to --count",
+    )
     args = parser.parse_args(argv)
     if not ra.native_available():
         parser.error("the generator needs the native core (the advisor's search)")
     if not 1.0 <= args.pool <= 10.0:
         parser.error(f"--pool must be between 1 and 10, got {args.pool}")
-    pool = gather(args.count, args.jobs, args.pool)
-    found = select(pool, args.count)
+    if args.check:
+        return _check()
+    shipped = json.loads(args.out.read_text(encoding="utf-8")) if args.add else []
+    kept = [p for p in shipped if int(p["seed"]) < ADD_FROM]  # a run again makes the same file
+    first = ADD_FROM if args.add else 1
+    pool = gather(args.count - len(kept), args.jobs, args.pool, args.cache, args.games, first)
+    found = select(pool, args.count, kept)
     args.out.write_text(json.dumps(found, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     counts = theme_counts(found)
     print(f"wrote {args.out} ({len(found)} puzzles; " + ", ".join(f"{t} {counts[t]}" for t in THEMES) + ")")
     return 0
+
+
+def _check() -> int:
+    """``--check``: every shipped puzzle re-verified (:func:`recheck`); 1 when one fails."""
+    shipped = load_puzzles()
+    wrong = recheck(shipped)
+    for puzzle_id, best, answer in wrong:
+        print(
+            f"puzzle {puzzle_id}: the advisor now plays {best!r}, the answer is {answer!r}", file=sys.stderr
+        )
+    print(f"{len(shipped) - len(wrong)} of {len(shipped)} puzzles re-verified at {CHECK} iterations")
+    return 1 if wrong else 0
 
 
 if __name__ == "__main__":

@@ -265,7 +265,7 @@ def puzzle_from(raw: object) -> Puzzle:
         raise PuzzleDataError(f"puzzle {pid!r}: themes must be some of {', '.join(THEMES)}")
     if not puzzle.actions or str(puzzle.actions[0].action) != puzzle.answer:
         raise PuzzleDataError(f"puzzle {pid!r}: the answer must be the first action")
-    shown = [v.chances[puzzle.mover] for v in puzzle.actions]
+    shown = [v.shown(puzzle.mover)[0] for v in puzzle.actions]  # whole per cent: ties keep any order
     if shown != sorted(shown, reverse=True):  # the list a player reads falls by the chance it shows
         raise PuzzleDataError(f"puzzle {pid!r}: the actions must be ordered by the mover's win chance")
     return puzzle

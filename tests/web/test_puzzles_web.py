@@ -1,17 +1,19 @@
 """Puzzles in the browser (issue 24): the API against a real server (a guest's rating sent and
-returned, an account's kept on the server and moved only by a first answer, CSRF, bad requests)
-and the page in Chromium answered right and wrong, in English and Russian, laptop and phone."""
+returned, an account's kept on the server and moved only by a first answer, CSRF, bad requests),
+two workers sharing PostgreSQL agreeing on what is rated, and the page in Chromium answered right
+and wrong, in English and Russian, laptop and phone."""
 
 from __future__ import annotations
 
 import contextlib
 import sqlite3
+from pathlib import Path
 
 import httpx
 
 from ra.puzzles import load_puzzles
 from ra.web.testing import Server
-from tests.web.test_accounts import sign_up
+from tests.web.test_accounts import PASSWORD, sign_up
 from tests.web.test_browser import (
     BROWSER_TESTS,
     LAPTOP,
@@ -118,6 +120,38 @@ def test_an_answer_this_device_saw_is_not_rated_for_an_account(server: Server) -
     other = next(p for p in PUZZLES if p.id != BID.id)
     fresh = ann.post(f"/api/puzzles/{other.id}/answer", json={"action": other.answer, "repeat": False}).json()
     assert fresh["rated"] is True
+
+
+def test_an_answer_shown_by_one_worker_leaves_an_answer_through_another_unrated(
+    server_factory: type[Server], pg_url: str, tmp_path: Path
+) -> None:
+    """Issue 52 with two servers sharing PostgreSQL (two workers, or two hosts): a puzzle's answer
+    shown through worker A — to a guest at the address, or after an account's attempt — makes an
+    account's answer to it from there through worker B unrated; a puzzle not shown there counts."""
+    a = server_factory(pg_url, tmp_path / "a.log").start()
+    b = server_factory(pg_url, tmp_path / "b.log").start()
+    home = httpx.Client(timeout=10, transport=httpx.HTTPTransport(local_address="127.0.3.5"))
+    peek = home.post(f"{a.url}/api/puzzles/{BID.id}/answer", json={"action": WRONG}).json()  # a guest
+    assert peek["answer"] == BID.answer and not peek["correct"]
+    r = home.post(f"{b.url}/api/account/signup", json={"name": "Peeker", "password": PASSWORD})
+    home.headers["X-CSRF-Token"] = r.json()["csrf"]  # the session cookie serves both workers
+    farmed = home.post(f"{b.url}/api/puzzles/{BID.id}/answer", json={"action": BID.answer}).json()
+    assert farmed["correct"] and farmed["rated"] is False and farmed["solver"] == farmed["before"]
+    other, fresh = [p for p in PUZZLES if p.id != BID.id][:2]
+    wrong = next(str(v.action) for v in other.actions[1:])
+    tried = home.post(f"{a.url}/api/puzzles/{other.id}/answer", json={"action": wrong}).json()
+    assert tried["rated"] and tried["solver"]["rating"] < tried["before"]["rating"]  # the first attempt
+    again = home.post(f"{b.url}/api/puzzles/{other.id}/answer", json={"action": other.answer}).json()
+    assert again["correct"] and again["rated"] is False and again["solver"] == tried["solver"]
+    counts = home.post(f"{b.url}/api/puzzles/{fresh.id}/answer", json={"action": fresh.answer}).json()
+    assert counts["rated"] and counts["solver"]["rating"] > tried["solver"]["rating"]
+    sibling = httpx.Client(timeout=10, transport=httpx.HTTPTransport(local_address="127.0.3.5"))
+    r = sibling.post(f"{b.url}/api/account/signup", json={"name": "Sibling", "password": PASSWORD})
+    sibling.headers["X-CSRF-Token"] = r.json()["csrf"]  # another account at the address
+    shown = sibling.post(f"{b.url}/api/puzzles/{other.id}/answer", json={"action": other.answer}).json()
+    assert shown["correct"] and shown["rated"] is False  # the answer Peeker saw through A
+    elsewhere = sign_up(a.url, "Honest")  # another address: its first answer through A counts
+    assert elsewhere.post(f"/api/puzzles/{BID.id}/answer", json={"action": BID.answer}).json()["rated"]
 
 
 def answer_by_click(page: Page, action: str) -> None:
