@@ -31,7 +31,8 @@ from typing import Any
 
 import ra
 from ra import bots, processes
-from ra.analysis.game import BLUNDER, INACCURACY, MISTAKE, analyse_game
+from ra.analysis.analyse import analyse_game
+from ra.analysis.game import BLUNDER, INACCURACY, MISTAKE
 
 LEVELS = ("expert", "hard", "medium", "easy", "greedy", "random")
 """Strongest first: the order the analysis should reproduce."""

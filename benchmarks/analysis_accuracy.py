@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import ra
 from ra import bots
-from ra.analysis.game import analyse_game
+from ra.analysis.analyse import analyse_game
 from ra.processes import running
 
 LEVELS = ("random", "medium")

@@ -27,8 +27,9 @@ from collections.abc import Callable
 
 import ra
 from ra import bots
+from ra.analysis.analyse import analyse_game
 from ra.analysis.chances import LEVEL_STRENGTH
-from ra.analysis.game import DEFAULT_SEARCHES, analyse_game, decisions_to_analyse, given_curve
+from ra.analysis.game import DEFAULT_SEARCHES, decisions_to_analyse, given_curve
 from ra.analysis.quick import model_hint
 from ra.bots.advisor import DEFAULT_BUDGET, HINT_BUDGET, Advisor, quick_hint
 from ra.bots.evaluate import Evaluation

@@ -10,7 +10,8 @@ import pytest
 import ra
 from ra import bots
 from ra.analysis.accuracy import decision_accuracy, game_accuracy, volatility_weights
-from ra.analysis.game import DEFAULT_SEARCHES, GameAnalysis, analyse_game
+from ra.analysis.analyse import analyse_game
+from ra.analysis.game import DEFAULT_SEARCHES, GameAnalysis
 from ra.analysis.quick import SCREEN_ITERATIONS
 
 native = pytest.mark.skipif(not ra.native_available(), reason="the advisor's search needs the native core")

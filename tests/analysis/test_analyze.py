@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 
 import ra
 from ra import records
+from ra.analysis.analyse import analyse_game
 from ra.analysis.game import (
     GameAnalysis,
-    analyse_game,
     curve_playouts,
     decisions_to_analyse,
     epoch_starts,

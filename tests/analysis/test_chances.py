@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 
 import ra
 from ra import bots, records
+from ra.analysis.analyse import analyse_game
 from ra.analysis.chances import LEVEL_STRENGTH, MODEL_FILE, ChancesModel, default_model, slot_strengths
-from ra.analysis.game import GameAnalysis, analyse_game, given_curve, point_reasons
+from ra.analysis.game import GameAnalysis, given_curve, point_reasons
 from ra.analysis.report import svg_chart
 from ra.cli import app as cli
 

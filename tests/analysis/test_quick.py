@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 import ra
 from ra import bots, records
 from ra.actions import Action
-from ra.analysis.game import DEFAULT_SEARCHES, GameAnalysis, analyse_game, decisions_to_analyse
+from ra.analysis.analyse import analyse_game
+from ra.analysis.game import DEFAULT_SEARCHES, GameAnalysis, decisions_to_analyse
 from ra.analysis.quick import (
     SCREEN_ITERATIONS,
     SEARCH_FROM,

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import ra
 from ra import bots
-from ra.analysis.game import analyse_game
+from ra.analysis.analyse import analyse_game
 from ra.cli import app as cli
 from ra.table import game_result
 

@@ -131,7 +131,7 @@ def test_an_analysis_reads_the_same_with_hidden_or_open_scores() -> None:
     """The chart of ``ra analyze`` and the browser's Analyse: every decision judged from its
     mover's view, so a hidden-score game's curve is the open-score game's, point for point (it
     zig-zagged with the player count when each mover thought the others had -1 points)."""
-    from ra.analysis.game import analyse_game
+    from ra.analysis.analyse import analyse_game
 
     analyses = []
     for hidden in (False, True):

@@ -17,7 +17,7 @@ from typing import Any
 from ra.actions import Action
 from ra.analysis.accuracy import game_accuracy
 from ra.analysis.chances import default_model as default_chances_model
-from ra.bots.advisor import DEFAULT_BUDGET, Advisor
+from ra.bots.advisor import Advisor
 from ra.bots.evaluate import Budget, Evaluation, Evaluator
 from ra.bots.explain import explain, mistake_msg, msg_from_json, reason_msg
 from ra.engine import Game
@@ -287,61 +287,25 @@ def decision_report(
     )
 
 
-def analyse_game(
+def full_analysis(
     game: Game,
-    seats: Sequence[int] | None = None,
-    budget: Budget | str | int = DEFAULT_BUDGET,
-    seed: int = 0,
-    progress: Callable[[int, int], None] | None = None,
-    edition: str = "original",
-    jobs: int = 1,
-    strengths: Sequence[float] | None = None,
-    searches: int | None = DEFAULT_SEARCHES,
+    seats: Sequence[int] | None,
+    budget: Budget | str | int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+    edition: str,
+    jobs: int,
     forfeited: Collection[int] = (),
 ) -> GameAnalysis:
-    """Analyse ``game``'s decisions by ``seats`` (default: all), in ``jobs`` processes.
-
-    By default every decision is judged by a short search and at most ``searches`` of them (the
-    costliest by the short search) by the search at ``budget`` too
-    (:func:`ra.analysis.quick.quick_analysis`); ``searches=None`` searches every decision at
-    ``budget`` (the full analysis, ``ra analyze --deep``), as below.
-
-    Every other decision gets a cheaper plain estimate of the position after it (the curve).
-    Given each seat's ``strengths`` (ratings, :data:`ra.analysis.chances.LEVEL_STRENGTH`), the
-    analysis also holds the chances given who is playing (:func:`given_curve`).
-    ``progress(done, total)`` is called after each decision of the game.  The numbers do not
-    depend on ``jobs``.  On ``KeyboardInterrupt`` the analysis so far is returned with
-    ``complete=False`` (nothing is lost, nothing is half).  The winner is the table's
-    (:func:`ra.table.game_result` with the seats that ``forfeited``: last, whatever their score).
-    """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a whole number of 1 or more, got {jobs!r}")
-    if searches is not None:
-        from ra.analysis.quick import quick_analysis  # it builds on this module
-
-        analysis = quick_analysis(game, seats, budget, seed, searches, progress, edition, jobs, forfeited)
-        add_given(analysis, game, strengths)
-        return settled(analysis, game)
+    """The full analysis (``ra analyze --deep``): every decision of ``seats`` with a choice judged
+    by the search at ``budget``, in ``jobs`` processes (:func:`ra.analysis.analyse.analyse_game`
+    is the front door)."""
     analysis, chosen = new_analysis(game, seats, budget, seed, forfeited)
-    add_given(analysis, game, strengths)
     evaluator = Advisor(budget, seed=seed)
     if jobs == 1:
         _analyse_here(game, chosen, evaluator, analysis, progress, edition)
     else:
         _analyse_in_pool(game, chosen, evaluator.budget, seed, analysis, progress, edition, jobs)
-    return settled(analysis, game)
-
-
-def settled(analysis: GameAnalysis, game: Game) -> GameAnalysis:
-    """``analysis`` whose charts end certain for its winner where that is the table's, not the
-    engine's (a seat that forfeited ranks last, :func:`ra.table.game_result`); else unchanged."""
-    winner, end = analysis.winner, game.num_decisions
-    if winner is None or winner == game.winner:
-        return analysis
-    certain = tuple(float(s == winner) for s in range(game.num_players))
-    for points in (analysis.curve, analysis.given):
-        if points and points[-1][0] == end:
-            points[-1] = (end, certain)
     return analysis
 
 
@@ -540,17 +504,16 @@ __all__ = [
     "DecisionReport",
     "GameAnalysis",
     "analyse_decision",
-    "analyse_game",
     "curve_playouts",
     "decision_report",
     "decisions_to_analyse",
     "epoch_starts",
     "fill_analysis",
+    "full_analysis",
     "given_curve",
     "judge_decision",
     "label_for",
     "new_analysis",
     "point_reasons",
     "position_chances",
-    "settled",
 ]

@@ -7,7 +7,7 @@ legal action, from the mover's view (R9: hidden scores stay hidden; every iterat
 unseen tiles, R9.3).  Then the decisions where that short search says the most chance was lost
 (from :data:`SEARCH_FROM`, at most ``searches`` of them) are judged again at the analysis'
 budget, whose numbers replace the short search's there; each report says which judged it
-(``searched``: the full budget).  ``searches=None`` in :func:`ra.analysis.game.analyse_game`
+(``searched``: the full budget).  ``searches=None`` in :func:`ra.analysis.analyse.analyse_game`
 keeps the old analysis, every decision at the full budget.
 
 Why not the model of win chances (:mod:`ra.analysis.chances`) for the first judgement, as

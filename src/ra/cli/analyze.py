@@ -134,7 +134,8 @@ def _analyse(
 ) -> GameAnalysis:
     """The analysis of the replay's game (the table's result: its forfeits count), with a progress
     bar while it runs (``deep``: every decision at the full budget)."""
-    from ra.analysis.game import DEFAULT_SEARCHES, analyse_game
+    from ra.analysis.analyse import analyse_game
+    from ra.analysis.game import DEFAULT_SEARCHES
 
     columns = (
         TextColumn(w()("analysis.progress"), markup=False),
