@@ -274,20 +274,15 @@ def test_an_event_by_invitation_shows_its_link_to_copy_and_the_link_lets_a_playe
     page.context.close()
 
 
-def test_the_form_offers_an_arena_and_bots_once_the_servers_validation_takes_them(
+def test_the_form_offers_an_arena_bots_and_byes_as_the_servers_validation_takes_them(
     browser: Browser, live_server: str, trio: tuple[httpx.Client, httpx.Client, httpx.Client]
 ) -> None:
-    """The form is built from ``GET /api/events/form``: a server whose create accepts an arena
-    (with ``minutes``) and ``bots`` gets them offered and sent, with no change to the page.  The
-    server's answer is extended here (that server is being built beside this page); the create
-    request is caught, not sent."""
-    schema = httpx.get(f"{live_server}/api/events/form").json()
-    fields = schema["properties"]
-    fields["kind"]["enum"].append("arena")
-    fields["minutes"] = {"type": "integer", "minimum": 10, "maximum": 600, "default": 60}
-    fields["bots"] = {"type": "boolean", "default": False}
+    """The form is built from ``GET /api/events/form``: the server's create accepts an arena (with
+    ``minutes``), ``bots`` and ``byes``, so the form offers and sends them; the create request is
+    caught, not sent, and answered with a refusal of the minutes, named next to its field."""
+    fields = httpx.get(f"{live_server}/api/events/form").json()["properties"]
+    assert "arena" in fields["kind"]["enum"] and "bots" in fields and "byes" in fields
     page = signed_in_page(browser, live_server, trio[0], PHONE, "en-US")
-    page.route("**/api/events/form", lambda route: route.fulfill(json=schema))
     sent: list[dict[str, object]] = []
 
     def caught(route: Any) -> None:  # playwright's Route
@@ -304,13 +299,14 @@ def test_the_form_offers_an_arena_and_bots_once_the_servers_validation_takes_the
     page.fill("#ev-name", "Arena Cup")
     page.fill("#ev-minutes", "700")
     page.get_by_label(words("en")("eventNew.bots")).check()
+    page.get_by_label(words("en")("eventNew.byes")).check()
     page.get_by_role("button", name=words("en")("eventNew.create")).click()
     page.locator("#minutes-error").wait_for()
-    assert page.locator("#minutes-error").inner_text() == words("en")("eventNew.bad.range", min=10, max=600)
+    low, high = fields["minutes"]["minimum"], fields["minutes"]["maximum"]
+    assert page.locator("#minutes-error").inner_text() == words("en")("eventNew.bad.range", min=low, max=high)
     (body,) = sent
-    assert (
-        body["kind"] == "arena" and body["minutes"] == 700 and body["bots"] is True and "rounds" not in body
-    )
+    assert body["kind"] == "arena" and body["minutes"] == 700 and "rounds" not in body
+    assert body["bots"] is True and body["byes"] is True
     no_js_errors(page)
     page.context.close()
 

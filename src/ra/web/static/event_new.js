@@ -28,7 +28,7 @@ function defaults() {
   const local = new Date(start.getTime() - start.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
   return { name: "", kind: prop("kind").default, table_size: String(prop("table_size").default),
     rounds: String(prop("rounds").default), minutes: prop("minutes") ? String(prop("minutes").default ?? 60) : "",
-    clock: "none", clock_amount: "", start: local, rated: prop("rated").default, invitation: false, bots: false };
+    clock: "none", clock_amount: "", start: local, rated: prop("rated").default, invitation: false, bots: false, byes: false };
 }
 
 function hint(field) {
@@ -79,6 +79,7 @@ function formHtml() {
     field("start", t("eventNew.start"), (a) => `<input id="ev-start" name="start" type="datetime-local" value="${esc(values.start)}"${a}>`) +
     box("rated", "eventNew.rated") + box("invitation", "eventNew.invitation") +
     (prop("bots") ? box("bots", "eventNew.bots") : "") +
+    (prop("byes") ? box("byes", "eventNew.byes") : "") +
     `<p><button type="submit" class="btn primary">${esc(t("eventNew.create"))}</button></p></form>`;
 }
 
@@ -122,6 +123,7 @@ function body() {
   out.start_in = Number.isNaN(when) ? null : Math.round((when - Date.now()) / 1000);
   if (out.start_in !== null && out.start_in < 0 && out.start_in > -120) out.start_in = 0;  // "now", just typed
   if (prop("bots")) out.bots = values.bots;
+  if (prop("byes")) out.byes = values.byes;
   return out;
 }
 
