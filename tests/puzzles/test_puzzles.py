@@ -33,8 +33,8 @@ SAMPLE = 300
 """Puzzles the quick test re-verifies (of all of them, ``python -m tools.puzzles --check``)."""
 
 
-def test_at_least_800_puzzles_with_unique_ids_and_every_theme() -> None:
-    assert len(PUZZLES) >= 800
+def test_at_least_1000_puzzles_with_unique_ids_and_every_theme() -> None:
+    assert len(PUZZLES) >= 1000  # issue 52: a pool large enough that looking answers up pays little
     assert len({p.id for p in PUZZLES}) == len(PUZZLES)
     counts = Counter(t for p in PUZZLES for t in p.themes)
     assert all(counts[t] >= 10 for t in THEMES), counts

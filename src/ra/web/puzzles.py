@@ -45,7 +45,7 @@ from ra.web.store import Store
 from ra.words import DEFAULT_LANG, normalize, sentence, words
 
 MAX_SEEN = 1000
-"""Puzzle ids a page may list as seen (more than there are puzzles)."""
+"""Puzzle ids a page may list as seen (as many as there are puzzles)."""
 
 
 class SolverData(BaseModel):
