@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,6 +26,7 @@ from ra.web.store.chat import ChatStorage, MemoryChat
 from ra.web.store.limits import Holds, Levels, MemoryHolds
 from ra.web.store.lobby import LobbyStorage, MemoryLobby
 from ra.web.store.mail_links import Link
+from ra.web.store.ratings import MemoryRatings, RatedGame, RatedSeat, RatingStorage, Standing
 
 BACKENDS = ("memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.slow))
 """PostgreSQL's database is made and migrated once per module (seconds): not in the fast subset."""
@@ -37,6 +38,7 @@ WRITTEN = (
     "chat",
     "limit_levels",
     "limit_holds",
+    "decisions",
     "sessions",
     "password_resets",
     "reserved_names",
@@ -58,6 +60,7 @@ class Stores:
     analyses: AnalysisStorage
     lobby: LobbyStorage
     addresses: AddressStorage
+    ratings: RatingStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
@@ -87,6 +90,39 @@ class Stores:
         values = {"email": email, "email_key": fold(email), "email_confirmed": True}
         async with self.store.engine.begin() as conn:
             await conn.execute(sa.update(db.accounts).where(db.accounts.c.id == account_id).values(**values))
+
+    async def rated_player(self, account_id: str, standing: Standing) -> None:
+        """An account (named as its id) with ``standing`` (as earlier rated games left it)."""
+        if self.store is None:
+            cast(MemoryRatings, self.ratings).put_account(account_id, account_id, standing)
+            return
+        values = {"id": account_id, "name": account_id, "name_key": account_id, "password_hash": "-"}
+        values |= {"created_at": datetime.now(UTC), "rating_mu": standing.mu}
+        values |= {"rating_sigma": standing.sigma, "rated_games": standing.games}
+        async with self.store.engine.begin() as conn:
+            await conn.execute(sa.insert(db.accounts).values(**values))
+
+    async def finished_game(self, seats: tuple[RatedSeat, ...], casual: bool = False) -> str:
+        """A finished game, 40 to 20 won by seat 0, whose seats took their ``own`` and ``stood``
+        decisions (stored as the rating reads it)."""
+        if self.store is None:
+            self.games += 1
+            gid = f"g{self.games}"
+            game = RatedGame(gid, "finished", casual, False, False, [40, 20], 0, seats)
+            cast(MemoryRatings, self.ratings).put_game(game)
+            return gid
+        values = {"status": "finished", "players": 2, "variant": "standard", "hidden_scores": True}
+        values |= {"edition": "original", "bot_delay": 0.0, "seed": 1, "scores": [40, 20], "winner": 0}
+        rows = [{"seat": t.seat, "kind": t.kind, "level": t.level, "name": t.account_id} for t in seats]
+        for row, t in zip(rows, seats, strict=True):
+            row |= {"account_id": t.account_id, "forfeited": t.forfeited}
+        gid = await self.store.create_game({**values, "casual": casual}, rows)
+        taken = [(t.seat, by) for t in seats for by, k in ((False, t.own), (True, t.stood)) for _ in range(k)]
+        async with self.store.engine.begin() as conn:
+            for n, (seat, by) in enumerate(taken):
+                row = {"game_id": gid, "n": n, "seat": seat, "action": "draw", "stand_in": by}
+                await conn.execute(sa.insert(db.decisions).values(**row, created_at=datetime.now(UTC)))
+        return gid
 
 
 Scenario = Callable[[Stores], Awaitable[None]]
@@ -125,6 +161,7 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 MemoryAnalyses(),
                 lobby,
                 MemoryAddresses(accounts),
+                MemoryRatings(),
             )
         )
         return
@@ -139,6 +176,7 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 store.analyses,
                 store,
                 store.addresses,
+                store.ratings,
                 store,
             )
         )
@@ -655,5 +693,68 @@ def test_turn_mail_switches_and_unsubscribe_links(run: Callable[[Scenario], None
         assert await s.addresses.link("unsubscribe", token) == Link("a1", "ann@example.org", "de")
         assert await s.addresses.link("unsubscribe", token + "x") is None
         assert await s.addresses.link("confirm", token) is None
+
+    run(scenario)
+
+
+# --- ratings ---------------------------------------------------------------------------
+
+START = Standing(25.0, 25 / 3, 0)
+
+
+def test_a_finished_game_reads_back_as_its_rating_sees_it(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.rated_player("ann", START)
+        seats = (RatedSeat(0, "human", None, "ann", own=3, stood=2), RatedSeat(1, "bot", "easy", None))
+        gid = await s.finished_game(seats, casual=True)
+        game = await s.ratings.game(gid)
+        assert game is not None and (game.status, game.casual, game.imported, game.rated) == (
+            "finished",
+            True,
+            False,
+            False,
+        )
+        assert (game.scores, game.winner, game.seats) == ([40, 20], 0, seats)
+        assert await s.ratings.game("nope") is None
+
+    run(scenario)
+
+
+def test_a_game_is_rated_once_and_moves_only_its_people(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        for name in ("ann", "bob", "cid"):
+            await s.rated_player(name, START)
+        seats = (RatedSeat(0, "human", None, "ann"), RatedSeat(1, "human", None, "bob"))
+        gid = await s.finished_game(seats)
+        seen: list[dict[str, Standing]] = []
+
+        def rerate(before: Mapping[str, Standing]) -> dict[str, tuple[float, float]]:
+            seen.append(dict(before))
+            return {a: (r.mu + 1, r.sigma - 1) for a, r in before.items()}
+
+        assert await s.ratings.rate(gid, ["ann", "bob"], rerate)
+        assert not await s.ratings.rate(gid, ["ann", "bob"], rerate)  # once: the second is refused
+        assert seen == [{"ann": START, "bob": START}]
+        game = await s.ratings.game(gid)
+        assert game is not None and game.rated
+        board = dict(await s.ratings.leaders(0, 10))
+        assert board["ann"] == board["bob"] == Standing(26.0, 25 / 3 - 1, 1) and board["cid"] == START
+
+    run(scenario)
+
+
+def test_leaders_are_the_established_accounts_best_first_up_to_the_limit(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.rated_player("new", Standing(40.0, 1.0, 2))  # the best, but too few games
+        await s.rated_player("low", Standing(30.0, 5.0, 9))  # 15
+        await s.rated_player("top", Standing(27.0, 2.0, 5))  # 21
+        await s.rated_player("mid", Standing(28.0, 3.0, 5))  # 19
+        assert await s.ratings.leaders(5, 2) == [
+            ("top", Standing(27.0, 2.0, 5)),
+            ("mid", Standing(28.0, 3.0, 5)),
+        ]
+        assert [n for n, _ in await s.ratings.leaders(5, 10)] == ["top", "mid", "low"]
 
     run(scenario)
