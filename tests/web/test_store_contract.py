@@ -6,6 +6,7 @@ same over the database, and a twin cannot drift from what the database does."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shutil
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from ra.web.store.chat import ChatStorage, MemoryChat
 from ra.web.store.limits import Holds, Levels, MemoryHolds
 from ra.web.store.lobby import LobbyStorage, MemoryLobby
 from ra.web.store.mail_links import Link
+from ra.web.store.profiles import MemoryProfiles, ProfileStorage, SatGame, SeatLine, StoredProfile
 from ra.web.store.ratings import MemoryRatings, RatedGame, RatedSeat, RatingStorage, Standing
 
 BACKENDS = ("memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.slow))
@@ -61,6 +63,7 @@ class Stores:
     lobby: LobbyStorage
     addresses: AddressStorage
     ratings: RatingStorage
+    profiles: ProfileStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
@@ -92,11 +95,12 @@ class Stores:
             await conn.execute(sa.update(db.accounts).where(db.accounts.c.id == account_id).values(**values))
 
     async def rated_player(self, account_id: str, standing: Standing) -> None:
-        """An account (named as its id) with ``standing`` (as earlier rated games left it)."""
+        """An account (named as its id, its name folded to lower case) with ``standing`` (as
+        earlier rated games left it)."""
         if self.store is None:
             cast(MemoryRatings, self.ratings).put_account(account_id, account_id, standing)
             return
-        values = {"id": account_id, "name": account_id, "name_key": account_id, "password_hash": "-"}
+        values = {"id": account_id, "name": account_id, "name_key": account_id.lower(), "password_hash": "-"}
         values |= {"created_at": datetime.now(UTC), "rating_mu": standing.mu}
         values |= {"rating_sigma": standing.sigma, "rated_games": standing.games}
         async with self.store.engine.begin() as conn:
@@ -162,6 +166,7 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 lobby,
                 MemoryAddresses(accounts),
                 MemoryRatings(),
+                MemoryProfiles(),
             )
         )
         return
@@ -177,6 +182,7 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 store,
                 store.addresses,
                 store.ratings,
+                store.profiles,
                 store,
             )
         )
@@ -758,3 +764,54 @@ def test_leaders_are_the_established_accounts_best_first_up_to_the_limit(
         assert [n for n, _ in await s.ratings.leaders(5, 10)] == ["top", "mid", "low"]
 
     run(scenario)
+
+
+# --- profiles --------------------------------------------------------------------------
+
+
+def test_a_profile_reads_its_account_and_its_games_newest_first(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        since = datetime(2026, 1, 1, tzinfo=UTC)
+        seats = (SeatLine(0, "human", "ann", None), SeatLine(1, "bot", None, "easy"))
+        first = SatGame("g1", "finished", 2, 0, None, since, 0, [40, 20], 3, 60, False, False, seats)
+        then = SatGame(
+            "g2", "running", 2, 1, 0, since + timedelta(days=1), None, None, 1, 4, True, False, seats
+        )
+        if s.store is None:
+            games = (first, then)
+            profile = StoredProfile("Ann", since, Standing(27.0, 3.0, 4), games)
+            cast(MemoryProfiles, s.profiles).put("ann", profile)
+        else:
+            await s.rated_player("Ann", Standing(27.0, 3.0, 4))
+            first, then = await stored_games(s.store, first, then)
+        got = await s.profiles.profile("ann")
+        assert got is not None and (got.name, got.standing) == ("Ann", Standing(27.0, 3.0, 4))
+        assert [(g.id, g.seat, g.away, g.scores, g.seats) for g in got.games] == [
+            (then.id, 1, True, None, seats),
+            (first.id, 0, False, [40, 20], seats),
+        ]
+        assert await s.profiles.profile("nobody") is None
+
+    run(scenario)
+
+
+async def stored_games(store: Store, *sat: SatGame) -> list[SatGame]:
+    """Store games as a profile reads them (seat ``g.seat`` held by the account Ann); each with its id."""
+    out = []
+    for g in sat:
+        values = {"status": g.status, "players": 2, "variant": "standard", "hidden_scores": True}
+        values |= {"edition": "original", "bot_delay": 0.0, "seed": 1, "scores": g.scores}
+        values |= {"winner": g.winner, "to_move": g.to_move, "epoch": g.epoch, "num_decisions": g.decisions}
+        rows = [{"seat": t.seat, "kind": t.kind, "level": t.level, "name": t.name} for t in g.seats]
+        for row in rows:  # every row names the same columns (one insert of them all)
+            row |= (
+                {"account_id": "Ann", "away": g.away}
+                if row["seat"] == g.seat
+                else {"account_id": None, "away": False}
+            )
+        gid = await store.create_game(values, rows)
+        async with store.engine.begin() as conn:
+            when = sa.update(db.games).where(db.games.c.id == gid)
+            await conn.execute(when.values(created_at=g.created_at))
+        out.append(dataclasses.replace(g, id=gid))
+    return out

@@ -15,6 +15,7 @@ through the same scenarios):
 - :mod:`.chat`: the tables' and the lobby's chat lines and the reports on them.
 - :mod:`.analyses`: finished games' analyses, and the ratings their chances are given.
 - :mod:`.ratings`: what a finished game's rating reads, the accounts' ratings, the leaderboard.
+- :mod:`.profiles`: the accounts as their public profiles read them, with their games.
 - :mod:`.limits`: the rate limits' levels and what clients hold at once.
 - :mod:`.tokens`: ids and tokens, and how a token is stored (hashed).
 

@@ -47,6 +47,7 @@ from ra.web.store.analyses import AnalysisStorage, AnalysisStore
 from ra.web.store.bot_claims import BotClaims
 from ra.web.store.chat import ChatStorage, ChatStore
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels, lock_key
+from ra.web.store.profiles import ProfileStorage, ProfileStore
 from ra.web.store.ratings import RatingStorage, RatingStore
 from ra.web.store.tokens import hash_token, new_id
 
@@ -216,6 +217,8 @@ class Store:
         """The finished games' analyses."""
         self.ratings: RatingStorage = RatingStore(self.engine)
         """What rating a finished game reads, the accounts' ratings and the leaderboard."""
+        self.profiles: ProfileStorage = ProfileStore(self.engine)
+        """The accounts as their public profiles read them, with their games."""
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
         """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
         allows), in PostgreSQL when workers share it."""
