@@ -100,7 +100,12 @@ class Stores:
         if self.store is None:
             cast(MemoryRatings, self.ratings).put_account(account_id, account_id, standing)
             return
-        values = {"id": account_id, "name": account_id, "name_key": account_id.lower(), "password_hash": "-"}
+        values: dict[str, object] = {
+            "id": account_id,
+            "name": account_id,
+            "name_key": account_id.lower(),
+            "password_hash": "-",
+        }
         values |= {"created_at": datetime.now(UTC), "rating_mu": standing.mu}
         values |= {"rating_sigma": standing.sigma, "rated_games": standing.games}
         async with self.store.engine.begin() as conn:
