@@ -29,6 +29,7 @@ from ra.web.store.lobby import LobbyStorage, MemoryLobby
 from ra.web.store.mail_links import Link
 from ra.web.store.profiles import MemoryProfiles, ProfileStorage, SatGame, SeatLine, StoredProfile
 from ra.web.store.ratings import MemoryRatings, RatedGame, RatedSeat, RatingStorage, Standing
+from ra.web.store.turn_mail import BY_TURNS_SECONDS, MemoryTurnMail, Person, TurnGame, TurnMailStorage
 
 BACKENDS = ("memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.slow))
 """PostgreSQL's database is made and migrated once per module (seconds): not in the fast subset."""
@@ -64,6 +65,7 @@ class Stores:
     addresses: AddressStorage
     ratings: RatingStorage
     profiles: ProfileStorage
+    turn_mail: TurnMailStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
@@ -172,6 +174,7 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 MemoryAddresses(accounts),
                 MemoryRatings(),
                 MemoryProfiles(),
+                MemoryTurnMail(),
             )
         )
         return
@@ -188,6 +191,7 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 store.addresses,
                 store.ratings,
                 store.profiles,
+                store.turn_mail,
                 store,
             )
         )
@@ -820,3 +824,73 @@ async def stored_games(store: Store, *sat: SatGame) -> list[SatGame]:
             await conn.execute(when.values(created_at=g.created_at))
         out.append(dataclasses.replace(g, id=gid))
     return out
+
+
+# --- "your turn" mail ------------------------------------------------------------------
+
+
+async def mail_person(s: Stores, person: Person, confirmed: bool, wants: bool) -> None:
+    """An account with an address (``confirmed`` or not) that wants turn mail or not."""
+    if s.store is None:
+        cast(MemoryTurnMail, s.turn_mail).people[person.id] = (person, confirmed and wants)
+        return
+    await s.accounts.create(person.id, person.name, person.name.lower(), "h", person.lang or "en")
+    if confirmed:
+        await s.confirm_email(person.id, person.email or "")
+    if not wants:
+        switched = await s.addresses.switch(person.id, False)
+        assert switched
+
+
+async def turn_game(s: Stores, game: TurnGame) -> str:
+    """A game as the turn mail reads it, stored; its id."""
+    if s.store is None:
+        gid = f"g{len(cast(MemoryTurnMail, s.turn_mail).games)}"
+        cast(MemoryTurnMail, s.turn_mail).games[gid] = game
+        return gid
+    values = {"status": game.status, "players": 2, "variant": "standard", "hidden_scores": True}
+    values |= {"edition": "original", "bot_delay": 0.0, "seed": 1, "to_move": game.to_move}
+    values |= {"move_seconds": game.move_seconds}
+    rows = [
+        {"seat": i, "kind": "human", "name": None, "account_id": game.holders.get(i), "away": i in game.away}
+        for i in (0, 1)
+    ]
+    gid = await s.store.create_game(values, rows)
+    async with s.store.engine.begin() as conn:
+        when = sa.update(db.games).where(db.games.c.id == gid)
+        await conn.execute(when.values(updated_at=game.updated_at))
+    return gid
+
+
+def test_turn_mail_goes_to_a_confirmed_address_that_wants_it(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        ann = Person("a1", "Ann", "ann@example.org", "en")
+        await mail_person(s, ann, confirmed=True, wants=True)
+        await mail_person(s, Person("a2", "Bob", "bob@example.org", "en"), confirmed=True, wants=False)
+        await mail_person(s, Person("a3", "Cid", None, "en"), confirmed=False, wants=True)
+        t = datetime(2026, 1, 1, tzinfo=UTC)
+        gid = await turn_game(s, TurnGame({0: "a1", 1: "a2"}, "running", 0, BY_TURNS_SECONDS, t))
+        other = await turn_game(s, TurnGame({0: "a3"}, "running", 0, BY_TURNS_SECONDS, t))
+        assert await s.turn_mail.person(gid, 0) == ann
+        assert await s.turn_mail.person(gid, 1) is None  # the mail switched off
+        assert await s.turn_mail.person(other, 0) is None  # no confirmed address
+        assert await s.turn_mail.person(other, 1) is None and await s.turn_mail.person("nope", 0) is None
+
+    run(scenario)
+
+
+def test_turn_mail_lists_the_games_by_turns_waiting_longest_first(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await mail_person(s, Person("a1", "Ann", "ann@example.org", "en"), confirmed=True, wants=True)
+        t = datetime(2026, 1, 1, tzinfo=UTC)
+        hour, seats = timedelta(hours=1), {0: "a1"}
+        later = await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS, t + hour))
+        first = await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS, t))
+        await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS - 1, t))  # not by turns
+        await turn_game(s, TurnGame(seats, "finished", 0, BY_TURNS_SECONDS, t))
+        await turn_game(s, TurnGame(seats, "running", 1, BY_TURNS_SECONDS, t))  # the other's turn
+        await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS, t, {0}))  # away
+        assert await s.turn_mail.waiting("a1") == [first, later]
+        assert await s.turn_mail.waiting("a2") == []
+
+    run(scenario)

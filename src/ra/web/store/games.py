@@ -50,6 +50,7 @@ from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, Stored
 from ra.web.store.profiles import ProfileStorage, ProfileStore
 from ra.web.store.ratings import RatingStorage, RatingStore
 from ra.web.store.tokens import hash_token, new_id
+from ra.web.store.turn_mail import TurnMailStorage, TurnMailStore
 
 
 @dataclass
@@ -219,6 +220,8 @@ class Store:
         """What rating a finished game reads, the accounts' ratings and the leaderboard."""
         self.profiles: ProfileStorage = ProfileStore(self.engine)
         """The accounts as their public profiles read them, with their games."""
+        self.turn_mail: TurnMailStorage = TurnMailStore(self.engine)
+        """Who gets "your turn" mail, and the games where it is their turn."""
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
         """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
         allows), in PostgreSQL when workers share it."""
