@@ -40,7 +40,6 @@ from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 from ra.web.rating_policy import provisional
-from ra.web.seat_clocks import SeatClocks
 from ra.web.store.accounts import AccountStorage, AccountStore
 from ra.web.store.addresses import AddressStorage, AddressStore
 from ra.web.store.analyses import AnalysisStorage, AnalysisStore
@@ -49,6 +48,7 @@ from ra.web.store.chat import ChatStorage, ChatStore
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels, lock_key
 from ra.web.store.profiles import ProfileStorage, ProfileStore
 from ra.web.store.ratings import RatingStorage, RatingStore
+from ra.web.store.seat_clocks import SeatClocks
 from ra.web.store.tokens import hash_token, new_id
 from ra.web.store.turn_mail import TurnMailStorage, TurnMailStore
 
