@@ -86,7 +86,7 @@ def test_a_casual_game_and_an_early_walk_away_move_nobody(sqlite_url: str) -> No
         await account(store, "bob")
         casual = await game(store, (30, 30), casual=True)
         walked = await game(store, (30, MIN_OWN_DECISIONS - 1), forfeited=1)
-        assert not await rate_game(store, casual) and not await rate_game(store, walked)
+        assert not await rate_game(store.ratings, casual) and not await rate_game(store.ratings, walked)
         return await ratings(store)
 
     assert run(sqlite_url, script) == {"ann": (25.0, 25 / 3, 0), "bob": (25.0, 25 / 3, 0)}
@@ -97,7 +97,7 @@ def test_a_forfeit_after_a_few_decisions_is_rated_last(sqlite_url: str) -> None:
         await account(store, "ann")
         await account(store, "bob")
         late = await game(store, (30, MIN_OWN_DECISIONS), forfeited=1)
-        assert await rate_game(store, late) and not await rate_game(store, late)  # once
+        assert await rate_game(store.ratings, late) and not await rate_game(store.ratings, late)  # once
         return await ratings(store)
 
     after = run(sqlite_url, script)
@@ -108,7 +108,7 @@ def test_an_established_rating_moves_half_as_much_against_a_provisional_account(
     async def script(store: Store) -> dict[str, tuple[float, float, int]]:
         await account(store, "ann", games=PROVISIONAL_GAMES)  # established, at the default rating
         await account(store, "bob")  # new
-        assert await rate_game(store, await game(store, (30, 30)))
+        assert await rate_game(store.ratings, await game(store, (30, 30)))
         return await ratings(store)
 
     after = run(sqlite_url, script)

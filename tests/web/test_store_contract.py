@@ -6,8 +6,9 @@ same over the database, and a twin cannot drift from what the database does."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shutil
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,6 +27,9 @@ from ra.web.store.chat import ChatStorage, MemoryChat
 from ra.web.store.limits import Holds, Levels, MemoryHolds
 from ra.web.store.lobby import LobbyStorage, MemoryLobby
 from ra.web.store.mail_links import Link
+from ra.web.store.profiles import MemoryProfiles, ProfileStorage, SatGame, SeatLine, StoredProfile
+from ra.web.store.ratings import MemoryRatings, RatedGame, RatedSeat, RatingStorage, Standing
+from ra.web.store.turn_mail import BY_TURNS_SECONDS, MemoryTurnMail, Person, TurnGame, TurnMailStorage
 
 BACKENDS = ("memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.slow))
 """PostgreSQL's database is made and migrated once per module (seconds): not in the fast subset."""
@@ -37,6 +41,7 @@ WRITTEN = (
     "chat",
     "limit_levels",
     "limit_holds",
+    "decisions",
     "sessions",
     "password_resets",
     "reserved_names",
@@ -58,6 +63,9 @@ class Stores:
     analyses: AnalysisStorage
     lobby: LobbyStorage
     addresses: AddressStorage
+    ratings: RatingStorage
+    profiles: ProfileStorage
+    turn_mail: TurnMailStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
@@ -87,6 +95,45 @@ class Stores:
         values = {"email": email, "email_key": fold(email), "email_confirmed": True}
         async with self.store.engine.begin() as conn:
             await conn.execute(sa.update(db.accounts).where(db.accounts.c.id == account_id).values(**values))
+
+    async def rated_player(self, account_id: str, standing: Standing) -> None:
+        """An account (named as its id, its name folded to lower case) with ``standing`` (as
+        earlier rated games left it)."""
+        if self.store is None:
+            cast(MemoryRatings, self.ratings).put_account(account_id, account_id, standing)
+            return
+        values: dict[str, object] = {
+            "id": account_id,
+            "name": account_id,
+            "name_key": account_id.lower(),
+            "password_hash": "-",
+        }
+        values |= {"created_at": datetime.now(UTC), "rating_mu": standing.mu}
+        values |= {"rating_sigma": standing.sigma, "rated_games": standing.games}
+        async with self.store.engine.begin() as conn:
+            await conn.execute(sa.insert(db.accounts).values(**values))
+
+    async def finished_game(self, seats: tuple[RatedSeat, ...], casual: bool = False) -> str:
+        """A finished game, 40 to 20 won by seat 0, whose seats took their ``own`` and ``stood``
+        decisions (stored as the rating reads it)."""
+        if self.store is None:
+            self.games += 1
+            gid = f"g{self.games}"
+            game = RatedGame(gid, "finished", casual, False, False, [40, 20], 0, seats)
+            cast(MemoryRatings, self.ratings).put_game(game)
+            return gid
+        values = {"status": "finished", "players": 2, "variant": "standard", "hidden_scores": True}
+        values |= {"edition": "original", "bot_delay": 0.0, "seed": 1, "scores": [40, 20], "winner": 0}
+        rows = [{"seat": t.seat, "kind": t.kind, "level": t.level, "name": t.account_id} for t in seats]
+        for row, t in zip(rows, seats, strict=True):
+            row |= {"account_id": t.account_id, "forfeited": t.forfeited}
+        gid = await self.store.create_game({**values, "casual": casual}, rows)
+        taken = [(t.seat, by) for t in seats for by, k in ((False, t.own), (True, t.stood)) for _ in range(k)]
+        async with self.store.engine.begin() as conn:
+            for n, (seat, by) in enumerate(taken):
+                row = {"game_id": gid, "n": n, "seat": seat, "action": "draw", "stand_in": by}
+                await conn.execute(sa.insert(db.decisions).values(**row, created_at=datetime.now(UTC)))
+        return gid
 
 
 Scenario = Callable[[Stores], Awaitable[None]]
@@ -125,6 +172,9 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 MemoryAnalyses(),
                 lobby,
                 MemoryAddresses(accounts),
+                MemoryRatings(),
+                MemoryProfiles(),
+                MemoryTurnMail(),
             )
         )
         return
@@ -139,6 +189,9 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 store.analyses,
                 store,
                 store.addresses,
+                store.ratings,
+                store.profiles,
+                store.turn_mail,
                 store,
             )
         )
@@ -655,5 +708,189 @@ def test_turn_mail_switches_and_unsubscribe_links(run: Callable[[Scenario], None
         assert await s.addresses.link("unsubscribe", token) == Link("a1", "ann@example.org", "de")
         assert await s.addresses.link("unsubscribe", token + "x") is None
         assert await s.addresses.link("confirm", token) is None
+
+    run(scenario)
+
+
+# --- ratings ---------------------------------------------------------------------------
+
+START = Standing(25.0, 25 / 3, 0)
+
+
+def test_a_finished_game_reads_back_as_its_rating_sees_it(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.rated_player("ann", START)
+        seats = (RatedSeat(0, "human", None, "ann", own=3, stood=2), RatedSeat(1, "bot", "easy", None))
+        gid = await s.finished_game(seats, casual=True)
+        game = await s.ratings.game(gid)
+        assert game is not None and (game.status, game.casual, game.imported, game.rated) == (
+            "finished",
+            True,
+            False,
+            False,
+        )
+        assert (game.scores, game.winner, game.seats) == ([40, 20], 0, seats)
+        assert await s.ratings.game("nope") is None
+
+    run(scenario)
+
+
+def test_a_game_is_rated_once_and_moves_only_its_people(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        for name in ("ann", "bob", "cid"):
+            await s.rated_player(name, START)
+        seats = (RatedSeat(0, "human", None, "ann"), RatedSeat(1, "human", None, "bob"))
+        gid = await s.finished_game(seats)
+        seen: list[dict[str, Standing]] = []
+
+        def rerate(before: Mapping[str, Standing]) -> dict[str, tuple[float, float]]:
+            seen.append(dict(before))
+            return {a: (r.mu + 1, r.sigma - 1) for a, r in before.items()}
+
+        assert await s.ratings.rate(gid, ["ann", "bob"], rerate)
+        assert not await s.ratings.rate(gid, ["ann", "bob"], rerate)  # once: the second is refused
+        assert seen == [{"ann": START, "bob": START}]
+        game = await s.ratings.game(gid)
+        assert game is not None and game.rated
+        board = dict(await s.ratings.leaders(0, 10))
+        assert board["ann"] == board["bob"] == Standing(26.0, 25 / 3 - 1, 1) and board["cid"] == START
+
+    run(scenario)
+
+
+def test_leaders_are_the_established_accounts_best_first_up_to_the_limit(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await s.rated_player("new", Standing(40.0, 1.0, 2))  # the best, but too few games
+        await s.rated_player("low", Standing(30.0, 5.0, 9))  # 15
+        await s.rated_player("top", Standing(27.0, 2.0, 5))  # 21
+        await s.rated_player("mid", Standing(28.0, 3.0, 5))  # 19
+        assert await s.ratings.leaders(5, 2) == [
+            ("top", Standing(27.0, 2.0, 5)),
+            ("mid", Standing(28.0, 3.0, 5)),
+        ]
+        assert [n for n, _ in await s.ratings.leaders(5, 10)] == ["top", "mid", "low"]
+
+    run(scenario)
+
+
+# --- profiles --------------------------------------------------------------------------
+
+
+def test_a_profile_reads_its_account_and_its_games_newest_first(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        since = datetime(2026, 1, 1, tzinfo=UTC)
+        seats = (SeatLine(0, "human", "ann", None), SeatLine(1, "bot", None, "easy"))
+        first = SatGame("g1", "finished", 2, 0, None, since, 0, [40, 20], 3, 60, False, False, seats)
+        then = SatGame(
+            "g2", "running", 2, 1, 0, since + timedelta(days=1), None, None, 1, 4, True, False, seats
+        )
+        if s.store is None:
+            games = (first, then)
+            profile = StoredProfile("Ann", since, Standing(27.0, 3.0, 4), games)
+            cast(MemoryProfiles, s.profiles).put("ann", profile)
+        else:
+            await s.rated_player("Ann", Standing(27.0, 3.0, 4))
+            first, then = await stored_games(s.store, first, then)
+        got = await s.profiles.profile("ann")
+        assert got is not None and (got.name, got.standing) == ("Ann", Standing(27.0, 3.0, 4))
+        assert [(g.id, g.seat, g.away, g.scores, g.seats) for g in got.games] == [
+            (then.id, 1, True, None, seats),
+            (first.id, 0, False, [40, 20], seats),
+        ]
+        assert await s.profiles.profile("nobody") is None
+
+    run(scenario)
+
+
+async def stored_games(store: Store, *sat: SatGame) -> list[SatGame]:
+    """Store games as a profile reads them (seat ``g.seat`` held by the account Ann); each with its id."""
+    out = []
+    for g in sat:
+        values = {"status": g.status, "players": 2, "variant": "standard", "hidden_scores": True}
+        values |= {"edition": "original", "bot_delay": 0.0, "seed": 1, "scores": g.scores}
+        values |= {"winner": g.winner, "to_move": g.to_move, "epoch": g.epoch, "num_decisions": g.decisions}
+        rows = [{"seat": t.seat, "kind": t.kind, "level": t.level, "name": t.name} for t in g.seats]
+        for row in rows:  # every row names the same columns (one insert of them all)
+            row |= (
+                {"account_id": "Ann", "away": g.away}
+                if row["seat"] == g.seat
+                else {"account_id": None, "away": False}
+            )
+        gid = await store.create_game(values, rows)
+        async with store.engine.begin() as conn:
+            when = sa.update(db.games).where(db.games.c.id == gid)
+            await conn.execute(when.values(created_at=g.created_at))
+        out.append(dataclasses.replace(g, id=gid))
+    return out
+
+
+# --- "your turn" mail ------------------------------------------------------------------
+
+
+async def mail_person(s: Stores, person: Person, confirmed: bool, wants: bool) -> None:
+    """An account with an address (``confirmed`` or not) that wants turn mail or not."""
+    if s.store is None:
+        cast(MemoryTurnMail, s.turn_mail).people[person.id] = (person, confirmed and wants)
+        return
+    await s.accounts.create(person.id, person.name, person.name.lower(), "h", person.lang or "en")
+    if confirmed:
+        await s.confirm_email(person.id, person.email or "")
+    if not wants:
+        switched = await s.addresses.switch(person.id, False)
+        assert switched
+
+
+async def turn_game(s: Stores, game: TurnGame) -> str:
+    """A game as the turn mail reads it, stored; its id."""
+    if s.store is None:
+        gid = f"g{len(cast(MemoryTurnMail, s.turn_mail).games)}"
+        cast(MemoryTurnMail, s.turn_mail).games[gid] = game
+        return gid
+    values = {"status": game.status, "players": 2, "variant": "standard", "hidden_scores": True}
+    values |= {"edition": "original", "bot_delay": 0.0, "seed": 1, "to_move": game.to_move}
+    values |= {"move_seconds": game.move_seconds}
+    rows = [
+        {"seat": i, "kind": "human", "name": None, "account_id": game.holders.get(i), "away": i in game.away}
+        for i in (0, 1)
+    ]
+    gid = await s.store.create_game(values, rows)
+    async with s.store.engine.begin() as conn:
+        when = sa.update(db.games).where(db.games.c.id == gid)
+        await conn.execute(when.values(updated_at=game.updated_at))
+    return gid
+
+
+def test_turn_mail_goes_to_a_confirmed_address_that_wants_it(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        ann = Person("a1", "Ann", "ann@example.org", "en")
+        await mail_person(s, ann, confirmed=True, wants=True)
+        await mail_person(s, Person("a2", "Bob", "bob@example.org", "en"), confirmed=True, wants=False)
+        await mail_person(s, Person("a3", "Cid", None, "en"), confirmed=False, wants=True)
+        t = datetime(2026, 1, 1, tzinfo=UTC)
+        gid = await turn_game(s, TurnGame({0: "a1", 1: "a2"}, "running", 0, BY_TURNS_SECONDS, t))
+        other = await turn_game(s, TurnGame({0: "a3"}, "running", 0, BY_TURNS_SECONDS, t))
+        assert await s.turn_mail.person(gid, 0) == ann
+        assert await s.turn_mail.person(gid, 1) is None  # the mail switched off
+        assert await s.turn_mail.person(other, 0) is None  # no confirmed address
+        assert await s.turn_mail.person(other, 1) is None and await s.turn_mail.person("nope", 0) is None
+
+    run(scenario)
+
+
+def test_turn_mail_lists_the_games_by_turns_waiting_longest_first(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await mail_person(s, Person("a1", "Ann", "ann@example.org", "en"), confirmed=True, wants=True)
+        t = datetime(2026, 1, 1, tzinfo=UTC)
+        hour, seats = timedelta(hours=1), {0: "a1"}
+        later = await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS, t + hour))
+        first = await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS, t))
+        await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS - 1, t))  # not by turns
+        await turn_game(s, TurnGame(seats, "finished", 0, BY_TURNS_SECONDS, t))
+        await turn_game(s, TurnGame(seats, "running", 1, BY_TURNS_SECONDS, t))  # the other's turn
+        await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS, t, {0}))  # away
+        assert await s.turn_mail.waiting("a1") == [first, later]
+        assert await s.turn_mail.waiting("a2") == []
 
     run(scenario)

@@ -328,7 +328,7 @@ class Accounts:
 
     async def profile(self, name: str) -> Profile:
         """The public profile of the account named ``name`` (:mod:`ra.web.profiles`)."""
-        return await read_profile(self.store, name)
+        return await read_profile(self.store.profiles, name)
 
     async def play_here(self, s: Session, game_id: str, seat: int) -> str:
         """A new token for a seat the account holds in a game not over (the account on another

@@ -5,10 +5,14 @@ itself, the table and its decisions, is :class:`ra.web.hub.Room`'s.)"""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
+from ra.table import Table
 from ra.web.clients import Client
 from ra.web.protocol import Outgoing, PresenceMessage, error
 from ra.web.store import SeatRow
+
+R = TypeVar("R")
 
 SEAT_LOST = 4401
 """The close code of a seat's connection whose token no longer holds the seat."""
@@ -60,6 +64,12 @@ class Audience:
     def watching(self) -> int:
         """Spectators' connections on every worker that has this table open."""
         return self.local_watching() + sum(self.remote_watching.values())
+
+    def has_person(self, table: Table[R] | None) -> bool:
+        """Whether a person is here now: a person's seat not away whose page is open on some
+        worker (their bots' moves are served first; a seat played by its stand-in is not)."""
+        here = self.presence()
+        return table is not None and any(here[s] and s not in table.away for s in table.humans)
 
     def presence(self) -> list[bool]:
         """Each seat: a person connected on some worker, or a bot (always there)."""

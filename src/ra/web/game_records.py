@@ -123,14 +123,14 @@ class GameRecords:
         k = min(n, len(decisions))
         game = Game.from_setup(dataclasses.replace(full.setup, hidden_scores=False))
         game.replay(decisions[:k])
-        payload = room.payload(game, seat, 0)
+        payload = room.feed.payload(game, seat, 0)
         return {
             "n": k,
             "total": len(decisions),
             "game": self.hub.summary(row),
             "view": payload["view"],
             "events": payload["events"],
-            "epochs": room.epoch_starts(),
+            "epochs": [[e, d] for e, d in room.table_now().epoch_starts()],
         }
 
     async def _create(self, values: dict[str, Any], seats: list[dict[str, Any]], caps: Caps) -> str:

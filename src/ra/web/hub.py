@@ -45,13 +45,12 @@ from ra.web.driver import BOT_CLAIM_STALE, BotDriver, BotRoom
 from ra.web.errors import ClientError
 from ra.web.hints import HintDesk, HintTable, hint_for
 from ra.web.ledger import Ledger, mirror
-from ra.web.limits import address_prefix
+from ra.web.limits import table_owner
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.metrics import Metrics
 from ra.web.protocol import (
     GameSummary,
     HintReply,
-    SeatPayload,
     ShutdownMessage,
 )
 from ra.web.pubsub import (
@@ -114,22 +113,6 @@ class Room:
     def game(self) -> Game | None:
         return self.table.game if self.table is not None else None
 
-    def epoch_starts(self) -> list[list[int]]:
-        """``[epoch, decisions before it]`` for each epoch reached (from the engine's log)."""
-        return [[e, n] for e, n in self.table_now().epoch_starts()]
-
-    def has_person(self) -> bool:
-        """Whether a person is here now: a person's seat not away whose page is open on some
-        worker (their bots' moves are served first; a seat played by its stand-in is not)."""
-        here, table = self.audience.presence(), self.table
-        people = table.humans if table is not None else []
-        return any(here[s] and not self.away(s) for s in people)
-
-    def owner(self) -> str:
-        """Who made the table (its creator's address, an IPv6 /64): all the bots' work of one
-        owner's tables, stand-ins included, shares one turn (:class:`ra.web.scheduler.FairScheduler`)."""
-        return address_prefix(self.row.creator_addr) if self.row.creator_addr else self.id
-
     def can_undo(self, seat: int | None) -> bool:
         return self.table is not None and self.table.can_undo(seat)
 
@@ -143,10 +126,6 @@ class Room:
     def broadcast(self, floor: int | None = None, to: Collection[Client] | None = None) -> None:
         """Send every client (or those ``to``) its state (:meth:`ra.web.state_feed.StateFeed.broadcast`)."""
         self.feed.broadcast(floor, to)
-
-    def payload(self, game: Game, seat: int | None, start: int) -> SeatPayload:
-        """``seat``'s view of ``game`` and its log from ``start`` on (:mod:`ra.web.state_feed`)."""
-        return self.feed.payload(game, seat, start)
 
     def table_now(self) -> HintTable:
         if self.table is None:
@@ -250,6 +229,12 @@ class Room:
     def schedule_bot(self, remote: bool = False) -> None:
         """Start the bot's (or a stand-in's) turn if one is due (:class:`BotDriver`)."""
         self.bots.schedule_bot(remote)
+
+
+def bot_facts(room: BotRoom) -> tuple[Callable[[], bool], str]:
+    """What the scheduler asks of a table: whether a person is here now (their bots' work is
+    served first) and who owns it (an owner's tables share one turn: :class:`FairScheduler`)."""
+    return (lambda: room.audience.has_person(room.table)), table_owner(room.row.creator_addr, room.id)
 
 
 def utc_now() -> datetime:
@@ -380,22 +365,22 @@ class Hub:
             room.bot_budget = start.scale  # the table says so (the state's bot_budget)
             return (dataclasses.replace(job, scale=start.scale),)
 
-        action = await self.scheduler.run(
-            room.id, room.has_person, decide, owner=room.owner(), prepare=scaled
-        )
+        here, owner = bot_facts(room)
+        action = await self.scheduler.run(room.id, here, decide, owner=owner, prepare=scaled)
         return str(action)
 
     async def hint(self, room: Room, job: HintJob, key: HintKey) -> HintReply:
         """The hint ``job`` asks for, in a worker process (see :mod:`ra.web.hints`) in its table's
         turn, stopped once the table no longer wants ``key`` (:func:`ra.steps.hint_wanted`)."""
         edition = room.table_now().options.edition
+        here, owner = bot_facts(room)
         return await self.scheduler.run(
             room.id,
-            room.has_person,
+            here,
             hint_for,
             job,
             edition,
-            owner=room.owner(),
+            owner=owner,
             wanted=lambda: room.hints.wanted(key),
             switched=True,
         )

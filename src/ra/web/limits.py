@@ -25,6 +25,13 @@ def address_prefix(addr: str) -> str:
     return str(ip.ipv4_mapped or ip) if ip.version == 6 else str(ip)
 
 
+def table_owner(creator_addr: str | None, game_id: str) -> str:
+    """Who made a table (its creator's address, an IPv6 /64; else the table itself): all the
+    bots' work of one owner's tables, stand-ins included, shares one turn
+    (:class:`ra.web.scheduler.FairScheduler`)."""
+    return address_prefix(creator_addr) if creator_addr else game_id
+
+
 class SharedBucket:
     """:class:`AddressLimiter` over :class:`Levels`: ``rate`` requests a second per key, in bursts
     of up to ``burst``, counted once for all the workers that share ``levels``."""

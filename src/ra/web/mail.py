@@ -16,15 +16,11 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
-import sqlalchemy as sa
-
-from ra.web.db import accounts, games, seats
 from ra.web.store import Store
+from ra.web.store.turn_mail import BY_TURNS_SECONDS, Person
 from ra.words import worded, words
 
 log = logging.getLogger("ra.web")
-BY_TURNS_SECONDS = 3600
-"""A clock of at least this many seconds a decision makes a game by turns: its players get mail."""
 
 
 @dataclass(frozen=True)
@@ -81,16 +77,6 @@ BATCH_SECONDS = 1800.0
 every game where it is the account's turn ("it is your turn in 3 games")."""
 
 
-@dataclass(frozen=True)
-class Person:
-    """An account that gets "your turn" mail."""
-
-    id: str
-    name: str
-    email: str | None
-    lang: str | None
-
-
 class TurnMailer:
     """Mails "your turn" for a server: one mail an account for every game where it is its turn,
     at most one every :data:`BATCH_SECONDS` (per worker)."""
@@ -102,13 +88,13 @@ class TurnMailer:
     async def __call__(self, game_id: str, seat: int) -> bool:
         """Mail the person of ``seat`` at ``game_id`` (False: no confirmed address, mail off,
         a mail went to them a moment ago, or it failed: a later turn may mail)."""
-        person = await self._person(game_id, seat)
+        person = await self.store.turn_mail.person(game_id, seat)
         if person is None or not person.email:
             return False
         t = time.monotonic()
         if t - self.last.get(person.id, -BATCH_SECONDS) < BATCH_SECONDS:
             return False  # batched: the next mail lists this game too, if it still waits
-        waiting = [game_id, *(g for g in await self._waiting(person.id) if g != game_id)]
+        waiting = [game_id, *(g for g in await self.store.turn_mail.waiting(person.id) if g != game_id)]
         self.last[person.id] = t
         lang = person.lang or "en"  # each mail its own unsubscribe link
         token = await self.store.addresses.new_link("unsubscribe", person.id, person.email, lang)
@@ -121,38 +107,6 @@ class TurnMailer:
             self.last.pop(person.id, None)
             return False
         return True
-
-    async def _person(self, game_id: str, seat: int) -> Person | None:
-        """The account at ``seat`` if it has a confirmed address and wants "your turn" mail."""
-        q = (
-            sa.select(accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.lang)
-            .join(seats, seats.c.account_id == accounts.c.id)
-            .where(
-                seats.c.game_id == game_id,
-                seats.c.seat == seat,
-                accounts.c.email_confirmed.is_(True),
-                accounts.c.mail_turns.is_(True),
-            )
-        )
-        async with self.store.engine.connect() as conn:
-            row = (await conn.execute(q)).first()
-        return None if row is None else Person(*row)
-
-    async def _waiting(self, account_id: str) -> list[str]:
-        """The account's games by turns where it is its turn, longest waiting first."""
-        q = (
-            sa.select(games.c.id)
-            .join(seats, sa.and_(seats.c.game_id == games.c.id, seats.c.seat == games.c.to_move))
-            .where(
-                seats.c.account_id == account_id,
-                seats.c.away.is_(False),
-                games.c.status == "running",
-                games.c.move_seconds >= BY_TURNS_SECONDS,
-            )
-            .order_by(games.c.updated_at)
-        )
-        async with self.store.engine.connect() as conn:
-            return [str(g) for g in (await conn.execute(q)).scalars()]
 
     def _words(self, person: Person, waiting: list[str], unsubscribe: str) -> tuple[str, str]:
         """The subject and body in the person's language: one table's, or a list of them."""
@@ -221,3 +175,19 @@ async def _mail_link(smtp: Smtp, to: str, subject: str, body: str, what: str) ->
         log.warning("could not mail %s: %s", what, err)
         return False
     return True
+
+
+__all__ = [  # BY_TURNS_SECONDS and Person: the turn mail store's, read here by hub, waiting, event_mail
+    "BATCH_SECONDS",
+    "BY_TURNS_SECONDS",
+    "RESET_PATH",
+    "Person",
+    "Smtp",
+    "TurnMailer",
+    "ask_to_confirm",
+    "mail_reset_link",
+    "mail_undo_link",
+    "parse_smtp",
+    "send",
+    "turn_mailer",
+]

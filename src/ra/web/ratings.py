@@ -14,17 +14,13 @@ all the others.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping
 
-import sqlalchemy as sa
 from openskill.models import PlackettLuce, PlackettLuceRating
-from sqlalchemy.ext.asyncio import AsyncConnection
 from typing_extensions import TypedDict
 
 from ra.bots import LADDER, LEVEL_RATINGS, LEVELS
 from ra.record_format import ranks
-from ra.web.db import accounts, decisions, games, seats
 from ra.web.rating_policy import (
     MIN_OWN_DECISIONS,
     PROVISIONAL_GAMES,
@@ -35,7 +31,7 @@ from ra.web.rating_policy import (
     verdict,
     weight,
 )
-from ra.web.store import Store
+from ra.web.store.ratings import RatedGame, RatedSeat, RatingStorage, Standing
 
 log = logging.getLogger("ra.web")
 MODEL = PlackettLuce()
@@ -67,68 +63,53 @@ def rating(mu: float, sigma: float, games_rated: int) -> Rating:
     }
 
 
-async def rate_game(store: Store, game_id: str) -> bool:
+async def rate_game(ratings: RatingStorage, game_id: str) -> bool:
     """Apply a finished game's result to its players' ratings, once, as the rating policy says
     (:func:`ra.web.rating_policy.verdict`: who counts, who ranks last, an abort; :func:`weight`);
     False if it is not rated."""
-    async with store.engine.begin() as conn:
-        game = (await conn.execute(sa.select(games).where(games.c.id == game_id))).mappings().first()
-        if game is None or game["rated"] or game["scores"] is None:
-            return False
-        held = await _held(conn, game_id)
-        judged = await _verdict(conn, game, held)
-        if not judged.rated:
-            return False  # casual, a guest, no person, an unrated bot, one account twice, or aborted
-        claimed = await conn.execute(
-            sa.update(games).where(games.c.id == game_id, games.c.rated.is_(False)).values(rated=True)
+    game = await ratings.game(game_id)
+    if game is None or game.rated or game.scores is None:
+        return False
+    judged = _verdict(game)
+    if not judged.rated:
+        return False  # casual, a guest, no person, an unrated bot, one account twice, or aborted
+    order = [
+        float(r) for r in ranks(list(game.scores), -1 if game.winner is None else game.winner, judged.last)
+    ]
+
+    def rerate(before: Mapping[str, Standing]) -> dict[str, tuple[float, float]]:
+        """The people's new (mu, sigma), each moved by its share (:func:`weight`)."""
+        teams = [[_rating(s, before)] for s in game.seats]
+        out: dict[str, tuple[float, float]] = {}
+        for new, s in zip(MODEL.rate(teams, ranks=order), game.seats, strict=True):
+            if s.kind == "human" and s.account_id is not None:  # a bot's rating is fixed (the ladder)
+                old = before[s.account_id]
+                share = weight(old.games, [r.games for a, r in before.items() if a != s.account_id])
+                out[s.account_id] = (
+                    old.mu + share * (new[0].mu - old.mu),
+                    old.sigma + share * (new[0].sigma - old.sigma),
+                )
+        return out
+
+    people = [s.account_id for s in game.seats if s.kind == "human" and s.account_id is not None]
+    return await ratings.rate(game_id, people, rerate)  # False: another worker rated it
+
+
+def _verdict(game: RatedGame) -> Verdict:
+    """The rating policy's verdict on a stored game: the one place it is asked."""
+    facts = [
+        SeatFacts(
+            human=s.kind == "human",
+            account=s.account_id,
+            level=s.level,
+            forfeited=s.forfeited,
+            own=s.own,
+            stood=s.stood,
         )
-        if claimed.rowcount != 1:
-            return False  # another worker rated it
-        people = [s.account_id for s in held if s.kind == "human"]
-        rows = {
-            r.id: r
-            for r in (
-                await conn.execute(
-                    sa.select(
-                        accounts.c.id, accounts.c.rating_mu, accounts.c.rating_sigma, accounts.c.rated_games
-                    ).where(accounts.c.id.in_(people))
-                )
-            ).all()
-        }
-        teams = [[_rating(s, rows)] for s in held]
-        order = ranks(list(game["scores"]), game["winner"], judged.last)
-        for new, s in zip(MODEL.rate(teams, ranks=[float(r) for r in order]), held, strict=True):
-            if s.kind == "human":  # a bot's rating is fixed (the levels' ladder)
-                old = rows[s.account_id]
-                others = [r.rated_games for a, r in rows.items() if a != s.account_id]
-                share = weight(old.rated_games, others)
-                await conn.execute(
-                    sa.update(accounts)
-                    .where(accounts.c.id == s.account_id)
-                    .values(
-                        rating_mu=old.rating_mu + share * (new[0].mu - old.rating_mu),
-                        rating_sigma=old.rating_sigma + share * (new[0].sigma - old.rating_sigma),
-                        rated_games=accounts.c.rated_games + 1,
-                    )
-                )
-    return True
-
-
-async def _held(conn: AsyncConnection, game_id: str) -> Sequence[Any]:
-    """A game's seats as the rating reads them, in seat order."""
-    q = (
-        sa.select(seats.c.seat, seats.c.kind, seats.c.level, seats.c.account_id, seats.c.forfeited)
-        .where(seats.c.game_id == game_id)
-        .order_by(seats.c.seat)
-    )
-    return (await conn.execute(q)).all()
-
-
-async def _verdict(conn: AsyncConnection, game: Any, held: Sequence[Any]) -> Verdict:
-    """The rating policy's verdict on a game (its row and seats): the one place it is asked."""
-    facts = await _seat_facts(conn, game["id"], held)
-    finished, imported = game["status"] == "finished", game["record"] is not None
-    return verdict(not game["casual"], finished, imported, facts, tuple(LEVEL_RATINGS))
+        for s in game.seats
+    ]
+    finished = game.status == "finished"
+    return verdict(not game.casual, finished, game.imported, facts, tuple(LEVEL_RATINGS))
 
 
 class RatingNote(TypedDict):
@@ -141,13 +122,12 @@ class RatingNote(TypedDict):
     min_decisions: int
 
 
-async def rating_note(store: Store, game_id: str) -> RatingNote | None:
+async def rating_note(ratings: RatingStorage, game_id: str) -> RatingNote | None:
     """The rating policy's verdict on a game for its page (None: no such game)."""
-    async with store.engine.connect() as conn:
-        game = (await conn.execute(sa.select(games).where(games.c.id == game_id))).mappings().first()
-        if game is None:
-            return None
-        judged = await _verdict(conn, game, await _held(conn, game_id))
+    game = await ratings.game(game_id)
+    if game is None:
+        return None
+    judged = _verdict(game)
     return {
         "rated": judged.rated,
         "why": judged.why,
@@ -156,35 +136,13 @@ async def rating_note(store: Store, game_id: str) -> RatingNote | None:
     }
 
 
-async def _seat_facts(conn: AsyncConnection, game_id: str, held: Sequence[Any]) -> list[SeatFacts]:
-    """What the rating policy needs of each seat: who sits there, whether it forfeited, and how
-    many of its decisions it took itself and a stand-in bot took."""
-    q = (
-        sa.select(decisions.c.seat, decisions.c.stand_in, sa.func.count())
-        .where(decisions.c.game_id == game_id)
-        .group_by(decisions.c.seat, decisions.c.stand_in)
-    )
-    counts = {(seat, bool(stood)): n for seat, stood, n in (await conn.execute(q)).all()}
-    return [
-        SeatFacts(
-            human=s.kind == "human",
-            account=s.account_id,
-            level=s.level,
-            forfeited=bool(s.forfeited),
-            own=counts.get((s.seat, False), 0),
-            stood=counts.get((s.seat, True), 0),
-        )
-        for s in held
-    ]
-
-
-def _rating(seat: Any, accounts_by_id: dict[str, Any]) -> PlackettLuceRating:
+def _rating(seat: RatedSeat, before: Mapping[str, Standing]) -> PlackettLuceRating:
     """A seat's rating before the game: its account's, or its bot level's fixed one."""
-    if seat.kind == "bot":
-        mu, sigma = LEVEL_RATINGS[seat.level]
+    if seat.kind == "bot" or seat.account_id is None:
+        mu, sigma = LEVEL_RATINGS[seat.level or ""]
         return MODEL.rating(mu=mu, sigma=sigma)
-    row = accounts_by_id[seat.account_id]
-    return MODEL.rating(mu=row.rating_mu, sigma=row.rating_sigma)
+    standing = before[seat.account_id]
+    return MODEL.rating(mu=standing.mu, sigma=standing.sigma)
 
 
 class Beats(TypedDict):
@@ -219,16 +177,8 @@ def levels() -> list[LevelInfo]:
     return out
 
 
-async def leaders(store: Store) -> list[Leader]:
+async def leaders(ratings: RatingStorage) -> list[Leader]:
     """The accounts whose ratings are established (:func:`ra.web.rating_policy.provisional`: a new
     account is not listed), best conservative rating first."""
-    order = accounts.c.rating_mu - 3 * accounts.c.rating_sigma
-    q = (
-        sa.select(accounts.c.name, accounts.c.rating_mu, accounts.c.rating_sigma, accounts.c.rated_games)
-        .where(accounts.c.rated_games >= PROVISIONAL_GAMES)
-        .order_by(order.desc())
-        .limit(LEADERS)
-    )
-    async with store.engine.connect() as conn:
-        rows = (await conn.execute(q)).all()
-    return [{"name": r.name, "rating": rating(r.rating_mu, r.rating_sigma, r.rated_games)} for r in rows]
+    listed = await ratings.leaders(PROVISIONAL_GAMES, LEADERS)
+    return [{"name": name, "rating": rating(r.mu, r.sigma, r.games)} for name, r in listed]

@@ -84,7 +84,7 @@ def build_services(settings: Settings, static: Path) -> Services:
 
     async def finished(game_id: str) -> None:
         try:
-            await rate_game(store, game_id)
+            await rate_game(store.ratings, game_id)
         finally:  # an event's next round, once its round is over, even if rating failed
             await events.game_finished(game_id)
 

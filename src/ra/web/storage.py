@@ -22,7 +22,7 @@ from ra.web.store import ConflictError, GameColumns, GameRow, StoredDecision
 
 
 class SeatClockStorage(Protocol):
-    """A seat's away and forfeit flags and game clock (:class:`ra.web.seat_clocks.SeatClocks`)."""
+    """A seat's away and forfeit flags and game clock (:class:`ra.web.store.seat_clocks.SeatClocks`)."""
 
     async def set_away(
         self,

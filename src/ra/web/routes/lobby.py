@@ -56,7 +56,7 @@ def router(services: Services, gate: Gate) -> APIRouter:
     @api.get("/api/games/{game_id}/rating")
     async def get_rating(game_id: str) -> RatingNote:
         """Whether the game counts for its people's ratings, and why not (the rating policy's)."""
-        note = await rating_note(services.store, game_id)
+        note = await rating_note(services.store.ratings, game_id)
         if note is None:
             raise ApiError(404, "not_found", f"no game {game_id!r}")
         return note
@@ -147,7 +147,7 @@ def rankings(api: APIRouter, services: Services) -> None:
     @api.get("/api/leaderboard")
     async def leaderboard() -> dict[str, list[Leader]]:
         """The rated accounts, best conservative rating (mu - 3 sigma) first."""
-        return {"players": await leaders(services.store)}
+        return {"players": await leaders(services.store.ratings)}
 
     @api.get("/api/ws-schema")
     async def schema() -> WsSchema:

@@ -40,14 +40,17 @@ from ra.web.names import name_key
 from ra.web.protocol import TableSettings
 from ra.web.pubsub import GameChanged, Note, notify_sql
 from ra.web.rating_policy import provisional
-from ra.web.seat_clocks import SeatClocks
 from ra.web.store.accounts import AccountStorage, AccountStore
 from ra.web.store.addresses import AddressStorage, AddressStore
 from ra.web.store.analyses import AnalysisStorage, AnalysisStore
 from ra.web.store.bot_claims import BotClaims
 from ra.web.store.chat import ChatStorage, ChatStore
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels, lock_key
+from ra.web.store.profiles import ProfileStorage, ProfileStore
+from ra.web.store.ratings import RatingStorage, RatingStore
+from ra.web.store.seat_clocks import SeatClocks
 from ra.web.store.tokens import hash_token, new_id
+from ra.web.store.turn_mail import TurnMailStorage, TurnMailStore
 
 
 @dataclass
@@ -213,6 +216,12 @@ class Store:
         """The chat's lines and reports (their own aggregate, on the same database)."""
         self.analyses: AnalysisStorage = AnalysisStore(self.engine)
         """The finished games' analyses."""
+        self.ratings: RatingStorage = RatingStore(self.engine)
+        """What rating a finished game reads, the accounts' ratings and the leaderboard."""
+        self.profiles: ProfileStorage = ProfileStore(self.engine)
+        """The accounts as their public profiles read them, with their games."""
+        self.turn_mail: TurnMailStorage = TurnMailStore(self.engine)
+        """Who gets "your turn" mail, and the games where it is their turn."""
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
         """The site-wide rate limits' levels: in memory for one SQLite worker (the only kind it
         allows), in PostgreSQL when workers share it."""
