@@ -11,10 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import websockets
 
+from ra.web.lobby_feed import FEEDS_PER_ADDRESS
 from ra.web.testing import Server
-from tests.web.test_events import new_event, sign_up
+from tests.web.test_events import new_event, play_round, sign_up
 
 Event = dict[str, Any]
 
@@ -95,5 +97,49 @@ def test_an_event_socket_for_no_such_event_is_closed_with_the_reason(server: Ser
             except websockets.ConnectionClosed as closed:
                 assert closed.rcvd is not None and closed.rcvd.code == 1008
                 assert "no event" in closed.rcvd.reason
+
+    asyncio.run(main())
+
+
+def test_a_game_of_the_event_ending_pushes_the_standings_and_the_end(server: Server) -> None:
+    """A two-player event of one round: when its game ends the page is sent the points and,
+    the event being over, its finish (no poll involved: the socket alone)."""
+    ann, bob = sign_up(server.url, "Ann"), sign_up(server.url, "Bob")
+    eid = new_event(ann, table_size=2, rounds=1)["event"]["id"]
+    for c in (ann, bob):
+        assert c.post(f"/api/events/{eid}/join", json={}).status_code == 200
+    started = ann.post(f"/api/events/{eid}/start").json()
+    clients = {p["account"]: c for p, c in zip(started["players"], (ann, bob), strict=True)}
+
+    async def main() -> Event:
+        page = await EventPage(server.ws, eid).open()
+        await page.until(lambda e: e["status"] == "running", 5)
+        await asyncio.to_thread(play_round, server, started, clients, 1)
+        done = await page.until(lambda e: e["status"] == "finished", 10)
+        await page.close()
+        return done
+
+    done = asyncio.run(main())
+    assert sorted(s["points"] for s in done["standings"]) != ["0", "0"]
+
+
+def test_one_address_follows_events_from_at_most_eight_pages(server: Server) -> None:
+    ann = sign_up(server.url, "Ann")
+    eid = new_event(ann)["event"]["id"]
+
+    async def main() -> None:
+        pages = [await EventPage(server.ws, eid).open() for _ in range(FEEDS_PER_ADDRESS)]
+        for p in pages:
+            await p.until(lambda _: True, 5)
+        async with websockets.connect(f"{server.ws}/ws/e/{eid}") as ws:
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await asyncio.wait_for(ws.recv(), 5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+            assert "too many event pages" in closed.value.rcvd.reason
+        await pages[0].close()
+        again = await EventPage(server.ws, eid).open()  # a page closed gives its place back
+        await again.until(lambda e: e["id"] == eid, 5)
+        for p in [again, *pages[1:]]:
+            await p.close()
 
     asyncio.run(main())
