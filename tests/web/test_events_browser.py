@@ -86,6 +86,22 @@ def test_a_signed_in_player_joins_with_the_button(
     organiser.post(f"/api/events/{eid}/cancel")
 
 
+def test_an_open_event_page_shows_a_join_made_elsewhere_within_two_seconds(
+    browser: Browser, live_server: str, organiser: httpx.Client
+) -> None:
+    """The page stays live over its socket (no reload, and well inside its 30 s fallback poll)."""
+    eid = organiser.post("/api/events", json={"name": "Live Cup"}).json()["event"]["id"]
+    page = new_page(browser, LAPTOP, "en-US")
+    page.goto(f"{live_server}/e/{eid}")
+    page.wait_for_selector("#event h1")  # drawn from its first read, before the join
+    assert page.locator("#event table").count() == 0  # no players yet: no standings table
+    assert organiser.post(f"/api/events/{eid}/join", json={}).status_code == 200
+    page.locator("#event table").get_by_text("Nefer").wait_for(timeout=2000)
+    no_js_errors(page)
+    page.context.close()
+    organiser.post(f"/api/events/{eid}/cancel")
+
+
 @pytest.mark.parametrize(("lang", "locale"), [("en", "en-US"), ("de", "de-DE")])
 def test_the_lobby_lists_an_open_event_with_a_link_to_its_page(
     browser: Browser, live_server: str, organiser: httpx.Client, lang: str, locale: str
@@ -188,7 +204,7 @@ def test_an_organiser_creates_an_event_from_the_lobby_and_sees_its_crosstable(
     ws = cast(Server, SimpleNamespace(ws=f"ws://127.0.0.1:{port}"))
     with ThreadPoolExecutor(1) as other_thread:  # Playwright's own event loop runs in this one
         other_thread.submit(play_round, ws, event, clients, 1).result(timeout=60)
-    page.locator("#crosstable").wait_for(timeout=30_000)  # the page polls every 5 s
+    page.locator("#crosstable").wait_for(timeout=30_000)  # pushed over the page's socket
     crosstable = page.locator("#crosstable").inner_text()
     assert said("event.crosstable") in crosstable and "Org" in crosstable
     assert page.locator("#crosstable tbody a[href^='/g/']").count() == 2  # both seats' cells link the game

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from ra.web.pubsub import GameChanged, LocalPubSub, Note, PresenceChanged, decode, encode
+from ra.web.pubsub import EventChanged, GameChanged, LocalPubSub, Note, PresenceChanged, decode, encode
 
 
 @pytest.mark.parametrize(
@@ -17,6 +17,7 @@ from ra.web.pubsub import GameChanged, LocalPubSub, Note, PresenceChanged, decod
         GameChanged("abc", "w1", 12, 2, "bid 9"),
         GameChanged("abc", "w1", None),
         PresenceChanged("abc", "w2", (True, False, True)),
+        EventChanged("ev1", "w2"),
     ],
 )
 def test_notes_round_trip(note: Note) -> None:
@@ -24,7 +25,8 @@ def test_notes_round_trip(note: Note) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "g:abc:w1:a3", "{}", '{"k": "x", "g": 1, "w": 2}', '{"k": "p", "g": 1}']
+    "text",
+    ["", "g:abc:w1:a3", "{}", '{"k": "x", "g": 1, "w": 2}', '{"k": "p", "g": 1}', '{"k": "e", "w": 1}'],
 )
 def test_malformed_notes_are_ignored(text: str) -> None:
     assert decode(text) is None

@@ -13,6 +13,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -112,6 +113,12 @@ class Events:
         self.mailer = mailer
         self._mailing: set[asyncio.Task[int]] = set()
         self._views: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
+        self.changed: Callable[[str], Awaitable[None]] = _unfollowed
+        """Told each change made here (its live pages on every worker: :mod:`ra.web.event_feed`)."""
+
+    async def _changed(self, event_id: str) -> None:
+        self._views.pop(event_id, None)  # this worker's next read is fresh
+        await self.changed(event_id)
 
     async def create(self, body: NewEvent, organiser: tuple[str, str]) -> dict[str, Any]:
         """A new open event; its invitation token (shown once, stored hashed) when by invitation."""
@@ -173,6 +180,7 @@ class Events:
             await self.store.join(event_id, account[0], account[1], most)
         except EventLimitError:
             raise ApiError(409, "event_full", f"the event is full ({most} players)") from None
+        await self._changed(event_id)
         if row["kind"] == Kind.ARENA.value and row["status"] == "running":
             await self._seat_now(event_id)  # an arena seats a player who comes (back) at once
         return await self.view(event_id, fresh=True)
@@ -192,6 +200,7 @@ class Events:
         fixed_field(await self.row(event_id))
         if not await self.store.mark(event_id, account[0], withdrawn=True):
             raise ApiError(409, "not_in_event", "you are not in this event")
+        await self._changed(event_id)
         return await self.view(event_id, fresh=True)
 
     async def remove(self, event_id: str, player: str, account: tuple[str, str]) -> dict[str, Any]:
@@ -199,6 +208,7 @@ class Events:
         fixed_field(await self._organiser(event_id, account))
         if not await self.store.mark(event_id, player, withdrawn=True, removed=True):
             raise ApiError(404, "not_in_event", f"no player {player!r} in this event")
+        await self._changed(event_id)
         return await self.view(event_id, fresh=True)
 
     async def cancel(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
@@ -206,6 +216,7 @@ class Events:
         await self._organiser(event_id, account)
         if not await self.store.move(event_id, ("open", "running"), "cancelled"):
             raise ApiError(409, "event_over", "the event is already over")
+        await self._changed(event_id)
         return await self.view(event_id, fresh=True)
 
     async def start(self, event_id: str, account: tuple[str, str]) -> dict[str, Any]:
@@ -227,6 +238,7 @@ class Events:
             raise ApiError(409, "too_few", f"an event starts with {MIN_EVENT_PLAYERS} players or more")
         if not await self.store.move(event_id, ("open",), "running", started_at=now()):
             raise ApiError(409, "event_started", "the event has already started or is over")
+        await self._changed(event_id)
         await self.form_round(event_id)
 
     async def form_round(self, event_id: str) -> bool:
@@ -263,7 +275,8 @@ class Events:
             paired = next_round(row, players, played, next_no, seed)
             tables = None if paired is None else [*paired.tables, *((b,) for b in paired.byes)]
         if tables is None:
-            await self.store.move(event_id, ("running",), "finished")
+            if await self.store.move(event_id, ("running",), "finished"):
+                await self._changed(event_id)
             return False
         if not tables:
             return False
@@ -306,6 +319,7 @@ class Events:
             except TableTakenError:
                 break  # another worker took the round over: it makes (and mails) the rest
             ready += [ReadyGame(p, made["game"]["id"]) for _, p, _ in given]
+        await self._changed(row["id"])  # its pages see the round at once
         self._mail_ready(row, ready)
 
     def _mail_ready(self, row: dict[str, Any], ready: list[ReadyGame]) -> None:
@@ -323,6 +337,7 @@ class Events:
         event_id = await self.store.event_of_game(game_id)
         if event_id is None:
             return
+        await self._changed(event_id)  # its standings
         try:
             await self.form_round(event_id)
         except ApiError as err:  # a table refused (the lobby's caps): logged, the round stays short
@@ -386,6 +401,10 @@ class Events:
             }
             for r in await self.store.listed()
         ]
+
+
+async def _unfollowed(event_id: str) -> None:
+    """Nobody follows the events (a service without a site around it)."""
 
 
 def event_page(

@@ -55,6 +55,7 @@ from ra.web.protocol import (
 )
 from ra.web.pubsub import (
     ChatPosted,
+    EventChanged,
     GameChanged,
     LocalPubSub,
     Note,
@@ -281,6 +282,8 @@ class Hub:
         self.turn_mailer: Callable[[str, int], Awaitable[bool]] | None = None
         self._mailed: dict[tuple[str, int], float] = {}  # (game, seat) -> when "your turn" went
         """Mails a person whose turn it is in a game by turns (set with the accounts' store)."""
+        self.event_changed: Callable[[str], None] = _unheard_event
+        """Called when another worker changed an event (its live pages: :mod:`ra.web.event_feed`)."""
         self.lobby_changed: Callable[[], None] = _unheard
         """Called when a table's players or watchers change here or on another worker (the live
         lobby: :mod:`ra.web.lobby_feed`)."""
@@ -482,7 +485,11 @@ class Hub:
         task.add_done_callback(self._note_tasks.discard)
 
     async def on_note(self, note: Note) -> None:
-        """Another worker's note: a game changed, or its connections on a game did."""
+        """Another worker's note: a game changed, or its connections on a game did (or an event)."""
+        if isinstance(note, EventChanged):
+            if note.worker != self.settings.worker_id:
+                self.event_changed(note.event_id)
+            return
         if note.worker != self.settings.worker_id:
             self.lobby_changed()
             if isinstance(note, ChatPosted) and not note.game_id:
@@ -532,6 +539,10 @@ async def _unsaid_in_lobby(chat_id: int) -> None:
 
 def _unheard() -> None:
     """Nobody follows the lobby (a hub without an app around it)."""
+
+
+def _unheard_event(event_id: str) -> None:
+    """Nobody follows an event (a hub without an app around it)."""
 
 
 def _pubsub_for(store: GameStorage, settings: Settings) -> PubSub:

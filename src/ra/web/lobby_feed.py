@@ -55,8 +55,9 @@ class LobbyLists(TypedDict):
     finished: list[GameSummary]
 
 
-class _Page:
-    """One lobby page: the latest list not yet sent to it, and the chat lines it has not had."""
+class Page:
+    """One live page (the lobby's, an event's): the latest list not yet sent to it, and the
+    chat lines it has not had."""
 
     def __init__(self) -> None:
         self.latest: str | None = None
@@ -97,7 +98,7 @@ class LobbyFeed:
         self._lists = lists
         self._greeting = greeting
         """What a page is sent first, before the lists (the lobby chat's last lines)."""
-        self._pages: set[_Page] = set()
+        self._pages: set[Page] = set()
         levels, holds = limits or (MemoryLevels(), MemoryHolds())
         self._open_pages = AddressHolds(holds, "lobby-pages", FEEDS_PER_ADDRESS)
         self._opens = AddressBucket(levels, "lobby-opens", OPENS_PER_MINUTE / 60, OPENS_BURST)
@@ -155,14 +156,14 @@ class LobbyFeed:
             await self._open_pages.give_back(address)
             await ws.close(POLICY_VIOLATION, "the lobby is opened too often from this address; slow down")
             return
-        page = _Page()
+        page = Page()
         self._pages.add(page)
-        sender = asyncio.create_task(self._send(ws, page))
+        sender = asyncio.create_task(send_page(ws, page))
         try:
             if self._greeting is not None:
                 page.say(await self._greeting())
             page.offer(self._last if self._last is not None else await self._text())
-            code = await _listen(ws)
+            code = await listen(ws)
             if code is not None:
                 with contextlib.suppress(Exception):
                     await ws.close(code)
@@ -179,16 +180,18 @@ class LobbyFeed:
         for page in self._pages:
             page.say(text)
 
-    @staticmethod
-    async def _send(ws: WebSocket, page: _Page) -> None:
-        with contextlib.suppress(Exception):
-            while True:
-                await page.wake.wait()
-                for text in page.take():
-                    await asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT)
+
+async def send_page(ws: WebSocket, page: Page) -> None:
+    """Send a page what it is offered, as it comes, until its socket fails (the live event page
+    too: :mod:`ra.web.event_feed`)."""
+    with contextlib.suppress(Exception):
+        while True:
+            await page.wake.wait()
+            for text in page.take():
+                await asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT)
 
 
-async def _listen(ws: WebSocket) -> int | None:
+async def listen(ws: WebSocket) -> int | None:
     """Read what the page sends (nothing is expected) until it goes; the close code for a page
     that misbehaves (binary frames, oversized or too many messages), None when it just left."""
     allowance, last = 10.0, asyncio.get_running_loop().time()

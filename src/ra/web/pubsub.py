@@ -60,7 +60,16 @@ class ChatPosted:
     chat_id: int
 
 
-Note = GameChanged | PresenceChanged | ChatPosted
+@dataclass(frozen=True)
+class EventChanged:
+    """``worker`` changed event ``event_id`` (its players, rounds, results or status): the
+    other workers' live event pages read it again (:mod:`ra.web.event_feed`)."""
+
+    event_id: str
+    worker: str
+
+
+Note = GameChanged | PresenceChanged | ChatPosted | EventChanged
 
 
 def encode(note: Note) -> str:
@@ -68,6 +77,8 @@ def encode(note: Note) -> str:
     if isinstance(note, GameChanged):
         decision = {"a": note.appended, "s": note.seat, "d": note.action, "b": note.stand_in}
         return json.dumps({"k": "g", "g": note.game_id, "w": note.worker, **decision})
+    if isinstance(note, EventChanged):
+        return json.dumps({"k": "e", "e": note.event_id, "w": note.worker})
     if isinstance(note, ChatPosted):
         return json.dumps({"k": "c", "g": note.game_id, "w": note.worker, "i": note.chat_id})
     connected = [int(c) for c in note.connected]
@@ -78,6 +89,8 @@ def decode(text: str) -> Note | None:
     """The note in ``text``, or None for anything that is not one (logged, never raised)."""
     try:
         data = json.loads(text)
+        if data["k"] == "e":
+            return EventChanged(str(data["e"]), str(data["w"]))
         kind, game_id, worker = data["k"], str(data["g"]), str(data["w"])
         if kind == "g":
             appended, seat, action = data.get("a"), data.get("s"), data.get("d")

@@ -8,6 +8,7 @@ whom that the lobby changed, a game finished or a line was said) is made here, i
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from ra.web.addresses import Addresses, confirmer
 from ra.web.analyses import Analyses
 from ra.web.assets import Pages
 from ra.web.chat import Chat
+from ra.web.event_feed import EventFeed
 from ra.web.event_mail import event_mailer
 from ra.web.event_store import EventStore
 from ra.web.events import Events
@@ -24,10 +26,13 @@ from ra.web.lobby import Lobby
 from ra.web.lobby_feed import LobbyFeed
 from ra.web.mail import turn_mailer
 from ra.web.metrics import Metrics
+from ra.web.pubsub import EventChanged
 from ra.web.ratings import rate_game
 from ra.web.settings import Settings
 from ra.web.store import Store
 from ra.words import LOCALE_DIR
+
+log = logging.getLogger("ra.web")
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ class Services:
     accounts: Accounts
     chat: Chat
     feed: LobbyFeed
+    event_feed: EventFeed
     pages: Pages
     events: Events
     _sweeper: list[asyncio.Task[None]] = field(default_factory=list)
@@ -51,12 +57,14 @@ class Services:
     async def start(self) -> None:
         await self.hub.start()
         self.feed.start()
+        self.event_feed.start()
         self._sweeper.append(asyncio.create_task(self.events.sweeping()))
 
     async def stop(self) -> None:
         for task in self._sweeper:
             task.cancel()
         await self.feed.stop()
+        await self.event_feed.stop()
         await self.analyses.stop()
         await self.hub.stop()
         await self.store.close()
@@ -81,6 +89,17 @@ def build_services(settings: Settings, static: Path) -> Services:
     hub.lobby_said = chat.lobby_posted
     mailer = event_mailer(store, settings.smtp_url, settings.public_url)
     events = Events(EventStore(store.engine), lobby, settings.worker_id, mailer)
+    event_feed = EventFeed(lambda eid: events.view(eid, fresh=True), limits=(store.levels, store.holds))
+
+    async def event_changed(event_id: str) -> None:
+        event_feed.touch(event_id)  # this worker's pages; the others' through a note
+        try:
+            await hub.pubsub.publish(EventChanged(event_id, settings.worker_id))
+        except Exception:  # their pages' refresh (and fallback poll) catch up
+            log.exception("event %s: telling the other workers failed", event_id)
+
+    events.changed = event_changed
+    hub.event_changed = event_feed.touch
 
     async def finished(game_id: str) -> None:
         try:
@@ -102,6 +121,7 @@ def build_services(settings: Settings, static: Path) -> Services:
         accounts=accounts,
         chat=chat,
         feed=feed,
+        event_feed=event_feed,
         pages=Pages(static, LOCALE_DIR),
         events=events,
     )

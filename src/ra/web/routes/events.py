@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request, Response, WebSocket
 
 from ra.web.event_export import EventExport
 from ra.web.events import JoinEvent, NewEvent
 from ra.web.routes.accounts import Gate
-from ra.web.security import client_address
+from ra.web.security import client_address, origin_allowed
 from ra.web.services import Services
 
 
@@ -60,7 +60,25 @@ def router(services: Services, gate: Gate) -> APIRouter:
         return await events.remove(event_id, player, await _account(gate, request))
 
     files(api, services)
+    live(api, services)
     return api
+
+
+def live(api: APIRouter, services: Services) -> None:
+    """``/ws/e/{id}``: an event's page is pushed the event whenever it changes (from an allowed
+    Origin; counted per address like the lobby's pages: :mod:`ra.web.event_feed`)."""
+    settings, metrics = services.settings, services.metrics
+
+    @api.websocket("/ws/e/{event_id}")
+    async def follow(ws: WebSocket, event_id: str) -> None:
+        if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"), settings.allowed_origins):
+            await ws.close(1008, "this page may not follow the event here (Origin not allowed)")
+            return
+        metrics.websockets.inc()
+        try:
+            await services.event_feed.follow(ws, event_id, client_address(ws))
+        finally:
+            metrics.websockets.dec()
 
 
 def files(api: APIRouter, services: Services) -> None:

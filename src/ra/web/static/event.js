@@ -1,12 +1,13 @@
 // An event's page (issue 55): its settings, standings and each round's tables with links to their
 // games; a player's own games (click their name); a finished event's crosstable and files; and
 // the buttons its reader may use (join, withdraw; the organiser's start, cancel, remove a player,
-// and the invitation link to copy). The page asks GET /api/events/{id} again every 5 seconds
-// while the event is not over (polling: the standings change only when a game ends).
+// and the invitation link to copy). The page stays live over its socket (/ws/e/{id}): the server
+// pushes the event whenever it changes (a player joins or leaves, a round is formed, a game ends,
+// it starts or ends); while that socket is down it asks GET /api/events/{id} every 30 seconds.
 import { t, has, currentLang } from "./i18n.js";
 import { $, esc, mountHeader, account, toast, gameIdFromPath } from "./common.js";
 
-const POLL_MS = 5000;
+const FALLBACK_MS = 30000;  // the poll while the socket is down
 const eventId = gameIdFromPath("e");
 // An invitation link carries its token in the fragment (#invite=…): no request, access log or
 // Referer carries it (a link with ?invite=, from before, still works).
@@ -184,25 +185,60 @@ async function remove(player) {
 // Drawn again only when the event has changed: a poll that finds nothing new leaves the page (and
 // the reader's focus, a half-read list) alone.
 let seen = "";
+let missing = false;
+let socketUp = false;
+let retry = 1000;
+
+async function show(data) {
+  const now = JSON.stringify(data);
+  if (now === seen) return;
+  seen = now;
+  event = data;
+  if (event.status === "finished" && !cross) {
+    const got = await fetch(`${base}/crosstable`).catch(() => null);
+    if (got && got.ok) cross = await got.json();
+  }
+  render();
+}
 
 async function load() {
   try {
     const res = await fetch(base);
-    if (res.status === 404) { $("#event").innerHTML = `<p>${esc(t("event.missing"))}</p>`; return; }
-    if (res.ok) event = await res.json();
-    const now = JSON.stringify(event);
-    if (now === seen) { setTimeout(load, POLL_MS); return; }
-    seen = now;
-    if (event && event.status === "finished" && !cross) {
-      const got = await fetch(`${base}/crosstable`);
-      if (got.ok) cross = await got.json();
-    }
+    if (res.status === 404) { missing = true; $("#event").innerHTML = `<p>${esc(t("event.missing"))}</p>`; return; }
+    if (res.ok) await show(await res.json());
   } catch (e) { /* the next poll tries again */ }
-  render();
-  if (!event || live()) setTimeout(load, POLL_MS);
+}
+
+// The fallback: ask again only while the socket is down and the event can still change.
+function poll() {
+  if (missing || (event && !live())) return;
+  if (!socketUp) load();
+  setTimeout(poll, FALLBACK_MS);
+}
+
+function follow() {
+  let ws;
+  try { ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/e/${encodeURIComponent(eventId)}`); } catch (e) { return; }
+  ws.addEventListener("message", (e) => {
+    let m = null;
+    try { m = JSON.parse(e.data); } catch (err) { return; }
+    if (!m || m.type !== "event") return;
+    socketUp = true;
+    retry = 1000;
+    show(m.event);
+  });
+  ws.addEventListener("close", () => {
+    if (socketUp) load();  // what changed while it reconnects
+    socketUp = false;
+    if (missing || (event && !live())) return;
+    setTimeout(follow, retry);
+    retry = Math.min(retry * 2, 30000);
+  });
 }
 
 mountHeader(render);
 render();
 me = await account();
-load();
+await load();
+follow();
+setTimeout(poll, FALLBACK_MS);
