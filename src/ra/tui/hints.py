@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from rich.text import Text
 
 import ra
-from ra.bots.advisor import HINT_BUDGET as ADVISOR_HINT_BUDGET
+from ra.bots.advisor import HINT_BUDGET
 from ra.bots.evaluate import ActionValue, Budget, Evaluation
 from ra.bots.explain import action_msg, reason, signed
 from ra.events import you_seat
@@ -31,10 +31,6 @@ from ra.state import State
 from ra.table import Table, advise
 from ra.tui.render import percent
 from ra.words import DEFAULT_LANG, Seat, Words, msg, words
-
-HINT_BUDGET = ADVISOR_HINT_BUDGET
-"""The work behind the hints (the advisor's default for hints: the hard level's search)."""
-
 
 COLUMN_GAP = 3
 """Columns between the two columns of a long hints table."""

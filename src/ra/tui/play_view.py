@@ -12,13 +12,13 @@ from textual.containers import Horizontal
 from textual.widgets import Input, RichLog, Static
 
 import ra
+from ra.bots.advisor import HINT_BUDGET
 from ra.bots.evaluate import Budget
 from ra.tui import render
 from ra.tui.bindings import FOOTER_OPTIONAL, translate_bindings
 from ra.tui.board import board_widgets, log_width, show_board
 from ra.tui.bot_worker import BotWorker
 from ra.tui.hint_panel import HintsPanel
-from ra.tui.hints import HINT_BUDGET
 from ra.tui.keys import MoveKeys
 from ra.tui.session import Session
 from ra.tui.widgets import GameLog, KeyBar, MessageLine, action_buttons
