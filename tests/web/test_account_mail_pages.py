@@ -74,7 +74,8 @@ def test_the_address_form_asks_for_the_password_and_says_why(
     browser: Any, server_factory: type[Server], sqlite_url: str, tmp_path: Path, inbox: tuple[Inbox, int]
 ) -> None:
     box, port = inbox
-    base = mailing_server(server_factory, sqlite_url, tmp_path, port).url
+    server = mailing_server(server_factory, sqlite_url, tmp_path, port)
+    base = server.url
     for i, (lang, locale) in enumerate(LANGS):
         w = words.words(lang)
         page = new_page(browser, LAPTOP, locale)
@@ -93,7 +94,10 @@ def test_the_address_form_asks_for_the_password_and_says_why(
         # The answer waits on the SMTP server (its own timeout is 20 s): a loaded machine's CI got
         # past the page's default 30 s once; the text then says whether the mail went.
         answered = "#email .mail-sent:not(:empty), #email .form-error:not(:empty)"
-        page.wait_for_selector(answered, timeout=60_000)
+        try:
+            page.wait_for_selector(answered, timeout=60_000)
+        except Exception as err:  # what the server was doing, for a failure seen only in CI
+            raise AssertionError(f"no answer in 60 s; the server:\n{server.stacks()}") from err
         refused = page.inner_text("#email .form-error")
         assert page.inner_text("#email .mail-sent") == w("account.emailMailed"), f"refused: {refused!r}"
         assert page.input_value("#email input[name=password]") == ""

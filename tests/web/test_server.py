@@ -89,6 +89,16 @@ def test_health_and_pages(server: Server) -> None:
         assert r.status_code == 404 and "<html" in r.text.lower(), path
 
 
+def test_a_running_server_tells_what_it_is_doing(server: Server) -> None:
+    """kill -USR1 / -USR2 (ra.web.stacks): every thread's stack and every task's chain of awaits
+    go to the log, and the server goes on answering."""
+    said = server.stacks()
+    assert "Current thread" in said or "Thread 0x" in said  # faulthandler's threads
+    assert re.search(r"\d+ asyncio tasks:", said)
+    assert "events.py" in said and "in sweeping" in said  # a background job, down to its await
+    assert httpx.get(server.url + "/health").status_code == 200
+
+
 def test_lobby_create_join_leave_and_errors(server: Server) -> None:
     base = server.url
     made = create(

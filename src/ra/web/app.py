@@ -9,6 +9,7 @@ defences :mod:`ra.web.security`'s.  See ``docs/web-api.md``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator
@@ -23,6 +24,7 @@ from ra.web.routes import accounts, events, lobby, play, site
 from ra.web.security import parse_networks
 from ra.web.services import build_services
 from ra.web.settings import Settings
+from ra.web.stacks import listen_for_dumps
 
 STATIC = Path(str(files("ra.web") / "static"))
 
@@ -33,6 +35,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        listen_for_dumps(asyncio.get_running_loop())
         await services.start()
         yield
         await services.stop()

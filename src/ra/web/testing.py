@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -134,6 +135,17 @@ class Server:
                 pass
             time.sleep(0.1)
         raise RuntimeError("ra serve did not answer /health within 60 s")
+
+    def stacks(self) -> str:
+        """What the server is doing now (:mod:`ra.web.stacks`): its threads' and tasks' stacks,
+        as the end of its log; for a test's message when a page waits too long."""
+        assert self.proc is not None
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.proc.pid, signal.SIGUSR1)  # the server, not its bots' processes
+            time.sleep(0.5)
+            os.kill(self.proc.pid, signal.SIGUSR2)
+            time.sleep(1.5)
+        return self.log_path.read_text(errors="replace")[-20_000:]
 
     def kill9(self) -> None:
         """Kill the server and all its processes at once, as a crash would."""
