@@ -13,6 +13,7 @@ through the same scenarios):
   (:mod:`.mail_links`).
 - :mod:`.lobby`: the tables as the lobby makes, lists, seats and closes them.
 - :mod:`.chat`: the tables' and the lobby's chat lines and the reports on them.
+- :mod:`.events`: events, their players, their rounds (each claimed once) and their tables.
 - :mod:`.analyses`: finished games' analyses, and the ratings their chances are given.
 - :mod:`.ratings`: what a finished game's rating reads, the accounts' ratings, the leaderboard.
 - :mod:`.profiles`: the accounts as their public profiles read them, with their games.

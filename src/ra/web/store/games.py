@@ -45,6 +45,7 @@ from ra.web.store.addresses import AddressStorage, AddressStore
 from ra.web.store.analyses import AnalysisStorage, AnalysisStore
 from ra.web.store.bot_claims import BotClaims
 from ra.web.store.chat import ChatStorage, ChatStore
+from ra.web.store.events import EventStorage, EventStore
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels, lock_key
 from ra.web.store.profiles import ProfileStorage, ProfileStore
 from ra.web.store.ratings import RatingStorage, RatingStore
@@ -214,6 +215,8 @@ class Store:
         """The accounts' e-mail addresses and the links mailed about them."""
         self.chat: ChatStorage = ChatStore(self.engine)
         """The chat's lines and reports (their own aggregate, on the same database)."""
+        self.events: EventStorage = EventStore(self.engine)
+        """Events: their players, rounds and tables."""
         self.analyses: AnalysisStorage = AnalysisStore(self.engine)
         """The finished games' analyses."""
         self.ratings: RatingStorage = RatingStore(self.engine)
@@ -508,7 +511,7 @@ class Caps:
 
 Linker = Callable[[AsyncConnection, str], Awaitable[None]]
 """A step of a game's creation, in its own transaction, with the new id (an event's table links its
-game: :meth:`ra.web.event_store.EventStore.linker`)."""
+game: :meth:`ra.web.store.events.EventStorage.linker`)."""
 
 
 class OverCapError(Exception):
