@@ -888,6 +888,22 @@ def test_turn_mail_goes_to_a_confirmed_address_that_wants_it(run: Callable[[Scen
     run(scenario)
 
 
+def test_game_mail_goes_to_the_confirmed_addresses_that_want_it_among_the_accounts_asked(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        ann, bob = Person("a1", "Ann", "ann@example.org", "en"), Person("a4", "Bob", "bob@example.org", "de")
+        await mail_person(s, ann, confirmed=True, wants=True)
+        await mail_person(s, Person("a2", "Cid", "cid@example.org", "en"), confirmed=True, wants=False)
+        await mail_person(s, Person("a3", "Dan", None, "en"), confirmed=False, wants=True)
+        await mail_person(s, bob, confirmed=True, wants=True)
+        found = await s.turn_mail.game_mail(["a1", "a2", "a3", "a4", "nope"])
+        assert sorted(found, key=lambda p: p.id) == [ann, bob]
+        assert await s.turn_mail.game_mail(["a2", "a3"]) == [] and await s.turn_mail.game_mail([]) == []
+
+    run(scenario)
+
+
 def test_turn_mail_lists_the_games_by_turns_waiting_longest_first(run: Callable[[Scenario], None]) -> None:
     async def scenario(s: Stores) -> None:
         await mail_person(s, Person("a1", "Ann", "ann@example.org", "en"), confirmed=True, wants=True)
