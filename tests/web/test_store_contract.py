@@ -9,7 +9,7 @@ import asyncio
 import dataclasses
 import shutil
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from ra.puzzles import Solver
 from ra.web import db
 from ra.web.store import Caps, OverCapError, Store, hash_token
 from ra.web.store.accounts import AccountStorage, MemoryAccounts, SeatHolder
@@ -30,6 +31,7 @@ from ra.web.store.limits import Holds, Levels, MemoryHolds
 from ra.web.store.lobby import LobbyStorage, MemoryLobby
 from ra.web.store.mail_links import Link
 from ra.web.store.profiles import MemoryProfiles, ProfileStorage, SatGame, SeatLine, StoredProfile
+from ra.web.store.puzzles import MemoryPuzzles, PuzzleStorage
 from ra.web.store.ratings import MemoryRatings, RatedGame, RatedSeat, RatingStorage, Standing
 from ra.web.store.turn_mail import BY_TURNS_SECONDS, MemoryTurnMail, Person, TurnGame, TurnMailStorage
 
@@ -45,6 +47,8 @@ WRITTEN = (
     "event_rounds",
     "event_players",
     "events",
+    "puzzle_attempts",
+    "puzzle_solvers",
     "limit_levels",
     "limit_holds",
     "decisions",
@@ -73,6 +77,7 @@ class Stores:
     profiles: ProfileStorage
     turn_mail: TurnMailStorage
     events: EventStorage
+    puzzles: PuzzleStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
@@ -183,6 +188,7 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 MemoryProfiles(),
                 MemoryTurnMail(),
                 MemoryEvents(),
+                MemoryPuzzles(),
             )
         )
         return
@@ -201,6 +207,7 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 store.profiles,
                 store.turn_mail,
                 store.events,
+                store.puzzles,
                 store,
             )
         )
@@ -1133,5 +1140,51 @@ def test_played_reads_each_tables_result_and_forfeits(run: Callable[[Scenario], 
             [False, True, False],
         )
         assert after[0]["ended"] is not None and after[1]["forfeits"] == [False]
+
+    run(scenario)
+
+
+# --- puzzles ---------------------------------------------------------------------------
+
+
+async def solver_account(s: Stores, account_id: str) -> None:
+    """An account that answers puzzles (the twin needs none)."""
+    if s.store is not None:
+        assert await s.accounts.create(account_id, account_id, account_id, "h", "en") == "created"
+
+
+def by_one(correct: bool) -> Callable[[Solver], Solver]:
+    """A rating rule easy to follow: one point up for a right answer, one down for a wrong one."""
+    return lambda b: replace(
+        b, mu=b.mu + (1 if correct else -1), tried=b.tried + 1, solved=b.solved + correct
+    )
+
+
+def test_only_an_accounts_first_answer_to_a_puzzle_moves_its_rating(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await solver_account(s, "ann")
+        assert await s.puzzles.solver("ann") == Solver() == await s.puzzles.solver("nobody")
+        before, after, moved = await s.puzzles.first_answer("ann", "p1", True, by_one(True))
+        assert (before, moved) == (Solver(), True) and after == replace(
+            Solver(), mu=Solver().mu + 1, tried=1, solved=1
+        )
+        assert await s.puzzles.solver("ann") == after
+        again = await s.puzzles.first_answer("ann", "p1", False, by_one(False))
+        assert again == (after, after, False) and await s.puzzles.solver("ann") == after  # nothing moved
+        _, last, moved = await s.puzzles.first_answer("ann", "p2", False, by_one(False))
+        assert moved and (last.mu, last.tried, last.solved) == (Solver().mu, 2, 1)
+
+    run(scenario)
+
+
+def test_answers_sent_at_once_each_count_once(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await solver_account(s, "ann")
+        many = [s.puzzles.first_answer("ann", f"p{i}", True, by_one(True)) for i in range(5)]
+        assert all(moved for _, _, moved in await asyncio.gather(*many))
+        same = [s.puzzles.first_answer("ann", "q", True, by_one(True)) for _ in range(3)]
+        assert sum(moved for _, _, moved in await asyncio.gather(*same)) == 1
+        got = await s.puzzles.solver("ann")
+        assert (got.mu, got.tried, got.solved) == (Solver().mu + 6, 6, 6)
 
     run(scenario)

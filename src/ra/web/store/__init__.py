@@ -17,6 +17,7 @@ through the same scenarios):
 - :mod:`.analyses`: finished games' analyses, and the ratings their chances are given.
 - :mod:`.ratings`: what a finished game's rating reads, the accounts' ratings, the leaderboard.
 - :mod:`.profiles`: the accounts as their public profiles read them, with their games.
+- :mod:`.puzzles`: the accounts' puzzle ratings and their first answer to each puzzle.
 - :mod:`.turn_mail`: who gets "your turn" mail, and the games where it is their turn.
 - :mod:`.limits`: the rate limits' levels and what clients hold at once.
 - :mod:`.tokens`: ids and tokens, and how a token is stored (hashed).

@@ -48,6 +48,7 @@ from ra.web.store.chat import ChatStorage, ChatStore
 from ra.web.store.events import EventStorage, EventStore
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels, lock_key
 from ra.web.store.profiles import ProfileStorage, ProfileStore
+from ra.web.store.puzzles import PuzzleStorage, PuzzleStore
 from ra.web.store.ratings import RatingStorage, RatingStore
 from ra.web.store.seat_clocks import SeatClocks
 from ra.web.store.tokens import hash_token, new_id
@@ -223,6 +224,8 @@ class Store:
         """What rating a finished game reads, the accounts' ratings and the leaderboard."""
         self.profiles: ProfileStorage = ProfileStore(self.engine)
         """The accounts as their public profiles read them, with their games."""
+        self.puzzles: PuzzleStorage = PuzzleStore(self.engine)
+        """The accounts' puzzle ratings and first answers."""
         self.turn_mail: TurnMailStorage = TurnMailStore(self.engine)
         """Who gets "your turn" mail, and the games where it is their turn."""
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
