@@ -5,7 +5,7 @@ through the same scenarios):
 
 - :mod:`.games`: tables, seats and decisions (:class:`Store`, the database behind the server,
   which opens every other aggregate on its engine), and the caps a creation is counted against;
-  the games' interface and twin are :mod:`ra.web.storage`'s, the claims of bots' turns
+  the games' interface and twin are :mod:`.game_storage`'s, the claims of bots' turns
   :mod:`.bot_claims`'s, the seats' clocks and the clock sweep's query :mod:`.seat_clocks`'s.
 - :mod:`.accounts`: accounts and their names, sessions, password links, and which account and
   session hold a seat.
