@@ -26,7 +26,14 @@ from ra.web.store.addresses import AddressStorage, AddressTakenError, DeadLinkEr
 from ra.web.store.addresses import fold_address as fold
 from ra.web.store.analyses import AnalysisStorage, MemoryAnalyses
 from ra.web.store.chat import ChatStorage, MemoryChat
-from ra.web.store.events import EventLimitError, EventStorage, MemoryEvents, TableGame, TableTakenError
+from ra.web.store.events import (
+    EventLimitError,
+    EventStorage,
+    MemoryEvents,
+    TableGame,
+    TableLink,
+    TableTakenError,
+)
 from ra.web.store.limits import Holds, Levels, MemoryHolds
 from ra.web.store.lobby import LobbyStorage, MemoryLobby
 from ra.web.store.mail_links import Link
@@ -947,7 +954,7 @@ def event(event_id: str, organiser: str, starts_in: float = 3600.0, **values: An
     return row | {"organiser_id": organiser, "organiser_name": organiser, "seed": 7} | values
 
 
-async def table_game(s: Stores, link: Callable[[AsyncConnection, str], Awaitable[None]]) -> str:
+async def table_game(s: Stores, link: TableLink) -> str:
     """A game made for an event's table, ``link`` run in its creation (as the lobby does)."""
     if s.store is None:
         s.games += 1

@@ -10,10 +10,10 @@ insert it, so each round is formed exactly once whichever worker sees it first.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -22,9 +22,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from ra.web.db import accounts, event_players, event_rounds, event_tables, events, games, now, seats
 from ra.web.store.limits import lock_key
 from ra.web.store.tokens import hash_token, new_token
-
-if TYPE_CHECKING:  # the games' module opens this aggregate on its engine
-    from ra.web.store.games import Linker
 
 LIVE = ("open", "running")
 """An event in one of these states counts towards its organiser's limit."""
@@ -43,6 +40,12 @@ TableKey = tuple[str, int, int]
 
 Given = Sequence[tuple[int, str, str]]
 """A table's human seats given to their players: (seat, account id, name)."""
+
+
+TableLink = Callable[[AsyncConnection, str], Awaitable[None]]
+"""What :meth:`EventStorage.linker` makes: a step of the table's game's creation, which the lobby
+runs in the creation's transaction with the new id (the games' ``Linker``, as the lobby takes it:
+spelled here because the games' store opens this aggregate, not the other way round)."""
 
 
 class TableTakenError(Exception):
@@ -118,7 +121,7 @@ class EventStorage(Protocol):
         (this worker too) is left to finish: two makers of one round would only waste games."""
         ...
 
-    def linker(self, table: TableKey, worker: str, players: Given) -> Linker:
+    def linker(self, table: TableKey, worker: str, players: Given) -> TableLink:
         """The step of a table's game's creation (the lobby runs it in the creation's
         transaction, with the new id) that records it as the table's game, gives its human seats
         to their accounts, each with a token nobody knows (a player opens theirs with "Play on
@@ -303,7 +306,7 @@ class EventStore:
             )
         return done.rowcount == 1
 
-    def linker(self, table: TableKey, worker: str, players: Given) -> Linker:
+    def linker(self, table: TableKey, worker: str, players: Given) -> TableLink:
         async def link(conn: AsyncConnection, game_id: str) -> None:
             await link_table(conn, table, worker, game_id, players)
 
@@ -473,7 +476,7 @@ class MemoryEvents:
         found.update(worker=worker, formed_at=t)
         return True
 
-    def linker(self, table: TableKey, worker: str, players: Given) -> Linker:
+    def linker(self, table: TableKey, worker: str, players: Given) -> TableLink:
         async def link(conn: AsyncConnection | None, game_id: str) -> None:
             """The link on these rows (no connection: one process, one step)."""
             held = self.formed.get(table[:2])
