@@ -1068,6 +1068,22 @@ def test_players_join_once_up_to_the_limit_and_come_back_after_withdrawing(
     run(scenario)
 
 
+def test_players_joining_at_once_never_pass_the_limit(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        names = [f"p{i}" for i in range(5)]
+        for who in ["org", *names]:
+            await event_player(s, who)
+        await s.events.create(event("e1", "org"), most_live=3)
+        done = await asyncio.gather(
+            *(s.events.join("e1", p, p, most=3) for p in names), return_exceptions=True
+        )
+        assert sum(d is None for d in done) == 3, done
+        assert all(isinstance(d, EventLimitError) for d in done if d is not None)
+        assert len(await s.events.players("e1")) == 3
+
+    run(scenario)
+
+
 def test_a_round_is_claimed_once_with_its_tables(run: Callable[[Scenario], None]) -> None:
     async def scenario(s: Stores) -> None:
         await event_player(s, "org")
