@@ -363,7 +363,9 @@ class MemoryEvents:
     counted with the insert, a round claimed once, a table linked to one game by the round's
     holder.  ``ratings``: the accounts' ratings the players read (unset: the start's);
     ``games``: the tables' games as :meth:`played` reads them; ``given``: the seats a link gave
-    ((game id, seat): (account id, name)), as the games' rows would hold them."""
+    ((game id, seat): (account id, name)), as the games' rows would hold them.  It keeps no
+    accounts: an organiser's or a player's account is taken to exist (the database's keys
+    refuse one that does not, which :class:`ra.web.events.Events` never asks for)."""
 
     def __init__(self) -> None:
         self.rows: dict[str, dict[str, Any]] = {}
