@@ -22,7 +22,7 @@ from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room, build_game
 from ra.web.pubsub import LocalPubSub
 from ra.web.settings import Settings
-from ra.web.storage import MemoryGames
+from ra.web.store.game_storage import MemoryGames
 from ra.web.summaries import seat_clock
 from tests.web.test_match import row
 

@@ -1,5 +1,5 @@
 """The game master in-process (issue 39): a room, its table and its bot driver over the in-memory
-storage (:class:`ra.web.storage.MemoryGames`), with no server, socket or database — the way
+storage (:class:`ra.web.store.game_storage.MemoryGames`), with no server, socket or database — the way
 boardgame.io's ``master.test.ts`` drives its master.  What needs a real server (sockets,
 PostgreSQL, nginx, the browser) stays in the other files of ``tests/web``."""
 
@@ -17,8 +17,8 @@ from ra.web.errors import ClientError
 from ra.web.hub import Hub, Room
 from ra.web.pubsub import LocalPubSub
 from ra.web.settings import Settings
-from ra.web.storage import MemoryGames
 from ra.web.store import GameRow, SeatRow
+from ra.web.store.game_storage import MemoryGames
 
 
 def row(*seats: str | None, seed: int = 3, **options: Any) -> GameRow:

@@ -9,14 +9,16 @@ import asyncio
 import dataclasses
 import shutil
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
 
+from ra.puzzles import Solver
 from ra.web import db
 from ra.web.store import Caps, OverCapError, Store, hash_token
 from ra.web.store.accounts import AccountStorage, MemoryAccounts, SeatHolder
@@ -24,10 +26,19 @@ from ra.web.store.addresses import AddressStorage, AddressTakenError, DeadLinkEr
 from ra.web.store.addresses import fold_address as fold
 from ra.web.store.analyses import AnalysisStorage, MemoryAnalyses
 from ra.web.store.chat import ChatStorage, MemoryChat
+from ra.web.store.events import (
+    EventLimitError,
+    EventStorage,
+    MemoryEvents,
+    TableGame,
+    TableLink,
+    TableTakenError,
+)
 from ra.web.store.limits import Holds, Levels, MemoryHolds
 from ra.web.store.lobby import LobbyStorage, MemoryLobby
 from ra.web.store.mail_links import Link
 from ra.web.store.profiles import MemoryProfiles, ProfileStorage, SatGame, SeatLine, StoredProfile
+from ra.web.store.puzzles import MemoryPuzzles, PuzzleStorage
 from ra.web.store.ratings import MemoryRatings, RatedGame, RatedSeat, RatingStorage, Standing
 from ra.web.store.turn_mail import BY_TURNS_SECONDS, MemoryTurnMail, Person, TurnGame, TurnMailStorage
 
@@ -39,6 +50,12 @@ WRITTEN = (
     "analyses",
     "chat_reports",
     "chat",
+    "event_tables",
+    "event_rounds",
+    "event_players",
+    "events",
+    "puzzle_attempts",
+    "puzzle_solvers",
     "limit_levels",
     "limit_holds",
     "decisions",
@@ -66,6 +83,8 @@ class Stores:
     ratings: RatingStorage
     profiles: ProfileStorage
     turn_mail: TurnMailStorage
+    events: EventStorage
+    puzzles: PuzzleStorage
     store: Store | None = None
     """The SQL store behind them (None: the in-memory twins)."""
     games: int = 0
@@ -175,6 +194,8 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 MemoryRatings(),
                 MemoryProfiles(),
                 MemoryTurnMail(),
+                MemoryEvents(),
+                MemoryPuzzles(),
             )
         )
         return
@@ -192,6 +213,8 @@ async def _on(url: str | None, scenario: Scenario) -> None:
                 store.ratings,
                 store.profiles,
                 store.turn_mail,
+                store.events,
+                store.puzzles,
                 store,
             )
         )
@@ -879,6 +902,22 @@ def test_turn_mail_goes_to_a_confirmed_address_that_wants_it(run: Callable[[Scen
     run(scenario)
 
 
+def test_game_mail_goes_to_the_confirmed_addresses_that_want_it_among_the_accounts_asked(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        ann, bob = Person("a1", "Ann", "ann@example.org", "en"), Person("a4", "Bob", "bob@example.org", "de")
+        await mail_person(s, ann, confirmed=True, wants=True)
+        await mail_person(s, Person("a2", "Cid", "cid@example.org", "en"), confirmed=True, wants=False)
+        await mail_person(s, Person("a3", "Dan", None, "en"), confirmed=False, wants=True)
+        await mail_person(s, bob, confirmed=True, wants=True)
+        found = await s.turn_mail.game_mail(["a1", "a2", "a3", "a4", "nope"])
+        assert sorted(found, key=lambda p: p.id) == [ann, bob]
+        assert await s.turn_mail.game_mail(["a2", "a3"]) == [] and await s.turn_mail.game_mail([]) == []
+
+    run(scenario)
+
+
 def test_turn_mail_lists_the_games_by_turns_waiting_longest_first(run: Callable[[Scenario], None]) -> None:
     async def scenario(s: Stores) -> None:
         await mail_person(s, Person("a1", "Ann", "ann@example.org", "en"), confirmed=True, wants=True)
@@ -892,5 +931,283 @@ def test_turn_mail_lists_the_games_by_turns_waiting_longest_first(run: Callable[
         await turn_game(s, TurnGame(seats, "running", 0, BY_TURNS_SECONDS, t, {0}))  # away
         assert await s.turn_mail.waiting("a1") == [first, later]
         assert await s.turn_mail.waiting("a2") == []
+
+    run(scenario)
+
+
+# --- events ----------------------------------------------------------------------------
+
+
+async def event_player(s: Stores, account_id: str, mu: float = 25.0) -> None:
+    """An account (named as its id) with the rating ``mu``, as an event's player reads it."""
+    if s.store is None:
+        cast(MemoryEvents, s.events).ratings[account_id] = mu
+        return
+    await s.rated_player(account_id, Standing(mu, 8.0, 0))
+
+
+def event(event_id: str, organiser: str, starts_in: float = 3600.0, **values: Any) -> dict[str, Any]:
+    """An event's columns as :class:`ra.web.events.Events` stores them."""
+    row = {"id": event_id, "name": event_id, "kind": "swiss", "table_size": 3, "rounds": 4, "minutes": None}
+    row |= {"bots": False, "byes": False, "move_seconds": None, "rated": True, "invite_hash": None}
+    row |= {"starts_at": datetime.now(UTC) + timedelta(seconds=starts_in), "status": "open"}
+    return row | {"organiser_id": organiser, "organiser_name": organiser, "seed": 7} | values
+
+
+async def table_game(s: Stores, link: TableLink) -> str:
+    """A game made for an event's table, ``link`` run in its creation (as the lobby does)."""
+    if s.store is None:
+        s.games += 1
+        await link(cast(AsyncConnection, None), f"g{s.games}")  # the twin's link takes no connection
+        return f"g{s.games}"
+    return await s.store.create_game(TABLE, seat_rows("human", "human", "bot"), then=link)
+
+
+async def finish(s: Stores, game_id: str, scores: list[int], forfeited: set[int]) -> None:
+    """The table's game finished with ``scores``, the ``forfeited`` seats out (R8)."""
+    if s.store is None:
+        cast(MemoryEvents, s.events).games[game_id] = TableGame(
+            "finished", scores, datetime.now(UTC), forfeited
+        )
+        return
+    async with s.store.engine.begin() as conn:
+        await conn.execute(
+            sa.update(db.games).where(db.games.c.id == game_id).values(status="finished", scores=scores)
+        )
+        out = sa.update(db.seats).where(db.seats.c.game_id == game_id, db.seats.c.seat.in_(forfeited))
+        await conn.execute(out.values(forfeited=True))
+
+
+async def holders(s: Stores, game_id: str) -> dict[int, tuple[str, str]]:
+    """Who a link gave each seat of ``game_id`` to: (account id, name), with a token set."""
+    if s.store is None:
+        return {seat: who for (g, seat), who in cast(MemoryEvents, s.events).given.items() if g == game_id}
+    q = sa.select(db.seats.c.seat, db.seats.c.account_id, db.seats.c.name).where(
+        db.seats.c.game_id == game_id, db.seats.c.account_id.is_not(None), db.seats.c.token_hash.is_not(None)
+    )
+    async with s.store.engine.connect() as conn:
+        return {seat: (account, name) for seat, account, name in await conn.execute(q)}
+
+
+def test_an_organisers_live_events_are_limited_counted_with_the_insert(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await event_player(s, "org")
+        await s.events.create(event("e1", "org"), most_live=2)
+        await s.events.create(event("e2", "org"), most_live=2)
+        with pytest.raises(EventLimitError) as refused:
+            await s.events.create(event("e3", "org"), most_live=2)
+        assert refused.value.what == "events" and await s.events.event("e3") is None
+        assert await s.events.move("e1", ("open", "running"), "cancelled")
+        assert not await s.events.move("e1", ("open", "running"), "cancelled")  # once
+        await s.events.create(event("e3", "org"), most_live=2)  # a cancelled one counts no more
+        await event_player(s, "rush")
+        tries = [s.events.create(event(f"r{i}", "rush"), most_live=2) for i in range(4)]
+        done = await asyncio.gather(*tries, return_exceptions=True)
+        assert sum(d is None for d in done) == 2, done  # at once: still two, never more
+        assert all(isinstance(d, EventLimitError) for d in done if d is not None)
+        got = await s.events.event("e2")
+        assert got is not None and (got["name"], got["status"], got["organiser_id"]) == ("e2", "open", "org")
+        assert got["started_at"] is None and got["created_at"] is not None
+
+    run(scenario)
+
+
+def test_the_list_shows_live_public_events_soonest_first_and_the_sweep_the_due(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        await event_player(s, "org")
+        await s.events.create(event("later", "org", 7200), most_live=9)
+        await s.events.create(event("soon", "org", 60), most_live=9)
+        await s.events.create(event("past", "org", -60), most_live=9)
+        await s.events.create(event("secret", "org", 30, invite_hash=hash_token("t")), most_live=9)
+        await s.events.create(event("gone", "org", 10), most_live=9)
+        await s.events.create(event("on", "org", 7000), most_live=9)
+        assert await s.events.move("gone", ("open",), "cancelled")
+        assert await s.events.move("on", ("open",), "running", started_at=datetime.now(UTC))
+        assert [e["id"] for e in await s.events.listed()] == ["past", "soon", "on", "later"]
+        assert [e["id"] for e in await s.events.listed(limit=2)] == ["past", "soon"]
+        assert await s.events.due() == [{"id": "past", "status": "open"}, {"id": "on", "status": "running"}]
+        on = await s.events.event("on")
+        assert on is not None and on["started_at"] is not None
+
+    run(scenario)
+
+
+def test_players_join_once_up_to_the_limit_and_come_back_after_withdrawing(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        for who, mu in (("org", 25.0), ("ann", 30.0), ("bob", 20.0), ("cid", 25.0)):
+            await event_player(s, who, mu)
+        await s.events.create(event("e1", "org"), most_live=3)
+        await s.events.join("e1", "ann", "Ann", most=2)
+        await s.events.join("e1", "bob", "Bob", most=2)
+        await s.events.join("e1", "ann", "Ann", most=2)  # in already: nothing
+        with pytest.raises(EventLimitError) as full:
+            await s.events.join("e1", "cid", "Cid", most=2)
+        assert full.value.what == "players"
+        assert await s.events.mark("e1", "ann", withdrawn=True)
+        assert not await s.events.mark("e1", "cid", withdrawn=True)  # not in the event
+        await s.events.join("e1", "cid", "Cid", most=2)  # ann's place
+        with pytest.raises(EventLimitError):
+            await s.events.join("e1", "ann", "Ann", most=2)
+        assert await s.events.mark("e1", "bob", withdrawn=True, removed=True)
+        await s.events.join("e1", "ann", "Ann", most=2)  # back, in her first place
+        players = await s.events.players("e1")
+        assert [(p["account_id"], p["name"], p["withdrawn"], p["removed"]) for p in players] == [
+            ("ann", "Ann", False, False),
+            ("bob", "Bob", True, True),
+            ("cid", "Cid", False, False),
+        ]
+        assert [p["rating"] for p in players] == [30.0, 20.0, 25.0]
+        assert await s.events.players("nope") == []
+
+    run(scenario)
+
+
+def test_players_joining_at_once_never_pass_the_limit(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        names = [f"p{i}" for i in range(5)]
+        for who in ["org", *names]:
+            await event_player(s, who)
+        await s.events.create(event("e1", "org"), most_live=3)
+        done = await asyncio.gather(
+            *(s.events.join("e1", p, p, most=3) for p in names), return_exceptions=True
+        )
+        assert sum(d is None for d in done) == 3, done
+        assert all(isinstance(d, EventLimitError) for d in done if d is not None)
+        assert len(await s.events.players("e1")) == 3
+
+    run(scenario)
+
+
+def test_a_round_is_claimed_once_with_its_tables(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await event_player(s, "org")
+        await s.events.create(event("e1", "org"), most_live=3)
+        tables = [("ann", "bob", None), ("cid",)]
+        assert await s.events.claim_round("e1", 1, 11, "w1", tables)
+        assert not await s.events.claim_round("e1", 1, 12, "w2", [("x", "y")])  # another worker's claim
+        assert not await s.events.claim_round("nope", 1, 11, "w1", tables)  # no such event
+        assert await s.events.claim_round("e1", 2, 13, "w2", [])
+        rounds = await s.events.rounds("e1")
+        assert [(r["round"], r["worker"], r["seed"]) for r in rounds] == [(1, "w1", 11), (2, "w2", 13)]
+        laid = await s.events.tables("e1")
+        assert [(t["round"], t["table_no"], t["players"], t["game_id"]) for t in laid] == [
+            (1, 1, ["ann", "bob", None], None),
+            (1, 2, ["cid"], None),
+        ]
+        assert await s.events.rounds("nope") == [] and await s.events.tables("nope") == []
+
+    run(scenario)
+
+
+def test_a_claim_not_renewed_for_its_lease_is_taken_over(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await event_player(s, "org")
+        await s.events.create(event("e1", "org"), most_live=3)
+        assert await s.events.claim_round("e1", 1, 11, "w1", [("a", "b")])
+        assert not await s.events.take_over("e1", 1, "w2", lease=3600)  # renewed within its lease
+        assert not await s.events.take_over("e1", 2, "w2", lease=-60)  # no such round
+        assert await s.events.take_over("e1", 1, "w2", lease=-60)  # a lease already over: stale
+        assert [r["worker"] for r in await s.events.rounds("e1")] == ["w2"]
+
+    run(scenario)
+
+
+def test_a_table_gets_one_game_from_its_rounds_holder_with_its_seats_given(
+    run: Callable[[Scenario], None],
+) -> None:
+    async def scenario(s: Stores) -> None:
+        for who in ("org", "ann", "bob"):
+            await event_player(s, who)
+        await s.events.create(event("e1", "org"), most_live=3)
+        assert await s.events.claim_round("e1", 1, 11, "w1", [("ann", "bob", None)])
+        given = [(0, "ann", "Ann"), (1, "bob", "Bob")]
+        with pytest.raises(TableTakenError):  # w2 does not hold the round
+            await table_game(s, s.events.linker(("e1", 1, 1), "w2", given))
+        assert [t["game_id"] for t in await s.events.tables("e1")] == [None]
+        gid = await table_game(s, s.events.linker(("e1", 1, 1), "w1", given))
+        with pytest.raises(TableTakenError):  # the table has its game
+            await table_game(s, s.events.linker(("e1", 1, 1), "w1", given))
+        with pytest.raises(TableTakenError):  # no such table
+            await table_game(s, s.events.linker(("e1", 1, 2), "w1", given))
+        assert [t["game_id"] for t in await s.events.tables("e1")] == [gid]
+        assert await s.events.event_of_game(gid) == "e1" and await s.events.event_of_game("nope") is None
+        assert await holders(s, gid) == {0: ("ann", "Ann"), 1: ("bob", "Bob")}
+
+    run(scenario)
+
+
+def test_played_reads_each_tables_result_and_forfeits(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        for who in ("org", "ann", "bob", "cid"):
+            await event_player(s, who)
+        await s.events.create(event("e1", "org"), most_live=3)
+        assert await s.events.claim_round("e1", 1, 11, "w1", [("ann", "bob", None), ("cid",)])
+        gid = await table_game(s, s.events.linker(("e1", 1, 1), "w1", [(0, "ann", "Ann"), (1, "bob", "Bob")]))
+        before = await s.events.played("e1")
+        assert [(t["round"], t["table_no"], t["game_id"], t["scores"]) for t in before] == [
+            (1, 1, gid, None),
+            (1, 2, None, None),
+        ]
+        assert before[0]["status"] == "open" and before[1]["status"] is None
+        await finish(s, gid, [30, 20, 10], {1})
+        after = await s.events.played("e1")
+        assert (after[0]["status"], after[0]["scores"], after[0]["forfeits"]) == (
+            "finished",
+            [30, 20, 10],
+            [False, True, False],
+        )
+        assert after[0]["ended"] is not None and after[1]["forfeits"] == [False]
+
+    run(scenario)
+
+
+# --- puzzles ---------------------------------------------------------------------------
+
+
+async def solver_account(s: Stores, account_id: str) -> None:
+    """An account that answers puzzles (the twin needs none)."""
+    if s.store is not None:
+        assert await s.accounts.create(account_id, account_id, account_id, "h", "en") == "created"
+
+
+def by_one(correct: bool) -> Callable[[Solver], Solver]:
+    """A rating rule easy to follow: one point up for a right answer, one down for a wrong one."""
+    return lambda b: replace(
+        b, mu=b.mu + (1 if correct else -1), tried=b.tried + 1, solved=b.solved + correct
+    )
+
+
+def test_only_an_accounts_first_answer_to_a_puzzle_moves_its_rating(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await solver_account(s, "ann")
+        assert await s.puzzles.solver("ann") == Solver() == await s.puzzles.solver("nobody")
+        before, after, moved = await s.puzzles.first_answer("ann", "p1", True, by_one(True))
+        assert (before, moved) == (Solver(), True) and after == replace(
+            Solver(), mu=Solver().mu + 1, tried=1, solved=1
+        )
+        assert await s.puzzles.solver("ann") == after
+        again = await s.puzzles.first_answer("ann", "p1", False, by_one(False))
+        assert again == (after, after, False) and await s.puzzles.solver("ann") == after  # nothing moved
+        _, last, moved = await s.puzzles.first_answer("ann", "p2", False, by_one(False))
+        assert moved and (last.mu, last.tried, last.solved) == (Solver().mu, 2, 1)
+
+    run(scenario)
+
+
+def test_answers_sent_at_once_each_count_once(run: Callable[[Scenario], None]) -> None:
+    async def scenario(s: Stores) -> None:
+        await solver_account(s, "ann")
+        many = [s.puzzles.first_answer("ann", f"p{i}", True, by_one(True)) for i in range(5)]
+        assert all(moved for _, _, moved in await asyncio.gather(*many))
+        same = [s.puzzles.first_answer("ann", "q", True, by_one(True)) for _ in range(3)]
+        assert sum(moved for _, _, moved in await asyncio.gather(*same)) == 1
+        got = await s.puzzles.solver("ann")
+        assert (got.mu, got.tried, got.solved) == (Solver().mu + 6, 6, 6)
 
     run(scenario)

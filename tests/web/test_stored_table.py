@@ -8,8 +8,8 @@ import asyncio
 import random
 
 from ra.web.ledger import game_state
-from ra.web.storage import MemoryGames
 from ra.web.store import StoredDecision
+from ra.web.store.game_storage import MemoryGames
 from ra.web.stored_table import after_decisions, build_game, caught_up, load
 from tests.web.test_match import row
 

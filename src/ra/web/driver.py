@@ -18,8 +18,8 @@ from ra.web.errors import ClientError
 from ra.web.hints import HintTable
 from ra.web.ledger import Ledger
 from ra.web.protocol import HintReply
-from ra.web.storage import GameStorage
 from ra.web.store import GameRow
+from ra.web.store.game_storage import GameStorage
 
 log = logging.getLogger("ra.web")
 

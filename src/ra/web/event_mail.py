@@ -15,9 +15,6 @@ import smtplib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import sqlalchemy as sa
-
-from ra.web.db import accounts
 from ra.web.mail import Person, Smtp, parse_smtp, send
 from ra.web.store import Store
 from ra.words import words
@@ -45,17 +42,9 @@ class EventMailer:
         for r in ready:
             games.setdefault(r.account_id, []).append(r.game_id)
         sent = 0
-        for person in await self._people(list(games)):
+        for person in await self.store.turn_mail.game_mail(list(games)):
             sent += await self._mail(person, event_id, event_name, games[person.id])
         return sent
-
-    async def _people(self, ids: list[str]) -> list[Person]:
-        """The accounts among ``ids`` with a confirmed address that want game mail."""
-        q = sa.select(accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.lang).where(
-            accounts.c.id.in_(ids), accounts.c.email_confirmed.is_(True), accounts.c.mail_turns.is_(True)
-        )
-        async with self.store.engine.connect() as conn:
-            return [Person(*row) for row in await conn.execute(q)]
 
     async def _mail(self, person: Person, event_id: str, event_name: str, games: list[str]) -> bool:
         """One mail to ``person`` (its own unsubscribe link); False if it could not go."""

@@ -2,8 +2,8 @@
 
 The rules of play are :mod:`ra.tournament`'s (pure: the standings and each round's tables are
 functions of the stored results and a stored seed); this service decides who may do what on the
-site and the limits, and stores through :class:`ra.web.event_store.EventStore`.  Signed-in
-accounts create and play; guests watch only.
+site and the limits, and stores through :class:`ra.web.store.events.EventStorage`
+(``store.events``).  Signed-in accounts create and play; guests watch only.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ from ra.tournament import (
 from ra.tournament.kinds import ROUND_ROBIN_MAX
 from ra.web.db import as_utc, now
 from ra.web.event_mail import EventMailer, ReadyGame
-from ra.web.event_store import EventLimitError, EventStore, TableTakenError
 from ra.web.lobby import ApiError, Lobby, NewGame, SeatSpec
 from ra.web.mail import BY_TURNS_SECONDS
 from ra.web.store import hash_token, new_id
+from ra.web.store.events import EventLimitError, EventStorage, TableTakenError
 
 log = logging.getLogger("ra.web")
 
@@ -107,7 +107,7 @@ class Events:
     """The events of one site: its rules over the stored rows."""
 
     def __init__(
-        self, store: EventStore, lobby: Lobby, worker: str, mailer: EventMailer | None = None
+        self, store: EventStorage, lobby: Lobby, worker: str, mailer: EventMailer | None = None
     ) -> None:
         self.store, self.lobby, self.worker = store, lobby, worker
         self.mailer = mailer
@@ -298,7 +298,7 @@ class Events:
     async def _make_games(self, row: dict[str, Any], round_no: int) -> None:
         """Each table of the round without a game gets one, made through the lobby (its checks
         and caps) and, in the same transaction, linked to its table with its seats given to
-        their players' accounts (:meth:`EventStore.link_table`), so a worker's death leaves no
+        their players' accounts (:meth:`EventStorage.linker`), so a worker's death leaves no
         game without its table; the game starts at once."""
         names = {p["account_id"]: p["name"] for p in await self.store.players(row["id"])}
         ready: list[ReadyGame] = []
@@ -313,7 +313,7 @@ class Events:
                 join=False,
             )
             given = [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
-            link = EventStore.linker((row["id"], round_no, t["table_no"]), self.worker, given)
+            link = self.store.linker((row["id"], round_no, t["table_no"]), self.worker, given)
             try:
                 made = await self.lobby.create(body, f"event:{row['id']}", then=link)
             except TableTakenError:

@@ -66,8 +66,8 @@ from ra.web.pubsub import (
 from ra.web.scheduler import Start
 from ra.web.settings import Settings
 from ra.web.state_feed import StateFeed, undone_message
-from ra.web.storage import GameStorage
 from ra.web.store import ConflictError, GameRow
+from ra.web.store.game_storage import GameStorage
 from ra.web.stored_table import build_game, catch_up, follow, load, resync, table_seats
 from ra.web.summaries import game_summary
 

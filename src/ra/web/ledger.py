@@ -1,6 +1,6 @@
 """The storage side of a table's step: the effects :meth:`ra.table.Table.step` says must be stored
 before anyone is told (a decision, an undo, a seat's clock, a seat away or back, a forfeit),
-written to a game's storage (:class:`ra.web.storage.GameStorage`) and its cached row.
+written to a game's storage (:class:`ra.web.store.game_storage.GameStorage`) and its cached row.
 
 A :class:`ra.web.hub.Room` runs the step and holds the lock and the sockets; its :class:`Ledger`
 writes.  A write that loses a race raises :class:`ra.web.store.ConflictError` unchanged (the
@@ -25,8 +25,8 @@ from ra.master import (
     TakeBackStored,
 )
 from ra.table import Table, game_result
-from ra.web.storage import GameStorage
 from ra.web.store import GameColumns, GameRow, ResultColumns
+from ra.web.store.game_storage import GameStorage
 
 if TYPE_CHECKING:
     from ra.web.protocol import HintReply

@@ -225,7 +225,7 @@ class Lobby:
     async def create(self, body: NewGame, addr: str, then: Linker | None = None) -> Seated:
         """A new table; its creator takes the first human seat unless ``join`` is false;
         ``then`` runs in the creation's transaction with the new id (an event's table is linked
-        and its seats given in the same step, :meth:`ra.web.event_store.EventStore.link_table`)."""
+        and its seats given in the same step, :meth:`ra.web.store.events.EventStorage.linker`)."""
         for s in body.seats:
             if s.kind == "bot" and s.level is None:
                 s.level = "medium"

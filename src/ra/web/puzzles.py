@@ -11,15 +11,11 @@ is a change to the account and needs the page's CSRF token, as every other.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, replace
-from datetime import UTC, datetime
+from dataclasses import replace
 
-import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
-from sqlalchemy.exc import IntegrityError
 from typing_extensions import TypedDict
 
 from ra.labels import action_label
@@ -35,13 +31,13 @@ from ra.puzzles import (
     load_puzzles,
     solver_from,
 )
-from ra.web.db import puzzle_attempts, puzzle_solvers
 from ra.web.limits import Levels, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.protocol import ViewData, seat_payload
 from ra.web.rating_policy import PUZZLE_REVEAL_SECONDS, puzzle_rated
 from ra.web.security import client_address
 from ra.web.store import Store
+from ra.web.store.puzzles import PuzzleStorage
 from ra.words import DEFAULT_LANG, normalize, sentence, words
 
 MAX_SEEN = 1000
@@ -172,65 +168,21 @@ def puzzle_reply(puzzle: Puzzle, solver: Solver, lang: str, account: str | None)
 
 
 class Solvers:
-    """The puzzle ratings of accounts (the browser keeps its own)."""
+    """The puzzle ratings of accounts (the browser keeps its own), over the puzzles' store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: PuzzleStorage) -> None:
         self.store = store
-        self._locks = [asyncio.Lock() for _ in range(64)]  # an account's answers: one at a time
 
     async def get(self, account_id: str) -> Solver:
-        async with self.store.engine.connect() as conn:
-            row = (
-                (
-                    await conn.execute(
-                        sa.select(puzzle_solvers).where(puzzle_solvers.c.account_id == account_id)
-                    )
-                )
-                .mappings()
-                .first()
-            )
-        return Solver() if row is None else solver_from(dict(row))
+        return await self.store.solver(account_id)
 
     async def answer(self, account_id: str, puzzle: Puzzle, correct: bool) -> tuple[Solver, Solver, bool]:
-        """The rating before and after a first answer (unchanged, False, for a repeated one).
-
-        One account's answers are applied one at a time (a lock here; the solver's row locked
-        on PostgreSQL, where other workers answer too), so answers sent at once all count."""
-        async with self._locks[hash(account_id) % len(self._locks)]:
-            try:
-                return await self._answer(account_id, puzzle, correct)
-            except IntegrityError:  # another worker recorded this first answer a moment ago
-                before = await self.get(account_id)
-                return before, before, False
-
-    async def _answer(self, account_id: str, puzzle: Puzzle, correct: bool) -> tuple[Solver, Solver, bool]:
-        async with self.store.engine.begin() as conn:
-            mine = puzzle_solvers.c.account_id == account_id
-            row = (
-                (await conn.execute(sa.select(puzzle_solvers).where(mine).with_for_update()))
-                .mappings()
-                .first()
-            )
-            if row is None:  # the new row is this transaction's until it commits
-                await conn.execute(
-                    sa.insert(puzzle_solvers).values(account_id=account_id, **asdict(Solver()))
-                )
-            before = Solver() if row is None else solver_from(dict(row))
-            seen = await conn.execute(
-                sa.select(puzzle_attempts.c.correct).where(
-                    puzzle_attempts.c.account_id == account_id, puzzle_attempts.c.puzzle_id == puzzle.id
-                )
-            )
-            if seen.first() is not None:
-                return before, before, False
-            after = before.after(puzzle, correct)
-            await conn.execute(
-                sa.insert(puzzle_attempts).values(
-                    account_id=account_id, puzzle_id=puzzle.id, correct=correct, at=datetime.now(UTC)
-                )
-            )
-            await conn.execute(sa.update(puzzle_solvers).where(mine).values(**asdict(after)))
-        return before, after, True
+        """The rating before and after a first answer (unchanged, False, for a repeated one):
+        only an account's first answer to a puzzle moves it, and answers sent at once all count
+        (the store applies them one at a time)."""
+        return await self.store.first_answer(
+            account_id, puzzle.id, correct, lambda s: s.after(puzzle, correct)
+        )
 
 
 SessionOf = Callable[[Request], Awaitable[tuple[str, str] | None]]
@@ -257,7 +209,7 @@ class Answered:
 def make_router(store: Store, account_of: SessionOf, changing_account: SessionOf) -> APIRouter:
     """The puzzles' API over the server's database."""
     router = APIRouter()
-    solvers = Solvers(store)
+    solvers = Solvers(store.puzzles)
 
     @router.get("/api/puzzles/themes")
     async def themes() -> dict[str, list[ThemeCount]]:

@@ -19,7 +19,6 @@ from ra.web.assets import Pages
 from ra.web.chat import Chat
 from ra.web.event_feed import EventFeed
 from ra.web.event_mail import event_mailer
-from ra.web.event_store import EventStore
 from ra.web.events import Events
 from ra.web.hub import Hub
 from ra.web.lobby import Lobby
@@ -88,7 +87,7 @@ def build_services(settings: Settings, static: Path) -> Services:
     accounts.sessions.seats_changed = hub.changed
     hub.lobby_said = chat.lobby_posted
     mailer = event_mailer(store, settings.smtp_url, settings.public_url)
-    events = Events(EventStore(store.engine), lobby, settings.worker_id, mailer)
+    events = Events(store.events, lobby, settings.worker_id, mailer)
     event_feed = EventFeed(lambda eid: events.view(eid, fresh=True), limits=(store.levels, store.holds))
 
     async def event_changed(event_id: str) -> None:

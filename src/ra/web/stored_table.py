@@ -3,7 +3,7 @@ lobby changed the game.
 
 The table (:class:`ra.table.Table`) is the one source of a game's facts at a room: its seats,
 options and clock, its decisions, the seats that forfeited or are away, the decisions a stand-in
-took.  Here it is read from a game's storage (:class:`ra.web.storage.GameStorage`): the stored row
+took.  Here it is read from a game's storage (:class:`ra.web.store.game_storage.GameStorage`): the stored row
 keeps only what the table does not (tokens, presence, the seats' clocks).
 """
 
@@ -23,8 +23,8 @@ from ra.web.audience import Audience
 from ra.web.hints import HintTable
 from ra.web.ledger import away_seats, forfeited_seats, mirror
 from ra.web.pubsub import GameChanged
-from ra.web.storage import GameStorage
 from ra.web.store import GameRow, StoredDecision
+from ra.web.store.game_storage import GameStorage
 
 log = logging.getLogger("ra.web")
 

@@ -5,7 +5,7 @@ through the same scenarios):
 
 - :mod:`.games`: tables, seats and decisions (:class:`Store`, the database behind the server,
   which opens every other aggregate on its engine), and the caps a creation is counted against;
-  the games' interface and twin are :mod:`ra.web.storage`'s, the claims of bots' turns
+  the games' interface and twin are :mod:`.game_storage`'s, the claims of bots' turns
   :mod:`.bot_claims`'s, the seats' clocks and the clock sweep's query :mod:`.seat_clocks`'s.
 - :mod:`.accounts`: accounts and their names, sessions, password links, and which account and
   session hold a seat.
@@ -13,9 +13,11 @@ through the same scenarios):
   (:mod:`.mail_links`).
 - :mod:`.lobby`: the tables as the lobby makes, lists, seats and closes them.
 - :mod:`.chat`: the tables' and the lobby's chat lines and the reports on them.
+- :mod:`.events`: events, their players, their rounds (each claimed once) and their tables.
 - :mod:`.analyses`: finished games' analyses, and the ratings their chances are given.
 - :mod:`.ratings`: what a finished game's rating reads, the accounts' ratings, the leaderboard.
 - :mod:`.profiles`: the accounts as their public profiles read them, with their games.
+- :mod:`.puzzles`: the accounts' puzzle ratings and their first answer to each puzzle.
 - :mod:`.turn_mail`: who gets "your turn" mail, and the games where it is their turn.
 - :mod:`.limits`: the rate limits' levels and what clients hold at once.
 - :mod:`.tokens`: ids and tokens, and how a token is stored (hashed).

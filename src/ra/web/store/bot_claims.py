@@ -4,7 +4,7 @@ Several workers serve one database; each bot's decision should be searched once.
 claims the turn at decision ``n`` (a compare-and-set on the game's row), renews the claim while
 it thinks, and a claim not renewed in time is a dead worker's, which another takes over.  One
 SQLite worker knows its own bots: nothing to claim.  The in-memory twin is
-:class:`ra.web.storage.MemoryClaims`.
+:class:`ra.web.store.game_storage.MemoryClaims`.
 """
 
 from __future__ import annotations

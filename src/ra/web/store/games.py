@@ -45,8 +45,10 @@ from ra.web.store.addresses import AddressStorage, AddressStore
 from ra.web.store.analyses import AnalysisStorage, AnalysisStore
 from ra.web.store.bot_claims import BotClaims
 from ra.web.store.chat import ChatStorage, ChatStore
+from ra.web.store.events import EventStorage, EventStore
 from ra.web.store.limits import Holds, Levels, MemoryHolds, MemoryLevels, StoredHolds, StoredLevels, lock_key
 from ra.web.store.profiles import ProfileStorage, ProfileStore
+from ra.web.store.puzzles import PuzzleStorage, PuzzleStore
 from ra.web.store.ratings import RatingStorage, RatingStore
 from ra.web.store.seat_clocks import SeatClocks
 from ra.web.store.tokens import hash_token, new_id
@@ -214,12 +216,16 @@ class Store:
         """The accounts' e-mail addresses and the links mailed about them."""
         self.chat: ChatStorage = ChatStore(self.engine)
         """The chat's lines and reports (their own aggregate, on the same database)."""
+        self.events: EventStorage = EventStore(self.engine)
+        """Events: their players, rounds and tables."""
         self.analyses: AnalysisStorage = AnalysisStore(self.engine)
         """The finished games' analyses."""
         self.ratings: RatingStorage = RatingStore(self.engine)
         """What rating a finished game reads, the accounts' ratings and the leaderboard."""
         self.profiles: ProfileStorage = ProfileStore(self.engine)
         """The accounts as their public profiles read them, with their games."""
+        self.puzzles: PuzzleStorage = PuzzleStore(self.engine)
+        """The accounts' puzzle ratings and first answers."""
         self.turn_mail: TurnMailStorage = TurnMailStore(self.engine)
         """Who gets "your turn" mail, and the games where it is their turn."""
         self.levels: Levels = MemoryLevels() if self.sqlite else StoredLevels(self.engine)
@@ -508,7 +514,7 @@ class Caps:
 
 Linker = Callable[[AsyncConnection, str], Awaitable[None]]
 """A step of a game's creation, in its own transaction, with the new id (an event's table links its
-game: :meth:`ra.web.event_store.EventStore.linker`)."""
+game: :meth:`ra.web.store.events.EventStorage.linker`)."""
 
 
 class OverCapError(Exception):

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import Any, Protocol
 
 from ra.web.db import now
-from ra.web.storage import MemoryGames
+from ra.web.store.game_storage import MemoryGames
 from ra.web.store.games import Caps, GameRow, Linker, OverCapError, SeatRow
 from ra.web.store.limits import Levels, MemoryLevels
 from ra.web.store.tokens import hash_token, new_id
@@ -85,7 +85,7 @@ _NEW_GAME: dict[str, Any] = {
 
 
 class MemoryLobby(MemoryGames):
-    """:class:`LobbyStorage` on :class:`ra.web.storage.MemoryGames`'s rows, with the same rules
+    """:class:`LobbyStorage` on :class:`ra.web.store.game_storage.MemoryGames`'s rows, with the same rules
     and caps as the database (one process: a creation is one step)."""
 
     def __init__(self) -> None:

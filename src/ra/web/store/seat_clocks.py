@@ -2,7 +2,7 @@
 the sweep's query of the games whose person to move is out of time.
 
 The sweep's query is the table's own rule (:func:`ra.clock.out_of_time`) written in SQL, not a
-second copy of it.  The in-memory twin is :class:`ra.web.storage.MemorySeatClocks`.
+second copy of it.  The in-memory twin is :class:`ra.web.store.game_storage.MemorySeatClocks`.
 """
 
 from __future__ import annotations

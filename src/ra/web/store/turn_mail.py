@@ -1,10 +1,12 @@
 """The "your turn" mail's aggregate: who at a seat gets the mail, and the games by turns where it
-is an account's turn (what :class:`ra.web.mail.TurnMailer` reads): the interface
+is an account's turn (what :class:`ra.web.mail.TurnMailer` reads), and which of an event's
+players get its game mail (:class:`ra.web.event_mail.EventMailer`): the interface
 :class:`TurnMailStorage`, its SQL store :class:`TurnMailStore` and its in-memory twin
 :class:`MemoryTurnMail`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
@@ -38,6 +40,11 @@ class TurnMailStorage(Protocol):
     async def waiting(self, account_id: str) -> list[str]:
         """The account's running games by turns (:data:`BY_TURNS_SECONDS`) where it is its turn
         and its seat is not away, longest waiting first."""
+        ...
+
+    async def game_mail(self, account_ids: Sequence[str]) -> list[Person]:
+        """The accounts among ``account_ids`` with a confirmed address that want game mail (an
+        event's "your game is ready" goes to them), in no particular order."""
         ...
 
 
@@ -77,6 +84,15 @@ class TurnMailStore:
         async with self.engine.connect() as conn:
             return [str(g) for g in (await conn.execute(q)).scalars()]
 
+    async def game_mail(self, account_ids: Sequence[str]) -> list[Person]:
+        q = sa.select(accounts.c.id, accounts.c.name, accounts.c.email, accounts.c.lang).where(
+            accounts.c.id.in_(account_ids),
+            accounts.c.email_confirmed.is_(True),
+            accounts.c.mail_turns.is_(True),
+        )
+        async with self.engine.connect() as conn:
+            return [Person(*row) for row in await conn.execute(q)]
+
 
 @dataclass
 class TurnGame:
@@ -111,3 +127,7 @@ class MemoryTurnMail:
             return mine and g.to_move not in g.away and g.status == "running" and by_turns
 
         return [i for i, g in sorted(self.games.items(), key=lambda ig: ig[1].updated_at) if due(g)]
+
+    async def game_mail(self, account_ids: Sequence[str]) -> list[Person]:
+        found = [self.people.get(a) for a in dict.fromkeys(account_ids)]
+        return [f[0] for f in found if f is not None and f[1]]

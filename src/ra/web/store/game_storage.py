@@ -1,4 +1,4 @@
-"""What a game master needs of storage, and an in-memory twin of it.
+"""The games' aggregate as a game master needs it: the interface, and an in-memory twin of it.
 
 :class:`GameStorage` is the storage interface a room and its bot driver use (boardgame.io's
 ``StorageAPI``): one game's row and decisions, a decision appended or taken back atomically
@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from ra.web.pubsub import Note
-from ra.web.store import ConflictError, GameColumns, GameRow, StoredDecision
+from ra.web.store.games import ConflictError, GameColumns, GameRow, StoredDecision
 
 
 class SeatClockStorage(Protocol):
