@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.progress import Progress
 
 import ra
 from ra.bots.policy import load
@@ -38,10 +39,15 @@ TINY = RunConfig(
 def test_a_tiny_run_end_to_end(tmp_path: Path) -> None:
     """Self-play, a fitted policy, matches, results and the curve: one generation, from nothing."""
     pytest.importorskip("torch", reason="fitting needs torch: pip install torch==2.13.0 (the train extra)")
-    report = Run(tmp_path, TINY).all()
+    progress = Progress(disable=True)
+    report = Run(tmp_path, TINY, progress).all()
+    said = [task.description for task in progress.tasks]
+    assert "self-play gen 0 (in this process)" in said
+    where = {"cpu": "the CPU", "cuda": "the GPU"}[net.fit_device()]  # the GPU when torch finds one
+    assert any(line.startswith("fit gen 1 (") and line.endswith(f" rows, on {where})") for line in said)
     policy = load(tmp_path / "gen1" / "policy.json")
     assert policy.sizes == (370, 16, 54) and policy.info["generation"] == 1
-    assert policy.info["device"] == net.fit_device()  # the GPU when torch finds one
+    assert policy.info["device"] == net.fit_device()
     assert policy.info["rows"] == len(net.load_rows(sorted((tmp_path / "gen0").glob("rows_*.npz")))["obs"])
     gen1 = report["generations"]["1"]
     assert set(gen1) == {"previous_2p", "expert_2p", "expert_3p", "ladder_random", "ladder_expert"}

@@ -85,7 +85,7 @@ class Run:
             raise ValueError(f"{saved} was made with other settings: use them, or another folder")
         first = folder / "gen0" / "policy.json"
         start = self.start_policy() if config.start and not first.exists() else None
-        if written != wanted:  # a worker's Run of the same folder leaves it alone
+        if written != wanted:  # a Run made again of the same folder leaves it alone
             atomic_write(saved, json.dumps(wanted, indent=1))
         self.lineup = Lineup(folder, config.iterations, config.c_puct)
         if start is not None:
