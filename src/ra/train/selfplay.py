@@ -8,7 +8,7 @@ whether the mover won the game (R8.1).  Decisions with one legal action give no 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 import ra
@@ -49,7 +49,7 @@ class Searcher:
     search)."""
 
     settings: dict[str, Any]
-    policy: Policy | None = field(default=None)
+    policy: Policy | None = None
     c_puct: float = 1.0
 
     def options(self) -> SearchOptions:
