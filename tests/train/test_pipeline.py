@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.progress import Progress
 
 import ra
 from ra.bots.policy import load
@@ -18,6 +19,7 @@ if not ra.native_available():
 from ra.train import net
 from ra.train.measure import read_log
 from ra.train.pipeline import Run, RunConfig
+from ra.train.workers import Local
 
 TINY = RunConfig(
     seed=3,
@@ -37,9 +39,15 @@ TINY = RunConfig(
 def test_a_tiny_run_end_to_end(tmp_path: Path) -> None:
     """Self-play, a fitted policy, matches, results and the curve: one generation, from nothing."""
     pytest.importorskip("torch", reason="fitting needs torch: pip install torch==2.13.0 (the train extra)")
-    report = Run(tmp_path, TINY).all()
+    progress = Progress(disable=True)
+    report = Run(tmp_path, TINY, progress).all()
+    said = [task.description for task in progress.tasks]
+    assert "self-play gen 0 (in this process)" in said
+    where = {"cpu": "the CPU", "cuda": "the GPU"}[net.fit_device()]  # the GPU when torch finds one
+    assert any(line.startswith("fit gen 1 (") and line.endswith(f" rows, on {where})") for line in said)
     policy = load(tmp_path / "gen1" / "policy.json")
     assert policy.sizes == (370, 16, 54) and policy.info["generation"] == 1
+    assert policy.info["device"] == net.fit_device()
     assert policy.info["rows"] == len(net.load_rows(sorted((tmp_path / "gen0").glob("rows_*.npz")))["obs"])
     gen1 = report["generations"]["1"]
     assert set(gen1) == {"previous_2p", "expert_2p", "expert_3p", "ladder_random", "ladder_expert"}
@@ -103,7 +111,7 @@ def test_a_run_started_from_a_policy_searches_with_it_from_generation_0(tmp_path
 
 def test_self_play_in_worker_processes_stores_the_same_rows(tmp_path: Path) -> None:
     """Each game's seed is its own: two workers store the rows one process does."""
-    one, two = Run(tmp_path / "one", TINY), Run(tmp_path / "two", TINY, jobs=2)
+    one, two = Run(tmp_path / "one", TINY), Run(tmp_path / "two", TINY, workers=Local(2))
     one.selfplay(0)
     two.selfplay(0)
     for name in ("rows_0000.npz", "rows_0001.npz"):

@@ -47,14 +47,9 @@ def reason(err: BaseException) -> str:
     return lines[0][:300] if lines else type(err).__name__
 
 
-def run_games_ray(
-    specs: Sequence[GameSpec],
-    jobs: int = 2,
-    keep_records: bool = False,
-    on_result: Callable[[GameResult], None] | None = None,
-    address: str | None = None,
-) -> tuple[list[GameResult], bool]:
-    """Play the games as Ray tasks; returns the results (completion order) and whether Ctrl-C stopped it.
+def connect(address: str | None, jobs: int) -> bool:
+    """Join the Ray cluster at ``address``, or start a local Ray with ``jobs`` CPUs; whether this
+    call started it (then the caller shuts it down).  A Ray already running here is used as it is.
 
     Raises ``ValueError`` when Ray is not installed (with the command that installs it) and
     ``ConnectionError`` (one line, naming the address) when the cluster cannot be reached.
@@ -67,18 +62,34 @@ def run_games_ray(
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if address:
         check_reachable(address)
-    started = False
-    if not ray.is_initialized():
-        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-        if address:
-            try:
-                ray.init(address=address, **options)
-            except Exception as err:  # Ray raises ConnectionError, RuntimeError, auth errors...
-                why = reason(err)
-                raise worded(ConnectionError, "arena.err.ray_init", address=address, why=why) from None
-        else:
-            ray.init(num_cpus=jobs, **options)
-        started = True
+    if ray.is_initialized():
+        return False
+    options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    if not address:
+        ray.init(num_cpus=jobs, **options)
+        return True
+    try:
+        ray.init(address=address, **options)
+    except Exception as err:  # Ray raises ConnectionError, RuntimeError, auth errors...
+        why = reason(err)
+        raise worded(ConnectionError, "arena.err.ray_init", address=address, why=why) from None
+    return True
+
+
+def run_games_ray(
+    specs: Sequence[GameSpec],
+    jobs: int = 2,
+    keep_records: bool = False,
+    on_result: Callable[[GameResult], None] | None = None,
+    address: str | None = None,
+) -> tuple[list[GameResult], bool]:
+    """Play the games as Ray tasks; returns the results (completion order) and whether Ctrl-C stopped it.
+
+    Raises as :func:`connect` does.
+    """
+    started = connect(address, jobs)
+    import ray
+
     task = ray.remote(num_cpus=1)(_play)
     results: list[GameResult] = []
     interrupted = False
@@ -105,4 +116,4 @@ def run_games_ray(
     return results, interrupted
 
 
-__all__ = ["run_games_ray"]
+__all__ = ["check_reachable", "connect", "run_games_ray"]

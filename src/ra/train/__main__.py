@@ -9,7 +9,8 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ra.train.pipeline import RunConfig
+from ra.train.pipeline import Run, RunConfig
+from ra.train.workers import BACKENDS, Workers, make
 
 HELP = {
     "seed": "the run's seed (deals, searches, fitting)",
@@ -51,7 +52,26 @@ def main(argv: list[str] | None = None) -> int:
         "package's) instead of the plain search: go on from a policy at another budget",
     )
     parser.add_argument(
-        "--jobs", "-j", type=int, default=1, help="worker processes for self-play (the rows are the same)"
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        help="games at once, for self-play and the matches (default: 1 local process; with --backend "
+        "ray, one per CPU of the cluster); the rows and the games are the same for any number",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the games are played: this machine's processes, or a Ray cluster (the cluster extra)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        "--address",
+        dest="address",
+        default=None,
+        metavar="HOST:PORT",
+        help="the Ray cluster's head (`ray start --head`); without it --backend ray starts a local Ray",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
     args = parser.parse_args(argv)
@@ -59,8 +79,6 @@ def main(argv: list[str] | None = None) -> int:
 
     if not native_available():
         parser.error("the baseline needs the native core (a C++ compiler at install; RA_NATIVE unset)")
-    if args.jobs < 1:
-        parser.error(f"--jobs must be 1 or more, got {args.jobs}")
     config = RunConfig(
         **{k: getattr(args, k) for k in ("seed", "generations", "games", "chunk", "iterations", "epochs")},
         window=args.window,
@@ -72,22 +90,32 @@ def main(argv: list[str] | None = None) -> int:
         ladder=tuple(args.ladder.split(",")),
         start=args.start,
     )
-    from ra.train.pipeline import Run
+    try:  # the folder's settings and the start policy, before any worker starts
+        run = Run(args.run, config)
+    except ValueError as e:
+        parser.error(str(e))
+    try:  # Ray missing or a cluster out of reach: one line, no traceback
+        workers = make(args.backend, args.jobs, args.address)
+    except (ValueError, ConnectionError) as e:
+        parser.error(str(e))
+    try:
+        return _run(run, workers, args.quiet)
+    finally:
+        workers.close()
 
+
+def _run(run: Run, workers: Workers, quiet: bool) -> int:
+    """Every step not done yet, with progress bars; the generations' results on standard output."""
+    run.workers = workers
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, disable=args.quiet) as progress:
-        try:
-            run = Run(args.run, config, progress, jobs=args.jobs)
-        except ValueError as e:  # other settings than the folder's, or a policy it cannot read
-            progress.stop()
-            parser.error(str(e))
+    with Progress(*columns, disable=quiet) as progress:
+        run.progress = progress
         try:
             report = run.all()
         except KeyboardInterrupt:
             progress.stop()
-            print(
-                f"Interrupted: what is done is kept; the same command continues {args.run}.", file=sys.stderr
-            )
+            again = f"the same command continues {run.folder}"
+            print(f"Interrupted: what is done is kept; {again}.", file=sys.stderr)
             return 130
     json.dump(report["generations"], sys.stdout, indent=1)
     print()

@@ -4,7 +4,9 @@ Bot specs are the arena's (``random``, ``greedy``, ``medium``, ``expert:iteratio
 plus ``gen<k>``: generation ``k`` of a run, the expert's search settings at the run's budget with
 ``k``'s policy as its prior (``gen0``: no prior, the plain expert search at that budget, unless
 the run started from a policy: ``gen0/policy.json``).
-Finished games are appended to a JSON-lines file, so a match cut off continues where it stopped.
+Finished games are appended to a JSON-lines file in the games' order, so a match cut off
+continues where it stopped; its games may be played by several workers (:mod:`ra.train.workers`),
+each with the policies it needs, so a worker on another machine needs no access to the run.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from typing import Any
 
 from ra import bots
 from ra.arena import GameResult, head_to_head, schedule, wilson_interval
-from ra.arena.runner import play_game
+from ra.arena.runner import GameSpec, play_game
 from ra.bots.policy import Policy, PolicySearchBot, load
+from ra.train.workers import Local, Workers
 
 RESULT_FIELDS = ("index", "seed", "rotation", "seats", "names", "scores", "winner", "decisions", "seconds")
 
@@ -44,12 +47,37 @@ class Lineup:
 
     def make(self, spec: str, seed: int) -> bots.Bot:
         """The bot of ``spec`` (``gen<k>`` or an arena spec) with ``seed``."""
-        if not spec.startswith("gen"):
+        return self.bench([spec]).make(spec, seed)
+
+    def bench(self, seats: list[str]) -> Bench:
+        """What makes the bots of ``seats``, their policies read now (a worker reads no file)."""
+        policies = {s: self.policy(s) for s in seats if s.startswith("gen")}
+        return Bench(self.search_options(), self.c_puct, policies)
+
+
+@dataclass(frozen=True)
+class Bench:
+    """Makes a match's bots from what it holds: the search's settings, the prior's weight and the
+    generations' policies (``gen<k>`` to its policy; None: the plain search)."""
+
+    settings: dict[str, Any]
+    c_puct: float
+    policies: dict[str, Policy | None]
+
+    def make(self, spec: str, seed: int) -> bots.Bot:
+        """The bot of ``spec`` (``gen<k>`` or an arena spec) with ``seed``."""
+        if spec not in self.policies:
             return bots.from_spec(spec, seed=seed)
-        policy = self.policy(spec)
+        policy = self.policies[spec]
         if policy is None:
-            return bots.make("mcts", seed=seed, **self.search_options())
-        return PolicySearchBot(seed=seed, policy=policy, c_puct=self.c_puct, **self.search_options())
+            return bots.make("mcts", seed=seed, **self.settings)
+        return PolicySearchBot(seed=seed, policy=policy, c_puct=self.c_puct, **self.settings)
+
+
+def play(task: tuple[GameSpec, Bench]) -> GameResult:
+    """One game of a match (a task for :mod:`ra.train.workers`)."""
+    spec, bench = task
+    return play_game(spec, make_bot=bench.make)
 
 
 def play_match(
@@ -59,19 +87,20 @@ def play_match(
     seed: int,
     log: Path,
     on_game: Callable[[], None] | None = None,
+    workers: Workers | None = None,
 ) -> list[GameResult]:
-    """The games of ``seats`` (one spec per seat, rotated, duplicate deals); resumes from ``log``."""
+    """The games of ``seats`` (one spec per seat, rotated, duplicate deals), played by ``workers``
+    (none: in this process) and logged in order; resumes from ``log``."""
     done = read_log(log)
     specs = schedule(seats, len(seats), games, seed, duplicate=True, hidden_scores=True)
-    for spec in specs:
-        if spec.index in done:
-            continue
-        result = play_game(spec, make_bot=lineup.make)
+    bench = lineup.bench(seats)
+    todo = [(spec, bench) for spec in specs if spec.index not in done]
+    for result in (workers or Local()).map(play, todo):
         if result.error:
             raise RuntimeError(result.error)
         with log.open("a", encoding="utf-8") as out:
             out.write(json.dumps({k: getattr(result, k) for k in RESULT_FIELDS}) + "\n")
-        done[spec.index] = result
+        done[result.index] = result
         if on_game is not None:
             on_game()
     return [done[s.index] for s in specs]

@@ -10,6 +10,7 @@ numpy and torch are imported here only: the ``train`` extra.
 from __future__ import annotations
 
 import random
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +25,29 @@ Array = npt.NDArray[Any]
 
 
 def save_rows(path: Path, rows: Rows) -> None:
-    """Store rows as a compressed ``.npz`` (written to a temporary name, then renamed)."""
+    """Store rows as a compressed ``.npz`` (written to a temporary name, then renamed).
+
+    The archive's dates are fixed (not the time of writing, as ``np.savez`` has them), so the
+    same rows make the same bytes: two runs' chunks compare by their files."""
+    arrays = {
+        "obs": np.asarray(rows.obs, dtype=np.int16).reshape(-1, OBSERVATION_SIZE),
+        "legal": np.asarray(rows.legal, dtype=bool).reshape(-1, NUM_ACTIONS),
+        "target": np.asarray(rows.target, dtype=np.float32).reshape(-1, NUM_ACTIONS),
+        "result": np.asarray(rows.result, dtype=np.float32),
+        "players": np.asarray(rows.players, dtype=np.int8),
+    }
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(
-        tmp,
-        obs=np.asarray(rows.obs, dtype=np.int16).reshape(-1, OBSERVATION_SIZE),
-        legal=np.asarray(rows.legal, dtype=bool).reshape(-1, NUM_ACTIONS),
-        target=np.asarray(rows.target, dtype=np.float32).reshape(-1, NUM_ACTIONS),
-        result=np.asarray(rows.result, dtype=np.float32),
-        players=np.asarray(rows.players, dtype=np.int8),
-    )
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, array in arrays.items():
+            entry = zipfile.ZipInfo(f"{name}.npy", date_time=ROWS_DATE)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            with archive.open(entry, "w", force_zip64=True) as out:
+                np.lib.format.write_array(out, array, allow_pickle=False)
     tmp.replace(path)
+
+
+ROWS_DATE = (1980, 1, 1, 0, 0, 0)
+"""The date of every file in a rows archive (the earliest a zip file can say)."""
 
 
 def load_rows(paths: list[Path]) -> dict[str, Array]:
@@ -62,27 +75,48 @@ def numpy_logits(policy: Policy, obs: Array) -> Array:
     return x
 
 
+DEVICES = {"cuda": "the GPU", "cpu": "the CPU"}
+"""Where a fit runs, and how the progress output says it."""
+
+
+def fit_device(module: Any = None) -> str:
+    """``cuda`` when torch (``module``; none: torch imported here) finds a GPU
+    (``torch.cuda.is_available()``), ``cpu`` otherwise."""
+    if module is None:
+        import torch
+
+        module = torch
+    return "cuda" if module.cuda.is_available() else "cpu"
+
+
 def fit(
-    data: dict[str, Array], hidden: tuple[int, ...], epochs: int, seed: int, info: dict[str, Any]
+    data: dict[str, Array],
+    hidden: tuple[int, ...],
+    epochs: int,
+    seed: int,
+    info: dict[str, Any],
+    device: str = "cpu",
 ) -> tuple[Policy, dict[str, float]]:
-    """A policy fitted to ``data`` (torch, CPU, one thread); its held-out numbers (a tenth)."""
+    """A policy fitted to ``data`` (torch, one CPU thread, on ``device``); its held-out numbers
+    (a tenth).  The rows' order and the batches are drawn on the CPU, the same on either device."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     scale = torch.tensor(OBSERVATION_HIGH, dtype=torch.float32)
-    x = torch.tensor(data["obs"], dtype=torch.float32) / scale
-    legal = torch.tensor(data["legal"])
-    target = torch.tensor(data["target"])
+    x = (torch.tensor(data["obs"], dtype=torch.float32) / scale).to(device)
+    legal = torch.tensor(data["legal"]).to(device)
+    target = torch.tensor(data["target"]).to(device)
     order = list(range(len(x)))
     random.Random(seed).shuffle(order)
     cut = len(order) // 10
-    test, train = torch.tensor(order[:cut]), torch.tensor(order[cut:])
-    model = _mlp(hidden)
+    test, train = torch.tensor(order[:cut]).to(device), torch.tensor(order[cut:])
+    model = _mlp(hidden).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
     for _ in range(epochs):
         model.train()
         for batch in train[torch.randperm(len(train))].split(256):
+            batch = batch.to(device)
             optimizer.zero_grad()
             loss = _loss(model(x[batch]), legal[batch], target[batch])
             loss.backward()
@@ -90,7 +124,7 @@ def fit(
     model.eval()
     with torch.no_grad():
         scores = _held_out(model(x[test]), legal[test], target[test])
-    return export(model, hidden, {**info, **scores}), scores
+    return export(model.cpu(), hidden, {**info, **scores}), scores
 
 
 def _mlp(hidden: tuple[int, ...]) -> Any:

@@ -6,8 +6,9 @@ run started from a policy, that search with the policy as its PUCT prior: ``star
 search (the same budget, the policy as its PUCT prior) plays generation ``k + 1``'s self-play.
 Every step writes its result to the run folder under a final name only when complete (self-play
 in chunks of games, matches game by game), and skips what is there: a run cut off continues.
-Self-play's chunks may be played by several worker processes at once (``jobs``); each game's seed
-is its own, so the rows are the same whatever the number of workers.
+Self-play's chunks and the matches' games may be played by several worker processes or on a Ray
+cluster (:mod:`ra.train.workers`); each game's seed comes from its generation and index and the
+results are stored in the games' order, so the rows and the games are the same whatever plays them.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from typing import Any
 from rich.progress import Progress
 
 from ra.arena import GameResult
-from ra.bots.policy import C_PUCT, Policy, PolicySearchBot, default_policy, load
-from ra.processes import running
+from ra.bots.policy import C_PUCT, Policy, default_policy, load
 from ra.records import atomic_write
 from ra.train import curve, net, selfplay
 from ra.train.measure import Lineup, play_match, read_log, summary
-from ra.train.selfplay import SearchOptions
+from ra.train.selfplay import Chunk, Searcher, SearchOptions
+from ra.train.workers import Local, Workers
 
 LADDER = ("random", "greedy", "medium", "hard", "expert")
 """The fixed ladder of the learning curve (``hard`` and ``expert`` at the run's budget)."""
@@ -66,12 +67,16 @@ class Run:
     """A run in ``folder`` (made if new)."""
 
     def __init__(
-        self, folder: Path, config: RunConfig, progress: Progress | None = None, jobs: int = 1
+        self,
+        folder: Path,
+        config: RunConfig,
+        progress: Progress | None = None,
+        workers: Workers | None = None,
     ) -> None:
         self.folder = folder
         self.config = config
         self.progress = progress
-        self.jobs = jobs
+        self.workers: Workers = workers or Local()
         folder.mkdir(parents=True, exist_ok=True)
         saved, wanted = folder / "config.json", config.to_dict()
         written = json.loads(saved.read_text(encoding="utf-8")) if saved.exists() else None
@@ -80,7 +85,7 @@ class Run:
             raise ValueError(f"{saved} was made with other settings: use them, or another folder")
         first = folder / "gen0" / "policy.json"
         start = self.start_policy() if config.start and not first.exists() else None
-        if written != wanted:  # a worker's Run of the same folder leaves it alone
+        if written != wanted:  # a Run made again of the same folder leaves it alone
             atomic_write(saved, json.dumps(wanted, indent=1))
         self.lineup = Lineup(folder, config.iterations, config.c_puct)
         if start is not None:
@@ -113,21 +118,18 @@ class Run:
         return path
 
     def selfplay(self, k: int) -> None:
-        """Generation ``k``'s self-play rows, in chunks of games (``gen<k>/rows_<i>.npz``), the
-        chunks not stored yet played by ``jobs`` worker processes (one: in this process)."""
+        """Generation ``k``'s self-play rows, in chunks of games (``gen<k>/rows_<i>.npz``): the
+        chunks not stored yet, played by the run's workers and stored in order."""
         cfg = self.config
         starts = range(0, cfg.games, cfg.chunk)
         todo = [start for start in starts if not self.chunk_path(k, start).exists()]
-        with self.task(f"self-play gen {k}", cfg.games) as step:
+        searcher = self.searcher(k)
+        chunks = [Chunk(searcher, self.chunk_games(k, start)) for start in todo]
+        with self.task(f"self-play gen {k} ({self.workers.where()})", cfg.games) as step:
             step(sum(self.chunk_size(start) for start in starts if start not in todo))
-            if self.jobs <= 1 or len(todo) <= 1:
-                for start in todo:
-                    self.selfplay_chunk(k, start, step)
-                return
-            jobs = [(self.folder, self.config, k, start) for start in todo]
-            with running(min(self.jobs, len(todo))) as pool:  # on Ctrl-C the stored chunks stay
-                for done in pool.imap_unordered(_selfplay_chunk, jobs):
-                    step(done)
+            for start, rows in zip(todo, self.workers.map(selfplay.play_chunk, chunks), strict=True):
+                net.save_rows(self.chunk_path(k, start), rows)
+                step(self.chunk_size(start))
 
     def chunk_path(self, k: int, start: int) -> Path:
         """Where the chunk of generation ``k``'s self-play from game ``start`` on is stored."""
@@ -137,31 +139,21 @@ class Run:
         """The games of the chunk from game ``start`` on (the last may be short)."""
         return min(self.config.chunk, self.config.games - start)
 
-    def selfplay_chunk(self, k: int, start: int, step: Callable[[int], None] = lambda n: None) -> None:
-        """The games of the chunk from game ``start`` on, stored when all are played."""
-        options = self.search_options(k)
-        rows = selfplay.Rows.empty()
-        for i in range(start, start + self.chunk_size(start)):
-            players = 2 + i % 2
-            selfplay.extend(rows, selfplay.play_game(players, self.game_seed(k, i), options))
-            step(1)
-        net.save_rows(self.chunk_path(k, start), rows)
+    def chunk_games(self, k: int, start: int) -> tuple[tuple[int, int], ...]:
+        """The player count and seed of each game of generation ``k``'s chunk from game ``start`` on."""
+        return tuple((2 + i % 2, self.game_seed(k, i)) for i in range(start, start + self.chunk_size(start)))
 
     def game_seed(self, k: int, i: int) -> int:
         return self.config.seed * 1_000_003 + k * 10_007 + i
 
-    def search_options(self, k: int) -> SearchOptions:
-        """Generation ``k``'s search for a view (gen 0: no prior, unless the run starts from one)."""
-        settings = self.lineup.search_options()
+    def searcher(self, k: int) -> Searcher:
+        """Generation ``k``'s search (gen 0: no prior, unless the run starts from one)."""
         policy = self.lineup.policy(f"gen{k}")
-        if policy is None:
-            from ra.bots.native_mcts import NativeMCTSBot, native_weights, search_settings
+        return Searcher(self.lineup.search_options(), policy, self.config.c_puct)
 
-            bot = NativeMCTSBot(seed=0, **settings)
-            fixed = {"weights": native_weights(bot.weights), **search_settings(bot.config)}
-            return lambda view: {"iterations": bot.config.budget(len(view.players)), **fixed}
-        puct = PolicySearchBot(seed=0, policy=policy, c_puct=self.config.c_puct, **settings)
-        return lambda view: _without_seed(puct.search_options(view))
+    def search_options(self, k: int) -> SearchOptions:
+        """Generation ``k``'s search arguments for a view (:meth:`searcher`)."""
+        return self.searcher(k).options()
 
     def fit(self, k: int) -> None:
         """Generation ``k``'s policy from the rows of the ``window`` generations before it."""
@@ -173,8 +165,10 @@ class Run:
         paths = sorted(p for g in gens for p in self.gen(g).glob("rows_*.npz"))
         data = net.load_rows(paths)
         info = {"generation": k, "rows": len(data["obs"]), "from_generations": list(gens), "seed": cfg.seed}
-        with self.task(f"fit gen {k} ({len(data['obs'])} rows)", 1) as step:
-            policy, _ = net.fit(data, cfg.hidden, cfg.epochs, cfg.seed * 1000 + k, info)
+        device = net.fit_device()
+        info["device"] = device
+        with self.task(f"fit gen {k} ({len(data['obs'])} rows, on {net.DEVICES[device]})", 1) as step:
+            policy, _ = net.fit(data, cfg.hidden, cfg.epochs, cfg.seed * 1000 + k, info, device)
             step(1)
         atomic_write(target, json.dumps(policy.to_dict()))
 
@@ -200,7 +194,7 @@ class Run:
         seed = self.config.seed * 7_001 + k * 101 + sum(map(ord, name))
         total = -(-games // len(seats)) * len(seats)
         with self.task(f"gen {k}: {name}", total) as step:
-            results = play_match(self.lineup, seats, games, seed, log, on_game=lambda: step(1))
+            results = play_match(self.lineup, seats, games, seed, log, lambda: step(1), self.workers)
         return summary(results, seats[0], seats[1])
 
     def report(self) -> dict[str, Any]:
@@ -228,19 +222,6 @@ class Run:
         task = self.progress.add_task(what, total=total)
         yield lambda n: self.progress.advance(task, n) if self.progress else None
         self.progress.update(task, completed=total, visible=False)
-
-
-def _selfplay_chunk(job: tuple[Path, RunConfig, int, int]) -> int:
-    """A worker's chunk of self-play (its run made again from the folder); the games played."""
-    folder, config, k, start = job
-    run = Run(folder, config)
-    run.selfplay_chunk(k, start)
-    return run.chunk_size(start)
-
-
-def _without_seed(options: dict[str, Any]) -> dict[str, Any]:
-    options.pop("seed", None)
-    return options
 
 
 def _other(results: list[GameResult], bot: str) -> str:

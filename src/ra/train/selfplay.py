@@ -13,6 +13,7 @@ from typing import Any, TypeAlias
 
 import ra
 from ra.actions import ALL_ACTIONS
+from ra.bots.policy import Policy
 from ra.encode import OBSERVATION_SIZE, observation
 from ra.views import PlayerView
 
@@ -39,6 +40,52 @@ class Rows:
 
     def __len__(self) -> int:
         return len(self.obs)
+
+
+@dataclass(frozen=True)
+class Searcher:
+    """A generation's self-play search as any worker rebuilds it, on any machine: the expert's
+    settings at the run's budget, and the generation's policy as the PUCT prior (None: the plain
+    search)."""
+
+    settings: dict[str, Any]
+    policy: Policy | None = None
+    c_puct: float = 1.0
+
+    def options(self) -> SearchOptions:
+        """The native search's arguments for a view, but its seed."""
+        if self.policy is None:
+            from ra.bots.native_mcts import NativeMCTSBot, native_weights, search_settings
+
+            bot = NativeMCTSBot(seed=0, **self.settings)
+            fixed = {"weights": native_weights(bot.weights), **search_settings(bot.config)}
+            return lambda view: {"iterations": bot.config.budget(len(view.players)), **fixed}
+        from ra.bots.policy import PolicySearchBot
+
+        puct = PolicySearchBot(seed=0, policy=self.policy, c_puct=self.c_puct, **self.settings)
+        return lambda view: _without_seed(puct.search_options(view))
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A chunk of self-play: the search, and each game's player count and seed, in order."""
+
+    searcher: Searcher
+    games: tuple[tuple[int, int], ...]
+
+
+def play_chunk(chunk: Chunk) -> Rows:
+    """The rows of a chunk's games, in the games' order (a task for :mod:`ra.train.workers`)."""
+    options = chunk.searcher.options()
+    rows = Rows.empty()
+    for players, seed in chunk.games:
+        extend(rows, play_game(players, seed, options))
+    return rows
+
+
+def _without_seed(options: dict[str, Any]) -> dict[str, Any]:
+    options.pop("seed", None)
+    return options
 
 
 def decide(view: PlayerView, options: dict[str, Any], seed: int) -> tuple[int, list[float]]:
