@@ -16,9 +16,8 @@ import httpx
 import sqlalchemy as sa
 
 import ra
-from ra.analysis.chances import LEVEL_STRENGTH
+from ra.analysis.chances import LEVEL_STRENGTH, PERSON_STRENGTH
 from ra.analysis.game import given_curve, point_reasons
-from ra.web.analyses import UNRATED_PERSON
 from ra.web.db import accounts, decisions, games
 from ra.web.store import Store
 from ra.web.testing import Server
@@ -90,7 +89,7 @@ def test_the_sites_chart_has_the_chances_given_who_is_playing_with_their_reasons
     lines = given_lines(done["chart"])
     assert [int(x["seat"]) for x in lines] == [0, 1, 2]
     # The bot's level and the person's rating, and 25 for the guest (docs/online.md says so).
-    strengths = (RATED_MU, LEVEL_STRENGTH["hard"], UNRATED_PERSON)
+    strengths = (RATED_MU, LEVEL_STRENGTH["hard"], PERSON_STRENGTH)
     curve = given_curve(game, strengths)
     for line in lines:
         seat = int(line["seat"])

@@ -759,7 +759,11 @@ def test_hints_show_each_actions_win_chance_and_the_best(
     # The reason comes as a message (players by seat) and is shown in the page's language,
     # the player to move addressed as "you", the others by name.
     assert hint["reason"]["key"].startswith("hint.")
-    why = box.split(" — ", 1)[1]
+    head, _, given = box.partition("\n")
+    why = head.split(" — ", 1)[1]
+    # Under it, the chance given who is playing (issue 53), apart from the buttons' best play.
+    chance = f"{math.floor(100 * hint['given'] + 0.5)}%"
+    assert given.strip() == ra.words.words(lang)("table.hintGiven", chance=chance)
     names = page.evaluate("window.__ra.view.players.map((p) => p.name)")
     addressed = f'"seat": {hint["seat"]}}}' in json.dumps(hint["reason"])  # the mover is in it
     if lang == "ru":

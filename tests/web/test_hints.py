@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 import ra
+from ra.analysis.chances import PERSON_STRENGTH, default_model, strength_of
 from ra.bots.advisor import ADVICE_SEED, Advisor
 from ra.bots.explain import msg_from_json
 from ra.web.testing import Server
@@ -59,6 +60,10 @@ def test_a_hint_is_the_advisors_answer_and_never_holds_up_a_move(
         assert [(a["action"], a["chance"]) for a in hint["actions"]] == [
             (str(v.action), round(v.chances[0], 4)) for v in evaluation.actions
         ]
+        # Beside them, Ann's chance given who is playing (issue 53): the model the analysis'
+        # chart reads, Ann a new account (no rating yet) against two easy bots.
+        strengths = (PERSON_STRENGTH, strength_of("easy"), strength_of("easy"))
+        assert hint["given"] == round(default_model().chances(game.view(0), strengths)[0], 4)
 
         # Asking again gets the same answer; a move right after asking goes through at once.
         await ann.send({"type": "hint", "n": n})
@@ -83,6 +88,23 @@ def test_a_hint_is_the_advisors_answer_and_never_holds_up_a_move(
             await p.close()
 
     asyncio.run(main())
+
+
+def test_the_chance_given_who_is_playing_knows_the_opponents() -> None:
+    """The hint's second chance (issue 53) reads the seats' strengths from the seat's view only:
+    the same position against stronger bots gives less, and the search's numbers are kept."""
+    from ra.web.hints import given_too
+    from ra.web.protocol import HintReply
+
+    game = ra.Game(players=3, seed=SEED, hidden_scores=True)
+    reply: HintReply = {
+        "type": "hint", "n": 0, "seat": 0, "chances": [0.4, 0.3, 0.3], "actions": [], "best": "draw",
+        "starred": "draw", "tied": [], "reason": None, "playouts": 10, "source": "search",
+    }  # fmt: skip
+    weak = given_too(reply, game.view(0), (PERSON_STRENGTH, strength_of("random"), strength_of("random")))
+    strong = given_too(reply, game.view(0), (PERSON_STRENGTH, strength_of("master"), strength_of("master")))
+    assert 0 < strong["given"] < 1 / 3 < weak["given"] < 1
+    assert {k: v for k, v in weak.items() if k != "given"} == reply
 
 
 def test_hints_are_a_table_option_off_by_default_with_several_humans(server: Server) -> None:

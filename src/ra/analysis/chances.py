@@ -39,6 +39,17 @@ LEVEL_STRENGTH: Final[dict[str, float]] = {
 """Each bot's rating μ on the levels' OpenSkill scale (docs/bots.md, Levels): the strength the
 model reads (a new account starts at 25)."""
 
+PERSON_STRENGTH: Final = 25.0
+"""A person whose strength nobody knows (a guest, a new account, the terminal's player): a new
+account's rating μ, the scale's middle (:func:`strength_term` reads it as 0)."""
+
+
+def strength_of(level: str | None) -> float:
+    """The strength of a seat: a bot's by its ``level`` (:data:`LEVEL_STRENGTH`), a person's
+    (``None``) :data:`PERSON_STRENGTH`, as is a bot of a level the model does not know."""
+    return PERSON_STRENGTH if level is None else LEVEL_STRENGTH.get(level, PERSON_STRENGTH)
+
+
 SLOT0: Final = FIELDS["slot0.present"][0]
 EPOCH: Final = FIELDS["epoch"][0]
 PLAYERS: Final = FIELDS["players"][0]
@@ -51,7 +62,7 @@ strength squared by epoch, the global fields about it, and whether it is the vie
 
 def strength_term(strength: float) -> float:
     """A strength as the model reads it: 0 at a new account's 25, 1 at 50."""
-    return (strength - 25.0) / 25.0
+    return (strength - PERSON_STRENGTH) / 25.0
 
 
 def slot_strengths(strengths: Sequence[float], seat: int) -> list[float]:
@@ -142,9 +153,11 @@ __all__ = [
     "FEATURES",
     "LEVEL_STRENGTH",
     "MODEL_FILE",
+    "PERSON_STRENGTH",
     "ChancesModel",
     "default_model",
     "seat_features",
     "slot_strengths",
+    "strength_of",
     "strength_term",
 ]

@@ -10,8 +10,8 @@ mover's view (R9.3).
 
 Beside "with best play from here", the chart draws each player's chance *given who is playing*
 (:mod:`ra.analysis.chances`, as ``ra analyze --strengths``): the strengths are the bots' levels and
-the people's ratings (:func:`seat_strengths`), and each point carries what moved it (a tile, a bid,
-the scoring), which the page shows on hover and focus.
+the people's ratings (:mod:`ra.web.strengths`), and each point carries what moved it (a tile, a bid, the
+scoring), which the page shows on hover and focus.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ import asyncio
 import dataclasses
 import logging
 import time
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
-from ra.analysis.chances import LEVEL_STRENGTH
 from ra.analysis.game import (
     DecisionReport,
     GameAnalysis,
@@ -44,6 +43,7 @@ from ra.web.lobby import ApiError
 from ra.web.rating_policy import assists_refusal
 from ra.web.settings import Settings
 from ra.web.store import GameRow, Store
+from ra.web.strengths import seat_strengths
 from ra.words import MsgJson
 
 log = logging.getLogger("ra.web")
@@ -54,25 +54,9 @@ PROGRESS_EVERY = 1.0
 """Seconds between the progress written to the database."""
 MISTAKES_SHOWN = 3
 """A player's costliest decisions shown with their reasons."""
-UNRATED_PERSON: Final = 25.0
-"""The strength assumed for a guest, or an account without a rated game: a new account's rating
-(μ 25 on the levels' scale, a little below the ``medium`` bot's 28.8), as the ratings start everyone."""
 
 Curve = list[tuple[int, tuple[float, ...]]]
 """Every player's chance at the start and after each decision (:func:`ra.analysis.game.given_curve`)."""
-
-
-async def seat_strengths(store: Store, row: GameRow) -> tuple[float, ...]:
-    """Each seat's strength for the chances given who is playing: a bot's level
-    (:data:`ra.analysis.chances.LEVEL_STRENGTH`), a person's account rating μ once it has a rated
-    game, else :data:`UNRATED_PERSON` (a guest, a new account)."""
-    rated = await store.analyses.rated_seats(row.id)
-    return tuple(
-        LEVEL_STRENGTH.get(s.level or "", UNRATED_PERSON)
-        if s.kind == "bot"
-        else rated.get(s.seat, UNRATED_PERSON)
-        for s in row.seats
-    )
 
 
 def given_view(record: dict[str, Any], strengths: tuple[float, ...]) -> tuple[Curve, list[str]]:
@@ -169,7 +153,7 @@ class Analyses:
             if len(self._running) >= self.settings.max_analyses:
                 raise ApiError(503, "busy", "the server is analysing other games; try again in a minute")
             if await self.store.analyses.claim(game_id, game.num_decisions, str(self.budget), STALE_AFTER):
-                strengths = await seat_strengths(self.store, row)
+                strengths = await seat_strengths(row, self.store.analyses)
                 task = asyncio.create_task(self._run(game_id, game, edition, strengths))
                 self._running[game_id] = task
                 task.add_done_callback(lambda _: self._running.pop(game_id, None))
@@ -250,4 +234,4 @@ class Analyses:
         await asyncio.gather(*self._running.values(), return_exceptions=True)
 
 
-__all__ = ["Analyses", "AnalysisReply", "given_view", "player_summaries", "seat_strengths"]
+__all__ = ["Analyses", "AnalysisReply", "given_view", "player_summaries"]

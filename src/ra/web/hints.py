@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 
+from ra.analysis.chances import default_model
 from ra.bots.evaluate import ActionValue, Evaluation
 from ra.bots.explain import explain, reason_msg
 from ra.master import (
@@ -35,6 +36,7 @@ from ra.master import (
 )
 from ra.steps import hint_wanted
 from ra.table import HintJob, SearchCancelledError, Table, advise
+from ra.views import PlayerView
 from ra.web.clients import Client
 from ra.web.errors import ClientError
 from ra.web.protocol import ErrorMessage, HintReply, error
@@ -74,6 +76,14 @@ def hint_for(job: HintJob, edition: str, index: int = -1) -> HintReply:
         "playouts": evaluation.playouts,
         "source": "search" if evaluation.source == "search" else "flat",
     }
+
+
+def given_too(reply: HintReply, view: PlayerView, strengths: Sequence[float]) -> HintReply:
+    """``reply`` with the seat's chance *given who is playing* (:mod:`ra.analysis.chances`, the
+    one calibrated source the analysis' chart reads too, from the seat's view only) beside the
+    search's, which assumes everyone plays like the search from here (issue 53)."""
+    chance = default_model().chances(view, strengths)[reply["seat"]]
+    return {**reply, "given": round(chance, 4)}
 
 
 def _level_with(evaluation: Evaluation, best: ActionValue) -> list[str]:
@@ -183,4 +193,4 @@ def _tell(asker: Hashable, message: HintReply | ErrorMessage) -> None:
         asker.put(message)
 
 
-__all__ = ["HintDesk", "HintTable", "hint_for"]
+__all__ = ["HintDesk", "HintTable", "given_too", "hint_for"]

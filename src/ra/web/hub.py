@@ -43,7 +43,7 @@ from ra.web.bot_processes import BotProcesses
 from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, BotDriver, BotRoom
 from ra.web.errors import ClientError
-from ra.web.hints import HintDesk, HintTable, hint_for
+from ra.web.hints import HintDesk, HintTable, given_too, hint_for
 from ra.web.ledger import Ledger, mirror
 from ra.web.limits import table_owner
 from ra.web.mail import BY_TURNS_SECONDS
@@ -67,8 +67,10 @@ from ra.web.scheduler import Start
 from ra.web.settings import Settings
 from ra.web.state_feed import StateFeed, undone_message
 from ra.web.store import ConflictError, GameRow
+from ra.web.store.analyses import AnalysisStorage
 from ra.web.store.game_storage import GameStorage
 from ra.web.stored_table import build_game, catch_up, follow, load, resync, table_seats
+from ra.web.strengths import seat_strengths
 from ra.web.summaries import game_summary
 
 log = logging.getLogger("ra.web")
@@ -279,6 +281,9 @@ class Hub:
         """Sends on a chat line another worker stored (:mod:`ra.web.chat`)."""
         self.on_finished: Callable[[str], Awaitable[object]] = _unrated
         """Called once a game is over here (the ratings: :mod:`ra.web.ratings`)."""
+        self.ratings: AnalysisStorage | None = None
+        """The accounts' ratings at a game's seats, for the hints' chance given who is playing
+        (set with the site's store; None: every person as a new account)."""
         self.turn_mailer: Callable[[str, int], Awaitable[bool]] | None = None
         self._mailed: dict[tuple[str, int], float] = {}  # (game, seat) -> when "your turn" went
         """Mails a person whose turn it is in a game by turns (set with the accounts' store)."""
@@ -377,7 +382,7 @@ class Hub:
         turn, stopped once the table no longer wants ``key`` (:func:`ra.steps.hint_wanted`)."""
         edition = room.table_now().options.edition
         here, owner = bot_facts(room)
-        return await self.scheduler.run(
+        reply = await self.scheduler.run(
             room.id,
             here,
             hint_for,
@@ -387,6 +392,7 @@ class Hub:
             wanted=lambda: room.hints.wanted(key),
             switched=True,
         )
+        return given_too(reply, job.view, await seat_strengths(room.row, self.ratings))
 
     async def _sweeper(self) -> None:
         """Resume bots' turns after a restart, or after a worker died mid-thought."""

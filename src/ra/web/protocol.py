@@ -342,6 +342,9 @@ class HintReply(TypedDict):
     exact tie of the top actions (same chance and margin as shown), where no star is fair."""
     tied: list[str]
     """On a tie, the actions shown alike at the top (the page names them); else empty."""
+    given: NotRequired[float]
+    """The seat's chance *given who is playing* (the bots' levels, the people's ratings:
+    :func:`ra.web.hints.given_too`), beside the actions' chances, which assume best play."""
     reason: MsgJson | None
     """Why the best action is best, as a catalogue message (the mover is the seat ``seat``);
     ``None`` on a tie."""

@@ -76,6 +76,7 @@ def build_services(settings: Settings, static: Path) -> Services:
     store = Store(settings.db_url, settings.worker_id)
     metrics = Metrics()
     hub = Hub(store, settings, metrics=metrics)
+    hub.ratings = store.analyses
     hub.turn_mailer = turn_mailer(store, settings.smtp_url, settings.public_url)  # reads the accounts
     lobby = Lobby(store, hub, settings)
     addresses = Addresses(store, confirmer(settings.smtp_url, settings.public_url))

@@ -713,7 +713,9 @@ function renderActions() {
       const head = h.starred
         ? t("table.hintBest", { action: actionLabel(h.starred) })
         : t("table.hintTie", { actions: join(h.tied.map(actionLabel)) });
-      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(head)}${why}${weaker}</p>`);
+      // Beside the buttons' chances (best play from here): the chance given who is playing.
+      const given = typeof h.given === "number" ? `<br><small class="hint-given">${esc(t("table.hintGiven", { chance: `${Math.round(100 * h.given)}%` }))}</small>` : "";
+      parts.push(`<p class="hint-box" id="hint-box" role="status">${esc(head)}${why}${weaker}${given}</p>`);
     } else {
       const busy = S.hintFor === S.n;
       parts.push(`<button type="button" class="btn small" data-hint="1" aria-keyshortcuts="h"${busy ? " disabled" : ""}>${key("h")} ${esc(t(busy ? "table.hintThinking" : "table.hint"))}</button>`);
