@@ -112,19 +112,27 @@ function render() {
 }
 
 // The address mail goes to (confirmed by a mailed link first) and a switch per kind of mail.
-function mailState(m) {
+// ``first``: the page's first look at them, which never overwrites what the person already typed
+// or switched meanwhile (a slow answer once emptied a typed address, and saving then removed it),
+// nor the answer to a change saved before it came (that one is newer).
+function mailState(m, first = false) {
   const f = $("#email");
-  if (!f) return;
-  f.email.value = m.email || "";
+  if (!f || (first && f.dataset.answered)) return;
+  if (!first) f.dataset.answered = "1";
+  if (!(first && f.email.dataset.typed)) f.email.value = m.email || "";
   $(".mail-state", f).textContent = !m.email ? t("account.emailNone") : m.confirmed ? t("account.emailConfirmed") : t("account.emailUnconfirmed");
-  $("#mail-turns").checked = m.turns;
+  const turns = $("#mail-turns");
+  if (!(first && turns.dataset.switched)) turns.checked = m.turns;
 }
 
 async function showMail() {
-  try { mailState(await call("GET", "/api/account/mail")); } catch (e) { return; }
-  $("#email").addEventListener("submit", async (e) => {
+  const f = $("#email");
+  if (!f) return;
+  // The form is this page's from the start: submitted before its state arrives it is still sent
+  // by this script (the browser's own submit would put the password in the address).
+  f.email.addEventListener("input", () => { f.email.dataset.typed = "1"; });
+  f.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const f = $("#email");
     $(".form-error", f).textContent = "";
     $(".mail-sent", f).textContent = "";
     const lang = document.documentElement.lang || "en";
@@ -137,8 +145,10 @@ async function showMail() {
     } catch (ex) { $(".form-error", f).textContent = ex.message; }
   });
   $("#mail-turns").addEventListener("change", async (e) => {
+    e.target.dataset.switched = "1";
     try { mailState(await call("POST", "/api/account/mail", { turns: e.target.checked })); } catch (ex) { toast(ex.message, "bad"); }
   });
+  try { mailState(await call("GET", "/api/account/mail"), true); } catch (e) { /* the form works without it */ }
 }
 
 // The account's games: those in play first (your turn on top), then the latest finished; each
