@@ -10,6 +10,7 @@ from textual.widgets import Static
 from textual.worker import WorkerState
 from typer.testing import CliRunner
 
+from ra.analysis.chances import default_model, spec_strength
 from ra.bots.advisor import Advisor
 from ra.bots.explain import action_msg
 from ra.cli import app as cli
@@ -96,7 +97,13 @@ def test_the_hints_show_the_advisors_numbers_and_star_the_best(tmp_path: Path) -
         assert "± expected lead at the end" in lines[0]  # the margin, said once
         assert len([line for line in lines if re.search(r"\d%\s+[-+]?\d", line)]) == len(expected.actions)
         said = words("en").render(action_msg(expected.best.action))  # "invoke Ra", "bid sun 9"
-        assert lines[-1].startswith(f"Why {said}:")
+        assert lines[-1].startswith(f"Why {said}:") or lines[-2].startswith(f"Why {said}:")
+        # Under the reason, the chance given who is playing (issue 53): Ann, a person nobody
+        # knows yet, against the session's bots by their levels, from Ann's view only.
+        strengths = [spec_strength(s.bot) for s in app.session.seats]
+        given = default_model().chances(game.view(seat), strengths)[seat]
+        said_given = words("en")("hint.panel.given", chance=f"{round(100 * given)}%")
+        assert said_given.startswith("Given who is playing") and text.rstrip().endswith(" · " + said_given)
         await pilot.press("h")
         await pilot.pause()
         assert "open" not in app.query_one("#hints", Static).classes

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from ra.bots import LEVEL_RATINGS
+from ra.bots import LEVEL_RATINGS, parse_spec
 from ra.encode import FIELDS, OBSERVATION_HIGH, OBSERVATION_SIZE, SLOT_SIZE, observation
 from ra.setup import EPOCHS, MAX_PLAYERS
 from ra.views import PlayerView
@@ -48,6 +48,18 @@ def strength_of(level: str | None) -> float:
     """The strength of a seat: a bot's by its ``level`` (:data:`LEVEL_STRENGTH`), a person's
     (``None``) :data:`PERSON_STRENGTH`, as is a bot of a level the model does not know."""
     return PERSON_STRENGTH if level is None else LEVEL_STRENGTH.get(level, PERSON_STRENGTH)
+
+
+def spec_strength(spec: str | None) -> float:
+    """The strength of a table's seat (:class:`ra.table.Seat`): a person (``None``), or a bot by
+    its spec (``hard``, ``mcts:hard``, ``random``: its level, else its name)."""
+    if spec is None:
+        return PERSON_STRENGTH
+    try:
+        name, level, _ = parse_spec(spec)
+    except ValueError:
+        return PERSON_STRENGTH
+    return strength_of(level or name)
 
 
 SLOT0: Final = FIELDS["slot0.present"][0]
@@ -158,6 +170,7 @@ __all__ = [
     "default_model",
     "seat_features",
     "slot_strengths",
+    "spec_strength",
     "strength_of",
     "strength_term",
 ]

@@ -12,6 +12,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 import ra
+from ra.analysis.chances import default_model, spec_strength
 from ra.analysis.report import budget_text
 from ra.bots.evaluate import Budget, EvaluationCancelledError
 from ra.table import Table
@@ -85,9 +86,16 @@ class HintsPanel(Static):
         else:
             view = self.table.game.view(result.mover)
             width = self.app.size.width - 2  # inside the panel's padding
-            self.update(hints_text(result, view, self.keys, self.edition, w.lang, width))
+            given = self.given(view, result.mover)
+            self.update(hints_text(result, view, self.keys, self.edition, w.lang, width, given))
         self.post_message(self.Shown())
         self.call_after_refresh(self._fit)
+
+    def given(self, view: ra.PlayerView, seat: int) -> float:
+        """The mover's chance given who is playing: the bots by their levels, each person as
+        one nobody knows yet (:func:`ra.analysis.chances.spec_strength`), from ``view`` only."""
+        strengths = [spec_strength(s.bot) for s in self.table.seats]
+        return default_model().chances(view, strengths)[seat]
 
     def _fit(self) -> None:
         """Take at most the height the other widgets leave, keeping :data:`LOG_LINES` of the

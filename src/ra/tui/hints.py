@@ -29,7 +29,7 @@ from ra.master import (
 )
 from ra.state import State
 from ra.table import Table, advise
-from ra.tui.render import percent
+from ra.tui.render import chance, percent
 from ra.words import DEFAULT_LANG, Seat, Words, msg, words
 
 COLUMN_GAP = 3
@@ -47,12 +47,15 @@ def hints_text(
     edition: str = "original",
     lang: str = DEFAULT_LANG,
     width: int | None = None,
+    given: float | None = None,
 ) -> Text:
     """The hints panel: one line per legal action (key, label, win chance, expected margin: the
     title says once what ± is),
     best first and starred, then why the best is best (the mover addressed as "you").  Given
     a ``width``, four actions or more go in two columns where they fit, best first down the
-    first: the panel then leaves the log its room (at 80×24, five bids leave four log lines)."""
+    first: the panel then leaves the log its room (at 80×24, five bids leave four log lines).
+    ``given``: the mover's chance given who is playing (:mod:`ra.analysis.chances`), after the
+    reason (on its last line, where it mostly fits: the panel takes no line more)."""
     w = words(lang)
     seat = evaluation.mover
     best = evaluation.best
@@ -72,6 +75,8 @@ def hints_text(
         text.append("\n")
     why = reason(state, best.action, edition, evaluation=evaluation, lang=lang)
     text.append(w("hint.panel.why", action=action_msg(best.action, edition), why=why), style="italic")
+    if given is not None:  # the chance given who is playing, after the best play's reason
+        text.append(" · " + w("hint.panel.given", chance=chance(given, w.lang)), style="dim")
     if evaluation.source == "flat":
         text.append("\n" + w("hint.panel.weaker"), style="dim")
     return text
