@@ -18,6 +18,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import pytest
+
+import ra.web.events
 from ra.web import db
 from ra.web.clients import Client
 from ra.web.events import JoinEvent, NewEvent
@@ -169,3 +172,27 @@ def passes_turn(room: Room, action: object) -> bool:
     game = room.game.clone()
     game.apply(str(action))
     return game.to_move not in (None, room.game.to_move)
+
+
+def test_an_event_started_on_one_worker_shows_running_on_the_others_at_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Worker two keeps a copy of an event's page data (for a burst of its pages); worker one
+    starts the event: its note drops two's copy, so two's next answer says "running" — it said
+    "open" until the copy's time was up, and a page (or the load benchmark's players) that read
+    "open" after the start took the event for over."""
+    monkeypatch.setattr(ra.web.events, "VIEW_SECONDS", 3600.0)  # only the note can renew the copy
+
+    async def main() -> None:
+        async with two_workers(pg_url) as (one, two, _):
+            people = (await six_accounts(one))[:2]
+            eid = (await one.events.create(NewEvent(name="Now Cup", table_size=2), people[0]))["event"]["id"]
+            for p in people:
+                await one.events.join(eid, JoinEvent(), p)
+            assert (await two.events.view(eid))["status"] == "open"  # two's copy
+            await one.events.begin(eid)
+            async with asyncio.timeout(HEARD_WITHIN):
+                while (await two.events.view(eid))["status"] != "running":
+                    await asyncio.sleep(0.05)
+
+    asyncio.run(main())

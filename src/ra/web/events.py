@@ -119,8 +119,13 @@ class Events:
         """Told each change made here (its live pages on every worker: :mod:`ra.web.event_feed`)."""
 
     async def _changed(self, event_id: str) -> None:
-        self._views.pop(event_id, None)  # this worker's next read is fresh
+        self.forget(event_id)  # this worker's next read is fresh
         await self.changed(event_id)
+
+    def forget(self, event_id: str) -> None:
+        """Drop this worker's copy of the event's page data (changed here, or on another worker:
+        its note; a copy kept past a start elsewhere showed the event still open for 2 s)."""
+        self._views.pop(event_id, None)
 
     async def create(self, body: NewEvent, organiser: tuple[str, str]) -> dict[str, Any]:
         """A new open event; its invitation token (shown once, stored hashed) when by invitation."""
