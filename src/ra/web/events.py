@@ -303,12 +303,9 @@ class Events:
         return True
 
     async def _make_games(self, row: dict[str, Any], round_no: int) -> None:
-        """Each table of the round without a game gets one, made through the lobby (its checks)
-        and, in the same transaction, linked to its table with its seats given to their players'
-        accounts (:meth:`EventStore.link_table`), so a worker's death leaves no game without its
-        table; the game starts at once.  The tables are made :data:`MAKING_AT_ONCE` at a time,
-        not one after another: an arena's players are seated again within a second, not after
-        every table before theirs (issue 55: "seated again" took 9 s at the median)."""
+        """Each table of the round without a game gets one (:func:`make_game`), linked to its
+        table in the same transaction, so a worker's death leaves no game without its table;
+        :data:`MAKING_AT_ONCE` at a time, not each after every table before it (issue 55)."""
         names = {p["account_id"]: p["name"] for p in await self.store.players(row["id"])}
         tables = [
             t
@@ -317,7 +314,10 @@ class Events:
         ]
         slots = asyncio.Semaphore(MAKING_AT_ONCE)
         made = await asyncio.gather(
-            *(self._make_game(row, (round_no, t["table_no"]), t["players"], names, slots) for t in tables),
+            *(
+                make_game(self.lobby, self.worker, row, (round_no, t["table_no"]), t["players"], names, slots)
+                for t in tables
+            ),
             return_exceptions=True,
         )
         await self._changed(row["id"])  # its pages see the round at once
@@ -325,30 +325,6 @@ class Events:
         for m in made:
             if isinstance(m, BaseException):
                 raise m  # a table refused (a cap on bots): the caller logs it, the sweep tries again
-
-    async def _make_game(
-        self,
-        row: dict[str, Any],
-        at: tuple[int, int],
-        table: list[str | None],
-        names: dict[str, str],
-        slots: asyncio.Semaphore,
-    ) -> list[ReadyGame]:
-        """Make and start the game of table ``at`` (round, table number); its players to tell."""
-        body = NewGame(
-            seats=[SeatSpec(kind="human" if p is not None else "bot") for p in table],
-            rated=row["rated"],
-            move_seconds=row["move_seconds"],
-            join=False,
-        )
-        given = [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
-        link = EventStore.linker((row["id"], *at), self.worker, given)
-        try:
-            async with slots:
-                made = await self.lobby.create(body, f"event:{row['id']}", then=link, capped=capped(table))
-        except TableTakenError:
-            return []  # another worker took the round over: it makes (and mails) the rest
-        return [ReadyGame(p, made["game"]["id"]) for _, p, _ in given]
 
     def _mail_ready(self, row: dict[str, Any], ready: list[ReadyGame]) -> None:
         """In an event by turns, mail the players of the games this worker made (so once: a
@@ -486,6 +462,35 @@ def ends_at(row: dict[str, Any]) -> datetime | None:
     if row["kind"] != Kind.ARENA.value or started is None:
         return None
     return started + timedelta(minutes=row["minutes"])
+
+
+async def make_game(
+    lobby: Lobby,
+    worker: str,
+    row: dict[str, Any],
+    at: tuple[int, int],
+    table: list[str | None],
+    names: dict[str, str],
+    slots: asyncio.Semaphore,
+) -> list[ReadyGame]:
+    """Make and start the game of event ``row``'s table ``at`` (round, table number) through the
+    lobby (its checks) and, in the same transaction, link it to its table with its seats given to
+    their players' accounts (:meth:`EventStore.link_table`), ``worker`` holding the round's
+    claim; its players, to tell (none: another worker took the round over, and makes the rest)."""
+    body = NewGame(
+        seats=[SeatSpec(kind="human" if p is not None else "bot") for p in table],
+        rated=row["rated"],
+        move_seconds=row["move_seconds"],
+        join=False,
+    )
+    given = [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
+    link = EventStore.linker((row["id"], *at), worker, given)
+    try:
+        async with slots:
+            made = await lobby.create(body, f"event:{row['id']}", then=link, capped=capped(table))
+    except TableTakenError:
+        return []
+    return [ReadyGame(p, made["game"]["id"]) for _, p, _ in given]
 
 
 def capped(table: Sequence[str | None]) -> bool:
