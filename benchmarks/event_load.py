@@ -76,14 +76,26 @@ async def sign_up(url: str, i: int) -> httpx.AsyncClient:
     return http
 
 
+def shown(m: dict[str, Any]) -> bool:
+    return m["type"] == "state" and m["view"] is not None
+
+
 async def play_game(p: Player, think: float, tally: Tally) -> None:
-    """Random legal decisions, each after a person's pause, until the game is over."""
-    state = await p.until(lambda m: m["type"] == "state" and m["view"] is not None, 120)
+    """Random legal decisions, each after a person's pause, until the game is over (a state
+    without the game once it has started is counted as an error, and the next one awaited)."""
+    state = await p.until(shown, 120)
     while state["view"]["phase"] != "over":
         if not state["legal"]:
             state = await p.until(
-                lambda m: m["type"] == "state" and (bool(m["legal"]) or m["view"]["phase"] == "over"), 600
+                lambda m: (
+                    m["type"] == "state"
+                    and (m["view"] is None or bool(m["legal"]) or m["view"]["phase"] == "over")
+                ),
+                600,
             )
+            if state["view"] is None:
+                tally.errors.append("state_without_game")
+                state = await p.until(shown, 120)
             continue
         await asyncio.sleep(think * random.uniform(0.5, 1.5))
         n, t0 = state["n"], time.monotonic()
@@ -111,6 +123,9 @@ async def person(
         except (httpx.HTTPError, OSError, TimeoutError, websockets.WebSocketException) as err:
             tally.errors.append(type(err).__name__)  # named in the results; the person tries again
             await asyncio.sleep(args.poll)
+        except Exception as err:  # anything else too: a person who stopped would hold the arena open
+            tally.errors.append(f"{type(err).__name__}: {err}"[:120])
+            await asyncio.sleep(args.poll)
 
 
 async def turn(
@@ -129,8 +144,8 @@ async def turn(
     event = r.raise_for_status().json()
     mine = [t for t in event["tables"] if account in t["players"] and t["game"] and t["game"] not in done]
     if not mine:
-        if event["status"] != "running":
-            return False
+        if event["status"] in ("finished", "cancelled"):
+            return False  # not "open": a worker's page data may be a moment old
         await asyncio.sleep(args.poll)
         return True
     table = mine[0]

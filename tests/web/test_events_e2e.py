@@ -186,6 +186,9 @@ def test_an_arena_of_10_runs_its_2_minutes_and_counts_every_game(
     started = time.monotonic()
     asyncio.run(everyone())
     print("pages that asked again after a silent minute:", sum(asked_again.values()))
+    # None may: a move or a start made on the other host while this one opened the table once
+    # went unheard (tests/web/test_notes_while_loading.py); the count says how many did.
+    assert sum(asked_again.values()) == 0, asked_again
     assert time.monotonic() - started >= 2 * 60 - 5  # it ran its time
     event = settled(two, eid, lambda e: e["status"] != "running")
     assert event["status"] == "finished"

@@ -10,14 +10,16 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from ra.web import db
 from ra.web.events import FORM_LEASE_SECONDS, JoinEvent, NewEvent
-from ra.web.lobby import NewGame, Seated
+from ra.web.lobby import ApiError, NewGame, Seated
 from ra.web.services import Services, build_services
 from ra.web.settings import Settings
+from ra.web.store.limits import lock_key
 
 STATIC = Path(db.__file__).with_name("static")
 Linker = Callable[[AsyncConnection, str], Awaitable[None]]
@@ -116,26 +118,30 @@ def test_a_worker_killed_between_claiming_a_round_and_making_its_games_holds_it_
                 await two.events.join(eid, JoinEvent(), p)
             assert await one.events.store.move(eid, ("open",), "running")
             dying = asyncio.Event()
-            real_create, made = one.lobby.create, []
+            real_create, made, hung = one.lobby.create, [], []
 
-            async def create(body: NewGame, addr: str, then: Linker | None = None) -> Seated:
+            async def create(
+                body: NewGame, addr: str, then: Linker | None = None, capped: bool = True
+            ) -> Seated:
                 made.append(addr)
                 if len(made) == 2 and then is not None:
                     link = then
 
                     async def then(conn: AsyncConnection, game_id: str) -> None:
                         await link(conn, game_id)
+                        hung.append(game_id)
                         dying.set()
                         await asyncio.Event().wait()  # killed here: the transaction never commits
 
-                return await real_create(body, addr, then=then) if then else await real_create(body, addr)
+                return await real_create(body, addr, then=then, capped=capped)
 
             one.lobby.create = create  # type: ignore[method-assign]
             forming = asyncio.create_task(one.events.form_round(eid))
             await asyncio.wait_for(dying.wait(), 30)
             forming.cancel()
             await one.stop()  # the worker is gone; its claim stays in the database
-            assert len(await games_of(two, eid)) == 1  # the dead worker's second game was undone
+            left = await games_of(two, eid)  # its tables are made at once: some may have their games
+            assert len(left) < 3 and hung[0] not in left  # the second game was undone
             assert not await two.events.form_round(eid)  # its claim is fresh: nobody takes it yet
             async with two.store.engine.begin() as conn:
                 await conn.execute(
@@ -170,3 +176,81 @@ async def games_of(services: Services, eid: str) -> dict[str, str]:
             sa.select(db.games.c.id, db.games.c.status).where(db.games.c.creator_addr == f"event:{eid}")
         )
         return {g: s for g, s in rows}
+
+
+def test_an_events_tables_of_people_are_made_without_waiting_on_the_caps_lock(pg_url: str) -> None:
+    """The caps' advisory lock of the event's tables is held elsewhere (another creation counting):
+    a round of people alone is made all the same — its tables are not counted against the caps
+    (the event bounds them: ra.web.events.capped), so a big arena's tables are not made one at
+    a time across the workers; a table with bot seats still waits for the lock and its count."""
+    db.upgrade(pg_url)
+
+    async def main() -> None:
+        one = worker(pg_url, "one")
+        try:
+            people = await six_accounts(one)
+            cup = await one.events.create(NewEvent(name="Busy Cup", table_size=3, bots=True), people[0])
+            eid = cup["event"]["id"]
+            for p in people[:5]:  # a table of three people, and one of two with a bot
+                await one.events.join(eid, JoinEvent(), p)
+            assert await one.events.store.move(eid, ("open",), "running")
+            async with one.store.engine.begin() as conn:
+                await lock_key(conn, f"tables\nevent:{eid}")  # held until this block ends
+                forming = asyncio.create_task(one.events.form_round(eid))
+                async with asyncio.timeout(10):
+                    while len(await games_of(one, eid)) < 1:
+                        await asyncio.sleep(0.05)
+                await until_waiting_for_a_lock(one)  # the table with a bot: its count waits
+                assert not forming.done() and len(await games_of(one, eid)) == 1
+            assert await asyncio.wait_for(forming, 10)
+            view = await one.events.view(eid, fresh=True)
+            assert sorted(len([p for p in t["players"] if p]) for t in view["tables"]) == [2, 3]
+            assert len(await games_of(one, eid)) == 2
+        finally:
+            await one.stop()
+
+    asyncio.run(main())
+
+
+def test_an_events_table_with_bots_is_still_refused_past_the_cap_on_bot_seats(pg_url: str) -> None:
+    """Bots cost the site's CPU: an event's table with bot seats counts against the cap on them
+    (here none allowed) and is refused; the round's table of people alone is made all the same."""
+    db.upgrade(pg_url)
+
+    async def main() -> None:
+        settings = Settings(db_url=pg_url, worker_id="one", max_bot_seats_per_addr=0)
+        one = build_services(settings, STATIC)
+        try:
+            people = await six_accounts(one)
+            cup = await one.events.create(NewEvent(name="Bot Cup", table_size=3, bots=True), people[0])
+            eid = cup["event"]["id"]
+            for p in people[:5]:
+                await one.events.join(eid, JoinEvent(), p)
+            assert await one.events.store.move(eid, ("open",), "running")
+            with pytest.raises(ApiError) as refused:
+                await one.events.form_round(eid)
+            assert refused.value.code == "too_many_bots"
+            games = await games_of(one, eid)
+            async with one.store.engine.connect() as conn:
+                bots = await conn.scalar(
+                    sa.select(sa.func.count()).where(db.seats.c.kind == "bot", db.seats.c.game_id.in_(games))
+                )
+            assert len(games) == 1 and bots == 0  # the people's table; none with a bot
+        finally:
+            await one.stop()
+
+    asyncio.run(main())
+
+
+async def until_waiting_for_a_lock(services: Services) -> None:
+    """Wait until a connection to this database waits for an advisory lock (seconds at most)."""
+    waiting = sa.text(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    )
+    async with asyncio.timeout(10):
+        while True:
+            async with services.store.engine.connect() as conn:
+                if await conn.scalar(waiting):
+                    return
+            await asyncio.sleep(0.05)

@@ -12,8 +12,7 @@ import asyncio
 import json
 import logging
 import secrets
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -37,6 +36,7 @@ from ra.tournament import (
     standings,
 )
 from ra.tournament.kinds import ROUND_ROBIN_MAX
+from ra.web.copies import Copies
 from ra.web.db import as_utc, now
 from ra.web.event_mail import EventMailer, ReadyGame
 from ra.web.lobby import ApiError, Lobby, NewGame, SeatSpec
@@ -71,6 +71,8 @@ FORM_LEASE_SECONDS = 5.0
 """How long a worker's claim on forming a round holds unless renewed (each table it makes
 renews it): past it, another worker's sweep takes the round over, so a worker that died between
 claiming a round and making its games delays the round by seconds, never stops it."""
+MAKING_AT_ONCE = 4
+"""Tables of one round a worker makes at once (each a transaction on a connection of its pool)."""
 ARENA_MINUTES = 7 * 24 * 60
 """The longest arena: a week."""
 MOVE_SECONDS = (10, 3 * 24 * 3600)
@@ -112,13 +114,18 @@ class Events:
         self.store, self.lobby, self.worker = store, lobby, worker
         self.mailer = mailer
         self._mailing: set[asyncio.Task[int]] = set()
-        self._views: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
+        self._pages: Copies[dict[str, Any]] = Copies(VIEW_SECONDS, VIEWS_KEPT)
         self.changed: Callable[[str], Awaitable[None]] = _unfollowed
         """Told each change made here (its live pages on every worker: :mod:`ra.web.event_feed`)."""
 
     async def _changed(self, event_id: str) -> None:
-        self._views.pop(event_id, None)  # this worker's next read is fresh
+        self.forget(event_id)  # this worker's next read is fresh
         await self.changed(event_id)
+
+    def forget(self, event_id: str) -> None:
+        """Drop this worker's copy of the event's page data (changed here, or on another worker:
+        its note; a copy kept past a start elsewhere showed the event still open for 2 s)."""
+        self._pages.forget(event_id)
 
     async def create(self, body: NewEvent, organiser: tuple[str, str]) -> dict[str, Any]:
         """A new open event; its invitation token (shown once, stored hashed) when by invitation."""
@@ -249,21 +256,21 @@ class Events:
         try:
             return await self._form_round(event_id)
         finally:
-            self._views.pop(event_id, None)  # its page shows what this worker did at once
+            self.forget(event_id)  # its page shows what this worker did at once
 
     async def _form_round(self, event_id: str) -> bool:
         row = await self.row(event_id)
         if row["status"] != "running":
             return False
         played = await self.store.played(event_id)
+        for t in played:  # made, but its worker stopped before starting it
+            if t["status"] == "open":
+                await self.lobby.maybe_start(t["game_id"])
         unmade = [t for t in played if len(t["players"]) > 1 and t["game_id"] is None]
         if unmade:
             finished = await self._finish_round(row, unmade[0]["round"])
             if finished or row["kind"] != Kind.ARENA.value:
                 return finished  # an arena seats its other free players meanwhile (those are busy)
-        for t in played:  # made, but its worker stopped before starting it
-            if t["status"] == "open":
-                await self.lobby.maybe_start(t["game_id"])
         next_no = max((t["round"] for t in played), default=0) + 1
         players = await self.store.players(event_id)
         seed = (row["seed"] + next_no) % (2**62)
@@ -296,31 +303,37 @@ class Events:
         return True
 
     async def _make_games(self, row: dict[str, Any], round_no: int) -> None:
-        """Each table of the round without a game gets one, made through the lobby (its checks
-        and caps) and, in the same transaction, linked to its table with its seats given to
-        their players' accounts (:meth:`EventStorage.linker`), so a worker's death leaves no
-        game without its table; the game starts at once."""
+        """Each table of the round without a game gets one (:func:`make_game`), linked to its
+        table in the same transaction, so a worker's death leaves no game without its table;
+        :data:`MAKING_AT_ONCE` at a time, not each after every table before it (issue 55)."""
         names = {p["account_id"]: p["name"] for p in await self.store.players(row["id"])}
-        ready: list[ReadyGame] = []
-        for t in await self.store.tables(row["id"]):
-            table: list[str | None] = t["players"]
-            if t["round"] != round_no or t["game_id"] is not None or len(table) < 2:
-                continue
-            body = NewGame(
-                seats=[SeatSpec(kind="human" if p is not None else "bot") for p in table],
-                rated=row["rated"],
-                move_seconds=row["move_seconds"],
-                join=False,
-            )
-            given = [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
-            link = self.store.linker((row["id"], round_no, t["table_no"]), self.worker, given)
-            try:
-                made = await self.lobby.create(body, f"event:{row['id']}", then=link)
-            except TableTakenError:
-                break  # another worker took the round over: it makes (and mails) the rest
-            ready += [ReadyGame(p, made["game"]["id"]) for _, p, _ in given]
+        tables = [
+            t
+            for t in await self.store.tables(row["id"])
+            if t["round"] == round_no and t["game_id"] is None and len(t["players"]) > 1
+        ]
+        slots = asyncio.Semaphore(MAKING_AT_ONCE)
+        made = await asyncio.gather(
+            *(
+                make_game(
+                    self.lobby,
+                    self.store,
+                    self.worker,
+                    row,
+                    (round_no, t["table_no"]),
+                    t["players"],
+                    names,
+                    slots,
+                )
+                for t in tables
+            ),
+            return_exceptions=True,
+        )
         await self._changed(row["id"])  # its pages see the round at once
-        self._mail_ready(row, ready)
+        self._mail_ready(row, [r for m in made if isinstance(m, list) for r in m])
+        for m in made:
+            if isinstance(m, BaseException):
+                raise m  # a table refused (a cap on bots): the caller logs it, the sweep tries again
 
     def _mail_ready(self, row: dict[str, Any], ready: list[ReadyGame]) -> None:
         """In an event by turns, mail the players of the games this worker made (so once: a
@@ -369,19 +382,7 @@ class Events:
         """The event as its page shows it, worked out at most every :data:`VIEW_SECONDS` on
         this worker however many pages ask (the standings are the costly part; a change made
         here, or a round formed here, is seen at once: ``fresh``, or the copy is dropped)."""
-        t = time.monotonic()
-        kept = self._views.get(event_id)
-        if not fresh and kept is not None and t - kept[0] < VIEW_SECONDS:
-            return await asyncio.shield(kept[1])
-        if len(self._views) > VIEWS_KEPT:
-            self._views = {k: v for k, v in self._views.items() if t - v[0] < VIEW_SECONDS}
-        working = asyncio.ensure_future(self._view(event_id))
-        self._views[event_id] = (t, working)
-        try:
-            return await asyncio.shield(working)
-        except Exception:
-            self._views.pop(event_id, None)
-            raise
+        return await self._pages.get(event_id, lambda: self._view(event_id), fresh)
 
     async def _view(self, event_id: str) -> dict[str, Any]:
         """The event as its page shows it: settings, players, standings and each round's tables."""
@@ -458,6 +459,48 @@ def ends_at(row: dict[str, Any]) -> datetime | None:
     if row["kind"] != Kind.ARENA.value or started is None:
         return None
     return started + timedelta(minutes=row["minutes"])
+
+
+async def make_game(
+    lobby: Lobby,
+    store: EventStorage,
+    worker: str,
+    row: dict[str, Any],
+    at: tuple[int, int],
+    table: list[str | None],
+    names: dict[str, str],
+    slots: asyncio.Semaphore,
+) -> list[ReadyGame]:
+    """Make and start the game of event ``row``'s table ``at`` (round, table number) through the
+    lobby (its checks) and, in the same transaction, link it to its table with its seats given to
+    their players' accounts (:meth:`EventStorage.linker`), ``worker`` holding the round's
+    claim; its players, to tell (none: another worker took the round over, and makes the rest)."""
+    body = NewGame(
+        seats=[SeatSpec(kind="human" if p is not None else "bot") for p in table],
+        rated=row["rated"],
+        move_seconds=row["move_seconds"],
+        join=False,
+    )
+    given = [(i, p, names[p]) for i, p in enumerate(table) if p is not None]
+    link = store.linker((row["id"], *at), worker, given)
+    try:
+        async with slots:
+            made = await lobby.create(body, f"event:{row['id']}", then=link, capped=capped(table))
+    except TableTakenError:
+        return []
+    return [ReadyGame(p, made["game"]["id"]) for _, p, _ in given]
+
+
+def capped(table: Sequence[str | None]) -> bool:
+    """Whether making ``table``'s game counts against the lobby's caps on what one creator (here
+    the event) has running: only a table with bot seats does (bots cost the site's CPU: the cap
+    on bot seats).  A table of people alone is bounded by the event itself — every player at
+    one table at a time (a round's claim in the database sees to it), at most
+    :func:`max_event_players` players, at most :data:`MAX_LIVE_EVENTS` events an organiser —
+    so it is not counted, and its creation takes no lock: the caps' count was one advisory lock
+    an event, which made a big arena's tables one at a time across every worker.  A lobby's
+    tables keep their caps (issue 52: 60 creations at once pass none)."""
+    return None in table
 
 
 def fixed_field(row: dict[str, Any]) -> None:

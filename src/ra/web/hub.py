@@ -335,6 +335,18 @@ class Hub:
             room.schedule_bot()
             return room
 
+    async def _loaded(self, game_id: str) -> Room | None:
+        """The room of ``game_id`` once it has loaded, if it is loading now (else None): a note
+        that comes while the room reads the database may tell of a change that read missed
+        (committed after it), so it waits for the room and is then followed — dropped, the room
+        kept the older game and its page heard nothing (a move, or the start, made on another
+        worker while this one opened the table: the arena's silent pages)."""
+        lock = self._loading.get(game_id)
+        if lock is None:
+            return None
+        async with lock:
+            return self.rooms.get(game_id)
+
     def release(self, room: Room) -> None:
         """Forget a room nobody watches, nobody is joining and no bot plays (it is rebuilt from
         the database).  A connection between its hello and its attach counts (``joining``): a
@@ -501,8 +513,10 @@ class Hub:
             if isinstance(note, ChatPosted) and not note.game_id:
                 await self.lobby_said(note.chat_id)
                 return
-        room = self.rooms.get(note.game_id)
-        if room is None or note.worker == self.settings.worker_id:
+        if note.worker == self.settings.worker_id:
+            return
+        room = self.rooms.get(note.game_id) or await self._loaded(note.game_id)
+        if room is None:
             return
         if isinstance(note, GameChanged):
             await room.remote_change(note)

@@ -222,10 +222,14 @@ class Lobby:
 
     # --- tables ---------------------------------------------------------------------
 
-    async def create(self, body: NewGame, addr: str, then: Linker | None = None) -> Seated:
+    async def create(
+        self, body: NewGame, addr: str, then: Linker | None = None, capped: bool = True
+    ) -> Seated:
         """A new table; its creator takes the first human seat unless ``join`` is false;
         ``then`` runs in the creation's transaction with the new id (an event's table is linked
-        and its seats given in the same step, :meth:`ra.web.store.events.EventStorage.linker`)."""
+        and its seats given in the same step, :meth:`ra.web.store.events.EventStorage.linker`);
+        ``capped``: counted against ``addr``'s caps (an event's tables of people alone are not:
+        :meth:`ra.web.events.Events.capped`)."""
         for s in body.seats:
             if s.kind == "bot" and s.level is None:
                 s.level = "medium"
@@ -279,7 +283,9 @@ class Lobby:
                 }
                 for i, s in enumerate(body.seats)
             ],
-            Caps(addr, self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr, n_bots),
+            Caps(addr, self.settings.max_open_games_per_addr, self.settings.max_bot_seats_per_addr, n_bots)
+            if capped
+            else None,
             then,
         )
         if body.join:
@@ -289,13 +295,14 @@ class Lobby:
         return {"game": await self.listing.summary(game_id)}
 
     async def _create(
-        self, values: dict[str, Any], seat_rows: list[dict[str, Any]], caps: Caps, then: Linker | None
+        self, values: dict[str, Any], seat_rows: list[dict[str, Any]], caps: Caps | None, then: Linker | None
     ) -> str:
         """Store a new table, unless its address is past its caps (:class:`ra.web.store.Caps`);
         ``then`` links it in the same transaction (an event's table)."""
         try:
             return await self.store.create_game(values, seat_rows, caps, then)
         except OverCapError as over:
+            assert caps is not None  # only a capped creation is refused for a cap
             if over.cap == "bot_seats":
                 raise ApiError(
                     429,

@@ -99,7 +99,12 @@ def build_services(settings: Settings, static: Path) -> Services:
             log.exception("event %s: telling the other workers failed", event_id)
 
     events.changed = event_changed
-    hub.event_changed = event_feed.touch
+
+    def heard(event_id: str) -> None:
+        events.forget(event_id)  # another worker changed it: this worker's pages read it anew
+        event_feed.touch(event_id)
+
+    hub.event_changed = heard
 
     async def finished(game_id: str) -> None:
         try:
