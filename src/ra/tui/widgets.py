@@ -38,6 +38,35 @@ def action_buttons(moves: MoveKeys, w: Words, edition: str, width: int) -> list[
     return widgets
 
 
+class Line(Static):
+    """A line of the board (the board line, the auction track, the players, the status) that is
+    filled again only when what it shows changed: an update asks Textual for a new layout of
+    the whole screen, and most refreshes (a bot thinking, a key) leave most lines as they were."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.shown: Text | str | None = None
+        """What the line shows now (None before its first fill)."""
+
+    def show(self, content: Text | str) -> None:
+        """Show ``content``, unless it is what the line shows already."""
+        if self.shown is not None and same_text(self.shown, content):
+            return
+        self.shown = content.copy() if isinstance(content, Text) else content
+        self.update(content)
+
+
+def same_text(a: Text | str, b: Text | str) -> bool:
+    """Whether ``a`` and ``b`` look the same: the same characters with the same styles (Rich's
+    own ``==`` on texts leaves out their base style and layout)."""
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    attributes = ("style", "justify", "overflow", "no_wrap", "end", "tab_size")
+    return (
+        a.plain == b.plain and a.spans == b.spans and all(getattr(a, n) == getattr(b, n) for n in attributes)
+    )
+
+
 class MessageLine(Static):
     """A message on its own line (never over the board); it fades after a while."""
 
@@ -48,16 +77,18 @@ class MessageLine(Static):
         self._timer: Timer | None = None
 
     def say(self, message: str, error: bool = False) -> None:
-        self.text = message
-        self.update(Text(message))
+        if message != self.text:
+            self.text = message
+            self.update(Text(message))
         self.set_class(error, "error")
         if self._timer is not None:
             self._timer.stop()
         self._timer = self.set_timer(MESSAGE_SECONDS, self.clear)
 
     def clear(self) -> None:
-        self.text = ""
-        self.update("")
+        if self.text:  # an empty line stays as it is: no new layout
+            self.text = ""
+            self.update("")
 
 
 class KeyBar(Footer):
