@@ -8,7 +8,6 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal
 from textual.widgets import Input, RichLog
 
 import ra
@@ -21,7 +20,7 @@ from ra.tui.bot_worker import BotWorker
 from ra.tui.hint_panel import HintsPanel
 from ra.tui.keys import MoveKeys
 from ra.tui.session import Session
-from ra.tui.widgets import GameLog, KeyBar, Line, MessageLine, action_buttons
+from ra.tui.widgets import ActionBar, GameLog, KeyBar, Line, MessageLine, action_parts
 from ra.words import DEFAULT_LANG, words
 
 
@@ -67,7 +66,7 @@ class PlayView(App[None]):
 
     def compose(self) -> ComposeResult:
         yield from board_widgets()
-        yield Horizontal(id="actions")
+        yield ActionBar(id="actions")
         yield MessageLine(id="message")
         yield self.hints
         yield Input(placeholder=self.w("tui.command.placeholder"), id="command")
@@ -146,18 +145,13 @@ class PlayView(App[None]):
             self.moves = MoveKeys.of(self.session.game)
         width = self.size.width - 2
         shown = (self.moves.signature(), width) if self.moves else None
-        bar = self.query_one("#actions", Horizontal)
-        if shown == self._buttons and not self._focus_in(bar):
+        bar = self.query_one("#actions", ActionBar)
+        focused = self.focused is not None and self.focused in bar.children  # a click
+        if shown == self._buttons and not focused:
             return
         self._buttons = shown
-        bar.remove_children()
-        if self.moves:
-            bar.mount_all(action_buttons(self.moves, self.w, self.edition, width))
-
-    def _focus_in(self, bar: Horizontal) -> bool:
-        """Whether a button of ``bar`` has the focus (a click): those are made again, as the
-        focus has always left with them."""
-        return self.focused is not None and self.focused in bar.children
+        parts = action_parts(self.moves, self.w, self.edition, width) if self.moves else []
+        bar.show(parts, remake=focused)  # new buttons: the focus leaves with the old ones
 
     @on(HintsPanel.Shown)
     def _hints_shown(self) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.containers import Horizontal
 from textual.events import Resize
 from textual.message import Message
 from textual.timer import Timer
@@ -21,21 +22,74 @@ MESSAGE_SECONDS = 8.0
 """How long a message stays."""
 
 
-def action_buttons(moves: MoveKeys, w: Words, edition: str, width: int) -> list[Widget]:
+ActionPart = tuple[str, int | None]
+"""One piece of the action bar: a button's text and the index of the action it chooses, or a
+label's text and None."""
+
+
+def action_parts(moves: MoveKeys, w: Words, edition: str, width: int) -> list[ActionPart]:
     """The buttons of the person's actions, each with its key, to fit one line of ``width``:
     the suns that may be bid by their numbers, then the other actions by name."""
-    widgets: list[Widget] = []
+    parts: list[ActionPart] = []
     if moves.bids:
-        widgets.append(Static(w("tui.actions.bid"), classes="label"))
+        parts.append((w("tui.actions.bid"), None))
     for sun, action in moves.bids.items():  # the keys that work: "1⏎" when 10-16 may follow
-        widgets.append(Button(moves.bid_keys(sun), name=str(action.index), compact=True))
+        parts.append((moves.bid_keys(sun), action.index))
     lead, labels = action_labels([a for _, a in moves.named], edition, width, w.lang)
     for (key, action), label in zip(moves.named, labels, strict=True):
         if lead and action.tile is not None:
-            widgets.append(Static(lead, classes="label"))
+            parts.append((lead, None))
             lead = ""
-        widgets.append(Button((f"{key} " if key else "") + label, name=str(action.index), compact=True))
-    return widgets
+        parts.append(((f"{key} " if key else "") + label, action.index))
+    return parts
+
+
+class ActionButton(Button):
+    """The button of one action (``choice``: its index, :meth:`ra.Action.from_index`)."""
+
+    def __init__(self, label: str, choice: int) -> None:
+        super().__init__(label, compact=True)
+        self.choice = choice
+
+
+class ActionBar(Horizontal):
+    """The person's action buttons on one line.  New actions are shown in the widgets already
+    there when they are of the same kinds in the same order (an update in place: mounting new
+    widgets costs far more than a new label)."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.parts: list[ActionPart] = []
+        """What the bar shows."""
+        self._widgets: list[Widget] = []
+
+    def show(self, parts: list[ActionPart], remake: bool = False) -> None:
+        """Show ``parts``; ``remake``: in new widgets in any case."""
+        if remake or [c is None for _, c in parts] != [c is None for _, c in self.parts]:
+            self.remove_children()
+            self._widgets = [_part_widget(part) for part in parts]
+            self.mount_all(self._widgets)
+        else:
+            for widget, old, new in zip(self._widgets, self.parts, parts, strict=True):
+                if new != old:
+                    _refill(widget, new)
+        self.parts = list(parts)
+
+
+def _part_widget(part: ActionPart) -> Widget:
+    text, choice = part
+    return Static(text, classes="label") if choice is None else ActionButton(text, choice)
+
+
+def _refill(widget: Widget, part: ActionPart) -> None:
+    """Show ``part`` in the widget that showed a part of its kind."""
+    text, choice = part
+    if isinstance(widget, ActionButton) and choice is not None:
+        widget.label = text
+        widget.choice = choice
+        widget.refresh(layout=True)  # its width follows its label
+    elif isinstance(widget, Static):
+        widget.update(text)
 
 
 class Line(Static):
@@ -49,11 +103,23 @@ class Line(Static):
         """What the line shows now (None before its first fill)."""
 
     def show(self, content: Text | str) -> None:
-        """Show ``content``, unless it is what the line shows already."""
-        if self.shown is not None and same_text(self.shown, content):
+        """Show ``content``, unless it is what the line shows already; the screen is laid out
+        again only when the line's height may change."""
+        before = self.shown
+        if before is not None and same_text(before, content):
             return
+        width = self.content_region.width
+        height = lines_within(content, width)
+        layout = before is None or height is None or height != lines_within(before, width)
         self.shown = content.copy() if isinstance(content, Text) else content
-        self.update(content)
+        self.update(content, layout=layout)
+
+
+def lines_within(content: Text | str, width: int) -> int | None:
+    """The lines ``content`` takes in ``width`` columns when none of its lines is wrapped, else
+    None (a wrapped text's height is left to Textual's layout)."""
+    lines = (content.plain if isinstance(content, Text) else content).split("\n")
+    return len(lines) if all(cell_len(line) <= width for line in lines) else None
 
 
 def same_text(a: Text | str, b: Text | str) -> bool:
