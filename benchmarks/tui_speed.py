@@ -1,7 +1,7 @@
 """How much work the terminal game does per decision: a scripted whole game, headless.
 
-Run:  PYTHONPATH=src python benchmarks/tui_speed.py [--compare REV] [--lang de] [--edition 2016]
-                                                   [--seed 7] [--size 80x24]
+Run:  PYTHONPATH=src python benchmarks/tui_speed.py [--compare REV [--rounds 3]] [--lang de]
+                                                   [--edition 2016] [--seed 7] [--size 80x24]
 
 Plays the game of ``tests/tui/test_languages.py`` (3 players: a person who always takes the first
 offered action by its key, and 2 easy bots; no delay) through Textual's ``run_test`` and prints
@@ -9,7 +9,9 @@ the wall clock, the processor time, the screen's layouts (Textual's ``Screen._re
 the time spent in them, and the decisions.  Each run is a fresh process of its own.  With
 ``--compare REV`` the same game is played first by the code of ``REV`` (a temporary git worktree,
 given this tree's native core) and then by this tree's, one after the other in the same call, and
-the ratios are printed: on a shared machine compare within one call, not across calls.
+the ratios are printed (of the medians of ``--rounds`` games each, taking turns): on a shared
+machine compare within one call, not across calls, and read the processor time and the layouts
+rather than the wall clock.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -156,17 +159,32 @@ def line(name: str, n: dict[str, float]) -> str:
     )
 
 
+def median(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each number's median over ``runs``."""
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+
+
 def compare(args: argparse.Namespace) -> None:
-    """Play the game with ``args.compare``'s code, then with this tree's; print both and the ratios."""
+    """Play the game with ``args.compare``'s code and with this tree's, ``args.rounds`` times
+    each, taking turns; print the medians and their ratios."""
+    old_runs: list[dict[str, float]] = []
+    new_runs: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp) / "old"
         try:
-            old = run_in(old_tree(args.compare, where), args)
+            old_src = old_tree(args.compare, where)
+            for _ in range(args.rounds):
+                old_runs.append(run_in(old_src, args))
+                print(line(args.compare[:8], old_runs[-1]), flush=True)
+                new_runs.append(run_in(HERE / "src", args))
+                print(line("this", new_runs[-1]), flush=True)
         finally:
             subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(where)], check=False)
-    print(line(args.compare[:8], old), flush=True)
-    new = run_in(HERE / "src", args)
-    print(line("this", new))
+    old, new = median(old_runs), median(new_runs)
+    if args.rounds > 1:
+        print(f"medians of {args.rounds} rounds:")
+        print(line(args.compare[:8], old))
+        print(line("this", new))
     if old["decisions"] != new["decisions"]:
         print(f"note: the games differ ({int(old['decisions'])} and {int(new['decisions'])} decisions)")
     for key in ("wall_s", "cpu_s", "layouts", "layout_s"):
@@ -176,6 +194,7 @@ def compare(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compare", metavar="REV", help="also play with the code of this git revision")
+    parser.add_argument("--rounds", type=int, default=1, help="games of each, taking turns (medians)")
     parser.add_argument("--lang", default="de")
     parser.add_argument("--edition", default="2016")
     parser.add_argument("--seed", type=int, default=7)
