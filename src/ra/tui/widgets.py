@@ -55,25 +55,30 @@ class ActionButton(Button):
 class ActionBar(Horizontal):
     """The person's action buttons on one line.  New actions are shown in the widgets already
     there when they are of the same kinds in the same order (an update in place: mounting new
-    widgets costs far more than a new label)."""
+    widgets costs far more than a new label); while nobody may act they are hidden, not removed."""
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
         self.parts: list[ActionPart] = []
-        """What the bar shows."""
+        """What the bar's widgets show (hidden while the bar is empty)."""
         self._widgets: list[Widget] = []
 
     def show(self, parts: list[ActionPart], remake: bool = False) -> None:
-        """Show ``parts``; ``remake``: in new widgets in any case."""
-        if remake or [c is None for _, c in parts] != [c is None for _, c in self.parts]:
+        """Show ``parts`` (none: an empty bar); ``remake``: in new widgets in any case."""
+        if remake or (parts and [c is None for _, c in parts] != [c is None for _, c in self.parts]):
             self.remove_children()
             self._widgets = [_part_widget(part) for part in parts]
             self.mount_all(self._widgets)
-        else:
+            self.parts = list(parts)
+            return
+        if parts:
             for widget, old, new in zip(self._widgets, self.parts, parts, strict=True):
                 if new != old:
                     _refill(widget, new)
-        self.parts = list(parts)
+            self.parts = list(parts)
+        for widget in self._widgets:
+            if widget.display != bool(parts):
+                widget.display = bool(parts)
 
 
 def _part_widget(part: ActionPart) -> Widget:
