@@ -54,8 +54,9 @@ class ActionButton(Button):
 
 class ActionBar(Horizontal):
     """The person's action buttons on one line.  New actions are shown in the widgets already
-    there when they are of the same kinds in the same order (an update in place: mounting new
-    widgets costs far more than a new label); while nobody may act they are hidden, not removed."""
+    there, as far as they are of the same kinds in the same order (an update in place: mounting
+    new widgets costs far more than a new label); while nobody may act they are hidden, not
+    removed."""
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -65,20 +66,32 @@ class ActionBar(Horizontal):
 
     def show(self, parts: list[ActionPart], remake: bool = False) -> None:
         """Show ``parts`` (none: an empty bar); ``remake``: in new widgets in any case."""
-        if remake or (parts and [c is None for _, c in parts] != [c is None for _, c in self.parts]):
-            self.remove_children()
-            self._widgets = [_part_widget(part) for part in parts]
-            self.mount_all(self._widgets)
-            self.parts = list(parts)
+        if not parts and not remake:
+            for widget in self._widgets:
+                widget.display = False
             return
-        if parts:
-            for widget, old, new in zip(self._widgets, self.parts, parts, strict=True):
-                if new != old:
-                    _refill(widget, new)
-            self.parts = list(parts)
-        for widget in self._widgets:
-            if widget.display != bool(parts):
-                widget.display = bool(parts)
+        keep = 0 if remake else _alike(self.parts, parts)
+        for widget, old, new in zip(self._widgets[:keep], self.parts, parts, strict=False):
+            if new != old:
+                _refill(widget, new)
+            widget.display = True
+        if self._widgets[keep:]:
+            self.remove_children(self._widgets[keep:])
+        added = [_part_widget(part) for part in parts[keep:]]
+        if added:
+            self.mount_all(added)
+        self._widgets = self._widgets[:keep] + added
+        self.parts = list(parts)
+
+
+def _alike(old: list[ActionPart], new: list[ActionPart]) -> int:
+    """How many parts from the start are of the same kinds (a label, a button) in both."""
+    count = 0
+    for (_, a), (_, b) in zip(old, new, strict=False):
+        if (a is None) != (b is None):
+            break
+        count += 1
+    return count
 
 
 def _part_widget(part: ActionPart) -> Widget:
