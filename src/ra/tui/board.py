@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 from ra.state import State
 from ra.tui import render
-from ra.tui.widgets import GameLog
+from ra.tui.widgets import GameLog, Line
 from ra.words import DEFAULT_LANG, words
 
 BASE_CSS = """
@@ -40,13 +40,13 @@ SMALLEST = (60, 20)
 def board_widgets() -> ComposeResult:
     """The widgets shared by the game and the replay: board line, auction track,
     players, log and status line (filled by :mod:`ra.tui.render`)."""
-    yield Static(id="board")
-    yield Static(id="auction")
-    yield Static(id="players")
+    yield Line(id="board")
+    yield Line(id="auction")
+    yield Line(id="players")
     log = GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
     log.can_focus = False  # keys belong to the game; PageUp/PageDown and the mouse wheel scroll
     yield log
-    yield Static(id="status")
+    yield Line(id="status")
 
 
 def log_width(log: RichLog) -> int | None:
@@ -65,8 +65,8 @@ def show_board(
     cols, rows = app.size
     if cols < SMALLEST[0] or rows < SMALLEST[1]:
         too_small = words(lang)("tui.too_small", width=cols, height=rows, least="×".join(map(str, SMALLEST)))
-        app.query_one("#board", Static).update(Text(too_small, style="bold red"))
+        app.query_one("#board", Line).show(Text(too_small, style="bold red"))
     else:
-        app.query_one("#board", Static).update(render.board_line(state, edition, lang, width))
-    app.query_one("#auction", Static).update(render.auction_line(state, edition, width, lang))
-    app.query_one("#players", Static).update(render.players_table(state, perspective, edition, width, lang))
+        app.query_one("#board", Line).show(render.board_line(state, edition, lang, width))
+    app.query_one("#auction", Line).show(render.auction_line(state, edition, width, lang))
+    app.query_one("#players", Line).show(render.players_table(state, perspective, edition, width, lang))

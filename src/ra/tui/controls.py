@@ -11,7 +11,7 @@ import ra
 from ra.tui import render
 from ra.tui.flow import PlayFlow
 from ra.tui.keys import Pressed, typed_action
-from ra.tui.widgets import MessageLine
+from ra.tui.widgets import ActionButton, MessageLine
 
 
 class Controls(PlayFlow):
@@ -30,8 +30,8 @@ class Controls(PlayFlow):
 
     @on(Button.Pressed, "#actions Button")
     def _button(self, event: Button.Pressed) -> None:
-        if event.button.name is not None:
-            self.choose(ra.Action.from_index(int(event.button.name)))
+        if isinstance(event.button, ActionButton):
+            self.choose(ra.Action.from_index(event.button.choice))
 
     def choose(self, action: ra.Action) -> None:
         """A person's choice (button, key or typed notation)."""

@@ -64,6 +64,11 @@ class MoveKeys:
     def __bool__(self) -> bool:
         return bool(self.keys or self.bids)
 
+    def signature(self) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """What the buttons of these keys are made of: the named actions in order (their keys
+        follow from it) and the suns that may be bid; alike signatures show alike buttons."""
+        return tuple(a.index for _, a in self.named), tuple(f"{s}:{a.index}" for s, a in self.bids.items())
+
     def bid_keys(self, sun: str) -> str:
         """The keys that bid ``sun``: its digits, then Enter when a longer sun also begins with
         them (sun 1 while 10-16 may be bid: ``1⏎``)."""

@@ -8,8 +8,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input, RichLog
 
 import ra
 from ra.bots.advisor import HINT_BUDGET
@@ -21,7 +20,7 @@ from ra.tui.bot_worker import BotWorker
 from ra.tui.hint_panel import HintsPanel
 from ra.tui.keys import MoveKeys
 from ra.tui.session import Session
-from ra.tui.widgets import GameLog, KeyBar, MessageLine, action_buttons
+from ra.tui.widgets import ActionBar, GameLog, KeyBar, Line, MessageLine, action_parts
 from ra.words import DEFAULT_LANG, words
 
 
@@ -59,13 +58,15 @@ class PlayView(App[None]):
         """The digits of a bid typed so far (``1`` of 13)."""
         self._logged = 0
         self._log_seat: int | None = -1
+        self._buttons: tuple[tuple[tuple[int, ...], tuple[str, ...]], int] | None = None
+        """What the action buttons shown were made for (:meth:`MoveKeys.signature`, width)."""
         self.shown_epochs = len(session.game.epoch_scores)
         """The epochs whose scoring page has been shown."""
         self.error: str | None = None
 
     def compose(self) -> ComposeResult:
         yield from board_widgets()
-        yield Horizontal(id="actions")
+        yield ActionBar(id="actions")
         yield MessageLine(id="message")
         yield self.hints
         yield Input(placeholder=self.w("tui.command.placeholder"), id="command")
@@ -99,10 +100,16 @@ class PlayView(App[None]):
         self.say(message, error=True)
 
     def refresh_screen(self, rebuild_log: bool = False) -> None:
+        """Show the position now: the board, the status, the new events of the log and the
+        action buttons, in one batch (one repaint); parts that did not change are left as they are."""
+        with self.batch_update():
+            self._refresh(rebuild_log)
+
+    def _refresh(self, rebuild_log: bool) -> None:
         view = self.view()
         seat = None if view.spectator else view.seat
         show_board(self, view, self.edition, seat, self.lang)
-        self.query_one("#status", Static).update(self._status(view, seat))
+        self.query_one("#status", Line).show(self._status(view, seat))
         log = self.query_one("#log", RichLog)
         events = view.events
         if rebuild_log or seat != self._log_seat or len(events) < self._logged:
@@ -131,14 +138,20 @@ class PlayView(App[None]):
         return status
 
     def show_actions(self) -> None:
-        """The buttons for the person to move (:mod:`ra.tui.keys`)."""
-        bar = self.query_one("#actions", Horizontal)
-        bar.remove_children()
+        """The buttons for the person to move (:mod:`ra.tui.keys`); the buttons shown stay
+        when they would be made again alike (the same actions in the same width)."""
         self.moves = MoveKeys()
-        if self.modal or self.bots.thinking or not self.session.human_to_move():
+        if not (self.modal or self.bots.thinking or not self.session.human_to_move()):
+            self.moves = MoveKeys.of(self.session.game)
+        width = self.size.width - 2
+        shown = (self.moves.signature(), width) if self.moves else None
+        bar = self.query_one("#actions", ActionBar)
+        focused = self.focused is not None and self.focused in bar.children  # a click
+        if shown == self._buttons and not focused:
             return
-        self.moves = MoveKeys.of(self.session.game)
-        bar.mount_all(action_buttons(self.moves, self.w, self.edition, self.size.width - 2))
+        self._buttons = shown
+        parts = action_parts(self.moves, self.w, self.edition, width) if self.moves else []
+        bar.show(parts, remake=focused)  # new buttons: the focus leaves with the old ones
 
     @on(HintsPanel.Shown)
     def _hints_shown(self) -> None:

@@ -18,7 +18,7 @@ from ra.table import game_result, result_log, stand_in_events
 from ra.tui import render
 from ra.tui.bindings import translate_bindings
 from ra.tui.board import BASE_CSS, board_widgets, log_width, show_board
-from ra.tui.widgets import GameLog
+from ra.tui.widgets import GameLog, Line
 from ra.words import DEFAULT_LANG, words
 
 
@@ -135,7 +135,7 @@ class ReplayApp(App[None]):
             status.append(" " + w("tui.replay.who", name=who, action=action))
         if self.position == len(self.decisions) and not game.is_over():  # the log says a result
             status.append("  " + w("tui.replay.end"), style="dim")
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Line).show(status)
         if self.analysis is not None:
             self.query_one("#analysis", Static).update(self.analysis_text())
 
