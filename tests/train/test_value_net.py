@@ -80,7 +80,7 @@ def test_a_missing_or_damaged_shipped_net_falls_back_to_rollouts_with_a_warning(
         monkeypatch.setattr(value_module, "SHIPPED_VALUE_NET", shipped)
         value_module.default_value_net.cache_clear()
         with pytest.warns(UserWarning, match=why):
-            bot = PolicySearchBot(policy=random_policy(1), value=1.0)
+            bot = PolicySearchBot(policy=random_policy(1), value_weight=1.0)
         assert bot.value_net is None and "value_weight" not in bot.leaf_options()
     value_module.default_value_net.cache_clear()
     with warnings.catch_warnings():
@@ -91,8 +91,8 @@ def test_a_missing_or_damaged_shipped_net_falls_back_to_rollouts_with_a_warning(
 def test_the_weight_is_checked_natively_and_in_python() -> None:
     state = core.State.from_game(ra.Game(2, seed=1))
     net = random_value_net(1, (8,))
-    with pytest.raises(ValueError, match="value must be a number from 0 to 1"):
-        PolicySearchBot(policy=random_policy(1), value=1.5, value_net=net)
+    with pytest.raises(ValueError, match="value_weight must be a number from 0 to 1"):
+        PolicySearchBot(policy=random_policy(1), value_weight=1.5, value_net=net)
     with pytest.raises(ValueError, match="value_weight"):
         state.mcts(iterations=5, value_net=net.flat, value_weight=-0.1)
     with pytest.raises(ValueError, match="one output"):
@@ -132,8 +132,8 @@ def test_python_search_judges_leaves_by_the_net_and_chooses_as_the_native_one() 
             continue
         view = game.view(game.to_move or 0)
         bots = [
-            PolicySearchBot(seed=1, policy=policy, iterations=60, value=1.0, value_net=net, native=native)
-            for native in (True, False)
+            PolicySearchBot(seed=1, policy=policy, iterations=60, value_weight=1.0, value_net=net, native=n)
+            for n in (True, False)
         ]
         search = PuctSearch(bots[1])
         chosen = search.run(view)

@@ -162,7 +162,7 @@ class PolicySearchBot(MCTSBot):
         c_puct: float = C_PUCT,
         c_puct_by_players: Sequence[float] | str | None = None,
         native: bool | None = None,
-        value: float = 0.0,
+        value_weight: float = 0.0,
         value_net: ValueNet | str | None = None,
         **settings: object,
     ) -> None:
@@ -176,9 +176,9 @@ class PolicySearchBot(MCTSBot):
         self.c_puct_by_players = None if c_puct_by_players is None else _weights_by_players(c_puct_by_players)
         """The prior's weight at 2, 3, 4 and 5 players where it differs by player count (a level's)."""
         self.native = _native(native)
-        self.value = _weight("value", value, 1.0)
+        self.value_weight = _weight("value_weight", value_weight, 1.0)
         """The value net's share of a leaf's reward (0: rollouts alone; 1: the net alone)."""
-        self.value_net = value_net_for(self.value, value_net)
+        self.value_net = value_net_for(self.value_weight, value_net)
         """The net judging leaves; None (rollouts alone) at weight 0 or when none is found."""
 
     def c_puct_for(self, players: int) -> float:
@@ -192,7 +192,7 @@ class PolicySearchBot(MCTSBot):
             if self.c_puct_by_players is None
             else {"c_puct_by_players": self.c_puct_by_players}
         )
-        leaf = {"value": self.value} if self.value_net is not None else {}
+        leaf = {"value_weight": self.value_weight} if self.value_net is not None else {}
         return {**super().settings(), **weight, **leaf, "native": self.native}
 
     def search_options(self, view: PlayerView) -> dict[str, Any]:
@@ -213,20 +213,21 @@ class PolicySearchBot(MCTSBot):
         """The native search's value net arguments (none without a net)."""
         if self.value_net is None:
             return {}
-        return {"value_net": self.value_net.flat, "value_weight": self.value}
+        return {"value_net": self.value_net.flat, "value_weight": self.value_weight}
 
     def judge_leaf(self, game: Game, stop_epoch: int) -> list[float]:
         """Each seat's reward for a new leaf: the rollout's, mixed with the value net's chances
-        (:func:`~ra.bots.value_net.leaf_chances`) by ``value`` unless the game is over there;
+        (:func:`~ra.bots.value_net.leaf_chances`) by ``value_weight`` unless the game is over there;
         no rollout at weight 1 (native ``judge_leaf``)."""
         net = self.value_net
         if net is None or game.is_over():
             return self.rollout_rewards(game, stop_epoch)
         chances = leaf_chances(net, game)
-        if self.value >= 1.0:
+        if self.value_weight >= 1.0:
             return chances
         rollout = self.rollout_rewards(game, stop_epoch)
-        return [(1.0 - self.value) * r + self.value * c for r, c in zip(rollout, chances, strict=True)]
+        w = self.value_weight
+        return [(1.0 - w) * r + w * c for r, c in zip(rollout, chances, strict=True)]
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions()

@@ -7,7 +7,7 @@ policy, not a second head on it: the shipped policy stays as it was measured, th
 versioned and shipped apart, and both run through the same forward pass (:func:`ra.bots.mlp.forward`,
 natively ``policy_logits``), so the value net is equal to the bit to the native one too.
 
-The search (:class:`ra.bots.policy.PolicySearchBot`, option ``value``) judges a new leaf by
+The search (:class:`ra.bots.policy.PolicySearchBot`, option ``value_weight``) judges a new leaf by
 :func:`leaf_chances`: every seat's chance from its own observation, scaled to sum to 1 (one seat
 wins), mixed with the rollout's reward by the option's weight.  JSON, plain numbers: playing
 needs neither numpy nor torch.
