@@ -149,3 +149,20 @@ def test_the_held_out_scores() -> None:
     assert log_loss(np.array([0.5] * 4), y) == pytest.approx(np.log(2))
     assert calibration_error(np.array([0.5] * 4), y) == pytest.approx(0.0)
     assert calibration_error(np.array([0.95, 0.95, 0.05, 0.05]), y) == pytest.approx(0.45)
+
+
+def test_the_shipped_value_net_is_read_and_runs_alike_everywhere() -> None:
+    """ra/data/value_net.json (tools/value_net.py, docs/training.md) loads without numpy, beat
+    the 1/N baseline on its held-out games, and its passes agree."""
+    value_module.default_value_net.cache_clear()
+    shipped = value_module.default_value_net()
+    assert shipped is not None and shipped.sizes[0] == 370 and shipped.sizes[-1] == 1
+    assert shipped.info["held_out_log_loss"] < shipped.info["baseline_log_loss"]
+    for game in positions(30, 13):
+        seat = game.to_move or 0
+        obs = observation_of(game, seat)
+        chance = shipped.chance(obs)
+        assert 0.0 < chance < 1.0
+        assert abs(core.State.from_game(game).value_chance(shipped.flat, seat, hidden=True) - chance) <= 1e-9
+        assert abs(numpy_chance(shipped, np.asarray(obs)) - chance) <= 1e-9
+    assert PolicySearchBot(policy=random_policy(1), value_weight=0.5).value_net == shipped

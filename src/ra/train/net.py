@@ -187,7 +187,12 @@ def numpy_chance(net: ValueNet, obs: Array) -> float:
 
 
 def fit_value(
-    data: dict[str, Array], hidden: tuple[int, ...], epochs: int, seed: int, info: dict[str, Any]
+    data: dict[str, Array],
+    hidden: tuple[int, ...],
+    epochs: int,
+    seed: int,
+    info: dict[str, Any],
+    weight_decay: float = 1e-5,
 ) -> tuple[ValueNet, dict[str, float]]:
     """A value net fitted to the rows' results (sigmoid, binary cross-entropy; torch, one CPU
     thread) and its held-out numbers.  The held-out rows are the last tenth in stored order: the
@@ -202,7 +207,7 @@ def fit_value(
     cut = len(x) - len(x) // 10
     train, test = torch.arange(cut), torch.arange(cut, len(x))
     model = _mlp(hidden, outputs=1)
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=weight_decay)
     bce = torch.nn.BCEWithLogitsLoss()
     for _ in range(epochs):
         model.train()
