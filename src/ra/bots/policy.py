@@ -10,7 +10,9 @@ nor torch.
 public unseen counts, R9.1/R9.3; greedy rollouts cut at the epoch's end; the same reward) with
 the net as every node's prior: a node's actions are all made edges at once, in ascending
 order, and the search walks the one with the highest ``mean + c_puct * prior * sqrt(N) / (1 +
-n)`` (an untried action counts its node's mean); it plays the most visited.  The native core
+n)`` (an untried action counts its node's mean); it plays the most visited.  With
+``value_weight`` above 0 a new leaf's reward mixes in the value net's chances
+(:mod:`ra.bots.value_net`; off by default).  The native core
 runs it (``native/policy.cpp``, ``native/mcts.cpp``) with a forward pass equal to the bit to
 :meth:`Policy.logits`; ``native=False`` runs the same search in Python, slower, with Python's
 own random redeals (so, like ``mcts``, not move for move the native one's).
