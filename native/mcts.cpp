@@ -83,6 +83,20 @@ struct Search {
             if (scores[j] == top) st->leads[j] += 1.0 / tied;
     }
 
+    // A leaf judged by the value net alone: the root's statistics count each seat ahead by its
+    // chance (no score margin is known there).
+    void record_chances(int action, const double chances[MAX_PLAYERS], int n) {
+        RootStat* st = nullptr;
+        for (RootStat& s : *root_stats)
+            if (s.action == action) st = &s;
+        if (!st) {
+            root_stats->emplace_back();
+            st = &root_stats->back();
+            st->action = action;
+        }
+        for (int j = 0; j < n; ++j) st->leads[j] += chances[j];
+    }
+
     void rewards(const State& g, double out[MAX_PLAYERS], int root_action) {
         bool final = is_over(g);
         double scores[MAX_PLAYERS];
@@ -146,6 +160,27 @@ struct Search {
         return best;
     }
 
+    // The leaf's reward per seat: the rollout's, mixed with the value net's chances when one is
+    // given and the leaf is not the game's end (PuctSearch.judge_leaf in Python).
+    void judge_leaf(State& g, double r[MAX_PLAYERS], int root_action) {
+        double chances[MAX_PLAYERS];
+        const bool net = cfg.value && cfg.value_weight > 0.0 && !is_over(g);
+        if (net) leaf_chances(*cfg.value, g, cfg.hidden, chances);
+        if (net && cfg.value_weight >= 1.0) {
+            for (int i = 0; i < g.n; ++i) r[i] = chances[i];
+            if (root_stats && root_action >= 0) record_chances(root_action, chances, g.n);
+            return;
+        }
+        while (!is_over(g) && g.epoch <= stop_epoch) {
+            int a = cfg.greedy_rollout ? epsilon_greedy_action(g, w, cfg.epsilon, rng)
+                                       : random_bit(legal_mask(g), rng);
+            apply_legal(g, a);
+        }
+        rewards(g, r, root_action);
+        if (net)
+            for (int i = 0; i < g.n; ++i) r[i] = (1.0 - cfg.value_weight) * r[i] + cfg.value_weight * chances[i];
+    }
+
     struct Step {
         int node, action, mover;
     };
@@ -195,14 +230,8 @@ struct Search {
             }
             node = found;
         }
-        // Rollout.
-        while (!is_over(g) && g.epoch <= stop_epoch) {
-            int a = cfg.greedy_rollout ? epsilon_greedy_action(g, w, cfg.epsilon, rng)
-                                       : random_bit(legal_mask(g), rng);
-            apply_legal(g, a);
-        }
         double r[MAX_PLAYERS];
-        rewards(g, r, path.empty() ? -1 : path[0].action);
+        judge_leaf(g, r, path.empty() ? -1 : path[0].action);
         for (const Step& st : path) {
             Node& nd = nodes[st.node];
             bool seen = false;

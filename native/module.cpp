@@ -481,12 +481,13 @@ bool epsilon_in_range(double epsilon) {
 
 // A policy net from its flat float64 buffer (ra.bots.policy.Policy.flat, an array('d')); false
 // with a ValueError naming what is wrong.
-bool parse_policy(PyObject* obj, ra::PolicyNet& net) {
+bool parse_policy(PyObject* obj, ra::PolicyNet& net, bool value = false) {
     Py_buffer view;
     if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT) != 0) return false;
     bool doubles = view.itemsize == 8 && view.format && std::string(view.format) == "d";
-    const char* why = doubles ? ra::policy_from_flat(static_cast<const double*>(view.buf), (size_t)(view.len / 8), net)
-                              : "a policy net is a buffer of float64 (array('d'))";
+    auto from_flat = value ? ra::value_from_flat : ra::policy_from_flat;
+    const char* why = doubles ? from_flat(static_cast<const double*>(view.buf), (size_t)(view.len / 8), net)
+                              : "a net is a buffer of float64 (array('d'))";
     PyBuffer_Release(&view);
     if (*why) {
         PyErr_SetString(PyExc_ValueError, why);
@@ -501,6 +502,7 @@ struct SearchArgs {
     ra::Weights w;
     ra::ValueModel model;  // cfg.model points here when a value_model was given
     ra::PolicyNet net;     // cfg.prior points here when a prior was given
+    ra::PolicyNet value;   // cfg.value points here when a value net was given
     unsigned long long seed = 0;
     PyObject* check = nullptr;
 };
@@ -508,7 +510,7 @@ struct SearchArgs {
 bool parse_search_args(PyObject* self, PyObject* args, PyObject* kwargs, SearchArgs& out) {
     static const char* kw[] = {"iterations", "seed",    "seconds", "exploration", "horizon",     "margin_scale",
                                "win_weight", "rollout", "weights", "check",       "value_model", "epsilon",
-                               "prior",      "c_puct",  "hidden",  nullptr};
+                               "prior",      "c_puct",  "hidden",  "value_net",   "value_weight", nullptr};
     ra::MctsConfig& cfg = out.cfg;
     long long iterations = cfg.iterations;
     const char* rollout = "greedy";
@@ -516,13 +518,22 @@ bool parse_search_args(PyObject* self, PyObject* args, PyObject* kwargs, SearchA
     PyObject* check = nullptr;
     PyObject* value_model = nullptr;
     PyObject* prior = nullptr;
+    PyObject* value_net = nullptr;
     int hidden = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOOOdOdp", const_cast<char**>(kw), &iterations,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|LKddiddsOOOdOdpOd", const_cast<char**>(kw), &iterations,
                                      &out.seed, &cfg.seconds, &cfg.exploration, &cfg.horizon, &cfg.margin_scale,
                                      &cfg.win_weight, &rollout, &weights, &check, &value_model, &cfg.epsilon,
-                                     &prior, &cfg.c_puct, &hidden))
+                                     &prior, &cfg.c_puct, &hidden, &value_net, &cfg.value_weight))
         return false;
     cfg.hidden = hidden != 0;
+    if (value_net && value_net != Py_None) {
+        if (!parse_policy(value_net, out.value, true)) return false;
+        cfg.value = &out.value;
+    }
+    if (!(cfg.value_weight >= 0.0 && cfg.value_weight <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "value_weight must be from 0 to 1");
+        return false;
+    }
     if (prior && prior != Py_None) {
         if (!parse_policy(prior, out.net)) return false;
         cfg.prior = &out.net;
@@ -642,6 +653,23 @@ PyObject* State_policy_logits(PyObject* self, PyObject* args, PyObject* kwargs) 
     return list;
 }
 
+// The value net's chance for `seat` to win (ra.bots.value_net.ValueNet.chance of its observation).
+PyObject* State_value_chance(PyObject* self, PyObject* args, PyObject* kwargs) {
+    static const char* kw[] = {"net", "seat", "hidden", nullptr};
+    PyObject* net_obj = nullptr;
+    int seat = 0, hidden = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Oi|p", const_cast<char**>(kw), &net_obj, &seat, &hidden))
+        return nullptr;
+    ra::PolicyNet net;
+    if (!parse_policy(net_obj, net, true)) return nullptr;
+    const ra::State& s = ST(self);
+    if (seat < 0 || seat >= s.n) {
+        PyErr_SetString(PyExc_ValueError, "seat must be one of the game's seats");
+        return nullptr;
+    }
+    return PyFloat_FromDouble(ra::value_chance(net, s, seat, hidden != 0));
+}
+
 PyObject* State_random_playout(PyObject* self, PyObject* arg) {
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(arg);
     if (PyErr_Occurred()) return nullptr;
@@ -697,6 +725,8 @@ PyMethodDef State_methods[] = {
      "leads)])."},
     {"policy_logits", (PyCFunction)(void (*)(void))State_policy_logits, METH_VARARGS | METH_KEYWORDS,
      "policy_logits(net, hidden=False): the policy net's 54 logits for the mover's observation."},
+    {"value_chance", (PyCFunction)(void (*)(void))State_value_chance, METH_VARARGS | METH_KEYWORDS,
+     "value_chance(net, seat, hidden=False): the value net's chance for seat to win, from its observation."},
     {"random_playout", State_random_playout, METH_O, "Play uniformly random actions to the end."},
     {"greedy_playout", (PyCFunction)(void (*)(void))State_greedy_playout, METH_VARARGS | METH_KEYWORDS,
      "greedy_playout(seed, epsilon=0.0, weights=None): play the greedy policy to the end, a random "

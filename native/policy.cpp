@@ -9,6 +9,20 @@
 namespace ra {
 
 const char* policy_from_flat(const double* flat, size_t count, PolicyNet& net) {
+    const char* why = mlp_from_flat(flat, count, net);
+    if (*why) return why;
+    if (net.sizes[net.layers] != NUM_ACTIONS) return "the net's outputs must be the 54 actions";
+    return "";
+}
+
+const char* value_from_flat(const double* flat, size_t count, PolicyNet& net) {
+    const char* why = mlp_from_flat(flat, count, net);
+    if (*why) return why;
+    if (net.sizes[net.layers] != 1) return "a value net has one output";
+    return "";
+}
+
+const char* mlp_from_flat(const double* flat, size_t count, PolicyNet& net) {
     if (count < 3) return "a policy net needs its layer count and sizes";
     double layers = flat[0];
     if (!(layers >= 1 && layers <= POLICY_MAX_LAYERS) || layers != (int)layers) return "1 to 8 layers";
@@ -22,7 +36,6 @@ const char* policy_from_flat(const double* flat, size_t count, PolicyNet& net) {
         if (l > 0) need += (size_t)(net.sizes[l - 1] + 1) * (size_t)net.sizes[l];
     }
     if (net.sizes[0] != OBSERVATION_SIZE) return "the net's inputs must be ra.encode's 370 numbers";
-    if (net.sizes[net.layers] != NUM_ACTIONS) return "the net's outputs must be the 54 actions";
     size_t head = (size_t)net.layers + 2;
     if (count != head + need) return "the parameters do not match the sizes";
     net.params.assign(flat + head, flat + count);
@@ -54,6 +67,20 @@ void policy_logits(const PolicyNet& net, const float* obs, double* out) {
         y = t;
     }
     for (int j = 0; j < net.sizes[net.layers]; ++j) out[j] = x[j];
+}
+
+double value_chance(const PolicyNet& net, const State& s, int seat, bool hidden) {
+    float obs[OBSERVATION_SIZE];
+    encode(s, seat, hidden, obs);
+    double z;
+    policy_logits(net, obs, &z);
+    return 1.0 / (1.0 + std::exp(-z));
+}
+
+void leaf_chances(const PolicyNet& net, const State& s, bool hidden, double out[MAX_PLAYERS]) {
+    double total = 0.0;
+    for (int i = 0; i < s.n; ++i) total += out[i] = value_chance(net, s, i, hidden);
+    for (int i = 0; i < s.n; ++i) out[i] /= total;
 }
 
 void policy_prior(const PolicyNet& net, const State& s, bool hidden, double prior[NUM_ACTIONS]) {

@@ -24,6 +24,20 @@ struct PolicyNet {
 // empty string, or the reason it is refused.
 const char* policy_from_flat(const double* flat, size_t count, PolicyNet& net);
 
+// Any such MLP (the policy's or the value net's) from its flat form, whatever its outputs.
+const char* mlp_from_flat(const double* flat, size_t count, PolicyNet& net);
+
+// The value net (ra.bots.value_net): the same MLP with one output, the logit of the viewer's
+// chance to win.
+const char* value_from_flat(const double* flat, size_t count, PolicyNet& net);
+
+// The chance of `seat` to win `s` by the value net from its observation: 1 / (1 + exp(-logit)),
+// as ValueNet.chance computes it.
+double value_chance(const PolicyNet& net, const State& s, int seat, bool hidden);
+
+// Every seat's chance scaled to sum to 1 (ra.bots.value_net.leaf_chances): a leaf's value.
+void leaf_chances(const PolicyNet& net, const State& s, bool hidden, double out[MAX_PLAYERS]);
+
 // The 54 logits of `obs` (float64, the same operations in the same order as the numpy and the
 // pure-Python passes: every output starts at its bias and adds input i's row in input order,
 // inputs equal to 0 skipped; no fused multiply-add: built with -ffp-contract=off).

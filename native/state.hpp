@@ -218,6 +218,11 @@ struct MctsConfig {
     const PolicyNet* prior = nullptr;
     double c_puct = 1.0;
     bool hidden = false;
+    // The value net (ra.bots.value_net) judging a new leaf that is not the game's end: each
+    // seat's reward is (1 - value_weight) * the rollout's + value_weight * the net's chance (no
+    // rollout at weight 1).  Null: rollouts alone.
+    const PolicyNet* value = nullptr;
+    double value_weight = 0.0;
     // Called every 256 iterations when set; returning false abandons the search (action -1).
     bool (*poll)(void*) = nullptr;
     void* poll_arg = nullptr;

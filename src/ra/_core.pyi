@@ -54,6 +54,8 @@ class State:
         prior: Buffer | None = None,
         c_puct: float = 1.0,
         hidden: bool = False,
+        value_net: Buffer | None = None,
+        value_weight: float = 0.0,
     ) -> tuple[int, int]: ...
     def mcts_stats(
         self,
@@ -72,8 +74,11 @@ class State:
         prior: Buffer | None = None,
         c_puct: float = 1.0,
         hidden: bool = False,
+        value_net: Buffer | None = None,
+        value_weight: float = 0.0,
     ) -> tuple[int, int, list[tuple[int, int, float, float, tuple[float, ...]]]]: ...
     def policy_logits(self, net: Buffer, hidden: bool = False) -> list[float]: ...
+    def value_chance(self, net: Buffer, seat: int, hidden: bool = False) -> float: ...
     def random_playout(self, seed: int, /) -> None: ...
     def greedy_playout(
         self, seed: int, epsilon: float = 0.0, weights: tuple[float, ...] | None = None

@@ -6,6 +6,7 @@ import random
 
 import ra
 from ra.bots.policy import Policy
+from ra.bots.value_net import ValueNet
 
 
 def random_policy(seed: int, hidden: tuple[int, ...] = (24, 12), scale: float = 0.3) -> Policy:
@@ -35,3 +36,18 @@ def positions(count: int, seed: int, hidden_scores: bool = True) -> list[ra.Game
                 out.append(game.clone())
             game.apply(rng.choice(game.legal_actions()))
     return out
+
+
+def random_value_net(seed: int, hidden: tuple[int, ...] = (24, 12), scale: float = 0.3) -> ValueNet:
+    """A value net with random weights (one output: the logit of the viewer's chance)."""
+    net = random_policy(seed, hidden, scale)
+    last_rows, last_bias = net.layers[-1]
+    layers = (*net.layers[:-1], (tuple(row[:1] for row in last_rows), last_bias[:1]))
+    return ValueNet((*net.sizes[:-1], 1), layers, {"made": "random, for tests"})
+
+
+def constant_value_net(logit: float = 0.0) -> ValueNet:
+    """A value net giving every seat the same chance (all weights 0): a leaf it judges is worth
+    1/N to every seat, whatever the redeal."""
+    layer = (tuple((0.0,) for _ in range(370)), (logit,))
+    return ValueNet((370, 1), (layer,), {"made": "constant, for tests"})

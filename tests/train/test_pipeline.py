@@ -62,6 +62,26 @@ def test_a_tiny_run_end_to_end(tmp_path: Path) -> None:
     assert Run(tmp_path, TINY).all() == report
 
 
+def test_a_run_fits_a_value_net_beside_the_policy(tmp_path: Path) -> None:
+    """With value_hidden, a generation's fit also writes its value net, with its held-out numbers
+    and the 1/N baseline's (issue 53); without it, none."""
+    pytest.importorskip("torch", reason="fitting needs torch: pip install torch==2.13.0 (the train extra)")
+    from ra.bots.value_net import load as load_value
+
+    run = Run(tmp_path, replace(TINY, value_hidden=(8,)))
+    run.selfplay(0)
+    run.fit(1)
+    value = load_value(tmp_path / "gen1" / "value_net.json")
+    assert value.sizes == (370, 8, 1) and value.info["generation"] == 1
+    for key in ("held_out_log_loss", "baseline_log_loss", "held_out_calibration", "baseline_calibration"):
+        assert 0.0 <= value.info[key] < 10.0
+    assert (tmp_path / "gen1" / "policy.json").exists()
+    plain = Run(tmp_path / "plain", TINY)
+    plain.selfplay(0)
+    plain.fit(1)
+    assert not (tmp_path / "plain" / "gen1" / "value_net.json").exists()
+
+
 def test_a_run_cut_off_continues_where_it_stopped(tmp_path: Path) -> None:
     """A lost chunk of self-play and a half-played match are made again, the same as before."""
     run = Run(tmp_path, TINY)

@@ -10,7 +10,9 @@ nor torch.
 public unseen counts, R9.1/R9.3; greedy rollouts cut at the epoch's end; the same reward) with
 the net as every node's prior: a node's actions are all made edges at once, in ascending
 order, and the search walks the one with the highest ``mean + c_puct * prior * sqrt(N) / (1 +
-n)`` (an untried action counts its node's mean); it plays the most visited.  The native core
+n)`` (an untried action counts its node's mean); it plays the most visited.  With
+``value_weight`` above 0 a new leaf's reward mixes in the value net's chances
+(:mod:`ra.bots.value_net`; off by default).  The native core
 runs it (``native/policy.cpp``, ``native/mcts.cpp``) with a forward pass equal to the bit to
 :meth:`Policy.logits`; ``native=False`` runs the same search in Python, slower, with Python's
 own random redeals (so, like ``mcts``, not move for move the native one's).
@@ -32,9 +34,11 @@ from typing import TYPE_CHECKING, Any, Final
 from ra.actions import ALL_ACTIONS, Action
 from ra.bots.base import SeededBot
 from ra.bots.mcts import MCTSBot, MCTSConfig
+from ra.bots.mlp import Layer, flat_form, forward, layers_dict, parse_layers
 from ra.bots.native_mcts import native_weights, search_settings
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
-from ra.encode import OBSERVATION_SIZE, observation_of
+from ra.bots.value_net import ValueNet, leaf_chances, value_net_for
+from ra.encode import observation_of
 from ra.engine import Game
 from ra.native import core
 from ra.views import PlayerView
@@ -52,11 +56,6 @@ C_PUCT: Final = 1.0
 """The prior's weight in PUCT by default: the one the shipped policy's run searched with."""
 SHIPPED_POLICY: Final = resources.files("ra").joinpath("data").joinpath(POLICY_FILE)
 """Where the shipped policy is (read by :func:`default_policy`; copied by the benchmarks)."""
-MAX_LAYERS: Final = 8
-MAX_WIDTH: Final = 1024
-
-Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]
-"""One layer: its weights by input (row ``i``: what input ``i`` adds to every output), its biases."""
 
 
 @dataclass(frozen=True)
@@ -70,30 +69,12 @@ class Policy:
 
     @cached_property
     def flat(self) -> array[float]:
-        """The net as the native core takes it: layers, sizes, then each layer's W and biases."""
-        out = array("d", [float(len(self.layers)), *map(float, self.sizes)])
-        for rows, bias in self.layers:
-            for row in rows:
-                out.extend(row)
-            out.extend(bias)
-        return out
+        """The net as the native core takes it (:func:`flat_form`)."""
+        return flat_form(self.sizes, self.layers)
 
     def logits(self, obs: Sequence[float]) -> list[float]:
-        """The 54 logits of an observation, in pure Python.
-
-        Every output starts at its bias and adds ``row[i] * x[i]`` input by input (inputs equal
-        to 0 skipped), ReLU between layers: the native pass's operations in its order, so the
-        results are equal to the bit (IEEE doubles, no fused multiply-add).
-        """
-        x = [float(v) for v in obs]
-        last = len(self.layers) - 1
-        for k, (rows, bias) in enumerate(self.layers):
-            y = list(bias)
-            for xi, row in zip(x, rows, strict=True):
-                if xi != 0.0:
-                    y = [yj + wj * xi for yj, wj in zip(y, row, strict=True)]
-            x = y if k == last else [v if v > 0.0 else 0.0 for v in y]
-        return x
+        """The 54 logits of an observation, in pure Python (:func:`forward`)."""
+        return forward(self.layers, obs)
 
     def prior(self, obs: Sequence[float], legal: Sequence[int]) -> dict[int, float]:
         """The softmax of the logits over the ``legal`` action indices (ascending, as natively)."""
@@ -110,8 +91,7 @@ class Policy:
         return {
             "format": FORMAT,
             "version": VERSION,
-            "sizes": list(self.sizes),
-            "layers": [{"w": [list(r) for r in rows], "b": list(bias)} for rows, bias in self.layers],
+            **layers_dict(self.sizes, self.layers),
             "info": self.info,
         }
 
@@ -120,38 +100,9 @@ class Policy:
         """A policy from its JSON form; ``ValueError`` naming what is wrong."""
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
             raise ValueError(f"not a version-{VERSION} {FORMAT} file")
-        sizes = _sizes(data.get("sizes"))
-        raw = data.get("layers")
-        if not isinstance(raw, list) or len(raw) != len(sizes) - 1:
-            raise ValueError("the layers do not match the sizes")
-        layers = tuple(_layer(raw[k], sizes[k], sizes[k + 1], k) for k in range(len(raw)))
+        sizes, layers = parse_layers(data, NUM_ACTIONS)
         info = data.get("info")
         return cls(sizes, layers, dict(info) if isinstance(info, dict) else {})
-
-
-def _sizes(raw: object) -> tuple[int, ...]:
-    if not (isinstance(raw, list) and 2 <= len(raw) <= MAX_LAYERS + 1):
-        raise ValueError(f"sizes must list 2 to {MAX_LAYERS + 1} widths")
-    if not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= MAX_WIDTH for s in raw):
-        raise ValueError(f"every width must be 1 to {MAX_WIDTH}")
-    if raw[0] != OBSERVATION_SIZE or raw[-1] != NUM_ACTIONS:
-        raise ValueError(f"the net must take {OBSERVATION_SIZE} numbers and give {NUM_ACTIONS} logits")
-    return tuple(raw)
-
-
-def _numbers(raw: object, size: int, what: str) -> tuple[float, ...]:
-    if not (isinstance(raw, list) and len(raw) == size):
-        raise ValueError(f"{what} must be {size} numbers")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in raw):
-        raise ValueError(f"{what} must be finite numbers")
-    return tuple(float(v) for v in raw)
-
-
-def _layer(raw: object, width_in: int, width_out: int, k: int) -> Layer:
-    if not isinstance(raw, dict) or not isinstance(raw.get("w"), list) or len(raw["w"]) != width_in:
-        raise ValueError(f"layer {k} must have {width_in} rows of weights")
-    rows = tuple(_numbers(r, width_out, f"layer {k}'s rows") for r in raw["w"])
-    return rows, _numbers(raw.get("b"), width_out, f"layer {k}'s biases")
 
 
 def load(path: str | Path) -> Policy:
@@ -213,6 +164,8 @@ class PolicySearchBot(MCTSBot):
         c_puct: float = C_PUCT,
         c_puct_by_players: Sequence[float] | str | None = None,
         native: bool | None = None,
+        value_weight: float = 0.0,
+        value_net: ValueNet | str | None = None,
         **settings: object,
     ) -> None:
         super().__init__(seed, config, weights, **settings)
@@ -225,6 +178,10 @@ class PolicySearchBot(MCTSBot):
         self.c_puct_by_players = None if c_puct_by_players is None else _weights_by_players(c_puct_by_players)
         """The prior's weight at 2, 3, 4 and 5 players where it differs by player count (a level's)."""
         self.native = _native(native)
+        self.value_weight = _weight("value_weight", value_weight, 1.0)
+        """The value net's share of a leaf's reward (0: rollouts alone; 1: the net alone)."""
+        self.value_net = value_net_for(self.value_weight, value_net)
+        """The net judging leaves; None (rollouts alone) at weight 0 or when none is found."""
 
     def c_puct_for(self, players: int) -> float:
         """The prior's weight in a game of ``players``."""
@@ -237,7 +194,8 @@ class PolicySearchBot(MCTSBot):
             if self.c_puct_by_players is None
             else {"c_puct_by_players": self.c_puct_by_players}
         )
-        return {**super().settings(), **weight, "native": self.native}
+        leaf = {"value_weight": self.value_weight} if self.value_net is not None else {}
+        return {**super().settings(), **weight, **leaf, "native": self.native}
 
     def search_options(self, view: PlayerView) -> dict[str, Any]:
         """The native search's keyword arguments for ``view`` (the bot's and self-play's)."""
@@ -250,7 +208,28 @@ class PolicySearchBot(MCTSBot):
             "c_puct": self.c_puct_for(len(view.players)),
             "hidden": view.hidden_scores,
             **search_settings(cfg),
+            **self.leaf_options(),
         }
+
+    def leaf_options(self) -> dict[str, Any]:
+        """The native search's value net arguments (none without a net)."""
+        if self.value_net is None:
+            return {}
+        return {"value_net": self.value_net.flat, "value_weight": self.value_weight}
+
+    def judge_leaf(self, game: Game, stop_epoch: int) -> list[float]:
+        """Each seat's reward for a new leaf: the rollout's, mixed with the value net's chances
+        (:func:`~ra.bots.value_net.leaf_chances`) by ``value_weight`` unless the game is over there;
+        no rollout at weight 1 (native ``judge_leaf``)."""
+        net = self.value_net
+        if net is None or game.is_over():
+            return self.rollout_rewards(game, stop_epoch)
+        chances = leaf_chances(net, game)
+        if self.value_weight >= 1.0:
+            return chances
+        rollout = self.rollout_rewards(game, stop_epoch)
+        w = self.value_weight
+        return [(1.0 - w) * r + w * c for r, c in zip(rollout, chances, strict=True)]
 
     def choose(self, view: PlayerView) -> Action:
         legal = view.legal_actions()
@@ -300,7 +279,7 @@ class PuctSearch:
             game = view.determinize(rng=self.bot.rng)
             game.stop_events()
             path = self.walk(game, stop_epoch)
-            rewards = self.bot.rollout_rewards(game, stop_epoch)
+            rewards = self.bot.judge_leaf(game, stop_epoch)
             for node, index, mover in path:
                 assert node.edges is not None
                 edge = node.edges[index]
@@ -374,10 +353,10 @@ def _policy(policy: Policy | str | None) -> Policy:
     return found
 
 
-def _weight(name: str, value: object) -> float:
-    """A prior's weight: a number from 0 to 100 (``ValueError`` naming ``name`` otherwise)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 100.0:
-        raise ValueError(f"{name} must be a number from 0 to 100, got {value!r}")
+def _weight(name: str, value: object, high: float = 100.0) -> float:
+    """A weight: a number from 0 to ``high`` (``ValueError`` naming ``name`` otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= high:
+        raise ValueError(f"{name} must be a number from 0 to {high:g}, got {value!r}")
     return float(value)
 
 

@@ -43,6 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hidden", default=",".join(map(str, default.hidden)), help="hidden widths, e.g. 128,64"
     )
+    parser.add_argument(
+        "--value-hidden",
+        default="",
+        help="also fit a value net (each seat's chance to win) with these hidden widths, e.g. 128,64",
+    )
     parser.add_argument("--ladder", default=",".join(default.ladder), help="the ladder's bots")
     parser.add_argument(
         "--start",
@@ -87,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         ladder_games=args.ladder_games,
         c_puct=args.c_puct,
         hidden=tuple(int(h) for h in args.hidden.split(",")),
+        value_hidden=tuple(int(h) for h in args.value_hidden.split(",") if h),
         ladder=tuple(args.ladder.split(",")),
         start=args.start,
     )

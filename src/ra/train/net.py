@@ -1,9 +1,11 @@
-"""The policy net: rows on disk, the numpy forward pass, fitting with PyTorch and the export.
+"""The policy and value nets: rows on disk, the numpy forward pass, fitting with PyTorch, export.
 
 The net is an MLP over :mod:`ra.encode`'s 370 numbers, each divided by its bound
 (:data:`ra.encode.OBSERVATION_HIGH`), ReLU between layers, 54 logits; fitted by cross-entropy
 between the softmax over the legal actions and the search's visit shares.  The export folds
 the division into the first layer, so :class:`ra.bots.policy.Policy` takes the raw numbers.
+The value net (:class:`ra.bots.value_net.ValueNet`) is the same kind of MLP with one output,
+fitted by binary cross-entropy on the rows' results (did the mover win).
 numpy and torch are imported here only: the ``train`` extra.
 """
 
@@ -17,7 +19,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ra.bots.mlp import Layer
 from ra.bots.policy import Policy
+from ra.bots.value_net import ValueNet
 from ra.encode import OBSERVATION_HIGH, OBSERVATION_SIZE
 from ra.train.selfplay import NUM_ACTIONS, Rows
 
@@ -60,7 +64,7 @@ def load_rows(paths: list[Path]) -> dict[str, Array]:
     return {key: np.concatenate(value) for key, value in parts.items()}
 
 
-def numpy_logits(policy: Policy, obs: Array) -> Array:
+def numpy_logits(policy: Policy | ValueNet, obs: Array) -> Array:
     """The logits of one observation by numpy, in the native pass's order (the reference the
     tests compare the C++ and the pure-Python passes with): each output starts at its bias and
     adds input ``i``'s row times ``x[i]``, inputs in order, zeros skipped; float64 throughout."""
@@ -127,7 +131,7 @@ def fit(
     return export(model.cpu(), hidden, {**info, **scores}), scores
 
 
-def _mlp(hidden: tuple[int, ...]) -> Any:
+def _mlp(hidden: tuple[int, ...], outputs: int = NUM_ACTIONS) -> Any:
     import torch
 
     layers: list[Any] = []
@@ -135,7 +139,7 @@ def _mlp(hidden: tuple[int, ...]) -> Any:
     for h in hidden:
         layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
         width = h
-    layers.append(torch.nn.Linear(width, NUM_ACTIONS))
+    layers.append(torch.nn.Linear(width, outputs))
     return torch.nn.Sequential(*layers)
 
 
@@ -159,6 +163,12 @@ def _held_out(logits: Any, legal: Any, target: Any) -> dict[str, float]:
 
 def export(model: Any, hidden: tuple[int, ...], info: dict[str, Any]) -> Policy:
     """The torch model as a :class:`Policy` in float64, the inputs' scaling folded into layer 0."""
+    return Policy((OBSERVATION_SIZE, *hidden, NUM_ACTIONS), _layers(model), info)
+
+
+def _layers(model: Any) -> tuple[Layer, ...]:
+    """A torch MLP's layers in float64, as :class:`Policy` and :class:`ValueNet` keep them (the
+    inputs' scaling by :data:`OBSERVATION_HIGH` folded into layer 0)."""
     linear = [m for m in model if hasattr(m, "weight")]
     high = [float(h) for h in OBSERVATION_HIGH]
     layers = []
@@ -166,4 +176,81 @@ def export(model: Any, hidden: tuple[int, ...], info: dict[str, Any]) -> Policy:
         w = m.weight.detach().double().numpy().T  # [in][out]
         rows = tuple(tuple(float(v) / (high[i] if k == 0 else 1.0) for v in w[i]) for i in range(w.shape[0]))
         layers.append((rows, tuple(float(b) for b in m.bias.detach().double().numpy())))
-    return Policy((OBSERVATION_SIZE, *hidden, NUM_ACTIONS), tuple(layers), info)
+    return tuple(layers)
+
+
+def numpy_chance(net: ValueNet, obs: Array) -> float:
+    """The value net's chance by numpy (the reference for the Python and native passes): the
+    policy's numpy pass (:func:`numpy_logits` takes any MLP), then ``1 / (1 + exp(-z))``."""
+    z = float(numpy_logits(net, obs)[0])
+    return float(1.0 / (1.0 + np.exp(-z)))
+
+
+def fit_value(
+    data: dict[str, Array],
+    hidden: tuple[int, ...],
+    epochs: int,
+    seed: int,
+    info: dict[str, Any],
+    weight_decay: float = 1e-5,
+) -> tuple[ValueNet, dict[str, float]]:
+    """A value net fitted to the rows' results (sigmoid, binary cross-entropy; torch, one CPU
+    thread) and its held-out numbers.  The held-out rows are the last tenth in stored order: the
+    rows are stored game by game, so (but for one game cut in two) no held-out game was trained on."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    scale = torch.tensor(OBSERVATION_HIGH, dtype=torch.float32)
+    x = torch.tensor(data["obs"], dtype=torch.float32) / scale
+    y = torch.tensor(data["result"], dtype=torch.float32)
+    cut = len(x) - len(x) // 10
+    train, test = torch.arange(cut), torch.arange(cut, len(x))
+    model = _mlp(hidden, outputs=1)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=weight_decay)
+    bce = torch.nn.BCEWithLogitsLoss()
+    for _ in range(epochs):
+        model.train()
+        for batch in train[torch.randperm(len(train))].split(256):
+            optimizer.zero_grad()
+            bce(model(x[batch]).squeeze(1), y[batch]).backward()
+            optimizer.step()
+    model.eval()
+    with torch.no_grad():
+        chance = torch.sigmoid(model(x[test]).squeeze(1)).double().numpy()
+    scores = value_scores(chance, data["result"][cut:], data["players"][cut:])
+    net = ValueNet((OBSERVATION_SIZE, *hidden, 1), _layers(model), {**info, **scores})
+    return net, scores
+
+
+def value_scores(chance: Array, result: Array, players: Array) -> dict[str, float]:
+    """Held-out log-loss and calibration error (ten equal-width bins) of ``chance``, and of the
+    baseline that knows only the player count (1/N)."""
+    base = 1.0 / np.asarray(players, dtype=np.float64)
+    y = np.asarray(result, dtype=np.float64)
+    return {
+        "held_out_rows": float(len(y)),
+        "held_out_log_loss": round(log_loss(chance, y), 4),
+        "baseline_log_loss": round(log_loss(base, y), 4),
+        "held_out_calibration": round(calibration_error(chance, y), 4),
+        "baseline_calibration": round(calibration_error(base, y), 4),
+    }
+
+
+def log_loss(p: Array, y: Array) -> float:
+    """Mean binary cross-entropy of chances ``p`` against results ``y`` (clipped off 0 and 1)."""
+    q = np.clip(np.asarray(p, dtype=np.float64), 1e-12, 1.0 - 1e-12)
+    return float(-(y * np.log(q) + (1.0 - y) * np.log(1.0 - q)).mean())
+
+
+def calibration_error(p: Array, y: Array, bins: int = 10) -> float:
+    """Expected calibration error: over ten equal-width bins of the chance, the rows' share of
+    each bin times the gap between its mean chance and its share of wins."""
+    p = np.asarray(p, dtype=np.float64)
+    which = np.minimum((p * bins).astype(int), bins - 1)
+    total = 0.0
+    for b in range(bins):
+        mask = which == b
+        if mask.any():
+            total += mask.mean() * abs(p[mask].mean() - y[mask].mean())
+    return float(total)

@@ -55,6 +55,9 @@ class RunConfig:
     """Games of one of the generation against two experts (3 players)."""
     ladder_games: int = 20
     ladder: tuple[str, ...] = field(default=LADDER)
+    value_hidden: tuple[int, ...] = ()
+    """The value net's hidden widths: each generation from 1 on fits one beside its policy, on
+    the same rows (``gen<k>/value_net.json``); empty: none."""
     start: str = ""
     """The policy generation 0 searches with (a ``policy.json``, or ``shipped``: the package's),
     copied into ``gen0/policy.json`` when the run is made; empty: the plain search."""
@@ -170,6 +173,9 @@ class Run:
         with self.task(f"fit gen {k} ({len(data['obs'])} rows, on {net.DEVICES[device]})", 1) as step:
             policy, _ = net.fit(data, cfg.hidden, cfg.epochs, cfg.seed * 1000 + k, info, device)
             step(1)
+        if cfg.value_hidden:  # written first: a policy on disk means this generation is fitted
+            value, _ = net.fit_value(data, cfg.value_hidden, cfg.epochs, cfg.seed * 1000 + k, info)
+            atomic_write(self.gen(k) / "value_net.json", json.dumps(value.to_dict()))
         atomic_write(target, json.dumps(policy.to_dict()))
 
     def measure(self, k: int) -> None:
