@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+import ra.words
 from tests.web.test_analysis import wait_done
 from tests.web.test_analysis_given import stored_game
 from tests.web.test_browser import (
@@ -75,7 +76,9 @@ def test_a_hint_on_a_tie_stars_no_action_and_names_the_equals(
     assert page.locator("main .chance").count() == len(hint["actions"])
     box = page.locator("#hint-box").inner_text()
     assert box.startswith(TIE_WORDS[lang]), box
-    assert " — " not in box  # no reason for one of two equals
+    head, _, given = box.partition("\n")
+    assert " — " not in head  # no reason for one of two equals
+    assert given.strip().startswith(ra.words.words(lang)("table.hintGiven", chance="").split(":")[0])
     shot(page, f"table-hint-tie-{viewport['width']}-{lang}")
     no_js_errors(page)
     page.context.close()
