@@ -55,17 +55,19 @@ struct Search {
     std::vector<RootStat>* root_stats = nullptr;
     int root_mover = 0;
 
+    // The root statistics of ``action``, added the first time it is seen.
+    RootStat* stat_of(int action) {
+        for (RootStat& s : *root_stats)
+            if (s.action == action) return &s;
+        root_stats->emplace_back();
+        root_stats->back().action = action;
+        return &root_stats->back();
+    }
+
     // Who ends an iteration ahead (the winner at the end of the game, R8.1; else the highest
     // projected score, ties shared) and the root mover's margin, for the root's statistics.
     void record_root(const State& g, int action, const double scores[MAX_PLAYERS], bool final) {
-        RootStat* st = nullptr;
-        for (RootStat& s : *root_stats)
-            if (s.action == action) st = &s;
-        if (!st) {
-            root_stats->emplace_back();
-            st = &root_stats->back();
-            st->action = action;
-        }
+        RootStat* st = stat_of(action);
         int n = g.n;
         double best_other = -1e300;
         for (int j = 0; j < n; ++j)
@@ -86,14 +88,7 @@ struct Search {
     // A leaf judged by the value net alone: the root's statistics count each seat ahead by its
     // chance (no score margin is known there).
     void record_chances(int action, const double chances[MAX_PLAYERS], int n) {
-        RootStat* st = nullptr;
-        for (RootStat& s : *root_stats)
-            if (s.action == action) st = &s;
-        if (!st) {
-            root_stats->emplace_back();
-            st = &root_stats->back();
-            st->action = action;
-        }
+        RootStat* st = stat_of(action);
         for (int j = 0; j < n; ++j) st->leads[j] += chances[j];
     }
 
