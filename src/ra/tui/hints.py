@@ -29,7 +29,7 @@ from ra.master import (
 )
 from ra.state import State
 from ra.table import Table, advise
-from ra.tui.render import chance, percent
+from ra.tui.render import chance
 from ra.words import DEFAULT_LANG, Seat, Words, msg, words
 
 COLUMN_GAP = 3
@@ -84,8 +84,8 @@ def hints_text(
 
 def _row(value: ActionValue, best: bool, seat: int, key: str, label: str, w: Words) -> Text:
     """One action's line: star, key, label, win chance and margin."""
-    chance = percent(round(100 * value.chances[seat]), w.lang)
-    line = f"{'★' if best else ' '} {key:>2} {label} {chance:>5} {signed(value.margin):>3}"
+    shown = chance(value.chances[seat], w.lang)
+    line = f"{'★' if best else ' '} {key:>2} {label} {shown:>5} {signed(value.margin):>3}"
     return Text(line, style="bold green" if best else "")
 
 
