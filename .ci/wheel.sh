@@ -2,9 +2,10 @@
 # Wheels (issue 25): build an sdist and, from it, a wheel with the native core (python -m build);
 # make the wheel manylinux (auditwheel repair); install it in a fresh virtual environment with no
 # compiler at hand (every package a binary wheel; a compiler called by anything fails the run);
-# smoke test: `ra --version` says the native core is in use, a game between bots plays to the end
-# headless, and with the [web] extra `ra serve` answers /api/games. Then `pipx install` of the same
-# wheel gives a working `ra`. About two minutes on a warm pip cache.
+# smoke test: the wheel alone is the library (no front end; bots play; `ra` says what to install);
+# with the [web] extra `ra --version` says the native core is in use, a game between bots plays to
+# the end headless, and `ra serve` answers /api/games. Then `pipx install` of the same wheel with
+# [play] gives a working `ra`. About two minutes on a warm pip cache.
 # Usage: bash .ci/wheel.sh [OUT_DIR]   (the sdist and the repaired wheel are left in OUT_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,6 +63,27 @@ for cc in cc c++ gcc g++ clang clang++ x86_64-linux-gnu-gcc x86_64-linux-gnu-g++
 done
 export PATH="$nocc:$PATH" CC="$nocc/cc" CXX="$nocc/c++"
 
+step "the library alone: pip install the wheel with no extra (issue 56)"
+python3 -m venv "$work/library"
+quiet_pip "$work/library/bin/pip" install --only-binary :all: "$repaired"
+"$work/library/bin/python" - <<'PY'
+import importlib.util, sys
+front_ends = [m for m in ("typer", "rich", "textual", "fastapi", "numpy") if importlib.util.find_spec(m)]
+assert not front_ends, f"the library pulled in {front_ends}"
+from ra import arena
+results, _ = arena.run_games(arena.schedule(["medium", "greedy"], players=2, games=2, seed=3), jobs=1)
+assert len(results) == 2 and all(r.winner >= 0 for r in results), results
+assert not [m for m in ("typer", "rich", "textual") if m in sys.modules]
+print("wheel: the library alone plays bots' games; no front end installed")
+PY
+set +e
+needs=$("$work/library/bin/ra" --version 2>&1)
+code=$?
+set -e
+[[ $code == 2 && $needs == *"ra-boardgame[play]"* && $needs != *Traceback* ]] \
+  || { echo "wheel: ra without the play extra should say what to install (exit 2), said ($code): $needs" >&2; exit 1; }
+step "the library's ra says: $needs"
+
 step "a fresh venv: pip install --only-binary :all: the wheel with [web]"
 python3 -m venv "$work/user"
 quiet_pip "$work/user/bin/pip" install --only-binary :all: "$repaired[web]"
@@ -108,9 +130,9 @@ then
 fi
 kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
 
-step "pipx install the wheel"
+step "pipx install the wheel with [play] (the ra command and the terminal game)"
 export PIPX_HOME="$work/pipx" PIPX_BIN_DIR="$work/pipx/bin" PIPX_MAN_DIR="$work/pipx/man"
-quiet_pip "$work/tools/bin/pipx" install --pip-args="--only-binary :all:" "$repaired"
+quiet_pip "$work/tools/bin/pipx" install --pip-args="--only-binary :all:" "$repaired[play]"
 pipx_version=$("$work/pipx/bin/ra" --version)
 [[ $pipx_version == "$version" ]] || { echo "wheel: pipx's ra says: $pipx_version" >&2; exit 1; }
 "$work/pipx/bin/ra" demo --players 3 --seed 5 --quiet >/dev/null

@@ -16,14 +16,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from html import escape
-
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ra.actions import Action
 from ra.analysis.game import INACCURACY, DecisionReport, GameAnalysis
 from ra.bots.explain import signed
 from ra.labels import action_label
 from ra.words import DEFAULT_LANG, Param, Words, bcp47, msg, words
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 """One line colour per seat (distinct for colour-blind readers in order: blue, red, green…)."""
@@ -292,7 +294,10 @@ def _all_actions(d: DecisionReport, w: Words, edition: str = "original") -> str:
 
 def terminal_chart(analysis: GameAnalysis, width: int = 60, lang: str = DEFAULT_LANG) -> Text:
     """A compact chart: one sparkline row per player (▁ 0% … █ 100%) over the game, a row
-    marking epoch starts (┊) and costly decisions (▲), and each player's final chance."""
+    marking epoch starts (┊) and costly decisions (▲), and each player's final chance (Rich
+    text: the terminal's extra, ``play``; the rest of this module needs no front end)."""
+    from rich.text import Text
+
     total = max(1, analysis.total_decisions)
     width = max(10, min(width, total + 1))
     name_w = min(12, max(len(n) for n in analysis.names))

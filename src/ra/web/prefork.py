@@ -26,6 +26,7 @@ from pathlib import Path
 
 WARM = (
     "ra.cli",  # the command line's main, named as a string as ra.web.testing names it
+    "ra.cli.commands",  # its commands (ra.cli imports them when main runs)
     "ra.cli.serve",
     "ra.web.app",
     "ra.web.db",
