@@ -1,5 +1,6 @@
 """The small MLPs the bots learn (the policy, :mod:`ra.bots.policy`; the value net,
-:mod:`ra.bots.value_net`): their pure-Python forward pass, flat form and JSON form.
+:mod:`ra.bots.value_net`): their pure-Python forward pass, flat form and JSON form, and
+:class:`Net`, what the two have in common (each names its file's format and its outputs).
 
 An MLP takes :mod:`ra.encode`'s 370 numbers, has ReLU between layers and plain linear outputs.
 Its forward pass here is the native core's (``native/policy.cpp``) operation for operation, so
@@ -8,10 +9,14 @@ the two are equal to the bit.
 
 from __future__ import annotations
 
+import json
 import math
 from array import array
 from collections.abc import Sequence
-from typing import Any, Final
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar, Final, Self
 
 from ra.encode import OBSERVATION_SIZE
 
@@ -20,6 +25,66 @@ MAX_WIDTH: Final = 1024
 
 Layer = tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]
 """One layer: its weights by input (row ``i``: what input ``i`` adds to every output), its biases."""
+
+
+@dataclass(frozen=True)
+class Net:
+    """An MLP over the observation, and how it was made. A kind of net (a subclass) names its
+    file's ``FORMAT`` and ``VERSION`` (a file of another is refused), its ``OUTPUTS`` and what it
+    is called in errors (``KIND``)."""
+
+    FORMAT: ClassVar[str]
+    VERSION: ClassVar[int]
+    OUTPUTS: ClassVar[int]
+    KIND: ClassVar[str]
+
+    sizes: tuple[int, ...]
+    layers: tuple[Layer, ...]
+    info: dict[str, Any] = field(default_factory=dict, compare=False)
+    """How it was made (generation, rows, held-out figures): shown, never used to play."""
+
+    @cached_property
+    def flat(self) -> array[float]:
+        """The net as the native core takes it (:func:`flat_form`)."""
+        return flat_form(self.sizes, self.layers)
+
+    def outputs(self, obs: Sequence[float]) -> list[float]:
+        """The net's outputs for an observation, in pure Python (:func:`forward`)."""
+        return forward(self.layers, obs)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (:meth:`from_dict` reads it back exactly: Python's float repr round-trips)."""
+        return {
+            "format": self.FORMAT,
+            "version": self.VERSION,
+            **layers_dict(self.sizes, self.layers),
+            "info": self.info,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Self:
+        """A net from its JSON form; ``ValueError`` naming what is wrong."""
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != cls.FORMAT
+            or data.get("version") != cls.VERSION
+        ):
+            raise ValueError(f"not a version-{cls.VERSION} {cls.FORMAT} file")
+        sizes, layers = parse_layers(data, cls.OUTPUTS)
+        info = data.get("info")
+        return cls(sizes, layers, dict(info) if isinstance(info, dict) else {})
+
+    @classmethod
+    def load(cls, path: str | Path) -> Self:
+        """A net's file; ``ValueError`` naming what is wrong (a file it cannot read, too)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise ValueError(f"cannot read the {cls.KIND} {path}: {e.strerror or e}") from None
+        try:
+            return cls.from_dict(json.loads(text))
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}: not JSON ({e})") from None
 
 
 def forward(layers: Sequence[Layer], obs: Sequence[float]) -> list[float]:

@@ -23,10 +23,8 @@ from __future__ import annotations
 import json
 import math
 import time
-from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -34,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ra.actions import ALL_ACTIONS, Action
 from ra.bots.base import SeededBot
 from ra.bots.mcts import MCTSBot, MCTSConfig
-from ra.bots.mlp import Layer, flat_form, forward, layers_dict, parse_layers
+from ra.bots.mlp import Net
 from ra.bots.native_mcts import native_weights, search_settings
 from ra.bots.valuation import DEFAULT_WEIGHTS, Weights
 from ra.bots.value_net import ValueNet, leaf_chances, value_net_for
@@ -58,23 +56,17 @@ SHIPPED_POLICY: Final = resources.files("ra").joinpath("data").joinpath(POLICY_F
 """Where the shipped policy is (read by :func:`default_policy`; copied by the benchmarks)."""
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(Net):
     """An MLP: ``sizes[0]`` inputs (370), ReLU between layers, ``sizes[-1]`` logits (54)."""
 
-    sizes: tuple[int, ...]
-    layers: tuple[Layer, ...]
-    info: dict[str, Any] = field(default_factory=dict, compare=False)
-    """How it was made (generation, seeds, rows): shown, never used to play."""
-
-    @cached_property
-    def flat(self) -> array[float]:
-        """The net as the native core takes it (:func:`flat_form`)."""
-        return flat_form(self.sizes, self.layers)
+    FORMAT = FORMAT
+    VERSION = VERSION
+    OUTPUTS = NUM_ACTIONS
+    KIND = "policy"
 
     def logits(self, obs: Sequence[float]) -> list[float]:
-        """The 54 logits of an observation, in pure Python (:func:`forward`)."""
-        return forward(self.layers, obs)
+        """The 54 logits of an observation, in pure Python (:func:`ra.bots.mlp.forward`)."""
+        return self.outputs(obs)
 
     def prior(self, obs: Sequence[float], legal: Sequence[int]) -> dict[int, float]:
         """The softmax of the logits over the ``legal`` action indices (ascending, as natively)."""
@@ -86,35 +78,10 @@ class Policy:
             total += value
         return {a: value / total for a, value in weights.items()}
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form (:func:`from_dict` reads it back exactly: Python's float repr round-trips)."""
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            **layers_dict(self.sizes, self.layers),
-            "info": self.info,
-        }
-
-    @classmethod
-    def from_dict(cls, data: object) -> Policy:
-        """A policy from its JSON form; ``ValueError`` naming what is wrong."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise ValueError(f"not a version-{VERSION} {FORMAT} file")
-        sizes, layers = parse_layers(data, NUM_ACTIONS)
-        info = data.get("info")
-        return cls(sizes, layers, dict(info) if isinstance(info, dict) else {})
-
 
 def load(path: str | Path) -> Policy:
     """A policy file; ``ValueError`` naming what is wrong (a file it cannot read, too)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise ValueError(f"cannot read the policy {path}: {e.strerror or e}") from None
-    try:
-        return Policy.from_dict(json.loads(text))
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not JSON ({e})") from None
+    return Policy.load(path)
 
 
 @cache

@@ -18,15 +18,13 @@ from __future__ import annotations
 import json
 import math
 import warnings
-from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-from ra.bots.mlp import Layer, flat_form, forward, layers_dict, parse_layers
+from ra.bots.mlp import Net
 from ra.encode import observation_of
 from ra.state import State
 
@@ -38,45 +36,21 @@ VALUE_FILE: Final = "value_net.json"
 SHIPPED_VALUE_NET: Final = resources.files("ra").joinpath("data").joinpath(VALUE_FILE)
 
 
-@dataclass(frozen=True)
-class ValueNet:
+class ValueNet(Net):
     """An MLP: 370 inputs, ReLU between layers, one output (the logit of the seat's chance)."""
 
-    sizes: tuple[int, ...]
-    layers: tuple[Layer, ...]
-    info: dict[str, Any] = field(default_factory=dict, compare=False)
-    """How it was made (rows, held-out log-loss, calibration): shown, never used to play."""
-
-    @cached_property
-    def flat(self) -> array[float]:
-        """The net as the native core takes it (the policy's flat form, one output)."""
-        return flat_form(self.sizes, self.layers)
+    FORMAT = FORMAT
+    VERSION = VERSION
+    OUTPUTS = 1
+    KIND = "value net"
 
     def logit(self, obs: Sequence[float]) -> float:
         """The logit of the viewer's chance to win, in pure Python."""
-        return forward(self.layers, obs)[0]
+        return self.outputs(obs)[0]
 
     def chance(self, obs: Sequence[float]) -> float:
         """The viewer's chance to win: the logit's sigmoid (natively the same expression)."""
         return sigmoid(self.logit(obs))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form (:meth:`from_dict` reads it back exactly)."""
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            **layers_dict(self.sizes, self.layers),
-            "info": self.info,
-        }
-
-    @classmethod
-    def from_dict(cls, data: object) -> ValueNet:
-        """A value net from its JSON form; ``ValueError`` naming what is wrong."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise ValueError(f"not a version-{VERSION} {FORMAT} file")
-        sizes, layers = parse_layers(data, 1)
-        info = data.get("info")
-        return cls(sizes, layers, dict(info) if isinstance(info, dict) else {})
 
 
 def sigmoid(z: float) -> float:
@@ -96,14 +70,7 @@ def leaf_chances(net: ValueNet, game: State) -> list[float]:
 
 def load(path: str | Path) -> ValueNet:
     """A value net file; ``ValueError`` naming what is wrong (a file it cannot read, too)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise ValueError(f"cannot read the value net {path}: {e.strerror or e}") from None
-    try:
-        return ValueNet.from_dict(json.loads(text))
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not JSON ({e})") from None
+    return ValueNet.load(path)
 
 
 @cache
