@@ -61,7 +61,7 @@ async def type_text(pilot: Pilot[None], text: str) -> None:
     await pilot.pause()
 
 
-async def steady_text(pilot: Pilot[None], app: PlayApp) -> str:
+async def steady_text(pilot: Pilot[None], app: PlayApp | ReplayApp) -> str:
     """The screen once it has stopped changing (two captures alike, a frame apart): on a busy
     machine a capture right after :func:`settle` can catch a panel still being laid out."""
     text = screen_text(app)
@@ -72,6 +72,16 @@ async def steady_text(pilot: Pilot[None], app: PlayApp) -> str:
             return text
         text = again
     return text
+
+
+async def until(pilot: Pilot[None], shown: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Frame by frame until ``shown()`` holds, at most ``seconds``: what a resize or a new screen
+    lays out after its event shows as soon as it is there (never after a fixed wait, which is
+    long on a quiet machine and may be short on a busy one); the caller asserts it then."""
+    for _ in range(int(seconds / 0.01)):
+        if shown():
+            return
+        await pilot.pause(0.01)
 
 
 async def settle(pilot: Pilot[None], app: PlayApp) -> None:
