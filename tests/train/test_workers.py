@@ -58,9 +58,10 @@ def games(log: Path) -> list[tuple[object, ...]]:
     return [(r.index, r.seed, r.seats, r.scores, r.winner, r.decisions) for r in read_log(log).values()]
 
 
-def test_ray_with_two_workers_stores_the_bytes_one_process_does(tmp_path: Path, local_ray: None) -> None:
-    """Self-play and a match of generation 0: the same rows files byte for byte, the same games in
-    the same order in the match's log (R9.1 hidden scores; the seeds from generation and index)."""
+def same_as_one_process(tmp_path: Path) -> RayWorkers:
+    """Self-play and a match of generation 0 on Ray's workers (2 at a time) and in this process:
+    the same rows files byte for byte, the same games in the same order in the match's log (R9.1
+    hidden scores; the seeds from generation and index).  The Ray run's workers, still open."""
     here = Run(tmp_path / "here", TINY)
     cluster = Run(tmp_path / "ray", TINY, workers=RayWorkers(jobs=2))
     assert cluster.workers.where() == "on a local Ray, 2 at a time"
@@ -73,6 +74,14 @@ def test_ray_with_two_workers_stores_the_bytes_one_process_does(tmp_path: Path, 
     logs = [games(run.gen(0) / "match_ladder_random.jsonl") for run in (here, cluster)]
     assert [g[0] for g in logs[1]] == [0, 1, 2, 3]  # in the games' order, whichever ended first
     assert logs[0] == logs[1]
+    assert isinstance(cluster.workers, RayWorkers)
+    return cluster.workers
+
+
+def test_ray_with_two_workers_stores_the_bytes_one_process_does(tmp_path: Path, local_ray: None) -> None:
+    """On a real local Ray (slow: its start takes seconds); the fast subset runs the same checks
+    on a fake one (:func:`test_ray_workers_store_the_bytes_one_process_does_on_a_fake_ray`)."""
+    same_as_one_process(tmp_path)
 
 
 class FakeRay:
@@ -93,6 +102,7 @@ class FakeRay:
 
     def shutdown(self) -> None:
         self.started = False
+        self.pool.shutdown()
 
     def cluster_resources(self) -> dict[str, float]:
         return {"CPU": float(self.cpus)}
@@ -118,27 +128,17 @@ def test_ray_workers_store_the_bytes_one_process_does_on_a_fake_ray(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What :func:`test_ray_with_two_workers_stores_the_bytes_one_process_does` checks on a real
-    Ray, in milliseconds: the rows files and the match's log in the tasks' order, the tasks and
-    their results picklable, a stop before the end cancels the tasks under way."""
+    Ray, without a Ray's start: the rows files and the match's log in the tasks' order, the tasks
+    and their results picklable; and a stop before the end cancels the tasks under way."""
     fake = FakeRay()
     monkeypatch.setitem(sys.modules, "ray", fake)
-    here = Run(tmp_path / "here", TINY)
-    cluster = Run(tmp_path / "ray", TINY, workers=RayWorkers(jobs=2))
-    assert cluster.workers.where() == "on a local Ray, 2 at a time" and fake.started
-    for run in (here, cluster):
-        run.selfplay(0)
-        run.match(0, "ladder_random", ["gen0", "random"], 4)
-    rows = stored(here, 0)
-    assert list(rows) == ["rows_0000.npz", "rows_0001.npz"]
-    assert stored(cluster, 0) == rows
-    logs = [games(run.gen(0) / "match_ladder_random.jsonl") for run in (here, cluster)]
-    assert [g[0] for g in logs[1]] == [0, 1, 2, 3]
-    assert logs[0] == logs[1]
-    results = cluster.workers.map(abs, [-3, 1, -2, 5, -4])
+    workers = same_as_one_process(tmp_path)
+    assert fake.started
+    results = workers.map(abs, [-3, 1, -2, 5, -4])
     assert isinstance(results, Generator) and next(results) == 3
     results.close()  # the caller stops early: the tasks sent and not read are cancelled
     assert len(fake.cancelled) == 1
-    cluster.workers.close()
+    workers.close()
     assert not fake.started
 
 
