@@ -61,7 +61,7 @@ async def type_text(pilot: Pilot[None], text: str) -> None:
     await pilot.pause()
 
 
-async def steady_text(pilot: Pilot[None], app: PlayApp | ReplayApp) -> str:
+async def steady_text(pilot: Pilot[None], app: PlayApp) -> str:
     """The screen once it has stopped changing (two captures alike, a frame apart): on a busy
     machine a capture right after :func:`settle` can catch a panel still being laid out."""
     text = screen_text(app)
