@@ -5,12 +5,15 @@ line; the fit's device is the GPU when torch finds one."""
 from __future__ import annotations
 
 import importlib.util
+import pickle
 import socket
 import sys
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -55,9 +58,10 @@ def games(log: Path) -> list[tuple[object, ...]]:
     return [(r.index, r.seed, r.seats, r.scores, r.winner, r.decisions) for r in read_log(log).values()]
 
 
-def test_ray_with_two_workers_stores_the_bytes_one_process_does(tmp_path: Path, local_ray: None) -> None:
-    """Self-play and a match of generation 0: the same rows files byte for byte, the same games in
-    the same order in the match's log (R9.1 hidden scores; the seeds from generation and index)."""
+def same_as_one_process(tmp_path: Path) -> RayWorkers:
+    """Self-play and a match of generation 0 on Ray's workers (2 at a time) and in this process:
+    the same rows files byte for byte, the same games in the same order in the match's log (R9.1
+    hidden scores; the seeds from generation and index).  The Ray run's workers, still open."""
     here = Run(tmp_path / "here", TINY)
     cluster = Run(tmp_path / "ray", TINY, workers=RayWorkers(jobs=2))
     assert cluster.workers.where() == "on a local Ray, 2 at a time"
@@ -70,6 +74,72 @@ def test_ray_with_two_workers_stores_the_bytes_one_process_does(tmp_path: Path, 
     logs = [games(run.gen(0) / "match_ladder_random.jsonl") for run in (here, cluster)]
     assert [g[0] for g in logs[1]] == [0, 1, 2, 3]  # in the games' order, whichever ended first
     assert logs[0] == logs[1]
+    assert isinstance(cluster.workers, RayWorkers)
+    return cluster.workers
+
+
+def test_ray_with_two_workers_stores_the_bytes_one_process_does(tmp_path: Path, local_ray: None) -> None:
+    """On a real local Ray (slow: its start takes seconds); the fast subset runs the same checks
+    on a fake one (:func:`test_ray_workers_store_the_bytes_one_process_does_on_a_fake_ray`)."""
+    same_as_one_process(tmp_path)
+
+
+class FakeRay:
+    """Ray's calls that :class:`RayWorkers` makes, in this process (a fake transport): each task's
+    function and argument cross a pickle, as they cross to Ray's workers, and so does its result;
+    the tasks run on 2 threads, as many at a time as the workers send."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(2)
+        self.started = False
+        self.cancelled: list[Future[Any]] = []
+
+    def is_initialized(self) -> bool:
+        return self.started
+
+    def init(self, num_cpus: int, **options: object) -> None:
+        self.started, self.cpus = True, num_cpus
+
+    def shutdown(self) -> None:
+        self.started = False
+        self.pool.shutdown()
+
+    def cluster_resources(self) -> dict[str, float]:
+        return {"CPU": float(self.cpus)}
+
+    def remote(self, num_cpus: int) -> Callable[[Callable[[Any], Any]], SimpleNamespace]:
+        def wrap(fn: Callable[[Any], Any]) -> SimpleNamespace:
+            def submit(item: Any) -> Future[Any]:
+                fn_there, item_there = pickle.loads(pickle.dumps((fn, item)))
+                return self.pool.submit(lambda: pickle.loads(pickle.dumps(fn_there(item_there))))
+
+            return SimpleNamespace(remote=submit)
+
+        return wrap
+
+    def get(self, ref: Future[Any]) -> Any:
+        return ref.result(timeout=60)
+
+    def cancel(self, ref: Future[Any], force: bool) -> None:
+        self.cancelled.append(ref)
+
+
+def test_ray_workers_store_the_bytes_one_process_does_on_a_fake_ray(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What :func:`test_ray_with_two_workers_stores_the_bytes_one_process_does` checks on a real
+    Ray, without a Ray's start: the rows files and the match's log in the tasks' order, the tasks
+    and their results picklable; and a stop before the end cancels the tasks under way."""
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    workers = same_as_one_process(tmp_path)
+    assert fake.started
+    results = workers.map(abs, [-3, 1, -2, 5, -4])
+    assert isinstance(results, Generator) and next(results) == 3
+    results.close()  # the caller stops early: the tasks sent and not read are cancelled
+    assert len(fake.cancelled) == 1
+    workers.close()
+    assert not fake.started
 
 
 def test_the_same_rows_make_the_same_file(tmp_path: Path) -> None:

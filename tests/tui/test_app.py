@@ -74,6 +74,16 @@ async def steady_text(pilot: Pilot[None], app: PlayApp) -> str:
     return text
 
 
+async def until(pilot: Pilot[None], shown: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Frame by frame until ``shown()`` holds, at most ``seconds``: what a resize or a new screen
+    lays out after its event shows as soon as it is there (never after a fixed wait, which is
+    long on a quiet machine and may be short on a busy one); the caller asserts it then."""
+    for _ in range(int(seconds / 0.01)):
+        if shown():
+            return
+        await pilot.pause(0.01)
+
+
 async def settle(pilot: Pilot[None], app: PlayApp) -> None:
     """Wait until a person must act, a modal is open, or the game is over."""
     for _ in range(2000):

@@ -20,7 +20,7 @@ from ra.tui.render import notation_error
 from ra.tui.session import load_replay
 from ra.tui.widgets import GameLog
 from ra.words import words
-from tests.tui.test_app import screen_text, settle, steady_text
+from tests.tui.test_app import screen_text, settle, steady_text, until
 from tests.tui.test_newcomer import run_at
 from tests.tui.test_newcomer41 import bidding
 
@@ -261,11 +261,16 @@ def test_the_log_uses_a_wider_window_after_a_resize(tmp_path: Path, kind: str) -
     async def script(pilot: Pilot[None]) -> None:
         if isinstance(app, ReplayApp):
             await pilot.press("end")
-        for size in ((120, 30), (60, 24)):
-            await pilot.resize_terminal(*size)
-            await pilot.pause(0.3)
-            log = app.query_one("#log", GameLog)
-            widths.append(max(line.cell_length for line in log.lines))
+
+        def widest() -> int:
+            return max(line.cell_length for line in app.query_one("#log", GameLog).lines)
+
+        await pilot.resize_terminal(120, 30)
+        await until(pilot, lambda: widest() > 70)  # the log written again for the new width
+        widths.append(widest())
+        await pilot.resize_terminal(60, 24)
+        await until(pilot, lambda: widest() <= 58)
+        widths.append(widest())
 
     run_at(app, (60, 24), script)  # type: ignore[arg-type]
     wide, narrow = widths
@@ -280,18 +285,25 @@ def test_a_window_too_small_is_said_and_goes_when_it_grows(tmp_path: Path, lang:
     seats = [Seat("Ann"), Seat("Bob", "greedy"), Seat("Cy", "greedy")]
     app = PlayApp(Session.new(seats, seed=3, save_path=tmp_path / "s.json"), delay=30, lang=lang)
     tops: list[str] = []
+    said = words(lang)("tui.too_small", width=50, height=16, least="60×20")
+    epoch = words(lang)("tui.board.epoch", n=1)[:5]
 
     async def script(pilot: Pilot[None]) -> None:
         await settle(pilot, app)
-        for size in ((50, 16), (80, 24)):
-            await pilot.resize_terminal(*size)
-            await pilot.pause(0.3)
-            tops.append(" ".join(screen_text(app).split()))
+
+        def top() -> str:
+            return " ".join(screen_text(app).split())
+
+        await pilot.resize_terminal(50, 16)
+        await until(pilot, lambda: said[:30] in top())
+        tops.append(top())
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: said[:30] not in top() and epoch in top())
+        tops.append(top())
 
     run_at(app, (80, 24), script)
-    said = words(lang)("tui.too_small", width=50, height=16, least="60×20")
     assert said[:30] in tops[0], tops[0]
-    assert said[:30] not in tops[1] and words(lang)("tui.board.epoch", n=1)[:5] in tops[1], tops[1]
+    assert said[:30] not in tops[1] and epoch in tops[1], tops[1]
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "ru"])
@@ -335,7 +347,7 @@ def test_learn_ends_with_the_score_of_every_epoch(tmp_path: Path) -> None:
     seen: list[str] = []
 
     async def script(pilot: Pilot[None]) -> None:
-        await pilot.pause(0.3)
+        await until(pilot, lambda: words("en")("tui.scores.title") in screen_text(app))  # type: ignore[arg-type]
         seen.append(screen_text(app))  # type: ignore[arg-type]
 
     run_at(app, (80, 24), script)  # type: ignore[arg-type]
