@@ -4,8 +4,9 @@ A collection of the oldest generation walks every tracked object, and while it r
 sent and no decision is taken. ``ra serve``'s heap once started (the modules, the routes, the
 engine's tables: about 140,000 objects) took some 110 ms of CPU a full collection, and under load
 (1,000 games, 2,000 spectators) the server ran 55 of them in one run, 44 s of pauses, up to 1.8 s
-each on the shared machine: the latency tail of issue 56 (``docs/benchmarks.md``). Two remedies,
-both CPython's own:
+each on the shared machine — part of issue 56's latency tail, the rest the load generator's own
+pauses, which left the server's messages queued long enough to grow its old generation
+(``docs/benchmarks.md``). Two remedies, both CPython's own:
 
 - :func:`settle` freezes what start-up left (:func:`gc.freeze`): it lives as long as the process,
   and no later collection walks it again;
