@@ -8,7 +8,12 @@ WebSockets on loopback, and measures until every game is over:
 - latency from a decision's submission (the ``t`` of each state) to its arrival at the last of
   the game's spectators: p50 / p95 / p99;
 - errors, and the server's peak resident memory;
-- lost decisions: every game's stored record is compared with every spectator's log.
+- lost decisions: every game's stored record is compared with every spectator's log;
+- the load generator's own delays (:class:`LoopWatch`): its event loop's lag and its garbage
+  collections' pauses while it measured — the clients run on the same cores as the server, and
+  a latency they add is theirs, not the server's. Their heap is frozen once the spectators are
+  in, as the server's is once started (:mod:`ra.web.heap`); a message is timed as it is read,
+  before it is parsed.
 
     python benchmarks/web_load.py --games 200 --spectators 2
     python benchmarks/web_load.py --db postgresql+psycopg://ra:ra@127.0.0.1/ra_load --workers 2
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import statistics
@@ -46,6 +52,7 @@ import httpx
 import websockets
 
 import ra
+from ra.web.heap import YOUNG_GENERATION
 from ra.web.protocol import seat_payload
 from ra.web.testing import Server
 
@@ -104,8 +111,9 @@ async def spectate(
         await ws.send(json.dumps({"type": "hello"}))
         ready.set()
         while True:
-            m = json.loads(await asyncio.wait_for(ws.recv(), 300))
-            now = time.time()
+            text = await asyncio.wait_for(ws.recv(), 300)
+            now = time.time()  # before parsing it: the client's own work is not the server's
+            m = json.loads(text)
             if m["type"] == "error":
                 errors.append(m["code"])
                 continue
@@ -120,6 +128,51 @@ async def spectate(
             if m["view"]["phase"] == "over":
                 break
     logs.append(log)
+
+
+class LoopWatch:
+    """The load generator's own delays, so a latency can be told the server's or its own: how
+    late its event loop wakes from a short sleep (messages waiting on its queue, not the
+    server's), and how long its garbage collections paused it."""
+
+    TICK = 0.01
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.gc_seconds = 0.0
+        self.gc_longest = 0.0
+        self._gc_started = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> LoopWatch:
+        gc.callbacks.append(self._gc)
+        self._task = asyncio.create_task(self._tick())
+        return self
+
+    def stop(self) -> dict[str, float]:
+        gc.callbacks.remove(self._gc)
+        if self._task is not None:
+            self._task.cancel()
+        return {
+            "client_loop_lag_ms_p99": round(1000 * pct(self.lags, 0.99), 1),
+            "client_loop_lag_ms_max": round(1000 * max(self.lags, default=0.0), 1),
+            "client_gc_pause_ms_total": round(1000 * self.gc_seconds, 1),
+            "client_gc_pause_ms_max": round(1000 * self.gc_longest, 1),
+        }
+
+    async def _tick(self) -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(self.TICK)
+            self.lags.append(time.perf_counter() - t - self.TICK)
+
+    def _gc(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._gc_started
+        self.gc_seconds += pause
+        self.gc_longest = max(self.gc_longest, pause)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -161,8 +214,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(*(r.wait() for r in readies))
             if time.time() > start_at:
                 sys.exit(f"setup took longer than the {lead:.0f} s lead: the games started early")
+            # The load generator's own heap (2,000 sockets, every spectator's log) must not pause
+            # it mid-measure: frozen, and a larger young generation, as the server's (ra.web.heap).
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(YOUNG_GENERATION, *gc.get_threshold()[1:])
             await asyncio.sleep(start_at - time.time())
             started.set()
+            watch = LoopWatch().start()
             t0 = time.monotonic()
             assert server.proc is not None
             cpu0 = cpu_seconds(server.proc.pid)
@@ -174,6 +233,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.wait([done], timeout=0.5)
             elapsed = time.monotonic() - t0
             cpu = cpu_seconds(server.proc.pid) - cpu0
+            own = watch.stop()
             failures = [r for r in done.result() if isinstance(r, BaseException)]
             errors.extend(type(f).__name__ for f in failures)
             lost = 0
@@ -210,6 +270,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "errors": len(errors),
         "spectator_logs_differing_from_the_record": lost,
         "server_peak_rss_mb": round(peak, 1),
+        **own,
     }
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from ra.web.guide import router as guide_router
+from ra.web.heap import settle
 from ra.web.learn import router as learn_router
 from ra.web.routes import accounts, events, lobby, play, site
 from ra.web.security import parse_networks
@@ -29,14 +30,18 @@ from ra.web.stacks import listen_for_dumps
 STATIC = Path(str(files("ra.web") / "static"))
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """The server for one database; ``ra serve`` runs it under uvicorn."""
+def create_app(settings: Settings, settle_heap: bool = False) -> FastAPI:
+    """The server for one database; ``ra serve`` runs it under uvicorn (``settle_heap``: its
+    process is the server's alone, so once started its heap is frozen, :func:`ra.web.heap.settle`;
+    not in a process that makes many apps, as the tests do, where it would keep each one's garbage)."""
     services = build_services(settings, STATIC)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         listen_for_dumps(asyncio.get_running_loop())
         await services.start()
+        if settle_heap:
+            settle()  # start-up's heap is never walked again (issue 56's latency tail)
         yield
         await services.stop()
 
@@ -62,7 +67,8 @@ def app_from_env() -> FastAPI:
     if not url:
         raise RuntimeError("RA_DB_URL is not set (ra serve sets it)")
     return create_app(
-        Settings(
+        settle_heap=True,
+        settings=Settings(
             db_url=url,
             bot_processes=int(os.environ.get("RA_BOT_PROCESSES", "1")),
             bot_backend=os.environ.get("RA_BOT_BACKEND", "process"),
@@ -88,5 +94,5 @@ def app_from_env() -> FastAPI:
             analysis_budget=os.environ.get("RA_ANALYSIS_BUDGET", Settings.analysis_budget),
             smtp_url=os.environ.get("RA_SMTP_URL") or None,
             public_url=os.environ.get("RA_PUBLIC_URL") or Settings.public_url,
-        )
+        ),
     )
