@@ -133,3 +133,17 @@ def test_a_file_that_is_no_game_is_named_in_the_chosen_language(tmp_path: Path) 
     assert ru.stderr.startswith(f"ошибка: «{bad}» — не запись партии: ")  # then the parser's detail
     en = ra("replay", str(bad))
     assert en.stderr.startswith(f"error: '{bad}' is not a game record: ")
+
+
+def test_clicks_own_words_are_ours_whichever_module_of_the_command_line_is_imported_first() -> None:
+    """``ra.cli`` answers Click's gettext calls as it is imported, so a command's module imported
+    first (as a test or a program may: it imports Typer and Click) leaves them in our words."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    environ["LANG"] = "de_DE.UTF-8"
+    code = "from ra.cli.arena import arena_command\nfrom ra.cli import main\nmain(['repla'])"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=120, check=False
+    )
+    assert done.returncode == 2
+    assert "Unbekannter Befehl 'repla'" in done.stderr
+    assert "No such command" not in done.stderr

@@ -15,7 +15,12 @@ from importlib import metadata
 from typing import TYPE_CHECKING
 
 from ra import words
-from ra.cli.language import argv_lang
+from ra.cli import language
+
+# Typer and Click print words of their own ("Usage:", "No such command"): they must find the
+# catalogue's, so its gettext answers are installed before any module of the command line
+# imports them (``from ra.cli.arena import …`` too, not only ``main``).
+language.install()
 
 if TYPE_CHECKING:
     from ra.cli.commands import app as app
@@ -39,7 +44,7 @@ def front_end_modules() -> frozenset[str]:
 def _needs_front_end(missing: str) -> SystemExit:
     """The one-line error of a command line whose extra is not installed (exit status 2)."""
     try:
-        lang = words.choose(argv_lang(sys.argv[1:]))
+        lang = words.choose(language.argv_lang(sys.argv[1:]))
     except words.UnknownLanguageError:
         lang = words.choose()
     say = words.words(lang)

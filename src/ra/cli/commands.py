@@ -2,14 +2,7 @@
 ``analyze``, ``serve``, ``docs`` (the ``ra`` console script enters by :func:`ra.cli.main`, which
 says what to install where the extra ``play`` is missing)."""
 
-# ruff: noqa: E402  (the language goes first: see below)
 from __future__ import annotations
-
-# Typer and Click print words of their own ("Usage:", "Options"): they must find the
-# catalogue's, so the command line's language is installed before they are imported.
-from ra.cli import language as _language
-
-_language.install()
 
 import os
 import random
@@ -23,6 +16,10 @@ from rich.markup import escape
 
 import ra
 from ra import records
+from ra.cli import language as _language  # its gettext answers: installed by ra.cli, first
+from ra.cli.admin import admin
+from ra.cli.analyze import analyze_command
+from ra.cli.arena import arena_command
 from ra.cli.common import (
     HELP,
     LANG_OPTION,
@@ -36,6 +33,12 @@ from ra.cli.common import (
     w,
     without_lang,
 )
+from ra.cli.docs import docs_command
+from ra.cli.guide import guide_command
+from ra.cli.learn import learn_command
+from ra.cli.play import games_command, play_command, replay_command, rules_command
+from ra.cli.puzzle import puzzle_command
+from ra.cli.serve import serve_command
 from ra.tui.render import score_table
 from ra.words import languages
 
@@ -148,16 +151,6 @@ def _check_save_path(path: Path) -> None:
     if reason is not None:
         raise fail(w()("cli.err.cannot_save", path=repr(os.fspath(path)), why=reason))
 
-
-from ra.cli.admin import admin
-from ra.cli.analyze import analyze_command
-from ra.cli.arena import arena_command
-from ra.cli.docs import docs_command
-from ra.cli.guide import guide_command
-from ra.cli.learn import learn_command
-from ra.cli.play import games_command, play_command, replay_command, rules_command
-from ra.cli.puzzle import puzzle_command
-from ra.cli.serve import serve_command
 
 app.command("play", help=HELP("cli.play"))(play_command)
 app.command("replay", help=HELP("cli.replay"))(replay_command)
