@@ -52,7 +52,7 @@ import httpx
 import websockets
 
 import ra
-from ra.web.heap import YOUNG_GENERATION
+from ra.web.heap import settle
 from ra.web.protocol import seat_payload
 from ra.web.testing import Server
 
@@ -215,10 +215,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if time.time() > start_at:
                 sys.exit(f"setup took longer than the {lead:.0f} s lead: the games started early")
             # The load generator's own heap (2,000 sockets, every spectator's log) must not pause
-            # it mid-measure: frozen, and a larger young generation, as the server's (ra.web.heap).
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(YOUNG_GENERATION, *gc.get_threshold()[1:])
+            # it mid-measure: settled as the server's is (frozen, a larger young generation).
+            settle()
             await asyncio.sleep(start_at - time.time())
             started.set()
             watch = LoopWatch().start()

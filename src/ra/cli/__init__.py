@@ -43,11 +43,7 @@ def front_end_modules() -> frozenset[str]:
 
 def _needs_front_end(missing: str) -> SystemExit:
     """The one-line error of a command line whose extra is not installed (exit status 2)."""
-    try:
-        lang = words.choose(language.argv_lang(sys.argv[1:]))
-    except words.UnknownLanguageError:
-        lang = words.choose()
-    say = words.words(lang)
+    say = words.words(language.lang())
     sys.stderr.write(f"{say('cli.error')} {say('cli.err.play_extra', missing=missing)}\n")
     return SystemExit(2)
 
