@@ -56,7 +56,7 @@ def test_every_page_passes_axe(
     browser: Browser, live_server: str, viewport: dict[str, int], lang: str
 ) -> None:
     found: list[str] = []
-    page = new_page(browser, viewport, locale="ru-RU" if lang == "ru" else "en-US")
+    page = new_page(browser, viewport, locale="ru-RU" if lang == "ru" else "en-US", motion="no-preference")
     page.goto(live_server + "/")
     page.wait_for_selector(".seat-row")
     audit(page, "lobby", found)

@@ -24,7 +24,7 @@ import pytest
 import ra
 import ra.events
 import ra.words
-from tests.web.chromium import needs_chromium
+from tests.web.chromium import MOTION, Motion, needs_chromium
 
 BROWSER_TESTS = [
     pytest.mark.slow,  # a real browser: pytest -m "not slow" leaves them out
@@ -51,8 +51,10 @@ PHONE = {"width": 390, "height": 844}
 ACTIONS = "main [data-act]:not([disabled])"
 
 
-def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP, locale: str = "en-US") -> Page:
-    ctx = browser.new_context(viewport=viewport, locale=locale)
+def new_page(
+    browser: Browser, viewport: dict[str, int] = LAPTOP, locale: str = "en-US", motion: Motion = MOTION
+) -> Page:
+    ctx = browser.new_context(viewport=viewport, locale=locale, reduced_motion=motion)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

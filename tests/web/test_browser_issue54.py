@@ -23,6 +23,7 @@ from tests.web.test_browser import (
     new_page,
     no_js_errors,
 )
+from tests.web.test_browser_phone import touch_page
 
 pytestmark = BROWSER_TESTS
 
@@ -159,8 +160,7 @@ def test_a_phones_help_speaks_of_taps_and_lists_no_keys(
     """Issue 54: the phone's help was titled "Keys and help", listed no keys and said "Klicke"."""
     w = words(lang)
     made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], name="Lotte")
-    ctx = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
-    page = ctx.new_page()
+    page = touch_page(browser, locale)
     page.goto(live_server + made["link"])
     page.wait_for_selector("#help-btn")
     page.locator("#help-btn").tap()
@@ -170,7 +170,7 @@ def test_a_phones_help_speaks_of_taps_and_lists_no_keys(
     assert w("help.taps") in text and w("help.clicks") not in text and w("help.keys") not in text
     assert not re.search(r"\b(Klick|click|щёлкн)", text, re.IGNORECASE), text
     page.screenshot(path=str(SHOTS / f"issue54-phone-help-{lang}.png"))
-    ctx.close()
+    page.context.close()
     laptop = new_page(browser, LAPTOP, locale)  # a laptop's help keeps its keys
     laptop.goto(live_server + made["link"])
     laptop.keyboard.press("?")

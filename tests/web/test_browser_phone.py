@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tests.web.chromium import MOTION
 from tests.web.test_browser import (
     ACTIONS,
     BROWSER_TESTS,
@@ -50,7 +51,9 @@ SMALL_JS = """(sel) => [...document.querySelectorAll(sel)].map((el) => [el, el.g
 
 
 def touch_page(browser: Browser, locale: str = "en-US") -> Page:
-    ctx = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+    ctx = browser.new_context(
+        viewport=PHONE, locale=locale, has_touch=True, is_mobile=True, reduced_motion=MOTION
+    )
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -106,7 +109,7 @@ def test_dates_as_the_browser_writes_them(
     browser: Browser, live_server: str, locale: str, pattern: str
 ) -> None:
     create_game(live_server, [{"kind": "human"}, {"kind": "human"}])
-    ctx = browser.new_context(locale=locale)
+    ctx = browser.new_context(locale=locale, reduced_motion=MOTION)
     page = ctx.new_page()
     page.goto(live_server + "/")
     page.wait_for_selector("#list-open .game-item")

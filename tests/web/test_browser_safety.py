@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.web.chromium import MOTION
 from tests.web.test_browser import BROWSER_TESTS, LAPTOP
 
 pytestmark = BROWSER_TESTS
@@ -17,7 +18,7 @@ HOSTILE = ["<b>Bold</b>", "<svg onload=x()>", '"><i>x</i>', "&amp; Co"]
 
 @pytest.fixture(scope="module")
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=LAPTOP)
+    context = browser.new_context(viewport=LAPTOP, reduced_motion=MOTION)
     yield context.new_page()
     context.close()
 
