@@ -52,9 +52,16 @@ ACTIONS = "main [data-act]:not([disabled])"
 
 
 def new_page(
-    browser: Browser, viewport: dict[str, int] = LAPTOP, locale: str = "en-US", motion: Motion = MOTION
+    browser: Browser,
+    viewport: dict[str, int] = LAPTOP,
+    locale: str = "en-US",
+    motion: Motion = MOTION,
+    touch: bool = False,
 ) -> Page:
-    ctx = browser.new_context(viewport=viewport, locale=locale, reduced_motion=motion)
+    """A page in a context of its own; ``touch``: a phone's (touch events, the mobile viewport)."""
+    ctx = browser.new_context(
+        viewport=viewport, locale=locale, reduced_motion=motion, has_touch=touch, is_mobile=touch
+    )
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

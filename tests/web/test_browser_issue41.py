@@ -287,15 +287,13 @@ TARGETS = """() => [...document.querySelectorAll('#learn-chapters a')]
 def test_the_chapters_of_the_guided_game_are_big_enough_to_tap(
     browser: Browser, live_server: str, lang: str, locale: str
 ) -> None:
-    from tests.web.test_browser_phone import touch_page
-
     page = new_page(browser, LAPTOP, locale)
     page.goto(live_server + "/learn")
     page.wait_for_selector("#learn-chapters a")
     heights = page.evaluate(TARGETS)
     assert len(heights) > 3 and min(heights) >= 24, heights  # WCAG 2.2 (AA): 24 px
     page.context.close()
-    phone = touch_page(browser, locale)
+    phone = new_page(browser, PHONE, locale, touch=True)
     phone.goto(live_server + "/learn")
     phone.wait_for_selector("#learn-chapters a")
     heights = phone.evaluate(TARGETS)

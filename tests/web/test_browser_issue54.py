@@ -23,7 +23,6 @@ from tests.web.test_browser import (
     new_page,
     no_js_errors,
 )
-from tests.web.test_browser_phone import touch_page
 
 pytestmark = BROWSER_TESTS
 
@@ -160,7 +159,7 @@ def test_a_phones_help_speaks_of_taps_and_lists_no_keys(
     """Issue 54: the phone's help was titled "Keys and help", listed no keys and said "Klicke"."""
     w = words(lang)
     made = create_game(live_server, [{"kind": "human"}, {"kind": "bot", "level": "easy"}], name="Lotte")
-    page = touch_page(browser, locale)
+    page = new_page(browser, PHONE, locale, touch=True)
     page.goto(live_server + made["link"])
     page.wait_for_selector("#help-btn")
     page.locator("#help-btn").tap()

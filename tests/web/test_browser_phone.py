@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from tests.web.chromium import MOTION
 from tests.web.test_browser import (
     ACTIONS,
     BROWSER_TESTS,
@@ -18,6 +17,7 @@ from tests.web.test_browser import (
     Browser,
     Page,
     create_game,
+    new_page,
     no_js_errors,
     no_sideways_scroll,
     play,
@@ -50,17 +50,6 @@ SMALL_JS = """(sel) => [...document.querySelectorAll(sel)].map((el) => [el, el.g
     + ` "${el.textContent.trim().slice(0, 20)}" ${r.width.toFixed(2)}x${r.height.toFixed(2)}`)"""
 
 
-def touch_page(browser: Browser, locale: str = "en-US") -> Page:
-    ctx = browser.new_context(
-        viewport=PHONE, locale=locale, has_touch=True, is_mobile=True, reduced_motion=MOTION
-    )
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.js_errors = errors
-    return page
-
-
 def visible_kbd(page: Page) -> int:
     return int(page.evaluate("[...document.querySelectorAll('kbd')].filter((k) => k.offsetParent).length"))
 
@@ -74,7 +63,7 @@ def small_targets(page: Page) -> list[str]:
 def test_a_touch_phone_gets_big_targets_no_key_badges_and_the_lobby_link(
     browser: Browser, live_server: str, locale: str
 ) -> None:
-    page = touch_page(browser, locale)
+    page = new_page(browser, PHONE, locale, touch=True)
     page.goto(live_server + "/")
     page.wait_for_selector(".seat-row")
     small = small_targets(page)
@@ -109,10 +98,9 @@ def test_dates_as_the_browser_writes_them(
     browser: Browser, live_server: str, locale: str, pattern: str
 ) -> None:
     create_game(live_server, [{"kind": "human"}, {"kind": "human"}])
-    ctx = browser.new_context(locale=locale, reduced_motion=MOTION)
-    page = ctx.new_page()
+    page = new_page(browser, locale=locale)
     page.goto(live_server + "/")
     page.wait_for_selector("#list-open .game-item")
     meta = page.locator("#list-open .game-item").first.inner_text()
     assert re.search(pattern, meta), meta
-    ctx.close()
+    page.context.close()

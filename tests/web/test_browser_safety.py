@@ -8,8 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.chromium import MOTION
-from tests.web.test_browser import BROWSER_TESTS, LAPTOP
+from tests.web.test_browser import BROWSER_TESTS, new_page
 
 pytestmark = BROWSER_TESTS
 
@@ -18,9 +17,9 @@ HOSTILE = ["<b>Bold</b>", "<svg onload=x()>", '"><i>x</i>', "&amp; Co"]
 
 @pytest.fixture(scope="module")
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=LAPTOP, reduced_motion=MOTION)
-    yield context.new_page()
-    context.close()
+    page = new_page(browser)
+    yield page
+    page.context.close()
 
 
 def test_hostile_names_stay_text(live_server: str, page: Any) -> None:
