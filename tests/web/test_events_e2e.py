@@ -30,6 +30,9 @@ PROXIED = ("--forwarded-allow-ips", "127.0.0.1")
 ARENA_MINUTES = 1
 """The arena's length: the shortest ``ra.tournament.Settings`` allows (it was two; a minute seats
 every player again and again all the same, and the test waits half as long)."""
+THINK = 0.1
+"""Seconds an arena player takes over a decision: at once, ten players kept two servers and the
+database busy for the whole minute (some 70 CPU-seconds) for no more than a few games each."""
 
 
 def hosts(server_factory: type[Server], pg_url: str, tmp_path: Path) -> tuple[Server, Server]:
@@ -173,7 +176,7 @@ def test_an_arena_of_10_runs_its_minute_and_counts_every_game(
                 p = Player(host.ws, t["game"], r.json()["token"], seed=seat)
                 await p.connect()
                 try:
-                    await play([p], timeout=60)
+                    await play([p], timeout=60, think=THINK)
                     break
                 except TimeoutError:
                     asked_again[account] += 1
@@ -190,6 +193,7 @@ def test_an_arena_of_10_runs_its_minute_and_counts_every_game(
     started = time.monotonic()
     asyncio.run(everyone())
     print("pages that asked again after a silent minute:", sum(asked_again.values()))
+    print("games each player played:", sorted(games_played.values()))
     # None may: a move or a start made on the other host while this one opened the table once
     # went unheard (tests/web/test_notes_while_loading.py); the count says how many did.
     assert sum(asked_again.values()) == 0, asked_again

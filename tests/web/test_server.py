@@ -24,8 +24,11 @@ from tests.web.client import Player, create, join, next_frame, over
 Pred = Callable[[dict[str, Any]], bool]
 
 
-async def play(players: list[Player], stop: Pred | None = None, timeout: float = 120) -> None:
-    """Every seat plays random legal actions until the game ends (or ``stop`` holds for a state)."""
+async def play(
+    players: list[Player], stop: Pred | None = None, timeout: float = 120, think: float = 0.0
+) -> None:
+    """Every seat plays random legal actions until the game ends (or ``stop`` holds for a state),
+    each after ``think`` seconds, as a person would (the servers' work then goes at a person's pace)."""
     done = asyncio.Event()
 
     async def run(p: Player) -> None:
@@ -52,6 +55,7 @@ async def play(players: list[Player], stop: Pred | None = None, timeout: float =
                 return
             if m["legal"] and m["n"] != acted:
                 acted = m["n"]
+                await asyncio.sleep(think)
                 await p.play_random()
         if stop is None and not (p.state is not None and p.state["view"] is not None and over(p.state)):
             await p.until(over, timeout=30)  # another page saw the end first: this one's comes too

@@ -3,7 +3,7 @@
 // own business (kept in localStorage by name); a report goes to the server's admin.
 import { t } from "./i18n.js";
 import { esc } from "./tiles.js";
-import { $, savedName, saveName, toast, toastUntilTyped } from "./common.js";
+import { $, setHTML, shows, savedName, saveName, toast, toastUntilTyped } from "./common.js";
 
 const MUTED_KEY = "ra.muted";
 const KEEP = 200;
@@ -50,9 +50,14 @@ export function renderChat() {
   const shown = C.lines.filter((l) => !hush.has(key(l.name)) || mine(l));
   const hidden = C.lines.length - shown.length;
   const list = $("#chat-lines");
-  const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
-  list.innerHTML = shown.length ? shown.map(lineHTML).join("") : `<li class="muted">${esc(t("chat.none"))}</li>`;
-  if (atEnd) list.scrollTop = list.scrollHeight;
+  const html = shown.length ? shown.map(lineHTML).join("") : `<li class="muted">${esc(t("chat.none"))}</li>`;
+  // Where the list was scrolled is read (a layout of the page) only when its lines change: a
+  // table redraws the chat with every move.
+  if (!shows(list, html)) {
+    const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    setHTML(list, html);
+    if (atEnd) list.scrollTop = list.scrollHeight;
+  }
   const note = $("#chat-muted");
   note.hidden = hush.size === 0;
   note.innerHTML = `${esc(t("chat.mutedCount", { n: hidden }))} <button type="button" class="btn small" id="chat-unmute">${esc(t("chat.unmute"))}</button>`;

@@ -8,6 +8,18 @@ export { esc };
 export function $(sel, root = document) { return root.querySelector(sel); }
 export function $$(sel, root = document) { return [...root.querySelectorAll(sel)]; }
 
+// An element's content, written only when it changed (true then): a page that redraws on every
+// message leaves what it already shows alone (no parse, no layout). Only for elements that no
+// other code writes into: what was written is remembered here, not read back from the page.
+const written = new WeakMap();
+export function shows(el, html) { return written.get(el) === html; }
+export function setHTML(el, html) {
+  if (shows(el, html)) return false;
+  el.innerHTML = html;
+  written.set(el, html);
+  return true;
+}
+
 // The site's links, the same in every page's top bar (issue 54: they differed from page to page).
 const SITE_LINKS = [
   ["/", "nav.lobby", "nav-lobby"], ["/players", "nav.leaders", "nav-leaders"],
