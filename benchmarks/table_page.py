@@ -1,0 +1,162 @@
+"""What a game's page costs the browser: a whole game by clicks against two bots, traced.
+
+A real ``ra serve`` on loopback (a fresh SQLite file, the game's deal fixed by ``--seed``) and
+Debian's Chromium through Playwright, as the browser tests drive it (software drawing, reduced
+motion). The person's page clicks legal actions until the game is over while Chromium's trace
+records the page's main thread; the script prints how long that thread was busy, how much of it
+was the page's handling of the server's messages, and how much went on layouts the page's own
+script forced (reading a size or a scroll position after writing the page), with the script lines
+that forced them. ``--server-path`` runs the server (and so the pages it serves) from another
+checkout's ``src`` (a before/after in one run, as the machines are shared and noisy)::
+
+    python benchmarks/table_page.py --runs 2
+    python benchmarks/table_page.py --server-path /tmp/old/src --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+CATEGORIES = [
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "disabled-by-default-devtools.timeline.stack",
+    "toplevel",
+    "blink",
+]
+"""Chromium's trace categories: the timeline's tasks, layouts and script calls, with the script's
+stack where a layout was forced."""
+MAIN = "CrRendererMain"
+
+
+def play_traced(base: str, trace: Path, seed: int) -> dict[str, Any]:
+    """One whole game by clicks at a new table (a person against two easy bots), traced."""
+    from tests.web.chromium import CHROMIUM
+    from tests.web.client import create
+    from tests.web.test_browser import ACTIONS, ARGS, CLICK_AND_COUNT_JS, is_over, new_page, sync_api
+
+    made = create(
+        base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+    )
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = new_page(browser)
+        page.goto(base + made["link"])
+        browser.start_tracing(page=page, path=str(trace), categories=CATEGORIES)
+        rng, clicks, started = random.Random(seed), 0, time.monotonic()
+        while not is_over(page) and time.monotonic() - started < 300:
+            if page.locator(ACTIONS).count():
+                page.evaluate(CLICK_AND_COUNT_JS, rng.randrange(1000))
+                clicks += 1
+            else:
+                page.wait_for_timeout(40)
+        browser.stop_tracing()
+        decisions = int(page.evaluate("window.__ra.n"))
+        browser.close()
+    return {"decisions": decisions, "clicks": clicks, "seconds": round(time.monotonic() - started, 1)}
+
+
+def main_thread_events(trace: Path) -> list[dict[str, Any]]:
+    """The complete events of the page's main thread."""
+    data = json.loads(trace.read_text())
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    main = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == MAIN
+    }
+    return [e for e in events if e.get("ph") == "X" and "dur" in e and (e["pid"], e["tid"]) in main]
+
+
+def where(frame: dict[str, Any]) -> str:
+    script = str(frame.get("url", "")).rsplit("/", 1)[-1]
+    return f"{frame.get('functionName') or '(anonymous)'} {script}:{frame.get('lineNumber')}"
+
+
+def summary(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Busy time, message handling and forced layouts (seconds), and what forced the layouts."""
+
+    def total(name: str) -> float:
+        return round(sum(float(e["dur"]) for e in events if e["name"] == name) / 1e6, 3)
+
+    calls = sorted((e for e in events if e["name"] == "FunctionCall"), key=lambda e: e["ts"])
+    messages = [c for c in calls if c["args"].get("data", {}).get("functionName") == "ws.onmessage"]
+    forced = [e for e in events if e["name"] == "Blink.ForcedStyleAndLayout.UpdateTime"]
+    stacks: Counter[str] = Counter()
+    for e in events:
+        frames = e.get("args", {}).get("beginData", {}).get("stackTrace")
+        if e["name"] == "Layout" and frames:
+            stacks[" < ".join(where(f) for f in frames[:3])] += e["dur"] / 1e6
+    starts = [m["ts"] for m in messages]
+    in_messages = 0
+    for f in forced:
+        i = bisect.bisect_right(starts, f["ts"]) - 1
+        in_messages += i >= 0 and f["ts"] <= messages[i]["ts"] + messages[i]["dur"]
+    return {
+        "main_thread_busy_s": total("ThreadControllerImpl::RunTask"),
+        "messages": len(messages),
+        "message_handling_s": round(sum(m["dur"] for m in messages) / 1e6, 3),
+        "forced_layouts": len(forced),
+        "forced_layouts_while_handling_a_message": in_messages,
+        "forced_layout_s": total("Blink.ForcedStyleAndLayout.UpdateTime"),
+        "forced_by": {k: round(v, 3) for k, v in stacks.most_common(5)},
+    }
+
+
+def run_once(seed: int, server_path: str | None) -> dict[str, Any]:
+    from ra.web.testing import Server
+
+    env = {"RA_MESSAGE_RATE": "1000", "RA_GAME_SEED": str(seed)}
+    if server_path:
+        env["PYTHONPATH"] = server_path
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(f"sqlite:///{Path(tmp) / 'ra.db'}", Path(tmp) / "server.log", env=env).start()
+        try:
+            game = play_traced(server.url, Path(tmp) / "trace.json", seed)
+            return {**game, **summary(main_thread_events(Path(tmp) / "trace.json"))}
+        finally:
+            server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seed", type=int, default=77, help="the game's deal and the person's clicks")
+    parser.add_argument("--runs", type=int, default=1, help="games, one after another")
+    parser.add_argument("--server-path", default=None, help="run the server from this src/ (a before/after)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object a run")
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if args.server_path:
+        os.environ["RA_TEST_FORK"] = "0"  # forked from this process, the server would run our code
+    for run in range(args.runs):
+        result = run_once(args.seed, args.server_path)
+        if args.json:
+            print(json.dumps(result))
+            continue
+        print(f"run {run + 1}:")
+        for key, value in result.items():
+            if isinstance(value, dict):
+                print(f"{key:>42}:")
+                for where_, seconds in value.items():
+                    print(f"{seconds:>48.3f} s  {where_}")
+            else:
+                print(f"{key:>42}: {value}")
+
+
+if __name__ == "__main__":
+    main()
