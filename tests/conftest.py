@@ -122,7 +122,7 @@ SLOW_IN_PROCESS = (
     "tests/native/test_value_model_training.py::test_generate_then_fit_gives_a_model_the_search_uses",
     "tests/arena/test_ladder.py::test_a_new_bot_is_rated_against_the_levels_which_keep_their_ratings",
     "tests/train/test_pipeline.py::test_self_play_in_worker_processes_stores_the_same_rows",
-    "tests/test_docs.py::test_shell_block_parses[docs/benchmarks.md:25]",
+    "tests/test_docs.py::test_shell_block_parses[docs/benchmarks.md:26]",
     "tests/native/test_engine.py::test_random_games_match[5]",
     "tests/train/test_policy_inference.py::test_the_search_plays_whole_games[False]",
     "tests/tui/test_app.py::test_hot_seat_hands_the_screen_over_and_shows_each_persons_view",

@@ -220,6 +220,12 @@ def test_lobby_create_and_play_to_the_end_by_clicking(
     assert page.locator(".final-scoring .score-table").count() == 3  # one table per epoch
     assert page.locator("#again-btn").is_visible()
     assert page.locator(ACTIONS).count() == 0
+    # The log shows its last lines (scrolled to its end once a frame: common.js scrollToEnd).
+    wait_js(
+        page,
+        "(l => l.scrollHeight > l.clientHeight && l.scrollTop + l.clientHeight >= l.scrollHeight - 1)"
+        "(document.querySelector('#log'))",
+    )
     no_sideways_scroll(page)
     shot(page, "table-final-1366-en")
     no_js_errors(page)

@@ -20,6 +20,19 @@ export function setHTML(el, html) {
   return true;
 }
 
+// An element scrolled to its end once a frame, when the page is laid out anyway: reading its height
+// in the middle of drawing (a log after a move) lays the whole page out then, and again once the
+// rest is drawn.
+const scrolling = new WeakSet();
+export function scrollToEnd(el) {
+  if (scrolling.has(el)) return;
+  scrolling.add(el);
+  requestAnimationFrame(() => {
+    scrolling.delete(el);
+    el.scrollTop = el.scrollHeight;
+  });
+}
+
 // The site's links, the same in every page's top bar (issue 54: they differed from page to page).
 const SITE_LINKS = [
   ["/", "nav.lobby", "nav-lobby"], ["/players", "nav.leaders", "nav-leaders"],

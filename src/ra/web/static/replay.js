@@ -1,6 +1,6 @@
 // The replay viewer: step through a finished (or imported) game from any seat's view.
 import { t, render as renderMsg, currentLang } from "./i18n.js";
-import { $, esc, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
+import { $, esc, scrollToEnd, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
 import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, renderLegend } from "./board.js";
 
 const gameId = gameIdFromPath("replay");
@@ -73,7 +73,7 @@ function render() {
   $("#tile-legend").innerHTML = renderLegend();
   const log = $("#log");
   log.innerHTML = renderLog(d.events, ns);
-  log.scrollTop = log.scrollHeight;
+  scrollToEnd(log);
   $("#scoring").innerHTML = renderScoring(d.events, v);
   const fin = $("#final-area");
   markCurrentMistake();

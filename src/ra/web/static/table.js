@@ -3,7 +3,7 @@
 import { t, has, join, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
-  $, setHTML, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
+  $, setHTML, scrollToEnd, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
   gameIdFromPath, toast, copyText, account,
 } from "./common.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
@@ -761,21 +761,8 @@ function renderPlayers() {
 function renderLogArea() {
   const box = $("#log");
   if (!S.view) { setHTML(box, ""); return; }
-  if (setHTML(box, renderLog(S.events, names(S.view), S.seat))) scrollLogToEnd();
+  if (setHTML(box, renderLog(S.events, names(S.view), S.seat))) scrollToEnd(box);
   setHTML($("#scoring"), renderScoring(S.events, S.view));
-}
-
-// The log scrolls to its end once a frame, when the page lays itself out anyway: read at once
-// (scrollHeight), in the middle of a state's rendering, it made the browser lay the whole page out
-// then and again after the rest was drawn: most of a state's cost on a slow phone.
-let logScroll = 0;
-function scrollLogToEnd() {
-  if (logScroll) return;
-  logScroll = requestAnimationFrame(() => {
-    logScroll = 0;
-    const box = $("#log");
-    box.scrollTop = box.scrollHeight;
-  });
 }
 
 function renderLinks() {
