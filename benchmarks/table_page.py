@@ -45,27 +45,23 @@ def play_traced(base: str, trace: Path, seed: int) -> dict[str, Any]:
     """One whole game by clicks at a new table (a person against two easy bots), traced."""
     from tests.web.chromium import CHROMIUM
     from tests.web.client import create
-    from tests.web.test_browser import ACTIONS, ARGS, CLICK_AND_COUNT_JS, is_over, new_page, sync_api
+    from tests.web.test_browser import ARGS, decisions, new_page, play, sync_api
 
-    made = create(
+    table = create(
         base, [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
     )
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         page = new_page(browser)
-        page.goto(base + made["link"])
+        page.goto(base + table["link"])
         browser.start_tracing(page=page, path=str(trace), categories=CATEGORIES)
-        rng, clicks, started = random.Random(seed), 0, time.monotonic()
-        while not is_over(page) and time.monotonic() - started < 300:
-            if page.locator(ACTIONS).count():
-                page.evaluate(CLICK_AND_COUNT_JS, rng.randrange(1000))
-                clicks += 1
-            else:
-                page.wait_for_timeout(40)
+        started = time.monotonic()
+        clicks = play(page, random.Random(seed))  # the browser tests' whole game by clicks
+        seconds = time.monotonic() - started
         browser.stop_tracing()
-        decisions = int(page.evaluate("window.__ra.n"))
+        decided = decisions(page)
         browser.close()
-    return {"decisions": decisions, "clicks": clicks, "seconds": round(time.monotonic() - started, 1)}
+    return {"decisions": decided, "clicks": clicks, "seconds": round(seconds, 1)}
 
 
 def main_thread_events(trace: Path) -> list[dict[str, Any]]:

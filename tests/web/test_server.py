@@ -38,6 +38,7 @@ async def play(
             return
         if p.state is not None and p.my_turn:
             acted = p.state["n"]
+            await asyncio.sleep(think)
             await p.play_random()
         while not done.is_set():
             try:
