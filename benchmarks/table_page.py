@@ -3,11 +3,13 @@
 A real ``ra serve`` on loopback (a fresh SQLite file, the game's deal fixed by ``--seed``) and
 Debian's Chromium through Playwright, as the browser tests drive it (software drawing, reduced
 motion). The person's page clicks legal actions until the game is over while Chromium's trace
-records the page's main thread; the script prints how long that thread was busy, how much of it
-was the page's handling of the server's messages, and how much went on layouts the page's own
-script forced (reading a size or a scroll position after writing the page), with the script lines
-that forced them. ``--server-path`` runs the server (and so the pages it serves) from another
-checkout's ``src`` (a before/after in one run, as the machines are shared and noisy)::
+records it; the script prints how long the page's main thread was busy, how much of it was the
+page's handling of the server's messages, how much went on layouts the page's own script forced
+(reading a size or a scroll position after writing the page) and the script lines that forced
+them, how long the raster workers drew the page's tiles again (a tile is drawn again when
+anything in it changed), and the processor time of all Chromium's processes over the game (the
+trace's own cost included). ``--server-path`` runs the server (and so the pages it serves) from
+another checkout's ``src`` (a before/after in one run, as the machines are shared and noisy)::
 
     python benchmarks/table_page.py --runs 2
     python benchmarks/table_page.py --server-path /tmp/old/src --json
@@ -39,6 +41,32 @@ CATEGORIES = [
 """Chromium's trace categories: the timeline's tasks, layouts and script calls, with the script's
 stack where a layout was forced."""
 MAIN = "CrRendererMain"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def browser_cpu() -> float:
+    """Processor seconds so far of this process's descendants that are Chromium (its browser,
+    renderer and GPU processes; not the server)."""
+    children: dict[int, list[int]] = {}
+    chromium: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        if b"chromium" in command.split(b"\0")[0]:
+            chromium[int(entry)] = sum(int(x) for x in fields[11:13]) / TICK
+    total, stack = 0.0, [os.getpid()]
+    while stack:
+        pid = stack.pop()
+        total += chromium.get(pid, 0.0)
+        stack.extend(children.get(pid, []))
+    return total
 
 
 def play_traced(base: str, trace: Path, seed: int) -> dict[str, Any]:
@@ -55,19 +83,33 @@ def play_traced(base: str, trace: Path, seed: int) -> dict[str, Any]:
         page = new_page(browser)
         page.goto(base + table["link"])
         browser.start_tracing(page=page, path=str(trace), categories=CATEGORIES)
-        started = time.monotonic()
+        started, cpu = time.monotonic(), browser_cpu()
         clicks = play(page, random.Random(seed))  # the browser tests' whole game by clicks
-        seconds = time.monotonic() - started
+        seconds, cpu = time.monotonic() - started, browser_cpu() - cpu
         browser.stop_tracing()
         decided = decisions(page)
         browser.close()
-    return {"decisions": decided, "clicks": clicks, "seconds": round(seconds, 1)}
+    return {
+        "decisions": decided,
+        "clicks": clicks,
+        "seconds": round(seconds, 1),
+        "browser_cpu_s": round(cpu, 2),  # the trace's own cost included
+    }
 
 
-def main_thread_events(trace: Path) -> list[dict[str, Any]]:
-    """The complete events of the page's main thread."""
+def trace_events(trace: Path) -> list[dict[str, Any]]:
     data = json.loads(trace.read_text())
-    events = data["traceEvents"] if isinstance(data, dict) else data
+    return list(data["traceEvents"] if isinstance(data, dict) else data)
+
+
+def raster(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """How long the raster workers drew the page's tiles, and how many tiles they drew."""
+    tiles = [e for e in events if e.get("ph") == "X" and e.get("name") == "RasterTask" and "dur" in e]
+    return {"raster_s": round(sum(float(e["dur"]) for e in tiles) / 1e6, 3), "tiles_drawn": len(tiles)}
+
+
+def main_thread_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The complete events of the page's main thread."""
     main = {
         (e["pid"], e["tid"])
         for e in events
@@ -121,7 +163,8 @@ def run_once(seed: int, server_path: str | None) -> dict[str, Any]:
         server = Server(f"sqlite:///{Path(tmp) / 'ra.db'}", Path(tmp) / "server.log", env=env).start()
         try:
             game = play_traced(server.url, Path(tmp) / "trace.json", seed)
-            return {**game, **summary(main_thread_events(Path(tmp) / "trace.json"))}
+            events = trace_events(Path(tmp) / "trace.json")
+            return {**game, **summary(main_thread_events(events)), **raster(events)}
         finally:
             server.stop()
 

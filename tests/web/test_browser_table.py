@@ -142,3 +142,78 @@ def test_pages_and_static_files_are_compressed(live_server: str) -> None:
     for path in ("/", "/static/i18n.js", "/static/table.js", "/static/style.css"):
         r = httpx.get(live_server + path, headers={"Accept-Encoding": "gzip"})
         assert r.status_code == 200 and r.headers.get("content-encoding") == "gzip", path
+
+
+MARK_ITEMS = """() => {
+  const items = [...document.querySelectorAll('#players > *'), ...document.querySelectorAll('#log > li')];
+  items.forEach((el, i) => { el.__mark = i; });
+  return items.map((el) => el.outerHTML);
+}"""
+"""Marks each player's display and each line of the log (a property on the element, not in its
+HTML) and returns their HTML as it is now."""
+ITEMS_NOW = """() => [...document.querySelectorAll('#players > *'), ...document.querySelectorAll('#log > li')]
+  .map((el) => [el.__mark ?? null, el.outerHTML])"""
+
+
+def test_a_replay_step_draws_again_only_what_the_decision_changed(browser: Browser, live_server: str) -> None:
+    """Stepping a replay one decision on keeps every player's display and log line that did not
+    change as the element it was (laid out, scrolled and focused as before), and writes the ones
+    that did: before, every step wrote the whole board, all displays and the whole log again."""
+    from tests.web.test_analysis import imported
+
+    game_id = imported(live_server)
+    page = new_page(browser)
+    page.goto(f"{live_server}/replay/{game_id}")
+    page.wait_for_selector("#log li")
+    # Into the game (some lines in the log, displays with tiles), as the slider takes it there.
+    page.locator("#rp-range").evaluate("(el) => { el.value = '30'; el.dispatchEvent(new Event('change')); }")
+    wait_js(page, "window.__replay.n === 30 && !window.__replay.busy")
+    kept = changed = 0
+    for step in range(10):
+        before = page.evaluate(MARK_ITEMS)
+        page.keyboard.press("ArrowRight")
+        wait_js(page, f"window.__replay.n === {31 + step} && !window.__replay.busy")
+        now = page.evaluate(ITEMS_NOW)
+        assert len(now) > len(before) - 1, "lines of the log went missing"
+        for mark, html in now:
+            if mark is not None:  # the element kept: its HTML is what it was
+                assert html == before[mark], f"an element kept though it changed: {html[:120]}"
+                kept += 1
+        marked = {m for m, _ in now if m is not None}
+        for i, html in enumerate(before):
+            if i not in marked:  # written again: it changed (or was dropped)
+                assert html not in [h for _, h in now], (
+                    f"an unchanged element was written again: {html[:120]}"
+                )
+                changed += 1
+    assert kept > 10 * 20 and changed >= 10, (kept, changed)
+    page.keyboard.press("ArrowLeft")  # a step back drops the decision's log lines, keeps the rest
+    wait_js(page, "window.__replay.n === 39 && !window.__replay.busy")
+    assert page.evaluate("document.querySelector('#log > li').__mark") == len(
+        page.evaluate("[...document.querySelectorAll('#players > *')]")
+    ), "the log's first line was written again"
+    no_js_errors(page)
+    page.context.close()
+
+
+def test_an_opened_seat_link_stays_open_through_the_moves(browser: Browser, live_server: str) -> None:
+    """The table's link card is written again only when it changes: a person who opened the seat
+    link to copy it keeps it open while the bots move (it closed at every move)."""
+    made = create_game(
+        live_server,
+        [{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}],
+        bot_delay=0,
+    )
+    page = new_page(browser)
+    page.goto(live_server + made["link"])
+    page.wait_for_selector(ACTIONS)
+    page.click("#links-card details.seat-link summary")
+    assert page.evaluate("document.querySelector('#links-card details.seat-link').open")
+    n = decisions(page)
+    rng = random.Random(5)
+    while decisions(page) < n + 6:  # the person's moves and the bots'
+        if click_legal(page, rng) is None:
+            page.wait_for_timeout(30)
+    assert page.evaluate("document.querySelector('#links-card details.seat-link').open")
+    no_js_errors(page)
+    page.context.close()

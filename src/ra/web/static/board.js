@@ -153,14 +153,14 @@ export function renderPlayer(view, seat, opts = {}) {
     `<div class="groups">${groups}</div>${lost}</${tag}>`;
 }
 
-// The game log (newest last).
+// The game log's lines (newest last), one <li> each.
 export function renderLog(events, ns, you = null) {
   return events.map((ev) => {
     const cls = ev.kind === "epoch" || ev.kind === "epoch_end" || ev.kind === "game_over" ? " big" : "";
     const dis = ev.kind === "disaster" || ev.kind === "discard" ? " bad" : ev.kind === "win" ? " good" : "";
     const text = eventText(ev, ns, you);
     return `<li class="ev ev-${ev.kind}${cls}${dis}">${esc(text)}</li>`;
-  }).join("");
+  });
 }
 
 // Score events grouped by epoch: [{epoch, rows: [{seat, detail}]}].

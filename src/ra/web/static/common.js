@@ -20,6 +20,33 @@ export function setHTML(el, html) {
   return true;
 }
 
+// A list whose items are the element's children, one element each, written item by item: an item
+// is written only when it changed, new items at the end are added, items past the end removed (a
+// table's players: a move changes one display; a log: a move adds its lines, the rest stay laid
+// out and scrolled). True when anything was written. Only for elements no other code writes into.
+const itemsWritten = new WeakMap();
+export function setItemsHTML(el, items) {
+  const before = itemsWritten.get(el);
+  itemsWritten.set(el, items);
+  if (!before || el.children.length !== before.length) {
+    el.innerHTML = items.join("");
+    return true;
+  }
+  const kept = Math.min(before.length, items.length);
+  let changed = false;
+  for (let i = 0; i < kept; i++) {
+    if (before[i] !== items[i]) { el.children[i].outerHTML = items[i]; changed = true; }
+  }
+  for (let i = before.length - 1; i >= items.length; i--) { el.children[i].remove(); changed = true; }
+  if (items.length > kept) { el.insertAdjacentHTML("beforeend", items.slice(kept).join("")); changed = true; }
+  return changed;
+}
+
+// An element's text, written only when it changed (writing the same text lays the page out again).
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 // An element scrolled to its end once a frame, when the page is laid out anyway: reading its height
 // in the middle of drawing (a log after a move) lays the whole page out then, and again once the
 // rest is drawn.

@@ -1,7 +1,7 @@
 // The guided first game: the server plays each chapter (ra.learn); this page shows its
 // texts, the board and the moves allowed, and keeps the learner's progress in localStorage.
 import { t, currentLang } from "./i18n.js";
-import { mountHeader, api, $, esc, saveSeat, savedName, saveName } from "./common.js";
+import { mountHeader, api, $, esc, setHTML, setItemsHTML, saveSeat, savedName, saveName } from "./common.js";
 import { renderBoard, renderPlayer } from "./board.js";
 
 const KEY = "ra.learn";
@@ -49,8 +49,8 @@ function render() {
   $("#learn-moves").innerHTML = r.moves.map((m) =>
     `<button type="button" class="btn" data-act="${esc(m.action)}">${esc(m.label)}</button>`).join("");
   $("#learn-end").innerHTML = endHtml(r);
-  $("#board-area").innerHTML = renderBoard(r.view, {});
-  $("#players").innerHTML = r.view.players.map((_, i) => renderPlayer(r.view, i, { me: 0 })).join("");
+  setHTML($("#board-area"), renderBoard(r.view, {}));
+  setItemsHTML($("#players"), r.view.players.map((_, i) => renderPlayer(r.view, i, { me: 0 })));
   $("#learn-chapters").innerHTML = L.chapters.map((c, i) =>
     `<li><a href="#${esc(c.id)}" data-chapter="${esc(c.id)}"${c.id === r.chapter ? ' aria-current="step"' : ""}>${esc(t(`learn.${c.id}.title`))}</a></li>`).join("");
   document.title = `${t("learn.title")} — ${title}`;

@@ -1,7 +1,7 @@
 // Puzzles: the server picks a puzzle near your rating, judges your answer and moves the rating
 // (ra.puzzles); this page draws the board and keeps, without an account, the rating in localStorage.
 import { t, currentLang } from "./i18n.js";
-import { mountHeader, api, $, esc, account } from "./common.js";
+import { mountHeader, api, $, esc, setHTML, setItemsHTML, account } from "./common.js";
 import { renderBoard, renderPlayer } from "./board.js";
 
 const KEY = "ra.puzzles";
@@ -78,8 +78,8 @@ function render() {
   $("#puzzle-moves").innerHTML = P.result ? "" : p.moves.map((m) =>
     `<button type="button" class="btn" data-act="${esc(m.action)}">${esc(m.label)}</button>`).join("");
   $("#puzzle-result").innerHTML = P.result ? resultHtml(P.result) : "";
-  $("#board-area").innerHTML = renderBoard(p.view, {});
-  $("#players").innerHTML = p.view.players.map((_, i) => renderPlayer(p.view, i, { me: p.mover })).join("");
+  setHTML($("#board-area"), renderBoard(p.view, {}));
+  setItemsHTML($("#players"), p.view.players.map((_, i) => renderPlayer(p.view, i, { me: p.mover })));
   $("#puzzle-rating").textContent = String(solver.rating);
   // How it settles: a new rating takes big steps, each answer makes them smaller (its sigma).
   $("#puzzle-settling").textContent = solver.step ? t("puzzle.web.settling", { step: solver.step }) : "";

@@ -1,6 +1,6 @@
 // The replay viewer: step through a finished (or imported) game from any seat's view.
-import { t, render as renderMsg, currentLang } from "./i18n.js";
-import { $, esc, scrollToEnd, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
+import { t, eventText, render as renderMsg, currentLang } from "./i18n.js";
+import { $, esc, setHTML, setItemsHTML, scrollToEnd, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
 import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, renderLegend } from "./board.js";
 
 const gameId = gameIdFromPath("replay");
@@ -65,16 +65,16 @@ function render() {
   $("#rp-epochs").innerHTML = R.epochs.map(([ep, first]) => `<button type="button" class="btn small epoch-jump" data-n="${first}">${esc(t("rp.epoch", { n: ep }))}</button>`).join("");
   $("#status").textContent = statusLine(v, null, edition());
   const last = [...d.events].reverse().find((e) => e.kind !== "score");
-  $("#last-event").textContent = last ? t("table.lastMove", { text: renderLog([last], ns).replace(/<[^>]+>/g, "").replace(/&amp;/g, "&") }) : "";
-  $("#board-area").innerHTML = renderBoard(v, { edition: edition() });
+  $("#last-event").textContent = last ? t("table.lastMove", { text: eventText(last, ns) }) : "";
+  setHTML($("#board-area"), renderBoard(v, { edition: edition() }));
   const n = v.players.length;
   $("#players").className = `players n${n}`;
-  $("#players").innerHTML = v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, you: !!mine && mine.seat === R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human", account: Boolean(R.game && R.game.seats[i] && R.game.seats[i].account) })).join("");
-  $("#tile-legend").innerHTML = renderLegend();
+  // Each part written only where it changed: a step redraws what the decision moved.
+  setItemsHTML($("#players"), v.players.map((_, i) => renderPlayer(v, i, { me: R.seat, you: !!mine && mine.seat === R.seat, edition: edition(), kind: R.game && R.game.seats[i] ? R.game.seats[i].kind : "human", account: Boolean(R.game && R.game.seats[i] && R.game.seats[i].account) })));
+  setHTML($("#tile-legend"), renderLegend());
   const log = $("#log");
-  log.innerHTML = renderLog(d.events, ns);
-  scrollToEnd(log);
-  $("#scoring").innerHTML = renderScoring(d.events, v);
+  if (setItemsHTML(log, renderLog(d.events, ns))) scrollToEnd(log);
+  setHTML($("#scoring"), renderScoring(d.events, v));
   const fin = $("#final-area");
   markCurrentMistake();
   if (v.phase === "over") { fin.hidden = false; fin.innerHTML = `<div class="card final-card">${renderFinal(v, d.events, null, R.game)}</div>`; }

@@ -3,7 +3,7 @@
 import { t, has, join, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
-  $, setHTML, scrollToEnd, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
+  $, setHTML, setItemsHTML, setText, scrollToEnd, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
   gameIdFromPath, toast, copyText, account,
 } from "./common.js";
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
@@ -388,7 +388,7 @@ function render() {
   renderBoardArea();
   renderActions();
   renderPlayers();
-  $("#tile-legend").innerHTML = S.view ? renderLegend() : "";
+  setHTML($("#tile-legend"), S.view ? renderLegend() : "");
   renderLogArea();
   renderLinks();
   renderChat();
@@ -427,24 +427,24 @@ function ratedNote() {
 function renderStatus() {
   const st = $("#status");
   const last = $("#last-event");
-  if (!S.game) { st.textContent = t("table.loading"); last.textContent = ""; return; }
+  if (!S.game) { setText(st, t("table.loading")); setText(last, ""); return; }
   const rated = $("#rated-note");  // rated or casual, as the table was made (ra.web.rating_policy)
   rated.hidden = false;
-  rated.textContent = ratedNote();
+  setText(rated, ratedNote());
   const bar = $("#status-bar");
   if (S.game.status === "open") {
-    st.textContent = t("table.waitingRoom");
-    last.textContent = "";
+    setText(st, t("table.waitingRoom"));
+    setText(last, "");
     bar.classList.remove("mine");
     return;
   }
   if (!S.view) return;
   let text = statusLine(S.view, S.seat, edition());
   if (S.seat === null) text = `${text} ${t("table.spectating")}`;
-  st.textContent = text;
+  setText(st, text);
   bar.classList.toggle("mine", S.legal.length > 0);
   const lastEv = [...S.events].reverse().find((e) => e.kind !== "score");
-  last.textContent = lastEv ? t("table.lastMove", { text: eventLine(lastEv) }) : "";
+  setText(last, lastEv ? t("table.lastMove", { text: eventLine(lastEv) }) : "");
 }
 
 // ---- the clock: seconds for each decision; a seat out of time is played by a bot until its person is back ----
@@ -457,7 +457,7 @@ function renderClock() {
   const s = Math.max(0, Math.ceil(left));
   const time = clockText(s);
   const who = S.view.to_move === S.seat ? t("clock.yours", { time }) : t("clock.theirs", { name: playerName(S.view.players[S.view.to_move].name), time });
-  box.textContent = `◷ ${gameClocks(s) || who}`;
+  setText(box, `◷ ${gameClocks(s) || who}`);
   box.classList.toggle("low", s <= 10);
 }
 
@@ -667,13 +667,13 @@ function godTakes() {
 
 function renderBoardArea() {
   const box = $("#board-area");
-  if (!S.view) { box.innerHTML = ""; return; }
-  box.innerHTML = renderBoard(S.view, { edition: edition(), godTakes: godTakes(), fresh: S.fresh && S.fresh.auction, freshRa: S.fresh && S.fresh.ra });
+  if (!S.view) { setHTML(box, ""); return; }
+  setHTML(box, renderBoard(S.view, { edition: edition(), godTakes: godTakes(), fresh: S.fresh && S.fresh.auction, freshRa: S.fresh && S.fresh.ra }));
 }
 
 function renderActions() {
   const box = $("#actions");
-  if (!S.view || (S.game && S.game.status === "open")) { box.innerHTML = ""; box.hidden = true; return; }
+  if (!S.view || (S.game && S.game.status === "open")) { setHTML(box, ""); box.hidden = true; return; }
   box.hidden = false;
   const ed = edition();
   const dis = S.sending || !S.connected ? " disabled" : "";
@@ -726,19 +726,19 @@ function renderActions() {
     let msg = "";
     if (S.seat === null) msg = t("table.spectating");
     else if (S.view.phase !== "over" && S.view.to_move !== null && S.view.to_move !== undefined) msg = t("table.waiting", { name: playerName(S.view.players[S.view.to_move].name) });
-    box.innerHTML = msg ? `<p class="waiting-msg">${esc(msg)}</p>` : "";
+    setHTML(box, msg ? `<p class="waiting-msg">${esc(msg)}</p>` : "");
     box.classList.remove("mine");
     if (!msg) box.hidden = true;
     return;
   }
   box.classList.toggle("mine", L.length > 0);
-  box.innerHTML = `<h2 class="sr-only">${esc(t("table.actions"))}</h2>${parts.join("")}`;
+  setHTML(box, `<h2 class="sr-only">${esc(t("table.actions"))}</h2>${parts.join("")}`);
   lockPicks();
 }
 
 function renderPlayers() {
   const box = $("#players");
-  if (!S.view) { box.innerHTML = ""; return; }
+  if (!S.view) { setItemsHTML(box, []); return; }
   const discards = new Set(S.legal.filter((a) => a.startsWith("discard ")).map((a) => a.slice(8)));
   const n = S.view.players.length;
   // My display first, then the others in seating order after me.
@@ -746,7 +746,7 @@ function renderPlayers() {
   const start = S.seat ?? 0;
   for (let k = 0; k < n; k++) order.push((start + k) % n);
   box.className = `players n${n}`;
-  box.innerHTML = order.map((seat) => {
+  setItemsHTML(box, order.map((seat) => {
     const s = S.game && S.game.seats ? S.game.seats[seat] : null;
     return renderPlayer(S.view, seat, {
       me: S.seat, edition: edition(), kind: s ? s.kind : "human", connected: !S.connected ? false : s ? s.connected : null,
@@ -755,13 +755,13 @@ function renderPlayers() {
       discards: seat === S.seat ? discards : new Set(),
       fresh: S.fresh && S.fresh.tiles[seat], lost: S.fresh && S.fresh.lost[seat], flash: S.fresh && S.fresh.flash.has(seat),
     });
-  }).join("");
+  }));
 }
 
 function renderLogArea() {
   const box = $("#log");
-  if (!S.view) { setHTML(box, ""); return; }
-  if (setHTML(box, renderLog(S.events, names(S.view), S.seat))) scrollToEnd(box);
+  if (!S.view) { setItemsHTML(box, []); return; }
+  if (setItemsHTML(box, renderLog(S.events, names(S.view), S.seat))) scrollToEnd(box);
   setHTML($("#scoring"), renderScoring(S.events, S.view));
 }
 
@@ -769,7 +769,7 @@ function renderLinks() {
   const box = $("#links-card");
   // An invitation only where a seat is free; a running table offers a link to watch; a finished
   // one (its replay is linked from the result) none.
-  if (!S.game || S.game.status === "finished") { box.innerHTML = ""; box.hidden = true; return; }
+  if (!S.game || S.game.status === "finished") { setHTML(box, ""); box.hidden = true; return; }
   box.hidden = false;
   const free = S.game.seats.some((x) => x.kind === "human" && !x.taken);
   const title = free ? t("table.shareLink") : t("table.watchLink");
@@ -780,7 +780,8 @@ function renderLinks() {
     const seatLink = absLink(`/g/${gameId}?seat=${mine.seat}&token=${encodeURIComponent(mine.token)}`);
     html += `<details class="seat-link"><summary>${esc(t("table.seatLink"))}</summary><div class="share"><input class="share-input" readonly value="${esc(seatLink)}"><button type="button" class="btn small" id="copy-seat">${esc(t("lobby.copy"))}</button></div></details>`;
   }
-  box.innerHTML = `<h2>${esc(title)}</h2>${html}`;
+  // Written again only when it changed: a seat link opened stays open through the moves.
+  if (!setHTML(box, `<h2>${esc(title)}</h2>${html}`)) return;
   wireNotify(box, renderLinks);
   $("#copy-share", box).addEventListener("click", async () => { if (await copyText(absLink(`/g/${gameId}`))) toast(t("lobby.copied"), "ok"); });
   const cs = $("#copy-seat", box);
