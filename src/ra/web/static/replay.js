@@ -61,8 +61,8 @@ function render() {
   const v = d.view;
   const ns = names(v);
   const sel = $("#rp-seat");
-  sel.innerHTML = ns.map((nm, i) => `<option value="${i}"${i === R.seat ? " selected" : ""}>${esc(nm)}</option>`).join("");
-  $("#rp-epochs").innerHTML = R.epochs.map(([ep, first]) => `<button type="button" class="btn small epoch-jump" data-n="${first}">${esc(t("rp.epoch", { n: ep }))}</button>`).join("");
+  setHTML(sel, ns.map((nm, i) => `<option value="${i}"${i === R.seat ? " selected" : ""}>${esc(nm)}</option>`).join(""));
+  setHTML($("#rp-epochs"), R.epochs.map(([ep, first]) => `<button type="button" class="btn small epoch-jump" data-n="${first}">${esc(t("rp.epoch", { n: ep }))}</button>`).join(""));
   $("#status").textContent = statusLine(v, null, edition());
   const last = [...d.events].reverse().find((e) => e.kind !== "score");
   $("#last-event").textContent = last ? t("table.lastMove", { text: eventText(last, ns) }) : "";
