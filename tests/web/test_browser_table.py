@@ -14,6 +14,7 @@ import httpx
 from tests.web.test_browser import (
     ACTIONS,
     BROWSER_TESTS,
+    WHOLE_GAME_S,
     Browser,
     click_legal,
     create_game,
@@ -211,7 +212,9 @@ def test_an_opened_seat_link_stays_open_through_the_moves(browser: Browser, live
     assert page.evaluate("document.querySelector('#links-card details.seat-link').open")
     n = decisions(page)
     rng = random.Random(5)
+    deadline = time.monotonic() + WHOLE_GAME_S
     while decisions(page) < n + 6:  # the person's moves and the bots'
+        assert time.monotonic() < deadline, f"the table stalled at decision {decisions(page)}"
         if click_legal(page, rng) is None:
             page.wait_for_timeout(30)
     assert page.evaluate("document.querySelector('#links-card details.seat-link').open")

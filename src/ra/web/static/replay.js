@@ -62,6 +62,7 @@ function render() {
   const ns = names(v);
   const sel = $("#rp-seat");
   setHTML(sel, ns.map((nm, i) => `<option value="${i}"${i === R.seat ? " selected" : ""}>${esc(nm)}</option>`).join(""));
+  sel.value = String(R.seat);  // the seat shown (a pick whose answer a later step overtook is not)
   setHTML($("#rp-epochs"), R.epochs.map(([ep, first]) => `<button type="button" class="btn small epoch-jump" data-n="${first}">${esc(t("rp.epoch", { n: ep }))}</button>`).join(""));
   $("#status").textContent = statusLine(v, null, edition());
   const last = [...d.events].reverse().find((e) => e.kind !== "score");
