@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from web_load import cpu_of, family  # a sibling: benchmarks/ is the script's own folder
 
 CATEGORIES = [
     "devtools.timeline",
@@ -41,32 +42,19 @@ CATEGORIES = [
 """Chromium's trace categories: the timeline's tasks, layouts and script calls, with the script's
 stack where a layout was forced."""
 MAIN = "CrRendererMain"
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def browser_cpu() -> float:
     """Processor seconds so far of this process's descendants that are Chromium (its browser,
     renderer and GPU processes; not the server)."""
-    children: dict[int, list[int]] = {}
-    chromium: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+
+    def chromium(pid: int) -> bool:
         try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            return b"chromium" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
         except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        children.setdefault(int(fields[1]), []).append(int(entry))
-        if b"chromium" in command.split(b"\0")[0]:
-            chromium[int(entry)] = sum(int(x) for x in fields[11:13]) / TICK
-    total, stack = 0.0, [os.getpid()]
-    while stack:
-        pid = stack.pop()
-        total += chromium.get(pid, 0.0)
-        stack.extend(children.get(pid, []))
-    return total
+            return False
+
+    return cpu_of(p for p in family(os.getpid()) if chromium(p))
 
 
 def play_traced(base: str, trace: Path, seed: int) -> dict[str, Any]:

@@ -175,7 +175,7 @@ def test_a_replay_step_draws_again_only_what_the_decision_changed(browser: Brows
         page.keyboard.press("ArrowRight")
         wait_js(page, f"window.__replay.n === {31 + step} && !window.__replay.busy")
         now = page.evaluate(ITEMS_NOW)
-        assert len(now) > len(before) - 1, "lines of the log went missing"
+        assert len(now) >= len(before), "lines of the log went missing"
         for mark, html in now:
             if mark is not None:  # the element kept: its HTML is what it was
                 assert html == before[mark], f"an element kept though it changed: {html[:120]}"

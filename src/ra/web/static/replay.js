@@ -1,6 +1,6 @@
 // The replay viewer: step through a finished (or imported) game from any seat's view.
 import { t, eventText, render as renderMsg, currentLang } from "./i18n.js";
-import { $, esc, setHTML, setItemsHTML, scrollToEnd, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
+import { $, esc, setHTML, setItemsHTML, setText, scrollToEnd, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
 import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, renderLegend } from "./board.js";
 
 const gameId = gameIdFromPath("replay");
@@ -64,9 +64,9 @@ function render() {
   setHTML(sel, ns.map((nm, i) => `<option value="${i}"${i === R.seat ? " selected" : ""}>${esc(nm)}</option>`).join(""));
   sel.value = String(R.seat);  // the seat shown (a pick whose answer a later step overtook is not)
   setHTML($("#rp-epochs"), R.epochs.map(([ep, first]) => `<button type="button" class="btn small epoch-jump" data-n="${first}">${esc(t("rp.epoch", { n: ep }))}</button>`).join(""));
-  $("#status").textContent = statusLine(v, null, edition());
+  setText($("#status"), statusLine(v, null, edition()));
   const last = [...d.events].reverse().find((e) => e.kind !== "score");
-  $("#last-event").textContent = last ? t("table.lastMove", { text: eventText(last, ns) }) : "";
+  setText($("#last-event"), last ? t("table.lastMove", { text: eventText(last, ns) }) : "");
   setHTML($("#board-area"), renderBoard(v, { edition: edition() }));
   const n = v.players.length;
   $("#players").className = `players n${n}`;
