@@ -17,7 +17,7 @@ from ra.bots.explain import action_words, lot_text, mistake_text, reason
 from ra.table import HintJob
 from ra.tiles import Tile
 from ra.tui.hints import hints_text
-from ra.web.hints import hint_for
+from ra.web.bot_work import hint_for
 from tests.conftest import make_game
 
 native = pytest.mark.skipif(not ra.native_available(), reason="the advisor's search needs the native core")

@@ -12,7 +12,7 @@ from ra.bots.advisor import Advisor
 from ra.bots.explain import action_words, explain, msg_from_json, reason, reason_msg
 from ra.table import HintJob
 from ra.tui.hints import hints_text
-from ra.web.hints import hint_for
+from ra.web.bot_work import hint_for
 from ra.words import words
 from tests.conftest import make_game
 

@@ -41,7 +41,7 @@ def live_server(module_server: str) -> str:
 
 def _as_a_tie(text: str) -> str:
     """The server's hint reply made an exact tie of its top two actions, as
-    :func:`ra.web.hints.hint_for` sends one (tests/web/test_hint_star.py checks that side)."""
+    :func:`ra.web.bot_work.hint_for` sends one (tests/web/test_hint_star.py checks that side)."""
     msg = json.loads(text)
     if msg.get("type") != "hint":
         return text

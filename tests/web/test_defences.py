@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from ra.web.accounts import FAILURES_BEFORE_DELAY, RESET_TRIES_PER_MINUTE, SIGN_INS_PER_MINUTE, PasswordWork
-from ra.web.bot_processes import BACKGROUND_NICENESS
+from ra.web.bot_work import BACKGROUND_NICENESS
 from ra.web.limits import MemoryLevels, SharedBucket, SharedTally, address_prefix
 from ra.web.lobby import ApiError
 from ra.web.testing import Server

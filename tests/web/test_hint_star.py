@@ -9,7 +9,7 @@ import ra
 from ra.bots import from_spec
 from ra.bots.advisor import Advisor
 from ra.table import HintJob
-from ra.web.hints import hint_for
+from ra.web.bot_work import hint_for
 
 native = pytest.mark.skipif(not ra.native_available(), reason="the advisor's search needs the native core")
 

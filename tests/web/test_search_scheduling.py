@@ -21,7 +21,7 @@ import pytest
 import ra
 from ra.table import HintJob, SearchCancelledError
 from ra.web import scheduler as scheduling
-from ra.web.hints import hint_for
+from ra.web.bot_work import hint_for
 from ra.web.scheduler import FairScheduler, Start
 from ra.web.switches import install
 from ra.web.testing import Server

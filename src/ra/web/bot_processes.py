@@ -5,16 +5,12 @@ the processes out table by table (:mod:`ra.web.scheduler`)."""
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import multiprocessing
-import os
-import signal
-import sys
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from ra.processes import context
-from ra.web.hints import hint_for
+from ra.web.bot_work import background_worker, die_with_parent, hint_for
 from ra.web.metrics import Metrics
 from ra.web.scheduler import FairScheduler
 from ra.web.settings import Settings
@@ -87,28 +83,4 @@ class BotProcesses:
             process.terminate()
 
 
-PR_SET_PDEATHSIG = 1
-"""Linux's prctl option: the signal a process gets when its parent ends."""
-BACKGROUND_NICENESS = 10
-"""How much lower the CPU priority of the processes that search for tables where no person is
-present: when the cores are busy, a present person's bot still gets one at once."""
-
-
-def background_worker() -> None:
-    """A bot process for tables where nobody is present: ends with the server, and yields the
-    CPU to the people's searches (issue 40, finding 1)."""
-    die_with_parent()
-    os.nice(BACKGROUND_NICENESS)
-
-
-def die_with_parent() -> None:
-    """In a bot process, first thing: be ended with the server process that started it (Linux's
-    parent-death signal), so a server stopped by SIGTERM or killed leaves no search running,
-    orphaned (issue 40, finding 10)."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() == 1:  # the server ended before the signal was asked for
-        os._exit(0)
-
-
-__all__ = ["BotProcesses", "background_worker", "die_with_parent"]
+__all__ = ["BotProcesses"]

@@ -1,9 +1,10 @@
 """Hints at the browser table: each legal action's win chance, the best one and why.
 
-Computed in a bot worker process (a search is CPU-bound) from the asking seat's view only
-(R9.3: never the bag order), by the table's one hint pipeline (:func:`ra.table.advise`, which
-the terminal game uses too), and sent to that seat alone.  The reason travels as a message
-(:func:`ra.bots.explain.reason_msg`, players by seat): the browser renders it in its language.
+Computed in a bot worker process (a search is CPU-bound: :func:`ra.web.bot_work.hint_for`)
+from the asking seat's view only (R9.3: never the bag order), by the table's one hint pipeline
+(:func:`ra.table.advise`, which the terminal game uses too), and sent to that seat alone.  The
+reason travels as a message (:func:`ra.bots.explain.reason_msg`, players by seat): the browser
+renders it in its language.
 
 The hint lifecycle is the table's (:mod:`ra.steps`): one search per position and seat (asking
 again gets the same answer), at most one in flight per seat, cancelled as soon as its decision is
@@ -19,8 +20,6 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 
 from ra.analysis.chances import default_model
-from ra.bots.evaluate import ActionValue, Evaluation
-from ra.bots.explain import explain, reason_msg
 from ra.master import (
     AskHint,
     CancelHint,
@@ -35,47 +34,17 @@ from ra.master import (
     StartHint,
 )
 from ra.steps import hint_wanted
-from ra.table import HintJob, SearchCancelledError, Table, advise
+from ra.table import HintJob, SearchCancelledError, Table
 from ra.views import PlayerView
 from ra.web.clients import Client
 from ra.web.errors import ClientError
 from ra.web.protocol import ErrorMessage, HintReply, error
 from ra.web.rating_policy import assists_refusal
-from ra.web.switches import switch
 
 log = logging.getLogger("ra.web")
 
 HintTable = Table[HintReply]
 """A table at the web: its hint cache holds the ``hint`` messages found."""
-
-
-def hint_for(job: HintJob, edition: str, index: int = -1) -> HintReply:
-    """The ``hint`` message for the seat of ``job``'s view, to move (runs in a worker process:
-    the job travels by value, nothing is replayed there); ``index``: the search's switch
-    (:mod:`ra.web.switches`), which stops it when its answer is no longer wanted."""
-    view = job.view
-    seat = view.seat
-    assert seat is not None, "hints are for a seat, not a spectator"
-    evaluation = advise(job, switch(index) if index >= 0 else None)
-    best, starred = evaluation.best, evaluation.starred
-    # On an exact tie the library stars nothing (issue 53), and no reason says why one is best.
-    why = reason_msg(explain(view, best.action, evaluation), edition) if starred is not None else None
-    return {
-        "type": "hint",
-        "n": view.num_decisions,
-        "seat": seat,
-        "chances": [round(c, 4) for c in evaluation.chances],
-        "actions": [
-            {"action": str(v.action), "chance": round(v.chances[seat], 4), "margin": round(v.margin, 1)}
-            for v in evaluation.actions
-        ],
-        "best": str(best.action),
-        "starred": str(starred.action) if starred is not None else None,
-        "tied": [] if starred is not None else _level_with(evaluation, best),
-        "reason": why.to_json() if why is not None else None,
-        "playouts": evaluation.playouts,
-        "source": "search" if evaluation.source == "search" else "flat",
-    }
 
 
 def given_too(reply: HintReply, view: PlayerView, strengths: Sequence[float]) -> HintReply:
@@ -84,12 +53,6 @@ def given_too(reply: HintReply, view: PlayerView, strengths: Sequence[float]) ->
     search's, which assumes everyone plays like the search from here (issue 53)."""
     chance = default_model().chances(view, strengths)[reply["seat"]]
     return {**reply, "given": round(chance, 4)}
-
-
-def _level_with(evaluation: Evaluation, best: ActionValue) -> list[str]:
-    """The actions a hint shows exactly as it shows ``best`` (a tie: nobody is starred)."""
-    seat = evaluation.mover
-    return [str(v.action) for v in evaluation.actions if v.shown(seat) == best.shown(seat)]
 
 
 Search = Callable[[HintJob, HintKey], Awaitable[HintReply]]
@@ -193,4 +156,4 @@ def _tell(asker: Hashable, message: HintReply | ErrorMessage) -> None:
         asker.put(message)
 
 
-__all__ = ["HintDesk", "HintTable", "given_too", "hint_for"]
+__all__ = ["HintDesk", "HintTable", "given_too"]

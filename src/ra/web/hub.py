@@ -40,10 +40,11 @@ from ra.master import (
 from ra.table import BotJob, HintJob, decide
 from ra.web.audience import Audience
 from ra.web.bot_processes import BotProcesses
+from ra.web.bot_work import hint_for
 from ra.web.clients import Client
 from ra.web.driver import BOT_CLAIM_STALE, BotDriver, BotRoom
 from ra.web.errors import ClientError
-from ra.web.hints import HintDesk, HintTable, given_too, hint_for
+from ra.web.hints import HintDesk, HintTable, given_too
 from ra.web.ledger import Ledger, mirror
 from ra.web.limits import table_owner
 from ra.web.mail import BY_TURNS_SECONDS
