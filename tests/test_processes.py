@@ -147,6 +147,48 @@ def test_a_worker_told_to_end_while_it_waits_for_a_lock_ends() -> None:
     assert done.stdout.split() == ["ended", str(128 + signal.SIGTERM), "True"], done.stderr
 
 
+def misses_its_first_sigterm() -> None:
+    """A worker's initializer: its first SIGTERM runs no handler, as one that came just before
+    the worker blocked in a wait (its handler runs at the next check between two steps of Python,
+    and a blocked wait has none until another signal ends it)."""
+    processes.worker_signals()
+    handler = signal.getsignal(signal.SIGTERM)
+
+    def missed(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, handler)  # the next one is handled as usual
+
+    signal.signal(signal.SIGTERM, missed)
+
+
+def says_then_sleeps(path: str) -> None:
+    """A task: say it runs (a file), then take its time."""
+    Path(path).touch()
+    time.sleep(60)
+
+
+def test_a_worker_that_missed_its_sigterm_is_told_again(tmp_path: Path) -> None:
+    """Stopping a pool tells each worker still running again, a second later: a worker that missed
+    its SIGTERM finished its task and then waited for ever for its tasks' queue's lock, which the
+    parent stopping the pool holds, and the parent waited for it (a hang of the suite, once)."""
+    pool = processes.worker_pool(1, initializer=misses_its_first_sigterm)
+    begun = tmp_path / "begun"
+    pool.apply_async(says_then_sleeps, (str(begun),))
+    deadline = time.monotonic() + 30
+    while not begun.exists():
+        assert time.monotonic() < deadline, "the worker did not take its task"
+        time.sleep(0.02)
+    stopping = threading.Thread(target=processes.stop, args=(pool,), daemon=True)
+    began = time.monotonic()
+    stopping.start()
+    stopping.join(20)
+    try:
+        assert not stopping.is_alive(), "the pool's stop waits on a worker told once"
+        assert time.monotonic() - began < 10
+    finally:
+        for worker in pool.workers:
+            worker.kill()
+
+
 CHATTY = """
 import os, sys, threading
 from ra import arena

@@ -72,14 +72,25 @@ def _lock_in_hand(frame: FrameType | None) -> bool:
     return bool(mine()) if callable(mine) else False
 
 
-def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> Pool:
+class WorkerPool(Pool):
+    """A pool of fresh worker processes that knows them, so that :func:`stop` can tell a worker
+    again to end (see :data:`TELL_AGAIN_AFTER`)."""
+
+    def __init__(self, jobs: int, initializer: Callable[[], None]) -> None:
+        before = set(multiprocessing.active_children())
+        super().__init__(processes=jobs, initializer=initializer, context=context())
+        self.workers: Final = [p for p in multiprocessing.active_children() if p not in before]
+        """The worker processes it started with (it starts no others: no ``maxtasksperchild``)."""
+
+
+def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> WorkerPool:
     """A pool of ``jobs`` fresh worker processes that leave Ctrl-C to this one.
 
     Ctrl-C is ignored while they start: a process started with it ignored keeps it ignored, so a
     Ctrl-C during their first fraction of a second (Python starting, the package imported) prints
     no traceback from them either. (Not SIGTERM: :func:`stop` ends the workers with it.)"""
     with held_off(signal.SIGINT):
-        return context().Pool(processes=jobs, initializer=initializer)
+        return WorkerPool(jobs, initializer)
 
 
 @contextmanager
@@ -104,9 +115,39 @@ def stop(pool: Pool) -> None:
 
     Dropped by a handler that does nothing, not ignored: a worker the pool starts meanwhile (in
     place of one that ended) is born with the default, so it can still be ended."""
-    with held_off(signal.SIGINT, signal.SIGTERM, handler=_dropped):
+    with held_off(signal.SIGINT, signal.SIGTERM, handler=_dropped), telling_again(pool):
         pool.terminate()
         pool.join()
+
+
+TELL_AGAIN_AFTER: Final = 1.0
+"""Seconds between two SIGTERMs to a worker that has not ended. A signal runs its Python handler
+at the next check between two steps of the worker's code; one that comes just after the last check
+before the worker blocks in a wait (for its tasks' queue's lock, which the parent stopping the pool
+holds) runs it only when another signal ends that wait. Told once, such a worker waited for ever,
+and the parent with it (seen once in a run of the suite: ``test_interrupting_keeps_finished_games``)."""
+
+
+@contextmanager
+def telling_again(pool: Pool) -> Iterator[None]:
+    """For the block (a pool stopping), a SIGTERM every :data:`TELL_AGAIN_AFTER` seconds to each
+    of ``pool``'s workers still running (a :class:`WorkerPool`'s; another pool's are not known)."""
+    workers = pool.workers if isinstance(pool, WorkerPool) else []
+    done = threading.Event()
+
+    def again() -> None:
+        while not done.wait(TELL_AGAIN_AFTER):
+            for worker in workers:
+                if worker.exitcode is None:
+                    worker.terminate()
+
+    teller = threading.Thread(target=again, name="ra-tell-again", daemon=True)
+    teller.start()
+    try:
+        yield
+    finally:
+        done.set()
+        teller.join()
 
 
 def _dropped(signum: int, frame: object) -> None:
