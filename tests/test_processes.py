@@ -171,22 +171,23 @@ def test_a_worker_that_missed_its_sigterm_is_told_again(tmp_path: Path) -> None:
     its SIGTERM finished its task and then waited for ever for its tasks' queue's lock, which the
     parent stopping the pool holds, and the parent waited for it (a hang of the suite, once)."""
     pool = processes.worker_pool(1, initializer=misses_its_first_sigterm)
-    begun = tmp_path / "begun"
-    pool.apply_async(says_then_sleeps, (str(begun),))
-    deadline = time.monotonic() + 30
-    while not begun.exists():
-        assert time.monotonic() < deadline, "the worker did not take its task"
-        time.sleep(0.02)
-    stopping = threading.Thread(target=processes.stop, args=(pool,), daemon=True)
-    began = time.monotonic()
-    stopping.start()
-    stopping.join(20)
     try:
+        begun = tmp_path / "begun"
+        pool.apply_async(says_then_sleeps, (str(begun),))
+        deadline = time.monotonic() + 30
+        while not begun.exists():
+            assert time.monotonic() < deadline, "the worker did not take its task"
+            time.sleep(0.02)
+        stopping = threading.Thread(target=processes.stop, args=(pool,), daemon=True)
+        began = time.monotonic()
+        stopping.start()
+        stopping.join(20)
         assert not stopping.is_alive(), "the pool's stop waits on a worker told once"
         assert time.monotonic() - began < 10
     finally:
         for worker in pool.workers:
             worker.kill()
+        pool.terminate()  # nothing more once stopped
 
 
 CHATTY = """

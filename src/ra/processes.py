@@ -10,14 +10,18 @@ environment.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing import synchronize
+from multiprocessing.connection import wait
 from multiprocessing.context import SpawnContext
 from multiprocessing.pool import Pool
+from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, Final
 
@@ -77,10 +81,15 @@ class WorkerPool(Pool):
     again to end (see :data:`TELL_AGAIN_AFTER`)."""
 
     def __init__(self, jobs: int, initializer: Callable[[], None]) -> None:
-        before = set(multiprocessing.active_children())
+        self.workers: Final[list[BaseProcess]] = []
+        """Every worker process it started: the first ones and any that replaced one that ended."""
         super().__init__(processes=jobs, initializer=initializer, context=context())
-        self.workers: Final = [p for p in multiprocessing.active_children() if p not in before]
-        """The worker processes it started with (it starts no others: no ``maxtasksperchild``)."""
+
+    def Process(self, ctx: Any, *args: Any, **kwds: Any) -> BaseProcess:  # type: ignore[override]  # noqa: N802
+        """The pool's hook for each worker it starts (the standard library's name): noted."""
+        worker: BaseProcess = ctx.Process(*args, **kwds)
+        self.workers.append(worker)
+        return worker
 
 
 def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> WorkerPool:
@@ -125,21 +134,23 @@ TELL_AGAIN_AFTER: Final = 1.0
 at the next check between two steps of the worker's code; one that comes just after the last check
 before the worker blocks in a wait (for its tasks' queue's lock, which the parent stopping the pool
 holds) runs it only when another signal ends that wait. Told once, such a worker waited for ever,
-and the parent with it (seen once in a run of the suite: ``test_interrupting_keeps_finished_games``)."""
+and the parent with it (seen once in a run of the suite: ``test_interrupting_keeps_finished_games``).
+A worker still ending its first time told (its handler has run) is ended by the next at once."""
 
 
 @contextmanager
 def telling_again(pool: Pool) -> Iterator[None]:
     """For the block (a pool stopping), a SIGTERM every :data:`TELL_AGAIN_AFTER` seconds to each
-    of ``pool``'s workers still running (a :class:`WorkerPool`'s; another pool's are not known)."""
+    of ``pool``'s workers still running (a :class:`WorkerPool`'s; another pool's are not known).
+    Whether one still runs is read from its sentinel, never by waiting for it: the pool waits for
+    its workers itself, and a process waited for here could have its number given to another."""
     workers = pool.workers if isinstance(pool, WorkerPool) else []
     done = threading.Event()
 
     def again() -> None:
         while not done.wait(TELL_AGAIN_AFTER):
-            for worker in workers:
-                if worker.exitcode is None:
-                    worker.terminate()
+            for worker in list(workers):
+                _tell_if_running(worker)
 
     teller = threading.Thread(target=again, name="ra-tell-again", daemon=True)
     teller.start()
@@ -148,6 +159,17 @@ def telling_again(pool: Pool) -> Iterator[None]:
     finally:
         done.set()
         teller.join()
+
+
+def _tell_if_running(worker: BaseProcess) -> None:
+    """SIGTERM to ``worker`` if it has started and not ended (its sentinel not yet readable)."""
+    try:
+        ended = bool(wait([worker.sentinel], 0))
+    except ValueError:  # not started yet (or closed): nothing to tell
+        return
+    if not ended and worker.pid is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker.pid, signal.SIGTERM)
 
 
 def _dropped(signum: int, frame: object) -> None:
