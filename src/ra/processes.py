@@ -10,13 +10,12 @@ environment.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from multiprocessing import synchronize
 from multiprocessing.connection import wait
 from multiprocessing.context import SpawnContext
@@ -103,7 +102,7 @@ def worker_pool(jobs: int, initializer: Callable[[], None] = worker_signals) -> 
 
 
 @contextmanager
-def running(jobs: int) -> Iterator[Pool]:
+def running(jobs: int) -> Iterator[WorkerPool]:
     """A :func:`worker_pool` for the block: closed and waited for when the block ends, stopped at
     once (:func:`stop`) when it raises (Ctrl-C, a worker's error), which goes on up."""
     pool = worker_pool(jobs)
@@ -117,7 +116,7 @@ def running(jobs: int) -> Iterator[Pool]:
         pool.join()
 
 
-def stop(pool: Pool) -> None:
+def stop(pool: WorkerPool) -> None:
     """End ``pool``'s workers now and wait for them, with Ctrl-C and SIGTERM dropped meanwhile:
     a second one arriving while the pool stops (``timeout`` signals a process twice, people press
     Ctrl-C twice) broke off the stopping half done, and the wait for the pool never ended.
@@ -139,17 +138,16 @@ A worker still ending its first time told (its handler has run) is ended by the 
 
 
 @contextmanager
-def telling_again(pool: Pool) -> Iterator[None]:
+def telling_again(pool: WorkerPool) -> Iterator[None]:
     """For the block (a pool stopping), a SIGTERM every :data:`TELL_AGAIN_AFTER` seconds to each
-    of ``pool``'s workers still running (a :class:`WorkerPool`'s; another pool's are not known).
-    Whether one still runs is read from its sentinel, never by waiting for it: the pool waits for
-    its workers itself, and a process waited for here could have its number given to another."""
-    workers = pool.workers if isinstance(pool, WorkerPool) else []
+    of ``pool``'s workers still running. Whether one still runs is read from its sentinel, never
+    by waiting for it: the pool waits for its workers itself, and a process waited for here could
+    have its number given to another."""
     done = threading.Event()
 
     def again() -> None:
         while not done.wait(TELL_AGAIN_AFTER):
-            for worker in list(workers):
+            for worker in list(pool.workers):  # a copy: the pool may add a replacement meanwhile
                 _tell_if_running(worker)
 
     teller = threading.Thread(target=again, name="ra-tell-again", daemon=True)
@@ -168,7 +166,7 @@ def _tell_if_running(worker: BaseProcess) -> None:
     except ValueError:  # not started yet (or closed): nothing to tell
         return
     if not ended and worker.pid is not None:
-        with contextlib.suppress(ProcessLookupError):
+        with suppress(ProcessLookupError):
             os.kill(worker.pid, signal.SIGTERM)
 
 

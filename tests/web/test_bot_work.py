@@ -1,8 +1,8 @@
 """A bot process imports what it runs (:mod:`ra.web.bot_work`), not the server.
 
-Each server's first bot move and first hint wait on a fresh process (:mod:`ra.processes`); one
-that imported the server's modules (the protocol's models, the clients, the metrics) cost about
-twice the processor time to start.
+A server's first search for a bot that searches, and its first hint, wait on a fresh process
+(:mod:`ra.processes`); one that imported the server's modules (the protocol's models, the
+clients, the metrics) cost about twice the processor time to start.
 """
 
 from __future__ import annotations

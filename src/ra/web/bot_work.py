@@ -3,8 +3,8 @@
 A bot process is started fresh (:mod:`ra.processes`) and imports what its pool hands it by name:
 its initializers and the functions it runs.  They live here, beside the table and the bots and
 apart from the server's own modules (the protocol's models, the clients, the metrics), so a bot
-process imports only what it runs: it starts in about half the processor time (each server's
-first bot move and first hint waits on one; the tests start hundreds of servers).
+process imports only what it runs: it starts in about half the processor time (a server's first
+search for a bot that searches, and its first hint, wait on one).
 """
 
 from __future__ import annotations
