@@ -97,6 +97,10 @@ def test_a_bot_to_move_shows_it_is_thinking(browser: Browser, live_server: str) 
         page.wait_for_timeout(150)
     assert page.locator(".thinking").count() == 1
     assert "thinking" in page.locator(".thinking").inner_text()
+    # The status bar's last move is the log's newest line that is not a score, in the same words
+    # (board.js's lastMoveLine, which the replay shows too).
+    newest = page.locator("#log li:not(.ev-score)").last.inner_text()
+    assert newest and page.inner_text("#last-event") == f"Last: {newest}"
     page.context.close()
 
 

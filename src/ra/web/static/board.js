@@ -163,6 +163,13 @@ export function renderLog(events, ns, you = null) {
   });
 }
 
+// The status bar's "last move" line: the newest event that is not a score (the table and the
+// replay both show it; `you`: the reader's seat, named as "you").
+export function lastMoveLine(events, ns, you = null) {
+  const last = [...events].reverse().find((e) => e.kind !== "score");
+  return last ? t("table.lastMove", { text: eventText(last, ns, you) }) : "";
+}
+
 // Score events grouped by epoch: [{epoch, rows: [{seat, detail}]}].
 export function scoringByEpoch(events, nPlayers) {
   const out = [];

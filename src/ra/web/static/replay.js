@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished (or imported) game from any seat's view.
-import { t, eventText, render as renderMsg, currentLang } from "./i18n.js";
+import { t, render as renderMsg, currentLang } from "./i18n.js";
 import { $, esc, setHTML, setItemsHTML, setText, scrollToEnd, mountHeader, api, gameIdFromPath, toast, getSeat } from "./common.js";
-import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, renderLegend } from "./board.js";
+import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, renderLegend, lastMoveLine } from "./board.js";
 
 const gameId = gameIdFromPath("replay");
 const R = { n: 0, total: 0, seat: 0, data: null, epochs: [], game: null, playing: null, cache: new Map(), busy: false, speed: 600 };
@@ -65,8 +65,7 @@ function render() {
   sel.value = String(R.seat);  // the seat shown (a pick whose answer a later step overtook is not)
   setHTML($("#rp-epochs"), R.epochs.map(([ep, first]) => `<button type="button" class="btn small epoch-jump" data-n="${first}">${esc(t("rp.epoch", { n: ep }))}</button>`).join(""));
   setText($("#status"), statusLine(v, null, edition()));
-  const last = [...d.events].reverse().find((e) => e.kind !== "score");
-  setText($("#last-event"), last ? t("table.lastMove", { text: eventText(last, ns) }) : "");
+  setText($("#last-event"), lastMoveLine(d.events, ns));
   setHTML($("#board-area"), renderBoard(v, { edition: edition() }));
   const n = v.players.length;
   $("#players").className = `players n${n}`;

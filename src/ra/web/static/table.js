@@ -1,6 +1,6 @@
 // The table: one WebSocket to the server, the position rendered from this seat's view,
 // only legal actions offered (buttons, clicks on tiles, keys), alerts and reconnects.
-import { t, has, join, tileName, tileList, eventText, playerName, render as renderMsg } from "./i18n.js";
+import { t, has, join, tileName, tileList, playerName, render as renderMsg } from "./i18n.js";
 import { sunSVG, esc } from "./tiles.js";
 import {
   $, setHTML, setItemsHTML, setText, scrollToEnd, mountHeader, api, getSeat, saveSeat, forgetSeat, savedName, saveName, absLink,
@@ -9,7 +9,7 @@ import {
 import { mountChat, onChat, onReported, renderChat } from "./chat.js";
 import { notifyControl, notifyTurn, wireNotify } from "./notify.js";
 import { icon } from "./icons.js";
-import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, scoringByEpoch, renderLegend } from "./board.js";
+import { renderBoard, renderPlayer, renderLog, renderScoring, renderFinal, statusLine, names, scoringByEpoch, renderLegend, lastMoveLine } from "./board.js";
 
 const gameId = gameIdFromPath("g");
 
@@ -443,8 +443,7 @@ function renderStatus() {
   if (S.seat === null) text = `${text} ${t("table.spectating")}`;
   setText(st, text);
   bar.classList.toggle("mine", S.legal.length > 0);
-  const lastEv = [...S.events].reverse().find((e) => e.kind !== "score");
-  setText(last, lastEv ? t("table.lastMove", { text: eventLine(lastEv) }) : "");
+  setText(last, lastMoveLine(S.events, names(S.view), S.seat));
 }
 
 // ---- the clock: seconds for each decision; a seat out of time is played by a bot until its person is back ----
@@ -537,10 +536,6 @@ async function playHere() {
     toast(ex.message, "bad");
     renderHere();
   }
-}
-
-function eventLine(ev) {
-  return eventText(ev, names(S.view), S.seat);
 }
 
 function renderWaiting() {
