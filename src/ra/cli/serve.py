@@ -61,6 +61,9 @@ def serve_command(
         raise fail(w()("serve.err.listen", host=host, port=port, why=problem)) from None
     check_mail(smtp, public_url)
     upgrade_database(url)
+    warning = connections_warning(url, workers)
+    if warning:
+        typer.echo(warning, err=True)
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     os.environ.update(
         RA_DB_URL=url,
@@ -118,6 +121,27 @@ def upgrade_database(url: str) -> None:
     except Exception as err:
         reason = str(getattr(err, "orig", None) or err).strip().splitlines()[0]
         raise fail(w()("cli.err.database", url=_safe(url), why=reason)) from None
+
+
+def connections_warning(url: str, workers: int) -> str | None:
+    """What to tell the operator when PostgreSQL allows fewer connections than these workers may
+    keep (:data:`ra.web.store.games.WORKER_CONNECTIONS` each); a warning, not a refusal: the
+    pools open connections only as the load asks. None when there is room, or nothing to ask."""
+    from ra.web import db as database
+    from ra.web.store.games import WORKER_CONNECTIONS
+
+    try:
+        limits = database.connection_limits(url)
+    except Exception:  # the server then says what is wrong with its database itself
+        return None
+    needed = workers * WORKER_CONNECTIONS
+    if limits is None or needed <= limits[1]:
+        return None
+    most, room = limits
+    enough = -(-(most + needed - room + 10) // 50) * 50  # a round number, with ten to spare
+    return w()(
+        "serve.connections", room=room, workers=workers, needed=needed, each=WORKER_CONNECTIONS, enough=enough
+    )
 
 
 def check_logging(log_level: str, log_format: str, forwarded_allow_ips: str, metrics_from: str) -> None:

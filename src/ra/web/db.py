@@ -407,6 +407,26 @@ def downgrade(url: str, revision: str) -> None:
     command.downgrade(alembic_config(url), revision)
 
 
+def connection_limits(url: str) -> tuple[int, int] | None:
+    """PostgreSQL's ``max_connections``, and how many of them a role that is no superuser may
+    open in all (less the slots it keeps for superusers); None for SQLite."""
+    if is_sqlite(url):
+        return None
+    engine = sa.create_engine(sync_url(url), poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            most, kept = conn.execute(
+                sa.text(
+                    "SELECT current_setting('max_connections')::int,"
+                    " current_setting('superuser_reserved_connections')::int"
+                    " + coalesce(current_setting('reserved_connections', true)::int, 0)"
+                )
+            ).one()
+    finally:
+        engine.dispose()
+    return int(most), int(most) - int(kept)
+
+
 def now() -> datetime:
     """The time as stored: UTC, aware."""
     return datetime.now(UTC)

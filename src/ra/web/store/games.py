@@ -197,17 +197,25 @@ class ConflictError(Exception):
     """The game changed under us (another worker or client decided first)."""
 
 
+POOL_SIZE = 30
+"""The connections a worker keeps to PostgreSQL at most (:func:`pool_options`)."""
+WORKER_CONNECTIONS = POOL_SIZE + 1
+"""A worker's connections to PostgreSQL at most: its pool's, and the one on which it hears the
+other workers (:meth:`ra.web.pubsub.PostgresPubSub.notes`)."""
+
+
 def pool_options(sqlite: bool) -> dict[str, Any]:
     """How a worker's connections to its database are pooled."""
     if sqlite:
         # Decisions are written by the BatchWriter; these connections serve reads and the lobby.
         return {"connect_args": {"timeout": 30}, "pool_size": 2, "max_overflow": 2, "pool_timeout": 60}
-    # Up to 30 connections, each opened when first needed and then kept (a connection past the
-    # pool's size is closed as it comes back): a new one costs the worker about 4 ms of processor
-    # for the password exchange, and PostgreSQL a process. A pool of 10 with 20 more opened 5,326
-    # connections in one 200-game load run, where a quarter of the worker's samples were in
-    # opening them (tests/web/test_store_pool.py).
-    return {"pool_size": 30, "max_overflow": 0, "pool_recycle": 1800}
+    # Up to POOL_SIZE connections, each opened when first needed and then kept: no overflow,
+    # which the pool would close as it comes back. A new connection costs the worker about 4 ms
+    # of processor for the password exchange, and PostgreSQL a process: a pool of 10 with 20 of
+    # overflow opened 5,326 connections in one 200-game run of benchmarks/web_load.py, where a
+    # quarter of the worker's samples were in opening them (tests/web/test_store_pool.py checks
+    # that a later burst reuses the first's connections).
+    return {"pool_size": POOL_SIZE, "max_overflow": 0, "pool_recycle": 1800}
 
 
 class Store:
