@@ -721,7 +721,9 @@ def test_a_spectator_on_another_server_sees_who_is_connected(
     server_factory: type[Server], pg_url: str, tmp_path: Path
 ) -> None:
     """Issue 40, finding 11: presence went out only when it changed, so a worker that opened a
-    table after its players had connected elsewhere showed them offline to its spectators."""
+    table after its players had connected elsewhere showed them offline to its spectators. And
+    again after the spectator left and came back (a play-test found it): the other worker still
+    knew this one from its first visit, so it told the reopened table nothing."""
     a = server_factory(pg_url, tmp_path / "a.log").start()
     b = server_factory(pg_url, tmp_path / "b.log").start()
     made = create(a.url, [{"kind": "human"}, {"kind": "human"}])
@@ -746,7 +748,13 @@ def test_a_spectator_on_another_server_sees_who_is_connected(
 
         if not (spectator.state and both_online(spectator.state)):
             await spectator.until(both_online, timeout=10)
-        for p in (ann, bo, spectator):
+        await spectator.close()  # server b forgets the table (nobody there)
+        await asyncio.sleep(1.0)
+        back = Player(b.ws, gid, None)  # and opens it again
+        await connect(back)
+        if not (back.state and both_online(back.state)):
+            await back.until(both_online, timeout=10)
+        for p in (ann, bo, back):
             await p.close()
 
     asyncio.run(main())

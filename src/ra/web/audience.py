@@ -58,6 +58,18 @@ class Audience:
                 here[c.seat] = True
         return here
 
+    def heard(self, worker: str, connected: tuple[bool, ...], watching: int) -> None:
+        """Another worker's connections on this table now. One with none left is forgotten: it
+        forgets the table too (:meth:`ra.web.hub.Hub.release`), and when it opens it again it
+        is a newcomer to be told who is connected here (kept, it was told nothing, and showed
+        this worker's players offline to its spectators)."""
+        if any(connected) or watching:
+            self.remote_presence[worker] = list(connected)
+            self.remote_watching[worker] = watching
+        else:
+            self.remote_presence.pop(worker, None)
+            self.remote_watching.pop(worker, None)
+
     def local_watching(self) -> int:
         return sum(c.seat is None for c in self.clients)
 

@@ -525,8 +525,7 @@ class Hub:
             await self.chat_posted(room, note)
         else:
             newcomer = note.worker not in room.audience.remote_presence
-            room.audience.remote_presence[note.worker] = list(note.connected)
-            room.audience.remote_watching[note.worker] = note.watching
+            room.audience.heard(note.worker, note.connected, note.watching)
             room.audience.send_presence()
             if newcomer and room.audience.clients:  # a worker new to this table learns ours
                 await self.presence_changed(room, again=True)
