@@ -56,3 +56,13 @@ def test_busy_port_is_named(tmp_path: Path) -> None:
         port = s.getsockname()[1]
         result = serve("--port", str(port), "--db", f"sqlite:///{tmp_path}/ra.db")
     assert result.returncode == 2 and "the port is in use" in result.stderr
+
+
+def test_a_worker_does_not_import_the_migrations_tool() -> None:
+    """The server's workers never migrate (``ra serve`` does, before it starts them): a worker
+    importing Alembic's autogenerate logged a line per plugin at each start, 14 with two workers."""
+    code = "import sys, ra.web.app; print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]"

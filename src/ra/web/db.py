@@ -10,14 +10,15 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy.engine import make_url
 
 from ra.words import worded
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 metadata = sa.MetaData()
 
@@ -391,6 +392,10 @@ def is_sqlite(url: str) -> bool:
 
 
 def alembic_config(url: str) -> Config:
+    """Alembic's settings for ``url`` (imported here: the server's workers never migrate, and
+    importing Alembic's autogenerate in each of them logged a line per plugin at start)."""
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", sync_url(url).replace("%", "%%"))
@@ -399,11 +404,15 @@ def alembic_config(url: str) -> Config:
 
 def upgrade(url: str, revision: str = "head") -> None:
     """Apply the migrations up to ``revision`` (the server does this on start)."""
+    from alembic import command
+
     command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str, revision: str) -> None:
     """Take the migrations back down to ``revision`` (``base`` empties the database)."""
+    from alembic import command
+
     command.downgrade(alembic_config(url), revision)
 
 
