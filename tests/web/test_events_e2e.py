@@ -52,11 +52,22 @@ def people(base: str, eid: str, names: list[str], organiser: httpx.Client) -> di
     return clients
 
 
+def post_again_if_reset(client: httpx.Client, url: str) -> httpx.Response:
+    """POST, once more if the kept-alive connection it went on was closed by the server as it
+    was reused (its idle timeout: "connection reset by peer" in a CI run between rounds)."""
+    try:
+        return client.post(url)
+    except (httpx.ReadError, httpx.RemoteProtocolError):
+        return client.post(url)
+
+
 async def seated(ws: str, clients: dict[str, httpx.Client], gid: str, players: list[str]) -> list[Player]:
     """The table's players, each on their seat with a token of their own ("Play on this device")."""
     out = []
     for seat, account in enumerate(players):
-        r = await asyncio.to_thread(clients[account].post, f"/api/account/seats/{gid}/{seat}/here")
+        r = await asyncio.to_thread(
+            post_again_if_reset, clients[account], f"/api/account/seats/{gid}/{seat}/here"
+        )
         assert r.status_code == 200, r.text
         p = Player(ws, gid, r.json()["token"], seed=seat)
         await p.connect()
